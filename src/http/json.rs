@@ -1,0 +1,159 @@
+//! Reading JSON request bodies: content type, size limit, unknown fields and
+//! type errors all become problem details with a JSON pointer, in words
+//! that never name the server's internal types.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::{HttpRequest, web};
+use serde::de::DeserializeOwned;
+
+use super::problem::{ApiError, FieldError};
+
+/// Largest accepted request body, in bytes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// Whether the request declares a JSON media type (`application/json` or
+/// any `+json`).
+fn is_json(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|m| {
+            let m = m.trim().to_ascii_lowercase();
+            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+        })
+        .unwrap_or(false)
+}
+
+/// Rewrite a serde message so it speaks of JSON, not of Rust types.
+fn plain_words(message: &str) -> String {
+    let mut out = Vec::new();
+    let mut words = message.split(' ').peekable();
+    while let Some(word) = words.next() {
+        let bare = word.trim_end_matches([',', '.']);
+        let tail = &word[bare.len()..];
+        match bare {
+            "struct" | "enum" | "map" if words.peek().is_some() && bare != "map" => {
+                // "struct Foo" / "enum Bar": drop the type name.
+                let _ = words.next();
+                out.push(if bare == "struct" {
+                    format!("a JSON object{tail}")
+                } else {
+                    format!("one of the allowed values{tail}")
+                });
+            }
+            "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" => {
+                out.push(format!("an integer{tail}"));
+            }
+            "f32" | "f64" => out.push(format!("a number{tail}")),
+            "bool" => out.push(format!("true or false{tail}")),
+            _ => out.push(word.to_owned()),
+        }
+    }
+    out.join(" ")
+}
+
+fn pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut p = String::new();
+    for seg in path.iter() {
+        p.push('/');
+        match seg {
+            Segment::Seq { index } => p.push_str(&index.to_string()),
+            Segment::Map { key } => p.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Segment::Enum { variant } => p.push_str(variant),
+            Segment::Unknown => p.push('?'),
+        }
+    }
+    p
+}
+
+/// Parse a JSON body into `T`. An empty body parses as `{}` when
+/// `empty_ok`; otherwise it is an error.
+///
+/// # Errors
+/// 415 for a non-JSON content type, 413 past [`BODY_LIMIT`], 400 for
+/// malformed JSON or a field that does not fit (with its pointer).
+pub fn parse<T: DeserializeOwned>(
+    req: &HttpRequest,
+    body: &web::Bytes,
+    empty_ok: bool,
+) -> Result<T, ApiError> {
+    if body.len() > BODY_LIMIT {
+        return Err(too_large());
+    }
+    let text: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        if !empty_ok {
+            return Err(ApiError::invalid(
+                "the request needs a JSON body",
+                Vec::new(),
+            ));
+        }
+        b"{}"
+    } else {
+        if !is_json(req) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "Unsupported media type",
+                "send the body as application/json",
+            ));
+        }
+        body
+    };
+    let value: serde_json::Value = serde_json::from_slice(text).map_err(|e| {
+        ApiError::invalid(
+            format!(
+                "the body is not valid JSON (line {}, column {})",
+                e.line(),
+                e.column()
+            ),
+            Vec::new(),
+        )
+    })?;
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let pointer = pointer(e.path());
+        let detail = plain_words(&e.inner().to_string());
+        let shown = if pointer.is_empty() { "/" } else { &pointer };
+        ApiError::invalid(
+            format!("{shown}: {detail}"),
+            vec![FieldError {
+                pointer: if pointer.is_empty() {
+                    String::new()
+                } else {
+                    pointer
+                },
+                detail,
+            }],
+        )
+    })
+}
+
+/// 413 for a body past [`BODY_LIMIT`].
+#[must_use]
+pub fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        "Payload too large",
+        format!("request bodies are limited to {BODY_LIMIT} bytes"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_words;
+
+    #[test]
+    fn serde_messages_lose_rust_type_names() {
+        assert_eq!(
+            plain_words("invalid type: string \"x\", expected u8"),
+            "invalid type: string \"x\", expected an integer"
+        );
+        assert_eq!(
+            plain_words("invalid type: integer `3`, expected struct CreateGameRequest"),
+            "invalid type: integer `3`, expected a JSON object"
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! The HTTP API (actix-web): thin handlers over [`crate::service`], every
+//! error as RFC 9457 problem details, the OpenAPI document generated from
+//! the handlers (utoipa) and served with Swagger UI at `/docs/`.
+
+pub mod dto;
+mod games;
+mod json;
+pub mod problem;
+mod reference;
+mod schema;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{App, HttpRequest, HttpResponse, ResponseError, web};
+use tracing_actix_web::TracingLogger;
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_swagger_ui::SwaggerUi;
+
+pub use games::{DEFAULT_PAGE, MAX_PAGE};
+pub use json::BODY_LIMIT;
+use problem::{ApiError, PROBLEM_JSON};
+
+use crate::service::Service;
+
+/// The OpenAPI document's fixed parts; paths and schemas come from the
+/// handlers.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Zohn Ahl narrated rules service",
+        description = "Play Zohn Ahl, the Kiowa women's and girls' stick-dice race game, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
+    ),
+    tags(
+        (name = "games", description = "Create games, throw, read state and the move log"),
+        (name = "reference", description = "Throw tables, sources and glossary"),
+        (name = "health", description = "Liveness and readiness"),
+    ),
+    components(schemas(problem::Problem, problem::FieldError))
+)]
+struct ApiDoc;
+
+/// Every route and its methods, for telling 405 from 404.
+const ROUTES: &[(&str, &[&str])] = &[
+    ("/v1/games", &["POST"]),
+    ("/v1/games/{id}", &["GET"]),
+    ("/v1/games/{id}/throws", &["POST"]),
+    ("/v1/games/{id}/stop", &["POST"]),
+    ("/v1/games/{id}/moves", &["GET"]),
+    ("/v1/games/{id}/moves/{n}", &["GET"]),
+    ("/v1/sticks", &["GET"]),
+    ("/v1/sources", &["GET"]),
+    ("/v1/sources/{id}", &["GET"]),
+    ("/v1/glossary", &["GET"]),
+    ("/v1/glossary/{term}", &["GET"]),
+    ("/healthz", &["GET"]),
+    ("/readyz", &["GET"]),
+    ("/openapi.json", &["GET"]),
+];
+
+fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(games::create_game)
+        .service(games::get_game)
+        .service(games::post_throw)
+        .service(games::stop_game)
+        .service(games::list_moves)
+        .service(games::get_move)
+        .service(reference::get_sticks)
+        .service(reference::get_sources)
+        .service(reference::get_source)
+        .service(reference::get_glossary)
+        .service(reference::get_glossary_term)
+        .service(reference::healthz)
+        .service(reference::readyz);
+}
+
+/// The OpenAPI document the service serves at `/openapi.json`.
+#[must_use]
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts()
+        .1
+}
+
+/// 404 or 405 for a request no route took.
+async fn no_route(req: HttpRequest) -> HttpResponse {
+    let path = req.path();
+    let allowed: Vec<String> = ROUTES
+        .iter()
+        .filter(|(pattern, _)| ResourceDef::new(*pattern).is_match(path))
+        .flat_map(|(_, methods)| methods.iter().map(|m| (*m).to_owned()))
+        .collect();
+    if allowed.is_empty() {
+        ApiError::no_route(path).error_response()
+    } else {
+        ApiError::method_not_allowed(req.method().as_str(), allowed).error_response()
+    }
+}
+
+/// Turn any error response that is not yet problem details (one made by
+/// actix itself or a library) into one, keeping its status.
+fn to_problem<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let error = match status.as_u16() {
+        404 => ApiError::no_route(res.request().path()),
+        413 => json::too_large(),
+        _ => ApiError::new(
+            status,
+            "http-error",
+            status.canonical_reason().unwrap_or("Error"),
+            "the request could not be served as sent",
+        ),
+    };
+    let (req, _) = res.into_parts();
+    let response = error.error_response();
+    Ok(ErrorHandlerResponse::Response(
+        ServiceResponse::new(req, response).map_into_right_body(),
+    ))
+}
+
+/// The whole application over `service`: API routes, `/openapi.json`,
+/// Swagger UI at `/docs/`, problem details for every error, one tracing span
+/// per request.
+pub fn app(
+    service: Service,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (app, api) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .app_data(web::Data::new(service))
+        .app_data(web::PayloadConfig::new(BODY_LIMIT))
+        .app_data(web::QueryConfig::default().error_handler(|err, _| {
+            ApiError::invalid(format!("query string: {err}"), Vec::new()).into()
+        }))
+        .configure(routes)
+        .split_for_parts();
+    app.service(web::redirect("/docs", "/docs/"))
+        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
+        .default_service(web::to(no_route))
+        .wrap(ErrorHandlers::new().default_handler(to_problem))
+        .wrap(TracingLogger::default())
+}

@@ -1,0 +1,243 @@
+//! RFC 9457 problem details: every error the API gives.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::service::ServiceError;
+use crate::store::StoreError;
+
+/// The media type of problem details.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One invalid input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FieldError {
+    /// JSON pointer (RFC 6901) into the request body, or `#/path/NAME` /
+    /// `#/query/NAME` / `#/header/NAME` for other inputs.
+    #[schema(example = "/ruleset/options/counters_per_side")]
+    pub pointer: String,
+    /// What is wrong and what is allowed.
+    #[schema(example = "must be an integer from 1 to 15")]
+    pub detail: String,
+}
+
+/// An RFC 9457 problem details object (`application/problem+json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/game-not-found",
+    "title": "Game not found",
+    "status": 404,
+    "detail": "no game has the id 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+}))]
+pub struct Problem {
+    /// A URI reference naming the kind of problem (see the README's API
+    /// conventions).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A short summary of the kind.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong this time, for a person.
+    pub detail: String,
+    /// The invalid inputs, each with a JSON pointer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+    /// For a conflict: the game's current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<u32>,
+    /// Allowed methods, on 405.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
+}
+
+/// An error the API answers with.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .problem.detail)]
+pub struct ApiError {
+    problem: Box<Problem>,
+    retry_after: Option<u32>,
+}
+
+impl ApiError {
+    /// A problem of `status` whose type is `/problems/{slug}`.
+    #[must_use]
+    pub fn new(status: StatusCode, slug: &str, title: &str, detail: impl Into<String>) -> Self {
+        Self {
+            problem: Box::new(Problem {
+                kind: format!("/problems/{slug}"),
+                title: title.to_owned(),
+                status: status.as_u16(),
+                detail: detail.into(),
+                errors: Vec::new(),
+                current_version: None,
+                allowed: Vec::new(),
+            }),
+            retry_after: None,
+        }
+    }
+
+    /// 400 for invalid input, listing each field at fault.
+    #[must_use]
+    pub fn invalid(detail: impl Into<String>, errors: Vec<FieldError>) -> Self {
+        let mut e = Self::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-request",
+            "Invalid request",
+            detail,
+        );
+        e.problem.errors = errors;
+        e
+    }
+
+    /// 400 for one invalid field.
+    #[must_use]
+    pub fn field(pointer: &str, detail: impl Into<String>) -> Self {
+        let detail = detail.into();
+        Self::invalid(
+            format!("{pointer}: {detail}"),
+            vec![FieldError {
+                pointer: pointer.to_owned(),
+                detail,
+            }],
+        )
+    }
+
+    /// 404 for a path that names no route.
+    #[must_use]
+    pub fn no_route(path: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "Not found",
+            format!("nothing is served at {path}; see /docs/ for the API"),
+        )
+    }
+
+    /// 405 with the allowed methods.
+    #[must_use]
+    pub fn method_not_allowed(method: &str, allowed: Vec<String>) -> Self {
+        let mut e = Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+            "Method not allowed",
+            format!(
+                "{method} is not allowed here; allowed: {}",
+                allowed.join(", ")
+            ),
+        );
+        e.problem.allowed = allowed;
+        e
+    }
+
+    /// 500 with nothing internal in it; the cause is logged.
+    #[must_use]
+    pub fn internal(cause: &dyn std::fmt::Display) -> Self {
+        tracing::error!(error = %cause, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Internal error",
+            "the server failed to answer; the failure is logged",
+        )
+    }
+
+    /// The problem body.
+    #[must_use]
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut res = HttpResponse::build(self.status_code());
+        res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        if let Some(secs) = self.retry_after {
+            res.insert_header((header::RETRY_AFTER, secs.to_string()));
+        }
+        if !self.problem.allowed.is_empty() {
+            res.insert_header((header::ALLOW, self.problem.allowed.join(", ")));
+        }
+        let body = serde_json::to_vec(&*self.problem).unwrap_or_default();
+        res.body(body)
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Busy => {
+                let mut err = Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    "Busy",
+                    "the game store is busy; try again shortly",
+                );
+                err.retry_after = Some(1);
+                err
+            }
+            other => Self::internal(&other),
+        }
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::GameNotFound(_) => Self::new(
+                StatusCode::NOT_FOUND,
+                "game-not-found",
+                "Game not found",
+                e.to_string(),
+            ),
+            ServiceError::MoveNotFound(..) => Self::new(
+                StatusCode::NOT_FOUND,
+                "move-not-found",
+                "Move not found",
+                e.to_string(),
+            ),
+            ServiceError::GameOver => Self::new(
+                StatusCode::CONFLICT,
+                "game-over",
+                "Game over",
+                "the game is finished; no more throws or stops are played",
+            ),
+            ServiceError::Conflict { current } => {
+                let mut err = Self::new(
+                    StatusCode::PRECONDITION_FAILED,
+                    "version-mismatch",
+                    "Version mismatch",
+                    format!(
+                        "the game is at version {current}, not the one this request expected; read it again"
+                    ),
+                );
+                err.problem.current_version = Some(current);
+                err
+            }
+            ServiceError::ThrowMismatch(m) => {
+                let (pointer, detail) = if m.table.uses_sticks() {
+                    (
+                        "/spinner",
+                        "this game throws sticks: send \"sticks\" (four faces), not \"spinner\"",
+                    )
+                } else {
+                    (
+                        "/sticks",
+                        "this game uses the spinner: send \"spinner\" (a sector), not \"sticks\"",
+                    )
+                };
+                Self::field(pointer, detail)
+            }
+            ServiceError::Setup(s) => Self::invalid(s.to_string(), Vec::new()),
+            ServiceError::Store(s) => s.into(),
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Reference resources: the throw tables, the bibliography, the glossary,
+//! and health checks.
+
+use actix_web::{HttpResponse, get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::dto::{CitationView, ProbabilityView};
+use super::problem::{ApiError, Problem};
+use crate::narration::catalogue;
+use crate::rules::{Face, Odds, SpinnerSector, Throw, ThrowTable};
+use crate::service::Service;
+
+/// One equally likely outcome of a throw table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OutcomeView {
+    /// Each stick's face, the sahe last (stick tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sticks: Option<Vec<Face>>,
+    /// Flat faces up (stick tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flat_faces: Option<u8>,
+    /// Whether the sahe is flat up (stick tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sahe_flat: Option<bool>,
+    /// The sector (spinner).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spinner: Option<SpinnerSector>,
+    /// Spaces moved.
+    pub value: u8,
+    /// Whether the side throws again.
+    pub throws_again: bool,
+    /// Probability of this exact outcome.
+    pub probability: ProbabilityView,
+}
+
+/// A distinct result (value and throws-again) with its probability.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResultView {
+    /// Spaces moved.
+    pub value: u8,
+    /// Whether the side throws again.
+    pub throws_again: bool,
+    /// Probability of this result.
+    pub probability: ProbabilityView,
+}
+
+/// A throw table with exact probabilities.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ThrowTableView {
+    /// The table's id (the `throw_table` option).
+    pub id: ThrowTable,
+    /// How it scores, in words.
+    pub description: String,
+    /// The equally likely outcomes (16 stick configurations or 7 sectors).
+    pub outcomes: Vec<OutcomeView>,
+    /// The distinct results.
+    pub results: Vec<ResultView>,
+    /// Expected spaces per throw, exactly.
+    pub expected_value: ProbabilityView,
+    /// Probability that a throw earns another throw.
+    pub throw_again: ProbabilityView,
+    /// Where the table comes from.
+    pub citations: Vec<CitationView>,
+}
+
+/// All throw tables.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SticksView {
+    /// One entry per table; `sticks_sahe` is the default.
+    pub tables: Vec<ThrowTableView>,
+}
+
+fn table_view(table: ThrowTable) -> ThrowTableView {
+    let outcomes_raw = table.outcomes();
+    let n = u32::try_from(outcomes_raw.len()).unwrap_or(1);
+    let mut outcomes = Vec::new();
+    let mut value_sum = 0u32;
+    let mut again = 0u32;
+    for throw in &outcomes_raw {
+        let Ok(score) = table.score(throw) else {
+            continue;
+        };
+        value_sum += u32::from(score.value);
+        again += u32::from(score.throws_again);
+        let (sticks, flat_faces, sahe_flat, spinner) = match throw {
+            Throw::Sticks(s) => (
+                Some(s.faces().to_vec()),
+                Some(s.flat_count()),
+                Some(s.sahe_flat()),
+                None,
+            ),
+            Throw::Spinner(sector) => (None, None, None, Some(*sector)),
+        };
+        outcomes.push(OutcomeView {
+            sticks,
+            flat_faces,
+            sahe_flat,
+            spinner,
+            value: score.value,
+            throws_again: score.throws_again,
+            probability: Odds::new(1, n).into(),
+        });
+    }
+    let rule = match table {
+        ThrowTable::SticksSahe => "sticks_sahe",
+        ThrowTable::SticksCount => "sticks_count",
+        ThrowTable::Spinner => "spinner",
+    };
+    let rule_text = catalogue().templates.rules.get(rule);
+    ThrowTableView {
+        id: table,
+        description: rule_text.map(|r| r.general.clone()).unwrap_or_default(),
+        results: table
+            .results()
+            .into_iter()
+            .map(|s| ResultView {
+                value: s.value,
+                throws_again: s.throws_again,
+                probability: s.probability.into(),
+            })
+            .collect(),
+        outcomes,
+        expected_value: Odds::new(value_sum, n).into(),
+        throw_again: Odds::new(again, n).into(),
+        citations: rule_text
+            .map(|r| r.citations.iter().map(Into::into).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// The throw tables, with the exact probability of every outcome.
+#[utoipa::path(tag = "reference", responses((status = 200, description = "The throw tables", body = SticksView)))]
+#[get("/v1/sticks")]
+pub async fn get_sticks() -> HttpResponse {
+    HttpResponse::Ok().json(SticksView {
+        tables: ThrowTable::ALL.into_iter().map(table_view).collect(),
+    })
+}
+
+/// A bibliography entry as a CSL-JSON item (`id`, `type`, `title`,
+/// `author`, `issued`, `publisher`, `page`, `URL`, ...), with its rights
+/// status and how the research reached it in `custom`.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(value_type = Object, example = json!({
+    "id": "culin1907", "type": "report",
+    "title": "Games of the North American Indians",
+    "author": [{"family": "Culin", "given": "Stewart"}],
+    "issued": {"date-parts": [[1907]]},
+    "custom": {"rights": "public-domain"}
+}))]
+pub struct CslItem(serde_json::Map<String, serde_json::Value>);
+
+/// The bibliography.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SourcesView {
+    /// CSL-JSON items.
+    pub items: Vec<CslItem>,
+}
+
+/// The bibliography every citation points into, as CSL-JSON.
+#[utoipa::path(tag = "reference", responses((status = 200, description = "The bibliography", body = SourcesView)))]
+#[get("/v1/sources")]
+pub async fn get_sources() -> HttpResponse {
+    HttpResponse::Ok().json(SourcesView {
+        items: catalogue()
+            .sources
+            .iter()
+            .map(|s| CslItem(s.csl.clone()))
+            .collect(),
+    })
+}
+
+fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::field(
+            pointer,
+            "must be 1 to 64 lower-case letters, digits or hyphens",
+        ))
+    }
+}
+
+/// One source, as a CSL-JSON item.
+#[utoipa::path(
+    tag = "reference",
+    params(("id" = String, Path, description = "The source's id, e.g. culin1907")),
+    responses(
+        (status = 200, description = "The source", body = CslItem),
+        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/sources/{id}")]
+pub async fn get_source(id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    check_id("#/path/id", &id)?;
+    let source = catalogue().source(&id).ok_or_else(|| {
+        ApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "source-not-found",
+            "Source not found",
+            format!("no source has the id {id}; GET /v1/sources lists them"),
+        )
+    })?;
+    Ok(HttpResponse::Ok().json(CslItem(source.csl.clone())))
+}
+
+/// A glossary term.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TermView {
+    /// Stable id.
+    #[schema(example = "zohn")]
+    pub id: String,
+    /// The term as written.
+    #[schema(example = "zohn")]
+    pub term: String,
+    /// `Kiowa`, `Arapaho` or `English`.
+    pub language: String,
+    /// Its meaning.
+    pub meaning: String,
+    /// A simpler explanation for ages 7-10.
+    pub young: String,
+    /// A pronunciation note, only where a source gives one.
+    pub pronunciation: Option<String>,
+    /// Related term ids.
+    pub related: Vec<String>,
+    /// Sources.
+    pub citations: Vec<CitationView>,
+}
+
+/// The glossary.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GlossaryView {
+    /// Terms in catalogue order.
+    pub terms: Vec<TermView>,
+}
+
+fn term_view(t: &crate::narration::GlossaryTerm) -> TermView {
+    TermView {
+        id: t.id.clone(),
+        term: t.term.clone(),
+        language: t.language.clone(),
+        meaning: t.meaning.clone(),
+        young: t.young.clone(),
+        pronunciation: t.pronunciation.clone(),
+        related: t.related.clone(),
+        citations: t.citations.iter().map(Into::into).collect(),
+    }
+}
+
+/// Kiowa and English terms of the game, each cited.
+#[utoipa::path(tag = "reference", responses((status = 200, description = "The glossary", body = GlossaryView)))]
+#[get("/v1/glossary")]
+pub async fn get_glossary() -> HttpResponse {
+    HttpResponse::Ok().json(GlossaryView {
+        terms: catalogue().glossary.iter().map(term_view).collect(),
+    })
+}
+
+/// One glossary term.
+#[utoipa::path(
+    tag = "reference",
+    params(("term" = String, Path, description = "The term's id, e.g. zohn")),
+    responses(
+        (status = 200, description = "The term", body = TermView),
+        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such term", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/glossary/{term}")]
+pub async fn get_glossary_term(term: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    check_id("#/path/term", &term)?;
+    let found = catalogue().term(&term).ok_or_else(|| {
+        ApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "term-not-found",
+            "Term not found",
+            format!("the glossary has no term {term}; GET /v1/glossary lists them"),
+        )
+    })?;
+    Ok(HttpResponse::Ok().json(term_view(found)))
+}
+
+/// Health status.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` or `ready`.
+    #[schema(example = "ok")]
+    pub status: String,
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(tag = "health", responses((status = 200, description = "Alive", body = Health)))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".to_owned(),
+    })
+}
+
+/// Readiness: the database answers and every migration is applied.
+#[utoipa::path(
+    tag = "health",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "Not ready", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/readyz")]
+pub async fn readyz(service: web::Data<Service>) -> Result<HttpResponse, ApiError> {
+    let ready = service.store().ready().await.unwrap_or(false);
+    if ready {
+        Ok(HttpResponse::Ok().json(Health {
+            status: "ready".to_owned(),
+        }))
+    } else {
+        Err(ApiError::new(
+            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+            "not-ready",
+            "Not ready",
+            "the database is not reachable or not migrated",
+        ))
+    }
+}

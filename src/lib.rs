@@ -1,0 +1,15 @@
+//! Zohn Ahl, the Kiowa stick-dice race game, as a narrated rules service.
+//!
+//! Four rooms, one direction of dependency (DESIGN.md): [`http`] calls
+//! [`service`], which calls the pure [`rules`] engine and [`narration`], and
+//! the [`store`] for SQLite.
+
+pub mod cli;
+pub mod http;
+pub mod narration;
+pub mod rules;
+pub mod server;
+pub mod service;
+pub mod store;
+pub mod throws;
+pub mod transcript;

@@ -1,0 +1,46 @@
+//! `zohn-ahl`: the Zohn Ahl narrated rules service.
+//!
+//! `cargo run --release` serves the API on 127.0.0.1:8080 with a SQLite file
+//! `zohn-ahl.db` in the working directory; see `zohn-ahl --help`.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use zohn_ahl::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => match zohn_ahl::server::run(cli.serve) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("zohn-ahl: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Transcript {
+            seed,
+            preset,
+            audience,
+        } => match zohn_ahl::transcript::transcript(&seed, preset.into(), audience.into()) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("zohn-ahl: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Openapi => match zohn_ahl::http::openapi().to_pretty_json() {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("zohn-ahl: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}

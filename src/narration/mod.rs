@@ -1,0 +1,17 @@
+//! Narration: typed events and state in, narrated segments with citations
+//! out. Pure: no I/O, no clock, no randomness.
+//!
+//! Every text comes from data embedded at compile time (`data/*.json`):
+//! event templates and rule statements (`templates.json`), cultural-context
+//! facts (`facts.json`), feature names (`features.json`), the bibliography
+//! as CSL-JSON (`sources.json`) and the glossary (`glossary.json`). Facts are
+//! taken from `rules-research.md` section 6, none graded [U]; every text is
+//! written in the product's own words.
+
+mod catalogue;
+mod render;
+
+pub use catalogue::{Catalogue, Citation, Fact, GlossaryTerm, Source, catalogue};
+pub use render::{
+    Audience, Cast, MoveContext, Narration, Segment, SegmentKind, narrate_move, narrate_stop,
+};

@@ -1,0 +1,30 @@
+//! The rules of Zohn Ahl as a pure engine.
+//!
+//! No I/O, no clock, no randomness source and no text: [`play`] takes a
+//! [`Table`] (ruleset options, team sizes, first side), a [`GameState`] and a
+//! [`Throw`] (the four stick faces, or a spinner sector) and returns the new
+//! state with the typed [`Event`]s that explain it. The same inputs always
+//! give the same outputs, so a game is fully described by its table and its
+//! list of throws ([`replay`]).
+//!
+//! The rules follow `RULES.md`: the default ruleset is the composite
+//! reconstruction of Culin 1907, pp. 124-130 (joining Culin's Zohn Ahl and
+//! Mooney's Tsoñä accounts); the other presets and options are documented on
+//! [`Options`].
+
+mod board;
+mod engine;
+mod events;
+mod options;
+mod state;
+mod sticks;
+
+pub use board::{Bank, Board, Compass, Feature, OwnSpace, Side};
+pub use engine::{Played, RulesError, play, replay, stop};
+pub use events::{CounterReason, Creek, Event, WinReason};
+pub use options::{
+    DeadlyNorthBank, DryBranch, EndCheck, OptionError, Options, Overshoot, OwnLastSpace, Preset,
+    TurnOrder,
+};
+pub use state::{GameState, Outcome, Seat, SetupError, Table};
+pub use sticks::{Face, Odds, Score, SpinnerSector, Sticks, Throw, ThrowMismatch, ThrowTable};

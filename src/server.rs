@@ -1,0 +1,42 @@
+//! Starting the HTTP server.
+
+use actix_web::HttpServer;
+use tracing_subscriber::EnvFilter;
+
+use crate::cli::ServeArgs;
+use crate::service::Service;
+use crate::store::{Store, StoreError};
+
+/// The server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened or migrated.
+    #[error("cannot open the database: {0}")]
+    Store(#[from] StoreError),
+    /// The address could not be bound, or the server failed.
+    #[error("server error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Open the database (creating and migrating it), then serve until
+/// interrupted (Ctrl-C or SIGTERM: in-flight requests finish first).
+///
+/// # Errors
+/// [`ServerError`] when the database cannot be opened or the address bound.
+pub fn run(args: ServeArgs) -> Result<(), ServerError> {
+    let filter = EnvFilter::try_new(&args.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    actix_web::rt::System::new().block_on(async move {
+        let store = Store::connect(&args.database_url).await?;
+        let service = Service::new(store.clone());
+        tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
+        let mut server =
+            HttpServer::new(move || crate::http::app(service.clone())).bind(args.addr)?;
+        if let Some(workers) = args.workers {
+            server = server.workers(workers.max(1));
+        }
+        server.run().await?;
+        store.close().await;
+        Ok(())
+    })
+}

@@ -1,0 +1,186 @@
+//! The service's domain records: a game (setup, seed, state) and a move.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::narration::{Audience, Cast, Narration};
+use crate::rules::{
+    Event, GameState, Options, Outcome, Preset, Score, Seat, SetupError, Side, Table, Throw,
+};
+
+/// A game id: a UUID, written in its hyphenated lower-case form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameId(uuid::Uuid);
+
+/// A string that is not a game id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")]
+pub struct BadGameId;
+
+impl GameId {
+    /// A fresh random id (UUID v4).
+    #[must_use]
+    pub fn new() -> Self {
+        Self(uuid::Uuid::new_v4())
+    }
+
+    /// Parse an id from its text form.
+    ///
+    /// # Errors
+    /// [`BadGameId`] when `text` is not a UUID.
+    pub fn parse(text: &str) -> Result<Self, BadGameId> {
+        if text.len() != 36 {
+            return Err(BadGameId);
+        }
+        uuid::Uuid::parse_str(text).map(Self).map_err(|_| BadGameId)
+    }
+}
+
+impl Default for GameId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.hyphenated().fmt(f)
+    }
+}
+
+/// One side as set up: its name and its players' names (one name per
+/// player; a lone player carries the side's name).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideSetup {
+    /// The side's display name.
+    pub name: String,
+    /// Players in throwing order.
+    pub players: Vec<String>,
+}
+
+/// Everything fixed at creation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The preset the options started from.
+    pub preset: Preset,
+    /// The resolved options.
+    pub options: Options,
+    /// Side A then side B.
+    pub sides: [SideSetup; 2],
+    /// The side that throws first.
+    pub first: Side,
+    /// The narration's audience.
+    pub audience: Audience,
+}
+
+impl Setup {
+    /// The rules engine's table for this setup.
+    ///
+    /// # Errors
+    /// [`SetupError`] when the options or team sizes are out of bounds.
+    pub fn table(&self) -> Result<Table, SetupError> {
+        Table::new(
+            self.options,
+            [self.sides[0].players.len(), self.sides[1].players.len()],
+            self.first,
+        )
+    }
+
+    /// The names the narration uses.
+    #[must_use]
+    pub fn cast(&self) -> Cast {
+        Cast {
+            sides: [self.sides[0].name.clone(), self.sides[1].name.clone()],
+            players: [self.sides[0].players.clone(), self.sides[1].players.clone()],
+        }
+    }
+
+    /// The name of the player at `seat`.
+    #[must_use]
+    pub fn player_name(&self, seat: Seat) -> &str {
+        let side = &self.sides[seat.side.index()];
+        side.players
+            .get(usize::from(seat.player))
+            .map_or(side.name.as_str(), String::as_str)
+    }
+}
+
+/// A stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Its id.
+    pub id: GameId,
+    /// Creation time, RFC 3339 UTC.
+    pub created_at: String,
+    /// Time of the last change, RFC 3339 UTC.
+    pub updated_at: String,
+    /// The setup.
+    pub setup: Setup,
+    /// The seed of its throw generator.
+    pub seed: String,
+    /// Whether the creator chose the seed.
+    pub seeded: bool,
+    /// The state after the last move.
+    pub state: GameState,
+    /// Moves stored so far (the compare-and-set version).
+    pub version: u32,
+    /// Context facts told so far, oldest first.
+    pub told_facts: Vec<String>,
+}
+
+impl Game {
+    /// `in_progress` or `finished`.
+    #[must_use]
+    pub fn status(&self) -> &'static str {
+        if self.state.is_finished() {
+            "finished"
+        } else {
+            "in_progress"
+        }
+    }
+
+    /// The winner, if any.
+    #[must_use]
+    pub fn winner(&self) -> Option<Side> {
+        match self.state.outcome {
+            Some(Outcome::Won { side }) => Some(side),
+            _ => None,
+        }
+    }
+}
+
+/// Where a throw came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThrowOrigin {
+    /// The server's seeded generator.
+    Server,
+    /// A physical throw reported by the client.
+    Reported,
+}
+
+/// A stored move: one throw and everything it caused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// 1-based move number.
+    pub n: u32,
+    /// Who threw.
+    pub seat: Seat,
+    /// Server or reported.
+    pub origin: ThrowOrigin,
+    /// The sticks' faces (or spinner sector).
+    pub throw: Throw,
+    /// Value, extra throw and probability.
+    pub score: Score,
+    /// The mover's awl before, own numbering.
+    pub from: u8,
+    /// The mover's awl after every consequence, own numbering.
+    pub to: u8,
+    /// What happened, in order.
+    pub events: Vec<Event>,
+    /// The narration.
+    pub narration: Narration,
+    /// The state after the move.
+    pub state: GameState,
+}
