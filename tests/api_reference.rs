@@ -1,0 +1,142 @@
+//! Reference resources, the served OpenAPI document and its committed copy.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use actix_web::test;
+use common::{TestDb, get, send};
+use serde_json::Value;
+use zohn_ahl::http::app;
+
+const SPEC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
+
+/// The committed `openapi/openapi.json` is what the code generates. Run
+/// with `UPDATE_OPENAPI=1` to rewrite it after an intended API change.
+#[actix_web::test]
+async fn committed_openapi_matches_the_generated_one() {
+    let generated = zohn_ahl::http::openapi().to_pretty_json().unwrap() + "\n";
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(SPEC_PATH, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(SPEC_PATH).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "openapi/openapi.json is stale: run `UPDATE_OPENAPI=1 cargo test --test api_reference` and review the diff"
+    );
+}
+
+#[actix_web::test]
+async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let r = send(&app, get("/openapi.json")).await;
+    assert_eq!(r.status.as_u16(), 200);
+    let served = r.json();
+    let generated: Value =
+        serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    assert_eq!(served, generated);
+    assert_eq!(served["info"]["license"]["identifier"], "MIT");
+    for path in [
+        "/v1/games",
+        "/v1/games/{id}",
+        "/v1/games/{id}/throws",
+        "/v1/games/{id}/moves",
+        "/v1/games/{id}/moves/{n}",
+        "/v1/sticks",
+        "/v1/sources",
+        "/v1/sources/{id}",
+        "/healthz",
+        "/readyz",
+    ] {
+        assert!(served["paths"][path].is_object(), "{path} documented");
+    }
+    let redirect = send(&app, get("/docs")).await;
+    assert_eq!(redirect.status.as_u16(), 307);
+    assert_eq!(redirect.header("location").unwrap(), "/docs/");
+    let page = send(&app, get("/docs/")).await;
+    assert_eq!(page.status.as_u16(), 200);
+    assert!(String::from_utf8_lossy(&page.body).contains("swagger"));
+    let bundle = send(&app, get("/docs/swagger-ui-bundle.js")).await;
+    assert_eq!(
+        bundle.status.as_u16(),
+        200,
+        "Swagger UI assets are embedded"
+    );
+}
+
+#[actix_web::test]
+async fn sticks_lists_every_table_with_exact_probabilities() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let body = send(&app, get("/v1/sticks")).await.json();
+    let tables = body["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 3);
+    let sahe = &tables[0];
+    assert_eq!(sahe["id"], "sticks_sahe");
+    assert_eq!(sahe["outcomes"].as_array().unwrap().len(), 16);
+    // RULES.md 2.1: E[value] = 44/16 = 11/4, P(throw again) = 3/8.
+    assert_eq!(sahe["expected_value"]["numerator"], 11);
+    assert_eq!(sahe["expected_value"]["denominator"], 4);
+    assert_eq!(sahe["throw_again"]["numerator"], 3);
+    assert_eq!(sahe["throw_again"]["denominator"], 8);
+    let total: f64 = sahe["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["probability"]["decimal"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    assert!(!sahe["citations"].as_array().unwrap().is_empty());
+    // RULES.md 2.2: E = 43/16, P(again) = 1/8.
+    assert_eq!(tables[1]["expected_value"]["numerator"], 43);
+    assert_eq!(tables[1]["throw_again"]["denominator"], 8);
+    assert_eq!(tables[2]["outcomes"].as_array().unwrap().len(), 7);
+}
+
+#[actix_web::test]
+async fn sources_are_csl_items_and_resolve_one_by_one() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let body = send(&app, get("/v1/sources")).await.json();
+    let items = body["items"].as_array().unwrap();
+    assert!(items.len() >= 20);
+    for item in items {
+        let id = item["id"].as_str().unwrap();
+        assert!(
+            item["type"].is_string() && item["title"].is_string(),
+            "{item}"
+        );
+        assert!(item["custom"]["rights"].is_string(), "{item}");
+        let one = send(&app, get(&format!("/v1/sources/{id}"))).await;
+        assert_eq!(one.status.as_u16(), 200);
+        assert_eq!(&one.json(), item);
+    }
+    send(&app, get("/v1/sources/no-such-source"))
+        .await
+        .problem(404);
+    send(&app, get("/v1/sources/Bad%20Id")).await.problem(400);
+}
+
+#[actix_web::test]
+async fn glossary_terms_resolve_and_are_cited() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let body = send(&app, get("/v1/glossary")).await.json();
+    let terms = body["terms"].as_array().unwrap();
+    for id in ["zohn", "ahl", "sahe", "awl", "creek", "dry-branch", "whip"] {
+        assert!(terms.iter().any(|t| t["id"] == id), "{id} in glossary");
+        let one = send(&app, get(&format!("/v1/glossary/{id}"))).await.json();
+        assert!(!one["citations"].as_array().unwrap().is_empty());
+    }
+    send(&app, get("/v1/glossary/unknown-term"))
+        .await
+        .problem(404);
+}
+
+#[actix_web::test]
+async fn health_and_readiness_answer() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    assert_eq!(send(&app, get("/healthz")).await.json()["status"], "ok");
+    assert_eq!(send(&app, get("/readyz")).await.json()["status"], "ready");
+}
