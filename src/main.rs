@@ -3,6 +3,7 @@
 //! `cargo run --release` serves the API on 127.0.0.1:8080 with a SQLite file
 //! `zohn-ahl.db` in the working directory; see `zohn-ahl --help`.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -23,24 +24,30 @@ fn main() -> ExitCode {
             preset,
             audience,
         } => match zohn_ahl::transcript::transcript(&seed, preset.into(), audience.into()) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
+            Ok(text) => print_out(&text),
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");
                 ExitCode::FAILURE
             }
         },
         Command::Openapi => match zohn_ahl::http::openapi().to_pretty_json() {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
-            }
+            Ok(json) => print_out(&(json + "\n")),
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+/// Write to standard output; a closed pipe (`| head`) is not an error.
+fn print_out(text: &str) -> ExitCode {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("zohn-ahl: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -32,12 +32,14 @@ pub enum RulesError {
 ///
 /// Order of resolution (RULES.md 3; Ludii's order for whip then fall):
 /// 1. passing own last space completes a circuit (+1 counter) and the awl
-///    carries on, or, with `overshoot: no_move`, the throw is a forced pass;
+///    carries on, or, with `overshoot: no_move`, a throw past the finish is a
+///    forced pass (the finish is own last space under `completes_circuit`,
+///    own start otherwise, so an exact throw home is always possible);
 /// 2. landing exactly on own last space falls into the south creek (or, by
 ///    option, is ordinary, or completes the circuit);
 /// 3. a `cross_over` dry branch moves the awl across;
 /// 4. landing on the other awl whips it (it goes to its own 1 and its side
-///    pays one counter);
+///    pays one counter); an awl resting on its own start is never whipped;
 /// 5. landing on the deadly north bank falls in (own 1, pay one counter);
 /// 6. a dry branch under `lose_throw` forfeits a throw;
 /// 7. the throw's own "throw again" decides who throws next.
@@ -144,7 +146,14 @@ impl Turn<'_> {
         let raw = u16::from(from) + u16::from(value);
         let len16 = u16::from(len);
 
-        if raw > len16 && options.overshoot == Overshoot::NoMove {
+        // Where an exact throw comes home: own last space under
+        // `completes_circuit` (Ludii's `End`), own start (one past it) otherwise.
+        let finish = if options.own_last_space == OwnLastSpace::CompletesCircuit {
+            len16
+        } else {
+            len16 + 1
+        };
+        if raw > finish && options.overshoot == Overshoot::NoMove {
             self.events.push(Event::ForcedPass { side, value });
             return Flow::Continue(());
         }
@@ -177,15 +186,15 @@ impl Turn<'_> {
         let deadly = self.table.options().deadly_north_space();
         let start = u16::from(from);
         let end = start + u16::from(steps);
-        if start < u16::from(deadly) && end > u16::from(deadly) {
-            self.events.push(Event::PassedNorthCreek { side });
-        }
         self.events.push(Event::Moved {
             side,
             from,
             to,
             steps,
         });
+        if start < u16::from(deadly) && end > u16::from(deadly) {
+            self.events.push(Event::PassedNorthCreek { side });
+        }
         self.state.awls[side.index()] = to;
     }
 
@@ -224,8 +233,12 @@ impl Turn<'_> {
             self.state.awls[side.index()] = across;
             to = across;
         }
+        // An awl resting on its own start is never whipped (RULES.md 3.7:
+        // under `falls_in` that space is a creek for the mover; the other
+        // options follow the same rule).
         let victim = side.other();
-        if board.physical(victim, self.state.awl(victim)) == board.physical(side, to) {
+        let victim_at = self.state.awl(victim);
+        if victim_at != 1 && board.physical(victim, victim_at) == board.physical(side, to) {
             self.state.awls[victim.index()] = 1;
             self.events.push(Event::Whipped {
                 side,
@@ -333,7 +346,7 @@ impl Turn<'_> {
                 self.events.push(Event::TurnSkipped { seat });
                 continue;
             }
-            // round_len is at most 2 * MAX_PLAYERS, so it fits.
+            // round_len is at most 2 * lcm(7, 8) = 112, so it fits.
             self.state.turn = turn as u16;
             self.events.push(Event::TurnPassed { seat });
             break;

@@ -104,12 +104,16 @@ impl Table {
     }
 
     /// Turns in one full round of the turn order.
+    ///
+    /// `alternate` needs `2 × lcm(a, b)` turns before both teams are back at
+    /// their first player together (2 against 3: 12 turns); a shorter round
+    /// would restart a team in the middle of its rotation.
     #[must_use]
     pub fn round_len(&self) -> usize {
         let [a, b] = self.players.map(usize::from);
         match self.options.turn_order {
             TurnOrder::SideBlocks => a + b,
-            TurnOrder::Alternate => 2 * a.max(b),
+            TurnOrder::Alternate => 2 * lcm(a, b),
         }
     }
 
@@ -139,6 +143,15 @@ impl Table {
             player: player as u8,
         }
     }
+}
+
+/// Least common multiple of two team sizes (both at least 1).
+const fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
 }
 
 /// The state of play between two throws.

@@ -1,0 +1,42 @@
+//! The committed example transcript is what `zohn-ahl transcript` prints,
+//! so the narration users read is reviewed whenever it changes.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use zohn_ahl::narration::Audience;
+use zohn_ahl::rules::Preset;
+use zohn_ahl::transcript::transcript;
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/example-game.md");
+/// The seed of `docs/example-game.md`: a short game with whips, creek
+/// falls and circuits.
+const SEED: &str = "lesson-4";
+
+/// Run with `UPDATE_DOCS=1` to rewrite `docs/example-game.md` after an
+/// intended narration change; review the diff.
+#[test]
+fn the_example_game_transcript_is_current() {
+    let text = transcript(SEED, Preset::Composite, Audience::General).unwrap();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(EXAMPLE, &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(EXAMPLE).unwrap_or_default();
+    assert!(
+        committed == text,
+        "docs/example-game.md is stale: run `UPDATE_DOCS=1 cargo test --test transcript`"
+    );
+}
+
+#[test]
+fn a_transcript_plays_to_a_winner_and_lists_its_sources() {
+    for preset in Preset::ALL {
+        let text = transcript("any-seed", preset, Audience::General).unwrap();
+        assert!(text.contains("## Move 1\n"), "{preset:?}");
+        assert!(text.contains("## Sources cited"), "{preset:?}");
+        assert!(!text.contains('{'), "placeholder left in {preset:?}");
+        assert_eq!(
+            text,
+            transcript("any-seed", preset, Audience::General).unwrap(),
+            "deterministic"
+        );
+    }
+}
