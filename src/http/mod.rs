@@ -7,6 +7,7 @@ mod games;
 mod json;
 pub mod problem;
 mod reference;
+mod rulesets;
 mod schema;
 
 use actix_web::body::MessageBody;
@@ -36,6 +37,7 @@ use crate::service::Service;
     ),
     tags(
         (name = "games", description = "Create games, throw, read state and the move log"),
+        (name = "rulesets", description = "Presets, options, and each preset's rules as a narrated lesson"),
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
@@ -51,6 +53,8 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/v1/games/{id}/stop", &["POST"]),
     ("/v1/games/{id}/moves", &["GET"]),
     ("/v1/games/{id}/moves/{n}", &["GET"]),
+    ("/v1/rulesets", &["GET"]),
+    ("/v1/rulesets/{preset}", &["GET"]),
     ("/v1/sticks", &["GET"]),
     ("/v1/sources", &["GET"]),
     ("/v1/sources/{id}", &["GET"]),
@@ -68,6 +72,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::stop_game)
         .service(games::list_moves)
         .service(games::get_move)
+        .service(rulesets::get_rulesets)
+        .service(rulesets::get_ruleset)
         .service(reference::get_sticks)
         .service(reference::get_sources)
         .service(reference::get_source)

@@ -9,9 +9,11 @@
 //! written in the product's own words.
 
 mod catalogue;
+mod lesson;
 mod render;
 
 pub use catalogue::{Catalogue, Citation, Fact, GlossaryTerm, Source, catalogue};
+pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
 pub use render::{
     Audience, Cast, MoveContext, Narration, Segment, SegmentKind, narrate_move, narrate_stop,
 };

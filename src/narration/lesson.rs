@@ -1,0 +1,308 @@
+//! A preset's rules as a narrated lesson: ordered sections (the board, the
+//! sticks, a turn, each hazard, winning, stopping), each with text and
+//! citations, and, where the preset departs from the composite
+//! reconstruction, a sentence that says so and why. Pure: built from the
+//! rule statements of `templates.json` and the lesson data of `lessons.json`.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::catalogue::{Citation, catalogue};
+use super::render::Audience;
+use crate::rules::{
+    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
+    ThrowTable, TurnOrder,
+};
+
+/// A text with its sources.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CitedText {
+    /// The text.
+    pub text: String,
+    /// Its sources.
+    pub citations: Vec<Citation>,
+}
+
+#[derive(Deserialize)]
+struct Titled {
+    title: String,
+    text: String,
+    citations: Vec<Citation>,
+}
+
+#[derive(Deserialize)]
+struct PresetText {
+    title: String,
+    summary: String,
+    citations: Vec<Citation>,
+}
+
+#[derive(Deserialize)]
+struct LessonData {
+    boards: BTreeMap<String, Titled>,
+    presets: BTreeMap<String, PresetText>,
+    departures: BTreeMap<String, CitedText>,
+}
+
+static DATA: LazyLock<LessonData> = LazyLock::new(|| {
+    // Compiled in and checked by the tests: a failure is a build defect.
+    serde_json::from_str(include_str!("data/lessons.json"))
+        .unwrap_or_else(|e| panic!("embedded lessons.json is invalid: {e}"))
+});
+
+/// One section of a lesson.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LessonSection {
+    /// Stable id: `board`, `sticks`, `turn`, `north_creek`, `home`, `whip`,
+    /// `dry_branches`, `winning`, `stopping`.
+    pub id: String,
+    /// Heading.
+    pub title: String,
+    /// The rule, in the audience's words.
+    pub text: String,
+    /// Its sources.
+    pub citations: Vec<Citation>,
+    /// Where this preset departs from the composite reconstruction here:
+    /// what differs and why, cited.
+    pub departures: Vec<CitedText>,
+}
+
+/// A preset's rules as a lesson.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lesson {
+    /// The preset.
+    pub preset: Preset,
+    /// Its title.
+    pub title: String,
+    /// What it is and where it comes from.
+    pub summary: CitedText,
+    /// Sections in teaching order.
+    pub sections: Vec<LessonSection>,
+}
+
+fn key<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Join rule statements (ids of `templates.json` `rules`) into one text,
+/// merging their citations.
+fn rules_text(ids: &[&str], audience: Audience) -> (String, Vec<Citation>) {
+    let rules = &catalogue().templates.rules;
+    let mut text = Vec::new();
+    let mut citations: Vec<Citation> = Vec::new();
+    for id in ids {
+        let Some(r) = rules.get(*id) else { continue };
+        let t = match audience {
+            Audience::Young => r.young.as_ref(),
+            Audience::General => None,
+            Audience::Scholar => r.scholar.as_ref(),
+        }
+        .unwrap_or(&r.general);
+        text.push(t.clone());
+        for c in &r.citations {
+            if !citations.contains(c) {
+                citations.push(c.clone());
+            }
+        }
+    }
+    (text.join(" "), citations)
+}
+
+/// The departure sentence `id` (`option.value`, e.g. `throw_table.spinner`,
+/// or `counters_per_side`, `circuits_to_win`, `players` with `{n}` filled).
+#[must_use]
+pub fn departure(id: &str, n: Option<u8>) -> Option<CitedText> {
+    DATA.departures.get(id).map(|d| CitedText {
+        text: n.map_or_else(|| d.text.clone(), |n| d.text.replace("{n}", &n.to_string())),
+        citations: d.citations.clone(),
+    })
+}
+
+/// The lesson for `preset` in `audience`'s words.
+#[must_use]
+pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
+    let o: Options = preset.options();
+    let base = Options::default();
+    let players = preset.default_players();
+    let mut sections = Vec::new();
+    let board_key = key(o.board);
+    if let Some(b) = DATA.boards.get(&board_key) {
+        let dep = (o.board != base.board).then(|| departure("board.square28", None));
+        sections.push(LessonSection {
+            id: "board".to_owned(),
+            title: b.title.clone(),
+            text: b.text.clone(),
+            citations: b.citations.clone(),
+            departures: dep.flatten().into_iter().collect(),
+        });
+    }
+
+    let mut section =
+        |id: &str, title: &str, rules: &[&str], departures: Vec<Option<CitedText>>| {
+            let (text, citations) = rules_text(rules, audience);
+            sections.push(LessonSection {
+                id: id.to_owned(),
+                title: title.to_owned(),
+                text,
+                citations,
+                departures: departures.into_iter().flatten().collect(),
+            });
+        };
+
+    let table_rule = match o.throw_table {
+        ThrowTable::SticksSahe => "sticks_sahe",
+        ThrowTable::SticksCount => "sticks_count",
+        ThrowTable::Spinner => "spinner",
+    };
+    section(
+        "sticks",
+        if o.throw_table == ThrowTable::Spinner {
+            "The spinner"
+        } else {
+            "The sticks"
+        },
+        &[table_rule],
+        vec![
+            (o.throw_table != base.throw_table)
+                .then(|| departure(&format!("throw_table.{}", key(o.throw_table)), None))
+                .flatten(),
+        ],
+    );
+
+    let turn_rule = match o.turn_order {
+        TurnOrder::SideBlocks => "turn_side_blocks",
+        TurnOrder::Alternate => "turn_alternate",
+    };
+    section(
+        "turn",
+        "A turn",
+        &["move", "extra_throw_from_sticks", turn_rule],
+        vec![
+            (o.turn_order != base.turn_order)
+                .then(|| departure("turn_order.alternate", None))
+                .flatten(),
+            (players > 1)
+                .then(|| departure("players", Some(players)))
+                .flatten(),
+        ],
+    );
+
+    let north = match o.deadly_north_bank {
+        DeadlyNorthBank::Near => "north_creek_near",
+        DeadlyNorthBank::Far => "north_creek_far",
+    };
+    section(
+        "north_creek",
+        if o.board == Board::Square28 {
+            "The north torrent"
+        } else {
+            "The north creek"
+        },
+        &[north],
+        vec![
+            (o.deadly_north_bank != base.deadly_north_bank)
+                .then(|| departure("deadly_north_bank.far", None))
+                .flatten(),
+        ],
+    );
+
+    let mut home: Vec<&str> = match o.own_last_space {
+        OwnLastSpace::FallsIn => vec!["circuit_carry_on", "south_creek_falls_in"],
+        OwnLastSpace::Ordinary => vec!["circuit_lap_a4"],
+        OwnLastSpace::CompletesCircuit => vec!["circuit_exact_ludii"],
+    };
+    if o.overshoot == Overshoot::NoMove {
+        home.push("overshoot_no_move");
+    }
+    section(
+        "home",
+        "Coming home",
+        &home,
+        vec![
+            (o.own_last_space != base.own_last_space)
+                .then(|| departure(&format!("own_last_space.{}", key(o.own_last_space)), None))
+                .flatten(),
+            (o.overshoot != base.overshoot)
+                .then(|| departure("overshoot.no_move", None))
+                .flatten(),
+        ],
+    );
+
+    section("whip", "Whipping", &["whip", "whip_then_fall"], Vec::new());
+
+    let dry = match o.dry_branch {
+        DryBranch::NoEffect => "dry_branch_no_effect",
+        DryBranch::LoseThrow => "dry_branch_lose_throw",
+        DryBranch::CrossOver => "dry_branch_cross_over",
+    };
+    section(
+        "dry_branches",
+        if o.board == Board::Square28 {
+            "The dry gullies"
+        } else {
+            "The dry branches"
+        },
+        &[dry],
+        vec![
+            (o.dry_branch != base.dry_branch)
+                .then(|| departure(&format!("dry_branch.{}", key(o.dry_branch)), None))
+                .flatten(),
+        ],
+    );
+
+    let mut winning = vec!["counters_one_at_a_time"];
+    if o.circuits_to_win.is_some() {
+        winning.push("circuits_to_win");
+    }
+    section(
+        "winning",
+        "Winning",
+        &winning,
+        vec![
+            (o.counters_per_side != base.counters_per_side)
+                .then(|| departure("counters_per_side", Some(o.counters_per_side)))
+                .flatten(),
+            o.circuits_to_win
+                .and_then(|n| departure("circuits_to_win", Some(n))),
+            (o.end_check == EndCheck::AfterMove)
+                .then(|| departure("end_check.after_move", None))
+                .flatten(),
+        ],
+    );
+
+    section(
+        "stopping",
+        "Stopping a game",
+        &["stop_most_counters"],
+        Vec::new(),
+    );
+
+    let text = DATA.presets.get(&key(preset));
+    Lesson {
+        preset,
+        title: text.map(|t| t.title.clone()).unwrap_or_default(),
+        summary: CitedText {
+            text: text.map(|t| t.summary.clone()).unwrap_or_default(),
+            citations: text.map(|t| t.citations.clone()).unwrap_or_default(),
+        },
+        sections,
+    }
+}
+
+/// The title and summary of a preset.
+#[must_use]
+pub fn preset_summary(preset: Preset) -> (String, CitedText) {
+    let l = DATA.presets.get(&key(preset));
+    (
+        l.map(|t| t.title.clone()).unwrap_or_default(),
+        CitedText {
+            text: l.map(|t| t.summary.clone()).unwrap_or_default(),
+            citations: l.map(|t| t.citations.clone()).unwrap_or_default(),
+        },
+    )
+}
