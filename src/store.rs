@@ -55,6 +55,22 @@ impl StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+/// How long an idempotency key's answer is kept, as an SQLite date modifier.
+pub const IDEMPOTENCY_EXPIRY: &str = "-24 hours";
+
+/// The first answer to a throw sent with an idempotency key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAnswer {
+    /// SHA-256 of the request (body and credentials) it answered.
+    pub request_hash: Vec<u8>,
+    /// Its `Location` header.
+    pub location: String,
+    /// Its `ETag` header.
+    pub etag: String,
+    /// Its body, byte for byte.
+    pub body: Vec<u8>,
+}
+
 /// How long a connection waits for a lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -77,7 +93,7 @@ fn from_json<T: DeserializeOwned>(text: &str) -> Result<T> {
 }
 
 /// `SELECT` of every game column by id.
-const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, state, version, status, told_facts FROM games WHERE id = ?";
+const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, state, version, status, told_facts FROM games WHERE id = ?";
 
 fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
     let id: String = row.try_get("id")?;
@@ -90,6 +106,7 @@ fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
         setup: from_json(row.try_get::<&str, _>("setup")?)?,
         seed: row.try_get("seed")?,
         seeded: row.try_get::<i64, _>("seeded")? != 0,
+        seated: row.try_get::<i64, _>("seated")? != 0,
         state: from_json(row.try_get::<&str, _>("state")?)?,
         version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
         told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
@@ -152,27 +169,45 @@ impl Store {
         Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
     }
 
-    /// Insert a new game.
+    /// Insert a new game and, for a seated game, the hashes of its side
+    /// tokens (A first), in one transaction.
     ///
     /// # Errors
     /// Any database error (a duplicate id included).
-    pub async fn insert_game(&self, game: &Game) -> Result<()> {
+    pub async fn insert_game(
+        &self,
+        game: &Game,
+        token_hashes: Option<[[u8; 32]; 2]>,
+    ) -> Result<()> {
+        let mut tx = self.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, setup, seed, seeded, state, version, status, told_facts)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, setup, seed, seeded, seated, state, version, status, told_facts)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game.id.to_string())
         .bind(to_json(&game.setup)?)
         .bind(&game.seed)
         .bind(i64::from(game.seeded))
+        .bind(i64::from(game.seated))
         .bind(to_json(&game.state)?)
         .bind(i64::from(game.version))
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
-        .execute(&self.writer)
+        .execute(&mut *tx.0)
         .await
         .map_err(StoreError::from_sqlx)?;
-        Ok(())
+        if let Some(hashes) = token_hashes {
+            for (side, hash) in ["A", "B"].into_iter().zip(hashes) {
+                sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES (?, ?, ?)")
+                    .bind(game.id.to_string())
+                    .bind(side)
+                    .bind(hash.as_slice())
+                    .execute(&mut *tx.0)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+            }
+        }
+        tx.commit().await
     }
 
     /// The game with this id, read from a reader connection.
@@ -249,6 +284,99 @@ impl WriteTx {
         row.as_ref().map(game_from_row).transpose()
     }
 
+    /// The current time as SQLite writes it (RFC 3339 UTC, milliseconds).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn now(&mut self) -> Result<String> {
+        sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+            .fetch_one(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)
+    }
+
+    /// The game and side a token hash is the seat of, if any.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn seat_of(&mut self, token_hash: &[u8; 32]) -> Result<Option<(String, String)>> {
+        let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = ?")
+            .bind(token_hash.as_slice())
+            .fetch_optional(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))
+            .transpose()
+    }
+
+    /// The stored answer to an earlier throw with this idempotency key, if
+    /// it has not expired: (request hash, location, etag, body).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn idempotent_answer(
+        &mut self,
+        id: GameId,
+        key: &str,
+    ) -> Result<Option<StoredAnswer>> {
+        let row = sqlx::query(
+            "SELECT request_hash, location, etag, body FROM idempotency_keys
+             WHERE game_id = ? AND key = ?
+               AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+        )
+        .bind(id.to_string())
+        .bind(key)
+        .bind(IDEMPOTENCY_EXPIRY)
+        .fetch_optional(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        row.map(|r| {
+            Ok(StoredAnswer {
+                request_hash: r.try_get("request_hash")?,
+                location: r.try_get("location")?,
+                etag: r.try_get("etag")?,
+                body: r.try_get("body")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Keep the answer to a throw under its idempotency key (replacing an
+    /// expired one), and drop the game's expired keys.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn keep_answer(
+        &mut self,
+        id: GameId,
+        key: &str,
+        answer: &StoredAnswer,
+    ) -> Result<()> {
+        sqlx::query(
+            "DELETE FROM idempotency_keys
+             WHERE game_id = ? AND created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+        )
+        .bind(id.to_string())
+        .bind(IDEMPOTENCY_EXPIRY)
+        .execute(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        sqlx::query(
+            "INSERT OR REPLACE INTO idempotency_keys (game_id, key, request_hash, location, etag, body)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(id.to_string())
+        .bind(key)
+        .bind(answer.request_hash.as_slice())
+        .bind(&answer.location)
+        .bind(&answer.etag)
+        .bind(answer.body.as_slice())
+        .execute(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        Ok(())
+    }
+
     /// Append a move and save the game's new state, as a compare-and-set on
     /// the version the game had when read (`expected_version`). Returns
     /// `false`, writing nothing, when the version moved on meanwhile.
@@ -263,14 +391,14 @@ impl WriteTx {
     ) -> Result<bool> {
         let updated = sqlx::query(
             "UPDATE games
-             SET state = ?, version = ?, status = ?, told_facts = ?,
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             SET state = ?, version = ?, status = ?, told_facts = ?, updated_at = ?
              WHERE id = ? AND version = ?",
         )
         .bind(to_json(&game.state)?)
         .bind(i64::from(game.version))
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
+        .bind(&game.updated_at)
         .bind(game.id.to_string())
         .bind(i64::from(expected_version))
         .execute(&mut *self.0)

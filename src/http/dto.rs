@@ -48,6 +48,10 @@ pub struct CreateGameRequest {
     pub seed: Option<String>,
     /// Narration settings.
     pub narration: Option<NarrationRequest>,
+    /// `true`: the answer gives each side a secret seat token, once, and
+    /// every throw then needs `Authorization: Bearer <token of the side to
+    /// move>` (default `false`: anyone may throw).
+    pub seats: Option<bool>,
 }
 
 /// A preset and overrides of its options.
@@ -265,6 +269,7 @@ impl TryFrom<CreateGameRequest> for NewGame {
             first: req.first.unwrap_or(Side::A),
             seed,
             audience: req.narration.and_then(|n| n.audience).unwrap_or_default(),
+            seats: req.seats.unwrap_or(false),
         })
     }
 }
@@ -464,8 +469,23 @@ pub struct GameView {
     /// The seed: shown once the game is finished, so a finished game can be
     /// replayed; never while it runs.
     pub seed: Option<String>,
+    /// Whether throws need the seat token of the side to move.
+    pub seated: bool,
+    /// The seat tokens (A's and B's), in the creation answer of a seated
+    /// game only: they are never shown again. Keep them secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat_tokens: Option<SeatTokens>,
     /// Related resources.
     pub links: GameLinks,
+}
+
+/// The secret seat tokens of a seated game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatTokens {
+    /// Side A's token.
+    pub a: String,
+    /// Side B's token.
+    pub b: String,
 }
 
 /// Build the view of a game at `state` (its current state, or one stored
@@ -529,6 +549,8 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         throws: state.throws,
         audience: setup.audience,
         seed: finished.then(|| game.seed.clone()),
+        seated: game.seated,
+        seat_tokens: None,
         links: GameLinks {
             self_: format!("/v1/games/{id}"),
             throws: format!("/v1/games/{id}/throws"),

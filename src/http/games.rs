@@ -3,15 +3,57 @@
 use actix_web::http::header::{self, HeaderMap};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use utoipa::IntoParams;
 
 use super::dto::{
-    CreateGameRequest, GameView, MovePage, MoveView, StopView, ThrowRequest, game_view, move_view,
+    CreateGameRequest, GameView, MovePage, MoveView, SeatTokens, StopView, ThrowRequest, game_view,
+    move_view,
 };
 use super::json;
 use super::problem::{ApiError, Problem};
 use crate::service::model::{Game, GameId};
-use crate::service::{NewGame, Service};
+use crate::service::{Answer, NewGame, Service, ThrowCommand};
+
+/// Longest `Idempotency-Key`, in characters.
+pub const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// The bearer token of an `Authorization` header, if any.
+fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or_default().trim();
+    match text.split_once(' ') {
+        Some((scheme, token))
+            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
+        {
+            Ok(Some(token.trim().to_owned()))
+        }
+        _ => Err(ApiError::field(
+            "#/header/Authorization",
+            "must be `Bearer <seat token>`",
+        )),
+    }
+}
+
+/// The `Idempotency-Key` header: 1 to 255 visible ASCII characters.
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    let key = value.to_str().unwrap_or_default();
+    if key.is_empty()
+        || key.len() > MAX_IDEMPOTENCY_KEY
+        || !key.bytes().all(|b| b.is_ascii_graphic())
+    {
+        return Err(ApiError::field(
+            "#/header/Idempotency-Key",
+            format!("must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
+        ));
+    }
+    Ok(Some(key.to_owned()))
+}
 
 /// Largest page of the move log.
 pub const MAX_PAGE: u32 = 100;
@@ -78,8 +120,13 @@ pub async fn create_game(
 ) -> Result<HttpResponse, ApiError> {
     let request: CreateGameRequest = json::parse(&req, &body, true)?;
     let new = NewGame::try_from(request)?;
-    let game = service.create_game(new).await?;
-    let mut res = game_response(actix_web::http::StatusCode::CREATED, &game);
+    let created = service.create_game(new).await?;
+    let game = created.game;
+    let mut view = game_view(&game, &game.state);
+    view.seat_tokens = created.tokens.map(|[a, b]| SeatTokens { a, b });
+    let mut res = HttpResponse::Created()
+        .insert_header((header::ETAG, etag(game.version)))
+        .json(view);
     res.headers_mut().insert(
         header::LOCATION,
         header::HeaderValue::from_str(&format!("/v1/games/{}", game.id))
@@ -119,6 +166,8 @@ pub async fn get_game(
     params(
         ("id" = String, Path, description = "The game's id (a UUID)"),
         ("If-Match" = Option<String>, Header, description = "Play only if the game is at this version (its ETag)"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409"),
+        ("Authorization" = Option<String>, Header, description = "`Bearer <seat token of the side to move>`, for a seated game"),
     ),
     request_body(content = Option<ThrowRequest>, content_type = "application/json"),
     responses(
@@ -127,8 +176,11 @@ pub async fn get_game(
                     ("ETag" = String, description = "The game's new version, quoted"))),
         (status = 400, description = "Malformed id or throw", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seated game and no valid seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Another side's or another game's seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over, or a request with this Idempotency-Key is still being played", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "This Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
@@ -142,27 +194,43 @@ pub async fn post_throw(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let id = game_id(&id)?;
-    let expected = if_match(req.headers())?;
-    let request: ThrowRequest = json::parse(&req, &body, true)?;
-    let reported = request.reported()?;
-    let (record, game) = service.throw(id, reported, expected).await?;
-    let view = move_view(&game, &record, true);
-    Ok(HttpResponse::Created()
-        .insert_header((
-            header::LOCATION,
-            format!("/v1/games/{id}/moves/{}", record.n),
-        ))
-        .insert_header((header::ETAG, etag(game.version)))
-        .json(view))
+    let headers = req.headers();
+    let cmd = ThrowCommand {
+        expected_version: if_match(headers)?,
+        token: bearer(headers)?,
+        idempotency: idempotency_key(headers)?.map(|key| (key, Sha256::digest(&body).into())),
+        reported: json::parse::<ThrowRequest>(&req, &body, true)?.reported()?,
+    };
+    let answer = service
+        .throw(id, cmd, |game, record| Answer {
+            location: format!("/v1/games/{id}/moves/{}", record.n),
+            etag: etag(game.version),
+            body: serde_json::to_vec(&move_view(game, record, true)).unwrap_or_default(),
+            replayed: false,
+        })
+        .await?;
+    let mut res = HttpResponse::Created();
+    res.insert_header((header::LOCATION, answer.location))
+        .insert_header((header::ETAG, answer.etag))
+        .content_type("application/json");
+    if answer.replayed {
+        res.insert_header(("idempotent-replayed", "true"));
+    }
+    Ok(res.body(answer.body))
 }
 
 /// Stop a game early: the side with more counters wins; equal counts are a
 /// draw (the A4 sheet's rule).
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)")),
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)"),
+        ("Authorization" = Option<String>, Header, description = "`Bearer <seat token of either side>`, for a seated game"),
+    ),
     responses(
         (status = 200, description = "The stopped game and its narrated result", body = StopView),
+        (status = 401, description = "A seated game and no valid seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Another game's seat token", body = Problem, content_type = "application/problem+json"),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is already over", body = Problem, content_type = "application/problem+json"),
@@ -172,8 +240,10 @@ pub async fn post_throw(
 pub async fn stop_game(
     service: web::Data<Service>,
     id: web::Path<String>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (game, narration) = service.stop(game_id(&id)?).await?;
+    let token = bearer(req.headers())?;
+    let (game, narration) = service.stop(game_id(&id)?, token.as_deref()).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(game.version)))
         .json(StopView {
@@ -237,7 +307,7 @@ pub async fn list_moves(
     let records = service.moves(id, after, limit).await?;
     let next_cursor = records
         .last()
-        .filter(|last| last.n < game.version && records.len() == limit as usize)
+        .filter(|last| last.n < game.state.throws && records.len() == limit as usize)
         .map(|last| last.n.to_string());
     let items = records.iter().map(|r| move_view(&game, r, false)).collect();
     Ok(HttpResponse::Ok().json(MovePage { items, next_cursor }))

@@ -60,6 +60,7 @@ pub struct Problem {
 pub struct ApiError {
     problem: Box<Problem>,
     retry_after: Option<u32>,
+    www_authenticate: bool,
 }
 
 impl ApiError {
@@ -77,6 +78,7 @@ impl ApiError {
                 allowed: Vec::new(),
             }),
             retry_after: None,
+            www_authenticate: false,
         }
     }
 
@@ -163,6 +165,9 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.retry_after {
             res.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
+        if self.www_authenticate {
+            res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
         if !self.problem.allowed.is_empty() {
             res.insert_header((header::ALLOW, self.problem.allowed.join(", ")));
         }
@@ -237,6 +242,34 @@ impl From<ServiceError> for ApiError {
                 Self::field(pointer, detail)
             }
             ServiceError::Setup(s) => Self::invalid(s.to_string(), Vec::new()),
+            ServiceError::Unauthorized => {
+                let mut err = Self::new(
+                    StatusCode::UNAUTHORIZED,
+                    "seat-token-required",
+                    "Seat token required",
+                    e.to_string(),
+                );
+                err.www_authenticate = true;
+                err
+            }
+            ServiceError::Forbidden => Self::new(
+                StatusCode::FORBIDDEN,
+                "not-your-seat",
+                "Not your seat",
+                e.to_string(),
+            ),
+            ServiceError::KeyInFlight => Self::new(
+                StatusCode::CONFLICT,
+                "idempotency-key-in-flight",
+                "Request in progress",
+                e.to_string(),
+            ),
+            ServiceError::KeyReused => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "idempotency-key-reused",
+                "Idempotency key reused",
+                e.to_string(),
+            ),
             ServiceError::Store(s) => s.into(),
         }
     }

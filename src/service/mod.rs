@@ -4,7 +4,12 @@ pub mod model;
 
 use crate::narration::{self, Audience, MoveContext};
 use crate::rules::{self, Options, Preset, RulesError, SetupError, Side, Throw, ThrowMismatch};
-use crate::store::{Store, StoreError};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use sha2::{Digest, Sha256};
+
+use crate::store::{Store, StoreError, StoredAnswer};
 use crate::throws::{SeededThrows, ThrowSource, fresh_seed};
 use model::{Game, GameId, MoveRecord, Setup, SideSetup, ThrowOrigin};
 
@@ -32,6 +37,21 @@ pub enum ServiceError {
     /// The setup is out of bounds.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// A seated game's throw came without a seat token, or with one that is
+    /// no seat's.
+    #[error(
+        "this game is seated: send the token of the side to move as `Authorization: Bearer <token>`"
+    )]
+    Unauthorized,
+    /// The token is another side's or another game's.
+    #[error("this token is not the seat of the side to move in this game")]
+    Forbidden,
+    /// A request with this idempotency key is still being played.
+    #[error("a request with this Idempotency-Key is still being processed; retry after it answers")]
+    KeyInFlight,
+    /// This idempotency key was used for a different request.
+    #[error("this Idempotency-Key was used with a different request; use a new key")]
+    KeyReused,
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -64,19 +84,87 @@ pub struct NewGame {
     pub seed: Option<String>,
     /// Narration audience.
     pub audience: Audience,
+    /// Whether throws need a seat token per side.
+    pub seats: bool,
+}
+
+/// A new game and, for a seated game, its side tokens (A first), shown
+/// only this once.
+#[derive(Clone, Debug)]
+pub struct Created {
+    /// The game.
+    pub game: Game,
+    /// The seat tokens, for a seated game.
+    pub tokens: Option<[String; 2]>,
+}
+
+/// A throw request, as the service needs it.
+#[derive(Clone, Debug, Default)]
+pub struct ThrowCommand {
+    /// A physical throw reported by the client; `None`: the server throws.
+    pub reported: Option<Throw>,
+    /// Play only if the game is at this version (`If-Match`).
+    pub expected_version: Option<u32>,
+    /// The bearer token, for seated games.
+    pub token: Option<String>,
+    /// The idempotency key and the SHA-256 of the request's body.
+    pub idempotency: Option<(String, [u8; 32])>,
+}
+
+/// The answer to a throw, as sent: kept under an idempotency key so that a
+/// retry gets it byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move's URL.
+    pub location: String,
+    /// The game's new ETag.
+    pub etag: String,
+    /// The body.
+    pub body: Vec<u8>,
+    /// `true` when this is the replay of an earlier answer.
+    pub replayed: bool,
+}
+
+fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// A fresh seat token: 256 bits from the operating system's generator, hex.
+fn fresh_token() -> String {
+    let bytes: [u8; 32] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Removes an idempotency key from the in-flight set when dropped.
+struct InFlight {
+    set: Arc<Mutex<HashSet<(GameId, String)>>>,
+    entry: (GameId, String),
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.set
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.entry);
+    }
 }
 
 /// The service: the rules, the narration and the store together.
 #[derive(Clone, Debug)]
 pub struct Service {
     store: Store,
+    in_flight: Arc<Mutex<HashSet<(GameId, String)>>>,
 }
 
 impl Service {
     /// A service over an open store.
     #[must_use]
     pub fn new(store: Store) -> Self {
-        Self { store }
+        Self {
+            store,
+            in_flight: Arc::default(),
+        }
     }
 
     /// The store (for readiness checks).
@@ -89,7 +177,7 @@ impl Service {
     ///
     /// # Errors
     /// [`ServiceError::Setup`] for out-of-bounds options or teams; storage errors.
-    pub async fn create_game(&self, new: NewGame) -> Result<Game> {
+    pub async fn create_game(&self, new: NewGame) -> Result<Created> {
         let default_players = usize::from(new.preset.default_players());
         let sides = new.sides.map(|(name, players)| {
             let players = if players.is_empty() {
@@ -125,11 +213,17 @@ impl Service {
             setup,
             seed,
             seeded,
+            seated: new.seats,
             version: 0,
             told_facts: Vec::new(),
         };
-        self.store.insert_game(&game).await?;
-        self.game(game.id).await
+        let tokens = new.seats.then(|| [fresh_token(), fresh_token()]);
+        let hashes = tokens.as_ref().map(|[a, b]| [token_hash(a), token_hash(b)]);
+        self.store.insert_game(&game, hashes).await?;
+        Ok(Created {
+            game: self.game(game.id).await?,
+            tokens,
+        })
     }
 
     /// The game with this id.
@@ -143,24 +237,84 @@ impl Service {
             .ok_or(ServiceError::GameNotFound(id))
     }
 
-    /// Play one throw for the side to move: `reported` is a physical throw
-    /// reported by the client; `None` lets the server throw with the game's
-    /// seeded generator. `expected_version`, when given, must equal the
-    /// game's version. One `BEGIN IMMEDIATE` transaction reads the game,
-    /// plays, narrates and writes the move and the new state.
+    /// Play one throw for the side to move, in one `BEGIN IMMEDIATE`
+    /// transaction that reads the game, checks the seat token and the
+    /// expected version, plays, narrates, writes the move and the new state
+    /// and, with an idempotency key, keeps the answer that `render` makes
+    /// from the new game and the move. A retry with the same key and request
+    /// within 24 hours gets that answer again, byte for byte.
     ///
     /// # Errors
     /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
-    /// [`ServiceError::Conflict`], [`ServiceError::ThrowMismatch`]; storage errors.
+    /// [`ServiceError::Conflict`], [`ServiceError::ThrowMismatch`],
+    /// [`ServiceError::Unauthorized`], [`ServiceError::Forbidden`],
+    /// [`ServiceError::KeyInFlight`], [`ServiceError::KeyReused`]; storage errors.
     pub async fn throw(
         &self,
         id: GameId,
-        reported: Option<Throw>,
-        expected_version: Option<u32>,
-    ) -> Result<(MoveRecord, Game)> {
+        cmd: ThrowCommand,
+        render: impl FnOnce(&Game, &MoveRecord) -> Answer,
+    ) -> Result<Answer> {
+        // The request hash covers the body and the credentials, so a replay
+        // needs the very same request.
+        let request_hash = cmd.idempotency.as_ref().map(|(_, body_hash)| {
+            let mut h = Sha256::new();
+            h.update(body_hash);
+            h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
+            h.update(
+                cmd.expected_version
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+            );
+            <[u8; 32]>::from(h.finalize())
+        });
+        let _guard = match &cmd.idempotency {
+            Some((key, _)) => {
+                let entry = (id, key.clone());
+                let fresh = self
+                    .in_flight
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(entry.clone());
+                if !fresh {
+                    return Err(ServiceError::KeyInFlight);
+                }
+                Some(InFlight {
+                    set: Arc::clone(&self.in_flight),
+                    entry,
+                })
+            }
+            None => None,
+        };
         let mut tx = self.store.begin().await?;
+        if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, &request_hash)
+            && let Some(stored) = tx.idempotent_answer(id, key).await?
+        {
+            if stored.request_hash != hash {
+                return Err(ServiceError::KeyReused);
+            }
+            return Ok(Answer {
+                location: stored.location,
+                etag: stored.etag,
+                body: stored.body,
+                replayed: true,
+            });
+        }
         let mut game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
-        if let Some(expected) = expected_version
+        let table = game.setup.table()?;
+        let seat = game.state.to_throw(&table);
+        if game.seated {
+            let token = cmd.token.as_deref().ok_or(ServiceError::Unauthorized)?;
+            let (seat_game, seat_side) = tx
+                .seat_of(&token_hash(token))
+                .await?
+                .ok_or(ServiceError::Unauthorized)?;
+            let side_name = if seat.side == Side::A { "A" } else { "B" };
+            if seat_game != id.to_string() || seat_side != side_name {
+                return Err(ServiceError::Forbidden);
+            }
+        }
+        if let Some(expected) = cmd.expected_version
             && expected != game.version
         {
             return Err(ServiceError::Conflict {
@@ -170,16 +324,14 @@ impl Service {
         if game.state.is_finished() {
             return Err(ServiceError::GameOver);
         }
-        let table = game.setup.table()?;
         let n = game.version + 1;
-        let (throw, origin) = match reported {
+        let (throw, origin) = match cmd.reported {
             Some(t) => (t, ThrowOrigin::Reported),
             None => (
                 SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
                 ThrowOrigin::Server,
             ),
         };
-        let seat = game.state.to_throw(&table);
         let from = game.state.awl(seat.side);
         let played = rules::play(&table, &game.state, &throw)?;
         let cast = game.setup.cast();
@@ -212,22 +364,51 @@ impl Service {
         let expected = game.version;
         game.state = played.state;
         game.version = n;
+        game.updated_at = tx.now().await?;
         if !tx.append_move(&game, expected, Some(&record)).await? {
             return Err(ServiceError::Conflict { current: expected });
         }
+        let answer = render(&game, &record);
+        if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, request_hash) {
+            tx.keep_answer(
+                id,
+                key,
+                &StoredAnswer {
+                    request_hash: hash.to_vec(),
+                    location: answer.location.clone(),
+                    etag: answer.etag.clone(),
+                    body: answer.body.clone(),
+                },
+            )
+            .await?;
+        }
         tx.commit().await?;
-        let game = self.game(id).await?;
-        Ok((record, game))
+        Ok(answer)
     }
 
     /// Stop a game: more counters wins, equal counts are a draw. Stored as
-    /// a new version without a move.
+    /// a new version without a move. A seated game needs either side's token.
     ///
     /// # Errors
-    /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`]; storage errors.
-    pub async fn stop(&self, id: GameId) -> Result<(Game, narration::Narration)> {
+    /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
+    /// [`ServiceError::Unauthorized`], [`ServiceError::Forbidden`]; storage errors.
+    pub async fn stop(
+        &self,
+        id: GameId,
+        token: Option<&str>,
+    ) -> Result<(Game, narration::Narration)> {
         let mut tx = self.store.begin().await?;
         let mut game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
+        if game.seated {
+            let token = token.ok_or(ServiceError::Unauthorized)?;
+            let (seat_game, _) = tx
+                .seat_of(&token_hash(token))
+                .await?
+                .ok_or(ServiceError::Unauthorized)?;
+            if seat_game != id.to_string() {
+                return Err(ServiceError::Forbidden);
+            }
+        }
         let (state, event) = rules::stop(&game.state)?;
         let narration = narration::narrate_stop(
             &game.setup.options,
@@ -238,6 +419,8 @@ impl Service {
         );
         let expected = game.version;
         game.state = state;
+        game.version += 1;
+        game.updated_at = tx.now().await?;
         if !tx.append_move(&game, expected, None).await? {
             return Err(ServiceError::Conflict { current: expected });
         }

@@ -121,6 +121,8 @@ pub struct Game {
     pub seed: String,
     /// Whether the creator chose the seed.
     pub seeded: bool,
+    /// Whether throws need the side's seat token.
+    pub seated: bool,
     /// The state after the last move.
     pub state: GameState,
     /// Moves stored so far (the compare-and-set version).
