@@ -24,16 +24,16 @@ pub struct Cli {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
     /// SQLite database URL or path; created and migrated if missing.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://zohn-ahl.db")]
+    #[arg(long, global = true, env = "DATABASE_URL", default_value = "sqlite://zohn-ahl.db")]
     pub database_url: String,
     /// Address to listen on.
-    #[arg(long, env = "ZOHN_AHL_ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(long, global = true, env = "ZOHN_AHL_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// Log filter (tracing's EnvFilter syntax), e.g. `info` or `zohn_ahl=debug`.
-    #[arg(long, env = "RUST_LOG", default_value = "info")]
+    #[arg(long, global = true, env = "RUST_LOG", default_value = "info")]
     pub log: String,
     /// HTTP worker threads (default: one per core).
-    #[arg(long, env = "ZOHN_AHL_WORKERS")]
+    #[arg(long, global = true, env = "ZOHN_AHL_WORKERS")]
     pub workers: Option<usize>,
 }
 
@@ -56,6 +56,9 @@ pub enum Command {
     },
     /// Print the OpenAPI document as JSON.
     Openapi,
+    /// Check every stored game: moves numbered without gaps or doubles, and
+    /// each state equal to the replay of its moves. Exits 1 on any fault.
+    Verify,
 }
 
 /// A preset on the command line.

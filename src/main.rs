@@ -30,6 +30,22 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Verify => match zohn_ahl::server::verify(&cli.serve.database_url) {
+            Ok((games, faults)) if faults.is_empty() => {
+                print_out(&format!("{games} games checked, no fault\n"))
+            }
+            Ok((games, faults)) => {
+                for f in &faults {
+                    eprintln!("{f}");
+                }
+                eprintln!("{games} games checked, {} faults", faults.len());
+                ExitCode::FAILURE
+            }
+            Err(e) => {
+                eprintln!("zohn-ahl: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Openapi => match zohn_ahl::http::openapi().to_pretty_json() {
             Ok(json) => print_out(&(json + "\n")),
             Err(e) => {

@@ -4,7 +4,7 @@ use actix_web::HttpServer;
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::ServeArgs;
-use crate::service::Service;
+use crate::service::{Service, ServiceError};
 use crate::store::{Store, StoreError};
 
 /// The server could not start or stopped with an error.
@@ -13,6 +13,9 @@ pub enum ServerError {
     /// The database could not be opened or migrated.
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
+    /// A check failed to read the store.
+    #[error("{0}")]
+    Service(#[from] ServiceError),
     /// The address could not be bound, or the server failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
@@ -25,7 +28,14 @@ pub enum ServerError {
 /// [`ServerError`] when the database cannot be opened or the address bound.
 pub fn run(args: ServeArgs) -> Result<(), ServerError> {
     let filter = EnvFilter::try_new(&args.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    // One line per request when its span closes (tracing-actix-web opens
+    // one span per request); colours only on a terminal.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr)
+        .try_init();
     actix_web::rt::System::new().block_on(async move {
         let store = Store::connect(&args.database_url).await?;
         let service = Service::new(store.clone());
@@ -38,5 +48,18 @@ pub fn run(args: ServeArgs) -> Result<(), ServerError> {
         server.run().await?;
         store.close().await;
         Ok(())
+    })
+}
+
+/// Check every game of the database at `url` (see [`Service::verify`]).
+///
+/// # Errors
+/// [`ServerError`] when the database cannot be opened or read.
+pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
+    actix_web::rt::System::new().block_on(async move {
+        let store = Store::connect(url).await?;
+        let result = Service::new(store.clone()).verify().await?;
+        store.close().await;
+        Ok(result)
     })
 }

@@ -223,6 +223,18 @@ impl Store {
         row.as_ref().map(game_from_row).transpose()
     }
 
+    /// Every game id, oldest first.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn game_ids(&self) -> Result<Vec<GameId>> {
+        let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM games ORDER BY created_at, id")
+            .fetch_all(&self.readers)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
+    }
+
     /// Moves of a game with `n > after`, oldest first, at most `limit`.
     ///
     /// # Errors

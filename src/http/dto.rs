@@ -466,8 +466,8 @@ pub struct GameView {
     pub throws: u32,
     /// The narration's audience.
     pub audience: Audience,
-    /// The seed: shown once the game is finished, so a finished game can be
-    /// replayed; never while it runs.
+    /// The seed: the creator's own seed always; a server-chosen seed only
+    /// once the game is finished (so nobody can foresee its throws).
     pub seed: Option<String>,
     /// Whether throws need the seat token of the side to move.
     pub seated: bool,
@@ -548,7 +548,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         }),
         throws: state.throws,
         audience: setup.audience,
-        seed: finished.then(|| game.seed.clone()),
+        seed: (finished || game.seeded).then(|| game.seed.clone()),
         seated: game.seated,
         seat_tokens: None,
         links: GameLinks {
@@ -666,6 +666,7 @@ impl From<&Narration> for NarrationView {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventView {
     /// The awl moved.
+    #[schema(title = "Moved")]
     Moved {
         /// The mover.
         side: Side,
@@ -677,11 +678,13 @@ pub enum EventView {
         steps: u8,
     },
     /// Passed over the deadly north-creek bank without landing: harmless.
+    #[schema(title = "PassedNorthCreek")]
     PassedNorthCreek {
         /// The mover.
         side: Side,
     },
     /// Came home: a circuit completed.
+    #[schema(title = "CompletedCircuit")]
     CompletedCircuit {
         /// The mover.
         side: Side,
@@ -691,6 +694,7 @@ pub enum EventView {
         exact: bool,
     },
     /// Fell into a creek and went back to own space 1.
+    #[schema(title = "FellIntoCreek")]
     FellIntoCreek {
         /// The mover.
         side: Side,
@@ -700,6 +704,7 @@ pub enum EventView {
         space: u8,
     },
     /// Whipped the other awl back to its start.
+    #[schema(title = "Whipped")]
     Whipped {
         /// The mover.
         side: Side,
@@ -709,6 +714,7 @@ pub enum EventView {
         space: u8,
     },
     /// One counter changed hands.
+    #[schema(title = "CounterPaid")]
     CounterPaid {
         /// Who gave it.
         payer: Side,
@@ -720,6 +726,7 @@ pub enum EventView {
         counters: CountersView,
     },
     /// A counter was owed but the payer had none.
+    #[schema(title = "CounterUnpaid")]
     CounterUnpaid {
         /// Who owed it.
         payer: Side,
@@ -729,6 +736,7 @@ pub enum EventView {
         reason: String,
     },
     /// The throw was not played: an exact throw is needed to come home.
+    #[schema(title = "ForcedPass")]
     ForcedPass {
         /// The mover.
         side: Side,
@@ -736,6 +744,7 @@ pub enum EventView {
         value: u8,
     },
     /// Landed on a dry branch, to no effect.
+    #[schema(title = "LandedOnDryBranch")]
     LandedOnDryBranch {
         /// The mover.
         side: Side,
@@ -743,6 +752,7 @@ pub enum EventView {
         space: u8,
     },
     /// Landed on a dry branch that loses a throw.
+    #[schema(title = "LostThrow")]
     LostThrow {
         /// The mover.
         side: Side,
@@ -752,6 +762,7 @@ pub enum EventView {
         extra_throw_lost: bool,
     },
     /// Crossed to the facing stroke of the opposite dry branch.
+    #[schema(title = "CrossedDryBranch")]
     CrossedDryBranch {
         /// The mover.
         side: Side,
@@ -761,21 +772,25 @@ pub enum EventView {
         to: u8,
     },
     /// A turn was skipped for an earlier dry-branch landing.
+    #[schema(title = "TurnSkipped")]
     TurnSkipped {
         /// The seat that lost its turn.
         seat: SeatView,
     },
     /// The same player throws again.
+    #[schema(title = "ThrowsAgain")]
     ThrowsAgain {
         /// Who throws.
         seat: SeatView,
     },
     /// The sticks pass on.
+    #[schema(title = "TurnPassed")]
     TurnPassed {
         /// Who throws next.
         seat: SeatView,
     },
     /// The game is over.
+    #[schema(title = "Won")]
     Won {
         /// The winner.
         side: Side,
@@ -783,6 +798,7 @@ pub enum EventView {
         reason: String,
     },
     /// A stopped game with equal counters.
+    #[schema(title = "Drawn")]
     Drawn,
 }
 
