@@ -24,10 +24,20 @@ pub struct Cli {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
     /// SQLite database URL or path; created and migrated if missing.
-    #[arg(long, global = true, env = "DATABASE_URL", default_value = "sqlite://zohn-ahl.db")]
+    #[arg(
+        long,
+        global = true,
+        env = "DATABASE_URL",
+        default_value = "sqlite://zohn-ahl.db"
+    )]
     pub database_url: String,
     /// Address to listen on.
-    #[arg(long, global = true, env = "ZOHN_AHL_ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        global = true,
+        env = "ZOHN_AHL_ADDR",
+        default_value = "127.0.0.1:8080"
+    )]
     pub addr: SocketAddr,
     /// Log filter (tracing's EnvFilter syntax), e.g. `info` or `zohn_ahl=debug`.
     #[arg(long, global = true, env = "RUST_LOG", default_value = "info")]

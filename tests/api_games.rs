@@ -89,10 +89,12 @@ async fn create_game_returns_201_location_etag_and_state() {
     assert_eq!(g["sides"][1]["awl"]["physical_index"], 39);
     assert_eq!(g["to_throw"]["side"], "B");
     assert_eq!(g["to_throw"]["name"], "Sahe");
+    assert_eq!(g["seed"], "x", "the creator's own seed is shown");
+    let unseeded = send(&app, post_empty("/v1/games")).await.json();
     assert_eq!(
-        g["seed"],
+        unseeded["seed"],
         Value::Null,
-        "the seed stays hidden while the game runs"
+        "a server seed stays hidden while the game runs"
     );
 
     let again = send(&app, get(&format!("/v1/games/{id}"))).await;
@@ -329,7 +331,7 @@ async fn a_reported_throw_is_scored_and_narrated_like_a_server_throw() {
         ),
     )
     .await;
-    let p = wrong.problem(400);
+    let p = wrong.problem(422);
     assert_eq!(p["errors"][0]["pointer"], "/spinner");
 }
 

@@ -44,6 +44,7 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
     r.problem(401);
     assert_eq!(r.header("www-authenticate").unwrap(), "Bearer");
     send(&app, throw(Some("not-a-token"))).await.problem(401);
+    send(&app, throw(Some(&"0".repeat(64)))).await.problem(401);
     send(&app, throw(Some(&b))).await.problem(403);
     send(&app, throw(Some(&other_a))).await.problem(403);
     let bad_scheme = send(
@@ -51,7 +52,7 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
         post_empty(&format!("/v1/games/{id}/throws")).insert_header(("authorization", a.clone())),
     )
     .await;
-    bad_scheme.problem(400);
+    bad_scheme.problem(401);
     // Errors never echo the token.
     for t in [&a, &b, &other_a] {
         let r = send(&app, throw(Some(t))).await;

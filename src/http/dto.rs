@@ -5,6 +5,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
+use super::json::Obj;
 use super::problem::{ApiError, FieldError};
 use crate::narration::{Audience, Citation, Narration, Segment, SegmentKind};
 use crate::rules::{
@@ -37,9 +38,11 @@ pub const MAX_PLAYERS: usize = 8;
 }))]
 pub struct CreateGameRequest {
     /// The ruleset: a preset and option overrides.
-    pub ruleset: Option<RulesetRequest>,
+    #[schema(value_type = Option<RulesetRequest>)]
+    pub ruleset: Option<Obj<RulesetRequest>>,
     /// Side names and players.
-    pub sides: Option<SidesRequest>,
+    #[schema(value_type = Option<SidesRequest>)]
+    pub sides: Option<Obj<SidesRequest>>,
     /// The side that throws first (default `A`).
     pub first: Option<Side>,
     /// A seed string (1 to 128 characters): the same seed gives the same
@@ -47,7 +50,8 @@ pub struct CreateGameRequest {
     #[schema(min_length = 1, max_length = 128, example = "lesson-1")]
     pub seed: Option<String>,
     /// Narration settings.
-    pub narration: Option<NarrationRequest>,
+    #[schema(value_type = Option<NarrationRequest>)]
+    pub narration: Option<Obj<NarrationRequest>>,
     /// `true`: the answer gives each side a secret seat token, once, and
     /// every throw then needs `Authorization: Bearer <token of the side to
     /// move>` (default `false`: anyone may throw).
@@ -61,12 +65,35 @@ pub struct RulesetRequest {
     /// The preset (default `composite`).
     pub preset: Option<Preset>,
     /// Options that override the preset's.
-    pub options: Option<OptionsRequest>,
+    #[schema(value_type = Option<OptionsRequest>)]
+    pub options: Option<Obj<OptionsRequest>>,
+}
+
+/// A JSON number that must be a whole number (`12` or `12.0`, as JSON
+/// Schema's `integer` allows).
+fn whole<E: serde::de::Error>(n: &serde_json::Number) -> Result<i64, E> {
+    if let Some(i) = n.as_i64() {
+        return Ok(i);
+    }
+    match n.as_f64() {
+        // Out-of-range wholes saturate; the bounds check then refuses them.
+        Some(f) if f.fract() == 0.0 => Ok(f as i64),
+        _ => Err(E::custom(format!(
+            "invalid value: {n}, expected an integer"
+        ))),
+    }
+}
+
+/// An optional whole number.
+fn opt_whole<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Option::<serde_json::Number>::deserialize(d)?
+        .map(|n| whole(&n))
+        .transpose()
 }
 
 /// `Some(None)` for an explicit JSON `null`, `None` when absent.
 fn explicit_null<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<i64>>, D::Error> {
-    Option::<i64>::deserialize(d).map(Some)
+    opt_whole(d).map(Some)
 }
 
 /// Option overrides (RULES.md 4); each absent field keeps the preset's value.
@@ -86,6 +113,7 @@ pub struct OptionsRequest {
     /// Landing on a dry branch.
     pub dry_branch: Option<DryBranch>,
     /// Counters each side starts with.
+    #[serde(default, deserialize_with = "opt_whole")]
     #[schema(minimum = 1, maximum = 15, example = 4)]
     pub counters_per_side: Option<i64>,
     /// Team turn order.
@@ -103,22 +131,41 @@ pub struct OptionsRequest {
 #[serde(deny_unknown_fields)]
 pub struct SidesRequest {
     /// Side A (east bank, counter-clockwise).
-    pub a: Option<SideRequest>,
+    #[schema(value_type = Option<SideRequest>)]
+    pub a: Option<Obj<SideRequest>>,
     /// Side B (west bank, clockwise).
-    pub b: Option<SideRequest>,
+    #[schema(value_type = Option<SideRequest>)]
+    pub b: Option<Obj<SideRequest>>,
 }
 
 /// One side's name and players.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideRequest {
-    /// Display name, 1 to 40 characters (default "Side A" / "Side B").
-    #[schema(min_length = 1, max_length = 40, example = "Tsoñ")]
+    /// Display name, 1 to 40 characters, not all spaces, no control
+    /// characters (default "Side A" / "Side B").
+    #[schema(
+        min_length = 1,
+        max_length = 40,
+        example = "Tsoñ",
+        pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*[^\\s\\x00-\\x1F\\x7F-\\x9F][^\\x00-\\x1F\\x7F-\\x9F]*$"
+    )]
     pub name: Option<String>,
     /// Player names in throwing order, 1 to 8 names of 1 to 40 characters.
-    #[schema(max_items = 8)]
-    pub players: Option<Vec<String>>,
+    #[schema(min_items = 1, max_items = 8, inline)]
+    pub players: Option<Vec<PlayerName>>,
 }
+
+/// A player's name, 1 to 40 characters.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(transparent)]
+#[schema(
+    min_length = 1,
+    max_length = 40,
+    example = "Ama",
+    pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*[^\\s\\x00-\\x1F\\x7F-\\x9F][^\\x00-\\x1F\\x7F-\\x9F]*$"
+)]
+pub struct PlayerName(String);
 
 /// Narration settings.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -133,9 +180,10 @@ pub struct NarrationRequest {
 /// for the stick tables, `spinner` for the spinner table.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"sticks": ["flat", "round", "round", "flat"]}))]
+#[schema(example = json!({"sticks": ["flat", "round", "round", "flat"]}), max_properties = 1)]
 pub struct ThrowRequest {
     /// The face of each of the four sticks; the fourth is the sahe.
+    #[schema(min_items = 4, max_items = 4)]
     pub sticks: Option<[Face; 4]>,
     /// Where the spinner stopped.
     pub spinner: Option<SpinnerSector>,
@@ -177,10 +225,10 @@ impl TryFrom<CreateGameRequest> for NewGame {
 
     fn try_from(req: CreateGameRequest) -> Result<Self, ApiError> {
         let mut errors = Vec::new();
-        let ruleset = req.ruleset.unwrap_or_default();
+        let ruleset = req.ruleset.unwrap_or_default().0;
         let preset = ruleset.preset.unwrap_or_default();
         let mut options = preset.options();
-        if let Some(o) = ruleset.options {
+        if let Some(Obj(o)) = ruleset.options {
             let p = "/ruleset/options";
             options.board = o.board.unwrap_or(options.board);
             options.throw_table = o.throw_table.unwrap_or(options.throw_table);
@@ -205,7 +253,7 @@ impl TryFrom<CreateGameRequest> for NewGame {
                 None => {}
             }
         }
-        let sides_req = req.sides.unwrap_or_default();
+        let sides_req = req.sides.unwrap_or_default().0;
         let mut sides: [(String, Vec<String>); 2] = [
             ("Side A".to_owned(), Vec::new()),
             ("Side B".to_owned(), Vec::new()),
@@ -214,7 +262,7 @@ impl TryFrom<CreateGameRequest> for NewGame {
             .into_iter()
             .enumerate()
         {
-            let Some(side) = side else { continue };
+            let Some(Obj(side)) = side else { continue };
             if let Some(raw) = side.name {
                 match name(&format!("/sides/{key}/name"), &raw) {
                     Ok(n) => sides[i].0 = n,
@@ -231,7 +279,7 @@ impl TryFrom<CreateGameRequest> for NewGame {
                         ),
                     });
                 }
-                for (j, raw) in players.iter().enumerate() {
+                for (j, PlayerName(raw)) in players.iter().enumerate() {
                     match name(&format!("/sides/{key}/players/{j}"), raw) {
                         Ok(n) => sides[i].1.push(n),
                         Err(e) => errors.push(e),
@@ -268,7 +316,7 @@ impl TryFrom<CreateGameRequest> for NewGame {
             sides,
             first: req.first.unwrap_or(Side::A),
             seed,
-            audience: req.narration.and_then(|n| n.audience).unwrap_or_default(),
+            audience: req.narration.and_then(|n| n.0.audience).unwrap_or_default(),
             seats: req.seats.unwrap_or(false),
         })
     }

@@ -18,23 +18,18 @@ use crate::service::{Answer, NewGame, Service, ThrowCommand};
 /// Longest `Idempotency-Key`, in characters.
 pub const MAX_IDEMPOTENCY_KEY: usize = 255;
 
-/// The bearer token of an `Authorization` header, if any.
-fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Ok(None);
-    };
+/// The bearer token of an `Authorization` header, if any. A header that is
+/// not `Bearer <token>` counts as a token no seat has: a seated game answers
+/// it with 401, an open game ignores it (as it ignores any credentials).
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?;
     let text = value.to_str().unwrap_or_default().trim();
-    match text.split_once(' ') {
-        Some((scheme, token))
-            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
-        {
-            Ok(Some(token.trim().to_owned()))
+    Some(match text.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
+            token.trim().to_ascii_lowercase()
         }
-        _ => Err(ApiError::field(
-            "#/header/Authorization",
-            "must be `Bearer <seat token>`",
-        )),
-    }
+        _ => String::new(),
+    })
 }
 
 /// The `Idempotency-Key` header: 1 to 255 visible ASCII characters.
@@ -69,6 +64,8 @@ fn etag(version: u32) -> String {
 }
 
 /// The version an `If-Match` header asks for: `None` when absent or `*`.
+/// Otherwise it must be one of the game's ETags: a quoted version, `"3"`
+/// (also accepted weak, `W/"3"`, or bare, `3`).
 fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
     let Some(value) = headers.get(header::IF_MATCH) else {
         return Ok(None);
@@ -77,11 +74,11 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
     if text == "*" {
         return Ok(None);
     }
-    text.trim_start_matches("W/")
-        .trim_matches('"')
-        .parse::<u32>()
+    Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
+        .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|t| t.parse::<u32>().ok())
         .map(Some)
-        .map_err(|_| {
+        .ok_or_else(|| {
             ApiError::field(
                 "#/header/If-Match",
                 "must be the game's ETag, a quoted version such as \"3\"",
@@ -138,7 +135,7 @@ pub async fn create_game(
 /// Read a game's state.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)")),
+    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
     responses(
         (status = 200, description = "The game", body = GameView,
             headers(("ETag" = String, description = "The game's version, quoted"))),
@@ -164,10 +161,9 @@ pub async fn get_game(
 #[utoipa::path(
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)"),
-        ("If-Match" = Option<String>, Header, description = "Play only if the game is at this version (its ETag)"),
-        ("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409"),
-        ("Authorization" = Option<String>, Header, description = "`Bearer <seat token of the side to move>`, for a seated game"),
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("If-Match" = Option<String>, Header, nullable = false, pattern = "^(\\*|(W/)?\"?[0-9]{1,9}\"?)$", description = "Play only if the game is at this version (its ETag)"),
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409"),
     ),
     request_body(content = Option<ThrowRequest>, content_type = "application/json"),
     responses(
@@ -176,11 +172,11 @@ pub async fn get_game(
                     ("ETag" = String, description = "The game's new version, quoted"))),
         (status = 400, description = "Malformed id or throw", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "A seated game and no valid seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seated game and no valid seat token (`Authorization: Bearer <token>`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Another side's or another game's seat token", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, or a request with this Idempotency-Key is still being played", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "This Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The reported throw does not fit the game's throw table (sticks for a spinner game or the reverse), or this Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
@@ -197,7 +193,7 @@ pub async fn post_throw(
     let headers = req.headers();
     let cmd = ThrowCommand {
         expected_version: if_match(headers)?,
-        token: bearer(headers)?,
+        token: bearer(headers),
         idempotency: idempotency_key(headers)?.map(|key| (key, Sha256::digest(&body).into())),
         reported: json::parse::<ThrowRequest>(&req, &body, true)?.reported()?,
     };
@@ -224,12 +220,11 @@ pub async fn post_throw(
 #[utoipa::path(
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)"),
-        ("Authorization" = Option<String>, Header, description = "`Bearer <seat token of either side>`, for a seated game"),
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
     ),
     responses(
         (status = 200, description = "The stopped game and its narrated result", body = StopView),
-        (status = 401, description = "A seated game and no valid seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seated game and no valid seat token (`Authorization: Bearer <token>`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Another game's seat token", body = Problem, content_type = "application/problem+json"),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
@@ -242,7 +237,7 @@ pub async fn stop_game(
     id: web::Path<String>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let token = bearer(req.headers())?;
+    let token = bearer(req.headers());
     let (game, narration) = service.stop(game_id(&id)?, token.as_deref()).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(game.version)))
@@ -258,6 +253,7 @@ pub async fn stop_game(
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
     /// The `next_cursor` of the previous page; absent for the first page.
+    #[param(pattern = "^[0-9]{1,9}$")]
     cursor: Option<String>,
     /// Moves per page, 1 to 100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
@@ -267,7 +263,7 @@ pub struct MovesQuery {
 /// The move log, oldest first, a page at a time.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)"), MovesQuery),
+    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), MovesQuery),
     responses(
         (status = 200, description = "A page of moves", body = MovePage),
         (status = 400, description = "Malformed id, cursor or limit", body = Problem, content_type = "application/problem+json"),
@@ -317,8 +313,8 @@ pub async fn list_moves(
 #[utoipa::path(
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)"),
-        ("n" = u32, Path, description = "The move number, from 1", minimum = 1),
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
     ),
     responses(
         (status = 200, description = "The move", body = MoveView),

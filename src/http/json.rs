@@ -5,12 +5,37 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpRequest, web};
-use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 
 use super::problem::{ApiError, FieldError};
 
 /// Largest accepted request body, in bytes.
 pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// A value that must come as a JSON object. Serde would also build a
+/// struct from a JSON array of its fields; the API's schemas say "object",
+/// so this wrapper refuses arrays and anything else.
+#[derive(Debug, Default)]
+pub struct Obj<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectOnly<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOnly<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(ObjectOnly(PhantomData)).map(Obj)
+    }
+}
 
 /// Whether the request declares a JSON media type (`application/json` or
 /// any `+json`).
@@ -102,7 +127,7 @@ pub fn parse<T: DeserializeOwned>(
         }
         body
     };
-    let value: serde_json::Value = serde_json::from_slice(text).map_err(|e| {
+    let mut value: serde_json::Value = serde_json::from_slice(text).map_err(|e| {
         ApiError::invalid(
             format!(
                 "the body is not valid JSON (line {}, column {})",
@@ -112,22 +137,28 @@ pub fn parse<T: DeserializeOwned>(
             Vec::new(),
         )
     })?;
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = pointer(e.path());
-        let detail = plain_words(&e.inner().to_string());
-        let shown = if pointer.is_empty() { "/" } else { &pointer };
-        ApiError::invalid(
-            format!("{shown}: {detail}"),
-            vec![FieldError {
-                pointer: if pointer.is_empty() {
-                    String::new()
-                } else {
-                    pointer
-                },
-                detail,
-            }],
-        )
-    })
+    if empty_ok && value.is_null() {
+        // An optional body sent as JSON `null` is the same as no body.
+        value = serde_json::Value::Object(serde_json::Map::new());
+    }
+    serde_path_to_error::deserialize(value)
+        .map(|Obj(t)| t)
+        .map_err(|e| {
+            let pointer = pointer(e.path());
+            let detail = plain_words(&e.inner().to_string());
+            let shown = if pointer.is_empty() { "/" } else { &pointer };
+            ApiError::invalid(
+                format!("{shown}: {detail}"),
+                vec![FieldError {
+                    pointer: if pointer.is_empty() {
+                        String::new()
+                    } else {
+                        pointer
+                    },
+                    detail,
+                }],
+            )
+        })
 }
 
 /// 413 for a body past [`BODY_LIMIT`].

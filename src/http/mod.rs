@@ -86,12 +86,58 @@ fn routes(cfg: &mut ServiceConfig) {
 /// The OpenAPI document the service serves at `/openapi.json`.
 #[must_use]
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(routes)
-        .split_for_parts()
-        .1
+    with_links(
+        App::new()
+            .into_utoipa_app()
+            .openapi(ApiDoc::openapi())
+            .configure(routes)
+            .split_for_parts()
+            .1,
+    )
+}
+
+/// Add OpenAPI links from the answers that name a game (creating one,
+/// throwing) to the operations on that game, so clients and contract
+/// fuzzers can follow them.
+fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::link::LinkBuilder;
+    let game_ops = [
+        ("GetGame", "get_game"),
+        ("PostThrow", "post_throw"),
+        ("StopGame", "stop_game"),
+        ("ListMoves", "list_moves"),
+    ];
+    for (path, id_expr, with_move) in [
+        ("/v1/games", "$response.body#/id", false),
+        ("/v1/games/{id}/throws", "$request.path.id", true),
+    ] {
+        let Some(RefOr::T(response)) = api
+            .paths
+            .paths
+            .get_mut(path)
+            .and_then(|item| item.post.as_mut())
+            .and_then(|op| op.responses.responses.get_mut("201"))
+        else {
+            continue;
+        };
+        for (name, operation) in game_ops {
+            let link = LinkBuilder::new()
+                .operation_id(operation)
+                .parameter("id", id_expr)
+                .build();
+            response.links.insert(name.to_owned(), RefOr::T(link));
+        }
+        if with_move {
+            let link = LinkBuilder::new()
+                .operation_id("get_move")
+                .parameter("id", id_expr)
+                .parameter("n", "$response.body#/n")
+                .build();
+            response.links.insert("GetMove".to_owned(), RefOr::T(link));
+        }
+    }
+    api
 }
 
 /// 404 or 405 for a request no route took.
@@ -163,6 +209,7 @@ pub fn app(
         }))
         .configure(routes)
         .split_for_parts();
+    let api = with_links(api);
     app.service(web::redirect("/docs", "/docs/"))
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .default_service(web::to(no_route))

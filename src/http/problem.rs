@@ -239,7 +239,17 @@ impl From<ServiceError> for ApiError {
                         "this game uses the spinner: send \"spinner\" (a sector), not \"sticks\"",
                     )
                 };
-                Self::field(pointer, detail)
+                let mut err = Self::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "throw-does-not-fit",
+                    "Throw does not fit the game",
+                    format!("{pointer}: {detail}"),
+                );
+                err.problem.errors = vec![FieldError {
+                    pointer: pointer.to_owned(),
+                    detail: detail.to_owned(),
+                }];
+                err
             }
             ServiceError::Setup(s) => Self::invalid(s.to_string(), Vec::new()),
             ServiceError::Unauthorized => {

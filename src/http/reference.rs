@@ -190,7 +190,7 @@ fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
 /// One source, as a CSL-JSON item.
 #[utoipa::path(
     tag = "reference",
-    params(("id" = String, Path, description = "The source's id, e.g. culin1907")),
+    params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$")),
     responses(
         (status = 200, description = "The source", body = CslItem),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
@@ -266,7 +266,7 @@ pub async fn get_glossary() -> HttpResponse {
 /// One glossary term.
 #[utoipa::path(
     tag = "reference",
-    params(("term" = String, Path, description = "The term's id, e.g. zohn")),
+    params(("term" = String, Path, description = "The term's id, e.g. zohn", pattern = "^[a-z0-9-]{1,64}$")),
     responses(
         (status = 200, description = "The term", body = TermView),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),

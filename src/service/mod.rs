@@ -461,10 +461,16 @@ impl Service {
                 replayed = s;
             }
             if replayed != game.state {
-                faults.push(format!("game {id}: stored state differs from the replay of its moves"));
+                faults.push(format!(
+                    "game {id}: stored state differs from the replay of its moves"
+                ));
             }
             if game.version as usize != moves.len() + usize::from(stopped) {
-                faults.push(format!("game {id}: version {} for {} moves", game.version, moves.len()));
+                faults.push(format!(
+                    "game {id}: version {} for {} moves",
+                    game.version,
+                    moves.len()
+                ));
             }
         }
         Ok((ids.len(), faults))
