@@ -37,6 +37,10 @@ pub enum StoreError {
     /// time-out.
     #[error("the database is busy")]
     Busy,
+    /// A write could not be made durable (the cause is logged where it
+    /// happened).
+    #[error("the database could not complete the write")]
+    Unavailable,
 }
 
 impl StoreError {
@@ -294,6 +298,40 @@ impl WriteTx {
             .await
             .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(game_from_row).transpose()
+    }
+
+    /// Open a savepoint: what follows can be undone alone with
+    /// [`WriteTx::rollback_to`], without losing the rest of the transaction.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn savepoint(&mut self) -> Result<()> {
+        self.exec("SAVEPOINT throw").await
+    }
+
+    /// Keep what was done since the savepoint.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn release(&mut self) -> Result<()> {
+        self.exec("RELEASE throw").await
+    }
+
+    /// Undo what was done since the savepoint, and close it.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn rollback_to(&mut self) -> Result<()> {
+        self.exec("ROLLBACK TO throw").await?;
+        self.exec("RELEASE throw").await
+    }
+
+    async fn exec(&mut self, sql: &'static str) -> Result<()> {
+        sqlx::query(sql)
+            .execute(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        Ok(())
     }
 
     /// The current time as SQLite writes it (RFC 3339 UTC, milliseconds).

@@ -245,3 +245,34 @@ async fn many_clients_on_many_games_lose_and_double_nothing() {
         assert_eq!(a + b, 8);
     }
 }
+
+/// Throws for different games that arrive together are committed in one
+/// transaction by the single writer (group commit), each answered only
+/// after that commit.
+#[actix_web::test]
+async fn throws_that_arrive_together_share_one_commit() {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let app = test::init_service(app(service.clone())).await;
+    let mut ids = Vec::new();
+    for _ in 0..32 {
+        let g = send(&app, post_empty("/v1/games")).await.json();
+        ids.push(g["id"].as_str().unwrap().to_owned());
+    }
+    let before = service.commits();
+    let replies = join_all(
+        ids.iter()
+            .map(|id| send(&app, post_empty(&format!("/v1/games/{id}/throws")))),
+    )
+    .await;
+    assert!(replies.iter().all(|r| r.status.as_u16() == 201));
+    let commits = service.commits() - before;
+    assert!(
+        commits < 32,
+        "32 throws took {commits} commits: they were not grouped"
+    );
+    for id in &ids {
+        let g = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+        assert_eq!(g["version"], 1, "each game's throw is stored once");
+    }
+}

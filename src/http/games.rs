@@ -198,7 +198,7 @@ pub async fn post_throw(
         reported: json::parse::<ThrowRequest>(&req, &body, true)?.reported()?,
     };
     let answer = service
-        .throw(id, cmd, |game, record| Answer {
+        .throw(id, cmd, move |game, record| Answer {
             location: format!("/v1/games/{id}/moves/{}", record.n),
             etag: etag(game.version),
             body: serde_json::to_vec(&move_view(game, record, true)).unwrap_or_default(),

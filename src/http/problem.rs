@@ -179,7 +179,7 @@ impl ResponseError for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            StoreError::Busy => {
+            StoreError::Busy | StoreError::Unavailable => {
                 let mut err = Self::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "busy",

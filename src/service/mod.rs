@@ -5,11 +5,14 @@ pub mod model;
 use crate::narration::{self, Audience, MoveContext};
 use crate::rules::{self, Options, Preset, RulesError, SetupError, Side, Throw, ThrowMismatch};
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sha2::{Digest, Sha256};
 
-use crate::store::{Store, StoreError, StoredAnswer};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::store::{Store, StoreError, StoredAnswer, WriteTx};
 use crate::throws::{SeededThrows, ThrowSource, fresh_seed};
 use model::{Game, GameId, MoveRecord, Setup, SideSetup, ThrowOrigin};
 
@@ -155,16 +158,39 @@ impl Drop for InFlight {
 pub struct Service {
     store: Store,
     in_flight: Arc<Mutex<HashSet<(GameId, String)>>>,
+    writer: mpsc::Sender<Job>,
+    commits: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Service {
-    /// A service over an open store.
+    /// A service over an open store. Starts the single writer task, so it
+    /// must be called inside a Tokio runtime.
     #[must_use]
     pub fn new(store: Store) -> Self {
+        let (writer, jobs) = mpsc::channel(4 * MAX_BATCH);
+        let commits = Arc::new(AtomicU64::new(0));
+        tokio::spawn(self::writer(store.clone(), jobs, Arc::clone(&commits)));
         Self {
             store,
             in_flight: Arc::default(),
+            writer,
+            commits,
         }
+    }
+
+    /// Transactions the writer has committed so far (each may hold many
+    /// throws).
+    #[must_use]
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
     }
 
     /// The store (for readiness checks).
@@ -237,12 +263,16 @@ impl Service {
             .ok_or(ServiceError::GameNotFound(id))
     }
 
-    /// Play one throw for the side to move, in one `BEGIN IMMEDIATE`
-    /// transaction that reads the game, checks the seat token and the
-    /// expected version, plays, narrates, writes the move and the new state
-    /// and, with an idempotency key, keeps the answer that `render` makes
-    /// from the new game and the move. A retry with the same key and request
-    /// within 24 hours gets that answer again, byte for byte.
+    /// Play one throw for the side to move. The throw is handed to the
+    /// single writer, which plays the throws that arrive together, for any
+    /// games, in one `BEGIN IMMEDIATE` transaction (group commit: one fsync
+    /// for the batch), each inside its own savepoint: it reads the game,
+    /// checks the seat token and the expected version, plays, narrates,
+    /// writes the move and the new state and, with an idempotency key, keeps
+    /// the answer that `render` makes from the new game and the move. The
+    /// call returns only once the batch's commit is durable. A retry with
+    /// the same key and request within 24 hours gets that answer again,
+    /// byte for byte.
     ///
     /// # Errors
     /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
@@ -253,21 +283,8 @@ impl Service {
         &self,
         id: GameId,
         cmd: ThrowCommand,
-        render: impl FnOnce(&Game, &MoveRecord) -> Answer,
+        render: impl FnOnce(&Game, &MoveRecord) -> Answer + Send + 'static,
     ) -> Result<Answer> {
-        // The request hash covers the body and the credentials, so a replay
-        // needs the very same request.
-        let request_hash = cmd.idempotency.as_ref().map(|(_, body_hash)| {
-            let mut h = Sha256::new();
-            h.update(body_hash);
-            h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
-            h.update(
-                cmd.expected_version
-                    .map(|v| v.to_string())
-                    .unwrap_or_default(),
-            );
-            <[u8; 32]>::from(h.finalize())
-        });
         let _guard = match &cmd.idempotency {
             Some((key, _)) => {
                 let entry = (id, key.clone());
@@ -286,104 +303,20 @@ impl Service {
             }
             None => None,
         };
-        let mut tx = self.store.begin().await?;
-        if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, &request_hash)
-            && let Some(stored) = tx.idempotent_answer(id, key).await?
-        {
-            if stored.request_hash != hash {
-                return Err(ServiceError::KeyReused);
-            }
-            return Ok(Answer {
-                location: stored.location,
-                etag: stored.etag,
-                body: stored.body,
-                replayed: true,
-            });
-        }
-        let mut game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
-        let table = game.setup.table()?;
-        let seat = game.state.to_throw(&table);
-        if game.seated {
-            let token = cmd.token.as_deref().ok_or(ServiceError::Unauthorized)?;
-            let (seat_game, seat_side) = tx
-                .seat_of(&token_hash(token))
-                .await?
-                .ok_or(ServiceError::Unauthorized)?;
-            let side_name = if seat.side == Side::A { "A" } else { "B" };
-            if seat_game != id.to_string() || seat_side != side_name {
-                return Err(ServiceError::Forbidden);
-            }
-        }
-        if let Some(expected) = cmd.expected_version
-            && expected != game.version
-        {
-            return Err(ServiceError::Conflict {
-                current: game.version,
-            });
-        }
-        if game.state.is_finished() {
-            return Err(ServiceError::GameOver);
-        }
-        let n = game.version + 1;
-        let (throw, origin) = match cmd.reported {
-            Some(t) => (t, ThrowOrigin::Reported),
-            None => (
-                SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
-                ThrowOrigin::Server,
-            ),
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            id,
+            cmd,
+            render: Box::new(render),
+            reply,
         };
-        let from = game.state.awl(seat.side);
-        let played = rules::play(&table, &game.state, &throw)?;
-        let cast = game.setup.cast();
-        let narration = narration::narrate_move(&MoveContext {
-            options: table.options(),
-            cast: &cast,
-            audience: game.setup.audience,
-            move_number: n,
-            seat,
-            throw: &throw,
-            score: &played.score,
-            events: &played.events,
-            told: &game.told_facts,
-        });
-        if let Some(fact) = narration.fact() {
-            game.told_facts.push(fact.to_owned());
-        }
-        let record = MoveRecord {
-            n,
-            seat,
-            origin,
-            throw,
-            score: played.score,
-            from,
-            to: played.state.awl(seat.side),
-            events: played.events,
-            narration,
-            state: played.state.clone(),
-        };
-        let expected = game.version;
-        game.state = played.state;
-        game.version = n;
-        game.updated_at = tx.now().await?;
-        if !tx.append_move(&game, expected, Some(&record)).await? {
-            return Err(ServiceError::Conflict { current: expected });
-        }
-        let answer = render(&game, &record);
-        if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, request_hash) {
-            tx.keep_answer(
-                id,
-                key,
-                &StoredAnswer {
-                    request_hash: hash.to_vec(),
-                    location: answer.location.clone(),
-                    etag: answer.etag.clone(),
-                    body: answer.body.clone(),
-                },
-            )
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(answer)
+        self.writer
+            .send(job)
+            .await
+            .map_err(|_| ServiceError::Store(StoreError::Busy))?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
     }
 
     /// Stop a game: more counters wins, equal counts are a draw. Stored as
@@ -496,6 +429,199 @@ impl Service {
             None => {
                 self.game(id).await?;
                 Err(ServiceError::MoveNotFound(id, n))
+            }
+        }
+    }
+}
+
+/// One throw inside the writer's transaction (see [`Service::throw`]).
+async fn play_throw(
+    tx: &mut WriteTx,
+    id: GameId,
+    cmd: ThrowCommand,
+    render: Render,
+) -> Result<Answer> {
+    // The request hash covers the body and the credentials, so a replay
+    // needs the very same request.
+    let request_hash = cmd.idempotency.as_ref().map(|(_, body_hash)| {
+        let mut h = Sha256::new();
+        h.update(body_hash);
+        h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
+        h.update(
+            cmd.expected_version
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        );
+        <[u8; 32]>::from(h.finalize())
+    });
+    if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, &request_hash)
+        && let Some(stored) = tx.idempotent_answer(id, key).await?
+    {
+        if stored.request_hash != hash {
+            return Err(ServiceError::KeyReused);
+        }
+        return Ok(Answer {
+            location: stored.location,
+            etag: stored.etag,
+            body: stored.body,
+            replayed: true,
+        });
+    }
+    let mut game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
+    let table = game.setup.table()?;
+    let seat = game.state.to_throw(&table);
+    if game.seated {
+        let token = cmd.token.as_deref().ok_or(ServiceError::Unauthorized)?;
+        let (seat_game, seat_side) = tx
+            .seat_of(&token_hash(token))
+            .await?
+            .ok_or(ServiceError::Unauthorized)?;
+        let side_name = if seat.side == Side::A { "A" } else { "B" };
+        if seat_game != id.to_string() || seat_side != side_name {
+            return Err(ServiceError::Forbidden);
+        }
+    }
+    if let Some(expected) = cmd.expected_version
+        && expected != game.version
+    {
+        return Err(ServiceError::Conflict {
+            current: game.version,
+        });
+    }
+    if game.state.is_finished() {
+        return Err(ServiceError::GameOver);
+    }
+    let n = game.version + 1;
+    let (throw, origin) = match cmd.reported {
+        Some(t) => (t, ThrowOrigin::Reported),
+        None => (
+            SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
+            ThrowOrigin::Server,
+        ),
+    };
+    let from = game.state.awl(seat.side);
+    let played = rules::play(&table, &game.state, &throw)?;
+    let cast = game.setup.cast();
+    let narration = narration::narrate_move(&MoveContext {
+        options: table.options(),
+        cast: &cast,
+        audience: game.setup.audience,
+        move_number: n,
+        seat,
+        throw: &throw,
+        score: &played.score,
+        events: &played.events,
+        told: &game.told_facts,
+    });
+    if let Some(fact) = narration.fact() {
+        game.told_facts.push(fact.to_owned());
+    }
+    let record = MoveRecord {
+        n,
+        seat,
+        origin,
+        throw,
+        score: played.score,
+        from,
+        to: played.state.awl(seat.side),
+        events: played.events,
+        narration,
+        state: played.state.clone(),
+    };
+    let expected = game.version;
+    game.state = played.state;
+    game.version = n;
+    game.updated_at = tx.now().await?;
+    if !tx.append_move(&game, expected, Some(&record)).await? {
+        return Err(ServiceError::Conflict { current: expected });
+    }
+    let answer = render(&game, &record);
+    if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, request_hash) {
+        tx.keep_answer(
+            id,
+            key,
+            &StoredAnswer {
+                request_hash: hash.to_vec(),
+                location: answer.location.clone(),
+                etag: answer.etag.clone(),
+                body: answer.body.clone(),
+            },
+        )
+        .await?;
+    }
+    Ok(answer)
+}
+
+/// Makes the answer to a throw from the new game and the move.
+type Render = Box<dyn FnOnce(&Game, &MoveRecord) -> Answer + Send>;
+
+/// A throw waiting for the writer.
+struct Job {
+    id: GameId,
+    cmd: ThrowCommand,
+    render: Render,
+    reply: oneshot::Sender<Result<Answer>>,
+}
+
+/// Most throws committed together.
+pub const MAX_BATCH: usize = 64;
+
+/// The single writer: takes the throws that are waiting, plays each in its
+/// own savepoint of one transaction, commits once, then answers them all.
+async fn writer(store: Store, mut jobs: mpsc::Receiver<Job>, commits: Arc<AtomicU64>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let mut tx = match store.begin().await {
+            Ok(tx) => tx,
+            Err(e) => {
+                let busy = matches!(e, StoreError::Busy);
+                tracing::warn!(error = %e, "cannot start a write transaction");
+                for job in batch.drain(..) {
+                    let err = if busy {
+                        StoreError::Busy
+                    } else {
+                        StoreError::Unavailable
+                    };
+                    let _ = job.reply.send(Err(err.into()));
+                }
+                continue;
+            }
+        };
+        let mut done = Vec::with_capacity(batch.len());
+        for job in batch.drain(..) {
+            let result = match tx.savepoint().await {
+                Ok(()) => {
+                    let r = play_throw(&mut tx, job.id, job.cmd, job.render).await;
+                    let closed = if r.is_ok() {
+                        tx.release().await
+                    } else {
+                        tx.rollback_to().await
+                    };
+                    closed.map_err(ServiceError::from).and(r)
+                }
+                Err(e) => Err(e.into()),
+            };
+            done.push((job.reply, result));
+        }
+        match tx.commit().await {
+            Ok(()) => {
+                commits.fetch_add(1, Ordering::Relaxed);
+                for (reply, result) in done {
+                    let _ = reply.send(result);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "a batch of throws failed to commit");
+                let busy = matches!(e, StoreError::Busy);
+                for (reply, result) in done {
+                    let result = result.and(Err(if busy {
+                        StoreError::Busy
+                    } else {
+                        StoreError::Unavailable
+                    }
+                    .into()));
+                    let _ = reply.send(result);
+                }
             }
         }
     }
