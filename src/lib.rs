@@ -10,6 +10,7 @@ pub mod narration;
 pub mod rules;
 pub mod server;
 pub mod service;
+pub mod simulate;
 pub mod store;
 pub mod throws;
 pub mod transcript;

@@ -77,6 +77,26 @@ pub fn play(table: &Table, state: &GameState, throw: &Throw) -> Result<Played, R
     })
 }
 
+/// Play one throw in place: `state` becomes the new state and `events` (cleared
+/// first) the events, in order; the score is returned. The same rules as
+/// [`play`], without a state clone or a fresh event list per throw, for
+/// simulations and the exact-odds solver. On an error nothing is changed.
+///
+/// # Errors
+/// As [`play`].
+pub fn play_into(
+    table: &Table,
+    state: &mut GameState,
+    throw: &Throw,
+    events: &mut Vec<Event>,
+) -> Result<Score, RulesError> {
+    let played = play(table, state, throw)?;
+    *state = played.state;
+    events.clear();
+    events.extend(played.events);
+    Ok(played.score)
+}
+
 /// Stop a game early: the side with more counters wins, equal counts are a
 /// draw (the A4 sheet's rule, RULES.md 3.11).
 ///
