@@ -51,29 +51,13 @@ pub enum RulesError {
 /// [`RulesError::GameOver`] on a finished game; [`RulesError::Throw`] when
 /// the throw does not fit the table's throw table.
 pub fn play(table: &Table, state: &GameState, throw: &Throw) -> Result<Played, RulesError> {
-    if state.is_finished() {
-        return Err(RulesError::GameOver);
-    }
-    let score = table.options().throw_table.score(throw)?;
-    let mut turn = Turn {
-        table,
-        state: state.clone(),
-        events: Vec::with_capacity(6),
-        side: state.to_throw(table).side,
-        lost_throw: false,
-    };
-    turn.state.throws += 1;
-    turn.state.extra_throw = false;
-    if turn.advance(score.value).is_continue() {
-        turn.finish_move();
-    }
-    if !turn.state.is_finished() {
-        turn.pass_sticks(score.throws_again);
-    }
+    let mut next = state.clone();
+    let mut events = Vec::with_capacity(6);
+    let score = play_into(table, &mut next, throw, &mut events)?;
     Ok(Played {
         score,
-        events: turn.events,
-        state: turn.state,
+        events,
+        state: next,
     })
 }
 
@@ -84,17 +68,35 @@ pub fn play(table: &Table, state: &GameState, throw: &Throw) -> Result<Played, R
 ///
 /// # Errors
 /// As [`play`].
+#[inline]
 pub fn play_into(
     table: &Table,
     state: &mut GameState,
     throw: &Throw,
     events: &mut Vec<Event>,
 ) -> Result<Score, RulesError> {
-    let played = play(table, state, throw)?;
-    *state = played.state;
+    if state.is_finished() {
+        return Err(RulesError::GameOver);
+    }
+    let score = table.options().throw_table.score(throw)?;
     events.clear();
-    events.extend(played.events);
-    Ok(played.score)
+    let side = state.to_throw(table).side;
+    let mut turn = Turn {
+        table,
+        state,
+        events,
+        side,
+        lost_throw: false,
+    };
+    turn.state.throws += 1;
+    turn.state.extra_throw = false;
+    if turn.advance(score.value).is_continue() {
+        turn.finish_move();
+    }
+    if !turn.state.is_finished() {
+        turn.pass_sticks(score.throws_again);
+    }
+    Ok(score)
 }
 
 /// Stop a game early: the side with more counters wins, equal counts are a
@@ -146,8 +148,8 @@ type Flow = std::ops::ControlFlow<()>;
 
 struct Turn<'t> {
     table: &'t Table,
-    state: GameState,
-    events: Vec<Event>,
+    state: &'t mut GameState,
+    events: &'t mut Vec<Event>,
     side: Side,
     lost_throw: bool,
 }
@@ -358,7 +360,10 @@ impl Turn<'_> {
         let mut turn = usize::from(self.state.turn);
         // Each side forfeits at most one turn, so this ends within 3 steps.
         loop {
-            turn = (turn + 1) % round;
+            turn += 1;
+            if turn >= round {
+                turn = 0;
+            }
             let seat = self.table.seat(turn);
             let forfeit = &mut self.state.forfeits[seat.side.index()];
             if *forfeit {
