@@ -160,6 +160,7 @@ impl Turn<'_> {
     }
 
     /// Move the awl by `value` and resolve every consequence.
+    #[inline(always)]
     fn advance(&mut self, value: u8) -> Flow {
         let options = *self.table.options();
         let side = self.side;
@@ -203,6 +204,7 @@ impl Turn<'_> {
         self.land(to)
     }
 
+    #[inline(always)]
     fn push_moved(&mut self, from: OwnSpace, to: OwnSpace, steps: u8) {
         let side = self.side;
         let deadly = self.table.options().deadly_north_space();
@@ -220,6 +222,7 @@ impl Turn<'_> {
         self.state.awls[side.index()] = to;
     }
 
+    #[inline(always)]
     fn complete_circuit(&mut self, exact: bool) -> Flow {
         let side = self.side;
         let i = side.index();
@@ -240,6 +243,7 @@ impl Turn<'_> {
     }
 
     /// Resolve landing on `to` (own numbering) after the count.
+    #[inline(always)]
     fn land(&mut self, mut to: OwnSpace) -> Flow {
         let options = *self.table.options();
         let board = options.board;
@@ -284,6 +288,7 @@ impl Turn<'_> {
         Flow::Continue(())
     }
 
+    #[inline(always)]
     fn fall_in(&mut self, creek: Creek, space: OwnSpace) -> Flow {
         let side = self.side;
         self.state.awls[side.index()] = 1;
@@ -294,6 +299,7 @@ impl Turn<'_> {
 
     /// Move one counter; under `end_check: immediate` end the game when the
     /// payer has none left.
+    #[inline(always)]
     fn transfer(&mut self, payer: Side, payee: Side, reason: CounterReason) -> Flow {
         let counters = &mut self.state.counters;
         if counters[payer.index()] == 0 {
@@ -327,6 +333,7 @@ impl Turn<'_> {
     }
 
     /// After a whole move: the `after_move` end check (Ludii).
+    #[inline(always)]
     fn finish_move(&mut self) {
         if self.table.options().end_check == EndCheck::AfterMove
             && self.state.counters(self.side.other()) == 0
@@ -337,6 +344,7 @@ impl Turn<'_> {
 
     /// Decide who throws next: the sticks alone grant an extra throw
     /// (RULES.md 3.9), unless a `lose_throw` dry branch takes it.
+    #[inline(always)]
     fn pass_sticks(&mut self, throws_again: bool) {
         let side = self.side;
         if self.lost_throw {
