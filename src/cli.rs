@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use serde::de::DeserializeOwned;
 
 use crate::narration::Audience;
+use crate::odds;
 use crate::rules::{
     Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
     SetupError, Side, Table, ThrowTable, TurnOrder,
@@ -153,6 +154,10 @@ pub struct SimulateArgs {
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also solve the exact odds (first side's win probability, mean
+    /// throws) and set the simulation against them.
+    #[arg(long)]
+    pub exact: bool,
 }
 
 impl SimulateArgs {
@@ -219,6 +224,23 @@ pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
     let cpu_seconds = thread_cpu_seconds().map(|end| end - cpu_start.unwrap_or(end));
     bar.finish_and_clear();
     let throws_per_second = summary.total_throws as f64 / seconds.max(1e-9);
+    let exact = if args.exact {
+        let start = Instant::now();
+        let solution = odds::solve(&table).map_err(|e| e.to_string())?;
+        Some((solution, start.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+    let exact_json = exact.as_ref().map(|(sol, secs)| {
+        serde_json::json!({
+            "first_side_wins": sol.first_side_wins(),
+            "mean_throws": sol.opening().expected_throws,
+            "states": sol.states(),
+            "sweeps": sol.sweeps,
+            "last_change": sol.last_change,
+            "seconds": secs,
+        })
+    });
     if args.json {
         let value = serde_json::json!({
             "preset": Preset::from(args.preset),
@@ -227,6 +249,7 @@ pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
             "first": table.first(),
             "seed": args.seed,
             "summary": summary,
+            "exact": exact_json,
             "seconds": seconds,
             "cpu_seconds": cpu_seconds,
             "throws_per_second": throws_per_second,
@@ -236,14 +259,41 @@ pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
             .map(|s| s + "\n")
             .map_err(|e| e.to_string());
     }
-    Ok(render(
+    let mut text = render(
         args,
         &table,
         &summary,
         seconds,
         cpu_seconds,
         throws_per_second,
-    ))
+    );
+    if let Some((sol, secs)) = &exact {
+        let open = sol.opening();
+        let z = |sim: f64, exact: f64, se: f64| (sim - exact) / se.max(1e-300);
+        let _ = writeln!(
+            text,
+            "exact: the first side wins with probability {:.6} (simulated {:.4}, z = {:+.2}); mean throws {:.3} (simulated {:.2}, z = {:+.2}); {} states, {} sweeps, last change {:.1e}, solved in {:.3} s",
+            sol.first_side_wins(),
+            summary.first_side_win_share,
+            z(
+                summary.first_side_win_share,
+                sol.first_side_wins(),
+                summary.first_side_win_share_se
+            ),
+            open.expected_throws,
+            summary.throws.mean,
+            z(
+                summary.throws.mean,
+                open.expected_throws,
+                summary.throws_mean_se
+            ),
+            sol.states(),
+            sol.sweeps,
+            sol.last_change,
+            secs
+        );
+    }
+    Ok(text)
 }
 
 /// CPU time this thread has run, from Linux's `/proc/thread-self/schedstat`

@@ -5,6 +5,7 @@
 pub mod dto;
 mod games;
 mod json;
+mod odds;
 pub mod problem;
 mod reference;
 mod schema;
@@ -36,6 +37,7 @@ use crate::service::Service;
     ),
     tags(
         (name = "games", description = "Create games, throw, read state and the move log"),
+        (name = "rulesets", description = "Exact statistics of the presets"),
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
@@ -51,6 +53,8 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/v1/games/{id}/stop", &["POST"]),
     ("/v1/games/{id}/moves", &["GET"]),
     ("/v1/games/{id}/moves/{n}", &["GET"]),
+    ("/v1/games/{id}/odds", &["GET"]),
+    ("/v1/rulesets/{preset}/statistics", &["GET"]),
     ("/v1/sticks", &["GET"]),
     ("/v1/sources", &["GET"]),
     ("/v1/sources/{id}", &["GET"]),
@@ -68,6 +72,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::stop_game)
         .service(games::list_moves)
         .service(games::get_move)
+        .service(odds::get_odds)
+        .service(odds::get_statistics)
         .service(reference::get_sticks)
         .service(reference::get_sources)
         .service(reference::get_source)
