@@ -2,6 +2,8 @@
 //! error as RFC 9457 problem details, the OpenAPI document generated from
 //! the handlers (utoipa) and served with Swagger UI at `/docs/`.
 
+#[cfg(feature = "bench-baseline")]
+mod baseline;
 pub mod dto;
 mod games;
 mod json;
@@ -163,8 +165,12 @@ pub fn app(
         }))
         .configure(routes)
         .split_for_parts();
-    app.service(web::redirect("/docs", "/docs/"))
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
+    let app = app.service(web::redirect("/docs", "/docs/"));
+    // The load benchmark's baseline route, only in builds with the
+    // `bench-baseline` feature (not documented, not in the product).
+    #[cfg(feature = "bench-baseline")]
+    let app = app.service(baseline::post_baseline);
+    app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .default_service(web::to(no_route))
         .wrap(ErrorHandlers::new().default_handler(to_problem))
         .wrap(TracingLogger::default())
