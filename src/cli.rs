@@ -1,12 +1,20 @@
 //! The command line: `zohn-ahl [serve]`, `zohn-ahl transcript`,
-//! `zohn-ahl openapi`.
+//! `zohn-ahl simulate`, `zohn-ahl openapi`.
 
+use std::fmt::Write as _;
 use std::net::SocketAddr;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use serde::de::DeserializeOwned;
 
 use crate::narration::Audience;
-use crate::rules::Preset;
+use crate::odds;
+use crate::rules::{
+    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
+    SetupError, Side, Table, ThrowTable, TurnOrder,
+};
+use crate::simulate::{self, Distribution, Summary};
 
 /// Zohn Ahl narrated rules service.
 #[derive(Debug, Parser)]
@@ -64,6 +72,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "general")]
         audience: AudienceArg,
     },
+    /// Simulate many games and print their statistics and the engine's
+    /// throughput (one thread).
+    Simulate(SimulateArgs),
     /// Print the OpenAPI document as JSON.
     Openapi,
     /// Check every stored game: moves numbered without gaps or doubles, and
@@ -71,8 +82,436 @@ pub enum Command {
     Verify,
 }
 
+/// Parse a rules option value by its API name (`sticks_count`; a hyphen
+/// may stand for the underscore: `sticks-count`).
+fn option_value<T: DeserializeOwned>(raw: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(raw.replace('-', "_")))
+        .map_err(|_| format!("unknown value {raw:?}"))
+}
+
+/// `a` or `b` (either case).
+fn side_value(raw: &str) -> Result<Side, String> {
+    match raw {
+        "a" | "A" => Ok(Side::A),
+        "b" | "B" => Ok(Side::B),
+        _ => Err(format!("must be a or b, got {raw:?}")),
+    }
+}
+
+/// `1..=10`, or `none`.
+fn circuits_value(raw: &str) -> Result<Circuits, String> {
+    if raw.eq_ignore_ascii_case("none") {
+        return Ok(Circuits(None));
+    }
+    raw.parse::<u8>()
+        .ok()
+        .filter(|n| (1..=Options::MAX_CIRCUITS_TO_WIN).contains(n))
+        .map(|n| Circuits(Some(n)))
+        .ok_or_else(|| format!("must be from 1 to 10, or none; got {raw:?}"))
+}
+
+/// A `--circuits-to-win` value.
+#[derive(Debug, Clone, Copy)]
+pub struct Circuits(pub Option<u8>);
+
+/// `zohn-ahl simulate`: a preset, option overrides (each named as in the
+/// API), the teams, and how many games from which seed.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SimulateArgs {
+    /// Ruleset preset.
+    #[arg(long, value_enum, default_value = "composite")]
+    pub preset: PresetArg,
+    /// Games to play.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Seed of the throw stream (any string): the same seed and settings
+    /// give the same figures.
+    #[arg(long, default_value = "simulate")]
+    pub seed: String,
+    /// Players per side (default: the preset's, 2 for ludii, else 1).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub players_per_side: Option<u8>,
+    /// The side that throws first: a or b.
+    #[arg(long, default_value = "a", value_parser = side_value)]
+    pub first: Side,
+    /// Override: circle40 or square28.
+    #[arg(long, value_parser = option_value::<Board>)]
+    pub board: Option<Board>,
+    /// Override: sticks-sahe, sticks-count or spinner.
+    #[arg(long, value_parser = option_value::<ThrowTable>)]
+    pub throw_table: Option<ThrowTable>,
+    /// Override: near or far.
+    #[arg(long, value_parser = option_value::<DeadlyNorthBank>)]
+    pub deadly_north_bank: Option<DeadlyNorthBank>,
+    /// Override: falls-in, ordinary or completes-circuit.
+    #[arg(long, value_parser = option_value::<OwnLastSpace>)]
+    pub own_last_space: Option<OwnLastSpace>,
+    /// Override: carry-on or no-move.
+    #[arg(long, value_parser = option_value::<Overshoot>)]
+    pub overshoot: Option<Overshoot>,
+    /// Override: no-effect, lose-throw or cross-over.
+    #[arg(long, value_parser = option_value::<DryBranch>)]
+    pub dry_branch: Option<DryBranch>,
+    /// Override: counters each side starts with, 1 to 15.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=15))]
+    pub counters_per_side: Option<u8>,
+    /// Override: side-blocks or alternate.
+    #[arg(long, value_parser = option_value::<TurnOrder>)]
+    pub turn_order: Option<TurnOrder>,
+    /// Override: circuits that win outright, 1 to 10, or none.
+    #[arg(long, value_parser = circuits_value)]
+    pub circuits_to_win: Option<Circuits>,
+    /// Override: immediate or after-move.
+    #[arg(long, value_parser = option_value::<EndCheck>)]
+    pub end_check: Option<EndCheck>,
+    /// Print the summary as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also solve the exact odds (first side's win probability, mean
+    /// throws) and set the simulation against them.
+    #[arg(long)]
+    pub exact: bool,
+}
+
+impl SimulateArgs {
+    /// The table these arguments describe: the preset's options with the
+    /// overrides, the teams, the first side.
+    ///
+    /// # Errors
+    /// [`SetupError`] for an option or team out of bounds.
+    pub fn table(&self) -> Result<Table, SetupError> {
+        let preset = Preset::from(self.preset);
+        let mut o = preset.options();
+        o.board = self.board.unwrap_or(o.board);
+        o.throw_table = self.throw_table.unwrap_or(o.throw_table);
+        o.deadly_north_bank = self.deadly_north_bank.unwrap_or(o.deadly_north_bank);
+        o.own_last_space = self.own_last_space.unwrap_or(o.own_last_space);
+        o.overshoot = self.overshoot.unwrap_or(o.overshoot);
+        o.dry_branch = self.dry_branch.unwrap_or(o.dry_branch);
+        o.counters_per_side = self.counters_per_side.unwrap_or(o.counters_per_side);
+        o.turn_order = self.turn_order.unwrap_or(o.turn_order);
+        if let Some(Circuits(c)) = self.circuits_to_win {
+            o.circuits_to_win = c;
+        }
+        o.end_check = self.end_check.unwrap_or(o.end_check);
+        let players = usize::from(self.players_per_side.unwrap_or(preset.default_players()));
+        Table::new(o, [players, players], self.first)
+    }
+}
+
+fn name_of<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn distribution_line(label: &str, d: &Distribution) -> String {
+    format!(
+        "{label}: mean {:.2}, p10 {}, median {}, p90 {}, p99 {}, max {}",
+        d.mean, d.p10, d.median, d.p90, d.p99, d.max
+    )
+}
+
+/// Run `zohn-ahl simulate`: play the games (with a progress bar on a
+/// terminal), time them, and render the summary as text or JSON.
+///
+/// # Errors
+/// A message for a table out of bounds or a defect of the rules.
+pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
+    let table = args.table().map_err(|e| e.to_string())?;
+    let bar = indicatif::ProgressBar::new(args.games);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let cpu_start = thread_cpu_seconds();
+    let start = Instant::now();
+    let summary = simulate::simulate(&table, args.games, &args.seed, |done| {
+        if done % 1024 == 0 {
+            bar.set_position(done);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = thread_cpu_seconds().map(|end| end - cpu_start.unwrap_or(end));
+    bar.finish_and_clear();
+    let throws_per_second = summary.total_throws as f64 / seconds.max(1e-9);
+    let exact = if args.exact {
+        let start = Instant::now();
+        let solution = odds::solve(&table).map_err(|e| e.to_string())?;
+        Some((solution, start.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+    let exact_json = exact.as_ref().map(|(sol, secs)| {
+        serde_json::json!({
+            "first_side_wins": sol.first_side_wins(),
+            "mean_throws": sol.opening().expected_throws,
+            "states": sol.states(),
+            "sweeps": sol.sweeps,
+            "last_change": sol.last_change,
+            "seconds": secs,
+        })
+    });
+    if args.json {
+        let value = serde_json::json!({
+            "preset": Preset::from(args.preset),
+            "options": table.options(),
+            "players_per_side": table.players(Side::A),
+            "first": table.first(),
+            "seed": args.seed,
+            "summary": summary,
+            "exact": exact_json,
+            "seconds": seconds,
+            "cpu_seconds": cpu_seconds,
+            "throws_per_second": throws_per_second,
+            "throws_per_cpu_second": cpu_seconds.map(|c| summary.total_throws as f64 / c.max(1e-9)),
+        });
+        return serde_json::to_string_pretty(&value)
+            .map(|s| s + "\n")
+            .map_err(|e| e.to_string());
+    }
+    let mut text = render(
+        args,
+        &table,
+        &summary,
+        seconds,
+        cpu_seconds,
+        throws_per_second,
+    );
+    if let Some((sol, secs)) = &exact {
+        let open = sol.opening();
+        let z = |sim: f64, exact: f64, se: f64| (sim - exact) / se.max(1e-300);
+        let _ = writeln!(
+            text,
+            "exact: the first side wins with probability {:.6} (simulated {:.4}, z = {:+.2}); mean throws {:.3} (simulated {:.2}, z = {:+.2}); {} states, {} sweeps, last change {:.1e}, solved in {:.3} s",
+            sol.first_side_wins(),
+            summary.first_side_win_share,
+            z(
+                summary.first_side_win_share,
+                sol.first_side_wins(),
+                summary.first_side_win_share_se
+            ),
+            open.expected_throws,
+            summary.throws.mean,
+            z(
+                summary.throws.mean,
+                open.expected_throws,
+                summary.throws_mean_se
+            ),
+            sol.states(),
+            sol.sweeps,
+            sol.last_change,
+            secs
+        );
+    }
+    Ok(text)
+}
+
+/// CPU time this thread has run, from Linux's `/proc/thread-self/schedstat`
+/// (nanoseconds on the CPU, then waiting, then time slices); `None`
+/// elsewhere. On a machine shared with other work the wall clock overstates
+/// the engine's cost, so the report gives both.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+fn render(
+    args: &SimulateArgs,
+    table: &Table,
+    s: &Summary,
+    seconds: f64,
+    cpu_seconds: Option<f64>,
+    throws_per_second: f64,
+) -> String {
+    let o = table.options();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "zohn-ahl simulate: preset {}, {} player(s) a side, {} first, seed {:?}, {} games",
+        name_of(&Preset::from(args.preset)),
+        table.players(Side::A),
+        name_of(&table.first()),
+        args.seed,
+        s.games
+    );
+    let _ = writeln!(
+        out,
+        "options: board {}, throw_table {}, deadly_north_bank {}, own_last_space {}, overshoot {}, dry_branch {}, counters_per_side {}, turn_order {}, circuits_to_win {}, end_check {}",
+        name_of(&o.board),
+        name_of(&o.throw_table),
+        name_of(&o.deadly_north_bank),
+        name_of(&o.own_last_space),
+        name_of(&o.overshoot),
+        name_of(&o.dry_branch),
+        o.counters_per_side,
+        name_of(&o.turn_order),
+        o.circuits_to_win
+            .map_or_else(|| "none".to_owned(), |n| n.to_string()),
+        name_of(&o.end_check),
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{} (standard error of the mean {:.2})",
+        distribution_line("throws per game", &s.throws),
+        s.throws_mean_se
+    );
+    let _ = writeln!(out, "{}", distribution_line("turns per game", &s.turns));
+    let _ = writeln!(
+        out,
+        "wins: A {:.2} %, B {:.2} %; the first side {:.2} % (standard error {:.2})",
+        100.0 * s.win_share[0],
+        100.0 * s.win_share[1],
+        100.0 * s.first_side_win_share,
+        100.0 * s.first_side_win_share_se
+    );
+    let p = &s.per_game;
+    let _ = writeln!(
+        out,
+        "per game: forced passes {:.2}, extra throws {:.2}, whips {:.2}, circuits {:.2}, creek falls {:.2}, lost throws {:.2}",
+        p.forced_passes, p.extra_throws, p.whips, p.circuits, p.creek_falls, p.lost_throws
+    );
+    if s.unfinished > 0 {
+        let _ = writeln!(
+            out,
+            "unfinished: {} games abandoned at {} throws",
+            s.unfinished,
+            simulate::MAX_THROWS_PER_GAME
+        );
+    }
+    let _ = writeln!(
+        out,
+        "throughput: {} throws in {:.3} s: {:.2} M throws/s, {:.0} games/s (one thread)",
+        s.total_throws,
+        seconds,
+        throws_per_second / 1e6,
+        s.games as f64 / seconds.max(1e-9)
+    );
+    if let Some(cpu) = cpu_seconds {
+        let _ = writeln!(
+            out,
+            "cpu time: {cpu:.3} s ({:.0} % of the wall time): {:.2} M throws per CPU second",
+            100.0 * cpu / seconds.max(1e-9),
+            s.total_throws as f64 / cpu.max(1e-9) / 1e6
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn simulate_args(args: &[&str]) -> SimulateArgs {
+        let mut argv = vec!["zohn-ahl", "simulate"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Some(Command::Simulate(a)) => a,
+            other => panic!("not simulate: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_option_can_be_overridden() {
+        let a = simulate_args(&[
+            "--preset",
+            "ludii",
+            "--counters-per-side",
+            "4",
+            "--throw-table",
+            "sticks-sahe",
+            "--board",
+            "square28",
+            "--deadly-north-bank",
+            "far",
+            "--own-last-space",
+            "ordinary",
+            "--overshoot",
+            "carry_on",
+            "--dry-branch",
+            "cross-over",
+            "--turn-order",
+            "alternate",
+            "--circuits-to-win",
+            "3",
+            "--end-check",
+            "immediate",
+            "--players-per-side",
+            "3",
+            "--first",
+            "b",
+        ]);
+        let t = a.table().unwrap();
+        let o = t.options();
+        assert_eq!(o.counters_per_side, 4);
+        assert_eq!(o.throw_table, ThrowTable::SticksSahe);
+        assert_eq!(o.board, Board::Square28);
+        assert_eq!(o.deadly_north_bank, DeadlyNorthBank::Far);
+        assert_eq!(o.own_last_space, OwnLastSpace::Ordinary);
+        assert_eq!(o.overshoot, Overshoot::CarryOn);
+        assert_eq!(o.dry_branch, DryBranch::CrossOver);
+        assert_eq!(o.turn_order, TurnOrder::Alternate);
+        assert_eq!(o.circuits_to_win, Some(3));
+        assert_eq!(o.end_check, EndCheck::Immediate);
+        assert_eq!((t.players(Side::A), t.first()), (3, Side::B));
+    }
+
+    #[test]
+    fn defaults_are_the_presets() {
+        let t = simulate_args(&["--preset", "ludii"]).table().unwrap();
+        assert_eq!(*t.options(), Preset::Ludii.options());
+        assert_eq!((t.players(Side::B), t.first()), (2, Side::A));
+        let t = simulate_args(&["--preset", "boxed", "--circuits-to-win", "none"])
+            .table()
+            .unwrap();
+        assert_eq!(t.options().circuits_to_win, None);
+        for bad in [
+            &["--throw-table", "dice"][..],
+            &["--counters-per-side", "16"],
+            &["--circuits-to-win", "11"],
+            &["--first", "c"],
+        ] {
+            let mut argv = vec!["zohn-ahl", "simulate"];
+            argv.extend_from_slice(bad);
+            assert!(Cli::try_parse_from(argv).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_report_names_every_figure() {
+        let a = simulate_args(&["--games", "20", "--seed", "t"]);
+        let text = run_simulate(&a).unwrap();
+        for needle in [
+            "throws per game: mean",
+            "p10",
+            "median",
+            "p90",
+            "p99",
+            "turns per game",
+            "wins: A",
+            "forced passes",
+            "extra throws",
+            "whips",
+            "circuits",
+            "creek falls",
+            "M throws/s",
+        ] {
+            assert!(text.contains(needle), "{needle}: {text}");
+        }
+        let json = run_simulate(&SimulateArgs { json: true, ..a }).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["summary"]["games"], 20);
+    }
+}
+
 /// A preset on the command line.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 #[allow(missing_docs)]
 pub enum PresetArg {
     Composite,

@@ -7,9 +7,11 @@
 pub mod cli;
 pub mod http;
 pub mod narration;
+pub mod odds;
 pub mod rules;
 pub mod server;
 pub mod service;
+pub mod simulate;
 pub mod store;
 pub mod throws;
 pub mod transcript;

@@ -46,6 +46,13 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Simulate(args) => match zohn_ahl::cli::run_simulate(&args) {
+            Ok(text) => print_out(&text),
+            Err(e) => {
+                eprintln!("zohn-ahl: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Openapi => match zohn_ahl::http::openapi().to_pretty_json() {
             Ok(json) => print_out(&(json + "\n")),
             Err(e) => {

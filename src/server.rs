@@ -38,6 +38,8 @@ pub fn run(args: ServeArgs) -> Result<(), ServerError> {
         .try_init();
     actix_web::rt::System::new().block_on(async move {
         let store = Store::connect(&args.database_url).await?;
+        #[cfg(feature = "bench-baseline")]
+        store.baseline_setup().await?;
         let service = Service::new(store.clone());
         tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
         let mut server =

@@ -15,6 +15,9 @@ use sqlx::{Row, SqlitePool};
 
 use crate::service::model::{Game, GameId, MoveRecord};
 
+#[cfg(feature = "bench-baseline")]
+mod baseline;
+
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

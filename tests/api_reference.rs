@@ -42,6 +42,8 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
         "/v1/games/{id}/throws",
         "/v1/games/{id}/moves",
         "/v1/games/{id}/moves/{n}",
+        "/v1/games/{id}/odds",
+        "/v1/rulesets/{preset}/statistics",
         "/v1/sticks",
         "/v1/sources",
         "/v1/sources/{id}",

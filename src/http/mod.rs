@@ -2,9 +2,12 @@
 //! error as RFC 9457 problem details, the OpenAPI document generated from
 //! the handlers (utoipa) and served with Swagger UI at `/docs/`.
 
+#[cfg(feature = "bench-baseline")]
+mod baseline;
 pub mod dto;
 mod games;
 mod json;
+mod odds;
 pub mod problem;
 mod reference;
 mod rulesets;
@@ -37,7 +40,7 @@ use crate::service::Service;
     ),
     tags(
         (name = "games", description = "Create games, throw, read state and the move log"),
-        (name = "rulesets", description = "Presets, options, and each preset's rules as a narrated lesson"),
+        (name = "rulesets", description = "Presets, options, each preset's rules as a narrated lesson, and their exact statistics"),
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
@@ -55,6 +58,8 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/v1/games/{id}/moves/{n}", &["GET"]),
     ("/v1/rulesets", &["GET"]),
     ("/v1/rulesets/{preset}", &["GET"]),
+    ("/v1/games/{id}/odds", &["GET"]),
+    ("/v1/rulesets/{preset}/statistics", &["GET"]),
     ("/v1/sticks", &["GET"]),
     ("/v1/sources", &["GET"]),
     ("/v1/sources/{id}", &["GET"]),
@@ -74,6 +79,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::get_move)
         .service(rulesets::get_rulesets)
         .service(rulesets::get_ruleset)
+        .service(odds::get_odds)
+        .service(odds::get_statistics)
         .service(reference::get_sticks)
         .service(reference::get_sources)
         .service(reference::get_source)
@@ -210,8 +217,12 @@ pub fn app(
         .configure(routes)
         .split_for_parts();
     let api = with_links(api);
-    app.service(web::redirect("/docs", "/docs/"))
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
+    let app = app.service(web::redirect("/docs", "/docs/"));
+    // The load benchmark's baseline route, only in builds with the
+    // `bench-baseline` feature (not documented, not in the product).
+    #[cfg(feature = "bench-baseline")]
+    let app = app.service(baseline::post_baseline);
+    app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .default_service(web::to(no_route))
         .wrap(ErrorHandlers::new().default_handler(to_problem))
         .wrap(TracingLogger::default())

@@ -26,6 +26,7 @@ impl Side {
 
     /// The other side.
     #[must_use]
+    #[inline]
     pub const fn other(self) -> Side {
         match self {
             Side::A => Side::B,
@@ -35,6 +36,7 @@ impl Side {
 
     /// 0 for A, 1 for B: the index into per-side arrays.
     #[must_use]
+    #[inline]
     pub const fn index(self) -> usize {
         match self {
             Side::A => 0,
@@ -107,6 +109,7 @@ impl Board {
     /// Number of spaces in one circuit: 40 or 28.
     #[must_use]
     #[allow(clippy::len_without_is_empty, reason = "a board is never empty")]
+    #[inline]
     pub const fn len(self) -> u8 {
         match self {
             Board::Circle40 => 40,
@@ -127,6 +130,7 @@ impl Board {
     /// Physical index `0..L`, counted in A's direction from A's start:
     /// A-space = p + 1, B-space = L − p.
     #[must_use]
+    #[inline]
     pub fn physical(self, side: Side, own: OwnSpace) -> u8 {
         match side {
             Side::A => own - 1,
@@ -145,6 +149,7 @@ impl Board {
 
     /// The two strokes of the first dry branch in own numbering (10, 11 or 7, 8).
     #[must_use]
+    #[inline]
     pub const fn first_dry_branch(self) -> [OwnSpace; 2] {
         match self {
             Board::Circle40 => [10, 11],
@@ -154,6 +159,7 @@ impl Board {
 
     /// The two strokes of the second dry branch in own numbering (30, 31 or 21, 22).
     #[must_use]
+    #[inline]
     pub const fn second_dry_branch(self) -> [OwnSpace; 2] {
         match self {
             Board::Circle40 => [30, 31],
@@ -164,6 +170,7 @@ impl Board {
     /// The near bank of the north creek in own numbering (20 or 14); the far
     /// bank is the next space.
     #[must_use]
+    #[inline]
     pub const fn north_near_bank(self) -> OwnSpace {
         match self {
             Board::Circle40 => 20,
@@ -173,6 +180,7 @@ impl Board {
 
     /// Whether `own` is a stroke of either dry branch.
     #[must_use]
+    #[inline]
     pub fn is_dry_branch(self, own: OwnSpace) -> bool {
         self.first_dry_branch().contains(&own) || self.second_dry_branch().contains(&own)
     }
@@ -181,6 +189,7 @@ impl Board {
     /// option: own 10 → 31, 11 → 30 (square: 7 → 22, 8 → 21); `None` off the
     /// first dry branch. A modern print-and-play option (RULES.md 4).
     #[must_use]
+    #[inline]
     pub fn cross_over(self, own: OwnSpace) -> Option<OwnSpace> {
         let [first, second] = self.first_dry_branch();
         let [third, fourth] = self.second_dry_branch();

@@ -51,15 +51,41 @@ pub enum RulesError {
 /// [`RulesError::GameOver`] on a finished game; [`RulesError::Throw`] when
 /// the throw does not fit the table's throw table.
 pub fn play(table: &Table, state: &GameState, throw: &Throw) -> Result<Played, RulesError> {
+    let mut next = state.clone();
+    let mut events = Vec::with_capacity(6);
+    let score = play_into(table, &mut next, throw, &mut events)?;
+    Ok(Played {
+        score,
+        events,
+        state: next,
+    })
+}
+
+/// Play one throw in place: `state` becomes the new state and `events` (cleared
+/// first) the events, in order; the score is returned. The same rules as
+/// [`play`], without a state clone or a fresh event list per throw, for
+/// simulations and the exact-odds solver. On an error nothing is changed.
+///
+/// # Errors
+/// As [`play`].
+#[inline]
+pub fn play_into(
+    table: &Table,
+    state: &mut GameState,
+    throw: &Throw,
+    events: &mut Vec<Event>,
+) -> Result<Score, RulesError> {
     if state.is_finished() {
         return Err(RulesError::GameOver);
     }
     let score = table.options().throw_table.score(throw)?;
+    events.clear();
+    let side = state.to_throw(table).side;
     let mut turn = Turn {
         table,
-        state: state.clone(),
-        events: Vec::with_capacity(6),
-        side: state.to_throw(table).side,
+        state,
+        events,
+        side,
         lost_throw: false,
     };
     turn.state.throws += 1;
@@ -70,11 +96,7 @@ pub fn play(table: &Table, state: &GameState, throw: &Throw) -> Result<Played, R
     if !turn.state.is_finished() {
         turn.pass_sticks(score.throws_again);
     }
-    Ok(Played {
-        score,
-        events: turn.events,
-        state: turn.state,
-    })
+    Ok(score)
 }
 
 /// Stop a game early: the side with more counters wins, equal counts are a
@@ -126,8 +148,8 @@ type Flow = std::ops::ControlFlow<()>;
 
 struct Turn<'t> {
     table: &'t Table,
-    state: GameState,
-    events: Vec<Event>,
+    state: &'t mut GameState,
+    events: &'t mut Vec<Event>,
     side: Side,
     lost_throw: bool,
 }
@@ -138,6 +160,7 @@ impl Turn<'_> {
     }
 
     /// Move the awl by `value` and resolve every consequence.
+    #[inline(always)]
     fn advance(&mut self, value: u8) -> Flow {
         let options = *self.table.options();
         let side = self.side;
@@ -181,6 +204,7 @@ impl Turn<'_> {
         self.land(to)
     }
 
+    #[inline(always)]
     fn push_moved(&mut self, from: OwnSpace, to: OwnSpace, steps: u8) {
         let side = self.side;
         let deadly = self.table.options().deadly_north_space();
@@ -198,6 +222,7 @@ impl Turn<'_> {
         self.state.awls[side.index()] = to;
     }
 
+    #[inline(always)]
     fn complete_circuit(&mut self, exact: bool) -> Flow {
         let side = self.side;
         let i = side.index();
@@ -218,6 +243,7 @@ impl Turn<'_> {
     }
 
     /// Resolve landing on `to` (own numbering) after the count.
+    #[inline(always)]
     fn land(&mut self, mut to: OwnSpace) -> Flow {
         let options = *self.table.options();
         let board = options.board;
@@ -262,6 +288,7 @@ impl Turn<'_> {
         Flow::Continue(())
     }
 
+    #[inline(always)]
     fn fall_in(&mut self, creek: Creek, space: OwnSpace) -> Flow {
         let side = self.side;
         self.state.awls[side.index()] = 1;
@@ -272,6 +299,7 @@ impl Turn<'_> {
 
     /// Move one counter; under `end_check: immediate` end the game when the
     /// payer has none left.
+    #[inline(always)]
     fn transfer(&mut self, payer: Side, payee: Side, reason: CounterReason) -> Flow {
         let counters = &mut self.state.counters;
         if counters[payer.index()] == 0 {
@@ -305,6 +333,7 @@ impl Turn<'_> {
     }
 
     /// After a whole move: the `after_move` end check (Ludii).
+    #[inline(always)]
     fn finish_move(&mut self) {
         if self.table.options().end_check == EndCheck::AfterMove
             && self.state.counters(self.side.other()) == 0
@@ -315,6 +344,7 @@ impl Turn<'_> {
 
     /// Decide who throws next: the sticks alone grant an extra throw
     /// (RULES.md 3.9), unless a `lose_throw` dry branch takes it.
+    #[inline(always)]
     fn pass_sticks(&mut self, throws_again: bool) {
         let side = self.side;
         if self.lost_throw {
@@ -338,7 +368,10 @@ impl Turn<'_> {
         let mut turn = usize::from(self.state.turn);
         // Each side forfeits at most one turn, so this ends within 3 steps.
         loop {
-            turn = (turn + 1) % round;
+            turn += 1;
+            if turn >= round {
+                turn = 0;
+            }
             let seat = self.table.seat(turn);
             let forfeit = &mut self.state.forfeits[seat.side.index()];
             if *forfeit {

@@ -20,7 +20,7 @@ mod state;
 mod sticks;
 
 pub use board::{Bank, Board, Compass, Feature, OwnSpace, Side};
-pub use engine::{Played, RulesError, play, replay, stop};
+pub use engine::{Played, RulesError, play, play_into, replay, stop};
 pub use events::{CounterReason, Creek, Event, WinReason};
 pub use options::{
     DeadlyNorthBank, DryBranch, EndCheck, OptionError, Options, Overshoot, OwnLastSpace, Preset,

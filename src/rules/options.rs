@@ -242,6 +242,7 @@ impl Options {
 
     /// The deadly north-creek space in own numbering.
     #[must_use]
+    #[inline]
     pub fn deadly_north_space(&self) -> u8 {
         match self.deadly_north_bank {
             DeadlyNorthBank::Near => self.board.north_near_bank(),

@@ -87,6 +87,7 @@ impl Table {
 
     /// The resolved options.
     #[must_use]
+    #[inline]
     pub const fn options(&self) -> &Options {
         &self.options
     }
@@ -109,6 +110,7 @@ impl Table {
     /// their first player together (2 against 3: 12 turns); a shorter round
     /// would restart a team in the middle of its rotation.
     #[must_use]
+    #[inline]
     pub fn round_len(&self) -> usize {
         let [a, b] = self.players.map(usize::from);
         match self.options.turn_order {
@@ -125,8 +127,10 @@ impl Table {
     /// first side's player 2, ...; the smaller team starts over when it runs
     /// out of players.
     #[must_use]
+    #[inline]
     pub fn seat(&self, turn: usize) -> Seat {
-        let turn = turn % self.round_len();
+        let round = self.round_len();
+        let turn = if turn < round { turn } else { turn % round };
         let first = self.first;
         let second = first.other();
         let n_first = usize::from(self.players(first));
@@ -195,24 +199,28 @@ impl GameState {
 
     /// The seat that throws next.
     #[must_use]
+    #[inline]
     pub fn to_throw(&self, table: &Table) -> Seat {
         table.seat(usize::from(self.turn))
     }
 
     /// Whether the game is over.
     #[must_use]
+    #[inline]
     pub const fn is_finished(&self) -> bool {
         self.outcome.is_some()
     }
 
     /// The awl of `side`, in its own numbering.
     #[must_use]
+    #[inline]
     pub const fn awl(&self, side: Side) -> OwnSpace {
         self.awls[side.index()]
     }
 
     /// Counters held by `side`.
     #[must_use]
+    #[inline]
     pub const fn counters(&self, side: Side) -> u8 {
         self.counters[side.index()]
     }

@@ -45,6 +45,22 @@ impl Sticks {
         }))
     }
 
+    /// The configuration as bits: bit `i` set means stick `i` is flat up
+    /// (the inverse of [`Sticks::from_bits`]).
+    #[must_use]
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < 4 {
+            if matches!(self.0[i], Face::Flat) {
+                bits |= 1 << i;
+            }
+            i += 1;
+        }
+        bits
+    }
+
     /// All 16 configurations, each equally likely.
     pub fn all() -> impl Iterator<Item = Sticks> {
         (0u8..16).map(Sticks::from_bits)
@@ -93,6 +109,21 @@ pub enum SpinnerSector {
 }
 
 impl SpinnerSector {
+    /// This sector's place in [`SpinnerSector::ALL`].
+    #[must_use]
+    #[inline]
+    pub const fn index(self) -> usize {
+        match self {
+            SpinnerSector::Ten => 0,
+            SpinnerSector::One => 1,
+            SpinnerSector::BlueOne => 2,
+            SpinnerSector::Two => 3,
+            SpinnerSector::Three => 4,
+            SpinnerSector::BlueThree => 5,
+            SpinnerSector::Six => 6,
+        }
+    }
+
     /// The seven sectors in the order of the composite table's rows.
     pub const ALL: [SpinnerSector; 7] = [
         SpinnerSector::Ten,
@@ -130,7 +161,7 @@ impl Odds {
     /// # Panics
     /// If `d` is 0.
     #[must_use]
-    pub fn new(n: u32, d: u32) -> Self {
+    pub const fn new(n: u32, d: u32) -> Self {
         assert!(d != 0, "zero denominator");
         let g = gcd(n, d);
         Self {
@@ -205,6 +236,7 @@ impl ThrowTable {
 
     /// Whether this table is thrown with the four sticks.
     #[must_use]
+    #[inline]
     pub const fn uses_sticks(self) -> bool {
         !matches!(self, ThrowTable::Spinner)
     }
@@ -213,13 +245,23 @@ impl ThrowTable {
     ///
     /// # Errors
     /// [`ThrowMismatch`] when a spinner sector meets a sticks table or the reverse.
+    #[inline]
     pub fn score(self, throw: &Throw) -> Result<Score, ThrowMismatch> {
-        let (value, throws_again) = self.value_of(throw)?;
-        Ok(Score {
-            value,
-            throws_again,
-            probability: self.probability_of(value, throws_again),
-        })
+        // Looked up in tables built at compile time: scoring is on the
+        // engine's hot path.
+        match (self, throw) {
+            (ThrowTable::SticksSahe, Throw::Sticks(s)) => Ok(SAHE_SCORES[usize::from(s.bits())]),
+            (ThrowTable::SticksCount, Throw::Sticks(s)) => Ok(COUNT_SCORES[usize::from(s.bits())]),
+            (ThrowTable::Spinner, Throw::Spinner(sector)) => Ok(SPINNER_SCORES[sector.index()]),
+            (table, Throw::Spinner(_)) => Err(ThrowMismatch {
+                table,
+                got: "spinner",
+            }),
+            (table, Throw::Sticks(_)) => Err(ThrowMismatch {
+                table,
+                got: "sticks",
+            }),
+        }
     }
 
     /// Every equally likely elementary outcome of the table: the 16 stick
@@ -252,55 +294,106 @@ impl ThrowTable {
         out.sort_by_key(|s| (s.value, s.throws_again));
         out
     }
+}
 
-    /// Value and throws-again of a throw under this table.
-    fn value_of(self, throw: &Throw) -> Result<(u8, bool), ThrowMismatch> {
-        Ok(match (self, throw) {
-            (ThrowTable::SticksSahe, Throw::Sticks(s)) => match (s.flat_count(), s.sahe_flat()) {
-                (0, _) => (10, true),
-                (1, sahe) => (1, sahe),
-                (2, _) => (2, false),
-                (3, sahe) => (3, sahe),
-                _ => (6, true),
-            },
-            (ThrowTable::SticksCount, Throw::Sticks(s)) => match s.flat_count() {
-                0 => (10, true),
-                4 => (5, true),
-                n => (n, false),
-            },
-            (ThrowTable::Spinner, Throw::Spinner(sector)) => match sector {
-                SpinnerSector::Ten => (10, true),
-                SpinnerSector::One => (1, false),
-                SpinnerSector::BlueOne => (1, true),
-                SpinnerSector::Two => (2, false),
-                SpinnerSector::Three => (3, false),
-                SpinnerSector::BlueThree => (3, true),
-                SpinnerSector::Six => (6, true),
-            },
-            (table, Throw::Spinner(_)) => {
-                return Err(ThrowMismatch {
-                    table,
-                    got: "spinner",
-                });
-            }
-            (table, Throw::Sticks(_)) => {
-                return Err(ThrowMismatch {
-                    table,
-                    got: "sticks",
-                });
-            }
-        })
-    }
-
-    /// Exact probability of a (value, throws-again) result: the share of the
-    /// table's equally likely outcomes that give it.
-    fn probability_of(self, value: u8, throws_again: bool) -> Odds {
-        let outcomes = self.outcomes();
-        let hits = outcomes
-            .iter()
-            .filter(|t| self.value_of(t) == Ok((value, throws_again)))
-            .count();
-        // At most 16 outcomes: both counts fit in u32.
-        Odds::new(hits as u32, outcomes.len() as u32)
+/// Value and throws-again of the stick configuration `bits` under a stick
+/// table (RULES.md 2.1 and 2.2).
+const fn sticks_result(table: ThrowTable, bits: u8) -> (u8, bool) {
+    // At most 4 bits are set, so the cast is exact.
+    let flat = (bits & 0b1111).count_ones() as u8;
+    let sahe = (bits >> Sticks::SAHE) & 1 == 1;
+    match table {
+        ThrowTable::SticksSahe => match flat {
+            0 => (10, true),
+            1 => (1, sahe),
+            2 => (2, false),
+            3 => (3, sahe),
+            _ => (6, true),
+        },
+        ThrowTable::SticksCount => match flat {
+            0 => (10, true),
+            4 => (5, true),
+            n => (n, false),
+        },
+        ThrowTable::Spinner => panic!("the spinner has no sticks"),
     }
 }
+
+/// Value and throws-again of spinner sector `i` of [`SpinnerSector::ALL`]
+/// (RULES.md 2.3).
+const fn spinner_result(i: usize) -> (u8, bool) {
+    match SpinnerSector::ALL[i] {
+        SpinnerSector::Ten => (10, true),
+        SpinnerSector::One => (1, false),
+        SpinnerSector::BlueOne => (1, true),
+        SpinnerSector::Two => (2, false),
+        SpinnerSector::Three => (3, false),
+        SpinnerSector::BlueThree => (3, true),
+        SpinnerSector::Six => (6, true),
+    }
+}
+
+/// Every stick configuration's score under a stick table, indexed by
+/// [`Sticks::bits`]: the probability of a result is the share of the 16
+/// equally likely configurations that give it.
+const fn sticks_scores(table: ThrowTable) -> [Score; 16] {
+    let mut out = [Score {
+        value: 0,
+        throws_again: false,
+        probability: Odds::new(0, 1),
+    }; 16];
+    let mut bits = 0;
+    while bits < 16 {
+        let (value, throws_again) = sticks_result(table, bits as u8);
+        let mut hits = 0;
+        let mut other = 0;
+        while other < 16 {
+            let (v, a) = sticks_result(table, other as u8);
+            if v == value && a == throws_again {
+                hits += 1;
+            }
+            other += 1;
+        }
+        out[bits] = Score {
+            value,
+            throws_again,
+            probability: Odds::new(hits, 16),
+        };
+        bits += 1;
+    }
+    out
+}
+
+/// Every sector's score, indexed as [`SpinnerSector::ALL`]; each result's
+/// probability is its share of the seven equal sectors.
+const fn spinner_scores() -> [Score; 7] {
+    let mut out = [Score {
+        value: 0,
+        throws_again: false,
+        probability: Odds::new(0, 1),
+    }; 7];
+    let mut i = 0;
+    while i < 7 {
+        let (value, throws_again) = spinner_result(i);
+        let mut hits = 0;
+        let mut j = 0;
+        while j < 7 {
+            let (v, a) = spinner_result(j);
+            if v == value && a == throws_again {
+                hits += 1;
+            }
+            j += 1;
+        }
+        out[i] = Score {
+            value,
+            throws_again,
+            probability: Odds::new(hits, 7),
+        };
+        i += 1;
+    }
+    out
+}
+
+const SAHE_SCORES: [Score; 16] = sticks_scores(ThrowTable::SticksSahe);
+const COUNT_SCORES: [Score; 16] = sticks_scores(ThrowTable::SticksCount);
+const SPINNER_SCORES: [Score; 7] = spinner_scores();

@@ -1,0 +1,211 @@
+//! Exact odds: a game's odds from its current state, and each preset's
+//! statistics from the opening (see [`crate::odds`]).
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::dto::{OptionsView, RulesetView};
+use super::problem::{ApiError, Problem};
+use crate::odds::{self, OddsError, Solution, TOLERANCE};
+use crate::rules::{Preset, Side, Table};
+use crate::service::model::GameId;
+use crate::service::{Service, ServiceError};
+
+/// How the odds were computed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SolverView {
+    /// `gauss_seidel_value_iteration`: the game's absorbing Markov chain,
+    /// solved by value iteration swept backwards from the finish.
+    #[schema(example = "gauss_seidel_value_iteration")]
+    pub method: String,
+    /// States of the chain (reachable from the opening).
+    #[schema(example = 19712)]
+    pub states: usize,
+    /// Sweeps made.
+    pub sweeps: u32,
+    /// The iteration stops once a sweep moves no probability by more than
+    /// this (and no expected throw count by more than this times its value).
+    #[schema(example = 1e-12)]
+    pub tolerance: f64,
+    /// The largest change of a probability in the last sweep.
+    pub last_change: f64,
+}
+
+impl From<&Solution> for SolverView {
+    fn from(s: &Solution) -> Self {
+        Self {
+            method: "gauss_seidel_value_iteration".to_owned(),
+            states: s.states(),
+            sweeps: s.sweeps,
+            tolerance: TOLERANCE,
+            last_change: s.last_change,
+        }
+    }
+}
+
+/// One side's chance of winning.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SideOddsView {
+    /// `A` or `B`.
+    pub side: Side,
+    /// Probability that this side wins, from the current state.
+    #[schema(minimum = 0, maximum = 1, example = 0.4976)]
+    pub win_probability: f64,
+}
+
+/// Exact odds from a game's current state.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OddsView {
+    /// The game's id.
+    pub game_id: String,
+    /// The game's version the odds are for.
+    pub version: u32,
+    /// Side A, then side B.
+    pub sides: Vec<SideOddsView>,
+    /// Expected throws until the game ends (forced passes included).
+    #[schema(example = 168.7)]
+    pub expected_remaining_throws: f64,
+    /// How they were computed.
+    pub solver: SolverView,
+}
+
+/// Exact statistics of a preset from the opening, one player a side, side A
+/// first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatisticsView {
+    /// The preset and its options.
+    pub ruleset: RulesetView,
+    /// Players on each side (always 1 here).
+    pub players_per_side: u8,
+    /// The side that throws first (always `A` here).
+    pub first: Side,
+    /// Probability that the side throwing first wins.
+    #[schema(minimum = 0, maximum = 1, example = 0.4976)]
+    pub first_side_win_probability: f64,
+    /// Expected length of a game, in throws (forced passes included).
+    #[schema(example = 168.7)]
+    pub mean_throws: f64,
+    /// How they were computed.
+    pub solver: SolverView,
+}
+
+/// Solve (or fetch from the cache) on the blocking pool: a first solve of
+/// a large ruleset takes seconds.
+async fn solution(table: Table) -> Result<Arc<Solution>, ApiError> {
+    let solved = web::block(move || odds::cached(&table))
+        .await
+        .map_err(|e| ApiError::internal(&e))?;
+    solved.map_err(|e| match e {
+        OddsError::TooLarge { states, max } => ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "ruleset-too-large",
+            "Ruleset too large to solve",
+            format!(
+                "this ruleset's Markov chain has up to {states} states (awls, counters, circuits, turn order and forfeits together), more than the {max} this service solves exactly; fewer counters, fewer players or no circuits_to_win make it smaller"
+            ),
+        ),
+        other => ApiError::internal(&other),
+    })
+}
+
+/// Each side's exact probability of winning from the game's current state,
+/// and the expected number of throws left.
+///
+/// Computed from the game's Markov chain (its ruleset, team sizes and first
+/// side), solved once per ruleset and kept for the life of the process: the
+/// first request for a large ruleset can take seconds. Rulesets whose chain
+/// has more than 5,000,000 states are refused (422).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id (a UUID)")),
+    responses(
+        (status = 200, description = "The odds", body = OddsView),
+        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The ruleset's chain is too large to solve", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/odds")]
+pub async fn get_odds(
+    service: web::Data<Service>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = GameId::parse(&id).map_err(|e| ApiError::field("#/path/id", e.to_string()))?;
+    let game = service.game(id).await?;
+    if game.state.is_finished() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game-over",
+            "Game over",
+            "the game is finished: it has a result, not odds",
+        ));
+    }
+    let table = game.setup.table().map_err(ServiceError::from)?;
+    let sol = solution(table).await?;
+    let odds = sol.odds(&game.state).ok_or_else(|| {
+        ApiError::internal(&"a stored state is not in its ruleset's chain".to_owned())
+    })?;
+    Ok(HttpResponse::Ok().json(OddsView {
+        game_id: game.id.to_string(),
+        version: game.version,
+        sides: Side::BOTH
+            .iter()
+            .map(|&side| SideOddsView {
+                side,
+                win_probability: odds.win[side.index()],
+            })
+            .collect(),
+        expected_remaining_throws: odds.expected_throws,
+        solver: sol.as_ref().into(),
+    }))
+}
+
+/// A preset's exact statistics: the probability that the side throwing
+/// first wins, and the mean length of a game in throws.
+///
+/// For the preset's options with one player a side and side A first (so
+/// `ludii` here is its two-player form, not its default two teams of two).
+/// Solved once per preset and kept for the life of the process.
+#[utoipa::path(
+    tag = "rulesets",
+    params(("preset" = Preset, Path, description = "The preset")),
+    responses(
+        (status = 200, description = "The statistics", body = StatisticsView),
+        (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/rulesets/{preset}/statistics")]
+pub async fn get_statistics(preset: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let preset: Preset = serde_json::from_value(serde_json::Value::String(preset.clone()))
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "preset-not-found",
+                "Preset not found",
+                format!(
+                    "no preset is called {:?}; the presets are composite, culin1898, ludii, a4 and boxed",
+                    preset.as_str()
+                ),
+            )
+        })?;
+    let options = preset.options();
+    let table = Table::new(options, [1, 1], Side::A).map_err(ServiceError::from)?;
+    let sol = solution(table).await?;
+    let open = sol.opening();
+    Ok(HttpResponse::Ok().json(StatisticsView {
+        ruleset: RulesetView {
+            preset,
+            options: OptionsView::from(options),
+        },
+        players_per_side: 1,
+        first: Side::A,
+        first_side_win_probability: sol.first_side_wins(),
+        mean_throws: open.expected_throws,
+        solver: sol.as_ref().into(),
+    }))
+}

@@ -1,0 +1,39 @@
+//! The load benchmark's baseline (cargo feature `bench-baseline`, never in
+//! the product build): the cheapest durable write, one tiny row inserted in
+//! autocommit on the same writer connection, with the same settings (WAL,
+//! `synchronous=FULL`, busy time-out) as a throw. `scripts/load.sh` sets
+//! the throws' rate against this one.
+
+use super::{Result, Store, StoreError};
+
+impl Store {
+    /// Create the baseline's table if missing (at start, with the feature).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn baseline_setup(&self) -> Result<()> {
+        sqlx::query(
+            "CREATE TABLE IF NOT EXISTS bench_baseline (
+                 id INTEGER PRIMARY KEY,
+                 at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+             ) STRICT",
+        )
+        .execute(&self.writer)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        Ok(())
+    }
+
+    /// Insert one row (one durable commit); its id.
+    ///
+    /// # Errors
+    /// Any database error; [`StoreError::Busy`] when the writer is busy too
+    /// long.
+    pub async fn baseline_write(&self) -> Result<i64> {
+        let done = sqlx::query("INSERT INTO bench_baseline DEFAULT VALUES")
+            .execute(&self.writer)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        Ok(done.last_insert_rowid())
+    }
+}
