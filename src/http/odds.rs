@@ -121,7 +121,7 @@ async fn solution(table: Table) -> Result<Arc<Solution>, ApiError> {
 /// has more than 5,000,000 states are refused (422).
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)")),
+    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
     responses(
         (status = 200, description = "The odds", body = OddsView),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
