@@ -11,7 +11,11 @@
 mod catalogue;
 mod render;
 
-pub use catalogue::{Catalogue, Citation, Fact, GlossaryTerm, Source, catalogue};
+pub use catalogue::{
+    BoardWords, Catalogue, Citation, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source,
+    catalogue,
+};
 pub use render::{
-    Audience, Cast, MoveContext, Narration, Segment, SegmentKind, narrate_move, narrate_stop,
+    Audience, Cast, FULL_STATEMENT_EVERY, MoveContext, Narration, RuleStated, Segment, SegmentKind,
+    narrate_move, narrate_stop, renarrate_move,
 };

@@ -182,6 +182,14 @@ impl Service {
         let seat = game.state.to_throw(&table);
         let from = game.state.awl(seat.side);
         let played = rules::play(&table, &game.state, &throw)?;
+        // The previous move's narration: its rules are not repeated word
+        // for word, and its memory of the rules stated carries on. Moves are
+        // only ever appended under the writer lock held here, so this read
+        // sees move n - 1 as committed.
+        let previous = match n.checked_sub(1).filter(|p| *p >= 1) {
+            Some(p) => self.store.move_record(id, p).await?.map(|m| m.narration),
+            None => None,
+        };
         let cast = game.setup.cast();
         let narration = narration::narrate_move(&MoveContext {
             options: table.options(),
@@ -193,6 +201,7 @@ impl Service {
             score: &played.score,
             events: &played.events,
             told: &game.told_facts,
+            previous: previous.as_ref(),
         });
         if let Some(fact) = narration.fact() {
             game.told_facts.push(fact.to_owned());
