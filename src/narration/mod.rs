@@ -8,8 +8,11 @@
 //! taken from `rules-research.md` section 6, none graded [U]; every text is
 //! written in the product's own words.
 
+mod bibtex;
 mod catalogue;
 mod render;
+
+pub use bibtex::{BibtexError, bibtex};
 
 pub use catalogue::{
     BoardWords, Catalogue, Citation, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source,
