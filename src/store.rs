@@ -303,6 +303,22 @@ impl WriteTx {
         row.as_ref().map(game_from_row).transpose()
     }
 
+    /// Move number `n` of a game, read inside the transaction (so a move
+    /// written earlier in it is seen).
+    ///
+    /// # Errors
+    /// Any database error; corrupt stored JSON.
+    pub async fn move_record(&mut self, id: GameId, n: u32) -> Result<Option<MoveRecord>> {
+        let row = sqlx::query("SELECT body FROM moves WHERE game_id = ? AND n = ?")
+            .bind(id.to_string())
+            .bind(i64::from(n))
+            .fetch_optional(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        row.map(|r| from_json(r.try_get::<&str, _>("body")?))
+            .transpose()
+    }
+
     /// Open a savepoint: what follows can be undone alone with
     /// [`WriteTx::rollback_to`], without losing the rest of the transaction.
     ///

@@ -373,3 +373,104 @@ async fn stopping_a_game_gives_the_win_to_more_counters_or_a_draw() {
         .await
         .problem(409);
 }
+
+/// The service narrates exactly as the transcript does (the previous move's
+/// narration is read back from the store), and a stored move is narrated
+/// again for any audience on request, telling the same rules and fact in
+/// that audience's words, the same on every request.
+#[actix_web::test]
+async fn moves_are_narrated_again_for_another_audience() {
+    use zohn_ahl::narration::Audience;
+    use zohn_ahl::rules::Preset;
+    use zohn_ahl::transcript::narrated_game;
+
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let seed = "lesson-4";
+    let g = send(&app, post_json("/v1/games", &json!({"seed": seed})))
+        .await
+        .json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    let expected = narrated_game(seed, Preset::Composite, Audience::General).unwrap();
+    for m in &expected.moves {
+        let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+        let texts: Vec<String> = r.json()["narration"]["segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["text"].as_str().unwrap().to_owned())
+            .collect();
+        let want: Vec<&str> = m
+            .narration
+            .segments
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect();
+        assert_eq!(texts, want, "move {}", m.n);
+    }
+    for audience in ["young", "general", "scholar"] {
+        let direct =
+            narrated_game(seed, Preset::Composite, Audience::parse(audience).unwrap()).unwrap();
+        let page = send(
+            &app,
+            get(&format!(
+                "/v1/games/{id}/moves?limit=100&audience={audience}"
+            )),
+        )
+        .await
+        .json();
+        let items = page["items"].as_array().unwrap();
+        assert_eq!(items.len(), direct.moves.len());
+        for (item, m) in items.iter().zip(&direct.moves) {
+            assert_eq!(item["narration"]["audience"], audience);
+            let texts: Vec<&str> = item["narration"]["segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["text"].as_str().unwrap())
+                .collect();
+            let want: Vec<&str> = m
+                .narration
+                .segments
+                .iter()
+                .map(|s| s.text.as_str())
+                .collect();
+            assert_eq!(texts, want, "{audience} move {}", m.n);
+        }
+        // One move: the same fact id as stored, the same answer twice.
+        let n = expected
+            .moves
+            .iter()
+            .find(|m| m.narration.fact().is_some())
+            .unwrap()
+            .n;
+        let uri = format!("/v1/games/{id}/moves/{n}?audience={audience}");
+        let one = send(&app, get(&uri)).await;
+        assert_eq!(one.status.as_u16(), 200);
+        assert_eq!(one.body, send(&app, get(&uri)).await.body, "deterministic");
+        let stored = send(&app, get(&format!("/v1/games/{id}/moves/{n}")))
+            .await
+            .json();
+        let fact = |v: &Value| {
+            v["narration"]["segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find_map(|s| s["fact"].as_str().map(str::to_owned))
+        };
+        assert_eq!(fact(&one.json()), fact(&stored));
+        assert_eq!(one.json()["events"], stored["events"]);
+    }
+    for uri in [
+        format!("/v1/games/{id}/moves/1?audience=toddler"),
+        format!("/v1/games/{id}/moves?audience=Young"),
+    ] {
+        let p = send(&app, get(&uri)).await.problem(400);
+        assert_eq!(p["errors"][0]["pointer"], "#/query/audience");
+        let detail = p["errors"][0]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("young") && detail.contains("general") && detail.contains("scholar"),
+            "{detail}"
+        );
+    }
+}

@@ -142,3 +142,43 @@ async fn health_and_readiness_answer() {
     assert_eq!(send(&app, get("/healthz")).await.json()["status"], "ok");
     assert_eq!(send(&app, get("/readyz")).await.json()["status"], "ready");
 }
+
+#[actix_web::test]
+async fn sources_are_served_as_bibtex_on_request() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let csl = send(&app, get("/v1/sources/culin1907")).await;
+    let csl_again = send(&app, get("/v1/sources/culin1907?format=csl")).await;
+    assert_eq!(csl.body, csl_again.body, "csl is the default");
+    let bib = send(&app, get("/v1/sources/culin1907?format=bibtex")).await;
+    assert_eq!(bib.status.as_u16(), 200);
+    assert!(
+        bib.header("content-type")
+            .unwrap()
+            .starts_with("text/x-bibtex"),
+        "{:?}",
+        bib.headers
+    );
+    let text = String::from_utf8(bib.body.clone()).unwrap();
+    assert!(text.starts_with("@incollection{culin1907,\n"), "{text}");
+    assert!(text.contains("title = {{Games of the North American Indians}}"));
+    assert!(text.contains("pages = {1--809}"));
+    let all = send(&app, get("/v1/sources?format=bibtex")).await;
+    assert_eq!(all.status.as_u16(), 200);
+    let all = String::from_utf8(all.body).unwrap();
+    for s in &zohn_ahl::narration::catalogue().sources {
+        assert!(all.contains(&format!("{{{},\n", s.id())), "{}", s.id());
+    }
+    for uri in [
+        "/v1/sources/culin1907?format=xml",
+        "/v1/sources?format=BibTeX",
+    ] {
+        let p = send(&app, get(uri)).await.problem(400);
+        assert_eq!(p["errors"][0]["pointer"], "#/query/format");
+        let detail = p["errors"][0]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("csl") && detail.contains("bibtex"),
+            "{detail}"
+        );
+    }
+}

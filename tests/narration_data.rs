@@ -9,20 +9,18 @@ use zohn_ahl::narration::{
     narrate_stop,
 };
 use zohn_ahl::rules::{
-    CounterReason, Creek, Event, Face, Options, Seat, Side, Sticks, Throw, ThrowTable, WinReason,
+    CounterReason, Creek, Event, Face, Preset, Seat, Side, SpinnerSector, Sticks, Throw,
+    ThrowTable, WinReason,
 };
 
 fn all_texts(cat: &Catalogue) -> Vec<String> {
     let mut out = Vec::new();
     for p in cat.templates.events.values() {
-        out.extend(p.general.iter().cloned());
-        out.extend(p.young.iter().cloned());
-        out.extend(p.scholar.iter().cloned());
+        out.extend(p.all().cloned());
     }
     for r in cat.templates.rules.values() {
-        out.push(r.general.clone());
-        out.extend(r.young.clone());
-        out.extend(r.scholar.clone());
+        out.extend([r.general.clone(), r.young.clone(), r.scholar.clone()]);
+        out.extend(r.short.all().cloned());
     }
     for f in &cat.facts {
         out.extend([f.general.clone(), f.young.clone(), f.scholar.clone()]);
@@ -31,7 +29,7 @@ fn all_texts(cat: &Catalogue) -> Vec<String> {
         out.extend([t.meaning.clone(), t.young.clone()]);
     }
     for words in cat.features.values() {
-        out.extend(words.values().cloned());
+        out.extend(words.all().cloned());
     }
     out
 }
@@ -40,6 +38,7 @@ fn all_citations(cat: &Catalogue) -> Vec<&Citation> {
     let mut out: Vec<&Citation> = Vec::new();
     for r in cat.templates.rules.values() {
         out.extend(&r.citations);
+        out.extend(&r.cite);
     }
     for f in &cat.facts {
         out.extend(&f.citations);
@@ -179,64 +178,112 @@ fn every_event() -> Vec<Event> {
 }
 
 #[test]
-fn every_event_kind_is_narrated_in_every_audience() {
-    let options = Options::default();
-    let cast = Cast {
-        sides: ["Ama".into(), "Bea".into()],
-        players: [vec!["Ama".into()], vec!["Bea".into()]],
-    };
-    let throw = Throw::Sticks(Sticks::new([
-        Face::Flat,
-        Face::Round,
-        Face::Round,
-        Face::Round,
-    ]));
-    let score = ThrowTable::SticksSahe.score(&throw).unwrap();
-    for audience in [Audience::Young, Audience::General, Audience::Scholar] {
-        for event in every_event() {
-            let events = [event];
-            let n = narrate_move(&MoveContext {
-                options: &options,
-                cast: &cast,
-                audience,
-                move_number: 5,
-                seat: Seat {
-                    side: Side::A,
-                    player: 0,
-                },
-                throw: &throw,
-                score: &score,
-                events: &events,
-                told: &[],
-            });
-            let event_segments: Vec<_> = n
-                .segments
-                .iter()
-                .filter(|s| s.kind == SegmentKind::Event)
-                .collect();
-            assert_eq!(event_segments.len(), 2, "throw + {event:?} in {audience:?}");
-            assert!(n.segments.iter().any(|s| s.kind == SegmentKind::Rule));
-            for s in &n.segments {
-                assert!(!s.text.trim().is_empty(), "{event:?}");
-                assert!(!s.text.contains('{'), "placeholder left in {:?}", s.text);
-                assert!(!s.citations.is_empty(), "{event:?} uncited");
+fn every_event_kind_is_narrated_in_every_audience_and_preset() {
+    for preset in Preset::ALL {
+        let options = preset.options();
+        let cast = Cast {
+            sides: ["Ama".into(), "Bea".into()],
+            players: [vec!["Ama".into()], vec!["Bea".into(), "Cy".into()]],
+        };
+        let throws = if options.throw_table == ThrowTable::Spinner {
+            vec![
+                Throw::Spinner(SpinnerSector::One),
+                Throw::Spinner(SpinnerSector::BlueThree),
+            ]
+        } else {
+            vec![
+                Throw::Sticks(Sticks::new([
+                    Face::Flat,
+                    Face::Round,
+                    Face::Round,
+                    Face::Round,
+                ])),
+                Throw::Sticks(Sticks::new([Face::Round; 4])),
+            ]
+        };
+        for throw in throws {
+            let score = options.throw_table.score(&throw).unwrap();
+            for audience in Audience::ALL {
+                for event in every_event() {
+                    let events = [event];
+                    let n = narrate_move(&MoveContext {
+                        options: &options,
+                        cast: &cast,
+                        audience,
+                        move_number: 5,
+                        seat: Seat {
+                            side: Side::A,
+                            player: 0,
+                        },
+                        throw: &throw,
+                        score: &score,
+                        events: &events,
+                        told: &[],
+                        previous: None,
+                    });
+                    let event_segments: Vec<_> = n
+                        .segments
+                        .iter()
+                        .filter(|s| s.kind == SegmentKind::Event)
+                        .collect();
+                    assert_eq!(
+                        event_segments.len(),
+                        2,
+                        "throw + {event:?} in {audience:?}, {preset:?}"
+                    );
+                    assert!(n.segments.iter().any(|s| s.kind == SegmentKind::Rule));
+                    for s in &n.segments {
+                        assert!(!s.text.trim().is_empty(), "{event:?}");
+                        assert!(
+                            !s.text.contains('{') && !s.text.contains('}'),
+                            "placeholder left in {:?}",
+                            s.text
+                        );
+                        assert!(!s.citations.is_empty(), "{event:?} uncited");
+                    }
+                }
+                for (counters, event) in [
+                    (
+                        [5, 3],
+                        Event::Won {
+                            side: Side::A,
+                            reason: WinReason::Stopped,
+                        },
+                    ),
+                    ([4, 4], Event::Drawn),
+                ] {
+                    let n = narrate_stop(&options, &cast, audience, counters, &event);
+                    assert!(n.segments.iter().all(|s| !s.text.contains('{')
+                        && !s.text.trim().is_empty()
+                        && !s.citations.is_empty()));
+                }
             }
         }
-        for (counters, event) in [
-            (
-                [5, 3],
-                Event::Won {
-                    side: Side::A,
-                    reason: WinReason::Stopped,
-                },
-            ),
-            ([4, 4], Event::Drawn),
-        ] {
-            let n = narrate_stop(&options, &cast, audience, counters, &event);
+    }
+}
+
+/// Every event template, rule statement and word list gives each audience
+/// at least two phrasings, so consecutive moves can always differ.
+#[test]
+fn every_phrasing_list_has_at_least_two_entries() {
+    let cat = catalogue();
+    for (key, p) in &cat.templates.events {
+        for a in Audience::ALL {
+            assert!(p.for_audience(a).len() >= 2, "event {key} in {a:?}");
+        }
+    }
+    for (key, r) in &cat.templates.rules {
+        for a in Audience::ALL {
+            assert!(r.short.for_audience(a).len() >= 2, "rule {key} in {a:?}");
+        }
+        assert!(
+            (1..=2).contains(&r.cite.len()),
+            "rule {key}: cite one or two sources"
+        );
+        for c in &r.cite {
             assert!(
-                n.segments
-                    .iter()
-                    .all(|s| !s.text.contains('{') && !s.citations.is_empty())
+                r.citations.contains(c),
+                "rule {key}: {c:?} among its citations"
             );
         }
     }
@@ -313,5 +360,440 @@ fn no_stereotyped_words() {
         for w in words(&text) {
             assert!(!DENY.contains(&w.as_str()), "{w:?} in {text:?}");
         }
+    }
+}
+
+/// CSL-JSON 1.0.2 item types.
+const CSL_TYPES: &[&str] = &[
+    "article",
+    "article-journal",
+    "article-magazine",
+    "article-newspaper",
+    "bill",
+    "book",
+    "broadcast",
+    "chapter",
+    "classic",
+    "collection",
+    "dataset",
+    "document",
+    "entry",
+    "entry-dictionary",
+    "entry-encyclopedia",
+    "event",
+    "figure",
+    "graphic",
+    "hearing",
+    "interview",
+    "legal_case",
+    "legislation",
+    "manuscript",
+    "map",
+    "motion_picture",
+    "musical_score",
+    "pamphlet",
+    "paper-conference",
+    "patent",
+    "performance",
+    "periodical",
+    "personal_communication",
+    "post",
+    "post-weblog",
+    "regulation",
+    "report",
+    "review",
+    "review-book",
+    "software",
+    "song",
+    "speech",
+    "standard",
+    "thesis",
+    "treaty",
+    "webpage",
+];
+
+/// CSL-JSON 1.0.2 name variables.
+const CSL_NAMES: &[&str] = &[
+    "author",
+    "chair",
+    "collection-editor",
+    "compiler",
+    "composer",
+    "container-author",
+    "contributor",
+    "curator",
+    "director",
+    "editor",
+    "editorial-director",
+    "executive-producer",
+    "guest",
+    "host",
+    "interviewer",
+    "illustrator",
+    "narrator",
+    "organizer",
+    "original-author",
+    "performer",
+    "producer",
+    "recipient",
+    "reviewed-author",
+    "script-writer",
+    "series-creator",
+    "translator",
+];
+
+/// CSL-JSON 1.0.2 date variables.
+const CSL_DATES: &[&str] = &[
+    "accessed",
+    "available-date",
+    "event-date",
+    "issued",
+    "original-date",
+    "submitted",
+];
+
+/// CSL-JSON 1.0.2 standard (string or number) variables.
+const CSL_STANDARD: &[&str] = &[
+    "id",
+    "type",
+    "citation-key",
+    "language",
+    "journalAbbreviation",
+    "shortTitle",
+    "abstract",
+    "annote",
+    "archive",
+    "archive_collection",
+    "archive_location",
+    "archive-place",
+    "authority",
+    "call-number",
+    "chapter-number",
+    "citation-number",
+    "citation-label",
+    "collection-number",
+    "collection-title",
+    "container-title",
+    "container-title-short",
+    "dimensions",
+    "division",
+    "DOI",
+    "edition",
+    "event",
+    "event-title",
+    "event-place",
+    "first-reference-note-number",
+    "genre",
+    "ISBN",
+    "ISSN",
+    "issue",
+    "jurisdiction",
+    "keyword",
+    "locator",
+    "medium",
+    "note",
+    "number",
+    "number-of-pages",
+    "number-of-volumes",
+    "original-publisher",
+    "original-publisher-place",
+    "original-title",
+    "page",
+    "page-first",
+    "part",
+    "part-title",
+    "PMCID",
+    "PMID",
+    "printing",
+    "publisher",
+    "publisher-place",
+    "references",
+    "reviewed-genre",
+    "reviewed-title",
+    "scale",
+    "section",
+    "source",
+    "status",
+    "supplement",
+    "title",
+    "title-short",
+    "URL",
+    "version",
+    "volume",
+    "volume-title",
+    "volume-title-short",
+    "year-suffix",
+];
+
+/// Every source is a valid CSL-JSON 1.0.2 item: a known type, only CSL
+/// variables, names as name objects, dates as `date-parts`, and its rights
+/// status (and how the research reached it) in `custom`.
+#[test]
+fn every_source_is_a_valid_csl_item_with_its_rights() {
+    use serde_json::Value;
+    for source in &catalogue().sources {
+        let item = &source.csl;
+        let id = source.id();
+        assert!(
+            !id.is_empty()
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{id}"
+        );
+        let ty = item["type"].as_str().unwrap_or_default();
+        assert!(CSL_TYPES.contains(&ty), "{id}: type {ty:?}");
+        assert!(item["title"].is_string(), "{id}: a title");
+        for (key, value) in item {
+            let key = key.as_str();
+            if CSL_NAMES.contains(&key) {
+                for name in value.as_array().unwrap() {
+                    let obj = name.as_object().unwrap();
+                    assert!(
+                        obj.contains_key("family") || obj.contains_key("literal"),
+                        "{id}: {key} {name}"
+                    );
+                    for (k, v) in obj {
+                        assert!(
+                            [
+                                "family",
+                                "given",
+                                "dropping-particle",
+                                "non-dropping-particle",
+                                "suffix",
+                                "literal"
+                            ]
+                            .contains(&k.as_str())
+                                && v.is_string(),
+                            "{id}: {key}.{k}"
+                        );
+                    }
+                }
+            } else if CSL_DATES.contains(&key) {
+                let parts = value["date-parts"].as_array().unwrap();
+                assert!(!parts.is_empty() && parts.len() <= 2, "{id}: {key}");
+                for part in parts {
+                    let part = part.as_array().unwrap();
+                    assert!((1..=3).contains(&part.len()), "{id}: {key}");
+                    assert!(part.iter().all(Value::is_i64), "{id}: {key}");
+                }
+            } else if key == "custom" {
+                let rights = value["rights"].as_str().unwrap_or_default();
+                assert!(
+                    ["public-domain", "in-copyright", "cc-by-sa", "unknown"].contains(&rights),
+                    "{id}: rights {rights:?}"
+                );
+                assert!(value["access"].is_string(), "{id}: custom.access");
+            } else {
+                assert!(CSL_STANDARD.contains(&key), "{id}: {key} is not CSL");
+                assert!(value.is_string() || value.is_number(), "{id}: {key}");
+            }
+        }
+        assert!(item.contains_key("custom"), "{id}: no custom");
+    }
+}
+
+/// A citation of a paged source (a book, chapter, article or report) says
+/// where in it: every such citation carries a locator.
+#[test]
+fn every_citation_of_a_paged_source_has_a_locator() {
+    let cat = catalogue();
+    for c in all_citations(cat) {
+        let ty = cat.source(&c.source).unwrap().csl["type"]
+            .as_str()
+            .unwrap_or_default();
+        if [
+            "book",
+            "chapter",
+            "article-journal",
+            "article-magazine",
+            "report",
+        ]
+        .contains(&ty)
+        {
+            assert!(
+                c.locator.as_deref().is_some_and(|l| !l.trim().is_empty()),
+                "{} cited without a page",
+                c.source
+            );
+        }
+    }
+}
+
+#[test]
+fn glossary_terms_have_meaning_language_citations_and_no_guessed_pronunciation() {
+    let cat = catalogue();
+    let ids: HashSet<&str> = cat.glossary.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids.len(), cat.glossary.len(), "term ids are unique");
+    for t in &cat.glossary {
+        assert!(!t.meaning.trim().is_empty(), "{}", t.id);
+        assert!(!t.young.trim().is_empty(), "{}", t.id);
+        assert!(
+            ["Kiowa", "Arapaho", "English"].contains(&t.language.as_str()),
+            "{}",
+            t.id
+        );
+        assert!(!t.citations.is_empty(), "{} uncited", t.id);
+        // No source consulted gives a pronunciation, so none is offered.
+        assert!(t.pronunciation.is_none(), "{}: pronunciation", t.id);
+        for r in &t.related {
+            assert!(ids.contains(r.as_str()), "{} relates to unknown {r}", t.id);
+        }
+    }
+    for id in [
+        "zohn",
+        "ahl",
+        "sahe",
+        "tsona",
+        "awl",
+        "creek",
+        "dry-branch",
+        "torrent",
+        "dry-gully",
+        "whip",
+    ] {
+        assert!(ids.contains(id), "{id} in the glossary");
+    }
+}
+
+/// Texts for the young audience, with their placeholders removed.
+fn young_texts(cat: &Catalogue) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in cat.templates.events.values() {
+        out.extend(p.young.iter().cloned());
+    }
+    for r in cat.templates.rules.values() {
+        out.push(r.young.clone());
+        out.extend(r.short.young.iter().cloned());
+    }
+    for f in &cat.facts {
+        out.push(f.young.clone());
+    }
+    for t in &cat.glossary {
+        out.push(t.young.clone());
+    }
+    for w in cat.features.values() {
+        out.push(w.young.clone());
+    }
+    let words = &cat.templates.words;
+    let s = &words.sahe.young;
+    out.extend([
+        s.one_with.clone(),
+        s.one_without.clone(),
+        s.three_with.clone(),
+        s.three_without.clone(),
+    ]);
+    out.into_iter()
+        .map(|t| {
+            let mut plain = String::new();
+            let mut depth = 0;
+            for c in t.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    c if depth == 0 => plain.push(c),
+                    _ => {}
+                }
+            }
+            plain
+        })
+        .collect()
+}
+
+/// For ages 7-10, every Kiowa word is explained where it is used.
+#[test]
+fn young_texts_explain_every_kiowa_word() {
+    let glosses = [
+        ("zohn", "creek"),
+        ("ahl", "wood"),
+        ("sahe", "green"),
+        ("tsoñä", "awl"),
+        ("tsoñ", "awl"),
+    ];
+    for text in young_texts(catalogue()) {
+        let lower = text.to_lowercase();
+        let w = words(&text);
+        for (word, gloss) in glosses {
+            if w.iter().any(|x| x == word) {
+                assert!(lower.contains(gloss), "{word} unexplained in {text:?}");
+            }
+        }
+    }
+}
+
+/// For ages 7-10: short sentences and no jargon.
+#[test]
+fn young_texts_are_short_and_plain() {
+    const JARGON: &[&str] = &[
+        "circuit",
+        "ruleset",
+        "composite",
+        "configuration",
+        "forfeit",
+        "forfeits",
+        "reconstruction",
+        "ethnographer",
+        "ethnographers",
+        "respectively",
+        "modelling",
+        "penalty",
+        "hazard",
+        "counter",
+        "counters",
+        "glossed",
+        "summarised",
+    ];
+    let cat = catalogue();
+    let glossary: Vec<&str> = cat.glossary.iter().map(|t| t.young.as_str()).collect();
+    for text in young_texts(cat) {
+        for sentence in text.split_inclusive(['.', '!', '?']) {
+            let n = sentence.split_whitespace().count();
+            assert!(n <= 20, "{n} words for ages 7-10: {sentence:?}");
+        }
+        // The glossary explains the words themselves.
+        if glossary.iter().any(|g| g.contains(text.trim())) {
+            continue;
+        }
+        for w in words(&text) {
+            assert!(!JARGON.contains(&w.as_str()), "{w:?} in {text:?}");
+        }
+    }
+}
+
+/// The Kiowa are a living nation: the people are spoken of in the present
+/// tense (the historical record in the past), and the game is named as a
+/// Kiowa women's and girls' game, first, in every audience.
+#[test]
+fn the_kiowa_are_spoken_of_in_the_present() {
+    const PAST: &[&str] = &[
+        "kiowa were",
+        "kiowa was",
+        "kiowa had",
+        "kiowa used to",
+        "kiowa lived",
+        "kiowa believed",
+        "kiowa once",
+        "kiowa people were",
+        "kiowa people had",
+    ];
+    let cat = catalogue();
+    for text in all_texts(cat) {
+        let lower = text.to_lowercase();
+        for p in PAST {
+            assert!(!lower.contains(p), "{p:?} in {text:?}");
+        }
+    }
+    assert!(
+        cat.facts
+            .iter()
+            .any(|f| f.general.contains("The Kiowa are a living nation")),
+        "a fact says the Kiowa are a living nation"
+    );
+    let first = &cat.facts[0];
+    for text in [&first.general, &first.young, &first.scholar] {
+        assert!(
+            text.contains("Kiowa") && text.contains("women") && text.contains("girls"),
+            "{text}"
+        );
     }
 }

@@ -40,3 +40,17 @@ fn a_transcript_plays_to_a_winner_and_lists_its_sources() {
         );
     }
 }
+
+/// The whole narration of the lesson-4 game in each audience, and of the
+/// A4 preset's game (spinner, square board), reviewed as snapshots: run
+/// with `INSTA_UPDATE=always` after an intended narration change and
+/// review the diff in `tests/snapshots/`.
+#[test]
+fn whole_games_read_as_reviewed_in_every_audience() {
+    for audience in Audience::ALL {
+        let text = transcript(SEED, Preset::Composite, audience).unwrap();
+        insta::assert_snapshot!(format!("lesson_4_{}", audience.key()), text);
+    }
+    let text = transcript(SEED, Preset::A4, Audience::General).unwrap();
+    insta::assert_snapshot!("lesson_4_a4_general", text);
+}

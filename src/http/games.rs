@@ -12,7 +12,8 @@ use super::dto::{
 };
 use super::json;
 use super::problem::{ApiError, Problem};
-use crate::service::model::{Game, GameId};
+use crate::narration::Audience;
+use crate::service::model::{Game, GameId, MoveRecord};
 use crate::service::{Answer, NewGame, Service, ThrowCommand};
 
 /// Longest `Idempotency-Key`, in characters.
@@ -57,6 +58,30 @@ pub const DEFAULT_PAGE: u32 = 20;
 
 fn game_id(raw: &str) -> Result<GameId, ApiError> {
     GameId::parse(raw).map_err(|e| ApiError::field("#/path/id", e.to_string()))
+}
+
+/// The `audience` query parameter: absent, or one of the audiences.
+fn audience(raw: Option<&str>) -> Result<Option<Audience>, ApiError> {
+    raw.map(|text| {
+        Audience::parse(text).ok_or_else(|| {
+            ApiError::field(
+                "#/query/audience",
+                format!("must be one of: young, general, scholar (got {text:?})"),
+            )
+        })
+    })
+    .transpose()
+}
+
+/// The move as stored, or narrated again for `audience`.
+fn for_audience(game: &Game, record: MoveRecord, audience: Option<Audience>) -> MoveRecord {
+    match audience {
+        Some(a) => MoveRecord {
+            narration: record.narration_for(&game.setup, a),
+            ..record
+        },
+        None => record,
+    }
 }
 
 fn etag(version: u32) -> String {
@@ -258,15 +283,33 @@ pub struct MovesQuery {
     /// Moves per page, 1 to 100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
     limit: Option<String>,
+    /// Narrate every move again for this audience (default: the game's
+    /// own). The same rules and context facts are told, in that audience's
+    /// words; the result is the same on every request.
+    #[param(inline, value_type = Option<Audience>)]
+    audience: Option<String>,
 }
 
-/// The move log, oldest first, a page at a time.
+/// The audience to narrate one move for.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct MoveQuery {
+    /// Narrate the move again for this audience (default: the game's own).
+    /// The same rules and context fact are told, in that audience's words;
+    /// the result is the same on every request.
+    #[param(inline, value_type = Option<Audience>)]
+    audience: Option<String>,
+}
+
+/// The move log, oldest first, a page at a time; with `audience`, every
+/// move narrated again from its stored events for that audience.
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), MovesQuery),
     responses(
         (status = 200, description = "A page of moves", body = MovePage),
-        (status = 400, description = "Malformed id, cursor or limit", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, cursor, limit or audience", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -299,26 +342,32 @@ pub async fn list_moves(
                 )
             })?,
     };
+    let audience = audience(query.audience.as_deref())?;
     let game = service.game(id).await?;
     let records = service.moves(id, after, limit).await?;
     let next_cursor = records
         .last()
         .filter(|last| last.n < game.state.throws && records.len() == limit as usize)
         .map(|last| last.n.to_string());
-    let items = records.iter().map(|r| move_view(&game, r, false)).collect();
+    let items = records
+        .into_iter()
+        .map(|r| move_view(&game, &for_audience(&game, r, audience), false))
+        .collect();
     Ok(HttpResponse::Ok().json(MovePage { items, next_cursor }))
 }
 
-/// One move of the log.
+/// One move of the log, narrated for the game's audience or, with
+/// `audience`, narrated again from its stored events for another.
 #[utoipa::path(
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
+        MoveQuery,
     ),
     responses(
         (status = 200, description = "The move", body = MoveView),
-        (status = 400, description = "Malformed id or move number", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, move number or audience", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -326,13 +375,16 @@ pub async fn list_moves(
 pub async fn get_move(
     service: web::Data<Service>,
     path: web::Path<(String, String)>,
+    query: web::Query<MoveQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
     let id = game_id(&id)?;
     let n = n.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
         ApiError::field("#/path/n", "must be a move number, an integer from 1 up")
     })?;
+    let audience = audience(query.audience.as_deref())?;
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
+    let record = for_audience(&game, record, audience);
     Ok(HttpResponse::Ok().json(move_view(&game, &record, false)))
 }

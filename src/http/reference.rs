@@ -2,12 +2,12 @@
 //! and health checks.
 
 use actix_web::{HttpResponse, get, web};
-use serde::Serialize;
-use utoipa::ToSchema;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::dto::{CitationView, ProbabilityView};
 use super::problem::{ApiError, Problem};
-use crate::narration::catalogue;
+use crate::narration::{Source, catalogue};
 use crate::rules::{Face, Odds, SpinnerSector, Throw, ThrowTable};
 use crate::service::Service;
 
@@ -158,16 +158,77 @@ pub struct SourcesView {
     pub items: Vec<CslItem>,
 }
 
-/// The bibliography every citation points into, as CSL-JSON.
-#[utoipa::path(tag = "reference", responses((status = 200, description = "The bibliography", body = SourcesView)))]
+/// How a source is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceFormat {
+    /// The CSL-JSON item (`application/json`), the default.
+    Csl,
+    /// A BibTeX entry (`text/x-bibtex`).
+    Bibtex,
+}
+
+/// The media type of BibTeX.
+pub const BIBTEX: &str = "text/x-bibtex; charset=utf-8";
+
+/// The format a source is asked for in.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct SourceQuery {
+    /// `csl` (default): CSL-JSON; `bibtex`: BibTeX (`text/x-bibtex`).
+    #[param(inline, value_type = Option<SourceFormat>)]
+    format: Option<String>,
+}
+
+impl SourceQuery {
+    fn format(&self) -> Result<SourceFormat, ApiError> {
+        match self.format.as_deref() {
+            None | Some("csl") => Ok(SourceFormat::Csl),
+            Some("bibtex") => Ok(SourceFormat::Bibtex),
+            Some(other) => Err(ApiError::field(
+                "#/query/format",
+                format!("must be one of: csl, bibtex (got {other:?})"),
+            )),
+        }
+    }
+}
+
+fn bibtex_of(source: &Source) -> Result<String, ApiError> {
+    crate::narration::bibtex(source).map_err(|e| ApiError::internal(&e))
+}
+
+/// The bibliography every citation points into, as CSL-JSON items (with
+/// their rights status in `custom`) or, with `format=bibtex`, as a BibTeX
+/// file.
+#[utoipa::path(
+    tag = "reference",
+    params(SourceQuery),
+    responses(
+        (status = 200, description = "The bibliography", content(
+            (SourcesView = "application/json"),
+            (String = "text/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
+        )),
+        (status = 400, description = "An unknown format", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 #[get("/v1/sources")]
-pub async fn get_sources() -> HttpResponse {
-    HttpResponse::Ok().json(SourcesView {
-        items: catalogue()
-            .sources
-            .iter()
-            .map(|s| CslItem(s.csl.clone()))
-            .collect(),
+pub async fn get_sources(query: web::Query<SourceQuery>) -> Result<HttpResponse, ApiError> {
+    let sources = &catalogue().sources;
+    Ok(match query.format()? {
+        SourceFormat::Csl => HttpResponse::Ok().json(SourcesView {
+            items: sources.iter().map(|s| CslItem(s.csl.clone())).collect(),
+        }),
+        SourceFormat::Bibtex => {
+            let mut text = String::new();
+            for (i, source) in sources.iter().enumerate() {
+                if i > 0 {
+                    text.push('\n');
+                }
+                text.push_str(&bibtex_of(source)?);
+            }
+            HttpResponse::Ok().content_type(BIBTEX).body(text)
+        }
     })
 }
 
@@ -187,19 +248,27 @@ fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
     }
 }
 
-/// One source, as a CSL-JSON item.
+/// One source, as a CSL-JSON item (default, or `format=csl`) or as a
+/// BibTeX entry (`format=bibtex`, served as `text/x-bibtex`).
 #[utoipa::path(
     tag = "reference",
-    params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$")),
+    params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$"), SourceQuery),
     responses(
-        (status = 200, description = "The source", body = CslItem),
-        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "The source", content(
+            (CslItem = "application/json"),
+            (String = "text/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
+        )),
+        (status = 400, description = "Malformed id or unknown format", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such source", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/sources/{id}")]
-pub async fn get_source(id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get_source(
+    id: web::Path<String>,
+    query: web::Query<SourceQuery>,
+) -> Result<HttpResponse, ApiError> {
     check_id("#/path/id", &id)?;
+    let format = query.format()?;
     let source = catalogue().source(&id).ok_or_else(|| {
         ApiError::new(
             actix_web::http::StatusCode::NOT_FOUND,
@@ -208,7 +277,12 @@ pub async fn get_source(id: web::Path<String>) -> Result<HttpResponse, ApiError>
             format!("no source has the id {id}; GET /v1/sources lists them"),
         )
     })?;
-    Ok(HttpResponse::Ok().json(CslItem(source.csl.clone())))
+    Ok(match format {
+        SourceFormat::Csl => HttpResponse::Ok().json(CslItem(source.csl.clone())),
+        SourceFormat::Bibtex => HttpResponse::Ok()
+            .content_type(BIBTEX)
+            .body(bibtex_of(source)?),
+    })
 }
 
 /// A glossary term.

@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::render::Audience;
+
 /// A pointer into the bibliography: `source` is an id of
 /// `GET /v1/sources`, `locator` the pages where known (e.g. `pp. 124-130`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -18,45 +20,173 @@ pub struct Citation {
     pub locator: Option<String>,
 }
 
-/// Phrasings of one event, per audience.
+/// Phrasings of one event (or of a rule's short form), per audience.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Phrasings {
-    /// For the general audience (at least one).
+    /// For the general audience (at least two, so that consecutive moves
+    /// can always be told in different words).
     pub general: Vec<String>,
     /// For ages 7-10.
-    #[serde(default)]
     pub young: Vec<String>,
     /// For scholars.
-    #[serde(default)]
     pub scholar: Vec<String>,
 }
 
-/// A rule statement with its sources.
+impl Phrasings {
+    /// The list for `audience`.
+    #[must_use]
+    pub fn for_audience(&self, audience: Audience) -> &[String] {
+        match audience {
+            Audience::Young => &self.young,
+            Audience::General => &self.general,
+            Audience::Scholar => &self.scholar,
+        }
+    }
+
+    /// Every phrasing, all audiences.
+    pub fn all(&self) -> impl Iterator<Item = &String> {
+        self.general.iter().chain(&self.young).chain(&self.scholar)
+    }
+}
+
+/// One text per audience.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerAudience<T> {
+    /// For the general audience.
+    pub general: T,
+    /// For ages 7-10.
+    pub young: T,
+    /// For scholars.
+    pub scholar: T,
+}
+
+impl<T> PerAudience<T> {
+    /// The value for `audience`.
+    #[must_use]
+    pub fn get(&self, audience: Audience) -> &T {
+        match audience {
+            Audience::Young => &self.young,
+            Audience::General => &self.general,
+            Audience::Scholar => &self.scholar,
+        }
+    }
+
+    /// The three values, general first.
+    pub fn all(&self) -> impl Iterator<Item = &T> {
+        [&self.general, &self.young, &self.scholar].into_iter()
+    }
+}
+
+/// A rule statement with its sources: the full statement per audience,
+/// short restatements for a rule already stated in full, and two lists of
+/// citations.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RuleText {
     /// For the general audience.
     pub general: String,
     /// For ages 7-10.
-    pub young: Option<String>,
+    pub young: String,
     /// For scholars.
-    pub scholar: Option<String>,
-    /// Where the rule comes from.
+    pub scholar: String,
+    /// Short restatements, per audience (at least two each).
+    pub short: Phrasings,
+    /// The one or two sources that carry the rule: cited by event sentences
+    /// and short restatements.
+    pub cite: Vec<Citation>,
+    /// Every source the full statements draw on.
     pub citations: Vec<Citation>,
+}
+
+impl RuleText {
+    /// The full statement for `audience`.
+    #[must_use]
+    pub fn full(&self, audience: Audience) -> &str {
+        match audience {
+            Audience::Young => &self.young,
+            Audience::General => &self.general,
+            Audience::Scholar => &self.scholar,
+        }
+    }
+}
+
+/// How the sahe is spoken of after a throw of one or three flat faces.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaheWords {
+    /// One flat face, and it is the sahe.
+    pub one_with: String,
+    /// One flat face, not the sahe.
+    pub one_without: String,
+    /// Three flat faces, the sahe among them.
+    pub three_with: String,
+    /// Three flat faces, the sahe not among them.
+    pub three_without: String,
+}
+
+/// The spinner's sectors in words.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SectorWords {
+    /// 10, spin again.
+    pub ten: String,
+    /// 1.
+    pub one: String,
+    /// Blue 1, spin again.
+    pub blue_one: String,
+    /// 2.
+    pub two: String,
+    /// 3.
+    pub three: String,
+    /// Blue 3, spin again.
+    pub blue_three: String,
+    /// 6, spin again.
+    pub six: String,
+}
+
+/// A board's words: what its features are called (Bell's torrent and dry
+/// gully on the 28-space board). The `_x` forms are for a first mention and
+/// may carry an explanation.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardWords {
+    /// The creek, bare (`creek`, `torrent`).
+    pub creek: String,
+    /// The creek at first mention.
+    pub creek_x: String,
+    /// The dry branch, bare.
+    pub dry_branch: String,
+    /// The dry branch at first mention.
+    pub dry_branch_x: String,
+    /// The dry branches, plural.
+    pub dry_branches: String,
+    /// The track's shape (`circle`, `square`).
+    pub track: String,
 }
 
 /// Words the templates splice in.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Words {
-    /// Count words 0..=4 ("no", "one", ...).
-    pub counts: Vec<String>,
-    /// Phrase for the sahe showing its flat face, per audience.
-    pub sahe_up: BTreeMap<String, String>,
-    /// Phrase for the sahe showing its round face, per audience.
-    pub sahe_down: BTreeMap<String, String>,
+    /// "no stick", "one stick", ... "all four sticks", by flat faces up.
+    pub flat_sticks: PerAudience<Vec<String>>,
+    /// "no flat face", "one flat face", ..., by flat faces up.
+    pub flat_faces: PerAudience<Vec<String>>,
+    /// The sahe after a throw of one or three flat faces.
+    pub sahe: PerAudience<SaheWords>,
+    /// The spinner's sectors.
+    pub sectors: PerAudience<SectorWords>,
+    /// Words of the 40-space circle.
+    pub circle40: PerAudience<BoardWords>,
+    /// Words of the 28-space square.
+    pub square28: PerAudience<BoardWords>,
 }
 
 /// The templates file.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Templates {
     /// Event phrasings by template key.
     pub events: BTreeMap<String, Phrasings>,
@@ -81,6 +211,10 @@ pub struct Fact {
     pub scholar: String,
     /// Where the fact comes from.
     pub citations: Vec<Citation>,
+    /// The rule this fact retells, if it does: the fact is not told on a
+    /// move that states that rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -135,8 +269,9 @@ impl Source {
     }
 }
 
-/// Feature names per audience, keyed `ordinary`, `dry_branch_east`, ...
-pub type FeatureWords = BTreeMap<String, BTreeMap<String, String>>;
+/// Feature names per audience, keyed `ordinary`, `dry_branch_east`, ...;
+/// `{creek}` and `{dry_branch}` stand for the board's words.
+pub type FeatureWords = BTreeMap<String, PerAudience<String>>;
 
 /// Everything the narration reads.
 #[derive(Debug)]

@@ -97,13 +97,8 @@ fn rules_text(ids: &[&str], audience: Audience) -> (String, Vec<Citation>) {
     let mut citations: Vec<Citation> = Vec::new();
     for id in ids {
         let Some(r) = rules.get(*id) else { continue };
-        let t = match audience {
-            Audience::Young => r.young.as_ref(),
-            Audience::General => None,
-            Audience::Scholar => r.scholar.as_ref(),
-        }
-        .unwrap_or(&r.general);
-        text.push(t.clone());
+        let t = r.full(audience).to_owned();
+        text.push(t);
         for c in &r.citations {
             if !citations.contains(c) {
                 citations.push(c.clone());

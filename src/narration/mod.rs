@@ -8,12 +8,19 @@
 //! taken from `rules-research.md` section 6, none graded [U]; every text is
 //! written in the product's own words.
 
+mod bibtex;
 mod catalogue;
 mod lesson;
 mod render;
 
-pub use catalogue::{Catalogue, Citation, Fact, GlossaryTerm, Source, catalogue};
+pub use bibtex::{BibtexError, bibtex};
 pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
+
+pub use catalogue::{
+    BoardWords, Catalogue, Citation, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source,
+    catalogue,
+};
 pub use render::{
-    Audience, Cast, MoveContext, Narration, Segment, SegmentKind, narrate_move, narrate_stop,
+    Audience, Cast, FULL_STATEMENT_EVERY, MoveContext, Narration, RuleStated, Segment, SegmentKind,
+    narrate_move, narrate_stop, renarrate_move,
 };

@@ -1,33 +1,68 @@
 //! Turning a move's events into narrated, cited segments.
+//!
+//! Narration happens in two steps.
+//!
+//! 1. A **plan** decides what to tell besides the events: which rules, each
+//!    in full or as a short restatement, and which context fact. The plan
+//!    depends on the game's history (the facts told so far and the previous
+//!    move's narration) but never on the audience, and it is kept in the
+//!    stored segments: a rule segment keeps its rule id and its `brief`
+//!    flag, a context segment its fact id.
+//! 2. The **rendering** turns a plan and the move's events into text for
+//!    one audience. Phrasings rotate with the move number, so consecutive
+//!    moves never read the same, and nothing else goes into the choice: a
+//!    stored move re-rendered for another audience ([`renarrate_move`])
+//!    reads exactly as if the game had been narrated for that audience from
+//!    the start.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::{Catalogue, Citation, Phrasings, catalogue};
+use super::catalogue::{BoardWords, Catalogue, Citation, Fact, RuleText, catalogue};
 use crate::rules::{
-    Bank, Compass, CounterReason, Creek, DryBranch, Event, Feature, Options, OwnLastSpace, Score,
-    Seat, Side, Throw, ThrowTable, WinReason,
+    Bank, Board, Compass, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event,
+    Feature, Options, Overshoot, OwnLastSpace, Score, Seat, Side, SpinnerSector, Throw, ThrowTable,
+    TurnOrder, WinReason,
 };
+
+/// A rule stated in full is stated briefly for this many moves; after
+/// that, its next mention is a full statement again.
+pub const FULL_STATEMENT_EVERY: u32 = 40;
 
 /// Who the narration is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Audience {
-    /// Ages 7-10: short sentences, every Kiowa word explained.
+    /// Ages 7-10: short sentences, no jargon, every Kiowa word explained.
     Young,
     /// Everyone else (default).
     #[default]
     General,
-    /// Names where the sources disagree, with page-level citations.
+    /// Says where the sources disagree and which reading the ruleset
+    /// follows, with page-level citations.
     Scholar,
 }
 
 impl Audience {
-    fn key(self) -> &'static str {
+    /// All audiences.
+    pub const ALL: [Audience; 3] = [Audience::Young, Audience::General, Audience::Scholar];
+
+    /// The audience's name as written in the API (`young`, `general`,
+    /// `scholar`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
         match self {
             Audience::Young => "young",
             Audience::General => "general",
             Audience::Scholar => "scholar",
         }
+    }
+
+    /// The audience with this name.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.key() == text)
     }
 }
 
@@ -58,6 +93,19 @@ pub struct Segment {
     /// The fact id of a `context` segment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fact: Option<String>,
+    /// A `rule` segment that restates its rule briefly (the rule was stated
+    /// in full not long before).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub brief: bool,
+}
+
+/// When a rule was last stated in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleStated {
+    /// The move that last stated it, in full or briefly.
+    pub last: u32,
+    /// The move that last stated it in full (0: never).
+    pub full: u32,
 }
 
 /// A move's narration.
@@ -67,6 +115,10 @@ pub struct Narration {
     pub audience: Audience,
     /// Its segments, in reading order.
     pub segments: Vec<Segment>,
+    /// Rules stated so far in the game, up to and including this move: the
+    /// memory the next move's narration starts from.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rules_stated: BTreeMap<String, RuleStated>,
 }
 
 impl Narration {
@@ -74,6 +126,14 @@ impl Narration {
     #[must_use]
     pub fn fact(&self) -> Option<&str> {
         self.segments.iter().find_map(|s| s.fact.as_deref())
+    }
+
+    /// The ids of the rules stated in `rule` segments, in order.
+    pub fn rules(&self) -> impl Iterator<Item = &str> {
+        self.segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Rule)
+            .filter_map(|s| s.rule.as_deref())
     }
 }
 
@@ -96,6 +156,12 @@ impl Cast {
         self.players[seat.side.index()]
             .get(usize::from(seat.player))
             .map_or_else(|| self.side(seat.side), String::as_str)
+    }
+
+    /// Whether the player at `seat` is known by her side's name (a side of
+    /// one player named after it): then the narration names her once.
+    fn is_solo(&self, seat: Seat) -> bool {
+        self.player(seat) == self.side(seat.side)
     }
 }
 
@@ -120,31 +186,55 @@ pub struct MoveContext<'a> {
     pub events: &'a [Event],
     /// Fact ids this game has told already, oldest first.
     pub told: &'a [String],
+    /// The previous move's narration (`None` on the first move): the rules
+    /// it stated are not repeated word for word, and its memory of the
+    /// rules stated so far carries on.
+    pub previous: Option<&'a Narration>,
+}
+
+/// What a move's narration tells besides its events: decided from the
+/// game's history, the same for every audience.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Plan {
+    /// Rule ids, each with whether it is restated briefly.
+    rules: Vec<(String, bool)>,
+    /// The context fact, if any.
+    fact: Option<String>,
+    /// The memory of rules stated, after this move.
+    rules_stated: BTreeMap<String, RuleStated>,
 }
 
 /// Narrate one move: one `event` segment per event (the throw first), the
-/// rule behind the move's main event, and, on the first move, on moves with
-/// a notable event and on every third move, one cultural-context fact this
-/// game has not told yet, relevant to the event where one fits.
+/// rules behind the move's notable events (or, on a routine move, one
+/// relevant rule the previous move did not state), and, on the first move,
+/// on moves with a notable event and on every third move, one cultural-
+/// context fact the game has not told yet, relevant to the move where one
+/// fits.
 #[must_use]
 pub fn narrate_move(ctx: &MoveContext<'_>) -> Narration {
-    let cat = catalogue();
-    let mut r = Renderer {
-        cat,
-        ctx,
-        segments: Vec::new(),
-        slot: 0,
+    let plan = plan(catalogue(), ctx);
+    render(ctx, &plan)
+}
+
+/// Narrate a stored move again for `ctx.audience`: the same events, the
+/// same rules in the same form and the same context fact as `stored` (the
+/// move's narration as first written, in any audience), in that audience's
+/// words. Deterministic: it reads exactly as [`narrate_move`] would have
+/// written the move for that audience. `ctx.told` and `ctx.previous` are
+/// not read.
+#[must_use]
+pub fn renarrate_move(ctx: &MoveContext<'_>, stored: &Narration) -> Narration {
+    let plan = Plan {
+        rules: stored
+            .segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Rule)
+            .filter_map(|s| s.rule.clone().map(|r| (r, s.brief)))
+            .collect(),
+        fact: stored.fact().map(str::to_owned),
+        rules_stated: stored.rules_stated.clone(),
     };
-    r.throw();
-    for (i, event) in ctx.events.iter().enumerate() {
-        r.event(event, ctx.events.get(i + 1));
-    }
-    r.rules();
-    r.context();
-    Narration {
-        audience: ctx.audience,
-        segments: r.segments,
-    }
+    render(ctx, &plan)
 }
 
 /// Narrate a stopped game's result event ([`Event::Won`] with
@@ -162,56 +252,45 @@ pub fn narrate_stop(
         Event::Won { side, .. } => ("stopped", Some(*side)),
         _ => ("stopped_draw", None),
     };
-    let counters_text = side
-        .map_or(counters[0], |s| counters[s.index()])
-        .to_string();
+    let held = side.map_or(counters[0], |s| counters[s.index()]);
     let name = side.map(|s| cast.side(s).to_owned()).unwrap_or_default();
-    let text = fill(
-        pick(&cat.templates.events[key], audience, 0, key),
-        &[("side", &name), ("counters", &counters_text)],
-    );
+    let words = BoardVars::new(cat, options, audience);
     let rule = "stop_most_counters";
+    let text = cat.templates.events.get(key).map_or_else(String::new, |p| {
+        let list = p.for_audience(audience);
+        let template = list.first().map_or("", String::as_str);
+        words.fill(
+            template,
+            &[("side", &name), ("counters", &count_word(held, audience))],
+        )
+    });
     let mut segments = vec![Segment {
         kind: SegmentKind::Event,
         text,
-        citations: rule_citations(cat, rule),
+        citations: rule_cite(cat, rule),
         rule: Some(rule.to_owned()),
         fact: None,
+        brief: false,
     }];
-    segments.push(rule_segment(cat, rule, audience));
-    let _ = options;
-    Narration { audience, segments }
-}
-
-struct Renderer<'a> {
-    cat: &'static Catalogue,
-    ctx: &'a MoveContext<'a>,
-    segments: Vec<Segment>,
-    slot: usize,
-}
-
-/// The phrasing list for `audience`, falling back to `general`.
-fn phrasings(p: &Phrasings, audience: Audience) -> &[String] {
-    let list = match audience {
-        Audience::Young => &p.young,
-        Audience::General => &p.general,
-        Audience::Scholar => &p.scholar,
-    };
-    if list.is_empty() { &p.general } else { list }
-}
-
-/// Choose a phrasing deterministically from the move number, the segment's
-/// slot and the template key, so consecutive moves rotate phrasings.
-fn pick<'p>(p: &'p Phrasings, audience: Audience, seed: usize, key: &str) -> &'p str {
-    let list = phrasings(p, audience);
-    let salt: usize = key.bytes().map(usize::from).sum();
-    list.get((seed + salt) % list.len().max(1))
-        .map_or("", String::as_str)
+    segments.push(rule_segment(cat, &words, rule, false, audience, 0));
+    Narration {
+        audience,
+        segments,
+        rules_stated: BTreeMap::new(),
+    }
 }
 
 /// Replace each `{name}` by its value in one pass: values are never read as
-/// templates, so a name containing braces is printed as it is.
+/// templates, so a name containing braces is printed as it is. An unknown
+/// name is left as written.
+#[cfg(test)]
 fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    fill_with(template, |name| {
+        vars.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
+    })
+}
+
+fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -220,8 +299,8 @@ fn fill(template: &str, vars: &[(&str, &str)]) -> String {
         match after.find('}') {
             Some(close) => {
                 let name = &after[..close];
-                match vars.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
+                match lookup(name) {
+                    Some(v) => out.push_str(v),
                     None => {
                         out.push('{');
                         out.push_str(name);
@@ -240,30 +319,147 @@ fn fill(template: &str, vars: &[(&str, &str)]) -> String {
     out
 }
 
-fn rule_citations(cat: &Catalogue, rule: &str) -> Vec<Citation> {
-    cat.templates
-        .rules
-        .get(rule)
-        .map(|r| r.citations.clone())
+/// A stable number from a key, so that different keys start their
+/// rotations at different places.
+fn salt(key: &str) -> usize {
+    key.bytes().map(usize::from).sum()
+}
+
+/// The phrasing for move `n`: the list rotates by one each move, so the
+/// same key never reads the same on two consecutive moves (every list has
+/// at least two entries); `occurrence` separates two uses of one key within
+/// a move.
+fn choose<'p>(list: &'p [String], n: u32, key: &str, occurrence: usize) -> &'p str {
+    if list.is_empty() {
+        return "";
+    }
+    let n = usize::try_from(n).unwrap_or_default();
+    list.get((n + salt(key) + occurrence) % list.len())
+        .map_or("", String::as_str)
+}
+
+/// A count in words where it reads better: 0 is "none".
+fn count_word(n: u8, audience: Audience) -> String {
+    match (n, audience) {
+        (0, Audience::Scholar) => "0".to_owned(),
+        (0, _) => "none".to_owned(),
+        (n, _) => n.to_string(),
+    }
+}
+
+/// "1 space", "3 spaces".
+fn spaces(n: u8) -> String {
+    if n == 1 {
+        "1 space".to_owned()
+    } else {
+        format!("{n} spaces")
+    }
+}
+
+/// The board's words and numbers, which every template and rule statement
+/// may use: `{creek}`, `{creek_x}`, `{dry_branch}`, `{dry_branch_x}`,
+/// `{dry_branches}`,
+/// `{track}`, `{north}` (own space of the near north bank), `{north_far}`,
+/// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
+/// `{implement}` (`sticks` or `spinner`).
+struct BoardVars {
+    vars: Vec<(&'static str, String)>,
+}
+
+impl BoardVars {
+    fn new(cat: &Catalogue, options: &Options, audience: Audience) -> Self {
+        let words: &BoardWords = match options.board {
+            Board::Circle40 => cat.templates.words.circle40.get(audience),
+            Board::Square28 => cat.templates.words.square28.get(audience),
+        };
+        let board = options.board;
+        let north = board.north_near_bank();
+        let implement = if options.throw_table == ThrowTable::Spinner {
+            "spinner"
+        } else {
+            "sticks"
+        };
+        Self {
+            vars: vec![
+                ("creek", words.creek.clone()),
+                ("creek_x", words.creek_x.clone()),
+                ("dry_branch", words.dry_branch.clone()),
+                ("dry_branch_x", words.dry_branch_x.clone()),
+                ("dry_branches", words.dry_branches.clone()),
+                ("track", words.track.clone()),
+                ("north", north.to_string()),
+                ("north_far", (north + 1).to_string()),
+                ("last", board.len().to_string()),
+                ("sum", (board.len() + 1).to_string()),
+                ("implement", implement.to_owned()),
+            ],
+        }
+    }
+
+    /// Fill `template` from `vars` first, then from the board's words.
+    fn fill(&self, template: &str, vars: &[(&str, &str)]) -> String {
+        fill_with(template, |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| *v)
+                .or_else(|| {
+                    self.vars
+                        .iter()
+                        .find(|(k, _)| *k == name)
+                        .map(|(_, v)| v.as_str())
+                })
+        })
+    }
+}
+
+fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
+    cat.templates.rules.get(rule)
+}
+
+/// The one or two sources that carry a rule.
+fn rule_cite(cat: &Catalogue, rule: &str) -> Vec<Citation> {
+    rule_text(cat, rule)
+        .map(|r| r.cite.clone())
         .unwrap_or_default()
 }
 
-fn rule_segment(cat: &Catalogue, rule: &str, audience: Audience) -> Segment {
-    let text = cat.templates.rules.get(rule).map_or_else(String::new, |r| {
-        match audience {
-            Audience::Young => r.young.as_ref(),
-            Audience::General => None,
-            Audience::Scholar => r.scholar.as_ref(),
-        }
-        .unwrap_or(&r.general)
-        .clone()
-    });
+fn rule_segment(
+    cat: &Catalogue,
+    words: &BoardVars,
+    rule: &str,
+    brief: bool,
+    audience: Audience,
+    move_number: u32,
+) -> Segment {
+    let (text, citations) = rule_text(cat, rule).map_or_else(
+        || (String::new(), Vec::new()),
+        |r| {
+            // A scholar's rule segment names the sources where they disagree
+            // and cites them all; the others cite the sources that carry the
+            // rule.
+            let citations = if audience == Audience::Scholar {
+                r.citations.clone()
+            } else {
+                r.cite.clone()
+            };
+            if brief {
+                let list = r.short.for_audience(audience);
+                (
+                    words.fill(choose(list, move_number, rule, 0), &[]),
+                    citations,
+                )
+            } else {
+                (words.fill(r.full(audience), &[]), citations)
+            }
+        },
+    );
     Segment {
         kind: SegmentKind::Rule,
         text,
-        citations: rule_citations(cat, rule),
+        citations,
         rule: Some(rule.to_owned()),
         fact: None,
+        brief,
     }
 }
 
@@ -276,24 +472,393 @@ fn table_rule(table: ThrowTable) -> &'static str {
     }
 }
 
+fn north_rule(options: &Options) -> &'static str {
+    match options.deadly_north_bank {
+        DeadlyNorthBank::Near => "north_creek_near",
+        DeadlyNorthBank::Far => "north_creek_far",
+    }
+}
+
+fn circuit_rule(options: &Options) -> &'static str {
+    match options.own_last_space {
+        OwnLastSpace::Ordinary => "circuit_lap_a4",
+        OwnLastSpace::FallsIn | OwnLastSpace::CompletesCircuit => "circuit_carry_on",
+    }
+}
+
+/// The rule about coming home: what landing on own last space does.
+fn home_rule(options: &Options) -> &'static str {
+    match options.own_last_space {
+        OwnLastSpace::FallsIn => "south_creek_falls_in",
+        OwnLastSpace::CompletesCircuit => "circuit_exact_ludii",
+        OwnLastSpace::Ordinary => "circuit_lap_a4",
+    }
+}
+
+fn turn_rule(options: &Options, cast: &Cast) -> &'static str {
+    let teams = cast.players.iter().any(|p| p.len() > 1);
+    match (teams, options.turn_order) {
+        (false, _) => "turn_pass",
+        (true, TurnOrder::SideBlocks) => "turn_side_blocks",
+        (true, TurnOrder::Alternate) => "turn_alternate",
+    }
+}
+
+fn whip_rule(events: &[Event]) -> &'static str {
+    let then_falls = events.iter().any(|e| {
+        matches!(
+            e,
+            Event::FellIntoCreek {
+                creek: Creek::North,
+                ..
+            }
+        )
+    });
+    if then_falls { "whip_then_fall" } else { "whip" }
+}
+
+fn dry_branch_rule(options: &Options) -> &'static str {
+    match options.dry_branch {
+        DryBranch::NoEffect => "dry_branch_no_effect",
+        DryBranch::LoseThrow => "dry_branch_lose_throw",
+        DryBranch::CrossOver => "dry_branch_cross_over",
+    }
+}
+
+/// The rules behind a move's notable events, in order, without repeats.
+fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
+    let options = ctx.options;
+    let mut ids: Vec<&'static str> = Vec::new();
+    let mut push = |id: &'static str| {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    };
+    let mut upset = false;
+    for event in ctx.events {
+        match event {
+            Event::FellIntoCreek {
+                creek: Creek::South,
+                ..
+            } => {
+                push("south_creek_falls_in");
+                upset = true;
+            }
+            Event::FellIntoCreek { .. } => {
+                push(north_rule(options));
+                upset = true;
+            }
+            Event::Whipped { .. } => {
+                push(whip_rule(ctx.events));
+                upset = true;
+            }
+            Event::CompletedCircuit { exact: true, .. } => push("circuit_exact_ludii"),
+            Event::CompletedCircuit { .. } => push(circuit_rule(options)),
+            Event::ForcedPass { .. } => {
+                push("overshoot_no_move");
+                upset = true;
+            }
+            Event::LostThrow { .. } | Event::TurnSkipped { .. } => push("dry_branch_lose_throw"),
+            Event::CrossedDryBranch { .. } => push("dry_branch_cross_over"),
+            Event::Won {
+                reason: WinReason::Circuits,
+                ..
+            } => push("circuits_to_win"),
+            Event::Won { .. } | Event::CounterUnpaid { .. } => push("counters_one_at_a_time"),
+            _ => {}
+        }
+    }
+    // An extra throw that survives a fall, a whip or a forced pass is worth
+    // its rule.
+    let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
+    if upset && ctx.score.throws_again && !over {
+        push("extra_throw_from_sticks");
+    }
+    ids
+}
+
+/// The rule a routine move states: the most specific relevant rule not
+/// stated lately, else the relevant rule stated longest ago; never one the
+/// previous move stated.
+fn routine_rule(
+    ctx: &MoveContext<'_>,
+    memory: &BTreeMap<String, RuleStated>,
+    previous: &[&str],
+) -> &'static str {
+    let options = ctx.options;
+    let n = ctx.move_number;
+    let table = table_rule(options.throw_table);
+    // Specific to what just happened or what lies ahead.
+    let mut specific: Vec<&'static str> = Vec::new();
+    if n == 1 {
+        specific.push(table);
+    }
+    let mut last_to = None;
+    for event in ctx.events {
+        match event {
+            Event::LandedOnDryBranch { .. } => specific.push(dry_branch_rule(options)),
+            Event::PassedNorthCreek { .. } => specific.push(north_rule(options)),
+            Event::Moved { to, .. } => last_to = Some(*to),
+            _ => {}
+        }
+    }
+    if ctx.score.throws_again {
+        specific.push(table);
+    }
+    if let Some(to) = last_to {
+        let board = options.board;
+        let north = board.north_near_bank();
+        let deadly = match options.deadly_north_bank {
+            DeadlyNorthBank::Near => north,
+            DeadlyNorthBank::Far => north + 1,
+        };
+        if to < deadly && deadly - to <= 6 {
+            specific.push(north_rule(options));
+        }
+        let last = board.len();
+        if to < last && last - to <= 6 {
+            specific.push(home_rule(options));
+            if options.overshoot == Overshoot::NoMove {
+                specific.push("overshoot_no_move");
+            }
+        }
+    }
+    let mut general: Vec<&'static str> = vec![table, "move", turn_rule(options, ctx.cast)];
+    if options.end_check == EndCheck::Immediate {
+        general.push("counters_one_at_a_time");
+    }
+    let last_stated = |id: &str| memory.get(id).map_or(0, |m| m.last);
+    let fresh = |id: &&&'static str| !previous.contains(*id);
+    if let Some(id) = specific
+        .iter()
+        .filter(fresh)
+        .find(|id| n.saturating_sub(last_stated(id)) >= 5 || last_stated(id) == 0)
+    {
+        return id;
+    }
+    general
+        .iter()
+        .filter(fresh)
+        // The oldest statement first; `min_by_key` keeps the first of equals.
+        .min_by_key(|id| last_stated(id))
+        .copied()
+        .unwrap_or("move")
+}
+
+/// Topics relevant to this move, most specific first.
+fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
+    let mut topics = Vec::new();
+    if ctx.move_number == 1 {
+        topics.push("intro");
+    }
+    if ctx.events.iter().any(|e| matches!(e, Event::Won { .. })) {
+        topics.extend(["women", "history"]);
+    }
+    for event in ctx.events {
+        match event {
+            Event::FellIntoCreek { .. } | Event::PassedNorthCreek { .. } => {
+                topics.push("creek");
+            }
+            Event::Whipped { .. } => topics.extend(["whip", "awl"]),
+            Event::CompletedCircuit { .. } => topics.extend(["circuit", "counters"]),
+            Event::LandedOnDryBranch { .. }
+            | Event::LostThrow { .. }
+            | Event::CrossedDryBranch { .. } => topics.push("dry_branch"),
+            _ => {}
+        }
+    }
+    match ctx.throw {
+        Throw::Sticks(s) => {
+            if ctx.score.value >= 5 {
+                topics.extend(["stone", "sticks"]);
+            }
+            if s.sahe_flat()
+                && ctx.score.throws_again
+                && ctx.options.throw_table == ThrowTable::SticksSahe
+            {
+                topics.push("sahe");
+            }
+        }
+        Throw::Spinner(_) => {
+            if ctx.score.value >= 6 {
+                topics.extend(["modern", "sticks"]);
+            }
+        }
+    }
+    if ctx.move_number == 1 {
+        topics.push("names");
+    }
+    topics
+}
+
+/// The facts told in the current round of the walk: a round ends when
+/// every fact of the catalogue has been told once.
+fn told_this_round<'t>(facts: &[Fact], told: &'t [String]) -> HashSet<&'t str> {
+    let mut round = HashSet::new();
+    for id in told {
+        if facts.iter().any(|f| f.id == *id) {
+            round.insert(id.as_str());
+            if round.len() == facts.len() {
+                round.clear();
+            }
+        }
+    }
+    round
+}
+
+/// One fact not told yet in this round, relevant where one fits; never the
+/// fact the previous telling told (at the start of a new round), nor one
+/// that retells a rule this move states.
+fn choose_fact<'c>(
+    cat: &'c Catalogue,
+    ctx: &MoveContext<'_>,
+    rules: &[(String, bool)],
+) -> Option<&'c Fact> {
+    let topics = topics(ctx);
+    let n = ctx.move_number;
+    if !(n == 1 || !topics.is_empty() || n.is_multiple_of(3)) {
+        return None;
+    }
+    let facts = &cat.facts;
+    let round = told_this_round(facts, ctx.told);
+    let last = ctx.told.last().map(String::as_str);
+    let untold = |f: &&Fact| {
+        !round.contains(f.id.as_str())
+            && Some(f.id.as_str()) != last
+            && !f
+                .rule
+                .as_ref()
+                .is_some_and(|r| rules.iter().any(|(id, _)| id == r))
+    };
+    topics
+        .iter()
+        .find_map(|topic| {
+            facts
+                .iter()
+                .filter(untold)
+                .find(|f| f.tags.iter().any(|t| t == topic))
+        })
+        .or_else(|| facts.iter().find(untold))
+}
+
+fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
+    let n = ctx.move_number;
+    let previous: Vec<&str> = ctx
+        .previous
+        .map(|p| p.rules().collect())
+        .unwrap_or_default();
+    let mut memory = ctx
+        .previous
+        .map(|p| p.rules_stated.clone())
+        .unwrap_or_default();
+    let mut ids = notable_rules(ctx);
+    if ids.is_empty() {
+        ids.push(routine_rule(ctx, &memory, &previous));
+    }
+    let mut rules = Vec::new();
+    for id in ids {
+        if rule_text(cat, id).is_none() {
+            continue;
+        }
+        let stated = memory.entry(id.to_owned()).or_default();
+        let brief = stated.full > 0 && n.saturating_sub(stated.full) < FULL_STATEMENT_EVERY;
+        stated.last = n;
+        if !brief {
+            stated.full = n;
+        }
+        rules.push((id.to_owned(), brief));
+    }
+    let fact = choose_fact(cat, ctx, &rules).map(|f| f.id.clone());
+    Plan {
+        rules,
+        fact,
+        rules_stated: memory,
+    }
+}
+
+fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
+    let cat = catalogue();
+    let mut r = Renderer {
+        cat,
+        ctx,
+        words: BoardVars::new(cat, ctx.options, ctx.audience),
+        segments: Vec::new(),
+        used: HashMap::new(),
+    };
+    r.throw();
+    for (i, event) in ctx.events.iter().enumerate() {
+        r.event(event, ctx.events.get(i + 1));
+    }
+    for (id, brief) in &plan.rules {
+        r.segments.push(rule_segment(
+            cat,
+            &r.words,
+            id,
+            *brief,
+            ctx.audience,
+            ctx.move_number,
+        ));
+    }
+    if let Some(fact) = plan
+        .fact
+        .as_deref()
+        .and_then(|id| cat.facts.iter().find(|f| f.id == id))
+    {
+        let text = match ctx.audience {
+            Audience::Young => &fact.young,
+            Audience::General => &fact.general,
+            Audience::Scholar => &fact.scholar,
+        };
+        r.segments.push(Segment {
+            kind: SegmentKind::Context,
+            text: text.clone(),
+            citations: fact.citations.clone(),
+            rule: None,
+            fact: Some(fact.id.clone()),
+            brief: false,
+        });
+    }
+    Narration {
+        audience: ctx.audience,
+        segments: r.segments,
+        rules_stated: plan.rules_stated.clone(),
+    }
+}
+
+struct Renderer<'a> {
+    cat: &'static Catalogue,
+    ctx: &'a MoveContext<'a>,
+    words: BoardVars,
+    segments: Vec<Segment>,
+    /// How often each template key has been used in this move.
+    used: HashMap<&'static str, usize>,
+}
+
 impl Renderer<'_> {
     fn audience(&self) -> Audience {
         self.ctx.audience
     }
 
-    fn push_event(&mut self, key: &str, rule: &str, vars: &[(&str, &str)]) {
+    fn push_event(&mut self, key: &'static str, rule: &str, vars: &[(&str, &str)]) {
         let Some(p) = self.cat.templates.events.get(key) else {
             return;
         };
-        let seed = self.ctx.move_number as usize * 7 + self.slot * 3;
-        self.slot += 1;
-        let text = fill(pick(p, self.audience(), seed, key), vars);
+        let occurrence = self.used.entry(key).or_default();
+        let template = choose(
+            p.for_audience(self.ctx.audience),
+            self.ctx.move_number,
+            key,
+            *occurrence,
+        );
+        *occurrence += 1;
+        let text = self.words.fill(template, vars);
         self.segments.push(Segment {
             kind: SegmentKind::Event,
             text,
-            citations: rule_citations(self.cat, rule),
+            citations: rule_cite(self.cat, rule),
             rule: Some(rule.to_owned()),
             fact: None,
+            brief: false,
         });
     }
 
@@ -314,73 +879,123 @@ impl Renderer<'_> {
         self.cat
             .features
             .get(key)
-            .and_then(|m| m.get(self.audience().key()).or_else(|| m.get("general")))
-            .cloned()
+            .map(|m| self.words.fill(m.get(self.audience()), &[]))
             .unwrap_or_default()
     }
 
     fn throw(&mut self) {
         let ctx = self.ctx;
-        let player = ctx.cast.player(ctx.seat).to_owned();
-        let value = ctx.score.value.to_string();
-        let key = if ctx.score.throws_again {
-            "throw_again"
-        } else {
-            "throw_end"
-        };
+        let audience = self.audience();
         let words = &self.cat.templates.words;
-        let (flat, sahe) = match ctx.throw {
-            Throw::Sticks(sticks) => {
-                let flat = words
-                    .counts
-                    .get(usize::from(sticks.flat_count()))
-                    .cloned()
-                    .unwrap_or_default();
-                let phrase = if sticks.sahe_flat() {
-                    &words.sahe_up
-                } else {
-                    &words.sahe_down
-                };
-                let sahe = phrase
-                    .get(self.audience().key())
-                    .or_else(|| phrase.get("general"))
-                    .cloned()
-                    .unwrap_or_default();
-                (flat, sahe)
-            }
-            Throw::Spinner(_) => (String::new(), String::new()),
-        };
+        let player = ctx.cast.player(ctx.seat).to_owned();
+        let value = ctx.score.value;
         let rule = table_rule(ctx.options.throw_table);
-        self.push_event(
-            key,
-            rule,
-            &[
-                ("player", &player),
-                ("flat", &flat),
-                ("value", &value),
-                ("sahe", &sahe),
-            ],
-        );
-    }
-
-    fn north_rule(&self) -> &'static str {
-        match self.ctx.options.deadly_north_bank {
-            crate::rules::DeadlyNorthBank::Near => "north_creek_near",
-            crate::rules::DeadlyNorthBank::Far => "north_creek_far",
+        // On the move that ends the game no throw follows, whatever the
+        // sticks said.
+        let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
+        match *ctx.throw {
+            Throw::Sticks(sticks) => {
+                let key = match (over, ctx.score.throws_again) {
+                    (true, _) => "throw_last",
+                    (false, true) => "throw_again",
+                    (false, false) => "throw_end",
+                };
+                let flat = usize::from(sticks.flat_count());
+                let sahe_words = words.sahe.get(audience);
+                let sahe = match (ctx.options.throw_table, flat, sticks.sahe_flat()) {
+                    (ThrowTable::SticksSahe, 1, true) => sahe_words.one_with.as_str(),
+                    (ThrowTable::SticksSahe, 1, false) => sahe_words.one_without.as_str(),
+                    (ThrowTable::SticksSahe, 3, true) => sahe_words.three_with.as_str(),
+                    (ThrowTable::SticksSahe, 3, false) => sahe_words.three_without.as_str(),
+                    _ => "",
+                };
+                let pick = |list: &Vec<String>| list.get(flat).cloned().unwrap_or_default();
+                self.push_event(
+                    key,
+                    rule,
+                    &[
+                        ("player", &player),
+                        ("flat_sticks", &pick(words.flat_sticks.get(audience))),
+                        ("flat_faces", &pick(words.flat_faces.get(audience))),
+                        ("s", if flat <= 1 { "s" } else { "" }),
+                        ("sahe", sahe),
+                        ("value", &value.to_string()),
+                        ("value_spaces", &spaces(value)),
+                    ],
+                );
+            }
+            Throw::Spinner(sector) => {
+                let key = match (over, ctx.score.throws_again) {
+                    (true, _) => "spin_last",
+                    (false, true) => "spin_again",
+                    (false, false) => "spin_end",
+                };
+                let s = words.sectors.get(audience);
+                let sector = match sector {
+                    SpinnerSector::Ten => &s.ten,
+                    SpinnerSector::One => &s.one,
+                    SpinnerSector::BlueOne => &s.blue_one,
+                    SpinnerSector::Two => &s.two,
+                    SpinnerSector::Three => &s.three,
+                    SpinnerSector::BlueThree => &s.blue_three,
+                    SpinnerSector::Six => &s.six,
+                }
+                .clone();
+                self.push_event(
+                    key,
+                    rule,
+                    &[
+                        ("player", &player),
+                        ("sector", &sector),
+                        ("value", &value.to_string()),
+                        ("value_spaces", &spaces(value)),
+                    ],
+                );
+            }
         }
     }
 
-    fn circuit_rule(&self) -> &'static str {
-        match self.ctx.options.own_last_space {
-            OwnLastSpace::Ordinary => "circuit_lap_a4",
-            OwnLastSpace::FallsIn | OwnLastSpace::CompletesCircuit => "circuit_carry_on",
+    /// The rule a counter changes hands by.
+    fn counter_rule(&self, reason: CounterReason) -> &'static str {
+        let options = self.ctx.options;
+        match reason {
+            CounterReason::Whip => whip_rule(self.ctx.events),
+            CounterReason::Circuit => {
+                if self
+                    .ctx
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::CompletedCircuit { exact: true, .. }))
+                {
+                    "circuit_exact_ludii"
+                } else {
+                    circuit_rule(options)
+                }
+            }
+            CounterReason::CreekFall => {
+                let south = self.ctx.events.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::FellIntoCreek {
+                            creek: Creek::South,
+                            ..
+                        }
+                    )
+                });
+                if south {
+                    "south_creek_falls_in"
+                } else {
+                    north_rule(options)
+                }
+            }
         }
     }
 
+    #[allow(clippy::too_many_lines)]
     fn event(&mut self, event: &Event, next: Option<&Event>) {
         let ctx = self.ctx;
         let cast = ctx.cast;
-        let player = cast.player(ctx.seat).to_owned();
+        let audience = self.audience();
         match *event {
             Event::Moved {
                 side,
@@ -388,14 +1003,26 @@ impl Renderer<'_> {
                 to,
                 steps,
             } => {
+                // When the next event tells where the awl landed, the move
+                // itself does not name the place.
+                let landing_told = matches!(
+                    next,
+                    Some(
+                        Event::LandedOnDryBranch { .. }
+                            | Event::LostThrow { .. }
+                            | Event::CrossedDryBranch { .. }
+                            | Event::FellIntoCreek { .. }
+                            | Event::CompletedCircuit { exact: true, .. }
+                    )
+                );
                 let feature = self.feature_words(side, to);
                 self.push_event(
-                    "moved",
+                    if landing_told { "moved_plain" } else { "moved" },
                     "move",
                     &[
-                        ("player", &player),
                         ("side", cast.side(side)),
                         ("steps", &steps.to_string()),
+                        ("steps_spaces", &spaces(steps)),
                         ("from", &from.to_string()),
                         ("to", &to.to_string()),
                         ("feature", &feature),
@@ -403,11 +1030,10 @@ impl Renderer<'_> {
                 );
             }
             Event::PassedNorthCreek { side } => {
-                let rule = self.north_rule();
                 self.push_event(
                     "passed_north_creek",
-                    rule,
-                    &[("player", &player), ("side", cast.side(side))],
+                    north_rule(ctx.options),
+                    &[("side", cast.side(side))],
                 );
             }
             Event::CompletedCircuit {
@@ -418,13 +1044,12 @@ impl Renderer<'_> {
                 let (key, rule) = if exact {
                     ("circuit_completed_home", "circuit_exact_ludii")
                 } else {
-                    ("completed_circuit", self.circuit_rule())
+                    ("completed_circuit", circuit_rule(ctx.options))
                 };
                 self.push_event(
                     key,
                     rule,
                     &[
-                        ("player", &player),
                         ("side", cast.side(side)),
                         ("circuits", &circuits.to_string()),
                     ],
@@ -432,60 +1057,49 @@ impl Renderer<'_> {
             }
             Event::FellIntoCreek { side, creek, space } => {
                 let (key, rule) = match creek {
-                    Creek::North => ("fell_into_creek_north", self.north_rule()),
+                    Creek::North => ("fell_into_creek_north", north_rule(ctx.options)),
                     Creek::South => ("fell_into_creek_south", "south_creek_falls_in"),
                 };
                 self.push_event(
                     key,
                     rule,
-                    &[
-                        ("player", &player),
-                        ("side", cast.side(side)),
-                        ("space", &space.to_string()),
-                    ],
+                    &[("side", cast.side(side)), ("space", &space.to_string())],
                 );
             }
             Event::Whipped {
                 side,
                 victim,
                 space,
-            } => {
-                let then_falls = ctx.events.iter().any(|e| {
-                    matches!(
-                        e,
-                        Event::FellIntoCreek {
-                            creek: Creek::North,
-                            ..
-                        }
-                    )
-                });
-                let rule = if then_falls { "whip_then_fall" } else { "whip" };
-                self.push_event(
-                    "whipped",
-                    rule,
-                    &[
-                        ("player", &player),
-                        ("side", cast.side(side)),
-                        ("opponent", cast.side(victim)),
-                        ("space", &space.to_string()),
-                    ],
-                );
-            }
+            } => self.push_event(
+                "whipped",
+                whip_rule(ctx.events),
+                &[
+                    ("side", cast.side(side)),
+                    ("opponent", cast.side(victim)),
+                    ("space", &space.to_string()),
+                ],
+            ),
             Event::CounterPaid {
                 payer,
                 payee,
                 counters,
                 reason,
             } => {
-                let _ = (reason, next);
+                let rule = self.counter_rule(reason);
                 self.push_event(
                     "counter_paid",
-                    "counters_one_at_a_time",
+                    rule,
                     &[
                         ("payer", cast.side(payer)),
                         ("payee", cast.side(payee)),
-                        ("payer_counters", &counters[payer.index()].to_string()),
-                        ("payee_counters", &counters[payee.index()].to_string()),
+                        (
+                            "payer_counters",
+                            &count_word(counters[payer.index()], audience),
+                        ),
+                        (
+                            "payee_counters",
+                            &count_word(counters[payee.index()], audience),
+                        ),
                     ],
                 );
             }
@@ -497,45 +1111,41 @@ impl Renderer<'_> {
             Event::ForcedPass { side, value } => self.push_event(
                 "forced_pass",
                 "overshoot_no_move",
-                &[
-                    ("player", &player),
-                    ("side", cast.side(side)),
-                    ("value", &value.to_string()),
-                ],
+                &[("side", cast.side(side)), ("value", &value.to_string())],
             ),
-            Event::LandedOnDryBranch { side, space } => {
-                let rule = if ctx.options.dry_branch == DryBranch::CrossOver {
-                    "dry_branch_cross_over"
+            Event::LandedOnDryBranch { side, space } => self.push_event(
+                "landed_on_dry_branch",
+                dry_branch_rule(ctx.options),
+                &[("side", cast.side(side)), ("space", &space.to_string())],
+            ),
+            Event::LostThrow {
+                side,
+                space,
+                extra_throw_lost,
+            } => self.push_event(
+                if extra_throw_lost {
+                    "lost_throw_extra"
                 } else {
-                    "dry_branch_no_effect"
-                };
-                self.push_event(
-                    "landed_on_dry_branch",
-                    rule,
-                    &[
-                        ("player", &player),
-                        ("side", cast.side(side)),
-                        ("space", &space.to_string()),
-                    ],
-                );
-            }
-            Event::LostThrow { side, .. } => self.push_event(
-                "lost_throw",
+                    "lost_throw_next"
+                },
                 "dry_branch_lose_throw",
-                &[("player", &player), ("side", cast.side(side))],
+                &[("side", cast.side(side)), ("space", &space.to_string())],
             ),
             Event::CrossedDryBranch { side, from, to } => self.push_event(
                 "crossed_dry_branch",
                 "dry_branch_cross_over",
                 &[
-                    ("player", &player),
                     ("side", cast.side(side)),
                     ("from", &from.to_string()),
                     ("to", &to.to_string()),
                 ],
             ),
             Event::TurnSkipped { seat } => self.push_event(
-                "turn_skipped",
+                if cast.is_solo(seat) {
+                    "turn_skipped_solo"
+                } else {
+                    "turn_skipped"
+                },
                 "dry_branch_lose_throw",
                 &[
                     ("player", cast.player(seat)),
@@ -543,26 +1153,28 @@ impl Renderer<'_> {
                 ],
             ),
             Event::ThrowsAgain { seat } => self.push_event(
-                "throws_again",
-                "extra_throw_from_sticks",
+                if ctx.options.throw_table == ThrowTable::Spinner {
+                    "spins_again"
+                } else {
+                    "throws_again"
+                },
+                table_rule(ctx.options.throw_table),
                 &[("player", cast.player(seat))],
             ),
-            Event::TurnPassed { seat } => {
-                let rule = match ctx.options.turn_order {
-                    crate::rules::TurnOrder::SideBlocks => "turn_side_blocks",
-                    crate::rules::TurnOrder::Alternate => "turn_alternate",
-                };
-                self.push_event(
-                    "turn_passed",
-                    rule,
-                    &[
-                        ("next_player", cast.player(seat)),
-                        ("next_side", cast.side(seat.side)),
-                    ],
-                );
-            }
+            Event::TurnPassed { seat } => self.push_event(
+                if cast.is_solo(seat) {
+                    "turn_passed_solo"
+                } else {
+                    "turn_passed"
+                },
+                turn_rule(ctx.options, cast),
+                &[
+                    ("next_player", cast.player(seat)),
+                    ("next_side", cast.side(seat.side)),
+                ],
+            ),
             Event::Won { side, reason } => {
-                let state_counters = ctx
+                let held = ctx
                     .events
                     .iter()
                     .rev()
@@ -589,7 +1201,7 @@ impl Renderer<'_> {
                     rule,
                     &[
                         ("side", cast.side(side)),
-                        ("counters", &state_counters.to_string()),
+                        ("counters", &held.to_string()),
                         ("circuits", &circuits.to_string()),
                     ],
                 );
@@ -604,155 +1216,25 @@ impl Renderer<'_> {
             }
         }
     }
-
-    /// The rules behind the move's notable events; a plain move gets the
-    /// throw table's rule on the first move and on extra throws, and the
-    /// moving rule otherwise.
-    fn rules(&mut self) {
-        let mut ids: Vec<&'static str> = Vec::new();
-        for event in self.ctx.events {
-            let id = match event {
-                Event::FellIntoCreek {
-                    creek: Creek::South,
-                    ..
-                } => Some("south_creek_falls_in"),
-                Event::FellIntoCreek { .. } => Some(self.north_rule()),
-                Event::Whipped { .. } => Some(
-                    if self
-                        .segments
-                        .iter()
-                        .any(|s| s.rule.as_deref() == Some("whip_then_fall"))
-                    {
-                        "whip_then_fall"
-                    } else {
-                        "whip"
-                    },
-                ),
-                Event::CompletedCircuit { exact: true, .. } => Some("circuit_exact_ludii"),
-                Event::CompletedCircuit { .. } => Some(self.circuit_rule()),
-                Event::ForcedPass { .. } => Some("overshoot_no_move"),
-                Event::LostThrow { .. } | Event::TurnSkipped { .. } => {
-                    Some("dry_branch_lose_throw")
-                }
-                Event::CrossedDryBranch { .. } => Some("dry_branch_cross_over"),
-                Event::Won {
-                    reason: WinReason::Circuits,
-                    ..
-                } => Some("circuits_to_win"),
-                Event::Won { .. } | Event::CounterUnpaid { .. } => Some("counters_one_at_a_time"),
-                Event::CounterPaid {
-                    reason: CounterReason::Circuit,
-                    ..
-                } => None,
-                _ => None,
-            };
-            if let Some(id) = id
-                && !ids.contains(&id)
-            {
-                ids.push(id);
-            }
-        }
-        if ids.is_empty() {
-            let id = if self.ctx.move_number == 1 || self.ctx.score.throws_again {
-                table_rule(self.ctx.options.throw_table)
-            } else if self.ctx.move_number.is_multiple_of(2) {
-                "move"
-            } else {
-                match self.ctx.options.turn_order {
-                    crate::rules::TurnOrder::SideBlocks => "turn_side_blocks",
-                    crate::rules::TurnOrder::Alternate => "turn_alternate",
-                }
-            };
-            ids.push(id);
-        }
-        for id in ids {
-            self.segments
-                .push(rule_segment(self.cat, id, self.audience()));
-        }
-    }
-
-    /// Topics relevant to this move, most specific first.
-    fn topics(&self) -> Vec<&'static str> {
-        let mut topics = Vec::new();
-        for event in self.ctx.events {
-            match event {
-                Event::FellIntoCreek { .. } | Event::PassedNorthCreek { .. } => {
-                    topics.push("creek");
-                }
-                Event::Whipped { .. } => topics.extend(["whip", "awl"]),
-                Event::CompletedCircuit { .. } => topics.extend(["circuit", "counters"]),
-                Event::LandedOnDryBranch { .. }
-                | Event::LostThrow { .. }
-                | Event::CrossedDryBranch { .. } => topics.push("dry_branch"),
-                Event::Won { .. } => topics.extend(["women", "history"]),
-                _ => {}
-            }
-        }
-        if self.ctx.score.value >= 5 {
-            topics.extend(["stone", "sticks"]);
-        }
-        if let Throw::Sticks(s) = self.ctx.throw
-            && s.sahe_flat()
-            && self.ctx.score.throws_again
-        {
-            topics.push("sahe");
-        }
-        if self.ctx.move_number == 1 {
-            topics.push("names");
-        }
-        topics
-    }
-
-    /// One untold fact, relevant where one fits; after every fact has been
-    /// told, the walk starts over.
-    fn context(&mut self) {
-        let topics = self.topics();
-        let notable = !topics.is_empty();
-        if !(self.ctx.move_number == 1 || notable || self.ctx.move_number.is_multiple_of(3)) {
-            return;
-        }
-        let facts = &self.cat.facts;
-        if facts.is_empty() {
-            return;
-        }
-        // Facts told since the last full round.
-        let round_start = self.ctx.told.len() - self.ctx.told.len() % facts.len();
-        let told = &self.ctx.told[round_start..];
-        let untold = |f: &&super::catalogue::Fact| !told.contains(&f.id);
-        let chosen = topics
-            .iter()
-            .find_map(|topic| {
-                facts
-                    .iter()
-                    .filter(untold)
-                    .find(|f| f.tags.iter().any(|t| t == topic))
-            })
-            .or_else(|| facts.iter().find(untold));
-        let Some(fact) = chosen else {
-            return;
-        };
-        let text = match self.audience() {
-            Audience::Young => &fact.young,
-            Audience::General => &fact.general,
-            Audience::Scholar => &fact.scholar,
-        };
-        self.segments.push(Segment {
-            kind: SegmentKind::Context,
-            text: text.clone(),
-            citations: fact.citations.clone(),
-            rule: None,
-            fact: Some(fact.id.clone()),
-        });
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::fill;
+    use super::{choose, fill};
 
     #[test]
     fn fill_substitutes_once_and_keeps_braces_in_values() {
         let out = fill("{a} meets {b} at {c}", &[("a", "{b}"), ("b", "Ann")]);
         assert_eq!(out, "{b} meets Ann at {c}");
+    }
+
+    #[test]
+    fn consecutive_moves_never_choose_the_same_phrasing() {
+        for len in 2..6 {
+            let list: Vec<String> = (0..len).map(|i| i.to_string()).collect();
+            for n in 1..200 {
+                assert_ne!(choose(&list, n, "k", 0), choose(&list, n + 1, "k", 0));
+            }
+        }
     }
 }

@@ -501,6 +501,13 @@ async fn play_throw(
     };
     let from = game.state.awl(seat.side);
     let played = rules::play(&table, &game.state, &throw)?;
+    // The previous move's narration: its rules are not repeated word for
+    // word, and its memory of the rules stated carries on. Read inside the
+    // writer's transaction, so a move of the same batch is seen.
+    let previous = match n.checked_sub(1).filter(|p| *p >= 1) {
+        Some(p) => tx.move_record(id, p).await?.map(|m| m.narration),
+        None => None,
+    };
     let cast = game.setup.cast();
     let narration = narration::narrate_move(&MoveContext {
         options: table.options(),
@@ -512,6 +519,7 @@ async fn play_throw(
         score: &played.score,
         events: &played.events,
         told: &game.told_facts,
+        previous: previous.as_ref(),
     });
     if let Some(fact) = narration.fact() {
         game.told_facts.push(fact.to_owned());

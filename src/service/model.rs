@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::narration::{Audience, Cast, Narration};
+use crate::narration::{self, Audience, Cast, MoveContext, Narration};
 use crate::rules::{
     Event, GameState, Options, Outcome, Preset, Score, Seat, SetupError, Side, Table, Throw,
 };
@@ -185,4 +185,33 @@ pub struct MoveRecord {
     pub narration: Narration,
     /// The state after the move.
     pub state: GameState,
+}
+
+impl MoveRecord {
+    /// This move's narration for `audience`: the stored narration when it
+    /// was written for that audience; otherwise the stored move narrated
+    /// again from its events, telling the same rules and the same context
+    /// fact in that audience's words (deterministic: the same every time).
+    #[must_use]
+    pub fn narration_for(&self, setup: &Setup, audience: Audience) -> Narration {
+        if self.narration.audience == audience {
+            return self.narration.clone();
+        }
+        let cast = setup.cast();
+        narration::renarrate_move(
+            &MoveContext {
+                options: &setup.options,
+                cast: &cast,
+                audience,
+                move_number: self.n,
+                seat: self.seat,
+                throw: &self.throw,
+                score: &self.score,
+                events: &self.events,
+                told: &[],
+                previous: None,
+            },
+            &self.narration,
+        )
+    }
 }

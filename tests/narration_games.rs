@@ -1,0 +1,359 @@
+//! Whole seeded games, narrated in every audience under every preset: no
+//! sentence repeats from one move to the next, nothing is left unfilled,
+//! the context facts walk through the catalogue without repeats, and a
+//! stored move re-rendered for another audience reads as if the game had
+//! been narrated for that audience from the start.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashSet;
+
+use zohn_ahl::narration::{Audience, SegmentKind, catalogue, renarrate_move};
+use zohn_ahl::rules::{Board, Event, Preset, ThrowTable};
+use zohn_ahl::transcript::{NarratedGame, narrated_game};
+
+const SEEDS: &[&str] = &["lesson-1", "lesson-2", "lesson-3", "lesson-4", "any-seed"];
+
+fn games() -> impl Iterator<Item = (Preset, Audience, &'static str, NarratedGame)> {
+    Preset::ALL.into_iter().flat_map(|preset| {
+        Audience::ALL.into_iter().flat_map(move |audience| {
+            SEEDS.iter().map(move |seed| {
+                (
+                    preset,
+                    audience,
+                    *seed,
+                    narrated_game(seed, preset, audience).unwrap(),
+                )
+            })
+        })
+    })
+}
+
+#[test]
+fn no_segment_repeats_the_previous_moves_text() {
+    for (preset, audience, seed, game) in games() {
+        for pair in game.moves.windows(2) {
+            let before: HashSet<&str> = pair[0]
+                .narration
+                .segments
+                .iter()
+                .map(|s| s.text.as_str())
+                .collect();
+            for s in &pair[1].narration.segments {
+                assert!(
+                    !before.contains(s.text.as_str()),
+                    "{preset:?} {audience:?} {seed} move {}: repeated {:?}",
+                    pair[1].n,
+                    s.text
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_preset_narrates_every_move_filled_and_cited() {
+    let sources: HashSet<&str> = catalogue().sources.iter().map(|s| s.id()).collect();
+    for (preset, audience, seed, game) in games() {
+        assert!(!game.moves.is_empty());
+        for m in &game.moves {
+            let segments = &m.narration.segments;
+            assert!(
+                segments.iter().any(|s| s.kind == SegmentKind::Event),
+                "{preset:?} {audience:?} {seed} move {}",
+                m.n
+            );
+            assert!(
+                segments.iter().any(|s| s.kind == SegmentKind::Rule),
+                "{preset:?} {audience:?} {seed} move {}: no rule",
+                m.n
+            );
+            for s in segments {
+                let where_ = format!("{preset:?} {audience:?} {seed} move {}", m.n);
+                assert!(!s.text.trim().is_empty(), "{where_}: empty segment");
+                assert!(
+                    !s.text.contains('{') && !s.text.contains('}'),
+                    "{where_}: placeholder left in {:?}",
+                    s.text
+                );
+                assert!(!s.citations.is_empty(), "{where_}: uncited {:?}", s.text);
+                for c in &s.citations {
+                    assert!(sources.contains(c.source.as_str()), "{where_}: {c:?}");
+                }
+                assert!(
+                    !s.text.contains("  ") && !s.text.contains(" ,") && !s.text.contains(" ."),
+                    "{where_}: spacing in {:?}",
+                    s.text
+                );
+            }
+        }
+    }
+}
+
+/// The A4 preset's spinner throws are told as spinner throws, on the
+/// square board's torrents and dry gullies; the stick presets never speak
+/// of a spinner.
+#[test]
+fn spinner_and_square_board_have_their_own_words() {
+    for (preset, audience, seed, game) in games() {
+        let options = preset.options();
+        for m in &game.moves {
+            let throw_text = &m.narration.segments[0].text.to_lowercase();
+            let all: Vec<&str> = m
+                .narration
+                .segments
+                .iter()
+                .filter(|s| s.kind != SegmentKind::Context)
+                .map(|s| s.text.as_str())
+                .collect();
+            let where_ = format!("{preset:?} {audience:?} {seed} move {}", m.n);
+            if options.throw_table == ThrowTable::Spinner {
+                assert!(throw_text.contains("spin"), "{where_}: {throw_text}");
+                assert!(
+                    !throw_text.contains("stick") && !throw_text.contains("sahe"),
+                    "{where_}: {throw_text}"
+                );
+            } else {
+                assert!(!throw_text.contains("spin"), "{where_}: {throw_text}");
+            }
+            if options.board == Board::Square28 {
+                for text in &all {
+                    assert!(
+                        !text
+                            .replace("rushing creek", "")
+                            .replace("Kiowa word for creek", "")
+                            .contains("creek"),
+                        "{where_}: {text}"
+                    );
+                    assert!(!text.contains("dry branch"), "{where_}: {text}");
+                }
+            } else {
+                for text in &all {
+                    assert!(
+                        !text.contains("torrent") && !text.contains("gully"),
+                        "{where_}: {text}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn facts_are_told_once_each_until_all_are_told() {
+    let facts = catalogue().facts.len();
+    for (preset, audience, seed, game) in games() {
+        let told: Vec<&str> = game
+            .moves
+            .iter()
+            .filter_map(|m| m.narration.fact())
+            .collect();
+        for round in told.chunks(facts) {
+            let distinct: HashSet<&&str> = round.iter().collect();
+            assert_eq!(
+                distinct.len(),
+                round.len(),
+                "{preset:?} {audience:?} {seed}: a fact repeated within a round"
+            );
+        }
+        for pair in told.windows(2) {
+            assert_ne!(pair[0], pair[1], "{preset:?} {audience:?} {seed}");
+        }
+    }
+}
+
+/// A creek fall tells about the creek, a 10 about the sticks and the stone,
+/// while such facts remain untold in the round.
+#[test]
+fn facts_are_chosen_for_relevance() {
+    let cat = catalogue();
+    let tagged = |id: &str, tag: &str| {
+        cat.facts
+            .iter()
+            .any(|f| f.id == id && f.tags.iter().any(|t| t == tag))
+    };
+    let mut checked = 0;
+    for (preset, _, seed, game) in games().filter(|(_, a, _, _)| *a == Audience::General) {
+        let mut told: Vec<&str> = Vec::new();
+        for m in &game.moves {
+            let Some(fact) = m.narration.fact() else {
+                continue;
+            };
+            let untold_with = |tag: &str| {
+                cat.facts.iter().any(|f| {
+                    f.tags.iter().any(|t| t == tag)
+                        && !told.contains(&f.id.as_str())
+                        && f.rule.is_none()
+                })
+            };
+            let fell = m
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::FellIntoCreek { .. }));
+            let won = m.events.iter().any(|e| matches!(e, Event::Won { .. }));
+            if fell && !won && told.len() < cat.facts.len() && untold_with("creek") {
+                assert!(
+                    tagged(fact, "creek"),
+                    "{preset:?} {seed} move {}: {fact}",
+                    m.n
+                );
+                checked += 1;
+            }
+            if m.score.value == 10
+                && preset.options().throw_table != ThrowTable::Spinner
+                && !fell
+                && !won
+                && m.events.iter().all(|e| {
+                    matches!(
+                        e,
+                        Event::Moved { .. }
+                            | Event::ThrowsAgain { .. }
+                            | Event::PassedNorthCreek { .. }
+                    )
+                })
+                && told.len() < cat.facts.len()
+                && (untold_with("stone") || untold_with("sticks"))
+            {
+                assert!(
+                    tagged(fact, "stone") || tagged(fact, "sticks") || tagged(fact, "creek"),
+                    "{preset:?} {seed} move {}: {fact}",
+                    m.n
+                );
+                checked += 1;
+            }
+            told.push(fact);
+        }
+    }
+    assert!(checked > 10, "too few relevant moves checked: {checked}");
+}
+
+#[test]
+fn a_stored_move_renders_in_another_audience_as_if_narrated_for_it() {
+    for preset in Preset::ALL {
+        for seed in SEEDS {
+            let general = narrated_game(seed, preset, Audience::General).unwrap();
+            for audience in Audience::ALL {
+                let direct = narrated_game(seed, preset, audience).unwrap();
+                assert_eq!(direct.moves.len(), general.moves.len());
+                for (stored, expected) in general.moves.iter().zip(&direct.moves) {
+                    let again =
+                        renarrate_move(&general.context(stored, audience), &stored.narration);
+                    assert_eq!(
+                        again, expected.narration,
+                        "{preset:?} {seed} move {} in {audience:?}",
+                        stored.n
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Sentences of a text (split after `.`, `!` or `?` followed by a space).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for i in 0..bytes.len() {
+        if matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1) == Some(&b' ') {
+            out.push(&text[start..=i]);
+            start = i + 2;
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// A side with one player named after it is named once per sentence, never
+/// "Side B takes over: Side B picks up the sticks".
+#[test]
+fn a_lone_player_is_not_named_twice_in_a_sentence() {
+    for (preset, audience, seed, game) in games() {
+        if preset.default_players() != 1 {
+            continue;
+        }
+        for m in &game.moves {
+            for s in &m.narration.segments {
+                for sentence in sentences(&s.text) {
+                    for name in ["Side A", "Side B"] {
+                        assert!(
+                            sentence.matches(name).count() <= 1,
+                            "{preset:?} {audience:?} {seed} move {}: {sentence:?}",
+                            m.n
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn counts_agree_with_their_nouns_and_verbs() {
+    const WRONG: &[&str] = &[
+        "one of the sticks land",
+        "one stick land ",
+        "no stick land ",
+        "one stick lie ",
+        "sticks lands",
+        "sticks lies",
+        " 1 spaces",
+        "one flat faces",
+        "one flat sides",
+    ];
+    for (preset, audience, seed, game) in games() {
+        for m in &game.moves {
+            for s in &m.narration.segments {
+                for w in WRONG {
+                    assert!(
+                        !s.text.contains(w),
+                        "{preset:?} {audience:?} {seed} move {}: {:?}",
+                        m.n,
+                        s.text
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Routine moves rotate through the rules instead of restating one: over a
+/// game, several different rules are stated, and a rule stated in full is
+/// restated briefly until it has not been stated in full for a long while.
+#[test]
+fn routine_moves_rotate_through_the_rules() {
+    for (preset, audience, seed, game) in games() {
+        let stated: HashSet<&str> = game
+            .moves
+            .iter()
+            .flat_map(|m| m.narration.rules())
+            .collect();
+        if game.moves.len() >= 12 {
+            assert!(
+                stated.len() >= 4,
+                "{preset:?} {audience:?} {seed}: only {stated:?}"
+            );
+        }
+        let mut full_at: std::collections::HashMap<&str, u32> = Default::default();
+        for m in &game.moves {
+            for s in m
+                .narration
+                .segments
+                .iter()
+                .filter(|s| s.kind == SegmentKind::Rule)
+            {
+                let id = s.rule.as_deref().unwrap();
+                match full_at.get(id) {
+                    Some(at) if m.n - at < zohn_ahl::narration::FULL_STATEMENT_EVERY => {
+                        assert!(s.brief, "{preset:?} {audience:?} {seed} move {}", m.n);
+                    }
+                    _ => {
+                        assert!(!s.brief, "{preset:?} {audience:?} {seed} move {}", m.n);
+                        full_at.insert(id, m.n);
+                    }
+                }
+            }
+        }
+    }
+}
