@@ -282,10 +282,16 @@ pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
     );
     if let Some((sol, secs)) = &exact {
         let open = sol.opening();
-        let z = |sim: f64, exact: f64, se: f64| (sim - exact) / se.max(1e-300);
+        let z = |sim: f64, exact: f64, se: f64| {
+            if se > 0.0 {
+                format!("{:+.2}", (sim - exact) / se)
+            } else {
+                "n/a".to_owned()
+            }
+        };
         let _ = writeln!(
             text,
-            "exact: the first side wins with probability {:.6} (simulated {:.4}, z = {:+.2}); mean throws {:.3} (simulated {:.2}, z = {:+.2}); {} states, {} sweeps, last change {:.1e}, solved in {:.3} s",
+            "exact: the first side wins with probability {:.6} (simulated {:.4}, z = {}); mean throws {:.3} (simulated {:.2}, z = {}); {} states, {} sweeps, last change {:.1e}, solved in {:.3} s",
             sol.first_side_wins(),
             summary.first_side_win_share,
             z(

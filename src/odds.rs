@@ -30,7 +30,8 @@
 //! reported.
 //!
 //! Solutions are cached per table (options, team sizes, first side) for the
-//! life of the process: [`cached`] computes each one once.
+//! life of the process: [`cached`] computes each one once (the cache keeps
+//! at most [`MAX_CACHED`] solutions, and solves one chain at a time).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -419,6 +420,11 @@ pub fn solve(table: &Table) -> Result<Solution, OddsError> {
             throws[i] = e;
         }
         last_change = dp;
+        // f64::max skips NaN: check the values themselves, so a defect can
+        // never pass for convergence.
+        if !win_a.iter().chain(&throws).all(|v| v.is_finite()) {
+            return Err(OddsError::NoConvergence { sweeps });
+        }
         if dp < TOLERANCE && de < TOLERANCE {
             break;
         }
@@ -444,14 +450,24 @@ type Key = (Options, [u8; 2], Side);
 
 type Slot = Arc<OnceLock<Result<Arc<Solution>, OddsError>>>;
 
+/// Most solutions the cache keeps; past it a finished one is dropped to make
+/// room (any one: clients may choose many distinct rulesets, and a large
+/// chain's solution takes tens of MB).
+pub const MAX_CACHED: usize = 8;
+
 fn cache() -> &'static Mutex<HashMap<Key, Slot>> {
     static CACHE: OnceLock<Mutex<HashMap<Key, Slot>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The solution of `table`, computed once per process and table (options,
-/// team sizes, first side); callers asking for the same table meanwhile
-/// wait for the one computation.
+/// Held while a chain is solved: one solve at a time, so concurrent
+/// requests for several large rulesets cannot multiply the peak memory.
+static SOLVING: Mutex<()> = Mutex::new(());
+
+/// The solution of `table`, computed once per table (options, team sizes,
+/// first side) while it stays in the cache (at most [`MAX_CACHED`]
+/// solutions); callers asking for the same table meanwhile wait for the one
+/// computation, and different tables are solved one at a time.
 ///
 /// # Errors
 /// As [`solve`] (errors are cached too).
@@ -465,9 +481,24 @@ pub fn cached(table: &Table) -> Result<Arc<Solution>, OddsError> {
         let mut map = cache()
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !map.contains_key(&key) && map.len() >= MAX_CACHED {
+            let done = map
+                .iter()
+                .find(|(_, slot)| slot.get().is_some())
+                .map(|(k, _)| *k);
+            if let Some(k) = done {
+                map.remove(&k);
+            }
+        }
         Arc::clone(map.entry(key).or_default())
     };
-    slot.get_or_init(|| solve(table).map(Arc::new)).clone()
+    slot.get_or_init(|| {
+        let _one_at_a_time = SOLVING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        solve(table).map(Arc::new)
+    })
+    .clone()
 }
 
 #[cfg(test)]

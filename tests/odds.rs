@@ -63,7 +63,7 @@ fn exact_odds_agree_with_simulations_of_a4_and_ludii_with_4_counters() {
     check_against_simulation(&table(ludii4, 2), 1_500, "odds-check", 4.0);
 }
 
-/// The large chains, with long simulations (about a minute in release:
+/// The large chains, with long simulations (about 15 s in release:
 /// `cargo test --release --test odds -- --ignored`). Figures written down
 /// in docs/performance.md.
 #[test]

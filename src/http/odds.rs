@@ -116,9 +116,10 @@ async fn solution(table: Table) -> Result<Arc<Solution>, ApiError> {
 /// and the expected number of throws left.
 ///
 /// Computed from the game's Markov chain (its ruleset, team sizes and first
-/// side), solved once per ruleset and kept for the life of the process: the
-/// first request for a large ruleset can take seconds. Rulesets whose chain
-/// has more than 5,000,000 states are refused (422).
+/// side), solved once and kept in a process-wide cache of a few rulesets:
+/// the first request for a large ruleset can take seconds (tens of seconds
+/// for the largest team games). Rulesets whose chain has more than 5,000,000
+/// states are refused (422).
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
@@ -170,7 +171,7 @@ pub async fn get_odds(
 ///
 /// For the preset's options with one player a side and side A first (so
 /// `ludii` here is its two-player form, not its default two teams of two).
-/// Solved once per preset and kept for the life of the process.
+/// Solved once per preset and kept in the same cache.
 #[utoipa::path(
     tag = "rulesets",
     params(("preset" = Preset, Path, description = "The preset")),
