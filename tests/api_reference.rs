@@ -89,6 +89,9 @@ async fn sticks_lists_every_table_with_exact_probabilities() {
         .sum();
     assert!((total - 1.0).abs() < 1e-12);
     assert!(!sahe["citations"].as_array().unwrap().is_empty());
+    for t in tables {
+        assert!(!t["description"].as_str().unwrap().contains('{'), "{t}");
+    }
     // RULES.md 2.2: E = 43/16, P(again) = 1/8.
     assert_eq!(tables[1]["expected_value"]["numerator"], 43);
     assert_eq!(tables[1]["throw_again"]["denominator"], 8);

@@ -114,6 +114,10 @@ async fn each_preset_has_a_cited_lesson_that_names_its_departures() {
             let mut departures = 0;
             for s in l["sections"].as_array().unwrap() {
                 assert!(!s["text"].as_str().unwrap().is_empty(), "{preset} {s}");
+                assert!(
+                    !s["text"].as_str().unwrap().contains('{'),
+                    "placeholder left in {preset} {audience}: {s}"
+                );
                 assert_cited(s, &sources);
                 for d in s["departures"].as_array().unwrap() {
                     assert!(d["text"].as_str().unwrap().starts_with("Unlike the "));

@@ -107,10 +107,16 @@ fn table_view(table: ThrowTable) -> ThrowTableView {
         ThrowTable::SticksCount => "sticks_count",
         ThrowTable::Spinner => "spinner",
     };
-    let rule_text = catalogue().templates.rules.get(rule);
+    let options = crate::rules::Options {
+        throw_table: table,
+        ..crate::rules::Options::default()
+    };
+    let (description, citations) =
+        crate::narration::rule_statement(&options, crate::narration::Audience::General, rule)
+            .unwrap_or_default();
     ThrowTableView {
         id: table,
-        description: rule_text.map(|r| r.general.clone()).unwrap_or_default(),
+        description,
         results: table
             .results()
             .into_iter()
@@ -123,9 +129,7 @@ fn table_view(table: ThrowTable) -> ThrowTableView {
         outcomes,
         expected_value: Odds::new(value_sum, n).into(),
         throw_again: Odds::new(again, n).into(),
-        citations: rule_text
-            .map(|r| r.citations.iter().map(Into::into).collect())
-            .unwrap_or_default(),
+        citations: citations.iter().map(Into::into).collect(),
     }
 }
 

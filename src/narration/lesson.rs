@@ -9,7 +9,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::{Citation, catalogue};
+use super::catalogue::Citation;
+use super::render::rule_statement;
 use super::render::Audience;
 use crate::rules::{
     Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
@@ -91,17 +92,17 @@ fn key<T: Serialize>(v: T) -> String {
 
 /// Join rule statements (ids of `templates.json` `rules`) into one text,
 /// merging their citations.
-fn rules_text(ids: &[&str], audience: Audience) -> (String, Vec<Citation>) {
-    let rules = &catalogue().templates.rules;
+fn rules_text(options: &Options, ids: &[&str], audience: Audience) -> (String, Vec<Citation>) {
     let mut text = Vec::new();
     let mut citations: Vec<Citation> = Vec::new();
     for id in ids {
-        let Some(r) = rules.get(*id) else { continue };
-        let t = r.full(audience).to_owned();
+        let Some((t, cites)) = rule_statement(options, audience, id) else {
+            continue;
+        };
         text.push(t);
-        for c in &r.citations {
-            if !citations.contains(c) {
-                citations.push(c.clone());
+        for c in cites {
+            if !citations.contains(&c) {
+                citations.push(c);
             }
         }
     }
@@ -139,7 +140,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
 
     let mut section =
         |id: &str, title: &str, rules: &[&str], departures: Vec<Option<CitedText>>| {
-            let (text, citations) = rules_text(rules, audience);
+            let (text, citations) = rules_text(&o, rules, audience);
             sections.push(LessonSection {
                 id: id.to_owned(),
                 title: title.to_owned(),

@@ -412,6 +412,21 @@ impl BoardVars {
     }
 }
 
+/// The full statement of rule `rule` (an id of `templates.json` `rules`)
+/// for `audience`, with the board's words filled in for `options`, and its
+/// citations; `None` for an unknown id.
+#[must_use]
+pub fn rule_statement(
+    options: &Options,
+    audience: Audience,
+    rule: &str,
+) -> Option<(String, Vec<Citation>)> {
+    let cat = catalogue();
+    let r = rule_text(cat, rule)?;
+    let board = BoardVars::new(cat, options, audience);
+    Some((board.fill(r.full(audience), &[]), r.citations.clone()))
+}
+
 fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
     cat.templates.rules.get(rule)
 }
