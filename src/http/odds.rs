@@ -169,8 +169,8 @@ pub async fn get_odds(
 /// A preset's exact statistics: the probability that the side throwing
 /// first wins, and the mean length of a game in throws.
 ///
-/// For the preset's options with one player a side and side A first (so
-/// `ludii` here is its two-player form, not its default two teams of two).
+/// For the preset as played: its options, its own team sizes (two a side
+/// for `ludii`, one otherwise) and side A first.
 /// Solved once per preset and kept in the same cache.
 #[utoipa::path(
     tag = "rulesets",
@@ -195,7 +195,9 @@ pub async fn get_statistics(preset: web::Path<String>) -> Result<HttpResponse, A
             )
         })?;
     let options = preset.options();
-    let table = Table::new(options, [1, 1], Side::A).map_err(ServiceError::from)?;
+    let players = preset.default_players();
+    let table = Table::new(options, [usize::from(players); 2], Side::A)
+        .map_err(ServiceError::from)?;
     let sol = solution(table).await?;
     let open = sol.opening();
     Ok(HttpResponse::Ok().json(StatisticsView {
@@ -203,7 +205,7 @@ pub async fn get_statistics(preset: web::Path<String>) -> Result<HttpResponse, A
             preset,
             options: OptionsView::from(options),
         },
-        players_per_side: 1,
+        players_per_side: players,
         first: Side::A,
         first_side_win_probability: sol.first_side_wins(),
         mean_throws: open.expected_throws,
