@@ -196,8 +196,8 @@ pub async fn get_statistics(preset: web::Path<String>) -> Result<HttpResponse, A
         })?;
     let options = preset.options();
     let players = preset.default_players();
-    let table = Table::new(options, [usize::from(players); 2], Side::A)
-        .map_err(ServiceError::from)?;
+    let table =
+        Table::new(options, [usize::from(players); 2], Side::A).map_err(ServiceError::from)?;
     let sol = solution(table).await?;
     let open = sol.opening();
     Ok(HttpResponse::Ok().json(StatisticsView {

@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::Citation;
-use super::render::rule_statement;
 use super::render::Audience;
+use super::render::rule_statement;
 use crate::rules::{
     Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
     ThrowTable, TurnOrder,
