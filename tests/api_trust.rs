@@ -276,3 +276,29 @@ async fn throws_that_arrive_together_share_one_commit() {
         assert_eq!(g["version"], 1, "each game's throw is stored once");
     }
 }
+
+/// A store locked by another writer for longer than the busy time-out
+/// answers 503 with Retry-After, and the throw is not half applied.
+#[actix_web::test]
+async fn a_locked_store_answers_503_with_retry_after() {
+    use sqlx::Connection;
+    let db = TestDb::new();
+    let service = db.service().await;
+    let app = test::init_service(app(service.clone())).await;
+    let g = send(&app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    let p = r.problem(503);
+    assert_eq!(p["type"], "/problems/busy");
+    assert_eq!(r.header("retry-after").as_deref(), Some("1"));
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    let state = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(state["version"], 0, "nothing of the refused throw was kept");
+    let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(r.status.as_u16(), 201, "the store recovers");
+}

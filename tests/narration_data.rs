@@ -797,3 +797,32 @@ fn the_kiowa_are_spoken_of_in_the_present() {
         );
     }
 }
+
+/// A fact that presupposes an option (the 40-space cloth, the near bank,
+/// the sahe's extra throws) is only told in games played with it.
+#[test]
+fn facts_that_presuppose_an_option_fit_only_games_with_it() {
+    use zohn_ahl::rules::{Board, DeadlyNorthBank, Options, Preset};
+    let cat = catalogue();
+    let fact = |id: &str| cat.facts.iter().find(|f| f.id == id).expect(id);
+    let composite = Preset::Composite.options();
+    let a4 = Preset::A4.options();
+    assert!(fact("forty-points").fits(&composite));
+    assert_eq!(a4.board, Board::Square28);
+    assert!(!fact("forty-points").fits(&a4));
+    let far = Options {
+        deadly_north_bank: DeadlyNorthBank::Far,
+        ..Options::default()
+    };
+    assert!(!fact("north-creek-fall").fits(&far));
+    assert!(fact("north-creek-fall").fits(&composite));
+    for f in &cat.facts {
+        for key in f.when.keys() {
+            assert!(
+                serde_json::to_value(composite).unwrap().get(key).is_some(),
+                "fact {} names an unknown option {key}",
+                f.id
+            );
+        }
+    }
+}

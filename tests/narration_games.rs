@@ -183,6 +183,7 @@ fn facts_are_chosen_for_relevance() {
                     f.tags.iter().any(|t| t == tag)
                         && !told.contains(&f.id.as_str())
                         && f.rule.is_none()
+                        && f.fits(&preset.options())
                 })
             };
             let fell = m

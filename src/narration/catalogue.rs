@@ -215,6 +215,27 @@ pub struct Fact {
     /// move that states that rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// Ruleset options (name → value, as the API writes them) this fact
+    /// presupposes: it is only told in games whose options match, so a
+    /// fact about the 40-space cloth is not told on the 28-cell board.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub when: BTreeMap<String, String>,
+}
+
+impl Fact {
+    /// Whether the fact fits a game played with `options`.
+    #[must_use]
+    pub fn fits(&self, options: &crate::rules::Options) -> bool {
+        if self.when.is_empty() {
+            return true;
+        }
+        let Ok(serde_json::Value::Object(values)) = serde_json::to_value(options) else {
+            return true;
+        };
+        self.when
+            .iter()
+            .all(|(k, v)| values.get(k).and_then(|x| x.as_str()) == Some(v.as_str()))
+    }
 }
 
 #[derive(Deserialize)]

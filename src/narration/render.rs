@@ -532,11 +532,13 @@ fn whip_rule(events: &[Event]) -> &'static str {
     if then_falls { "whip_then_fall" } else { "whip" }
 }
 
-fn dry_branch_rule(options: &Options) -> &'static str {
+/// The rule behind an awl resting on a dry branch: under `cross_over` only
+/// the first branch sends the awl across; resting on the second (or where
+/// a crossing ended) has no effect.
+fn landed_dry_branch_rule(options: &Options) -> &'static str {
     match options.dry_branch {
-        DryBranch::NoEffect => "dry_branch_no_effect",
+        DryBranch::NoEffect | DryBranch::CrossOver => "dry_branch_no_effect",
         DryBranch::LoseThrow => "dry_branch_lose_throw",
-        DryBranch::CrossOver => "dry_branch_cross_over",
     }
 }
 
@@ -611,7 +613,7 @@ fn routine_rule(
     let mut last_to = None;
     for event in ctx.events {
         match event {
-            Event::LandedOnDryBranch { .. } => specific.push(dry_branch_rule(options)),
+            Event::LandedOnDryBranch { .. } => specific.push(landed_dry_branch_rule(options)),
             Event::PassedNorthCreek { .. } => specific.push(north_rule(options)),
             Event::Moved { to, .. } => last_to = Some(*to),
             _ => {}
@@ -738,7 +740,8 @@ fn choose_fact<'c>(
     let round = told_this_round(facts, ctx.told);
     let last = ctx.told.last().map(String::as_str);
     let untold = |f: &&Fact| {
-        !round.contains(f.id.as_str())
+        f.fits(ctx.options)
+            && !round.contains(f.id.as_str())
             && Some(f.id.as_str()) != last
             && !f
                 .rule
@@ -1130,7 +1133,7 @@ impl Renderer<'_> {
             ),
             Event::LandedOnDryBranch { side, space } => self.push_event(
                 "landed_on_dry_branch",
-                dry_branch_rule(ctx.options),
+                landed_dry_branch_rule(ctx.options),
                 &[("side", cast.side(side)), ("space", &space.to_string())],
             ),
             Event::LostThrow {
