@@ -677,12 +677,9 @@ fn young_texts(cat: &Catalogue) -> Vec<String> {
     }
     let words = &cat.templates.words;
     let s = &words.sahe.young;
-    out.extend([
-        s.one_with.clone(),
-        s.one_without.clone(),
-        s.three_with.clone(),
-        s.three_without.clone(),
-    ]);
+    for list in [&s.one_with, &s.one_without, &s.three_with, &s.three_without] {
+        out.extend(list.iter().cloned());
+    }
     out.into_iter()
         .map(|t| {
             let mut plain = String::new();

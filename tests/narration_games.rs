@@ -255,7 +255,17 @@ fn sentences(text: &str) -> Vec<&str> {
     let mut start = 0;
     let bytes = text.as_bytes();
     for i in 0..bytes.len() {
-        if matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1) == Some(&b' ') {
+        let abbreviation = bytes[i] == b'.'
+            && ["pp", "p", "vol", "c", "e.g", "i.e", "no", "fig"]
+                .iter()
+                .any(|a| {
+                    text[start..i].ends_with(&format!(" {a}"))
+                        || text[start..i].ends_with(&format!("({a}"))
+                });
+        if matches!(bytes[i], b'.' | b'!' | b'?')
+            && bytes.get(i + 1) == Some(&b' ')
+            && !abbreviation
+        {
             out.push(&text[start..=i]);
             start = i + 2;
         }
@@ -357,4 +367,37 @@ fn routine_moves_rotate_through_the_rules() {
             }
         }
     }
+}
+
+/// No sentence of a move repeats a sentence of the move before, in any
+/// audience (the sahe's explanation for young readers included).
+#[test]
+fn no_sentence_repeats_the_previous_moves_sentences() {
+    let mut repeats = Vec::new();
+    for (preset, audience, seed, game) in games() {
+        for pair in game.moves.windows(2) {
+            let before: HashSet<&str> = pair[0]
+                .narration
+                .segments
+                .iter()
+                .flat_map(|s| sentences(&s.text))
+                .collect();
+            for s in &pair[1].narration.segments {
+                for sentence in sentences(&s.text) {
+                    if before.contains(sentence) {
+                        repeats.push(format!(
+                            "{preset:?} {audience:?} {seed} move {}: {sentence:?}",
+                            pair[1].n
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        repeats.is_empty(),
+        "{} repeats, e.g. {:?}",
+        repeats.len(),
+        &repeats[..repeats.len().min(8)]
+    );
 }

@@ -116,14 +116,14 @@ impl RuleText {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SaheWords {
-    /// One flat face, and it is the sahe.
-    pub one_with: String,
+    /// One flat face, and it is the sahe (phrasings, used in turn).
+    pub one_with: Vec<String>,
     /// One flat face, not the sahe.
-    pub one_without: String,
+    pub one_without: Vec<String>,
     /// Three flat faces, the sahe among them.
-    pub three_with: String,
+    pub three_with: Vec<String>,
     /// Three flat faces, the sahe not among them.
-    pub three_without: String,
+    pub three_without: Vec<String>,
 }
 
 /// The spinner's sectors in words.

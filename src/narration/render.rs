@@ -920,11 +920,17 @@ impl Renderer<'_> {
                 };
                 let flat = usize::from(sticks.flat_count());
                 let sahe_words = words.sahe.get(audience);
+                // The phrasings take turns by move number, so consecutive
+                // moves never repeat the same words about the sahe.
+                let turn = |list: &'static [String]| {
+                    list.get(ctx.move_number as usize % list.len().max(1))
+                        .map_or("", String::as_str)
+                };
                 let sahe = match (ctx.options.throw_table, flat, sticks.sahe_flat()) {
-                    (ThrowTable::SticksSahe, 1, true) => sahe_words.one_with.as_str(),
-                    (ThrowTable::SticksSahe, 1, false) => sahe_words.one_without.as_str(),
-                    (ThrowTable::SticksSahe, 3, true) => sahe_words.three_with.as_str(),
-                    (ThrowTable::SticksSahe, 3, false) => sahe_words.three_without.as_str(),
+                    (ThrowTable::SticksSahe, 1, true) => turn(&sahe_words.one_with),
+                    (ThrowTable::SticksSahe, 1, false) => turn(&sahe_words.one_without),
+                    (ThrowTable::SticksSahe, 3, true) => turn(&sahe_words.three_with),
+                    (ThrowTable::SticksSahe, 3, false) => turn(&sahe_words.three_without),
                     _ => "",
                 };
                 let pick = |list: &Vec<String>| list.get(flat).cloned().unwrap_or_default();
