@@ -587,7 +587,18 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     }
     // An extra throw that survives a fall, a whip or a forced pass is worth
     // its rule.
-    let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
+    // (Not when the game is over, nor when a dry branch took the extra
+    // throw away.)
+    let over = ctx.events.iter().any(|e| {
+        matches!(
+            e,
+            Event::Won { .. }
+                | Event::LostThrow {
+                    extra_throw_lost: true,
+                    ..
+                }
+        )
+    });
     if upset && ctx.score.throws_again && !over {
         push("extra_throw_from_sticks");
     }
