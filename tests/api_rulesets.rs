@@ -334,3 +334,31 @@ async fn teams_throw_in_side_blocks_or_alternately_by_name() {
         assert_eq!(throwers, expected, "{order}");
     }
 }
+
+/// Ludii checks the end only after the mover's whole move: its lesson says
+/// so, and does not say a side wins "right away".
+#[actix_web::test]
+async fn the_ludii_lesson_wins_after_the_move_not_the_moment() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    for audience in ["young", "general", "scholar"] {
+        let l = send(
+            &app,
+            get(&format!("/v1/rulesets/ludii?audience={audience}")),
+        )
+        .await
+        .json();
+        let winning = l["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == "winning")
+            .unwrap();
+        let text = winning["text"].as_str().unwrap();
+        assert!(!text.contains("right away"), "{audience}: {text}");
+        assert!(
+            text.contains("After") || text.contains("after"),
+            "{audience}: {text}"
+        );
+    }
+}

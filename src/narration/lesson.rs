@@ -251,7 +251,11 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
     );
 
-    let mut winning = vec!["counters_one_at_a_time"];
+    let mut winning = vec![if o.end_check == EndCheck::AfterMove {
+        "counters_after_move"
+    } else {
+        "counters_one_at_a_time"
+    }];
     if o.circuits_to_win.is_some() {
         winning.push("circuits_to_win");
     }

@@ -532,6 +532,15 @@ fn whip_rule(events: &[Event]) -> &'static str {
     if then_falls { "whip_then_fall" } else { "whip" }
 }
 
+/// The rule that ends a game on counters: the moment a side holds them
+/// all, or (`end_check: after_move`, Ludii) after the mover's whole move.
+fn counters_rule(options: &Options) -> &'static str {
+    match options.end_check {
+        EndCheck::Immediate => "counters_one_at_a_time",
+        EndCheck::AfterMove => "counters_after_move",
+    }
+}
+
 /// The rule behind an awl resting on a dry branch: under `cross_over` only
 /// the first branch sends the awl across; resting on the second (or where
 /// a crossing ended) has no effect.
@@ -581,7 +590,7 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
                 reason: WinReason::Circuits,
                 ..
             } => push("circuits_to_win"),
-            Event::Won { .. } | Event::CounterUnpaid { .. } => push("counters_one_at_a_time"),
+            Event::Won { .. } | Event::CounterUnpaid { .. } => push(counters_rule(options)),
             _ => {}
         }
     }
@@ -652,9 +661,7 @@ fn routine_rule(
         }
     }
     let mut general: Vec<&'static str> = vec![table, "move", turn_rule(options, ctx.cast)];
-    if options.end_check == EndCheck::Immediate {
-        general.push("counters_one_at_a_time");
-    }
+    general.push(counters_rule(options));
     let last_stated = |id: &str| memory.get(id).map_or(0, |m| m.last);
     let fresh = |id: &&&'static str| !previous.contains(*id);
     if let Some(id) = specific
@@ -1140,7 +1147,7 @@ impl Renderer<'_> {
             }
             Event::CounterUnpaid { payer, payee, .. } => self.push_event(
                 "counter_unpaid",
-                "counters_one_at_a_time",
+                counters_rule(ctx.options),
                 &[("payer", cast.side(payer)), ("payee", cast.side(payee))],
             ),
             Event::ForcedPass { side, value } => self.push_event(
@@ -1219,7 +1226,7 @@ impl Renderer<'_> {
                     })
                     .unwrap_or(ctx.options.total_counters());
                 let (key, rule) = match reason {
-                    WinReason::AllCounters => ("won_all_counters", "counters_one_at_a_time"),
+                    WinReason::AllCounters => ("won_all_counters", counters_rule(ctx.options)),
                     WinReason::Circuits => ("won_circuits", "circuits_to_win"),
                     WinReason::Stopped => ("stopped", "stop_most_counters"),
                 };
