@@ -9,9 +9,9 @@ use super::json::Obj;
 use super::problem::{ApiError, FieldError};
 use crate::narration::{Audience, Citation, Narration, Segment, SegmentKind};
 use crate::rules::{
-    Bank, Board, Compass, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Face,
-    Feature, GameState, Options, Outcome, Overshoot, OwnLastSpace, Preset, Seat, Side,
-    SpinnerSector, Sticks, Throw, ThrowTable, TurnOrder, WinReason,
+    Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Face, GameState,
+    Options, Outcome, Overshoot, OwnLastSpace, Preset, Seat, Side, SpinnerSector, Sticks, Throw,
+    ThrowTable, TurnOrder, WinReason,
 };
 use crate::service::NewGame;
 use crate::service::model::{Game, MoveRecord, Setup, ThrowOrigin};
@@ -412,24 +412,6 @@ pub struct AwlView {
     pub feature: String,
 }
 
-/// The stable key of a feature as seen by a side.
-#[must_use]
-pub fn feature_key(feature: Feature) -> &'static str {
-    match feature {
-        Feature::Ordinary => "ordinary",
-        Feature::DryBranch {
-            compass: Compass::East,
-        } => "dry_branch_east",
-        Feature::DryBranch {
-            compass: Compass::West,
-        } => "dry_branch_west",
-        Feature::NorthCreek { bank: Bank::Near } => "north_creek_near",
-        Feature::NorthCreek { bank: Bank::Far } => "north_creek_far",
-        Feature::SouthCreek { bank: Bank::Far } => "south_creek_far",
-        Feature::SouthCreek { bank: Bank::Near } => "south_creek_near",
-    }
-}
-
 /// One side's place in the game.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SideView {
@@ -560,7 +542,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
                 awl: AwlView {
                     space,
                     physical_index: board.physical(side, space),
-                    feature: feature_key(board.feature(side, space)).to_owned(),
+                    feature: board.feature(side, space).key().to_owned(),
                 },
                 counters: state.counters(side),
                 circuits: state.circuits[side.index()],

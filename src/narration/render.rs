@@ -21,9 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use super::catalogue::{BoardWords, Catalogue, Citation, Fact, RuleText, catalogue};
 use crate::rules::{
-    Bank, Board, Compass, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event,
-    Feature, Options, Overshoot, OwnLastSpace, Score, Seat, Side, SpinnerSector, Throw, ThrowTable,
-    TurnOrder, WinReason,
+    Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, Overshoot,
+    OwnLastSpace, Score, Seat, Side, SpinnerSector, Throw, ThrowTable, TurnOrder, WinReason,
 };
 
 /// A rule stated in full is stated briefly for this many moves; after
@@ -899,19 +898,7 @@ impl Renderer<'_> {
     }
 
     fn feature_words(&self, side: Side, space: u8) -> String {
-        let key = match self.ctx.options.board.feature(side, space) {
-            Feature::Ordinary => "ordinary",
-            Feature::DryBranch {
-                compass: Compass::East,
-            } => "dry_branch_east",
-            Feature::DryBranch {
-                compass: Compass::West,
-            } => "dry_branch_west",
-            Feature::NorthCreek { bank: Bank::Near } => "north_creek_near",
-            Feature::NorthCreek { bank: Bank::Far } => "north_creek_far",
-            Feature::SouthCreek { bank: Bank::Far } => "south_creek_far",
-            Feature::SouthCreek { bank: Bank::Near } => "south_creek_near",
-        };
+        let key = self.ctx.options.board.feature(side, space).key();
         self.cat
             .features
             .get(key)

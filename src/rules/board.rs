@@ -105,6 +105,28 @@ pub enum Feature {
     },
 }
 
+impl Feature {
+    /// A stable identifier of the feature as seen by a side: `ordinary`,
+    /// `dry_branch_east`, `dry_branch_west`, `north_creek_near`,
+    /// `north_creek_far`, `south_creek_far` (own start), `south_creek_near`.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Feature::Ordinary => "ordinary",
+            Feature::DryBranch {
+                compass: Compass::East,
+            } => "dry_branch_east",
+            Feature::DryBranch {
+                compass: Compass::West,
+            } => "dry_branch_west",
+            Feature::NorthCreek { bank: Bank::Near } => "north_creek_near",
+            Feature::NorthCreek { bank: Bank::Far } => "north_creek_far",
+            Feature::SouthCreek { bank: Bank::Far } => "south_creek_far",
+            Feature::SouthCreek { bank: Bank::Near } => "south_creek_near",
+        }
+    }
+}
+
 impl Board {
     /// Number of spaces in one circuit: 40 or 28.
     #[must_use]
