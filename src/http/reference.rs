@@ -256,7 +256,7 @@ fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
 /// BibTeX entry (`format=bibtex`, served as `text/x-bibtex`).
 #[utoipa::path(
     tag = "reference",
-    params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$"), SourceQuery),
+    params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$", example = "culin1907"), SourceQuery),
     responses(
         (status = 200, description = "The source", content(
             (CslItem = "application/json"),
@@ -344,7 +344,7 @@ pub async fn get_glossary() -> HttpResponse {
 /// One glossary term.
 #[utoipa::path(
     tag = "reference",
-    params(("term" = String, Path, description = "The term's id, e.g. zohn", pattern = "^[a-z0-9-]{1,64}$")),
+    params(("term" = String, Path, description = "The term's id, e.g. zohn", pattern = "^[a-z0-9-]{1,64}$", example = "zohn")),
     responses(
         (status = 200, description = "The term", body = TermView),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
