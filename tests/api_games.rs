@@ -210,7 +210,7 @@ async fn a_seeded_game_plays_to_a_winner_through_http() {
     // The stored state equals the replay of the stored moves.
     let gid = zohn_ahl::service::model::GameId::parse(&id).unwrap();
     let game = service.game(gid).await.unwrap();
-    let moves = service.moves(gid, 0, 10_000).await.unwrap();
+    let moves = service.moves(gid, 0, 10_000).await.unwrap().1;
     let table = game.setup.table().unwrap();
     let throws: Vec<_> = moves.iter().map(|m| m.throw).collect();
     let replayed = zohn_ahl::rules::replay(&table, &throws).unwrap();

@@ -343,8 +343,7 @@ pub async fn list_moves(
             })?,
     };
     let audience = audience(query.audience.as_deref())?;
-    let game = service.game(id).await?;
-    let records = service.moves(id, after, limit).await?;
+    let (game, records) = service.moves(id, after, limit).await?;
     let next_cursor = records
         .last()
         .filter(|last| last.n < game.state.throws && records.len() == limit as usize)

@@ -182,18 +182,7 @@ pub async fn get_odds(
 )]
 #[get("/v1/rulesets/{preset}/statistics")]
 pub async fn get_statistics(preset: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let preset: Preset = serde_json::from_value(serde_json::Value::String(preset.clone()))
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "preset-not-found",
-                "Preset not found",
-                format!(
-                    "no preset is called {:?}; the presets are composite, culin1898, ludii, a4 and boxed",
-                    preset.as_str()
-                ),
-            )
-        })?;
+    let preset = super::rulesets::preset_from_path(&preset)?;
     let options = preset.options();
     let players = preset.default_players();
     let table =

@@ -255,6 +255,24 @@ pub async fn get_rulesets() -> HttpResponse {
     })
 }
 
+/// The preset named in a path, or a 404 problem listing the presets.
+///
+/// # Errors
+/// 404 `preset-not-found` for any other name.
+pub(super) fn preset_from_path(name: &str) -> Result<Preset, ApiError> {
+    serde_json::from_value(serde_json::Value::String(name.to_owned())).map_err(|_| {
+        ApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "preset-not-found",
+            "Preset not found",
+            format!(
+                "no preset is called that; the presets are: {}",
+                values(&Preset::ALL).join(", ")
+            ),
+        )
+    })
+}
+
 /// Choosing the lesson's audience.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -280,19 +298,7 @@ pub async fn get_ruleset(
     preset: web::Path<String>,
     query: web::Query<LessonQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let allowed = values(&Preset::ALL);
-    let preset: Preset = serde_json::from_value(serde_json::Value::String(preset.clone()))
-        .map_err(|_| {
-            ApiError::new(
-                actix_web::http::StatusCode::NOT_FOUND,
-                "preset-not-found",
-                "Preset not found",
-                format!(
-                    "no preset is called that; the presets are: {}",
-                    allowed.join(", ")
-                ),
-            )
-        })?;
+    let preset = preset_from_path(&preset)?;
     let audience: Audience = match &query.audience {
         None => Audience::General,
         Some(a) => serde_json::from_value(serde_json::Value::String(a.clone())).map_err(|_| {

@@ -409,14 +409,20 @@ impl Service {
         Ok((ids.len(), faults))
     }
 
-    /// Moves after move `after` (0: from the start), at most `limit`.
+    /// The game and its moves after move `after` (0: from the start), at
+    /// most `limit`, oldest first.
     ///
     /// # Errors
     /// [`ServiceError::GameNotFound`]; storage errors.
-    pub async fn moves(&self, id: GameId, after: u32, limit: u32) -> Result<Vec<MoveRecord>> {
+    pub async fn moves(
+        &self,
+        id: GameId,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Game, Vec<MoveRecord>)> {
         let game = self.game(id).await?;
-        let _ = game;
-        Ok(self.store.moves(id, after, limit).await?)
+        let moves = self.store.moves(id, after, limit).await?;
+        Ok((game, moves))
     }
 
     /// Move number `n`.
