@@ -6,12 +6,14 @@
 //! disk. Migrations are embedded in the binary and run on connect.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
+use tokio::sync::Notify;
 
 use crate::service::model::{Game, GameId, MoveRecord};
 
@@ -86,13 +88,61 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Store {
     writer: SqlitePool,
     readers: SqlitePool,
+    checkpointer: SqlitePool,
+    wrote: Arc<Notify>,
 }
 
 /// An open write transaction (`BEGIN IMMEDIATE` on the single writer).
-pub struct WriteTx(sqlx::Transaction<'static, sqlx::Sqlite>);
+pub struct WriteTx(sqlx::Transaction<'static, sqlx::Sqlite>, Arc<Notify>);
+
+/// WAL frames (pages) after which the checkpointer waits for the writer to
+/// let the write-ahead log start again from its beginning (64 MiB of 4 KiB
+/// pages): under a steady load a passive checkpoint seldom catches up on
+/// its own, and the log would otherwise grow without bound.
+pub const WAL_RESTART_FRAMES: i64 = 16_384;
+
+/// Copy the write-ahead log into the database, off the writer's path: the
+/// writer's own automatic checkpoint is off, so that no request waits for
+/// one. Runs a passive checkpoint after each commit (several commits made
+/// meanwhile share one), and a restart checkpoint, which waits for the
+/// writer between two transactions, once the log passes
+/// [`WAL_RESTART_FRAMES`]. Ends when the store is closed.
+async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>) {
+    loop {
+        wrote.notified().await;
+        if pool.is_closed() {
+            return;
+        }
+        let passive: std::result::Result<(i64, i64, i64), _> =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_one(&pool)
+                .await;
+        let restart = match passive {
+            Ok((_, log, _)) => log >= WAL_RESTART_FRAMES,
+            Err(e) => {
+                if pool.is_closed() {
+                    return;
+                }
+                tracing::warn!(error = %e, "checkpoint failed");
+                false
+            }
+        };
+        if restart
+            && let Err(e) = sqlx::query("PRAGMA wal_checkpoint(RESTART)")
+                .execute(&pool)
+                .await
+        {
+            tracing::warn!(error = %e, "restart checkpoint failed");
+        }
+    }
+}
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
     Ok(serde_json::to_string(value)?)
+}
+
+fn corrupt(what: String) -> StoreError {
+    StoreError::Corrupt(serde::de::Error::custom(what))
 }
 
 fn from_json<T: DeserializeOwned>(text: &str) -> Result<T> {
@@ -145,19 +195,35 @@ impl Store {
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(BUSY_TIMEOUT)
-            .connect_with(base.clone())
+            // No checkpoint on the writer's path: see `checkpoints`.
+            .connect_with(base.clone().pragma("wal_autocheckpoint", "0"))
             .await?;
         sqlx::migrate!("./migrations").run(&writer).await?;
         let readers = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(BUSY_TIMEOUT)
-            .connect_with(base.read_only(true))
+            .connect_with(base.clone().read_only(true))
             .await?;
-        Ok(Self { writer, readers })
+        let checkpointer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(BUSY_TIMEOUT)
+            .connect_with(base)
+            .await?;
+        let wrote = Arc::new(Notify::new());
+        tokio::spawn(checkpoints(checkpointer.clone(), Arc::clone(&wrote)));
+        Ok(Self {
+            writer,
+            readers,
+            checkpointer,
+            wrote,
+        })
     }
 
-    /// Close both pools, waiting for connections to finish.
+    /// Close the pools, waiting for connections to finish (the last one to
+    /// close copies the write-ahead log into the database).
     pub async fn close(&self) {
+        self.checkpointer.close().await;
+        self.wrote.notify_one();
         self.writer.close().await;
         self.readers.close().await;
     }
@@ -285,7 +351,7 @@ impl Store {
             .begin_with("BEGIN IMMEDIATE")
             .await
             .map_err(StoreError::from_sqlx)?;
-        Ok(WriteTx(tx))
+        Ok(WriteTx(tx, Arc::clone(&self.wrote)))
     }
 }
 
@@ -317,40 +383,6 @@ impl WriteTx {
             .map_err(StoreError::from_sqlx)?;
         row.map(|r| from_json(r.try_get::<&str, _>("body")?))
             .transpose()
-    }
-
-    /// Open a savepoint: what follows can be undone alone with
-    /// [`WriteTx::rollback_to`], without losing the rest of the transaction.
-    ///
-    /// # Errors
-    /// Any database error.
-    pub async fn savepoint(&mut self) -> Result<()> {
-        self.exec("SAVEPOINT throw").await
-    }
-
-    /// Keep what was done since the savepoint.
-    ///
-    /// # Errors
-    /// Any database error.
-    pub async fn release(&mut self) -> Result<()> {
-        self.exec("RELEASE throw").await
-    }
-
-    /// Undo what was done since the savepoint, and close it.
-    ///
-    /// # Errors
-    /// Any database error.
-    pub async fn rollback_to(&mut self) -> Result<()> {
-        self.exec("ROLLBACK TO throw").await?;
-        self.exec("RELEASE throw").await
-    }
-
-    async fn exec(&mut self, sql: &'static str) -> Result<()> {
-        sqlx::query(sql)
-            .execute(&mut *self.0)
-            .await
-            .map_err(StoreError::from_sqlx)?;
-        Ok(())
     }
 
     /// The current time as SQLite writes it (RFC 3339 UTC, milliseconds).
@@ -446,41 +478,101 @@ impl WriteTx {
         Ok(())
     }
 
-    /// Append a move and save the game's new state, as a compare-and-set on
-    /// the version the game had when read (`expected_version`). Returns
-    /// `false`, writing nothing, when the version moved on meanwhile.
+    /// The SHA-256 of each side's seat token (A first), for a seated game.
+    ///
+    /// # Errors
+    /// Any database error; [`StoreError::Corrupt`] for a seat row that is
+    /// not a side's 32-byte hash.
+    pub async fn seats(&mut self, id: GameId) -> Result<Option<[[u8; 32]; 2]>> {
+        let rows = sqlx::query("SELECT side, token_hash FROM seats WHERE game_id = ?")
+            .bind(id.to_string())
+            .fetch_all(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let mut seats = [[0; 32]; 2];
+        for row in &rows {
+            let side: String = row.try_get("side")?;
+            let hash: Vec<u8> = row.try_get("token_hash")?;
+            let slot = match side.as_str() {
+                "A" => 0,
+                "B" => 1,
+                _ => return Err(corrupt(format!("seat of side {side:?}"))),
+            };
+            seats[slot] = hash
+                .try_into()
+                .map_err(|_| corrupt("a seat hash is not 32 bytes".to_owned()))?;
+        }
+        Ok(Some(seats))
+    }
+
+    /// Save a batch: each game's new state, as a compare-and-set on the
+    /// version it had when read (`(game, read_version)`, one statement for
+    /// all), then every move (`(game id, move)`, one statement). Returns
+    /// `false`, having written no move, when some game's version moved on
+    /// meanwhile (another writer): the caller must roll back then.
     ///
     /// # Errors
     /// Any database error.
-    pub async fn append_move(
+    pub async fn save_batch(
         &mut self,
-        game: &Game,
-        expected_version: u32,
-        record: Option<&MoveRecord>,
+        updated_at: &str,
+        games: &[(&Game, u32)],
+        moves: &[(GameId, &MoveRecord)],
     ) -> Result<bool> {
-        let updated = sqlx::query(
-            "UPDATE games
-             SET state = ?, version = ?, status = ?, told_facts = ?, updated_at = ?
-             WHERE id = ? AND version = ?",
-        )
-        .bind(to_json(&game.state)?)
-        .bind(i64::from(game.version))
-        .bind(game.status())
-        .bind(to_json(&game.told_facts)?)
-        .bind(&game.updated_at)
-        .bind(game.id.to_string())
-        .bind(i64::from(expected_version))
-        .execute(&mut *self.0)
-        .await
-        .map_err(StoreError::from_sqlx)?;
-        if updated.rows_affected() != 1 {
-            return Ok(false);
+        if !games.is_empty() {
+            let rows = games
+                .iter()
+                .map(|(game, read_version)| {
+                    Ok((
+                        game.id.to_string(),
+                        i64::from(*read_version),
+                        to_json(&game.state)?,
+                        i64::from(game.version),
+                        game.status(),
+                        to_json(&game.told_facts)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let mut update = QueryBuilder::<Sqlite>::new(
+                "WITH v (id, read_version, state, version, status, told_facts) AS (",
+            );
+            update.push_values(rows, |mut b, row| {
+                b.push_bind(row.0)
+                    .push_bind(row.1)
+                    .push_bind(row.2)
+                    .push_bind(row.3)
+                    .push_bind(row.4)
+                    .push_bind(row.5);
+            });
+            update.push(
+                ") UPDATE games SET state = v.state, version = v.version, status = v.status, \
+                 told_facts = v.told_facts, updated_at = ",
+            );
+            update.push_bind(updated_at);
+            update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
+            let done = update
+                .build()
+                .execute(&mut *self.0)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            if usize::try_from(done.rows_affected()).ok() != Some(games.len()) {
+                return Ok(false);
+            }
         }
-        if let Some(record) = record {
-            sqlx::query("INSERT INTO moves (game_id, n, body) VALUES (?, ?, ?)")
-                .bind(game.id.to_string())
-                .bind(i64::from(record.n))
-                .bind(to_json(record)?)
+        if !moves.is_empty() {
+            let rows = moves
+                .iter()
+                .map(|(id, record)| Ok((id.to_string(), i64::from(record.n), to_json(record)?)))
+                .collect::<Result<Vec<_>>>()?;
+            let mut insert = QueryBuilder::<Sqlite>::new("INSERT INTO moves (game_id, n, body) ");
+            insert.push_values(rows, |mut b, row| {
+                b.push_bind(row.0).push_bind(row.1).push_bind(row.2);
+            });
+            insert
+                .build()
                 .execute(&mut *self.0)
                 .await
                 .map_err(StoreError::from_sqlx)?;
@@ -488,11 +580,21 @@ impl WriteTx {
         Ok(true)
     }
 
+    /// Roll back: nothing of the transaction is written.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn rollback(self) -> Result<()> {
+        self.0.rollback().await.map_err(StoreError::from_sqlx)
+    }
+
     /// Commit.
     ///
     /// # Errors
     /// Any database error; nothing is written then.
     pub async fn commit(self) -> Result<()> {
-        self.0.commit().await.map_err(StoreError::from_sqlx)
+        self.0.commit().await.map_err(StoreError::from_sqlx)?;
+        self.1.notify_one();
+        Ok(())
     }
 }

@@ -223,8 +223,8 @@ pub async fn post_throw(
         reported: json::parse::<ThrowRequest>(&req, &body, true)?.reported()?,
     };
     let answer = service
-        .throw(id, cmd, move |game, record| Answer {
-            location: format!("/v1/games/{id}/moves/{}", record.n),
+        .throw(id, cmd, |game, record| Answer {
+            location: format!("/v1/games/{}/moves/{}", game.id, record.n),
             etag: etag(game.version),
             body: serde_json::to_vec(&move_view(game, record, true)).unwrap_or_default(),
             replayed: false,

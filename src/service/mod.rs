@@ -1,8 +1,11 @@
 //! Use cases: create a game, throw, stop, read. Each owns its transaction.
 
 pub mod model;
+mod writer;
 
-use crate::narration::{self, Audience, MoveContext};
+pub use writer::{HOT_GAMES, MAX_BATCH};
+
+use crate::narration::{self, Audience};
 use crate::rules::{self, Options, Preset, RulesError, SetupError, Side, Throw, ThrowMismatch};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,9 +15,10 @@ use sha2::{Digest, Sha256};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{Store, StoreError, StoredAnswer, WriteTx};
-use crate::throws::{SeededThrows, ThrowSource, fresh_seed};
-use model::{Game, GameId, MoveRecord, Setup, SideSetup, ThrowOrigin};
+use crate::store::{Store, StoreError};
+use crate::throws::fresh_seed;
+use model::{Game, GameId, MoveRecord, Setup, SideSetup};
+use writer::{Job, Thrown};
 
 /// A use case that cannot be carried out.
 #[derive(Debug, thiserror::Error)]
@@ -162,14 +166,6 @@ pub struct Service {
     commits: Arc<AtomicU64>,
 }
 
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job")
-            .field("id", &self.id)
-            .finish_non_exhaustive()
-    }
-}
-
 impl Service {
     /// A service over an open store. Starts the single writer task, so it
     /// must be called inside a Tokio runtime.
@@ -177,7 +173,7 @@ impl Service {
     pub fn new(store: Store) -> Self {
         let (writer, jobs) = mpsc::channel(4 * MAX_BATCH);
         let commits = Arc::new(AtomicU64::new(0));
-        tokio::spawn(self::writer(store.clone(), jobs, Arc::clone(&commits)));
+        tokio::spawn(writer::run(store.clone(), jobs, Arc::clone(&commits)));
         Self {
             store,
             in_flight: Arc::default(),
@@ -266,10 +262,13 @@ impl Service {
     /// Play one throw for the side to move. The throw is handed to the
     /// single writer, which plays the throws that arrive together, for any
     /// games, in one `BEGIN IMMEDIATE` transaction (group commit: one fsync
-    /// for the batch), each inside its own savepoint: it reads the game,
-    /// checks the seat token and the expected version, plays, narrates,
-    /// writes the move and the new state and, with an idempotency key, keeps
-    /// the answer that `render` makes from the new game and the move. The
+    /// for the batch; see the `writer` module): it takes the game (from
+    /// memory when it wrote it recently), checks the seat token and the
+    /// expected version, plays, narrates, writes the move and the new state
+    /// and, with an idempotency key, keeps the answer that `render` makes
+    /// from the new game and the move (without a key, `render` runs on the
+    /// caller's thread, after the commit). A throw that fails writes nothing
+    /// and does not hold back the others of its batch. The
     /// call returns only once the batch's commit is durable. A retry with
     /// the same key and request within 24 hours gets that answer again,
     /// byte for byte.
@@ -283,7 +282,7 @@ impl Service {
         &self,
         id: GameId,
         cmd: ThrowCommand,
-        render: impl FnOnce(&Game, &MoveRecord) -> Answer + Send + 'static,
+        render: fn(&Game, &MoveRecord) -> Answer,
     ) -> Result<Answer> {
         let _guard = match &cmd.idempotency {
             Some((key, _)) => {
@@ -304,23 +303,28 @@ impl Service {
             None => None,
         };
         let (reply, answer) = oneshot::channel();
-        let job = Job {
+        let job = Job::Throw {
             id,
             cmd,
-            render: Box::new(render),
+            render,
             reply,
         };
         self.writer
             .send(job)
             .await
             .map_err(|_| ServiceError::Store(StoreError::Busy))?;
-        answer
+        match answer
             .await
-            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))?
+        {
+            Thrown::Played(game, record) => Ok(render(&game, &record)),
+            Thrown::Answer(answer) => Ok(answer),
+        }
     }
 
     /// Stop a game: more counters wins, equal counts are a draw. Stored as
-    /// a new version without a move. A seated game needs either side's token.
+    /// a new version without a move, through the single writer like a
+    /// throw. A seated game needs either side's token.
     ///
     /// # Errors
     /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
@@ -330,35 +334,19 @@ impl Service {
         id: GameId,
         token: Option<&str>,
     ) -> Result<(Game, narration::Narration)> {
-        let mut tx = self.store.begin().await?;
-        let mut game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
-        if game.seated {
-            let token = token.ok_or(ServiceError::Unauthorized)?;
-            let (seat_game, _) = tx
-                .seat_of(&token_hash(token))
-                .await?
-                .ok_or(ServiceError::Unauthorized)?;
-            if seat_game != id.to_string() {
-                return Err(ServiceError::Forbidden);
-            }
-        }
-        let (state, event) = rules::stop(&game.state)?;
-        let narration = narration::narrate_stop(
-            &game.setup.options,
-            &game.setup.cast(),
-            game.setup.audience,
-            state.counters,
-            &event,
-        );
-        let expected = game.version;
-        game.state = state;
-        game.version += 1;
-        game.updated_at = tx.now().await?;
-        if !tx.append_move(&game, expected, None).await? {
-            return Err(ServiceError::Conflict { current: expected });
-        }
-        tx.commit().await?;
-        Ok((self.game(id).await?, narration))
+        let (reply, answer) = oneshot::channel();
+        let job = Job::Stop {
+            id,
+            token: token.map(str::to_owned),
+            reply,
+        };
+        self.writer
+            .send(job)
+            .await
+            .map_err(|_| ServiceError::Store(StoreError::Busy))?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
     }
 
     /// Check every stored game: its moves are numbered 1, 2, ... without a
@@ -435,207 +423,6 @@ impl Service {
             None => {
                 self.game(id).await?;
                 Err(ServiceError::MoveNotFound(id, n))
-            }
-        }
-    }
-}
-
-/// One throw inside the writer's transaction (see [`Service::throw`]).
-async fn play_throw(
-    tx: &mut WriteTx,
-    id: GameId,
-    cmd: ThrowCommand,
-    render: Render,
-) -> Result<Answer> {
-    // The request hash covers the body and the credentials, so a replay
-    // needs the very same request.
-    let request_hash = cmd.idempotency.as_ref().map(|(_, body_hash)| {
-        let mut h = Sha256::new();
-        h.update(body_hash);
-        h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
-        h.update(
-            cmd.expected_version
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-        );
-        <[u8; 32]>::from(h.finalize())
-    });
-    if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, &request_hash)
-        && let Some(stored) = tx.idempotent_answer(id, key).await?
-    {
-        if stored.request_hash != hash {
-            return Err(ServiceError::KeyReused);
-        }
-        return Ok(Answer {
-            location: stored.location,
-            etag: stored.etag,
-            body: stored.body,
-            replayed: true,
-        });
-    }
-    let mut game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
-    let table = game.setup.table()?;
-    let seat = game.state.to_throw(&table);
-    if game.seated {
-        let token = cmd.token.as_deref().ok_or(ServiceError::Unauthorized)?;
-        let (seat_game, seat_side) = tx
-            .seat_of(&token_hash(token))
-            .await?
-            .ok_or(ServiceError::Unauthorized)?;
-        let side_name = if seat.side == Side::A { "A" } else { "B" };
-        if seat_game != id.to_string() || seat_side != side_name {
-            return Err(ServiceError::Forbidden);
-        }
-    }
-    if let Some(expected) = cmd.expected_version
-        && expected != game.version
-    {
-        return Err(ServiceError::Conflict {
-            current: game.version,
-        });
-    }
-    if game.state.is_finished() {
-        return Err(ServiceError::GameOver);
-    }
-    let n = game.version + 1;
-    let (throw, origin) = match cmd.reported {
-        Some(t) => (t, ThrowOrigin::Reported),
-        None => (
-            SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
-            ThrowOrigin::Server,
-        ),
-    };
-    let from = game.state.awl(seat.side);
-    let played = rules::play(&table, &game.state, &throw)?;
-    // The previous move's narration: its rules are not repeated word for
-    // word, and its memory of the rules stated carries on. Read inside the
-    // writer's transaction, so a move of the same batch is seen.
-    let previous = match n.checked_sub(1).filter(|p| *p >= 1) {
-        Some(p) => tx.move_record(id, p).await?.map(|m| m.narration),
-        None => None,
-    };
-    let cast = game.setup.cast();
-    let narration = narration::narrate_move(&MoveContext {
-        options: table.options(),
-        cast: &cast,
-        audience: game.setup.audience,
-        move_number: n,
-        seat,
-        throw: &throw,
-        score: &played.score,
-        events: &played.events,
-        told: &game.told_facts,
-        previous: previous.as_ref(),
-    });
-    if let Some(fact) = narration.fact() {
-        game.told_facts.push(fact.to_owned());
-    }
-    let record = MoveRecord {
-        n,
-        seat,
-        origin,
-        throw,
-        score: played.score,
-        from,
-        to: played.state.awl(seat.side),
-        events: played.events,
-        narration,
-        state: played.state.clone(),
-    };
-    let expected = game.version;
-    game.state = played.state;
-    game.version = n;
-    game.updated_at = tx.now().await?;
-    if !tx.append_move(&game, expected, Some(&record)).await? {
-        return Err(ServiceError::Conflict { current: expected });
-    }
-    let answer = render(&game, &record);
-    if let (Some((key, _)), Some(hash)) = (&cmd.idempotency, request_hash) {
-        tx.keep_answer(
-            id,
-            key,
-            &StoredAnswer {
-                request_hash: hash.to_vec(),
-                location: answer.location.clone(),
-                etag: answer.etag.clone(),
-                body: answer.body.clone(),
-            },
-        )
-        .await?;
-    }
-    Ok(answer)
-}
-
-/// Makes the answer to a throw from the new game and the move.
-type Render = Box<dyn FnOnce(&Game, &MoveRecord) -> Answer + Send>;
-
-/// A throw waiting for the writer.
-struct Job {
-    id: GameId,
-    cmd: ThrowCommand,
-    render: Render,
-    reply: oneshot::Sender<Result<Answer>>,
-}
-
-/// Most throws committed together.
-pub const MAX_BATCH: usize = 64;
-
-/// The single writer: takes the throws that are waiting, plays each in its
-/// own savepoint of one transaction, commits once, then answers them all.
-async fn writer(store: Store, mut jobs: mpsc::Receiver<Job>, commits: Arc<AtomicU64>) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let mut tx = match store.begin().await {
-            Ok(tx) => tx,
-            Err(e) => {
-                let busy = matches!(e, StoreError::Busy);
-                tracing::warn!(error = %e, "cannot start a write transaction");
-                for job in batch.drain(..) {
-                    let err = if busy {
-                        StoreError::Busy
-                    } else {
-                        StoreError::Unavailable
-                    };
-                    let _ = job.reply.send(Err(err.into()));
-                }
-                continue;
-            }
-        };
-        let mut done = Vec::with_capacity(batch.len());
-        for job in batch.drain(..) {
-            let result = match tx.savepoint().await {
-                Ok(()) => {
-                    let r = play_throw(&mut tx, job.id, job.cmd, job.render).await;
-                    let closed = if r.is_ok() {
-                        tx.release().await
-                    } else {
-                        tx.rollback_to().await
-                    };
-                    closed.map_err(ServiceError::from).and(r)
-                }
-                Err(e) => Err(e.into()),
-            };
-            done.push((job.reply, result));
-        }
-        match tx.commit().await {
-            Ok(()) => {
-                commits.fetch_add(1, Ordering::Relaxed);
-                for (reply, result) in done {
-                    let _ = reply.send(result);
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "a batch of throws failed to commit");
-                let busy = matches!(e, StoreError::Busy);
-                for (reply, result) in done {
-                    let result = result.and(Err(if busy {
-                        StoreError::Busy
-                    } else {
-                        StoreError::Unavailable
-                    }
-                    .into()));
-                    let _ = reply.send(result);
-                }
             }
         }
     }

@@ -34,6 +34,7 @@ impl Store {
             .execute(&self.writer)
             .await
             .map_err(StoreError::from_sqlx)?;
+        self.wrote.notify_one();
         Ok(done.last_insert_rowid())
     }
 }

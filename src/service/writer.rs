@@ -1,0 +1,559 @@
+//! The single writer: every throw and every stop goes through one task that
+//! plays the requests that arrive together, for any games, in one
+//! `BEGIN IMMEDIATE` transaction and commits them with one fsync (group
+//! commit), answering each request only once that commit is durable.
+//!
+//! Since it is the only writer, it keeps the games it wrote last in memory
+//! (at most [`HOT_GAMES`], least recently used out first): the state, the
+//! seat hashes and the previous move's narration, so that a throw for a
+//! game it holds costs no read. A batch is then a handful of statements
+//! whatever its size: `BEGIN IMMEDIATE`, the time, one `UPDATE` of every
+//! game it changed (a compare-and-set on each game's version), one
+//! `INSERT` of every move, the idempotency answers, `COMMIT`.
+//!
+//! Should another process have written a game meanwhile (the
+//! compare-and-set then misses), the batch is rolled back, the memory is
+//! dropped and the batch played again from the database. Should the
+//! commit fail, the requests of the batch get an error, nothing of the
+//! batch is written and the games it touched are read again next time.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use lru::LruCache;
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, oneshot};
+
+use super::model::{Game, GameId, MoveRecord, ThrowOrigin};
+use super::{Answer, ServiceError, ThrowCommand, token_hash};
+use crate::narration::{self, MoveContext, Narration};
+use crate::rules::{self, Side};
+use crate::store::{Store, StoreError, StoredAnswer, WriteTx};
+use crate::throws::{SeededThrows, ThrowSource};
+
+type Result<T> = std::result::Result<T, ServiceError>;
+
+/// Most requests committed together.
+pub const MAX_BATCH: usize = 64;
+
+/// Most games the writer keeps in memory between batches.
+pub const HOT_GAMES: usize = 1024;
+
+/// Makes the answer to a throw from the new game and the move.
+pub(super) type Render = fn(&Game, &MoveRecord) -> Answer;
+
+/// What the writer sends back for a throw.
+pub(super) enum Thrown {
+    /// The throw was played: the game after it and its move, for the
+    /// caller to render (off the writer's path).
+    Played(Game, Box<MoveRecord>),
+    /// The answer as sent: rendered by the writer to be kept under an
+    /// idempotency key, or kept earlier and replayed.
+    Answer(Answer),
+}
+
+/// A request waiting for the writer.
+pub(super) enum Job {
+    /// Play one throw.
+    Throw {
+        id: GameId,
+        cmd: ThrowCommand,
+        render: Render,
+        reply: oneshot::Sender<Result<Thrown>>,
+    },
+    /// Stop a game.
+    Stop {
+        id: GameId,
+        token: Option<String>,
+        reply: oneshot::Sender<Result<(Game, Narration)>>,
+    },
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (kind, id) = match self {
+            Job::Throw { id, .. } => ("throw", id),
+            Job::Stop { id, .. } => ("stop", id),
+        };
+        f.debug_struct("Job")
+            .field("kind", &kind)
+            .field("id", id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Job {
+    fn id(&self) -> GameId {
+        match self {
+            Job::Throw { id, .. } | Job::Stop { id, .. } => *id,
+        }
+    }
+
+    /// Answer with an error.
+    fn fail(self, e: ServiceError) {
+        match self {
+            Job::Throw { reply, .. } => {
+                let _ = reply.send(Err(e));
+            }
+            Job::Stop { reply, .. } => {
+                let _ = reply.send(Err(e));
+            }
+        }
+    }
+}
+
+/// A game as the writer holds it.
+#[derive(Clone, Debug)]
+struct Hot {
+    game: Game,
+    /// The SHA-256 of each side's seat token (A first), for a seated game.
+    seats: Option<[[u8; 32]; 2]>,
+    /// The last move's narration (its rules are not repeated word for word
+    /// by the next move, and its memory of the rules stated carries on).
+    previous: Option<Narration>,
+}
+
+/// A game touched by the batch: as it was read (its version then, for the
+/// compare-and-set) and as the batch left it.
+struct Touched {
+    read_version: u32,
+    changed: bool,
+    hot: Hot,
+}
+
+/// What a request of the batch did, before the batch is written.
+enum Played {
+    /// A throw was played: the game after it and its move.
+    Throw {
+        game: Game,
+        record: Box<MoveRecord>,
+        /// The idempotency key and request hash to keep the answer under.
+        keep: Option<(String, Vec<u8>)>,
+    },
+    /// An earlier answer under the same idempotency key.
+    Replay(Answer),
+    /// The game was stopped.
+    Stop { game: Game, narration: Narration },
+}
+
+/// The writer task: runs until every sender is gone.
+pub(super) async fn run(store: Store, mut jobs: mpsc::Receiver<Job>, commits: Arc<AtomicU64>) {
+    let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let taken = std::mem::replace(&mut batch, Vec::with_capacity(MAX_BATCH));
+        write_batch(&store, &mut hot, taken, &commits).await;
+    }
+}
+
+/// The error a request gets when its batch cannot be written.
+fn batch_error(e: &StoreError) -> ServiceError {
+    if matches!(e, StoreError::Busy) {
+        StoreError::Busy.into()
+    } else {
+        StoreError::Unavailable.into()
+    }
+}
+
+async fn write_batch(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    jobs: Vec<Job>,
+    commits: &AtomicU64,
+) {
+    // Played once from memory; played again from the database only if the
+    // compare-and-set shows that another process wrote one of the games.
+    for attempt in 0..2 {
+        let mut tx = match store.begin().await {
+            Ok(tx) => tx,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot start a write transaction");
+                return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
+            }
+        };
+        let now = match tx.now().await {
+            Ok(now) => now,
+            Err(e) => return jobs.into_iter().for_each(|job| job.fail(batch_error(&e))),
+        };
+        let mut touched: HashMap<GameId, Touched> = HashMap::new();
+        let mut played = Vec::with_capacity(jobs.len());
+        for job in &jobs {
+            played.push(play(&mut tx, cache, &mut touched, job, &now).await);
+        }
+        match save(&mut tx, &touched, &played, &now).await {
+            Ok(true) => {}
+            Ok(false) if attempt == 0 => {
+                tracing::warn!("a game was changed by another writer; playing the batch again");
+                let _ = tx.rollback().await;
+                cache.clear();
+                continue;
+            }
+            Ok(false) => {
+                let _ = tx.rollback().await;
+                cache.clear();
+                return jobs
+                    .into_iter()
+                    .for_each(|job| job.fail(StoreError::Unavailable.into()));
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "a batch could not be written");
+                let _ = tx.rollback().await;
+                return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
+            }
+        }
+        return finish(tx, cache, touched, jobs, played, commits).await;
+    }
+}
+
+/// Play one request against the batch's games (read from memory or the
+/// transaction), checking seat, version and idempotency key.
+async fn play(
+    tx: &mut WriteTx,
+    cache: &mut LruCache<GameId, Hot>,
+    touched: &mut HashMap<GameId, Touched>,
+    job: &Job,
+    now: &str,
+) -> Result<Played> {
+    let id = job.id();
+    let request_hash = match job {
+        Job::Throw { cmd, .. } => request_hash(cmd),
+        Job::Stop { .. } => None,
+    };
+    if let (Job::Throw { cmd, .. }, Some(hash)) = (job, &request_hash)
+        && let Some((key, _)) = &cmd.idempotency
+        && let Some(stored) = tx.idempotent_answer(id, key).await?
+    {
+        if stored.request_hash != *hash {
+            return Err(ServiceError::KeyReused);
+        }
+        return Ok(Played::Replay(Answer {
+            location: stored.location,
+            etag: stored.etag,
+            body: stored.body,
+            replayed: true,
+        }));
+    }
+    let entry = match touched.entry(id) {
+        Entry::Occupied(e) => e.into_mut(),
+        Entry::Vacant(e) => {
+            let hot = match cache.pop(&id) {
+                Some(hot) => hot,
+                None => load(tx, id).await?,
+            };
+            e.insert(Touched {
+                read_version: hot.game.version,
+                changed: false,
+                hot,
+            })
+        }
+    };
+    match job {
+        Job::Throw { cmd, .. } => {
+            let (game, record) = throw(tx, &entry.hot, cmd, now).await?;
+            entry.hot.game = game.clone();
+            entry.hot.previous = Some(record.narration.clone());
+            entry.changed = true;
+            let keep = cmd
+                .idempotency
+                .as_ref()
+                .zip(request_hash)
+                .map(|((key, _), hash)| (key.clone(), hash.to_vec()));
+            Ok(Played::Throw {
+                game,
+                record: Box::new(record),
+                keep,
+            })
+        }
+        Job::Stop { token, .. } => {
+            let (game, narration) = stop(tx, &entry.hot, token.as_deref(), now).await?;
+            entry.hot.game = game.clone();
+            entry.changed = true;
+            Ok(Played::Stop { game, narration })
+        }
+    }
+}
+
+/// Read a game, its seats and its last move's narration.
+async fn load(tx: &mut WriteTx, id: GameId) -> Result<Hot> {
+    let game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
+    let seats = if game.seated {
+        tx.seats(id).await?
+    } else {
+        None
+    };
+    let previous = if game.version >= 1 {
+        tx.move_record(id, game.version).await?.map(|m| m.narration)
+    } else {
+        None
+    };
+    Ok(Hot {
+        game,
+        seats,
+        previous,
+    })
+}
+
+/// The hash that a replay under the same idempotency key must match: the
+/// body, the credentials and the expected version, so that a replay needs
+/// the very same request.
+fn request_hash(cmd: &ThrowCommand) -> Option<[u8; 32]> {
+    cmd.idempotency.as_ref().map(|(_, body_hash)| {
+        let mut h = Sha256::new();
+        h.update(body_hash);
+        h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
+        h.update(
+            cmd.expected_version
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        );
+        h.finalize().into()
+    })
+}
+
+/// Check a seat token: `Ok` when it is the seat of one of `sides` of this
+/// game; [`ServiceError::Forbidden`] for another seat (of this game or
+/// another); [`ServiceError::Unauthorized`] for no token or no seat's.
+async fn check_seat(
+    tx: &mut WriteTx,
+    hot: &Hot,
+    token: Option<&str>,
+    sides: &[Side],
+) -> Result<()> {
+    if !hot.game.seated {
+        return Ok(());
+    }
+    let hash = token_hash(token.ok_or(ServiceError::Unauthorized)?);
+    let seats = hot.seats.unwrap_or_default();
+    if sides.iter().any(|s| seats[s.index()] == hash) {
+        return Ok(());
+    }
+    if seats.contains(&hash) || tx.seat_of(&hash).await?.is_some() {
+        return Err(ServiceError::Forbidden);
+    }
+    Err(ServiceError::Unauthorized)
+}
+
+/// Play one throw on a game: the game after it and the move.
+async fn throw(
+    tx: &mut WriteTx,
+    hot: &Hot,
+    cmd: &ThrowCommand,
+    now: &str,
+) -> Result<(Game, MoveRecord)> {
+    let mut game = hot.game.clone();
+    let table = game.setup.table()?;
+    let seat = game.state.to_throw(&table);
+    check_seat(tx, hot, cmd.token.as_deref(), &[seat.side]).await?;
+    if let Some(expected) = cmd.expected_version
+        && expected != game.version
+    {
+        return Err(ServiceError::Conflict {
+            current: game.version,
+        });
+    }
+    if game.state.is_finished() {
+        return Err(ServiceError::GameOver);
+    }
+    let n = game.version + 1;
+    let (throw, origin) = match cmd.reported {
+        Some(t) => (t, ThrowOrigin::Reported),
+        None => (
+            SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
+            ThrowOrigin::Server,
+        ),
+    };
+    let from = game.state.awl(seat.side);
+    let played = rules::play(&table, &game.state, &throw)?;
+    let cast = game.setup.cast();
+    let narration = narration::narrate_move(&MoveContext {
+        options: table.options(),
+        cast: &cast,
+        audience: game.setup.audience,
+        move_number: n,
+        seat,
+        throw: &throw,
+        score: &played.score,
+        events: &played.events,
+        told: &game.told_facts,
+        previous: hot.previous.as_ref(),
+    });
+    if let Some(fact) = narration.fact() {
+        game.told_facts.push(fact.to_owned());
+    }
+    let record = MoveRecord {
+        n,
+        seat,
+        origin,
+        throw,
+        score: played.score,
+        from,
+        to: played.state.awl(seat.side),
+        events: played.events,
+        narration,
+        state: played.state.clone(),
+    };
+    game.state = played.state;
+    game.version = n;
+    now.clone_into(&mut game.updated_at);
+    Ok((game, record))
+}
+
+/// Stop a game: the game after the stop and its narration. A seated game
+/// needs either side's token.
+async fn stop(
+    tx: &mut WriteTx,
+    hot: &Hot,
+    token: Option<&str>,
+    now: &str,
+) -> Result<(Game, Narration)> {
+    check_seat(tx, hot, token, &[Side::A, Side::B]).await?;
+    let mut game = hot.game.clone();
+    let (state, event) = rules::stop(&game.state)?;
+    let narration = narration::narrate_stop(
+        &game.setup.options,
+        &game.setup.cast(),
+        game.setup.audience,
+        state.counters,
+        &event,
+    );
+    game.state = state;
+    game.version += 1;
+    now.clone_into(&mut game.updated_at);
+    Ok((game, narration))
+}
+
+/// Write every game the batch changed (compare-and-set on the version each
+/// had when read) and every move. `Ok(false)` when a game's version moved
+/// on meanwhile (another writer): nothing may be committed then.
+async fn save(
+    tx: &mut WriteTx,
+    touched: &HashMap<GameId, Touched>,
+    played: &[Result<Played>],
+    now: &str,
+) -> std::result::Result<bool, StoreError> {
+    let games: Vec<(&Game, u32)> = touched
+        .values()
+        .filter(|t| t.changed)
+        .map(|t| (&t.hot.game, t.read_version))
+        .collect();
+    let moves: Vec<(GameId, &MoveRecord)> = played
+        .iter()
+        .filter_map(|p| match p {
+            Ok(Played::Throw { game, record, .. }) => Some((game.id, record.as_ref())),
+            _ => None,
+        })
+        .collect();
+    tx.save_batch(now, &games, &moves).await
+}
+
+/// Render and keep the answers, commit, then answer every request and keep
+/// the games in memory (only after a durable commit).
+async fn finish(
+    mut tx: WriteTx,
+    cache: &mut LruCache<GameId, Hot>,
+    touched: HashMap<GameId, Touched>,
+    jobs: Vec<Job>,
+    played: Vec<Result<Played>>,
+    commits: &AtomicU64,
+) {
+    enum Reply {
+        Throw(oneshot::Sender<Result<Thrown>>, Result<Thrown>),
+        Stop(
+            oneshot::Sender<Result<(Game, Narration)>>,
+            Result<(Game, Narration)>,
+        ),
+    }
+    let mut replies = Vec::with_capacity(jobs.len());
+    let mut failed = None;
+    for (job, result) in jobs.into_iter().zip(played) {
+        match job {
+            Job::Throw {
+                id, render, reply, ..
+            } => {
+                let answer = match result {
+                    Ok(Played::Throw {
+                        game,
+                        record,
+                        keep: None,
+                    }) => Ok(Thrown::Played(game, record)),
+                    Ok(Played::Throw {
+                        game,
+                        record,
+                        keep: Some((key, request_hash)),
+                    }) => {
+                        let answer = render(&game, &record);
+                        if failed.is_none()
+                            && let Err(e) = tx
+                                .keep_answer(
+                                    id,
+                                    &key,
+                                    &StoredAnswer {
+                                        request_hash,
+                                        location: answer.location.clone(),
+                                        etag: answer.etag.clone(),
+                                        body: answer.body.clone(),
+                                    },
+                                )
+                                .await
+                        {
+                            failed = Some(e);
+                        }
+                        Ok(Thrown::Answer(answer))
+                    }
+                    Ok(Played::Replay(answer)) => Ok(Thrown::Answer(answer)),
+                    Ok(Played::Stop { .. }) => Err(StoreError::Unavailable.into()),
+                    Err(e) => Err(e),
+                };
+                replies.push(Reply::Throw(reply, answer));
+            }
+            Job::Stop { reply, .. } => {
+                let stopped = match result {
+                    Ok(Played::Stop { game, narration }) => Ok((game, narration)),
+                    Ok(_) => Err(StoreError::Unavailable.into()),
+                    Err(e) => Err(e),
+                };
+                replies.push(Reply::Stop(reply, stopped));
+            }
+        }
+    }
+    let committed = match failed {
+        Some(e) => {
+            let _ = tx.rollback().await;
+            Err(e)
+        }
+        None => tx.commit().await,
+    };
+    match committed {
+        Ok(()) => {
+            commits.fetch_add(1, Ordering::Relaxed);
+            for (id, t) in touched {
+                cache.put(id, t.hot);
+            }
+        }
+        Err(ref e) => tracing::warn!(error = %e, "a batch failed to commit"),
+    }
+    for reply in replies {
+        // A request that failed on its own keeps its own error; the others
+        // get the batch's error when the commit failed.
+        let lost = |r: &std::result::Result<(), StoreError>| r.as_ref().err().map(batch_error);
+        match reply {
+            Reply::Throw(tx, answer) => {
+                let answer = match (answer, lost(&committed)) {
+                    (Ok(_), Some(e)) => Err(e),
+                    (answer, _) => answer,
+                };
+                let _ = tx.send(answer);
+            }
+            Reply::Stop(tx, stopped) => {
+                let stopped = match (stopped, lost(&committed)) {
+                    (Ok(_), Some(e)) => Err(e),
+                    (stopped, _) => stopped,
+                };
+                let _ = tx.send(stopped);
+            }
+        }
+    }
+}

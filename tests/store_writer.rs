@@ -1,0 +1,192 @@
+//! The single writer's memory of hot games, the migrations of the move
+//! table and the checkpoints, on real SQLite files with real migrations.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use actix_web::test;
+use common::{TestDb, get, post_empty, send};
+use serde_json::Value;
+use zohn_ahl::http::app;
+
+/// The writer keeps the games it wrote in memory; a game written meanwhile
+/// through another connection (another process on the same file) is read
+/// again, never overwritten, and its moves stay numbered without a gap.
+#[actix_web::test]
+async fn a_game_written_by_another_writer_is_read_again_not_overwritten() {
+    let db = TestDb::new();
+    let first = test::init_service(app(db.service().await)).await;
+    let second = test::init_service(app(db.service().await)).await;
+    let g = send(&first, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    let throws = format!("/v1/games/{id}/throws");
+    for (app_no, n) in [(1, 1), (1, 2), (2, 3), (2, 4), (1, 5), (2, 6), (1, 7)] {
+        let r = if app_no == 1 {
+            send(&first, post_empty(&throws)).await
+        } else {
+            send(&second, post_empty(&throws)).await
+        };
+        assert_eq!(
+            r.status.as_u16(),
+            201,
+            "{}",
+            String::from_utf8_lossy(&r.body)
+        );
+        assert_eq!(r.json()["n"], n, "throw {n} through writer {app_no}");
+    }
+    let moves = send(&first, get(&format!("/v1/games/{id}/moves?limit=100")))
+        .await
+        .json();
+    let numbers: Vec<u64> = moves["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["n"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7]);
+    let (games, faults) = db.service().await.verify().await.unwrap();
+    assert_eq!((games, faults), (1, Vec::<String>::new()));
+}
+
+/// A stop goes through the same writer: a throw after it, served from the
+/// writer's memory, finds the game over.
+#[actix_web::test]
+async fn a_throw_after_a_stop_finds_the_game_over() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let g = send(&app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(r.status.as_u16(), 201);
+    let stopped = send(&app, post_empty(&format!("/v1/games/{id}/stop"))).await;
+    assert_eq!(stopped.status.as_u16(), 200);
+    assert_eq!(stopped.json()["state"]["version"], 2);
+    let p = send(&app, post_empty(&format!("/v1/games/{id}/throws")))
+        .await
+        .problem(409);
+    assert_eq!(p["type"], "/problems/game-over");
+    let read = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(read["version"], 2);
+    assert_eq!(read["status"], "finished");
+}
+
+/// Moves stored before migration 0003 (when the move table was WITHOUT
+/// ROWID) read back unchanged after it, and the games still replay.
+#[actix_web::test]
+async fn moves_stored_before_the_rowid_migration_are_kept() {
+    use sqlx::Row;
+    // A game of today's schema, to copy its rows from.
+    let source = TestDb::new();
+    let source_app = test::init_service(app(source.service().await)).await;
+    let g = send(&source_app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    for _ in 0..5 {
+        let r = send(&source_app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+        assert_eq!(r.status.as_u16(), 201);
+    }
+    let before = send(&source_app, get(&format!("/v1/games/{id}/moves?limit=100")))
+        .await
+        .json();
+    let pool = sqlx::SqlitePool::connect(&source.url).await.unwrap();
+    let game_row = sqlx::query(
+        "SELECT id, created_at, updated_at, setup, seed, seeded, state, version, status, told_facts FROM games",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let move_rows = sqlx::query("SELECT game_id, n, created_at, body FROM moves ORDER BY n")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+
+    // The same rows in a database migrated only to 0002.
+    let old = TestDb::new();
+    let dir = old.dir.path().join("migrations-0002");
+    std::fs::create_dir(&dir).unwrap();
+    for name in ["0001_games_and_moves.sql", "0002_seats_and_idempotency.sql"] {
+        std::fs::copy(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("migrations")
+                .join(name),
+            dir.join(name),
+        )
+        .unwrap();
+    }
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(old.dir.path().join("games.db"))
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    sqlx::migrate::Migrator::new(dir.as_path())
+        .await
+        .unwrap()
+        .run(&pool)
+        .await
+        .unwrap();
+    let mut insert = sqlx::query(
+        "INSERT INTO games (id, created_at, updated_at, setup, seed, seeded, state, version, status, told_facts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    for i in 0..10 {
+        insert = match i {
+            5 | 7 => insert.bind(game_row.get::<i64, _>(i)),
+            _ => insert.bind(game_row.get::<String, _>(i)),
+        };
+    }
+    insert.execute(&pool).await.unwrap();
+    for row in &move_rows {
+        sqlx::query("INSERT INTO moves (game_id, n, created_at, body) VALUES (?, ?, ?, ?)")
+            .bind(row.get::<String, _>(0))
+            .bind(row.get::<i64, _>(1))
+            .bind(row.get::<String, _>(2))
+            .bind(row.get::<String, _>(3))
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    pool.close().await;
+
+    // Opening it runs 0003; the moves read back as they were, and the game
+    // plays on from them.
+    let service = old.service().await;
+    let old_app = test::init_service(app(service.clone())).await;
+    let after = send(&old_app, get(&format!("/v1/games/{id}/moves?limit=100")))
+        .await
+        .json();
+    assert_eq!(after, before);
+    let r = send(&old_app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(r.status.as_u16(), 201);
+    assert_eq!(r.json()["n"], 6);
+    let (games, faults) = service.verify().await.unwrap();
+    assert_eq!((games, faults), (1, Vec::<String>::new()));
+}
+
+/// The writer's own automatic checkpoint is off; the checkpointer copies
+/// the write-ahead log into the database file after commits.
+#[actix_web::test]
+async fn commits_are_checkpointed_into_the_database_file() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let file = db.dir.path().join("games.db");
+    let g: Value = send(&app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    for _ in 0..20 {
+        let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+        assert_eq!(r.status.as_u16(), 201);
+    }
+    // Five tables and their indexes: well over 8 pages once copied.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let len = std::fs::metadata(&file).unwrap().len();
+        if len >= 8 * 4096 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the database file is still {len} bytes: nothing was checkpointed"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+}
