@@ -4,9 +4,8 @@
 --   wrk ... -s scripts/load.lua URL -- MODE [GAMES_FILE]
 --
 -- MODE: "baseline" (POST /bench/baseline), "many" (throws round-robin over
--- the games listed in GAMES_FILE, one id a line), "one" (every throw to the
--- first game of GAMES_FILE; when that game ends, the script creates a new
--- long game and carries on with it).
+-- the games listed in GAMES_FILE, one id a line), "one" (every throw to one
+-- game: the first of GAMES_FILE, then, when it ends (409), the next).
 
 local threads = {}
 
@@ -15,7 +14,6 @@ function setup(thread)
 end
 
 local ids = {}
-local create_body = '{"ruleset":{"options":{"counters_per_side":15}}}'
 
 function init(args)
   mode = args[1] or "many"
@@ -24,10 +22,10 @@ function init(args)
       if #line > 0 then ids[#ids + 1] = line end
     end
   end
-  ok, conflicts, other, created = 0, 0, 0, 0
+  ok, conflicts, other = 0, 0, 0
   next_game = 0
-  one = ids[1]
-  need_new, creating = false, false
+  one = 1
+  switched = false
 end
 
 function request()
@@ -35,11 +33,7 @@ function request()
     return wrk.format("POST", "/bench/baseline")
   end
   if mode == "one" then
-    if need_new and not creating then
-      creating = true
-      return wrk.format("POST", "/v1/games", { ["Content-Type"] = "application/json" }, create_body)
-    end
-    return wrk.format("POST", "/v1/games/" .. one .. "/throws")
+    return wrk.format("POST", "/v1/games/" .. ids[one] .. "/throws")
   end
   next_game = next_game % #ids + 1
   return wrk.format("POST", "/v1/games/" .. ids[next_game] .. "/throws")
@@ -47,36 +41,34 @@ end
 
 function response(status, headers, body)
   if status == 201 then
-    local location = headers["location"] or headers["Location"] or ""
-    local game = string.match(location, "^/v1/games/([%x%-]+)$")
-    if game then
-      created = created + 1
-      one = game
-      need_new, creating = false, false
-    else
-      ok = ok + 1
-    end
+    ok = ok + 1
+    switched = false
   elseif status == 409 then
     conflicts = conflicts + 1
-    if mode == "one" then need_new = true end
+    -- The game is over: every later throw goes to the next one. The 409s
+    -- of throws already sent to the old game are not counted as the end of
+    -- the new one: only a 409 after a 201 from the new game is.
+    if mode == "one" and not switched then
+      one = one % #ids + 1
+      switched = true
+    end
   else
     other = other + 1
   end
 end
 
 function done(summary, latency, requests)
-  local t_ok, t_conflicts, t_other, t_created = 0, 0, 0, 0
+  local t_ok, t_conflicts, t_other = 0, 0, 0
   for _, t in ipairs(threads) do
     t_ok = t_ok + t:get("ok")
     t_conflicts = t_conflicts + t:get("conflicts")
     t_other = t_other + t:get("other")
-    t_created = t_created + t:get("created")
   end
   local seconds = summary.duration / 1e6
   local e = summary.errors
   io.write(string.format(
-    "RESULT ok=%d ok_per_s=%.1f conflicts=%d other=%d created=%d requests=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f socket_errors=%d\n",
-    t_ok, t_ok / seconds, t_conflicts, t_other, t_created, summary.requests,
+    "RESULT ok=%d ok_per_s=%.1f conflicts=%d other=%d requests=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f socket_errors=%d\n",
+    t_ok, t_ok / seconds, t_conflicts, t_other, summary.requests,
     latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
     e.connect + e.read + e.write + e.timeout))
 end

@@ -136,7 +136,7 @@ pub fn narrated_game(
             previous: moves.last().map(|m| &m.narration),
         });
         if let Some(fact) = narration.fact() {
-            told.push(fact.to_owned());
+            narration::remember_fact(&mut told, fact, &options);
         }
         moves.push(NarratedMove {
             n,

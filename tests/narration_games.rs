@@ -7,8 +7,12 @@
 
 use std::collections::HashSet;
 
-use zohn_ahl::narration::{Audience, SegmentKind, catalogue, renarrate_move};
-use zohn_ahl::rules::{Board, Event, Preset, ThrowTable};
+use zohn_ahl::narration::{
+    Audience, Cast, MoveContext, SegmentKind, catalogue, narrate_move, remember_fact,
+    renarrate_move,
+};
+use zohn_ahl::rules::{Board, Event, GameState, Preset, Side, Table, ThrowTable, play};
+use zohn_ahl::throws::{SeededThrows, ThrowSource};
 use zohn_ahl::transcript::{NarratedGame, narrated_game};
 
 const SEEDS: &[&str] = &["lesson-1", "lesson-2", "lesson-3", "lesson-4", "any-seed"];
@@ -140,8 +144,8 @@ fn spinner_and_square_board_have_their_own_words() {
 
 #[test]
 fn facts_are_told_once_each_until_all_are_told() {
-    let facts = catalogue().facts.len();
     for (preset, audience, seed, game) in games() {
+        let facts = fitting_facts(preset);
         let told: Vec<&str> = game
             .moves
             .iter()
@@ -158,6 +162,117 @@ fn facts_are_told_once_each_until_all_are_told() {
         for pair in told.windows(2) {
             assert_ne!(pair[0], pair[1], "{preset:?} {audience:?} {seed}");
         }
+    }
+}
+
+/// How many facts fit the preset's options (a round of the walk).
+fn fitting_facts(preset: Preset) -> usize {
+    let options = preset.options();
+    catalogue()
+        .facts
+        .iter()
+        .filter(|f| f.fits(&options))
+        .count()
+}
+
+/// Regression: under a preset where some facts do not fit the options
+/// (ludii: no sahe table fact, ...), a long game went silent on context
+/// once every fitting fact had been told, since a round only ended when
+/// the whole catalogue had been. Now a round ends when every fitting fact
+/// is told, and the next round tells them again.
+#[test]
+fn a_long_game_keeps_telling_facts_after_a_round() {
+    let preset = Preset::Ludii;
+    let fitting = fitting_facts(preset);
+    assert!(
+        fitting < catalogue().facts.len(),
+        "some facts do not fit ludii"
+    );
+    let game = narrated_game("long-walk", preset, Audience::General).unwrap();
+    let told: Vec<&str> = game
+        .moves
+        .iter()
+        .filter_map(|m| m.narration.fact())
+        .collect();
+    assert!(
+        told.len() > 2 * fitting,
+        "{} moves told {} facts; a round is {fitting}",
+        game.moves.len(),
+        told.len()
+    );
+    for round in told.chunks(fitting) {
+        let distinct: HashSet<&&str> = round.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            round.len(),
+            "a fact repeated within a round"
+        );
+    }
+    let late = game.moves[game.moves.len() * 3 / 4..]
+        .iter()
+        .filter(|m| m.narration.fact().is_some())
+        .count();
+    assert!(
+        late > 10,
+        "only {late} facts in the last quarter of the game"
+    );
+}
+
+/// The list of facts told that a game keeps ([`remember_fact`]) stays
+/// within two rounds, and the narration chosen from it is the same, move
+/// for move, as from the whole list.
+#[test]
+fn the_kept_list_of_facts_chooses_as_the_whole_list_would() {
+    for preset in [Preset::Ludii, Preset::Composite, Preset::A4] {
+        let options = preset.options();
+        let table = Table::new(options, [1, 1], Side::A).unwrap();
+        let cast = Cast {
+            sides: ["Side A", "Side B"].map(str::to_owned),
+            players: [vec!["Side A".to_owned()], vec!["Side B".to_owned()]],
+        };
+        let mut throws = SeededThrows::new("kept-list");
+        let mut state = GameState::new(&table);
+        let (mut whole, mut kept): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+        let mut previous = None;
+        let mut longest = 0;
+        for n in 1..=3_000 {
+            if state.is_finished() {
+                state = GameState::new(&table);
+            }
+            let seat = state.to_throw(&table);
+            let throw = throws.throw(options.throw_table, n);
+            let played = play(&table, &state, &throw).unwrap();
+            let context = |told| MoveContext {
+                options: &options,
+                cast: &cast,
+                audience: Audience::General,
+                move_number: n,
+                seat,
+                throw: &throw,
+                score: &played.score,
+                events: &played.events,
+                told,
+                previous: previous.as_ref(),
+            };
+            let from_whole = narrate_move(&context(&whole));
+            let from_kept = narrate_move(&context(&kept));
+            assert_eq!(from_kept, from_whole, "{preset:?} move {n}");
+            if let Some(fact) = from_whole.fact() {
+                whole.push(fact.to_owned());
+                remember_fact(&mut kept, fact, &options);
+            }
+            longest = longest.max(kept.len());
+            previous = Some(from_whole);
+            state = played.state;
+        }
+        assert!(
+            whole.len() > 4 * fitting_facts(preset),
+            "{preset:?}: too few facts told"
+        );
+        assert!(
+            longest <= 2 * fitting_facts(preset),
+            "{preset:?}: kept {longest} facts"
+        );
     }
 }
 

@@ -22,5 +22,5 @@ pub use catalogue::{
 };
 pub use render::{
     Audience, Cast, FULL_STATEMENT_EVERY, MoveContext, Narration, RuleStated, Segment, SegmentKind,
-    narrate_move, narrate_stop, renarrate_move, rule_statement,
+    narrate_move, narrate_stop, remember_fact, renarrate_move, rule_statement,
 };

@@ -725,19 +725,51 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     topics
 }
 
-/// The facts told in the current round of the walk: a round ends when
-/// every fact of the catalogue has been told once.
-fn told_this_round<'t>(facts: &[Fact], told: &'t [String]) -> HashSet<&'t str> {
+/// Where each round of the walk through the facts starts in `told`: a
+/// round ends when every fact that fits the game's options has been told
+/// once (ids of facts that do not fit, or no longer exist, are skipped).
+/// The first start is 0; the last is the current round's.
+fn round_starts(facts: &[Fact], options: &Options, told: &[String]) -> Vec<usize> {
+    let fitting = facts.iter().filter(|f| f.fits(options)).count();
+    let mut starts = vec![0];
     let mut round = HashSet::new();
-    for id in told {
-        if facts.iter().any(|f| f.id == *id) {
+    for (i, id) in told.iter().enumerate() {
+        if facts.iter().any(|f| f.id == *id && f.fits(options)) {
             round.insert(id.as_str());
-            if round.len() == facts.len() {
+            if round.len() == fitting {
                 round.clear();
+                starts.push(i + 1);
             }
         }
     }
-    round
+    starts
+}
+
+/// The facts told in the current round of the walk (see [`round_starts`]).
+fn told_this_round<'t>(facts: &[Fact], options: &Options, told: &'t [String]) -> HashSet<&'t str> {
+    let start = round_starts(facts, options, told)
+        .last()
+        .copied()
+        .unwrap_or_default();
+    told[start..].iter().map(String::as_str).collect()
+}
+
+/// Add the fact a narration told to a game's list of facts told
+/// (`told`, oldest first, as [`MoveContext::told`] reads it), and drop from
+/// its front every round of the walk but the last complete one: the next
+/// choices read only the current round and the last fact told, so they
+/// are the same as with the whole list, while the list stays within two
+/// rounds (twice the catalogue's facts) however long the game. A round
+/// ends when every fact that fits `options` (the game's) has been told.
+pub fn remember_fact(told: &mut Vec<String>, fact: &str, options: &Options) {
+    told.push(fact.to_owned());
+    let starts = round_starts(&catalogue().facts, options, told);
+    // `starts` ends with the current round's start; keep the round before.
+    if let Some(&keep) = starts.iter().rev().nth(1)
+        && keep > 0
+    {
+        told.drain(..keep);
+    }
 }
 
 /// One fact not told yet in this round, relevant where one fits; never the
@@ -754,7 +786,7 @@ fn choose_fact<'c>(
         return None;
     }
     let facts = &cat.facts;
-    let round = told_this_round(facts, ctx.told);
+    let round = told_this_round(facts, ctx.options, ctx.told);
     let last = ctx.told.last().map(String::as_str);
     let untold = |f: &&Fact| {
         f.fits(ctx.options)

@@ -381,7 +381,7 @@ async fn throw(
         previous: hot.previous.as_ref(),
     });
     if let Some(fact) = narration.fact() {
-        game.told_facts.push(fact.to_owned());
+        narration::remember_fact(&mut game.told_facts, fact, table.options());
     }
     let record = MoveRecord {
         n,
