@@ -3,7 +3,9 @@
 # 32 and 128 concurrent clients, over many games and over one game, against a
 # baseline (the cheapest durable write through the same stack: POST
 # /bench/baseline, built only with the `bench-baseline` feature), and the
-# server's resident memory. Loopback only; every run is bounded in time.
+# server's resident memory. Then the same many-games run on a server started
+# with --max-batch 1 (one commit, so one fsync, per throw): group commit's
+# before and after in one run. Loopback only; every run is bounded in time.
 #
 #   scripts/load.sh                  # 5 s per point
 #   DURATION=10 CLIENTS="1 32" scripts/load.sh
@@ -43,78 +45,107 @@ TMP=$(mktemp -d)
 mkdir -p "$OUT"
 cp "$TARGET/release/zohn-ahl" "$TMP/zohn-ahl"
 SERVER=""
-cleanup() {
+stop_server() {
     if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
+    SERVER=""
+}
+cleanup() {
+    stop_server
     rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-"$TMP/zohn-ahl" --database-url "sqlite://$TMP/load.db" --addr "127.0.0.1:$PORT" --log warn \
-    >"$TMP/server.log" 2>&1 &
-SERVER=$!
-for _ in $(seq 1 100); do
-    curl -sf "$URL/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -sf "$URL/readyz" >/dev/null || { echo "the server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
+# start_server NAME [ARGS...]: a server on a fresh database $TMP/NAME.db.
+start_server() {
+    local name=$1
+    shift
+    "$TMP/zohn-ahl" --database-url "sqlite://$TMP/$name.db" --addr "127.0.0.1:$PORT" --log warn "$@" \
+        >"$TMP/$name.log" 2>&1 &
+    SERVER=$!
+    for _ in $(seq 1 100); do
+        curl -sf "$URL/readyz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    curl -sf "$URL/readyz" >/dev/null || { echo "the server did not start:" >&2; cat "$TMP/$name.log" >&2; exit 1; }
+}
 
-# Long games (15 counters a side) so that few end during a run.
+# Long games (15 counters a side, about 2,300 throws on average).
 new_game() {
     curl -sf -X POST "$URL/v1/games" -H 'content-type: application/json' \
         -d '{"ruleset":{"options":{"counters_per_side":15}}}' |
         grep -o '"id":"[^"]*"' | head -1 | cut -d'"' -f4
 }
-echo "== creating $GAMES games" >&2
-for _ in $(seq 1 "$GAMES"); do new_game; done >"$TMP/games.txt"
 
-# The server's resident memory, sampled every 0.2 s while a point runs.
 rss_peak() { sort -n "$1" | tail -1; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-idle_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
 printf '%s\n' "| scenario | clients | ok/s | p50 ms | p99 ms | max ms | 409s | other non-2xx | socket errors | peak RSS MiB |" \
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" >"$OUT/results.md"
 declare -A RATE
-for scenario in baseline many one; do
+PEAK=0
+# point SCENARIO LABEL CLIENTS: one wrk run against the running server.
+point() {
+    local scenario=$1 label=$2 c=$3 games
     if [ "$scenario" = one ]; then
-        # Spare games: when the one game ends, the clients go on with the next.
+        # The one game and its spares: when it ends, the clients go on with the next.
         for _ in $(seq 1 64); do new_game; done >"$TMP/one.txt"
         games="$TMP/one.txt"
     else
         games="$TMP/games.txt"
     fi
-    for c in $CLIENTS; do
-        : >"$TMP/rss.txt"
-        ( while kill -0 "$SERVER" 2>/dev/null; do ps -o rss= -p "$SERVER" >>"$TMP/rss.txt"; sleep 0.2; done ) &
-        sampler=$!
-        echo "== $scenario, $c client(s), ${DURATION} s" >&2
-        line=$(wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s scripts/load.lua "$URL" -- "$scenario" "$games" |
-            grep '^RESULT')
-        kill "$sampler" 2>/dev/null || true
-        wait "$sampler" 2>/dev/null || true
-        get() { echo "$line" | grep -o "$1=[^ ]*" | cut -d= -f2; }
-        rss=$(rss_peak "$TMP/rss.txt")
-        RATE[$scenario-$c]=$(get ok_per_s)
-        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$scenario" "$c" "$(get ok_per_s)" \
-            "$(get p50_ms)" "$(get p99_ms)" "$(get max_ms)" "$(get conflicts)" "$(get other)" \
-            "$(get socket_errors)" "$(mib "$rss")" >>"$OUT/results.md"
-    done
+    : >"$TMP/rss.txt"
+    ( while kill -0 "$SERVER" 2>/dev/null; do ps -o rss= -p "$SERVER" >>"$TMP/rss.txt"; sleep 0.2; done ) &
+    local sampler=$!
+    echo "== $label, $c client(s), ${DURATION} s" >&2
+    local line
+    line=$(wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s scripts/load.lua "$URL" -- "$scenario" "$games" |
+        grep '^RESULT')
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+    get() { echo "$line" | grep -o "$1=[^ ]*" | cut -d= -f2; }
+    local rss
+    rss=$(rss_peak "$TMP/rss.txt")
+    [ "${rss:-0}" -gt "$PEAK" ] && PEAK=$rss
+    RATE[$label-$c]=$(get ok_per_s)
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$c" "$(get ok_per_s)" \
+        "$(get p50_ms)" "$(get p99_ms)" "$(get max_ms)" "$(get conflicts)" "$(get other)" \
+        "$(get socket_errors)" "$(mib "$rss")" >>"$OUT/results.md"
+}
+
+echo "== the server as it runs (group commit, up to 64 throws a commit)" >&2
+start_server grouped
+echo "== creating $GAMES games" >&2
+for _ in $(seq 1 "$GAMES"); do new_game; done >"$TMP/games.txt"
+idle_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
+for scenario in baseline many one; do
+    for c in $CLIENTS; do point "$scenario" "$scenario" "$c"; done
 done
+end_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
+db_size=$(du -sh "$TMP/grouped.db"* | awk '{print $1}' | paste -sd+ -)
+stop_server
+
+echo "== before group commit: the same server with --max-batch 1" >&2
+start_server single --max-batch 1
+for _ in $(seq 1 "$GAMES"); do new_game; done >"$TMP/games.txt"
+for c in $CLIENTS; do point many "many, one commit per throw" "$c"; done
+stop_server
+
 {
     echo
     echo "Throws/s as a share of the baseline at the same concurrency:"
     echo
-    echo "| clients | many games | one game |"
-    echo "|---:|---:|---:|"
+    echo "| clients | many games | one game | many games, one commit per throw |"
+    echo "|---:|---:|---:|---:|"
     for c in $CLIENTS; do
-        printf '| %s | %s | %s |\n' "$c" "$(ratio "${RATE[many-$c]}" "${RATE[baseline-$c]}")" \
-            "$(ratio "${RATE[one-$c]}" "${RATE[baseline-$c]}")"
+        printf '| %s | %s | %s | %s |\n' "$c" "$(ratio "${RATE[many-$c]}" "${RATE[baseline-$c]}")" \
+            "$(ratio "${RATE[one-$c]}" "${RATE[baseline-$c]}")" \
+            "$(ratio "${RATE[many, one commit per throw-$c]}" "${RATE[baseline-$c]}")"
     done
     echo
     echo "Server RSS after start and $GAMES game creations: $(mib "$idle_rss") MiB;" \
-        "at the end: $(mib "$(ps -o rss= -p "$SERVER" | tr -d ' ')") MiB;" \
-        "database with its WAL at the end: $(du -sh "$TMP/load.db"* | awk '{print $1}' | paste -sd+ -)."
+        "peak over every point: $(mib "$PEAK") MiB; at the end of the grouped runs: $(mib "$end_rss") MiB;" \
+        "database with its WAL then: $db_size."
     echo
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
         "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $DURATION s per point; wrk -t1 on the same cores."

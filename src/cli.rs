@@ -53,6 +53,16 @@ pub struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, global = true, env = "ZOHN_AHL_WORKERS")]
     pub workers: Option<usize>,
+    /// Most throws the single writer commits together, 1 to 256 (1: one
+    /// commit, so one fsync, per throw; the load benchmark's "before").
+    #[arg(
+        long,
+        global = true,
+        env = "ZOHN_AHL_MAX_BATCH",
+        default_value_t = 64,
+        value_parser = clap::value_parser!(u16).range(1..=256)
+    )]
+    pub max_batch: u16,
 }
 
 /// Subcommands.
@@ -420,6 +430,18 @@ mod tests {
         match Cli::try_parse_from(argv).unwrap().command {
             Some(Command::Simulate(a)) => a,
             other => panic!("not simulate: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_server_commits_up_to_max_batch_throws_together_by_default() {
+        let cli = Cli::try_parse_from(["zohn-ahl"]).unwrap();
+        assert_eq!(usize::from(cli.serve.max_batch), crate::service::MAX_BATCH);
+        let one = Cli::try_parse_from(["zohn-ahl", "--max-batch", "1"]).unwrap();
+        assert_eq!(one.serve.max_batch, 1);
+        for bad in ["0", "257", "many"] {
+            let e = Cli::try_parse_from(["zohn-ahl", "--max-batch", bad]).unwrap_err();
+            assert!(e.to_string().contains("--max-batch"), "{e}");
         }
     }
 

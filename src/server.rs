@@ -40,7 +40,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServerError> {
         let store = Store::connect(&args.database_url).await?;
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
-        let service = Service::new(store.clone());
+        let service = Service::with_max_batch(store.clone(), usize::from(args.max_batch));
         tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
         let mut server =
             HttpServer::new(move || crate::http::app(service.clone())).bind(args.addr)?;

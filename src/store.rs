@@ -80,6 +80,19 @@ pub struct StoredAnswer {
     pub body: Vec<u8>,
 }
 
+/// The current time as the database's defaults write it: RFC 3339, UTC,
+/// milliseconds (`2026-11-30T05:40:12.345Z`, like SQLite's
+/// `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`).
+#[must_use]
+pub fn now() -> String {
+    const FORMAT: &[time::format_description::BorrowedFormatItem<'_>] = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+    );
+    time::OffsetDateTime::now_utc()
+        .format(FORMAT)
+        .unwrap_or_default()
+}
+
 /// How long a connection waits for a lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -101,15 +114,21 @@ pub struct WriteTx(sqlx::Transaction<'static, sqlx::Sqlite>, Arc<Notify>);
 /// its own, and the log would otherwise grow without bound.
 pub const WAL_RESTART_FRAMES: i64 = 16_384;
 
+/// The checkpointer's pause after each checkpoint: the commits made
+/// meanwhile share the next one, which copies a page written by many of
+/// them once.
+pub const CHECKPOINT_PAUSE: Duration = Duration::from_millis(10);
+
 /// Copy the write-ahead log into the database, off the writer's path: the
 /// writer's own automatic checkpoint is off, so that no request waits for
-/// one. Runs a passive checkpoint after each commit (several commits made
-/// meanwhile share one), and a restart checkpoint, which waits for the
+/// one. Runs a passive checkpoint after a commit, at most one per
+/// [`CHECKPOINT_PAUSE`], and a restart checkpoint, which waits for the
 /// writer between two transactions, once the log passes
 /// [`WAL_RESTART_FRAMES`]. Ends when the store is closed.
 async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>) {
     loop {
         wrote.notified().await;
+        tokio::time::sleep(CHECKPOINT_PAUSE).await;
         if pool.is_closed() {
             return;
         }
@@ -195,8 +214,15 @@ impl Store {
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(BUSY_TIMEOUT)
-            // No checkpoint on the writer's path: see `checkpoints`.
-            .connect_with(base.clone().pragma("wal_autocheckpoint", "0"))
+            // No checkpoint on the writer's path (see `checkpoints`); a
+            // larger page cache than the default 2 MiB, and statement
+            // journals (a batch's multi-row statements) in memory.
+            .connect_with(
+                base.clone()
+                    .pragma("wal_autocheckpoint", "0")
+                    .pragma("cache_size", "-8192")
+                    .pragma("temp_store", "memory"),
+            )
             .await?;
         sqlx::migrate!("./migrations").run(&writer).await?;
         let readers = SqlitePoolOptions::new()
@@ -383,17 +409,6 @@ impl WriteTx {
             .map_err(StoreError::from_sqlx)?;
         row.map(|r| from_json(r.try_get::<&str, _>("body")?))
             .transpose()
-    }
-
-    /// The current time as SQLite writes it (RFC 3339 UTC, milliseconds).
-    ///
-    /// # Errors
-    /// Any database error.
-    pub async fn now(&mut self) -> Result<String> {
-        sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
-            .fetch_one(&mut *self.0)
-            .await
-            .map_err(StoreError::from_sqlx)
     }
 
     /// The game and side a token hash is the seat of, if any.

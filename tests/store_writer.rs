@@ -190,3 +190,26 @@ async fn commits_are_checkpointed_into_the_database_file() {
         actix_web::rt::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// The writer stamps `updated_at` from the clock in the same form as the
+/// database's own defaults stamp `created_at`, so the two compare as text.
+#[actix_web::test]
+async fn updated_at_is_written_like_the_database_defaults() {
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let g = send(&app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(r.status.as_u16(), 201);
+    let g = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+    let created = g["created_at"].as_str().unwrap();
+    let updated = g["updated_at"].as_str().unwrap();
+    let shape = |t: &str| {
+        t.chars()
+            .map(|c| if c.is_ascii_digit() { '9' } else { c })
+            .collect::<String>()
+    };
+    assert_eq!(shape(created), "9999-99-99T99:99:99.999Z");
+    assert_eq!(shape(updated), shape(created));
+    assert!(updated >= created, "{updated} before {created}");
+}

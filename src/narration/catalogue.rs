@@ -1,12 +1,16 @@
 //! The narration catalogue: templates, rules, facts, sources and glossary,
 //! parsed once from the JSON embedded in the binary.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
 use super::render::Audience;
+use crate::rules::{
+    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, ThrowTable,
+    TurnOrder,
+};
 
 /// A pointer into the bibliography: `source` is an id of
 /// `GET /v1/sources`, `locator` the pages where known (e.g. `pp. 124-130`).
@@ -215,26 +219,75 @@ pub struct Fact {
     /// move that states that rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
-    /// Ruleset options (name → value, as the API writes them) this fact
-    /// presupposes: it is only told in games whose options match, so a
-    /// fact about the 40-space cloth is not told on the 28-cell board.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub when: BTreeMap<String, String>,
+    /// Ruleset options this fact presupposes: it is only told in games
+    /// whose options match, so a fact about the 40-space cloth is not told
+    /// on the 28-cell board.
+    #[serde(default, skip_serializing_if = "FactWhen::is_empty")]
+    pub when: FactWhen,
+}
+
+/// The ruleset options a fact presupposes, each named and valued as the
+/// API writes it (`{"board": "circle40"}`); an option left out may take
+/// any value. Checked when the catalogue loads: an unknown option or value
+/// fails the load.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactWhen {
+    /// Track shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<Board>,
+    /// How a throw is scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throw_table: Option<ThrowTable>,
+    /// Which north-creek bank is deadly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadly_north_bank: Option<DeadlyNorthBank>,
+    /// What landing exactly on own last space does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_last_space: Option<OwnLastSpace>,
+    /// What passing own last space does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overshoot: Option<Overshoot>,
+    /// What landing on a dry branch does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_branch: Option<DryBranch>,
+    /// How turns pass between team players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_order: Option<TurnOrder>,
+    /// When the counters are checked for a winner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_check: Option<EndCheck>,
+}
+
+impl FactWhen {
+    /// Whether no option is named (the fact fits every game).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Whether `options` has every value named here.
+    #[must_use]
+    pub fn matches(&self, options: &Options) -> bool {
+        fn fits<T: PartialEq>(wanted: Option<T>, value: T) -> bool {
+            wanted.is_none_or(|w| w == value)
+        }
+        fits(self.board, options.board)
+            && fits(self.throw_table, options.throw_table)
+            && fits(self.deadly_north_bank, options.deadly_north_bank)
+            && fits(self.own_last_space, options.own_last_space)
+            && fits(self.overshoot, options.overshoot)
+            && fits(self.dry_branch, options.dry_branch)
+            && fits(self.turn_order, options.turn_order)
+            && fits(self.end_check, options.end_check)
+    }
 }
 
 impl Fact {
     /// Whether the fact fits a game played with `options`.
     #[must_use]
-    pub fn fits(&self, options: &crate::rules::Options) -> bool {
-        if self.when.is_empty() {
-            return true;
-        }
-        let Ok(serde_json::Value::Object(values)) = serde_json::to_value(options) else {
-            return true;
-        };
-        self.when
-            .iter()
-            .all(|(k, v)| values.get(k).and_then(|x| x.as_str()) == Some(v.as_str()))
+    pub fn fits(&self, options: &Options) -> bool {
+        self.when.matches(options)
     }
 }
 
@@ -307,6 +360,8 @@ pub struct Catalogue {
     pub glossary: Vec<GlossaryTerm>,
     /// Feature names.
     pub features: FeatureWords,
+    /// Each fact's place in `facts`, by id.
+    fact_index: HashMap<String, usize>,
 }
 
 impl Catalogue {
@@ -318,14 +373,27 @@ impl Catalogue {
         fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, String> {
             serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))
         }
+        let facts = parse::<FactsFile>("facts.json", include_str!("data/facts.json"))?.facts;
+        let fact_index = facts
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.id.clone(), i))
+            .collect();
         Ok(Self {
             templates: parse("templates.json", include_str!("data/templates.json"))?,
-            facts: parse::<FactsFile>("facts.json", include_str!("data/facts.json"))?.facts,
+            facts,
+            fact_index,
             sources: parse("sources.json", include_str!("data/sources.json"))?,
             glossary: parse::<GlossaryFile>("glossary.json", include_str!("data/glossary.json"))?
                 .terms,
             features: parse("features.json", include_str!("data/features.json"))?,
         })
+    }
+
+    /// The place in [`Catalogue::facts`] of the fact with this id.
+    #[must_use]
+    pub fn fact_index(&self, id: &str) -> Option<usize> {
+        self.fact_index.get(id).copied()
     }
 
     /// The source with this id.

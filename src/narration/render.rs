@@ -15,7 +15,7 @@
 //!    reads exactly as if the game had been narrated for that audience from
 //!    the start.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -725,33 +725,32 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     topics
 }
 
-/// Where each round of the walk through the facts starts in `told`: a
-/// round ends when every fact that fits the game's options has been told
-/// once (ids of facts that do not fit, or no longer exist, are skipped).
-/// The first start is 0; the last is the current round's.
-fn round_starts(facts: &[Fact], options: &Options, told: &[String]) -> Vec<usize> {
-    let fitting = facts.iter().filter(|f| f.fits(options)).count();
+/// The walk through the facts over `told`: where each round starts (the
+/// first start is 0, the last the current round's) and, by catalogue
+/// index, which facts the current round has told. A round ends when every
+/// fact that fits the game's options has been told once (ids of facts that
+/// do not fit, or no longer exist, are skipped).
+fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> (Vec<usize>, Vec<bool>) {
+    let fits: Vec<bool> = cat.facts.iter().map(|f| f.fits(options)).collect();
+    let fitting = fits.iter().filter(|f| **f).count();
     let mut starts = vec![0];
-    let mut round = HashSet::new();
+    let mut round = vec![false; fits.len()];
+    let mut in_round = 0;
     for (i, id) in told.iter().enumerate() {
-        if facts.iter().any(|f| f.id == *id && f.fits(options)) {
-            round.insert(id.as_str());
-            if round.len() == fitting {
-                round.clear();
+        if let Some(k) = cat.fact_index(id)
+            && fits[k]
+            && !round[k]
+        {
+            round[k] = true;
+            in_round += 1;
+            if in_round == fitting {
+                round.fill(false);
+                in_round = 0;
                 starts.push(i + 1);
             }
         }
     }
-    starts
-}
-
-/// The facts told in the current round of the walk (see [`round_starts`]).
-fn told_this_round<'t>(facts: &[Fact], options: &Options, told: &'t [String]) -> HashSet<&'t str> {
-    let start = round_starts(facts, options, told)
-        .last()
-        .copied()
-        .unwrap_or_default();
-    told[start..].iter().map(String::as_str).collect()
+    (starts, round)
 }
 
 /// Add the fact a narration told to a game's list of facts told
@@ -763,7 +762,7 @@ fn told_this_round<'t>(facts: &[Fact], options: &Options, told: &'t [String]) ->
 /// ends when every fact that fits `options` (the game's) has been told.
 pub fn remember_fact(told: &mut Vec<String>, fact: &str, options: &Options) {
     told.push(fact.to_owned());
-    let starts = round_starts(&catalogue().facts, options, told);
+    let (starts, _) = walk(catalogue(), options, told);
     // `starts` ends with the current round's start; keep the round before.
     if let Some(&keep) = starts.iter().rev().nth(1)
         && keep > 0
@@ -785,27 +784,23 @@ fn choose_fact<'c>(
     if !(n == 1 || !topics.is_empty() || n.is_multiple_of(3)) {
         return None;
     }
-    let facts = &cat.facts;
-    let round = told_this_round(facts, ctx.options, ctx.told);
+    let (_, round) = walk(cat, ctx.options, ctx.told);
     let last = ctx.told.last().map(String::as_str);
-    let untold = |f: &&Fact| {
+    let untold = |&(k, f): &(usize, &Fact)| {
         f.fits(ctx.options)
-            && !round.contains(f.id.as_str())
+            && !round[k]
             && Some(f.id.as_str()) != last
             && !f
                 .rule
                 .as_ref()
                 .is_some_and(|r| rules.iter().any(|(id, _)| id == r))
     };
+    let facts = || cat.facts.iter().enumerate().filter(untold);
     topics
         .iter()
-        .find_map(|topic| {
-            facts
-                .iter()
-                .filter(untold)
-                .find(|f| f.tags.iter().any(|t| t == topic))
-        })
-        .or_else(|| facts.iter().find(untold))
+        .find_map(|topic| facts().find(|(_, f)| f.tags.iter().any(|t| t == topic)))
+        .or_else(|| facts().next())
+        .map(|(_, f)| f)
 }
 
 fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {

@@ -167,13 +167,28 @@ pub struct Service {
 }
 
 impl Service {
-    /// A service over an open store. Starts the single writer task, so it
-    /// must be called inside a Tokio runtime.
+    /// A service over an open store, committing up to [`MAX_BATCH`] throws
+    /// together. Starts the single writer task, so it must be called inside
+    /// a Tokio runtime.
     #[must_use]
     pub fn new(store: Store) -> Self {
-        let (writer, jobs) = mpsc::channel(4 * MAX_BATCH);
+        Self::with_max_batch(store, MAX_BATCH)
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together
+    /// (at least 1; 1 is one commit per throw). Must be called inside a
+    /// Tokio runtime.
+    #[must_use]
+    pub fn with_max_batch(store: Store, max_batch: usize) -> Self {
+        let max_batch = max_batch.max(1);
+        let (writer, jobs) = mpsc::channel(4 * max_batch);
         let commits = Arc::new(AtomicU64::new(0));
-        tokio::spawn(writer::run(store.clone(), jobs, Arc::clone(&commits)));
+        tokio::spawn(writer::run(
+            store.clone(),
+            jobs,
+            max_batch,
+            Arc::clone(&commits),
+        ));
         Self {
             store,
             in_flight: Arc::default(),

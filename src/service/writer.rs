@@ -7,7 +7,7 @@
 //! (at most [`HOT_GAMES`], least recently used out first): the state, the
 //! seat hashes and the previous move's narration, so that a throw for a
 //! game it holds costs no read. A batch is then a handful of statements
-//! whatever its size: `BEGIN IMMEDIATE`, the time, one `UPDATE` of every
+//! whatever its size: `BEGIN IMMEDIATE`, one `UPDATE` of every
 //! game it changed (a compare-and-set on each game's version), one
 //! `INSERT` of every move, the idempotency answers, `COMMIT`.
 //!
@@ -36,7 +36,7 @@ use crate::throws::{SeededThrows, ThrowSource};
 
 type Result<T> = std::result::Result<T, ServiceError>;
 
-/// Most requests committed together.
+/// Most requests committed together, by default.
 pub const MAX_BATCH: usize = 64;
 
 /// Most games the writer keeps in memory between batches.
@@ -139,12 +139,18 @@ enum Played {
     Stop { game: Game, narration: Narration },
 }
 
-/// The writer task: runs until every sender is gone.
-pub(super) async fn run(store: Store, mut jobs: mpsc::Receiver<Job>, commits: Arc<AtomicU64>) {
+/// The writer task, taking at most `max_batch` requests at a time: runs
+/// until every sender is gone.
+pub(super) async fn run(
+    store: Store,
+    mut jobs: mpsc::Receiver<Job>,
+    max_batch: usize,
+    commits: Arc<AtomicU64>,
+) {
     let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while jobs.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let taken = std::mem::replace(&mut batch, Vec::with_capacity(MAX_BATCH));
+    let mut batch = Vec::with_capacity(max_batch);
+    while jobs.recv_many(&mut batch, max_batch).await > 0 {
+        let taken = std::mem::replace(&mut batch, Vec::with_capacity(max_batch));
         write_batch(&store, &mut hot, taken, &commits).await;
     }
 }
@@ -174,10 +180,7 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         };
-        let now = match tx.now().await {
-            Ok(now) => now,
-            Err(e) => return jobs.into_iter().for_each(|job| job.fail(batch_error(&e))),
-        };
+        let now = crate::store::now();
         let mut touched: HashMap<GameId, Touched> = HashMap::new();
         let mut played = Vec::with_capacity(jobs.len());
         for job in &jobs {
