@@ -1,11 +1,13 @@
 -- wrk script for scripts/load.sh: POSTs throws (or the baseline write) and
 -- counts the answers by kind; prints one RESULT line at the end.
 --
---   wrk ... -s scripts/load.lua URL -- MODE [GAMES_FILE]
+--   wrk ... -s scripts/load.lua URL -- MODE [GAMES_FILE [CLIENTS]]
 --
 -- MODE: "baseline" (POST /bench/baseline), "many" (throws round-robin over
 -- the games listed in GAMES_FILE, one id a line), "one" (every throw to one
 -- game: the first of GAMES_FILE, then, when it ends (409), the next).
+-- CLIENTS: the number of connections (for "one": after a switch, that many
+-- answers may still be for the old game).
 
 local threads = {}
 
@@ -17,6 +19,7 @@ local ids = {}
 
 function init(args)
   mode = args[1] or "many"
+  clients = tonumber(args[3] or "1")
   if args[2] then
     for line in io.lines(args[2]) do
       if #line > 0 then ids[#ids + 1] = line end
@@ -25,7 +28,7 @@ function init(args)
   ok, conflicts, other = 0, 0, 0
   next_game = 0
   one = 1
-  switched = false
+  since_switch = clients
 end
 
 function request()
@@ -40,17 +43,17 @@ function request()
 end
 
 function response(status, headers, body)
+  since_switch = since_switch + 1
   if status == 201 then
     ok = ok + 1
-    switched = false
   elseif status == 409 then
     conflicts = conflicts + 1
-    -- The game is over: every later throw goes to the next one. The 409s
-    -- of throws already sent to the old game are not counted as the end of
-    -- the new one: only a 409 after a 201 from the new game is.
-    if mode == "one" and not switched then
+    -- The game is over: every later throw goes to the next one. Each
+    -- connection has at most one request in flight, so once CLIENTS
+    -- answers have come after a switch, a 409 is the new game's end.
+    if mode == "one" and since_switch > clients then
       one = one % #ids + 1
-      switched = true
+      since_switch = 0
     end
   else
     other = other + 1

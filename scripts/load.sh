@@ -87,19 +87,19 @@ PEAK=0
 # point SCENARIO LABEL CLIENTS: one wrk run against the running server.
 point() {
     local scenario=$1 label=$2 c=$3 games
-    if [ "$scenario" = one ]; then
-        # The one game and its spares: when it ends, the clients go on with the next.
-        for _ in $(seq 1 64); do new_game; done >"$TMP/one.txt"
-        games="$TMP/one.txt"
-    else
-        games="$TMP/games.txt"
-    fi
+    # Fresh games at every point, so that few end during it: $GAMES for
+    # "many"; for "one", the one game and spares to go on with when it ends.
+    games="$TMP/games.txt"
+    case "$scenario" in
+        many) for _ in $(seq 1 "$GAMES"); do new_game; done >"$games" ;;
+        one) for _ in $(seq 1 64); do new_game; done >"$games" ;;
+    esac
     : >"$TMP/rss.txt"
     ( while kill -0 "$SERVER" 2>/dev/null; do ps -o rss= -p "$SERVER" >>"$TMP/rss.txt"; sleep 0.2; done ) &
     local sampler=$!
     echo "== $label, $c client(s), ${DURATION} s" >&2
     local line
-    line=$(wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s scripts/load.lua "$URL" -- "$scenario" "$games" |
+    line=$(wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s scripts/load.lua "$URL" -- "$scenario" "$games" "$c" |
         grep '^RESULT')
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
@@ -127,7 +127,6 @@ stop_server
 
 echo "== before group commit: the same server with --max-batch 1" >&2
 start_server single --max-batch 1
-for _ in $(seq 1 "$GAMES"); do new_game; done >"$TMP/games.txt"
 for c in $CLIENTS; do point many "many, one commit per throw" "$c"; done
 stop_server
 

@@ -7,6 +7,7 @@
 
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -103,29 +104,32 @@ pub struct Store {
     readers: SqlitePool,
     checkpointer: SqlitePool,
     wrote: Arc<Notify>,
+    /// WAL frames at the checkpointer's last checkpoint.
+    wal_frames: Arc<AtomicI64>,
+    /// The bound past which [`Store::wrap_wal`] lets the log wrap.
+    wal_wrap_frames: i64,
 }
 
 /// An open write transaction (`BEGIN IMMEDIATE` on the single writer).
 pub struct WriteTx(sqlx::Transaction<'static, sqlx::Sqlite>, Arc<Notify>);
 
-/// WAL frames (pages) after which the checkpointer waits for the writer to
-/// let the write-ahead log start again from its beginning (64 MiB of 4 KiB
-/// pages): under a steady load a passive checkpoint seldom catches up on
-/// its own, and the log would otherwise grow without bound.
-pub const WAL_RESTART_FRAMES: i64 = 16_384;
+/// WAL frames (pages) past which the writer lets the write-ahead log start
+/// again from its beginning (64 MiB of 4 KiB pages; see
+/// [`Store::wrap_wal`]): under a steady load the checkpointer seldom
+/// catches up on its own, and the log would otherwise grow without bound.
+pub const WAL_WRAP_FRAMES: i64 = 16_384;
 
 /// The checkpointer's pause after each checkpoint: the commits made
 /// meanwhile share the next one, which copies a page written by many of
 /// them once.
-pub const CHECKPOINT_PAUSE: Duration = Duration::from_millis(10);
+pub const CHECKPOINT_PAUSE: Duration = Duration::from_millis(2);
 
 /// Copy the write-ahead log into the database, off the writer's path: the
 /// writer's own automatic checkpoint is off, so that no request waits for
-/// one. Runs a passive checkpoint after a commit, at most one per
-/// [`CHECKPOINT_PAUSE`], and a restart checkpoint, which waits for the
-/// writer between two transactions, once the log passes
-/// [`WAL_RESTART_FRAMES`]. Ends when the store is closed.
-async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>) {
+/// one. Runs a passive checkpoint (it never waits for a lock) after a
+/// commit, at most one per [`CHECKPOINT_PAUSE`], and notes the log's size
+/// in `wal_frames`. Ends when the store is closed.
+async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<AtomicI64>) {
     loop {
         wrote.notified().await;
         tokio::time::sleep(CHECKPOINT_PAUSE).await;
@@ -136,22 +140,14 @@ async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>) {
             sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
                 .fetch_one(&pool)
                 .await;
-        let restart = match passive {
-            Ok((_, log, _)) => log >= WAL_RESTART_FRAMES,
+        match passive {
+            Ok((_, log, _)) => wal_frames.store(log, Ordering::Relaxed),
             Err(e) => {
                 if pool.is_closed() {
                     return;
                 }
                 tracing::warn!(error = %e, "checkpoint failed");
-                false
             }
-        };
-        if restart
-            && let Err(e) = sqlx::query("PRAGMA wal_checkpoint(RESTART)")
-                .execute(&pool)
-                .await
-        {
-            tracing::warn!(error = %e, "restart checkpoint failed");
         }
     }
 }
@@ -236,12 +232,19 @@ impl Store {
             .connect_with(base)
             .await?;
         let wrote = Arc::new(Notify::new());
-        tokio::spawn(checkpoints(checkpointer.clone(), Arc::clone(&wrote)));
+        let wal_frames = Arc::new(AtomicI64::new(0));
+        tokio::spawn(checkpoints(
+            checkpointer.clone(),
+            Arc::clone(&wrote),
+            Arc::clone(&wal_frames),
+        ));
         Ok(Self {
             writer,
             readers,
             checkpointer,
             wrote,
+            wal_frames,
+            wal_wrap_frames: WAL_WRAP_FRAMES,
         })
     }
 
@@ -365,6 +368,40 @@ impl Store {
             .map_err(StoreError::from_sqlx)?;
         row.map(|r| from_json(r.try_get::<&str, _>("body")?))
             .transpose()
+    }
+
+    /// The same store, letting the write-ahead log wrap past `frames` (4 KiB
+    /// pages) instead of [`WAL_WRAP_FRAMES`] (at least 1).
+    #[must_use]
+    pub fn with_wal_wrap_frames(mut self, frames: i64) -> Self {
+        self.wal_wrap_frames = frames.max(1);
+        self
+    }
+
+    /// Let the write-ahead log start again from its beginning once it has
+    /// passed [`WAL_WRAP_FRAMES`] (or the bound set by
+    /// [`Store::with_wal_wrap_frames`]): between two transactions, the writer
+    /// copies the few frames the checkpointer has not copied yet (a passive
+    /// checkpoint on its own connection), and SQLite then writes the next
+    /// transaction from the log's start. Returns whether it did; does
+    /// nothing (and costs nothing) below the bound, or when a checkpoint is
+    /// running (then the next call tries again).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn wrap_wal(&self) -> Result<bool> {
+        if self.wal_frames.load(Ordering::Relaxed) < self.wal_wrap_frames {
+            return Ok(false);
+        }
+        let (busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&self.writer)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        let done = busy == 0 && log == copied;
+        if done {
+            self.wal_frames.store(0, Ordering::Relaxed);
+        }
+        Ok(done)
     }
 
     /// Start a write transaction with `BEGIN IMMEDIATE` on the writer.

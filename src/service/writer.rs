@@ -152,6 +152,10 @@ pub(super) async fn run(
     while jobs.recv_many(&mut batch, max_batch).await > 0 {
         let taken = std::mem::replace(&mut batch, Vec::with_capacity(max_batch));
         write_batch(&store, &mut hot, taken, &commits).await;
+        // Between two batches, with every answer sent: let a long log wrap.
+        if let Err(e) = store.wrap_wal().await {
+            tracing::warn!(error = %e, "cannot let the write-ahead log wrap");
+        }
     }
 }
 
