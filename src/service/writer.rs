@@ -259,9 +259,8 @@ async fn play(
     };
     match job {
         Job::Throw { cmd, .. } => {
-            let (game, record) = throw(tx, &entry.hot, cmd, now).await?;
-            entry.hot.game = game.clone();
-            entry.hot.previous = Some(record.narration.clone());
+            let record = throw(tx, &mut entry.hot, cmd, now).await?;
+            let game = entry.hot.game.clone();
             entry.changed = true;
             let keep = cmd
                 .idempotency
@@ -343,17 +342,19 @@ async fn check_seat(
     Err(ServiceError::Unauthorized)
 }
 
-/// Play one throw on a game: the game after it and the move.
+/// Play one throw on a game, in place: the move. Nothing changes when it
+/// fails.
 async fn throw(
     tx: &mut WriteTx,
-    hot: &Hot,
+    hot: &mut Hot,
     cmd: &ThrowCommand,
     now: &str,
-) -> Result<(Game, MoveRecord)> {
-    let mut game = hot.game.clone();
+) -> Result<MoveRecord> {
+    let game = &hot.game;
     let table = game.setup.table()?;
     let seat = game.state.to_throw(&table);
     check_seat(tx, hot, cmd.token.as_deref(), &[seat.side]).await?;
+    let game = &hot.game;
     if let Some(expected) = cmd.expected_version
         && expected != game.version
     {
@@ -387,9 +388,6 @@ async fn throw(
         told: &game.told_facts,
         previous: hot.previous.as_ref(),
     });
-    if let Some(fact) = narration.fact() {
-        narration::remember_fact(&mut game.told_facts, fact, table.options());
-    }
     let record = MoveRecord {
         n,
         seat,
@@ -402,10 +400,15 @@ async fn throw(
         narration,
         state: played.state.clone(),
     };
+    let game = &mut hot.game;
+    if let Some(fact) = record.narration.fact() {
+        narration::remember_fact(&mut game.told_facts, fact, table.options());
+    }
     game.state = played.state;
     game.version = n;
     now.clone_into(&mut game.updated_at);
-    Ok((game, record))
+    hot.previous = Some(record.narration.clone());
+    Ok(record)
 }
 
 /// Stop a game: the game after the stop and its narration. A seated game
