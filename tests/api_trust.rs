@@ -277,6 +277,30 @@ async fn throws_that_arrive_together_share_one_commit() {
     }
 }
 
+/// `--max-batch 1` (the load benchmark's "before"): every throw is its own
+/// commit, however many arrive together.
+#[actix_web::test]
+async fn with_a_batch_of_one_every_throw_is_its_own_commit() {
+    use zohn_ahl::service::Service;
+    use zohn_ahl::store::Store;
+    let db = TestDb::new();
+    let service = Service::with_max_batch(Store::connect(&db.url).await.unwrap(), 1);
+    let app = test::init_service(app(service.clone())).await;
+    let mut ids = Vec::new();
+    for _ in 0..16 {
+        let g = send(&app, post_empty("/v1/games")).await.json();
+        ids.push(g["id"].as_str().unwrap().to_owned());
+    }
+    let before = service.commits();
+    let replies = join_all(
+        ids.iter()
+            .map(|id| send(&app, post_empty(&format!("/v1/games/{id}/throws")))),
+    )
+    .await;
+    assert!(replies.iter().all(|r| r.status.as_u16() == 201));
+    assert_eq!(service.commits() - before, 16);
+}
+
 /// A store locked by another writer for longer than the busy time-out
 /// answers 503 with Retry-After, and the throw is not half applied.
 #[actix_web::test]
