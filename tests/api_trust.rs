@@ -277,6 +277,73 @@ async fn throws_that_arrive_together_share_one_commit() {
     }
 }
 
+/// A shared buffer that a tracing subscriber writes its lines into.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Seat tokens never reach a log line: every request's span and event,
+/// at the most verbose level, is captured while seated throws, a wrong
+/// token, a stop and the errors go through the real stack.
+#[actix_web::test]
+async fn seat_tokens_never_reach_the_log() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::FULL)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _default = tracing::subscriber::set_default(subscriber);
+
+    let db = TestDb::new();
+    let app = test::init_service(app(db.service().await)).await;
+    let g = send(&app, post_json("/v1/games", &json!({"seats": true})))
+        .await
+        .json();
+    let id = g["id"].as_str().unwrap().to_owned();
+    let tokens = [
+        g["seat_tokens"]["a"].as_str().unwrap().to_owned(),
+        g["seat_tokens"]["b"].as_str().unwrap().to_owned(),
+    ];
+    let with = |path: &str, token: &str| {
+        post_empty(path).insert_header(("authorization", format!("Bearer {token}")))
+    };
+    for _ in 0..4 {
+        for token in &tokens {
+            send(&app, with(&format!("/v1/games/{id}/throws"), token)).await;
+        }
+    }
+    send(&app, with(&format!("/v1/games/{id}/stop"), &tokens[1])).await;
+    send(&app, with(&format!("/v1/games/{id}/throws"), &tokens[0])).await;
+
+    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    assert!(
+        log.contains(&format!("/v1/games/{id}/throws")),
+        "the requests were logged"
+    );
+    for token in &tokens {
+        assert!(
+            !log.contains(token.as_str()),
+            "a seat token reached the log"
+        );
+    }
+    assert!(
+        !log.to_lowercase().contains("bearer"),
+        "an Authorization header was logged"
+    );
+}
+
 /// `--max-batch 1` (the load benchmark's "before"): every throw is its own
 /// commit, however many arrive together.
 #[actix_web::test]
