@@ -1,9 +1,12 @@
 //! SQLite storage (sqlx): the only module with SQL.
 //!
 //! One writer connection (writes are serialised, so no two writers ever
-//! race for the lock) and a pool of read-only connections on the same file,
-//! in WAL mode with `synchronous=FULL`: a throw answered 201 has reached the
-//! disk. Migrations are embedded in the binary and run on connect.
+//! race for the lock), a pool of read-only connections and one checkpointer
+//! connection on the same file, in WAL mode with `synchronous=FULL`: a
+//! throw answered 201 has reached the disk. The write-ahead log is copied
+//! into the database by the checkpointer, off the writer's path, and let
+//! wrap by the writer between transactions ([`Store::wrap_wal`]).
+//! Migrations are embedded in the binary and run on connect.
 
 use std::str::FromStr;
 use std::sync::Arc;
