@@ -122,7 +122,7 @@ for scenario in baseline many one; do
     for c in $CLIENTS; do point "$scenario" "$scenario" "$c"; done
 done
 end_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
-db_size=$(du -sh "$TMP/grouped.db"* | awk '{print $1}' | paste -sd+ -)
+db_size=$(du -sh "$TMP/grouped.db" "$TMP/grouped.db-shm" "$TMP/grouped.db-wal" 2>/dev/null | awk '{print $1}' | paste -sd, - | sed 's/,/, /g')
 stop_server
 
 echo "== before group commit: the same server with --max-batch 1" >&2
@@ -144,7 +144,7 @@ stop_server
     echo
     echo "Server RSS after start and $GAMES game creations: $(mib "$idle_rss") MiB;" \
         "peak over every point: $(mib "$PEAK") MiB; at the end of the grouped runs: $(mib "$end_rss") MiB;" \
-        "database with its WAL then: $db_size."
+        "database files then (database, shared memory, write-ahead log): $db_size."
     echo
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
         "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $DURATION s per point; wrk -t1 on the same cores."

@@ -232,8 +232,18 @@ pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
     let table = args.table().map_err(|e| e.to_string())?;
     let bar = indicatif::ProgressBar::new(args.games);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} games, {games_per_sec} games/s, eta {eta}",
+        )
+        .map(|style| {
+            style.with_key(
+                "games_per_sec",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}", state.per_sec());
+                },
+            )
+        })
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let cpu_start = thread_cpu_seconds();
     let start = Instant::now();
