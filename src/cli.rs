@@ -18,46 +18,52 @@ use crate::simulate::{self, Distribution, Summary};
 
 /// Zohn Ahl narrated rules service.
 #[derive(Debug, Parser)]
-#[command(name = "zohn-ahl", version, about)]
+#[command(
+    name = "zohn-ahl",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// What to do (default: serve).
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Server settings, for `serve` (also accepted before the subcommand).
+    /// Server settings when no subcommand is given (`zohn-ahl --addr ...`;
+    /// `zohn-ahl serve --addr ...` takes the same).
     #[command(flatten)]
     pub serve: ServeArgs,
+}
+
+/// The database when none is given: a file in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://zohn-ahl.db";
+
+/// The database a subcommand reads.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DatabaseArgs {
+    /// SQLite database URL or path.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    pub database_url: String,
 }
 
 /// Settings of the HTTP server.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
     /// SQLite database URL or path; created and migrated if missing.
-    #[arg(
-        long,
-        global = true,
-        env = "DATABASE_URL",
-        default_value = "sqlite://zohn-ahl.db"
-    )]
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
     /// Address to listen on.
-    #[arg(
-        long,
-        global = true,
-        env = "ZOHN_AHL_ADDR",
-        default_value = "127.0.0.1:8080"
-    )]
+    #[arg(long, env = "ZOHN_AHL_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// Log filter (tracing's EnvFilter syntax), e.g. `info` or `zohn_ahl=debug`.
-    #[arg(long, global = true, env = "RUST_LOG", default_value = "info")]
+    #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
     /// HTTP worker threads (default: one per core).
-    #[arg(long, global = true, env = "ZOHN_AHL_WORKERS")]
+    #[arg(long, env = "ZOHN_AHL_WORKERS")]
     pub workers: Option<usize>,
     /// Most throws the single writer commits together, 1 to 256 (1: one
     /// commit, so one fsync, per throw; the load benchmark's "before").
     #[arg(
         long,
-        global = true,
         env = "ZOHN_AHL_MAX_BATCH",
         default_value_t = 64,
         value_parser = clap::value_parser!(u16).range(1..=256)
@@ -69,7 +75,7 @@ pub struct ServeArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the HTTP service (the default).
-    Serve,
+    Serve(ServeArgs),
     /// Print the narrated transcript of a seeded game as Markdown.
     Transcript {
         /// The game's seed.
@@ -89,7 +95,7 @@ pub enum Command {
     Openapi,
     /// Check every stored game: moves numbered without gaps or doubles, and
     /// each state equal to the replay of its moves. Exits 1 on any fault.
-    Verify,
+    Verify(DatabaseArgs),
 }
 
 /// Parse a rules option value by its API name (`sticks_count`; a hyphen
@@ -449,9 +455,41 @@ mod tests {
         assert_eq!(usize::from(cli.serve.max_batch), crate::service::MAX_BATCH);
         let one = Cli::try_parse_from(["zohn-ahl", "--max-batch", "1"]).unwrap();
         assert_eq!(one.serve.max_batch, 1);
+        match Cli::try_parse_from(["zohn-ahl", "serve", "--max-batch", "2"])
+            .unwrap()
+            .command
+        {
+            Some(Command::Serve(args)) => assert_eq!(args.max_batch, 2),
+            other => panic!("not serve: {other:?}"),
+        }
         for bad in ["0", "257", "many"] {
             let e = Cli::try_parse_from(["zohn-ahl", "--max-batch", bad]).unwrap_err();
             assert!(e.to_string().contains("--max-batch"), "{e}");
+        }
+    }
+
+    /// Each subcommand takes only its own flags: the server's settings are
+    /// not offered to (nor shown in the help of) `simulate`, and mixing
+    /// them with a subcommand is an error rather than silently ignored.
+    #[test]
+    fn server_settings_belong_to_the_server() {
+        for argv in [
+            &["zohn-ahl", "simulate", "--addr", "127.0.0.1:1"][..],
+            &["zohn-ahl", "--addr", "127.0.0.1:1", "verify"][..],
+            &["zohn-ahl", "verify", "--addr", "127.0.0.1:1"][..],
+        ] {
+            assert!(Cli::try_parse_from(argv).is_err(), "{argv:?}");
+        }
+        let help = Cli::try_parse_from(["zohn-ahl", "simulate", "--help"])
+            .unwrap_err()
+            .to_string();
+        assert!(help.contains("--counters-per-side") && !help.contains("--database-url"));
+        match Cli::try_parse_from(["zohn-ahl", "verify", "--database-url", "sqlite://x.db"])
+            .unwrap()
+            .command
+        {
+            Some(Command::Verify(args)) => assert_eq!(args.database_url, "sqlite://x.db"),
+            other => panic!("not verify: {other:?}"),
         }
     }
 

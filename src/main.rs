@@ -11,8 +11,8 @@ use zohn_ahl::cli::{Cli, Command};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => match zohn_ahl::server::run(cli.serve) {
+    match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+        Command::Serve(args) => match zohn_ahl::server::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");
@@ -30,7 +30,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Verify => match zohn_ahl::server::verify(&cli.serve.database_url) {
+        Command::Verify(args) => match zohn_ahl::server::verify(&args.database_url) {
             Ok((games, faults)) if faults.is_empty() => {
                 print_out(&format!("{games} games checked, no fault\n"))
             }
