@@ -249,13 +249,12 @@ async fn many_clients_on_many_games_lose_and_double_nothing() {
 /// Throws for different games that arrive together are committed in one
 /// transaction by the single writer (group commit), each answered only
 /// after that commit.
-#[actix_web::test]
-async fn throws_that_arrive_together_share_one_commit() {
-    let db = TestDb::new();
-    let service = db.service().await;
+/// One throw on each of `games` fresh games, all sent together through
+/// the real stack: the games' ids and the commits the writer made for them.
+async fn throw_together(service: &zohn_ahl::service::Service, games: usize) -> (Vec<String>, u64) {
     let app = test::init_service(app(service.clone())).await;
     let mut ids = Vec::new();
-    for _ in 0..32 {
+    for _ in 0..games {
         let g = send(&app, post_empty("/v1/games")).await.json();
         ids.push(g["id"].as_str().unwrap().to_owned());
     }
@@ -266,11 +265,19 @@ async fn throws_that_arrive_together_share_one_commit() {
     )
     .await;
     assert!(replies.iter().all(|r| r.status.as_u16() == 201));
-    let commits = service.commits() - before;
+    (ids, service.commits() - before)
+}
+
+#[actix_web::test]
+async fn throws_that_arrive_together_share_one_commit() {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let (ids, commits) = throw_together(&service, 32).await;
     assert!(
         commits < 32,
         "32 throws took {commits} commits: they were not grouped"
     );
+    let app = test::init_service(app(service)).await;
     for id in &ids {
         let g = send(&app, get(&format!("/v1/games/{id}"))).await.json();
         assert_eq!(g["version"], 1, "each game's throw is stored once");
@@ -352,20 +359,8 @@ async fn with_a_batch_of_one_every_throw_is_its_own_commit() {
     use zohn_ahl::store::Store;
     let db = TestDb::new();
     let service = Service::with_max_batch(Store::connect(&db.url).await.unwrap(), 1);
-    let app = test::init_service(app(service.clone())).await;
-    let mut ids = Vec::new();
-    for _ in 0..16 {
-        let g = send(&app, post_empty("/v1/games")).await.json();
-        ids.push(g["id"].as_str().unwrap().to_owned());
-    }
-    let before = service.commits();
-    let replies = join_all(
-        ids.iter()
-            .map(|id| send(&app, post_empty(&format!("/v1/games/{id}/throws")))),
-    )
-    .await;
-    assert!(replies.iter().all(|r| r.status.as_u16() == 201));
-    assert_eq!(service.commits() - before, 16);
+    let (_, commits) = throw_together(&service, 16).await;
+    assert_eq!(commits, 16);
 }
 
 /// A store locked by another writer for longer than the busy time-out

@@ -8,8 +8,21 @@ use std::time::{Duration, Instant};
 
 use actix_web::test;
 use common::{TestDb, get, post_empty, send};
-use serde_json::Value;
 use zohn_ahl::http::app;
+
+/// A fresh game's id.
+async fn new_game<S, B>(app: &S) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let g = send(app, post_empty("/v1/games")).await.json();
+    g["id"].as_str().unwrap().to_owned()
+}
 
 /// The writer keeps the games it wrote in memory; a game written meanwhile
 /// through another connection (another process on the same file) is read
@@ -19,8 +32,7 @@ async fn a_game_written_by_another_writer_is_read_again_not_overwritten() {
     let db = TestDb::new();
     let first = test::init_service(app(db.service().await)).await;
     let second = test::init_service(app(db.service().await)).await;
-    let g = send(&first, post_empty("/v1/games")).await.json();
-    let id = g["id"].as_str().unwrap().to_owned();
+    let id = new_game(&first).await;
     let throws = format!("/v1/games/{id}/throws");
     for (app_no, n) in [(1, 1), (1, 2), (2, 3), (2, 4), (1, 5), (2, 6), (1, 7)] {
         let r = if app_no == 1 {
@@ -56,8 +68,7 @@ async fn a_game_written_by_another_writer_is_read_again_not_overwritten() {
 async fn a_throw_after_a_stop_finds_the_game_over() {
     let db = TestDb::new();
     let app = test::init_service(app(db.service().await)).await;
-    let g = send(&app, post_empty("/v1/games")).await.json();
-    let id = g["id"].as_str().unwrap().to_owned();
+    let id = new_game(&app).await;
     let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
     assert_eq!(r.status.as_u16(), 201);
     let stopped = send(&app, post_empty(&format!("/v1/games/{id}/stop"))).await;
@@ -80,8 +91,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     // A game of today's schema, to copy its rows from.
     let source = TestDb::new();
     let source_app = test::init_service(app(source.service().await)).await;
-    let g = send(&source_app, post_empty("/v1/games")).await.json();
-    let id = g["id"].as_str().unwrap().to_owned();
+    let id = new_game(&source_app).await;
     for _ in 0..5 {
         let r = send(&source_app, post_empty(&format!("/v1/games/{id}/throws"))).await;
         assert_eq!(r.status.as_u16(), 201);
@@ -170,8 +180,7 @@ async fn commits_are_checkpointed_into_the_database_file() {
     let db = TestDb::new();
     let app = test::init_service(app(db.service().await)).await;
     let file = db.dir.path().join("games.db");
-    let g: Value = send(&app, post_empty("/v1/games")).await.json();
-    let id = g["id"].as_str().unwrap().to_owned();
+    let id = new_game(&app).await;
     for _ in 0..20 {
         let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
         assert_eq!(r.status.as_u16(), 201);
@@ -197,8 +206,7 @@ async fn commits_are_checkpointed_into_the_database_file() {
 async fn updated_at_is_written_like_the_database_defaults() {
     let db = TestDb::new();
     let app = test::init_service(app(db.service().await)).await;
-    let g = send(&app, post_empty("/v1/games")).await.json();
-    let id = g["id"].as_str().unwrap().to_owned();
+    let id = new_game(&app).await;
     let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
     assert_eq!(r.status.as_u16(), 201);
     let g = send(&app, get(&format!("/v1/games/{id}"))).await.json();
@@ -225,8 +233,7 @@ async fn play_throws(service: zohn_ahl::service::Service, throws: usize) {
     let mut id = String::new();
     for _ in 0..throws {
         if id.is_empty() {
-            let g = send(&app, post_empty("/v1/games")).await.json();
-            id = g["id"].as_str().unwrap().to_owned();
+            id = new_game(&app).await;
         }
         let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
         match r.status.as_u16() {

@@ -274,10 +274,12 @@ async fn play(
             })
         }
         Job::Stop { token, .. } => {
-            let (game, narration) = stop(tx, &entry.hot, token.as_deref(), now).await?;
-            entry.hot.game = game.clone();
+            let narration = stop(tx, &mut entry.hot, token.as_deref(), now).await?;
             entry.changed = true;
-            Ok(Played::Stop { game, narration })
+            Ok(Played::Stop {
+                game: entry.hot.game.clone(),
+                narration,
+            })
         }
     }
 }
@@ -411,16 +413,16 @@ async fn throw(
     Ok(record)
 }
 
-/// Stop a game: the game after the stop and its narration. A seated game
-/// needs either side's token.
+/// Stop a game, in place: the stop's narration. A seated game needs either
+/// side's token. Nothing changes when it fails.
 async fn stop(
     tx: &mut WriteTx,
-    hot: &Hot,
+    hot: &mut Hot,
     token: Option<&str>,
     now: &str,
-) -> Result<(Game, Narration)> {
+) -> Result<Narration> {
     check_seat(tx, hot, token, &[Side::A, Side::B]).await?;
-    let mut game = hot.game.clone();
+    let game = &mut hot.game;
     let (state, event) = rules::stop(&game.state)?;
     let narration = narration::narrate_stop(
         &game.setup.options,
@@ -432,7 +434,7 @@ async fn stop(
     game.state = state;
     game.version += 1;
     now.clone_into(&mut game.updated_at);
-    Ok((game, narration))
+    Ok(narration)
 }
 
 /// Write every game the batch changed (compare-and-set on the version each
