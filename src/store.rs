@@ -188,6 +188,39 @@ fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
     })
 }
 
+/// The embedded migrations.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// How long a start waits for another process's migrations at most.
+const MIGRATION_WAIT: Duration = Duration::from_secs(120);
+
+/// Apply the pending migrations under the database's write lock.
+///
+/// sqlx's SQLite migrator takes no lock of its own, so two processes
+/// started together on a fresh file would both apply the first migration
+/// and one would fail. Here the whole run happens inside one `BEGIN
+/// IMMEDIATE` transaction (each migration a savepoint of it): the first
+/// process to take the write lock applies everything, the others wait for
+/// the lock (retrying past the busy time-out) and then find nothing to do.
+async fn migrate(writer: &SqlitePool) -> Result<()> {
+    use sqlx::Connection;
+    let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
+    let mut conn = writer.acquire().await?;
+    loop {
+        match conn.begin_with("BEGIN IMMEDIATE").await {
+            Ok(mut tx) => {
+                MIGRATOR.run_direct(None, &mut *tx, false).await?;
+                tx.commit().await?;
+                return Ok(());
+            }
+            Err(e) => match StoreError::from_sqlx(e) {
+                StoreError::Busy if tokio::time::Instant::now() < deadline => {}
+                other => return Err(other),
+            },
+        }
+    }
+}
+
 impl Store {
     /// Open (creating if missing) and migrate the database at `url`
     /// (`sqlite://path`, `sqlite:path` or a plain path).
@@ -223,7 +256,7 @@ impl Store {
                     .pragma("temp_store", "memory"),
             )
             .await?;
-        sqlx::migrate!("./migrations").run(&writer).await?;
+        migrate(&writer).await?;
         let readers = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(BUSY_TIMEOUT)
@@ -270,7 +303,7 @@ impl Store {
                 .fetch_one(&self.readers)
                 .await
                 .map_err(StoreError::from_sqlx)?;
-        let embedded = sqlx::migrate!("./migrations").iter().count();
+        let embedded = MIGRATOR.iter().count();
         Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
     }
 
