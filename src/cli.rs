@@ -6,14 +6,10 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use serde::de::DeserializeOwned;
 
 use crate::narration::Audience;
 use crate::odds;
-use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
-    SetupError, Side, Table, ThrowTable, TurnOrder,
-};
+use crate::rules::{OptionKind, OptionsPatch, Preset, Side, Table, option_specs};
 use crate::simulate::{self, Distribution, Summary};
 
 /// Zohn Ahl narrated rules service.
@@ -82,11 +78,11 @@ pub enum Command {
         #[arg(long)]
         seed: String,
         /// Ruleset preset.
-        #[arg(long, value_enum, default_value = "composite")]
-        preset: PresetArg,
+        #[arg(long, value_parser = preset_parser(), default_value = "composite")]
+        preset: Preset,
         /// Narration audience.
-        #[arg(long, value_enum, default_value = "general")]
-        audience: AudienceArg,
+        #[arg(long, value_parser = audience_parser(), default_value = "general")]
+        audience: Audience,
     },
     /// Simulate many games and print their statistics and the engine's
     /// throughput (one thread).
@@ -98,13 +94,6 @@ pub enum Command {
     Verify(DatabaseArgs),
 }
 
-/// Parse a rules option value by its API name (`sticks_count`; a hyphen
-/// may stand for the underscore: `sticks-count`).
-fn option_value<T: DeserializeOwned>(raw: &str) -> Result<T, String> {
-    serde_json::from_value(serde_json::Value::String(raw.replace('-', "_")))
-        .map_err(|_| format!("unknown value {raw:?}"))
-}
-
 /// `a` or `b` (either case).
 fn side_value(raw: &str) -> Result<Side, String> {
     match raw {
@@ -114,29 +103,13 @@ fn side_value(raw: &str) -> Result<Side, String> {
     }
 }
 
-/// `1..=10`, or `none`.
-fn circuits_value(raw: &str) -> Result<Circuits, String> {
-    if raw.eq_ignore_ascii_case("none") {
-        return Ok(Circuits(None));
-    }
-    raw.parse::<u8>()
-        .ok()
-        .filter(|n| (1..=Options::MAX_CIRCUITS_TO_WIN).contains(n))
-        .map(|n| Circuits(Some(n)))
-        .ok_or_else(|| format!("must be from 1 to 10, or none; got {raw:?}"))
-}
-
-/// A `--circuits-to-win` value.
-#[derive(Debug, Clone, Copy)]
-pub struct Circuits(pub Option<u8>);
-
 /// `zohn-ahl simulate`: a preset, option overrides (each named as in the
 /// API), the teams, and how many games from which seed.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimulateArgs {
     /// Ruleset preset.
-    #[arg(long, value_enum, default_value = "composite")]
-    pub preset: PresetArg,
+    #[arg(long, value_parser = preset_parser(), default_value = "composite")]
+    pub preset: Preset,
     /// Games to play.
     #[arg(long, default_value_t = 10_000)]
     pub games: u64,
@@ -150,36 +123,9 @@ pub struct SimulateArgs {
     /// The side that throws first: a or b.
     #[arg(long, default_value = "a", value_parser = side_value)]
     pub first: Side,
-    /// Override: circle40 or square28.
-    #[arg(long, value_parser = option_value::<Board>)]
-    pub board: Option<Board>,
-    /// Override: sticks-sahe, sticks-count or spinner.
-    #[arg(long, value_parser = option_value::<ThrowTable>)]
-    pub throw_table: Option<ThrowTable>,
-    /// Override: near or far.
-    #[arg(long, value_parser = option_value::<DeadlyNorthBank>)]
-    pub deadly_north_bank: Option<DeadlyNorthBank>,
-    /// Override: falls-in, ordinary or completes-circuit.
-    #[arg(long, value_parser = option_value::<OwnLastSpace>)]
-    pub own_last_space: Option<OwnLastSpace>,
-    /// Override: carry-on or no-move.
-    #[arg(long, value_parser = option_value::<Overshoot>)]
-    pub overshoot: Option<Overshoot>,
-    /// Override: no-effect, lose-throw or cross-over.
-    #[arg(long, value_parser = option_value::<DryBranch>)]
-    pub dry_branch: Option<DryBranch>,
-    /// Override: counters each side starts with, 1 to 15.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=15))]
-    pub counters_per_side: Option<u8>,
-    /// Override: side-blocks or alternate.
-    #[arg(long, value_parser = option_value::<TurnOrder>)]
-    pub turn_order: Option<TurnOrder>,
-    /// Override: circuits that win outright, 1 to 10, or none.
-    #[arg(long, value_parser = circuits_value)]
-    pub circuits_to_win: Option<Circuits>,
-    /// Override: immediate or after-move.
-    #[arg(long, value_parser = option_value::<EndCheck>)]
-    pub end_check: Option<EndCheck>,
+    /// Option overrides, one flag per ruleset option.
+    #[command(flatten)]
+    pub options: OptionFlags,
     /// Print the summary as JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -194,32 +140,95 @@ impl SimulateArgs {
     /// overrides, the teams, the first side.
     ///
     /// # Errors
-    /// [`SetupError`] for an option or team out of bounds.
-    pub fn table(&self) -> Result<Table, SetupError> {
-        let preset = Preset::from(self.preset);
-        let mut o = preset.options();
-        o.board = self.board.unwrap_or(o.board);
-        o.throw_table = self.throw_table.unwrap_or(o.throw_table);
-        o.deadly_north_bank = self.deadly_north_bank.unwrap_or(o.deadly_north_bank);
-        o.own_last_space = self.own_last_space.unwrap_or(o.own_last_space);
-        o.overshoot = self.overshoot.unwrap_or(o.overshoot);
-        o.dry_branch = self.dry_branch.unwrap_or(o.dry_branch);
-        o.counters_per_side = self.counters_per_side.unwrap_or(o.counters_per_side);
-        o.turn_order = self.turn_order.unwrap_or(o.turn_order);
-        if let Some(Circuits(c)) = self.circuits_to_win {
-            o.circuits_to_win = c;
-        }
-        o.end_check = self.end_check.unwrap_or(o.end_check);
+    /// A message for an option or team out of bounds.
+    pub fn table(&self) -> Result<Table, String> {
+        let preset = self.preset;
+        let o = self.options.0.apply(preset.options()).map_err(|errors| {
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
         let players = usize::from(self.players_per_side.unwrap_or(preset.default_players()));
-        Table::new(o, [players, players], self.first)
+        Table::new(o, [players, players], self.first).map_err(|e| e.to_string())
     }
 }
 
-fn name_of<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+fn name_of<T: Copy + Into<&'static str>>(value: &T) -> &'static str {
+    (*value).into()
+}
+
+/// One flag per ruleset option (`--throw-table sticks_count`), made from
+/// the rules' one list of options ([`option_specs`]), read into an
+/// [`OptionsPatch`].
+#[derive(Debug, Clone, Default)]
+pub struct OptionFlags(pub OptionsPatch);
+
+impl clap::FromArgMatches for OptionFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut patch = OptionsPatch::default();
+        for spec in option_specs() {
+            if let Some(text) = matches.get_one::<String>(spec.name) {
+                patch.set(spec.name, text).map_err(|e| {
+                    clap::Error::raw(
+                        clap::error::ErrorKind::InvalidValue,
+                        format!("--{}: {e}\n", spec.name.replace('_', "-")),
+                    )
+                })?;
+            }
+        }
+        // Counts are checked against their bounds here, so a bad flag is
+        // a usage error like any other.
+        if let Err(errors) = patch.apply(crate::rules::Options::default()) {
+            let lines: Vec<String> = errors
+                .iter()
+                .map(|e| format!("--{}: {e}", e.option.replace('_', "-")))
+                .collect();
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                lines.join("\n") + "\n",
+            ));
+        }
+        Ok(Self(patch))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for OptionFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        use clap::builder::{PossibleValue, PossibleValuesParser};
+        option_specs().iter().fold(cmd, |cmd, spec| {
+            let arg = clap::Arg::new(spec.name)
+                .long(spec.name.replace('_', "-"))
+                .value_name("VALUE");
+            let arg = match spec.kind {
+                OptionKind::Choice { values, .. } => arg
+                    .help(format!("Override: {}", spec.description.to_lowercase()))
+                    .value_parser(PossibleValuesParser::new(
+                        values
+                            .iter()
+                            .map(|v| PossibleValue::new(*v).alias(v.replace('_', "-"))),
+                    )),
+                OptionKind::Count {
+                    min, max, nullable, ..
+                } => arg.help(format!(
+                    "Override: {} {min} to {max}{}",
+                    spec.description,
+                    if nullable { ", or none" } else { "" }
+                )),
+            };
+            cmd.arg(arg)
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
 fn distribution_line(label: &str, d: &Distribution) -> String {
@@ -235,7 +244,7 @@ fn distribution_line(label: &str, d: &Distribution) -> String {
 /// # Errors
 /// A message for a table out of bounds or a defect of the rules.
 pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
-    let table = args.table().map_err(|e| e.to_string())?;
+    let table = args.table()?;
     let bar = indicatif::ProgressBar::new(args.games);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -282,7 +291,7 @@ pub fn run_simulate(args: &SimulateArgs) -> Result<String, String> {
     });
     if args.json {
         let value = serde_json::json!({
-            "preset": Preset::from(args.preset),
+            "preset": args.preset,
             "options": table.options(),
             "players_per_side": table.players(Side::A),
             "first": table.first(),
@@ -364,7 +373,7 @@ fn render(
     let _ = writeln!(
         out,
         "zohn-ahl simulate: preset {}, {} player(s) a side, {} first, seed {:?}, {} games",
-        name_of(&Preset::from(args.preset)),
+        name_of(&args.preset),
         table.players(Side::A),
         name_of(&table.first()),
         args.seed,
@@ -434,11 +443,29 @@ fn render(
     out
 }
 
+/// A preset by its API name, with the names listed in `--help`.
+fn preset_parser() -> impl clap::builder::TypedValueParser<Value = Preset> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(<Preset as strum::VariantNames>::VARIANTS)
+        .try_map(|name| name.parse::<Preset>())
+}
+
+/// An audience by its API name.
+fn audience_parser() -> impl clap::builder::TypedValueParser<Value = Audience> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Audience::ALL.map(Audience::key)).try_map(
+        |name: String| Audience::parse(&name).ok_or_else(|| format!("not an audience: {name}")),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::rules::{
+        Board, DeadlyNorthBank, DryBranch, EndCheck, Overshoot, OwnLastSpace, ThrowTable, TurnOrder,
+    };
 
     fn simulate_args(args: &[&str]) -> SimulateArgs {
         let mut argv = vec!["zohn-ahl", "simulate"];
@@ -583,47 +610,5 @@ mod tests {
         let json = run_simulate(&SimulateArgs { json: true, ..a }).unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["summary"]["games"], 20);
-    }
-}
-
-/// A preset on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-#[allow(missing_docs)]
-pub enum PresetArg {
-    Composite,
-    Culin1898,
-    Ludii,
-    A4,
-    Boxed,
-}
-
-impl From<PresetArg> for Preset {
-    fn from(p: PresetArg) -> Self {
-        match p {
-            PresetArg::Composite => Preset::Composite,
-            PresetArg::Culin1898 => Preset::Culin1898,
-            PresetArg::Ludii => Preset::Ludii,
-            PresetArg::A4 => Preset::A4,
-            PresetArg::Boxed => Preset::Boxed,
-        }
-    }
-}
-
-/// An audience on the command line.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-#[allow(missing_docs)]
-pub enum AudienceArg {
-    Young,
-    General,
-    Scholar,
-}
-
-impl From<AudienceArg> for Audience {
-    fn from(a: AudienceArg) -> Self {
-        match a {
-            AudienceArg::Young => Audience::Young,
-            AudienceArg::General => Audience::General,
-            AudienceArg::Scholar => Audience::Scholar,
-        }
     }
 }

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             seed,
             preset,
             audience,
-        } => match zohn_ahl::transcript::transcript(&seed, preset.into(), audience.into()) {
+        } => match zohn_ahl::transcript::transcript(&seed, preset, audience) {
             Ok(text) => print_out(&text),
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");

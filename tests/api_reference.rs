@@ -11,14 +11,18 @@ use zohn_ahl::http::app;
 const SPEC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
 
 /// The committed `openapi/openapi.json` is what the code generates. Run
-/// with `UPDATE_OPENAPI=1` to rewrite it after an intended API change.
+/// with `UPDATE_OPENAPI=1` to rewrite it after an intended API change: that
+/// run rewrites the file and fails, so it never passes unnoticed.
 #[actix_web::test]
 async fn committed_openapi_matches_the_generated_one() {
     let generated = zohn_ahl::http::openapi().to_pretty_json().unwrap() + "\n";
-    if std::env::var_os("UPDATE_OPENAPI").is_some() {
-        std::fs::write(SPEC_PATH, &generated).unwrap();
-    }
     let committed = std::fs::read_to_string(SPEC_PATH).unwrap_or_default();
+    if std::env::var_os("UPDATE_OPENAPI").is_some() && committed != generated {
+        std::fs::write(SPEC_PATH, &generated).unwrap();
+        panic!(
+            "rewrote openapi/openapi.json: review the diff, then run the tests again without UPDATE_OPENAPI"
+        );
+    }
     assert!(
         committed == generated,
         "openapi/openapi.json is stale: run `UPDATE_OPENAPI=1 cargo test --test api_reference` and review the diff"

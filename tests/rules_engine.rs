@@ -202,11 +202,14 @@ fn counters_per_side_bounds_refuse_0_and_16_accept_1_and_15() {
             assert!(got.is_ok(), "{n}");
             assert_eq!(o.validate(), Ok(()));
         } else {
-            assert_eq!(
-                got,
-                Err(SetupError::Option(OptionError::CountersPerSide(n)))
-            );
-            assert_eq!(o.validate(), Err(OptionError::CountersPerSide(n)));
+            let error = OptionError {
+                option: "counters_per_side",
+                min: 1,
+                max: 15,
+                got: i64::from(n),
+            };
+            assert_eq!(got, Err(SetupError::Option(error.clone())));
+            assert_eq!(o.validate(), Err(error));
         }
     }
     assert_eq!(Options::MIN_COUNTERS, 1);
@@ -232,10 +235,13 @@ fn circuits_to_win_bounds_refuse_0_and_11_accept_none_1_and_10() {
             assert!(got.is_ok(), "{n:?}");
         } else {
             let bad = n.expect("refused values are Some");
-            assert_eq!(
-                got,
-                Err(SetupError::Option(OptionError::CircuitsToWin(bad)))
-            );
+            let error = OptionError {
+                option: "circuits_to_win",
+                min: 1,
+                max: 10,
+                got: i64::from(bad),
+            };
+            assert_eq!(got, Err(SetupError::Option(error)));
         }
     }
     assert_eq!(Options::MAX_CIRCUITS_TO_WIN, 10);
@@ -2299,4 +2305,91 @@ fn pinned_every_start_every_configuration_hazard_counts() {
     assert_eq!(dry, 63);
     assert_eq!(whips, 0);
     assert_eq!(plain, 624 - 32 - 28 - 63);
+}
+
+// The one list of options: a patch applies every override, refuses every
+// count out of its bounds (naming each), and matches the options it names.
+#[test]
+fn options_patch_applies_overrides_and_names_every_bound_it_refuses() {
+    use zohn_ahl::rules::{OptionKind, OptionsPatch, option_specs};
+    let patch: OptionsPatch = serde_json::from_str(
+        r#"{"throw_table": "sticks_count", "counters_per_side": 6, "circuits_to_win": null}"#,
+    )
+    .unwrap();
+    let o = patch.apply(Preset::Boxed.options()).unwrap();
+    assert_eq!(o.throw_table, ThrowTable::SticksCount);
+    assert_eq!(o.counters_per_side, 6);
+    assert_eq!(o.circuits_to_win, None, "null turns circuits_to_win off");
+    assert!(patch.matches(&o));
+    assert!(!patch.matches(&Options::default()));
+    assert!(OptionsPatch::default().matches(&Options::default()));
+
+    let bad: OptionsPatch =
+        serde_json::from_str(r#"{"counters_per_side": 16.0, "circuits_to_win": 0}"#).unwrap();
+    let errors = bad.apply(Options::default()).unwrap_err();
+    let names: Vec<_> = errors
+        .iter()
+        .map(|e| (e.option, e.min, e.max, e.got))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("counters_per_side", 1, 15, 16),
+            ("circuits_to_win", 1, 10, 0)
+        ]
+    );
+    assert!(serde_json::from_str::<OptionsPatch>(r#"{"counters": 3}"#).is_err());
+    assert!(serde_json::from_str::<OptionsPatch>(r#"{"counters_per_side": 2.5}"#).is_err());
+
+    // Every option is documented once, with its default and values.
+    let specs = option_specs();
+    assert_eq!(specs.len(), 10);
+    for spec in specs {
+        let mut p = OptionsPatch::default();
+        match spec.kind {
+            OptionKind::Choice {
+                values, default, ..
+            } => {
+                assert!(values.contains(&default), "{}", spec.name);
+                for v in values {
+                    p.set(spec.name, v).unwrap();
+                }
+            }
+            OptionKind::Count { min, max, .. } => {
+                p.set(spec.name, &min.to_string()).unwrap();
+                assert!(p.apply(Options::default()).is_ok());
+                p.set(spec.name, &(i64::from(max) + 1).to_string()).unwrap();
+                assert!(p.apply(Options::default()).is_err(), "{}", spec.name);
+            }
+        }
+        assert!(!spec.description.is_empty());
+    }
+}
+
+// Enum names come from one derive: strum's names equal serde's for every
+// value of every option type.
+#[test]
+fn option_value_names_are_the_same_for_serde_and_strum() {
+    fn same<T>()
+    where
+        T: strum::VariantArray + Copy + serde::Serialize + Into<&'static str>,
+    {
+        for v in T::VARIANTS {
+            let serde_name = serde_json::to_value(v).unwrap();
+            let strum_name: &'static str = (*v).into();
+            assert_eq!(serde_name, strum_name);
+        }
+    }
+    same::<Board>();
+    same::<ThrowTable>();
+    same::<DeadlyNorthBank>();
+    same::<OwnLastSpace>();
+    same::<Overshoot>();
+    same::<DryBranch>();
+    same::<TurnOrder>();
+    same::<EndCheck>();
+    same::<Preset>();
+    same::<Side>();
+    same::<Face>();
+    same::<SpinnerSector>();
 }

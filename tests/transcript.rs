@@ -12,14 +12,18 @@ const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/example-game.md
 const SEED: &str = "lesson-4";
 
 /// Run with `UPDATE_DOCS=1` to rewrite `docs/example-game.md` after an
-/// intended narration change; review the diff.
+/// intended narration change: that run rewrites the file and fails, so it
+/// never passes unnoticed; review the diff and run again.
 #[test]
 fn the_example_game_transcript_is_current() {
     let text = transcript(SEED, Preset::Composite, Audience::General).unwrap();
-    if std::env::var_os("UPDATE_DOCS").is_some() {
-        std::fs::write(EXAMPLE, &text).unwrap();
-    }
     let committed = std::fs::read_to_string(EXAMPLE).unwrap_or_default();
+    if std::env::var_os("UPDATE_DOCS").is_some() && committed != text {
+        std::fs::write(EXAMPLE, &text).unwrap();
+        panic!(
+            "rewrote docs/example-game.md: review the diff, then run the tests again without UPDATE_DOCS"
+        );
+    }
     assert!(
         committed == text,
         "docs/example-game.md is stale: run `UPDATE_DOCS=1 cargo test --test transcript`"

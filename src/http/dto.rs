@@ -2,7 +2,7 @@
 //! parsed here into the service's validated types (`TryFrom`), so handlers
 //! only ever see values within bounds.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::json::Obj;
@@ -10,8 +10,8 @@ use super::problem::{ApiError, FieldError};
 use crate::narration::{Audience, Citation, Narration, Segment, SegmentKind};
 use crate::rules::{
     Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Face, GameState,
-    Options, Outcome, Overshoot, OwnLastSpace, Preset, Seat, Side, SpinnerSector, Sticks, Throw,
-    ThrowTable, TurnOrder, WinReason,
+    Options, OptionsPatch, Outcome, Overshoot, OwnLastSpace, Preset, Seat, Side, SpinnerSector,
+    Sticks, Throw, ThrowTable, TurnOrder, WinReason,
 };
 use crate::service::NewGame;
 use crate::service::model::{Game, MoveRecord, Setup, ThrowOrigin};
@@ -65,65 +65,8 @@ pub struct RulesetRequest {
     /// The preset (default `composite`).
     pub preset: Option<Preset>,
     /// Options that override the preset's.
-    #[schema(value_type = Option<OptionsRequest>)]
-    pub options: Option<Obj<OptionsRequest>>,
-}
-
-/// A JSON number that must be a whole number (`12` or `12.0`, as JSON
-/// Schema's `integer` allows).
-fn whole<E: serde::de::Error>(n: &serde_json::Number) -> Result<i64, E> {
-    if let Some(i) = n.as_i64() {
-        return Ok(i);
-    }
-    match n.as_f64() {
-        // Out-of-range wholes saturate; the bounds check then refuses them.
-        Some(f) if f.fract() == 0.0 => Ok(f as i64),
-        _ => Err(E::custom(format!(
-            "invalid value: {n}, expected an integer"
-        ))),
-    }
-}
-
-/// An optional whole number.
-fn opt_whole<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    Option::<serde_json::Number>::deserialize(d)?
-        .map(|n| whole(&n))
-        .transpose()
-}
-
-/// `Some(None)` for an explicit JSON `null`, `None` when absent.
-fn explicit_null<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<i64>>, D::Error> {
-    opt_whole(d).map(Some)
-}
-
-/// Option overrides (RULES.md 4); each absent field keeps the preset's value.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct OptionsRequest {
-    /// Track shape.
-    pub board: Option<Board>,
-    /// Throw table.
-    pub throw_table: Option<ThrowTable>,
-    /// Which north-creek bank is deadly.
-    pub deadly_north_bank: Option<DeadlyNorthBank>,
-    /// Landing exactly on own last space.
-    pub own_last_space: Option<OwnLastSpace>,
-    /// Passing own last space.
-    pub overshoot: Option<Overshoot>,
-    /// Landing on a dry branch.
-    pub dry_branch: Option<DryBranch>,
-    /// Counters each side starts with.
-    #[serde(default, deserialize_with = "opt_whole")]
-    #[schema(minimum = 1, maximum = 15, example = 4)]
-    pub counters_per_side: Option<i64>,
-    /// Team turn order.
-    pub turn_order: Option<TurnOrder>,
-    /// Circuits that win outright; `null` for none.
-    #[serde(default, deserialize_with = "explicit_null")]
-    #[schema(minimum = 1, maximum = 10, nullable, value_type = Option<i64>)]
-    pub circuits_to_win: Option<Option<i64>>,
-    /// When counters end the game.
-    pub end_check: Option<EndCheck>,
+    #[schema(value_type = Option<OptionsPatch>)]
+    pub options: Option<Obj<OptionsPatch>>,
 }
 
 /// The two sides.
@@ -208,18 +151,6 @@ fn name(pointer: &str, raw: &str) -> Result<String, FieldError> {
     Ok(trimmed.to_owned())
 }
 
-fn bounded(pointer: &str, value: i64, lo: i64, hi: i64) -> Result<u8, FieldError> {
-    if (lo..=hi).contains(&value) {
-        // hi <= 255 for every caller.
-        Ok(value as u8)
-    } else {
-        Err(FieldError {
-            pointer: pointer.to_owned(),
-            detail: format!("must be an integer from {lo} to {hi}, got {value}"),
-        })
-    }
-}
-
 impl TryFrom<CreateGameRequest> for NewGame {
     type Error = ApiError;
 
@@ -227,32 +158,24 @@ impl TryFrom<CreateGameRequest> for NewGame {
         let mut errors = Vec::new();
         let ruleset = req.ruleset.unwrap_or_default().0;
         let preset = ruleset.preset.unwrap_or_default();
-        let mut options = preset.options();
-        if let Some(Obj(o)) = ruleset.options {
-            let p = "/ruleset/options";
-            options.board = o.board.unwrap_or(options.board);
-            options.throw_table = o.throw_table.unwrap_or(options.throw_table);
-            options.deadly_north_bank = o.deadly_north_bank.unwrap_or(options.deadly_north_bank);
-            options.own_last_space = o.own_last_space.unwrap_or(options.own_last_space);
-            options.overshoot = o.overshoot.unwrap_or(options.overshoot);
-            options.dry_branch = o.dry_branch.unwrap_or(options.dry_branch);
-            options.turn_order = o.turn_order.unwrap_or(options.turn_order);
-            options.end_check = o.end_check.unwrap_or(options.end_check);
-            if let Some(n) = o.counters_per_side {
-                match bounded(&format!("{p}/counters_per_side"), n, 1, 15) {
-                    Ok(n) => options.counters_per_side = n,
-                    Err(e) => errors.push(e),
-                }
+        let options = match ruleset
+            .options
+            .map(|o| o.0)
+            .unwrap_or_default()
+            .apply(preset.options())
+        {
+            Ok(options) => options,
+            Err(bad) => {
+                errors.extend(bad.into_iter().map(|e| FieldError {
+                    pointer: format!("/ruleset/options/{}", e.option),
+                    detail: format!(
+                        "must be an integer from {} to {}, got {}",
+                        e.min, e.max, e.got
+                    ),
+                }));
+                preset.options()
             }
-            match o.circuits_to_win {
-                Some(Some(n)) => match bounded(&format!("{p}/circuits_to_win"), n, 1, 10) {
-                    Ok(n) => options.circuits_to_win = Some(n),
-                    Err(e) => errors.push(e),
-                },
-                Some(None) => options.circuits_to_win = None,
-                None => {}
-            }
-        }
+        };
         let sides_req = req.sides.unwrap_or_default().0;
         let mut sides: [(String, Vec<String>); 2] = [
             ("Side A".to_owned(), Vec::new()),

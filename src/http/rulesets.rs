@@ -6,12 +6,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::dto::{CitationView, OptionsView};
 use super::problem::{ApiError, Problem};
-use super::schema::values;
 use crate::narration::{Audience, CitedText, lesson, preset_summary};
-use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
-    ThrowTable, TurnOrder,
-};
+use crate::rules::{OptionKind, Preset, option_specs};
 
 /// A text with its sources.
 #[derive(Debug, Serialize, ToSchema)]
@@ -123,111 +119,48 @@ fn departure_view(id: &str, n: Option<u8>) -> Option<CitedTextView> {
     crate::narration::departure(id, n).as_ref().map(Into::into)
 }
 
-fn enum_option<T: Serialize + PartialEq + Copy>(
-    name: &str,
-    description: &str,
-    all: &[T],
-    default: T,
-) -> OptionView {
-    let names = values(all);
-    OptionView {
-        name: name.to_owned(),
-        description: description.to_owned(),
-        default: serde_json::to_value(default).unwrap_or_default(),
-        values: all
-            .iter()
-            .zip(names)
-            .map(|(v, value)| OptionValueView {
-                departure: (*v != default)
-                    .then(|| departure_view(&format!("{name}.{value}"), None))
-                    .flatten(),
-                value,
-            })
-            .collect(),
-        minimum: None,
-        maximum: None,
-        nullable: false,
-    }
-}
-
+/// Every option as the rules define it ([`option_specs`]): its values,
+/// each with where it departs from the composite reconstruction, or its
+/// bounds.
 fn options_doc() -> Vec<OptionView> {
-    let d = Options::default();
-    vec![
-        enum_option(
-            "board",
-            "The shape of the track.",
-            &[Board::Circle40, Board::Square28],
-            d.board,
-        ),
-        enum_option(
-            "throw_table",
-            "How a throw is scored.",
-            &ThrowTable::ALL,
-            d.throw_table,
-        ),
-        enum_option(
-            "deadly_north_bank",
-            "Which bank of the north creek makes the awl fall in.",
-            &[DeadlyNorthBank::Near, DeadlyNorthBank::Far],
-            d.deadly_north_bank,
-        ),
-        enum_option(
-            "own_last_space",
-            "What landing exactly on own last space (own 40) does.",
-            &[
-                OwnLastSpace::FallsIn,
-                OwnLastSpace::Ordinary,
-                OwnLastSpace::CompletesCircuit,
-            ],
-            d.own_last_space,
-        ),
-        enum_option(
-            "overshoot",
-            "What a throw that would carry the awl past home does.",
-            &[Overshoot::CarryOn, Overshoot::NoMove],
-            d.overshoot,
-        ),
-        enum_option(
-            "dry_branch",
-            "What landing on a dry branch does.",
-            &[
-                DryBranch::NoEffect,
-                DryBranch::LoseThrow,
-                DryBranch::CrossOver,
-            ],
-            d.dry_branch,
-        ),
-        OptionView {
-            name: "counters_per_side".to_owned(),
-            description: "Counters each side holds at the start.".to_owned(),
-            default: d.counters_per_side.into(),
-            values: Vec::new(),
-            minimum: Some(Options::MIN_COUNTERS),
-            maximum: Some(Options::MAX_COUNTERS),
-            nullable: false,
-        },
-        enum_option(
-            "turn_order",
-            "How turns pass between the players of two teams.",
-            &[TurnOrder::SideBlocks, TurnOrder::Alternate],
-            d.turn_order,
-        ),
-        OptionView {
-            name: "circuits_to_win".to_owned(),
-            description: "Circuits that win outright; null: only counters decide.".to_owned(),
-            default: serde_json::Value::Null,
-            values: Vec::new(),
-            minimum: Some(1),
-            maximum: Some(Options::MAX_CIRCUITS_TO_WIN),
-            nullable: true,
-        },
-        enum_option(
-            "end_check",
-            "When counters end the game.",
-            &[EndCheck::Immediate, EndCheck::AfterMove],
-            d.end_check,
-        ),
-    ]
+    option_specs()
+        .iter()
+        .map(|spec| match spec.kind {
+            OptionKind::Choice {
+                values, default, ..
+            } => OptionView {
+                name: spec.name.to_owned(),
+                description: spec.description.to_owned(),
+                default: default.into(),
+                values: values
+                    .iter()
+                    .map(|&value| OptionValueView {
+                        departure: (value != default)
+                            .then(|| departure_view(&format!("{}.{value}", spec.name), None))
+                            .flatten(),
+                        value: value.to_owned(),
+                    })
+                    .collect(),
+                minimum: None,
+                maximum: None,
+                nullable: false,
+            },
+            OptionKind::Count {
+                min,
+                max,
+                default,
+                nullable,
+            } => OptionView {
+                name: spec.name.to_owned(),
+                description: spec.description.to_owned(),
+                default: default.map_or(serde_json::Value::Null, Into::into),
+                values: Vec::new(),
+                minimum: Some(min),
+                maximum: Some(max),
+                nullable,
+            },
+        })
+        .collect()
 }
 
 /// Every preset and option, with allowed values and sources.
@@ -238,7 +171,7 @@ pub async fn get_rulesets() -> HttpResponse {
         .iter()
         .map(|&p| {
             let (title, summary) = preset_summary(p);
-            let id = values(&[p]).pop().unwrap_or_default();
+            let id: &str = p.into();
             PresetView {
                 id: p,
                 title,
@@ -260,14 +193,14 @@ pub async fn get_rulesets() -> HttpResponse {
 /// # Errors
 /// 404 `preset-not-found` for any other name.
 pub(super) fn preset_from_path(name: &str) -> Result<Preset, ApiError> {
-    serde_json::from_value(serde_json::Value::String(name.to_owned())).map_err(|_| {
+    name.parse::<Preset>().map_err(|_| {
         ApiError::new(
             actix_web::http::StatusCode::NOT_FOUND,
             "preset-not-found",
             "Preset not found",
             format!(
                 "no preset is called that; the presets are: {}",
-                values(&Preset::ALL).join(", ")
+                <Preset as strum::VariantNames>::VARIANTS.join(", ")
             ),
         )
     })

@@ -4,31 +4,21 @@
 
 use std::borrow::Cow;
 
-use serde::Serialize;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::narration::{Audience, SegmentKind};
 use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Face, Overshoot, OwnLastSpace, Preset, Side,
-    SpinnerSector, ThrowTable, TurnOrder,
+    Board, DeadlyNorthBank, DryBranch, EndCheck, Face, OptionKind, OptionsPatch, Overshoot,
+    OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable, TurnOrder, option_specs,
 };
 
-/// The string values serde writes for `all`.
-pub fn values<T: Serialize>(all: &[T]) -> Vec<String> {
-    all.iter()
-        .filter_map(|v| serde_json::to_value(v).ok())
-        .filter_map(|v| v.as_str().map(str::to_owned))
-        .collect()
-}
-
-fn string_enum<T: Serialize>(all: &[T], description: &str) -> RefOr<Schema> {
-    let values = values(all);
+fn string_enum(values: &[&'static str], description: &str) -> RefOr<Schema> {
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .enum_values(Some(values.clone()))
+        .enum_values(Some(values.iter().copied()))
         .description(Some(description))
-        .examples(values.first().cloned())
+        .examples(values.first().copied())
         .into()
 }
 
@@ -36,7 +26,7 @@ macro_rules! enum_schema {
     ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
         impl utoipa::PartialSchema for $ty {
             fn schema() -> RefOr<Schema> {
-                string_enum(&$all, $doc)
+                string_enum($all, $doc)
             }
         }
         impl utoipa::ToSchema for $ty {
@@ -50,92 +40,169 @@ macro_rules! enum_schema {
 enum_schema!(
     Side,
     "Side",
-    Side::BOTH,
+    <Side as strum::VariantNames>::VARIANTS,
     "A side: `A` starts on the east bank of the south creek and moves counter-clockwise; `B` starts on the west bank and moves clockwise."
 );
 enum_schema!(
     Preset,
     "Preset",
-    Preset::ALL,
+    <Preset as strum::VariantNames>::VARIANTS,
     "A ruleset preset: `composite` (default; the reconstruction from Culin 1907), `culin1898`, `ludii`, `a4`, `boxed`."
 );
 enum_schema!(
     Board,
     "Board",
-    [Board::Circle40, Board::Square28],
+    <Board as strum::VariantNames>::VARIANTS,
     "Track: `circle40` (the 40-space awl cloth) or `square28` (the A4 sheet's 28-cell ring)."
 );
 enum_schema!(
     ThrowTable,
     "ThrowTable",
-    ThrowTable::ALL,
+    <ThrowTable as strum::VariantNames>::VARIANTS,
     "How a throw is scored: `sticks_sahe` (composite: 1, 2, 3, 6, 10 with the sahe's extra throws), `sticks_count` (Culin 1898 via Ludii: 1, 2, 3, 5, 10), `spinner` (A4 sheet)."
 );
 enum_schema!(
     DeadlyNorthBank,
     "DeadlyNorthBank",
-    [DeadlyNorthBank::Near, DeadlyNorthBank::Far],
+    <DeadlyNorthBank as strum::VariantNames>::VARIANTS,
     "Which bank of the north creek makes the awl fall in: `near` (own 20) or `far` (own 21)."
 );
 enum_schema!(
     OwnLastSpace,
     "OwnLastSpace",
-    [
-        OwnLastSpace::FallsIn,
-        OwnLastSpace::Ordinary,
-        OwnLastSpace::CompletesCircuit
-    ],
+    <OwnLastSpace as strum::VariantNames>::VARIANTS,
     "Landing exactly on own 40: `falls_in` (back to 1, pay a counter), `ordinary`, or `completes_circuit` (Ludii)."
 );
 enum_schema!(
     Overshoot,
     "Overshoot",
-    [Overshoot::CarryOn, Overshoot::NoMove],
+    <Overshoot as strum::VariantNames>::VARIANTS,
     "Passing own 40: `carry_on` (circuit complete, keep moving) or `no_move` (exact throw needed; Ludii)."
 );
 enum_schema!(
     DryBranch,
     "DryBranch",
-    [
-        DryBranch::NoEffect,
-        DryBranch::LoseThrow,
-        DryBranch::CrossOver
-    ],
+    <DryBranch as strum::VariantNames>::VARIANTS,
     "Landing on a dry branch: `no_effect`, `lose_throw` (cyningstan, A4 sheet) or `cross_over` (a print-and-play option)."
 );
 enum_schema!(
     TurnOrder,
     "TurnOrder",
-    [TurnOrder::SideBlocks, TurnOrder::Alternate],
+    <TurnOrder as strum::VariantNames>::VARIANTS,
     "Team turn order: `side_blocks` (all of one side, then the other) or `alternate` (A1, B1, A2, B2, ...)."
 );
 enum_schema!(
     EndCheck,
     "EndCheck",
-    [EndCheck::Immediate, EndCheck::AfterMove],
+    <EndCheck as strum::VariantNames>::VARIANTS,
     "When counters end the game: `immediate` (the moment a side holds all) or `after_move` (Ludii: after the mover's move, if the other side holds none)."
 );
 enum_schema!(
     Face,
     "Face",
-    [Face::Flat, Face::Round],
+    <Face as strum::VariantNames>::VARIANTS,
     "The face a stick shows: `flat` (the grooved, painted face) or `round`."
 );
 enum_schema!(
     SpinnerSector,
     "SpinnerSector",
-    SpinnerSector::ALL,
+    <SpinnerSector as strum::VariantNames>::VARIANTS,
     "A sector of the A4 sheet's spinner; `blue_one`, `blue_three`, `six` and `ten` throw again."
 );
 enum_schema!(
     Audience,
     "Audience",
-    [Audience::Young, Audience::General, Audience::Scholar],
+    &Audience::ALL.map(Audience::key),
     "Who the narration is written for: `young` (ages 7-10), `general` (default) or `scholar`."
 );
 enum_schema!(
     SegmentKind,
     "SegmentKind",
-    [SegmentKind::Event, SegmentKind::Rule, SegmentKind::Context],
+    &["event", "rule", "context"],
     "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
 );
+
+/// The schema of every choice option's type, by type name.
+fn choice_schema(type_name: &str) -> Option<RefOr<Schema>> {
+    use utoipa::PartialSchema;
+    Some(match type_name {
+        "Board" => Board::schema(),
+        "ThrowTable" => ThrowTable::schema(),
+        "DeadlyNorthBank" => DeadlyNorthBank::schema(),
+        "OwnLastSpace" => OwnLastSpace::schema(),
+        "Overshoot" => Overshoot::schema(),
+        "DryBranch" => DryBranch::schema(),
+        "TurnOrder" => TurnOrder::schema(),
+        "EndCheck" => EndCheck::schema(),
+        _ => return None,
+    })
+}
+
+/// The option overrides' schema, built from the rules' one list of options
+/// ([`option_specs`]): a choice refers to its type's schema, a count carries
+/// its bounds.
+impl utoipa::PartialSchema for OptionsPatch {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::Ref;
+        use utoipa::openapi::schema::{
+            AdditionalProperties, KnownFormat, OneOfBuilder, SchemaFormat, SchemaType,
+        };
+        let mut object = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "Option overrides; each absent field keeps the preset's value.",
+            ))
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+        for spec in option_specs() {
+            let property: RefOr<Schema> = match spec.kind {
+                OptionKind::Choice { type_name, .. } => OneOfBuilder::new()
+                    .item({
+                        let mut r = Ref::from_schema_name(type_name);
+                        r.description = spec.description.to_owned();
+                        r
+                    })
+                    .item(ObjectBuilder::new().schema_type(Type::Null))
+                    .into(),
+                OptionKind::Count { min, max, .. } => ObjectBuilder::new()
+                    .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                    .description(Some(spec.description))
+                    .minimum(Some(min))
+                    .maximum(Some(max))
+                    .into(),
+            };
+            object = object.property(spec.name, property);
+        }
+        object.into()
+    }
+}
+
+impl utoipa::ToSchema for OptionsPatch {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("OptionsRequest")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        for spec in option_specs() {
+            if let OptionKind::Choice { type_name, .. } = spec.kind
+                && let Some(schema) = choice_schema(type_name)
+            {
+                schemas.push((type_name.to_owned(), schema));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_option_has_its_type_schema() {
+        for spec in option_specs() {
+            if let OptionKind::Choice { type_name, .. } = spec.kind {
+                assert!(choice_schema(type_name).is_some(), "{type_name}");
+            }
+        }
+    }
+}

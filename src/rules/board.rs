@@ -12,7 +12,22 @@ use serde::{Deserialize, Serialize};
 /// One of the two sides (two players or two teams). Side A starts on the east
 /// bank of the south creek and moves counter-clockwise; side B starts on the
 /// west bank and moves clockwise (RULES.md 1; Ludii's coding of Culin 1898).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 pub enum Side {
     /// Starts on the east bank of the south creek; moves counter-clockwise.
     A,
@@ -49,8 +64,23 @@ impl Side {
 pub type OwnSpace = u8;
 
 /// The shape of the track.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Board {
     /// The 40-space circle drawn on the awl cloth (Culin 1898, p. 687).
     #[default]
@@ -61,8 +91,22 @@ pub enum Board {
 }
 
 /// A point of the compass, for naming dry branches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Compass {
     /// East.
     East,
@@ -72,8 +116,22 @@ pub enum Compass {
 
 /// A bank of a creek, relative to the side whose numbering is used: the near
 /// bank is the one its awl reaches first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Bank {
     /// Reached first by this side's awl.
     Near,

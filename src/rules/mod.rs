@@ -23,8 +23,8 @@ pub use board::{Bank, Board, Compass, Feature, OwnSpace, Side};
 pub use engine::{Played, RulesError, play, play_into, replay, stop};
 pub use events::{CounterReason, Creek, Event, WinReason};
 pub use options::{
-    DeadlyNorthBank, DryBranch, EndCheck, OptionError, Options, Overshoot, OwnLastSpace, Preset,
-    TurnOrder,
+    DeadlyNorthBank, DryBranch, EndCheck, OptionError, OptionKind, OptionSpec, Options,
+    OptionsPatch, Overshoot, OwnLastSpace, Preset, TurnOrder, option_specs,
 };
 pub use state::{GameState, Outcome, Seat, SetupError, Table};
 pub use sticks::{Face, Odds, Score, SpinnerSector, Sticks, Throw, ThrowMismatch, ThrowTable};

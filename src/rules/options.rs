@@ -10,8 +10,23 @@ use super::board::Board;
 use super::sticks::ThrowTable;
 
 /// Which bank of the north creek makes the awl fall in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum DeadlyNorthBank {
     /// Own 20, the near bank (the Wikipedia composite; Ludii; Culin 1898's
     /// "space opposite the start").
@@ -23,8 +38,23 @@ pub enum DeadlyNorthBank {
 
 /// What landing exactly on own last space (own 40 on the circle, the near
 /// bank of the south creek) does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum OwnLastSpace {
     /// The awl falls into the south creek: back to own 1, one counter paid,
     /// no circuit (the Wikipedia composite; bead.game).
@@ -39,8 +69,23 @@ pub enum OwnLastSpace {
 }
 
 /// What a throw that would carry the awl past own last space does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Overshoot {
     /// The circuit is complete and the awl keeps going with the rest of the
     /// throw (the Wikipedia composite).
@@ -52,8 +97,23 @@ pub enum Overshoot {
 }
 
 /// What landing on a dry branch does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum DryBranch {
     /// Nothing (the Wikipedia composite; Ludii; Culin's silence).
     #[default]
@@ -67,8 +127,23 @@ pub enum DryBranch {
 }
 
 /// How turns pass between the players of two teams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum TurnOrder {
     /// Every player of one side throws her turn, then every player of the
     /// other side (Culin 1898 via the Ludii evidence pages; Ludii).
@@ -80,8 +155,23 @@ pub enum TurnOrder {
 }
 
 /// When the game checks for a winner by counters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum EndCheck {
     /// The moment any side holds every counter, after each single transfer
     /// (RULES.md 3.10).
@@ -93,8 +183,23 @@ pub enum EndCheck {
 }
 
 /// A named starting point for the options (RULES.md 4, presets table).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Preset {
     /// The default composite reconstruction (RULES.md 3).
     #[default]
@@ -163,57 +268,353 @@ impl Preset {
     }
 }
 
-/// The resolved options of a ruleset (RULES.md 4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Options {
-    /// Track shape.
-    pub board: Board,
-    /// How a throw is scored.
-    pub throw_table: ThrowTable,
-    /// Which north-creek bank is deadly.
-    pub deadly_north_bank: DeadlyNorthBank,
-    /// What landing exactly on own last space does.
-    pub own_last_space: OwnLastSpace,
-    /// What passing own last space does.
-    pub overshoot: Overshoot,
-    /// What landing on a dry branch does.
-    pub dry_branch: DryBranch,
-    /// Counters each side holds at the start, `1..=15`.
-    pub counters_per_side: u8,
-    /// How turns pass between team players.
-    pub turn_order: TurnOrder,
-    /// Circuits that win outright, `1..=10`; `None`: only counters decide.
-    pub circuits_to_win: Option<u8>,
-    /// When the counters are checked for a winner.
-    pub end_check: EndCheck,
+/// Defines every ruleset option once: its name, type, default, bounds and
+/// one-line description (the doc comment). From that one list come
+/// [`Options`], [`OptionsPatch`] (the overrides a game, a command line or a
+/// fact's condition names), their checks and [`OPTION_SPECS`] (what the API
+/// and the command line document). The kinds: `choice` (a closed set, a
+/// strum-derived enum), `count(MIN..=MAX)` and `optional_count(MIN..=MAX)`
+/// (`None`: the rule is off), with bounds written as constants.
+macro_rules! ruleset_options {
+    ($(
+        $(#[doc = $doc:literal])+
+        $name:ident: $ty:ty = $default:expr, $kind:ident $(($min:expr, $max:expr))?;
+    )+) => {
+        /// The resolved options of a ruleset (see `docs/rules.md#options`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub struct Options {
+            $( $(#[doc = $doc])+ pub $name: $ty, )+
+        }
+
+        impl Default for Options {
+            fn default() -> Self {
+                Self { $( $name: $default, )+ }
+            }
+        }
+
+        /// Overrides of a preset's options: every field optional. Numbers
+        /// are kept as sent (whole numbers) until [`OptionsPatch::apply`]
+        /// checks them against their bounds. The same type is a game's
+        /// option overrides, the command line's option flags and a fact's
+        /// condition on the game played ([`OptionsPatch::matches`]).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct OptionsPatch {
+            $(
+                $(#[doc = $doc])+
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "patch_field")]
+                pub $name: ruleset_options!(@patch $kind $ty),
+            )+
+        }
+
+        $( ruleset_options!(@mark $kind $ty); )+
+
+        /// Every option, in the API's order.
+        #[must_use]
+        pub fn option_specs() -> &'static [OptionSpec] {
+            static SPECS: std::sync::LazyLock<Vec<OptionSpec>> = std::sync::LazyLock::new(|| vec![
+                $( OptionSpec {
+                    name: stringify!($name),
+                    description: concat!($($doc),+).trim(),
+                    kind: ruleset_options!(@spec $kind $ty, $default $(, $min, $max)?),
+                }, )+
+            ]);
+            &SPECS
+        }
+
+        impl Options {
+            /// Check every bounded option.
+            ///
+            /// # Errors
+            /// [`OptionError`] naming the first option out of its bounds.
+            pub fn validate(&self) -> Result<(), OptionError> {
+                $( ruleset_options!(@validate self, $name, $kind $(, $min, $max)?); )+
+                Ok(())
+            }
+        }
+
+        impl OptionsPatch {
+            /// Whether no option is named.
+            #[must_use]
+            pub fn is_empty(&self) -> bool {
+                *self == Self::default()
+            }
+
+            /// `base` with these overrides.
+            ///
+            /// # Errors
+            /// Every option out of its bounds, in the API's order.
+            pub fn apply(&self, base: Options) -> Result<Options, Vec<OptionError>> {
+                let mut options = base;
+                let mut errors = Vec::new();
+                $( ruleset_options!(@apply self, options, errors, $name, $kind $(, $min, $max)?); )+
+                if errors.is_empty() { Ok(options) } else { Err(errors) }
+            }
+
+            /// Whether `options` has every value named here (an option left
+            /// out may take any value).
+            #[must_use]
+            pub fn matches(&self, options: &Options) -> bool {
+                true $( && ruleset_options!(@matches self, options, $name, $kind) )+
+            }
+
+            /// Set the option `name` from its text form (`sticks_count`;
+            /// a count as digits; `none` for an optional count).
+            ///
+            /// # Errors
+            /// A message naming the allowed values or the bounds.
+            pub fn set(&mut self, name: &str, text: &str) -> Result<(), String> {
+                match name {
+                    $( stringify!($name) => {
+                        self.$name = Some(ruleset_options!(@parse $kind $ty, text)?);
+                        Ok(())
+                    } )+
+                    _ => Err(format!("no option is named {name:?}")),
+                }
+            }
+        }
+    };
+    (@mark choice $ty:ty) => { impl Choice for $ty {} };
+    (@mark $kind:ident $ty:ty) => {};
+    (@patch choice $ty:ty) => { Option<$ty> };
+    (@patch count $ty:ty) => { Option<i64> };
+    (@patch optional_count $ty:ty) => { Option<Option<i64>> };
+    (@spec choice $ty:ty, $default:expr) => {
+        OptionKind::Choice {
+            type_name: stringify!($ty),
+            values: <$ty as strum::VariantNames>::VARIANTS,
+            default: {
+                let d: $ty = $default;
+                <&'static str>::from(d)
+            },
+        }
+    };
+    (@spec count $ty:ty, $default:expr, $min:expr, $max:expr) => {
+        OptionKind::Count { min: $min, max: $max, default: Some($default), nullable: false }
+    };
+    (@spec optional_count $ty:ty, $default:expr, $min:expr, $max:expr) => {
+        OptionKind::Count { min: $min, max: $max, default: $default, nullable: true }
+    };
+    (@validate $o:ident, $name:ident, choice) => {};
+    (@validate $o:ident, $name:ident, count, $min:expr, $max:expr) => {
+        if !($min..=$max).contains(&$o.$name) {
+            return Err(OptionError::new(stringify!($name), $min, $max, i64::from($o.$name)));
+        }
+    };
+    (@validate $o:ident, $name:ident, optional_count, $min:expr, $max:expr) => {
+        if let Some(n) = $o.$name && !($min..=$max).contains(&n) {
+            return Err(OptionError::new(stringify!($name), $min, $max, i64::from(n)));
+        }
+    };
+    (@apply $p:ident, $o:ident, $e:ident, $name:ident, choice) => {
+        if let Some(v) = $p.$name { $o.$name = v; }
+    };
+    (@apply $p:ident, $o:ident, $e:ident, $name:ident, count, $min:expr, $max:expr) => {
+        if let Some(n) = $p.$name {
+            match in_bounds(n, $min, $max) {
+                Some(n) => $o.$name = n,
+                None => $e.push(OptionError::new(stringify!($name), $min, $max, n)),
+            }
+        }
+    };
+    (@apply $p:ident, $o:ident, $e:ident, $name:ident, optional_count, $min:expr, $max:expr) => {
+        match $p.$name {
+            Some(Some(n)) => match in_bounds(n, $min, $max) {
+                Some(n) => $o.$name = Some(n),
+                None => $e.push(OptionError::new(stringify!($name), $min, $max, n)),
+            },
+            Some(None) => $o.$name = None,
+            None => {}
+        }
+    };
+    (@matches $p:ident, $o:ident, $name:ident, choice) => {
+        $p.$name.is_none_or(|v| v == $o.$name)
+    };
+    (@matches $p:ident, $o:ident, $name:ident, count) => {
+        $p.$name.is_none_or(|v| v == i64::from($o.$name))
+    };
+    (@matches $p:ident, $o:ident, $name:ident, optional_count) => {
+        $p.$name.is_none_or(|v| v == $o.$name.map(i64::from))
+    };
+    (@parse choice $ty:ty, $text:expr) => {
+        $text.replace('-', "_").parse::<$ty>().map_err(|_| {
+            format!(
+                "must be one of {}, got {:?}",
+                <$ty as strum::VariantNames>::VARIANTS.join(", "),
+                $text
+            )
+        })
+    };
+    (@parse count $ty:ty, $text:expr) => {
+        $text.parse::<i64>().map_err(|_| format!("must be a whole number, got {:?}", $text))
+    };
+    (@parse optional_count $ty:ty, $text:expr) => {
+        if $text.eq_ignore_ascii_case("none") {
+            Ok(None)
+        } else {
+            $text
+                .parse::<i64>()
+                .map(Some)
+                .map_err(|_| format!("must be a whole number or none, got {:?}", $text))
+        }
+    };
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            board: Board::Circle40,
-            throw_table: ThrowTable::SticksSahe,
-            deadly_north_bank: DeadlyNorthBank::Near,
-            own_last_space: OwnLastSpace::FallsIn,
-            overshoot: Overshoot::CarryOn,
-            dry_branch: DryBranch::NoEffect,
-            counters_per_side: 4,
-            turn_order: TurnOrder::SideBlocks,
-            circuits_to_win: None,
-            end_check: EndCheck::Immediate,
-        }
+ruleset_options! {
+    /// The shape of the track.
+    board: Board = Board::Circle40, choice;
+    /// How a throw is scored.
+    throw_table: ThrowTable = ThrowTable::SticksSahe, choice;
+    /// Which bank of the north creek makes the awl fall in.
+    deadly_north_bank: DeadlyNorthBank = DeadlyNorthBank::Near, choice;
+    /// What landing exactly on own last space (own 40) does.
+    own_last_space: OwnLastSpace = OwnLastSpace::FallsIn, choice;
+    /// What a throw that would carry the awl past home does.
+    overshoot: Overshoot = Overshoot::CarryOn, choice;
+    /// What landing on a dry branch does.
+    dry_branch: DryBranch = DryBranch::NoEffect, choice;
+    /// Counters each side holds at the start.
+    counters_per_side: u8 = 4, count(Options::MIN_COUNTERS, Options::MAX_COUNTERS);
+    /// How turns pass between the players of two teams.
+    turn_order: TurnOrder = TurnOrder::SideBlocks, choice;
+    /// Circuits that win outright; null: only counters decide.
+    circuits_to_win: Option<u8> = None, optional_count(1, Options::MAX_CIRCUITS_TO_WIN);
+    /// When counters end the game.
+    end_check: EndCheck = EndCheck::Immediate, choice;
+}
+
+/// An option whose value is one of a closed set (a unit enum whose names
+/// come from strum and serde alike).
+trait Choice: serde::de::DeserializeOwned {}
+
+/// How a field of [`OptionsPatch`] is read: a choice by its name, a count
+/// as any whole JSON number (`12` or `12.0`, as JSON Schema's `integer`
+/// allows; one too large saturates and then fails its bounds), and an
+/// optional count with `null` meaning "off" (`Some(None)`), kept apart from
+/// an absent field (`None`).
+trait PatchField: Sized {
+    fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
+}
+
+fn patch_field<'de, D: serde::Deserializer<'de>, T: PatchField>(d: D) -> Result<T, D::Error> {
+    T::read(d)
+}
+
+impl<T: Choice> PatchField for Option<T> {
+    fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Option::<T>::deserialize(d)
     }
+}
+
+/// A whole number of any JSON form.
+struct Whole(i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Whole;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Whole, E> {
+                Ok(Whole(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Whole, E> {
+                Ok(Whole(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Whole, E> {
+                if v.fract() == 0.0 {
+                    // Saturates; the bounds check then refuses it.
+                    Ok(Whole(v as i64))
+                } else {
+                    Err(E::custom(format!(
+                        "invalid value: {v}, expected an integer"
+                    )))
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl PatchField for Option<i64> {
+    fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Option::<Whole>::deserialize(d).map(|w| w.map(|w| w.0))
+    }
+}
+
+impl PatchField for Option<Option<i64>> {
+    fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Option::<Whole>::deserialize(d).map(|w| Some(w.map(|w| w.0)))
+    }
+}
+
+/// A whole number within `min..=max`, as the option's type.
+fn in_bounds(n: i64, min: u8, max: u8) -> Option<u8> {
+    u8::try_from(n).ok().filter(|n| (min..=max).contains(n))
+}
+
+/// One option as the API and the command line document it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Its name, as written in the API and (with hyphens) on the command line.
+    pub name: &'static str,
+    /// One line saying what it does.
+    pub description: &'static str,
+    /// Its values.
+    pub kind: OptionKind,
+}
+
+/// The values an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// One of a closed set of names.
+    Choice {
+        /// The Rust type's name (`Board`), which is also its schema's name.
+        type_name: &'static str,
+        /// Every value, as written in the API.
+        values: &'static [&'static str],
+        /// The default's name.
+        default: &'static str,
+    },
+    /// A whole number within bounds.
+    Count {
+        /// Smallest allowed.
+        min: u8,
+        /// Largest allowed.
+        max: u8,
+        /// The default (`None`: off).
+        default: Option<u8>,
+        /// Whether `null` (off) is allowed.
+        nullable: bool,
+    },
 }
 
 /// An option value out of its bounds.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum OptionError {
-    /// `counters_per_side` outside `1..=15`.
-    #[error("counters_per_side must be from 1 to 15, got {0}")]
-    CountersPerSide(u8),
-    /// `circuits_to_win` outside `1..=10`.
-    #[error("circuits_to_win must be from 1 to 10, got {0}")]
-    CircuitsToWin(u8),
+#[error("{option} must be an integer from {min} to {max}, got {got}")]
+pub struct OptionError {
+    /// The option's name.
+    pub option: &'static str,
+    /// Smallest allowed.
+    pub min: u8,
+    /// Largest allowed.
+    pub max: u8,
+    /// What was given.
+    pub got: i64,
+}
+
+impl OptionError {
+    const fn new(option: &'static str, min: u8, max: u8, got: i64) -> Self {
+        Self {
+            option,
+            min,
+            max,
+            got,
+        }
+    }
 }
 
 impl Options {
@@ -223,22 +624,6 @@ impl Options {
     pub const MAX_COUNTERS: u8 = 15;
     /// Largest allowed `circuits_to_win`.
     pub const MAX_CIRCUITS_TO_WIN: u8 = 10;
-
-    /// Check every bounded option.
-    ///
-    /// # Errors
-    /// [`OptionError`] naming the first option out of bounds.
-    pub fn validate(&self) -> Result<(), OptionError> {
-        if !(Self::MIN_COUNTERS..=Self::MAX_COUNTERS).contains(&self.counters_per_side) {
-            return Err(OptionError::CountersPerSide(self.counters_per_side));
-        }
-        if let Some(n) = self.circuits_to_win
-            && !(1..=Self::MAX_CIRCUITS_TO_WIN).contains(&n)
-        {
-            return Err(OptionError::CircuitsToWin(n));
-        }
-        Ok(())
-    }
 
     /// The deadly north-creek space in own numbering.
     #[must_use]

@@ -8,8 +8,22 @@
 use serde::{Deserialize, Serialize};
 
 /// The face a stick shows after the throw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Face {
     /// The flat, grooved and painted face.
     Flat,
@@ -89,8 +103,22 @@ impl Sticks {
 /// A sector of the A4 sheet's spinner (RULES.md 2.3): seven equal sectors,
 /// one per row of the composite table. Equal sizes are our assumption; the
 /// sheet does not give them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum SpinnerSector {
     /// 10, throw again.
     Ten,
@@ -209,8 +237,23 @@ pub struct ThrowMismatch {
 }
 
 /// A throw table (RULES.md 2, option `throw_table`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ThrowTable {
     /// The composite table (Mooney's Tsoñä values with the sahe's extra
     /// throws, via the Wikipedia article): 0 flat = 10 and again; 1 flat = 1
