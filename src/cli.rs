@@ -67,6 +67,18 @@ pub struct ServeArgs {
     pub max_batch: u16,
 }
 
+impl From<ServeArgs> for crate::server::Settings {
+    fn from(args: ServeArgs) -> Self {
+        Self {
+            database_url: args.database_url,
+            addr: args.addr,
+            log: args.log,
+            workers: args.workers,
+            max_batch: usize::from(args.max_batch),
+        }
+    }
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {

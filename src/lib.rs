@@ -5,6 +5,7 @@
 //! the [`store`] for SQLite.
 
 pub mod cli;
+pub mod domain;
 pub mod http;
 pub mod narration;
 pub mod odds;

@@ -12,7 +12,7 @@ use zohn_ahl::cli::{Cli, Command};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
-        Command::Serve(args) => match zohn_ahl::server::run(args) {
+        Command::Serve(args) => match zohn_ahl::server::run(args.into()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");

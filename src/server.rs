@@ -3,9 +3,9 @@
 use actix_web::HttpServer;
 use tracing_subscriber::EnvFilter;
 
-use crate::cli::ServeArgs;
 use crate::service::{Service, ServiceError};
 use crate::store::{Store, StoreError};
+use std::net::SocketAddr;
 
 /// The server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -21,12 +21,28 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
+/// What the server needs to start: the command line's server flags, or a
+/// test's or an embedding program's own choice.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The database URL or path.
+    pub database_url: String,
+    /// The address to listen on.
+    pub addr: SocketAddr,
+    /// The log filter (tracing's EnvFilter syntax).
+    pub log: String,
+    /// HTTP worker threads; `None`: one per core.
+    pub workers: Option<usize>,
+    /// Most throws committed together.
+    pub max_batch: usize,
+}
+
 /// Open the database (creating and migrating it), then serve until
 /// interrupted (Ctrl-C or SIGTERM: in-flight requests finish first).
 ///
 /// # Errors
 /// [`ServerError`] when the database cannot be opened or the address bound.
-pub fn run(args: ServeArgs) -> Result<(), ServerError> {
+pub fn run(args: Settings) -> Result<(), ServerError> {
     let filter = EnvFilter::try_new(&args.log).unwrap_or_else(|_| EnvFilter::new("info"));
     // One line per request when its span closes (tracing-actix-web opens
     // one span per request); colours only on a terminal.
@@ -40,7 +56,7 @@ pub fn run(args: ServeArgs) -> Result<(), ServerError> {
         let store = Store::connect(&args.database_url).await?;
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
-        let service = Service::with_max_batch(store.clone(), usize::from(args.max_batch));
+        let service = Service::with_max_batch(store.clone(), args.max_batch);
         tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
         let mut server =
             HttpServer::new(move || crate::http::app(service.clone())).bind(args.addr)?;

@@ -19,7 +19,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use tokio::sync::Notify;
 
-use crate::service::model::{Game, GameId, MoveRecord};
+use crate::domain::{Game, GameId, MoveRecord};
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;

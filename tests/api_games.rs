@@ -208,7 +208,7 @@ async fn a_seeded_game_plays_to_a_winner_through_http() {
     assert_eq!(one.json()["events"], last["events"]);
 
     // The stored state equals the replay of the stored moves.
-    let gid = zohn_ahl::service::model::GameId::parse(&id).unwrap();
+    let gid = zohn_ahl::domain::GameId::parse(&id).unwrap();
     let game = service.game(gid).await.unwrap();
     let moves = service.moves(gid, 0, 10_000).await.unwrap().1;
     let table = game.setup.table().unwrap();

@@ -228,7 +228,7 @@ async fn many_clients_on_many_games_lose_and_double_nothing() {
         }
     }
     for id in &ids {
-        let gid = zohn_ahl::service::model::GameId::parse(id).unwrap();
+        let gid = zohn_ahl::domain::GameId::parse(id).unwrap();
         let game = service.game(gid).await.unwrap();
         let moves = service.moves(gid, 0, 10_000).await.unwrap().1;
         assert_eq!(moves.len() as u64, created.get(id).copied().unwrap_or(0));

@@ -10,6 +10,6 @@ use crate::service::Service;
 /// Insert one row and answer 201 with its id.
 #[post("/bench/baseline")]
 pub async fn post_baseline(service: web::Data<Service>) -> Result<HttpResponse, ApiError> {
-    let id = service.store().baseline_write().await?;
+    let id = service.baseline_write().await?;
     Ok(HttpResponse::Created().json(serde_json::json!({ "id": id })))
 }

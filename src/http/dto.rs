@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 
 use super::json::Obj;
 use super::problem::{ApiError, FieldError};
+use crate::domain::{Game, MoveRecord, Setup, ThrowOrigin};
 use crate::narration::{Audience, Citation, Narration, Segment, SegmentKind};
 use crate::rules::{
     Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Face, GameState,
@@ -14,7 +15,6 @@ use crate::rules::{
     Sticks, Throw, ThrowTable, TurnOrder, WinReason,
 };
 use crate::service::NewGame;
-use crate::service::model::{Game, MoveRecord, Setup, ThrowOrigin};
 
 /// Longest side or player name, in Unicode scalar values.
 pub const MAX_NAME_CHARS: usize = 40;

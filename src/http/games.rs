@@ -12,8 +12,8 @@ use super::dto::{
 };
 use super::json;
 use super::problem::{ApiError, Problem};
+use crate::domain::{Game, GameId, MoveRecord};
 use crate::narration::Audience;
-use crate::service::model::{Game, GameId, MoveRecord};
 use crate::service::{Answer, NewGame, Service, ThrowCommand};
 
 /// Longest `Idempotency-Key`, in characters.

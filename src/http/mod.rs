@@ -48,27 +48,38 @@ use crate::service::Service;
 )]
 struct ApiDoc;
 
-/// Every route and its methods, for telling 405 from 404.
-const ROUTES: &[(&str, &[&str])] = &[
-    ("/v1/games", &["POST"]),
-    ("/v1/games/{id}", &["GET"]),
-    ("/v1/games/{id}/throws", &["POST"]),
-    ("/v1/games/{id}/stop", &["POST"]),
-    ("/v1/games/{id}/moves", &["GET"]),
-    ("/v1/games/{id}/moves/{n}", &["GET"]),
-    ("/v1/rulesets", &["GET"]),
-    ("/v1/rulesets/{preset}", &["GET"]),
-    ("/v1/games/{id}/odds", &["GET"]),
-    ("/v1/rulesets/{preset}/statistics", &["GET"]),
-    ("/v1/sticks", &["GET"]),
-    ("/v1/sources", &["GET"]),
-    ("/v1/sources/{id}", &["GET"]),
-    ("/v1/glossary", &["GET"]),
-    ("/v1/glossary/{term}", &["GET"]),
-    ("/healthz", &["GET"]),
-    ("/readyz", &["GET"]),
-    ("/openapi.json", &["GET"]),
-];
+/// Every route and its methods, for telling 405 from 404: the operations
+/// of the OpenAPI document, which utoipa collects from the registered
+/// handlers, plus the document itself.
+fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
+    static TABLE: std::sync::LazyLock<Vec<(ResourceDef, Vec<&'static str>)>> =
+        std::sync::LazyLock::new(|| {
+            let mut table: Vec<(ResourceDef, Vec<&'static str>)> = openapi()
+                .paths
+                .paths
+                .iter()
+                .map(|(path, item)| {
+                    let methods = [
+                        ("GET", item.get.is_some()),
+                        ("POST", item.post.is_some()),
+                        ("PUT", item.put.is_some()),
+                        ("PATCH", item.patch.is_some()),
+                        ("DELETE", item.delete.is_some()),
+                        ("HEAD", item.head.is_some()),
+                        ("OPTIONS", item.options.is_some()),
+                    ];
+                    let allowed = methods
+                        .into_iter()
+                        .filter_map(|(m, present)| present.then_some(m))
+                        .collect();
+                    (ResourceDef::new(path.as_str()), allowed)
+                })
+                .collect();
+            table.push((ResourceDef::new("/openapi.json"), vec!["GET"]));
+            table
+        });
+    &TABLE
+}
 
 fn routes(cfg: &mut ServiceConfig) {
     cfg.service(games::create_game)
@@ -150,9 +161,9 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
 /// 404 or 405 for a request no route took.
 async fn no_route(req: HttpRequest) -> HttpResponse {
     let path = req.path();
-    let allowed: Vec<String> = ROUTES
+    let allowed: Vec<String> = route_table()
         .iter()
-        .filter(|(pattern, _)| ResourceDef::new(*pattern).is_match(path))
+        .filter(|(pattern, _)| pattern.is_match(path))
         .flat_map(|(_, methods)| methods.iter().map(|m| (*m).to_owned()))
         .collect();
     if allowed.is_empty() {

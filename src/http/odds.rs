@@ -10,9 +10,9 @@ use utoipa::ToSchema;
 
 use super::dto::{OptionsView, RulesetView};
 use super::problem::{ApiError, Problem};
+use crate::domain::GameId;
 use crate::odds::{self, OddsError, Solution, TOLERANCE};
 use crate::rules::{Preset, Side, Table};
-use crate::service::model::GameId;
 use crate::service::{Service, ServiceError};
 
 /// How the odds were computed.

@@ -7,7 +7,6 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::service::ServiceError;
-use crate::store::StoreError;
 
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -176,24 +175,6 @@ impl ResponseError for ApiError {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Busy | StoreError::Unavailable => {
-                let mut err = Self::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "busy",
-                    "Busy",
-                    "the game store is busy; try again shortly",
-                );
-                err.retry_after = Some(1);
-                err
-            }
-            other => Self::internal(&other),
-        }
-    }
-}
-
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
         match e {
@@ -280,7 +261,17 @@ impl From<ServiceError> for ApiError {
                 "Idempotency key reused",
                 e.to_string(),
             ),
-            ServiceError::Store(s) => s.into(),
+            ServiceError::Store(_) if e.is_busy() => {
+                let mut err = Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    "Busy",
+                    "the game store is busy; try again shortly",
+                );
+                err.retry_after = Some(1);
+                err
+            }
+            ServiceError::Store(_) => Self::internal(&e),
         }
     }
 }

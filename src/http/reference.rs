@@ -392,7 +392,7 @@ pub async fn healthz() -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(service: web::Data<Service>) -> Result<HttpResponse, ApiError> {
-    let ready = service.store().ready().await.unwrap_or(false);
+    let ready = service.ready().await;
     if ready {
         Ok(HttpResponse::Ok().json(Health {
             status: "ready".to_owned(),

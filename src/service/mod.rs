@@ -1,6 +1,5 @@
 //! Use cases: create a game, throw, stop, read. Each owns its transaction.
 
-pub mod model;
 mod writer;
 
 pub use writer::{HOT_GAMES, MAX_BATCH};
@@ -15,9 +14,9 @@ use sha2::{Digest, Sha256};
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::domain::{Game, GameId, MoveRecord, Setup, SideSetup};
 use crate::store::{Store, StoreError};
 use crate::throws::fresh_seed;
-use model::{Game, GameId, MoveRecord, Setup, SideSetup};
 use writer::{Job, Thrown};
 
 /// A use case that cannot be carried out.
@@ -62,6 +61,18 @@ pub enum ServiceError {
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl ServiceError {
+    /// Whether the store was too busy (or could not make a write durable):
+    /// the request may be tried again shortly.
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self,
+            ServiceError::Store(StoreError::Busy | StoreError::Unavailable)
+        )
+    }
 }
 
 impl From<RulesError> for ServiceError {
@@ -208,6 +219,20 @@ impl Service {
     #[must_use]
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The load benchmark's baseline: one tiny durable insert.
+    ///
+    /// # Errors
+    /// A storage failure.
+    #[cfg(feature = "bench-baseline")]
+    pub async fn baseline_write(&self) -> Result<i64> {
+        Ok(self.store.baseline_write().await?)
+    }
+
+    /// Whether the store answers and every migration is applied.
+    pub async fn ready(&self) -> bool {
+        self.store.ready().await.unwrap_or(false)
     }
 
     /// Create and store a game.

@@ -27,8 +27,8 @@ use lru::LruCache;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
-use super::model::{Game, GameId, MoveRecord, ThrowOrigin};
 use super::{Answer, ServiceError, ThrowCommand, token_hash};
+use crate::domain::{Game, GameId, MoveRecord, ThrowOrigin};
 use crate::narration::{self, MoveContext, Narration};
 use crate::rules::{self, Side};
 use crate::store::{Store, StoreError, StoredAnswer, WriteTx};

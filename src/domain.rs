@@ -1,4 +1,4 @@
-//! The service's domain records: a game (setup, seed, state) and a move.
+//! The domain records every layer shares: a game (setup, seed, state) and a move.
 
 use std::fmt;
 
