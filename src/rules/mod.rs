@@ -16,6 +16,7 @@ mod board;
 mod engine;
 mod events;
 mod options;
+mod presets;
 mod state;
 mod sticks;
 
@@ -24,7 +25,8 @@ pub use engine::{Played, RulesError, play, play_into, replay, stop};
 pub use events::{CounterReason, Creek, Event, WinReason};
 pub use options::{
     DeadlyNorthBank, DryBranch, EndCheck, OptionError, OptionKind, OptionSpec, Options,
-    OptionsPatch, Overshoot, OwnLastSpace, Preset, TurnOrder, option_specs,
+    OptionsPatch, Overshoot, OwnLastSpace, TurnOrder, option_specs,
 };
+pub use presets::Preset;
 pub use state::{GameState, Outcome, Seat, SetupError, Table};
 pub use sticks::{Face, Odds, Score, SpinnerSector, Sticks, Throw, ThrowMismatch, ThrowTable};
