@@ -9,9 +9,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::Citation;
-use super::render::Audience;
 use super::render::rule_statement;
+use super::vocabulary::{Audience, Citation};
 use crate::rules::{
     Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
     ThrowTable, TurnOrder,

@@ -12,15 +12,17 @@ mod bibtex;
 mod catalogue;
 mod lesson;
 mod render;
+mod vocabulary;
 
 pub use bibtex::{BibtexError, bibtex};
 pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
 
 pub use catalogue::{
-    BoardWords, Catalogue, Citation, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source,
-    catalogue,
+    BoardWords, Catalogue, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source, catalogue,
 };
 pub use render::{
-    Audience, Cast, FULL_STATEMENT_EVERY, MoveContext, Narration, RuleStated, Segment, SegmentKind,
-    narrate_move, narrate_stop, remember_fact, renarrate_move, rule_statement,
+    FULL_STATEMENT_EVERY, narrate_move, narrate_stop, remember_fact, renarrate_move, rule_statement,
+};
+pub use vocabulary::{
+    Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };
