@@ -12,6 +12,7 @@ mod bibtex;
 mod catalogue;
 mod lesson;
 mod render;
+mod template;
 mod vocabulary;
 
 pub use bibtex::{BibtexError, bibtex};
