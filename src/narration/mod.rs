@@ -12,6 +12,7 @@ mod bibtex;
 mod catalogue;
 mod lesson;
 mod render;
+mod rule_id;
 mod template;
 mod vocabulary;
 
@@ -24,6 +25,7 @@ pub use catalogue::{
 pub use render::{
     FULL_STATEMENT_EVERY, narrate_move, narrate_stop, remember_fact, renarrate_move, rule_statement,
 };
+pub use rule_id::RuleId;
 pub use vocabulary::{
     Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };

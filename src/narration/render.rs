@@ -18,13 +18,14 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::catalogue::{Catalogue, Fact, RuleText, catalogue};
+use super::rule_id::RuleId;
 use super::template::{BoardVars, choose, count_word, spaces};
 use super::vocabulary::{
     Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };
 use crate::rules::{
-    CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, Overshoot,
-    OwnLastSpace, Side, SpinnerSector, Throw, ThrowTable, TurnOrder, WinReason,
+    Creek, DeadlyNorthBank, Event, Options, Overshoot, Side, SpinnerSector, Throw, ThrowTable,
+    WinReason,
 };
 
 /// A rule stated in full is stated briefly for this many moves; after
@@ -94,7 +95,7 @@ pub fn narrate_stop(
     let held = side.map_or(counters[0], |s| counters[s.index()]);
     let name = side.map(|s| cast.side(s).to_owned()).unwrap_or_default();
     let words = BoardVars::new(cat, options, audience);
-    let rule = "stop_most_counters";
+    let rule = RuleId::StopMostCounters;
     let text = cat.templates.events.get(key).map_or_else(String::new, |p| {
         let list = p.for_audience(audience);
         let template = list.first().map_or("", String::as_str);
@@ -107,11 +108,11 @@ pub fn narrate_stop(
         kind: SegmentKind::Event,
         text,
         citations: rule_cite(cat, rule),
-        rule: Some(rule.to_owned()),
+        rule: Some(rule.key().to_owned()),
         fact: None,
         brief: false,
     }];
-    segments.push(rule_segment(cat, &words, rule, false, audience, 0));
+    segments.push(rule_segment(cat, &words, rule.key(), false, audience, 0));
     Narration {
         audience,
         segments,
@@ -126,10 +127,10 @@ pub fn narrate_stop(
 pub fn rule_statement(
     options: &Options,
     audience: Audience,
-    rule: &str,
+    rule: RuleId,
 ) -> Option<(String, Vec<Citation>)> {
     let cat = catalogue();
-    let r = rule_text(cat, rule)?;
+    let r = rule_text(cat, rule.key())?;
     let board = BoardVars::new(cat, options, audience);
     Some((board.fill(r.full(audience), &[]), r.citations.clone()))
 }
@@ -139,8 +140,8 @@ fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
 }
 
 /// The one or two sources that carry a rule.
-fn rule_cite(cat: &Catalogue, rule: &str) -> Vec<Citation> {
-    rule_text(cat, rule)
+fn rule_cite(cat: &Catalogue, rule: RuleId) -> Vec<Citation> {
+    rule_text(cat, rule.key())
         .map(|r| r.cite.clone())
         .unwrap_or_default()
 }
@@ -185,84 +186,11 @@ fn rule_segment(
     }
 }
 
-/// The rule id of the table in force.
-fn table_rule(table: ThrowTable) -> &'static str {
-    match table {
-        ThrowTable::SticksSahe => "sticks_sahe",
-        ThrowTable::SticksCount => "sticks_count",
-        ThrowTable::Spinner => "spinner",
-    }
-}
-
-fn north_rule(options: &Options) -> &'static str {
-    match options.deadly_north_bank {
-        DeadlyNorthBank::Near => "north_creek_near",
-        DeadlyNorthBank::Far => "north_creek_far",
-    }
-}
-
-fn circuit_rule(options: &Options) -> &'static str {
-    match options.own_last_space {
-        OwnLastSpace::Ordinary => "circuit_lap_a4",
-        OwnLastSpace::FallsIn | OwnLastSpace::CompletesCircuit => "circuit_carry_on",
-    }
-}
-
-/// The rule about coming home: what landing on own last space does.
-fn home_rule(options: &Options) -> &'static str {
-    match options.own_last_space {
-        OwnLastSpace::FallsIn => "south_creek_falls_in",
-        OwnLastSpace::CompletesCircuit => "circuit_exact_ludii",
-        OwnLastSpace::Ordinary => "circuit_lap_a4",
-    }
-}
-
-fn turn_rule(options: &Options, cast: &Cast) -> &'static str {
-    let teams = cast.players.iter().any(|p| p.len() > 1);
-    match (teams, options.turn_order) {
-        (false, _) => "turn_pass",
-        (true, TurnOrder::SideBlocks) => "turn_side_blocks",
-        (true, TurnOrder::Alternate) => "turn_alternate",
-    }
-}
-
-fn whip_rule(events: &[Event]) -> &'static str {
-    let then_falls = events.iter().any(|e| {
-        matches!(
-            e,
-            Event::FellIntoCreek {
-                creek: Creek::North,
-                ..
-            }
-        )
-    });
-    if then_falls { "whip_then_fall" } else { "whip" }
-}
-
-/// The rule that ends a game on counters: the moment a side holds them
-/// all, or (`end_check: after_move`, Ludii) after the mover's whole move.
-fn counters_rule(options: &Options) -> &'static str {
-    match options.end_check {
-        EndCheck::Immediate => "counters_one_at_a_time",
-        EndCheck::AfterMove => "counters_after_move",
-    }
-}
-
-/// The rule behind an awl resting on a dry branch: under `cross_over` only
-/// the first branch sends the awl across; resting on the second (or where
-/// a crossing ended) has no effect.
-fn landed_dry_branch_rule(options: &Options) -> &'static str {
-    match options.dry_branch {
-        DryBranch::NoEffect | DryBranch::CrossOver => "dry_branch_no_effect",
-        DryBranch::LoseThrow => "dry_branch_lose_throw",
-    }
-}
-
 /// The rules behind a move's notable events, in order, without repeats.
-fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
+fn notable_rules(ctx: &MoveContext<'_>) -> Vec<RuleId> {
     let options = ctx.options;
-    let mut ids: Vec<&'static str> = Vec::new();
-    let mut push = |id: &'static str| {
+    let mut ids: Vec<RuleId> = Vec::new();
+    let mut push = |id: RuleId| {
         if !ids.contains(&id) {
             ids.push(id);
         }
@@ -274,30 +202,32 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
                 creek: Creek::South,
                 ..
             } => {
-                push("south_creek_falls_in");
+                push(RuleId::SouthCreekFallsIn);
                 upset = true;
             }
             Event::FellIntoCreek { .. } => {
-                push(north_rule(options));
+                push(RuleId::north_creek(options.deadly_north_bank));
                 upset = true;
             }
             Event::Whipped { .. } => {
-                push(whip_rule(ctx.events));
+                push(RuleId::whip(ctx.events));
                 upset = true;
             }
-            Event::CompletedCircuit { exact: true, .. } => push("circuit_exact_ludii"),
-            Event::CompletedCircuit { .. } => push(circuit_rule(options)),
+            Event::CompletedCircuit { exact: true, .. } => push(RuleId::CircuitExactLudii),
+            Event::CompletedCircuit { .. } => push(RuleId::circuit(options.own_last_space)),
             Event::ForcedPass { .. } => {
-                push("overshoot_no_move");
+                push(RuleId::OvershootNoMove);
                 upset = true;
             }
-            Event::LostThrow { .. } | Event::TurnSkipped { .. } => push("dry_branch_lose_throw"),
-            Event::CrossedDryBranch { .. } => push("dry_branch_cross_over"),
+            Event::LostThrow { .. } | Event::TurnSkipped { .. } => push(RuleId::DryBranchLoseThrow),
+            Event::CrossedDryBranch { .. } => push(RuleId::DryBranchCrossOver),
             Event::Won {
                 reason: WinReason::Circuits,
                 ..
-            } => push("circuits_to_win"),
-            Event::Won { .. } | Event::CounterUnpaid { .. } => push(counters_rule(options)),
+            } => push(RuleId::CircuitsToWin),
+            Event::Won { .. } | Event::CounterUnpaid { .. } => {
+                push(RuleId::counters(options.end_check))
+            }
             _ => {}
         }
     }
@@ -316,7 +246,7 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
         )
     });
     if upset && ctx.score.throws_again && !over {
-        push("extra_throw_from_sticks");
+        push(RuleId::ExtraThrowFromSticks);
     }
     ids
 }
@@ -328,20 +258,24 @@ fn routine_rule(
     ctx: &MoveContext<'_>,
     memory: &BTreeMap<String, RuleStated>,
     previous: &[&str],
-) -> &'static str {
+) -> RuleId {
     let options = ctx.options;
     let n = ctx.move_number;
-    let table = table_rule(options.throw_table);
+    let table = RuleId::throw_table(options.throw_table);
     // Specific to what just happened or what lies ahead.
-    let mut specific: Vec<&'static str> = Vec::new();
+    let mut specific: Vec<RuleId> = Vec::new();
     if n == 1 {
         specific.push(table);
     }
     let mut last_to = None;
     for event in ctx.events {
         match event {
-            Event::LandedOnDryBranch { .. } => specific.push(landed_dry_branch_rule(options)),
-            Event::PassedNorthCreek { .. } => specific.push(north_rule(options)),
+            Event::LandedOnDryBranch { .. } => {
+                specific.push(RuleId::landed_on_dry_branch(options.dry_branch))
+            }
+            Event::PassedNorthCreek { .. } => {
+                specific.push(RuleId::north_creek(options.deadly_north_bank))
+            }
             Event::Moved { to, .. } => last_to = Some(*to),
             _ => {}
         }
@@ -357,24 +291,28 @@ fn routine_rule(
             DeadlyNorthBank::Far => north + 1,
         };
         if to < deadly && deadly - to <= 6 {
-            specific.push(north_rule(options));
+            specific.push(RuleId::north_creek(options.deadly_north_bank));
         }
         let last = board.len();
         if to < last && last - to <= 6 {
-            specific.push(home_rule(options));
+            specific.push(RuleId::own_last_space(options.own_last_space));
             if options.overshoot == Overshoot::NoMove {
-                specific.push("overshoot_no_move");
+                specific.push(RuleId::OvershootNoMove);
             }
         }
     }
-    let mut general: Vec<&'static str> = vec![table, "move", turn_rule(options, ctx.cast)];
-    general.push(counters_rule(options));
-    let last_stated = |id: &str| memory.get(id).map_or(0, |m| m.last);
-    let fresh = |id: &&&'static str| !previous.contains(*id);
-    if let Some(id) = specific
+    let mut general: Vec<RuleId> = vec![
+        table,
+        RuleId::Move,
+        RuleId::turn(options.turn_order, ctx.cast.has_teams()),
+    ];
+    general.push(RuleId::counters(options.end_check));
+    let last_stated = |id: RuleId| memory.get(id.key()).map_or(0, |m| m.last);
+    let fresh = |id: &&RuleId| !previous.contains(&id.key());
+    if let Some(&id) = specific
         .iter()
         .filter(fresh)
-        .find(|id| n.saturating_sub(last_stated(id)) >= 5 || last_stated(id) == 0)
+        .find(|&&id| n.saturating_sub(last_stated(id)) >= 5 || last_stated(id) == 0)
     {
         return id;
     }
@@ -382,9 +320,9 @@ fn routine_rule(
         .iter()
         .filter(fresh)
         // The oldest statement first; `min_by_key` keeps the first of equals.
-        .min_by_key(|id| last_stated(id))
+        .min_by_key(|&&id| last_stated(id))
         .copied()
-        .unwrap_or("move")
+        .unwrap_or(RuleId::Move)
 }
 
 /// Topics relevant to this move, most specific first.
@@ -527,16 +465,16 @@ fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
     }
     let mut rules = Vec::new();
     for id in ids {
-        if rule_text(cat, id).is_none() {
+        if rule_text(cat, id.key()).is_none() {
             continue;
         }
-        let stated = memory.entry(id.to_owned()).or_default();
+        let stated = memory.entry(id.key().to_owned()).or_default();
         let brief = stated.full > 0 && n.saturating_sub(stated.full) < FULL_STATEMENT_EVERY;
         stated.last = n;
         if !brief {
             stated.full = n;
         }
-        rules.push((id.to_owned(), brief));
+        rules.push((id.key().to_owned(), brief));
     }
     let fact = choose_fact(cat, ctx, &rules).map(|f| f.id.clone());
     Plan {
@@ -609,7 +547,7 @@ impl Renderer<'_> {
         self.ctx.audience
     }
 
-    fn push_event(&mut self, key: &'static str, rule: &str, vars: &[(&str, &str)]) {
+    fn push_event(&mut self, key: &'static str, rule: RuleId, vars: &[(&str, &str)]) {
         let Some(p) = self.cat.templates.events.get(key) else {
             return;
         };
@@ -626,7 +564,7 @@ impl Renderer<'_> {
             kind: SegmentKind::Event,
             text,
             citations: rule_cite(self.cat, rule),
-            rule: Some(rule.to_owned()),
+            rule: Some(rule.key().to_owned()),
             fact: None,
             brief: false,
         });
@@ -647,7 +585,7 @@ impl Renderer<'_> {
         let words = &self.cat.templates.words;
         let player = ctx.cast.player(ctx.seat).to_owned();
         let value = ctx.score.value;
-        let rule = table_rule(ctx.options.throw_table);
+        let rule = RuleId::throw_table(ctx.options.throw_table);
         // On the move that ends the game no throw follows, whatever the
         // sticks said.
         let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
@@ -719,42 +657,6 @@ impl Renderer<'_> {
         }
     }
 
-    /// The rule a counter changes hands by.
-    fn counter_rule(&self, reason: CounterReason) -> &'static str {
-        let options = self.ctx.options;
-        match reason {
-            CounterReason::Whip => whip_rule(self.ctx.events),
-            CounterReason::Circuit => {
-                if self
-                    .ctx
-                    .events
-                    .iter()
-                    .any(|e| matches!(e, Event::CompletedCircuit { exact: true, .. }))
-                {
-                    "circuit_exact_ludii"
-                } else {
-                    circuit_rule(options)
-                }
-            }
-            CounterReason::CreekFall => {
-                let south = self.ctx.events.iter().any(|e| {
-                    matches!(
-                        e,
-                        Event::FellIntoCreek {
-                            creek: Creek::South,
-                            ..
-                        }
-                    )
-                });
-                if south {
-                    "south_creek_falls_in"
-                } else {
-                    north_rule(options)
-                }
-            }
-        }
-    }
-
     #[allow(clippy::too_many_lines)]
     fn event(&mut self, event: &Event, next: Option<&Event>) {
         let ctx = self.ctx;
@@ -782,7 +684,7 @@ impl Renderer<'_> {
                 let feature = self.feature_words(side, to);
                 self.push_event(
                     if landing_told { "moved_plain" } else { "moved" },
-                    "move",
+                    RuleId::Move,
                     &[
                         ("side", cast.side(side)),
                         ("steps", &steps.to_string()),
@@ -796,7 +698,7 @@ impl Renderer<'_> {
             Event::PassedNorthCreek { side } => {
                 self.push_event(
                     "passed_north_creek",
-                    north_rule(ctx.options),
+                    RuleId::north_creek(ctx.options.deadly_north_bank),
                     &[("side", cast.side(side))],
                 );
             }
@@ -806,9 +708,12 @@ impl Renderer<'_> {
                 exact,
             } => {
                 let (key, rule) = if exact {
-                    ("circuit_completed_home", "circuit_exact_ludii")
+                    ("circuit_completed_home", RuleId::CircuitExactLudii)
                 } else {
-                    ("completed_circuit", circuit_rule(ctx.options))
+                    (
+                        "completed_circuit",
+                        RuleId::circuit(ctx.options.own_last_space),
+                    )
                 };
                 self.push_event(
                     key,
@@ -821,8 +726,11 @@ impl Renderer<'_> {
             }
             Event::FellIntoCreek { side, creek, space } => {
                 let (key, rule) = match creek {
-                    Creek::North => ("fell_into_creek_north", north_rule(ctx.options)),
-                    Creek::South => ("fell_into_creek_south", "south_creek_falls_in"),
+                    Creek::North => (
+                        "fell_into_creek_north",
+                        RuleId::north_creek(ctx.options.deadly_north_bank),
+                    ),
+                    Creek::South => ("fell_into_creek_south", RuleId::SouthCreekFallsIn),
                 };
                 self.push_event(
                     key,
@@ -836,7 +744,7 @@ impl Renderer<'_> {
                 space,
             } => self.push_event(
                 "whipped",
-                whip_rule(ctx.events),
+                RuleId::whip(ctx.events),
                 &[
                     ("side", cast.side(side)),
                     ("opponent", cast.side(victim)),
@@ -849,7 +757,7 @@ impl Renderer<'_> {
                 counters,
                 reason,
             } => {
-                let rule = self.counter_rule(reason);
+                let rule = RuleId::counter(reason, ctx.options, ctx.events);
                 self.push_event(
                     "counter_paid",
                     rule,
@@ -869,17 +777,17 @@ impl Renderer<'_> {
             }
             Event::CounterUnpaid { payer, payee, .. } => self.push_event(
                 "counter_unpaid",
-                counters_rule(ctx.options),
+                RuleId::counters(ctx.options.end_check),
                 &[("payer", cast.side(payer)), ("payee", cast.side(payee))],
             ),
             Event::ForcedPass { side, value } => self.push_event(
                 "forced_pass",
-                "overshoot_no_move",
+                RuleId::OvershootNoMove,
                 &[("side", cast.side(side)), ("value", &value.to_string())],
             ),
             Event::LandedOnDryBranch { side, space } => self.push_event(
                 "landed_on_dry_branch",
-                landed_dry_branch_rule(ctx.options),
+                RuleId::landed_on_dry_branch(ctx.options.dry_branch),
                 &[("side", cast.side(side)), ("space", &space.to_string())],
             ),
             Event::LostThrow {
@@ -892,12 +800,12 @@ impl Renderer<'_> {
                 } else {
                     "lost_throw_next"
                 },
-                "dry_branch_lose_throw",
+                RuleId::DryBranchLoseThrow,
                 &[("side", cast.side(side)), ("space", &space.to_string())],
             ),
             Event::CrossedDryBranch { side, from, to } => self.push_event(
                 "crossed_dry_branch",
-                "dry_branch_cross_over",
+                RuleId::DryBranchCrossOver,
                 &[
                     ("side", cast.side(side)),
                     ("from", &from.to_string()),
@@ -910,7 +818,7 @@ impl Renderer<'_> {
                 } else {
                     "turn_skipped"
                 },
-                "dry_branch_lose_throw",
+                RuleId::DryBranchLoseThrow,
                 &[
                     ("player", cast.player(seat)),
                     ("side", cast.side(seat.side)),
@@ -922,7 +830,7 @@ impl Renderer<'_> {
                 } else {
                     "throws_again"
                 },
-                table_rule(ctx.options.throw_table),
+                RuleId::throw_table(ctx.options.throw_table),
                 &[("player", cast.player(seat))],
             ),
             Event::TurnPassed { seat } => self.push_event(
@@ -931,7 +839,7 @@ impl Renderer<'_> {
                 } else {
                     "turn_passed"
                 },
-                turn_rule(ctx.options, cast),
+                RuleId::turn(ctx.options.turn_order, cast.has_teams()),
                 &[
                     ("next_player", cast.player(seat)),
                     ("next_side", cast.side(seat.side)),
@@ -948,9 +856,11 @@ impl Renderer<'_> {
                     })
                     .unwrap_or(ctx.options.total_counters());
                 let (key, rule) = match reason {
-                    WinReason::AllCounters => ("won_all_counters", counters_rule(ctx.options)),
-                    WinReason::Circuits => ("won_circuits", "circuits_to_win"),
-                    WinReason::Stopped => ("stopped", "stop_most_counters"),
+                    WinReason::AllCounters => {
+                        ("won_all_counters", RuleId::counters(ctx.options.end_check))
+                    }
+                    WinReason::Circuits => ("won_circuits", RuleId::CircuitsToWin),
+                    WinReason::Stopped => ("stopped", RuleId::StopMostCounters),
                 };
                 let circuits = ctx
                     .events
@@ -974,7 +884,7 @@ impl Renderer<'_> {
                 let counters = ctx.options.counters_per_side.to_string();
                 self.push_event(
                     "stopped_draw",
-                    "stop_most_counters",
+                    RuleId::StopMostCounters,
                     &[("counters", &counters)],
                 );
             }

@@ -165,6 +165,11 @@ impl Cast {
     pub(super) fn is_solo(&self, seat: Seat) -> bool {
         self.player(seat) == self.side(seat.side)
     }
+
+    /// Whether a side has more than one player.
+    pub(super) fn has_teams(&self) -> bool {
+        self.players.iter().any(|p| p.len() > 1)
+    }
 }
 
 /// Everything one move's narration depends on.
