@@ -10,6 +10,7 @@
 
 mod bibtex;
 mod catalogue;
+mod facts;
 mod lesson;
 mod render;
 mod rule_id;
@@ -22,8 +23,9 @@ pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_sum
 pub use catalogue::{
     BoardWords, Catalogue, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source, catalogue,
 };
+pub use facts::remember_fact;
 pub use render::{
-    FULL_STATEMENT_EVERY, narrate_move, narrate_stop, remember_fact, renarrate_move, rule_statement,
+    FULL_STATEMENT_EVERY, narrate_move, narrate_stop, renarrate_move, rule_statement,
 };
 pub use rule_id::RuleId;
 pub use vocabulary::{
