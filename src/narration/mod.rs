@@ -12,6 +12,7 @@ mod bibtex;
 mod catalogue;
 mod facts;
 mod lesson;
+mod plan;
 mod render;
 mod rule_id;
 mod template;
@@ -24,9 +25,8 @@ pub use catalogue::{
     BoardWords, Catalogue, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source, catalogue,
 };
 pub use facts::remember_fact;
-pub use render::{
-    FULL_STATEMENT_EVERY, narrate_move, narrate_stop, renarrate_move, rule_statement,
-};
+pub use plan::FULL_STATEMENT_EVERY;
+pub use render::{narrate_move, narrate_stop, renarrate_move, rule_statement};
 pub use rule_id::RuleId;
 pub use vocabulary::{
     Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
