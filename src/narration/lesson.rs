@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::render::rule_statement;
 use super::rule_id::RuleId;
+use super::statement::rule_statement;
 use super::vocabulary::{Audience, Citation};
 use crate::rules::{Board, EndCheck, Options, Overshoot, Preset, ThrowTable};
 

@@ -15,6 +15,7 @@ mod lesson;
 mod plan;
 mod render;
 mod rule_id;
+mod statement;
 mod template;
 mod vocabulary;
 
@@ -26,8 +27,9 @@ pub use catalogue::{
 };
 pub use facts::remember_fact;
 pub use plan::FULL_STATEMENT_EVERY;
-pub use render::{narrate_move, narrate_stop, renarrate_move, rule_statement};
+pub use render::{narrate_move, narrate_stop, renarrate_move};
 pub use rule_id::RuleId;
+pub use statement::rule_statement;
 pub use vocabulary::{
     Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };

@@ -17,11 +17,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::catalogue::{Catalogue, RuleText, catalogue};
+use super::catalogue::{Catalogue, catalogue};
 use super::plan::{Plan, plan};
 use super::rule_id::RuleId;
+use super::statement::{rule_cite, rule_segment};
 use super::template::{BoardVars, choose, count_word, spaces};
-use super::vocabulary::{Audience, Cast, Citation, MoveContext, Narration, Segment, SegmentKind};
+use super::vocabulary::{Audience, Cast, MoveContext, Narration, Segment, SegmentKind};
 use crate::rules::{Creek, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason};
 
 /// Narrate one move: one `event` segment per event (the throw first), the
@@ -87,72 +88,6 @@ pub fn narrate_stop(
         audience,
         segments,
         rules_stated: BTreeMap::new(),
-    }
-}
-
-/// The full statement of rule `rule` (an id of `templates.json` `rules`)
-/// for `audience`, with the board's words filled in for `options`, and its
-/// citations; `None` for an unknown id.
-#[must_use]
-pub fn rule_statement(
-    options: &Options,
-    audience: Audience,
-    rule: RuleId,
-) -> Option<(String, Vec<Citation>)> {
-    let cat = catalogue();
-    let r = rule_text(cat, rule.key())?;
-    let board = BoardVars::new(cat, options, audience);
-    Some((board.fill(r.full(audience), &[]), r.citations.clone()))
-}
-
-fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
-    cat.templates.rules.get(rule)
-}
-
-/// The one or two sources that carry a rule.
-fn rule_cite(cat: &Catalogue, rule: RuleId) -> Vec<Citation> {
-    rule_text(cat, rule.key())
-        .map(|r| r.cite.clone())
-        .unwrap_or_default()
-}
-
-fn rule_segment(
-    cat: &Catalogue,
-    words: &BoardVars,
-    rule: &str,
-    brief: bool,
-    audience: Audience,
-    move_number: u32,
-) -> Segment {
-    let (text, citations) = rule_text(cat, rule).map_or_else(
-        || (String::new(), Vec::new()),
-        |r| {
-            // A scholar's rule segment names the sources where they disagree
-            // and cites them all; the others cite the sources that carry the
-            // rule.
-            let citations = if audience == Audience::Scholar {
-                r.citations.clone()
-            } else {
-                r.cite.clone()
-            };
-            if brief {
-                let list = r.short.for_audience(audience);
-                (
-                    words.fill(choose(list, move_number, rule, 0), &[]),
-                    citations,
-                )
-            } else {
-                (words.fill(r.full(audience), &[]), citations)
-            }
-        },
-    );
-    Segment {
-        kind: SegmentKind::Rule,
-        text,
-        citations,
-        rule: Some(rule.to_owned()),
-        fact: None,
-        brief,
     }
 }
 
