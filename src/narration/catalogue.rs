@@ -188,7 +188,7 @@ pub struct Templates {
     pub words: Words,
 }
 
-/// A cultural-context fact (rules-research.md section 6).
+/// A cultural-context fact, with its sources.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Fact {
     /// Stable id, kebab-case.

@@ -80,6 +80,9 @@ pub struct Lesson {
     pub sections: Vec<LessonSection>,
 }
 
+/// The API name of a rules value (`square28`, `spinner`, `no_effect`,
+/// `a4`): its serde name, since the rules types have no name method of
+/// their own. The one place the narration reads such a name.
 fn key<T: Serialize>(v: T) -> String {
     serde_json::to_value(v)
         .ok()
