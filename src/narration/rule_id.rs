@@ -261,12 +261,8 @@ mod tests {
         let missing: Vec<_> = ids.difference(&keys).collect();
         let unnamed: Vec<_> = keys.difference(&ids).collect();
         assert!(
-            missing.is_empty(),
-            "rule ids without a statement: {missing:?}"
-        );
-        assert!(
-            unnamed.is_empty(),
-            "statements without a rule id: {unnamed:?}"
+            missing.is_empty() && unnamed.is_empty(),
+            "rule ids without a statement: {missing:?}; statements without a rule id: {unnamed:?}"
         );
     }
 
