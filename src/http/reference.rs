@@ -102,18 +102,16 @@ fn table_view(table: ThrowTable) -> ThrowTableView {
             probability: Odds::new(1, n).into(),
         });
     }
-    let rule = match table {
-        ThrowTable::SticksSahe => "sticks_sahe",
-        ThrowTable::SticksCount => "sticks_count",
-        ThrowTable::Spinner => "spinner",
-    };
     let options = crate::rules::Options {
         throw_table: table,
         ..crate::rules::Options::default()
     };
-    let (description, citations) =
-        crate::narration::rule_statement(&options, crate::narration::Audience::General, rule)
-            .unwrap_or_default();
+    let (description, citations) = crate::narration::rule_statement(
+        &options,
+        crate::narration::Audience::General,
+        crate::narration::RuleId::throw_table(table),
+    )
+    .unwrap_or_default();
     ThrowTableView {
         id: table,
         description,

@@ -6,23 +6,11 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::render::Audience;
+use super::vocabulary::{Audience, Citation};
 use crate::rules::{
     Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, ThrowTable,
     TurnOrder,
 };
-
-/// A pointer into the bibliography: `source` is an id of
-/// `GET /v1/sources`, `locator` the pages where known (e.g. `pp. 124-130`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Citation {
-    /// Id of a source in the bibliography.
-    pub source: String,
-    /// Pages or section, where the bibliography gives them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub locator: Option<String>,
-}
 
 /// Phrasings of one event (or of a rule's short form), per audience.
 #[derive(Clone, Debug, Deserialize)]
@@ -200,7 +188,7 @@ pub struct Templates {
     pub words: Words,
 }
 
-/// A cultural-context fact (rules-research.md section 6).
+/// A cultural-context fact, with its sources.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Fact {
     /// Stable id, kebab-case.

@@ -9,13 +9,10 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::Citation;
-use super::render::Audience;
-use super::render::rule_statement;
-use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
-    ThrowTable, TurnOrder,
-};
+use super::rule_id::RuleId;
+use super::statement::rule_statement;
+use super::vocabulary::{Audience, Citation};
+use crate::rules::{Board, EndCheck, Options, Overshoot, Preset, ThrowTable};
 
 /// A text with its sources.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,6 +80,9 @@ pub struct Lesson {
     pub sections: Vec<LessonSection>,
 }
 
+/// The API name of a rules value (`square28`, `spinner`, `no_effect`,
+/// `a4`): its serde name, since the rules types have no name method of
+/// their own. The one place the narration reads such a name.
 fn key<T: Serialize>(v: T) -> String {
     serde_json::to_value(v)
         .ok()
@@ -90,12 +90,11 @@ fn key<T: Serialize>(v: T) -> String {
         .unwrap_or_default()
 }
 
-/// Join rule statements (ids of `templates.json` `rules`) into one text,
-/// merging their citations.
-fn rules_text(options: &Options, ids: &[&str], audience: Audience) -> (String, Vec<Citation>) {
+/// Join rule statements into one text, merging their citations.
+fn rules_text(options: &Options, ids: &[RuleId], audience: Audience) -> (String, Vec<Citation>) {
     let mut text = Vec::new();
     let mut citations: Vec<Citation> = Vec::new();
-    for id in ids {
+    for &id in ids {
         let Some((t, cites)) = rule_statement(options, audience, id) else {
             continue;
         };
@@ -139,7 +138,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     }
 
     let mut section =
-        |id: &str, title: &str, rules: &[&str], departures: Vec<Option<CitedText>>| {
+        |id: &str, title: &str, rules: &[RuleId], departures: Vec<Option<CitedText>>| {
             let (text, citations) = rules_text(&o, rules, audience);
             sections.push(LessonSection {
                 id: id.to_owned(),
@@ -150,11 +149,6 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
             });
         };
 
-    let table_rule = match o.throw_table {
-        ThrowTable::SticksSahe => "sticks_sahe",
-        ThrowTable::SticksCount => "sticks_count",
-        ThrowTable::Spinner => "spinner",
-    };
     section(
         "sticks",
         if o.throw_table == ThrowTable::Spinner {
@@ -162,7 +156,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         } else {
             "The sticks"
         },
-        &[table_rule],
+        &[RuleId::throw_table(o.throw_table)],
         vec![
             (o.throw_table != base.throw_table)
                 .then(|| departure(&format!("throw_table.{}", key(o.throw_table)), None))
@@ -170,14 +164,14 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
     );
 
-    let turn_rule = match o.turn_order {
-        TurnOrder::SideBlocks => "turn_side_blocks",
-        TurnOrder::Alternate => "turn_alternate",
-    };
     section(
         "turn",
         "A turn",
-        &["move", "extra_throw_from_sticks", turn_rule],
+        &[
+            RuleId::Move,
+            RuleId::ExtraThrowFromSticks,
+            RuleId::team_turns(o.turn_order),
+        ],
         vec![
             (o.turn_order != base.turn_order)
                 .then(|| departure("turn_order.alternate", None))
@@ -188,10 +182,6 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
     );
 
-    let north = match o.deadly_north_bank {
-        DeadlyNorthBank::Near => "north_creek_near",
-        DeadlyNorthBank::Far => "north_creek_far",
-    };
     section(
         "north_creek",
         if o.board == Board::Square28 {
@@ -199,7 +189,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         } else {
             "The north creek"
         },
-        &[north],
+        &[RuleId::north_creek(o.deadly_north_bank)],
         vec![
             (o.deadly_north_bank != base.deadly_north_bank)
                 .then(|| departure("deadly_north_bank.far", None))
@@ -207,13 +197,9 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
     );
 
-    let mut home: Vec<&str> = match o.own_last_space {
-        OwnLastSpace::FallsIn => vec!["circuit_carry_on", "south_creek_falls_in"],
-        OwnLastSpace::Ordinary => vec!["circuit_lap_a4"],
-        OwnLastSpace::CompletesCircuit => vec!["circuit_exact_ludii"],
-    };
+    let mut home = RuleId::coming_home(o.own_last_space).to_vec();
     if o.overshoot == Overshoot::NoMove {
-        home.push("overshoot_no_move");
+        home.push(RuleId::OvershootNoMove);
     }
     section(
         "home",
@@ -229,13 +215,13 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
     );
 
-    section("whip", "Whipping", &["whip", "whip_then_fall"], Vec::new());
+    section(
+        "whip",
+        "Whipping",
+        &[RuleId::Whip, RuleId::WhipThenFall],
+        Vec::new(),
+    );
 
-    let dry = match o.dry_branch {
-        DryBranch::NoEffect => "dry_branch_no_effect",
-        DryBranch::LoseThrow => "dry_branch_lose_throw",
-        DryBranch::CrossOver => "dry_branch_cross_over",
-    };
     section(
         "dry_branches",
         if o.board == Board::Square28 {
@@ -243,7 +229,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         } else {
             "The dry branches"
         },
-        &[dry],
+        &[RuleId::dry_branch(o.dry_branch)],
         vec![
             (o.dry_branch != base.dry_branch)
                 .then(|| departure(&format!("dry_branch.{}", key(o.dry_branch)), None))
@@ -251,13 +237,9 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
     );
 
-    let mut winning = vec![if o.end_check == EndCheck::AfterMove {
-        "counters_after_move"
-    } else {
-        "counters_one_at_a_time"
-    }];
+    let mut winning = vec![RuleId::counters(o.end_check)];
     if o.circuits_to_win.is_some() {
-        winning.push("circuits_to_win");
+        winning.push(RuleId::CircuitsToWin);
     }
     section(
         "winning",
@@ -278,7 +260,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     section(
         "stopping",
         "Stopping a game",
-        &["stop_most_counters"],
+        &[RuleId::StopMostCounters],
         Vec::new(),
     );
 

@@ -4,23 +4,41 @@
 //! Every text comes from data embedded at compile time (`data/*.json`):
 //! event templates and rule statements (`templates.json`), cultural-context
 //! facts (`facts.json`), feature names (`features.json`), the bibliography
-//! as CSL-JSON (`sources.json`) and the glossary (`glossary.json`). Facts are
-//! taken from `rules-research.md` section 6, none graded [U]; every text is
-//! written in the product's own words.
+//! as CSL-JSON (`sources.json`), the glossary (`glossary.json`) and the
+//! lessons (`lessons.json`). Every fact cites its sources; every text is
+//! written in the product's own words. The rules themselves are described
+//! in `docs/rules.md`.
+//!
+//! The modules, each depending only on those before it (tests aside): `vocabulary` (the
+//! shared types), `rule_id` (rule ids and which rule an option or event
+//! calls for), `catalogue` (the parsed data), `template` (filling
+//! templates), `statement` (rule statements), `facts` (choosing a context
+//! fact), `plan` (what a move's narration tells), `render` (the move
+//! narration in words), `lesson` (a preset's rules as a lesson) and
+//! `bibtex`.
 
 mod bibtex;
 mod catalogue;
+mod facts;
 mod lesson;
+mod plan;
 mod render;
+mod rule_id;
+mod statement;
+mod template;
+mod vocabulary;
 
 pub use bibtex::{BibtexError, bibtex};
 pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
 
 pub use catalogue::{
-    BoardWords, Catalogue, Citation, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source,
-    catalogue,
+    BoardWords, Catalogue, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source, catalogue,
 };
-pub use render::{
-    Audience, Cast, FULL_STATEMENT_EVERY, MoveContext, Narration, RuleStated, Segment, SegmentKind,
-    narrate_move, narrate_stop, remember_fact, renarrate_move, rule_statement,
+pub use facts::remember_fact;
+pub use plan::FULL_STATEMENT_EVERY;
+pub use render::{narrate_move, narrate_stop, renarrate_move};
+pub use rule_id::RuleId;
+pub use statement::rule_statement;
+pub use vocabulary::{
+    Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };

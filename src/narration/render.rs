@@ -2,206 +2,28 @@
 //!
 //! Narration happens in two steps.
 //!
-//! 1. A **plan** decides what to tell besides the events: which rules, each
-//!    in full or as a short restatement, and which context fact. The plan
-//!    depends on the game's history (the facts told so far and the previous
-//!    move's narration) but never on the audience, and it is kept in the
-//!    stored segments: a rule segment keeps its rule id and its `brief`
-//!    flag, a context segment its fact id.
-//! 2. The **rendering** turns a plan and the move's events into text for
-//!    one audience. Phrasings rotate with the move number, so consecutive
-//!    moves never read the same, and nothing else goes into the choice: a
-//!    stored move re-rendered for another audience ([`renarrate_move`])
-//!    reads exactly as if the game had been narrated for that audience from
-//!    the start.
+//! 1. A **plan** (see `plan.rs`) decides what to tell besides the events:
+//!    which rules, each in full or as a short restatement, and which
+//!    context fact. The plan depends on the game's history (the facts told
+//!    so far and the previous move's narration) but never on the audience,
+//!    and it is kept in the stored segments: a rule segment keeps its rule
+//!    id and its `brief` flag, a context segment its fact id.
+//! 2. The **rendering**, here, turns a plan and the move's events into
+//!    text for one audience. Phrasings rotate with the move number, so
+//!    consecutive moves never read the same, and nothing else goes into
+//!    the choice: a stored move re-rendered for another audience
+//!    ([`renarrate_move`]) reads exactly as if the game had been narrated
+//!    for that audience from the start.
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::{Deserialize, Serialize};
-
-use super::catalogue::{BoardWords, Catalogue, Citation, Fact, RuleText, catalogue};
-use crate::rules::{
-    Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, Overshoot,
-    OwnLastSpace, Score, Seat, Side, SpinnerSector, Throw, ThrowTable, TurnOrder, WinReason,
-};
-
-/// A rule stated in full is stated briefly for this many moves; after
-/// that, its next mention is a full statement again.
-pub const FULL_STATEMENT_EVERY: u32 = 40;
-
-/// Who the narration is written for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Audience {
-    /// Ages 7-10: short sentences, no jargon, every Kiowa word explained.
-    Young,
-    /// Everyone else (default).
-    #[default]
-    General,
-    /// Says where the sources disagree and which reading the ruleset
-    /// follows, with page-level citations.
-    Scholar,
-}
-
-impl Audience {
-    /// All audiences.
-    pub const ALL: [Audience; 3] = [Audience::Young, Audience::General, Audience::Scholar];
-
-    /// The audience's name as written in the API (`young`, `general`,
-    /// `scholar`).
-    #[must_use]
-    pub const fn key(self) -> &'static str {
-        match self {
-            Audience::Young => "young",
-            Audience::General => "general",
-            Audience::Scholar => "scholar",
-        }
-    }
-
-    /// The audience with this name.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.key() == text)
-    }
-}
-
-/// What a segment says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SegmentKind {
-    /// What happened.
-    Event,
-    /// The rule that made it happen.
-    Rule,
-    /// Cultural context.
-    Context,
-}
-
-/// One narrated sentence or two, with its sources.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Segment {
-    /// Event, rule or context.
-    pub kind: SegmentKind,
-    /// The text, plain Unicode.
-    pub text: String,
-    /// Its sources (never empty).
-    pub citations: Vec<Citation>,
-    /// The rule id behind an `event` or `rule` segment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
-    /// The fact id of a `context` segment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fact: Option<String>,
-    /// A `rule` segment that restates its rule briefly (the rule was stated
-    /// in full not long before).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub brief: bool,
-}
-
-/// When a rule was last stated in a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RuleStated {
-    /// The move that last stated it, in full or briefly.
-    pub last: u32,
-    /// The move that last stated it in full (0: never).
-    pub full: u32,
-}
-
-/// A move's narration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Narration {
-    /// The audience it was written for.
-    pub audience: Audience,
-    /// Its segments, in reading order.
-    pub segments: Vec<Segment>,
-    /// Rules stated so far in the game, up to and including this move: the
-    /// memory the next move's narration starts from.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub rules_stated: BTreeMap<String, RuleStated>,
-}
-
-impl Narration {
-    /// The context fact this narration told, if any.
-    #[must_use]
-    pub fn fact(&self) -> Option<&str> {
-        self.segments.iter().find_map(|s| s.fact.as_deref())
-    }
-
-    /// The ids of the rules stated in `rule` segments, in order.
-    pub fn rules(&self) -> impl Iterator<Item = &str> {
-        self.segments
-            .iter()
-            .filter(|s| s.kind == SegmentKind::Rule)
-            .filter_map(|s| s.rule.as_deref())
-    }
-}
-
-/// The names the narration uses: each side's name and its players' names
-/// (a side with one player uses the side's name for her).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cast {
-    /// Side names, A first.
-    pub sides: [String; 2],
-    /// Player names per side, A first.
-    pub players: [Vec<String>; 2],
-}
-
-impl Cast {
-    fn side(&self, side: Side) -> &str {
-        &self.sides[side.index()]
-    }
-
-    fn player(&self, seat: Seat) -> &str {
-        self.players[seat.side.index()]
-            .get(usize::from(seat.player))
-            .map_or_else(|| self.side(seat.side), String::as_str)
-    }
-
-    /// Whether the player at `seat` is known by her side's name (a side of
-    /// one player named after it): then the narration names her once.
-    fn is_solo(&self, seat: Seat) -> bool {
-        self.player(seat) == self.side(seat.side)
-    }
-}
-
-/// Everything one move's narration depends on.
-#[derive(Clone, Copy, Debug)]
-pub struct MoveContext<'a> {
-    /// The ruleset's options.
-    pub options: &'a Options,
-    /// Names.
-    pub cast: &'a Cast,
-    /// Who reads it.
-    pub audience: Audience,
-    /// 1-based move number, for choosing phrasings.
-    pub move_number: u32,
-    /// Who threw.
-    pub seat: Seat,
-    /// The throw.
-    pub throw: &'a Throw,
-    /// Its score.
-    pub score: &'a Score,
-    /// What happened.
-    pub events: &'a [Event],
-    /// Fact ids this game has told already, oldest first.
-    pub told: &'a [String],
-    /// The previous move's narration (`None` on the first move): the rules
-    /// it stated are not repeated word for word, and its memory of the
-    /// rules stated so far carries on.
-    pub previous: Option<&'a Narration>,
-}
-
-/// What a move's narration tells besides its events: decided from the
-/// game's history, the same for every audience.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Plan {
-    /// Rule ids, each with whether it is restated briefly.
-    rules: Vec<(String, bool)>,
-    /// The context fact, if any.
-    fact: Option<String>,
-    /// The memory of rules stated, after this move.
-    rules_stated: BTreeMap<String, RuleStated>,
-}
+use super::catalogue::{Catalogue, catalogue};
+use super::plan::{Plan, plan};
+use super::rule_id::RuleId;
+use super::statement::{rule_cite, rule_segment};
+use super::template::{BoardVars, choose, count_word, spaces};
+use super::vocabulary::{Audience, Cast, MoveContext, Narration, Segment, SegmentKind};
+use crate::rules::{Creek, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason};
 
 /// Narrate one move: one `event` segment per event (the throw first), the
 /// rules behind the move's notable events (or, on a routine move, one
@@ -223,17 +45,7 @@ pub fn narrate_move(ctx: &MoveContext<'_>) -> Narration {
 /// not read.
 #[must_use]
 pub fn renarrate_move(ctx: &MoveContext<'_>, stored: &Narration) -> Narration {
-    let plan = Plan {
-        rules: stored
-            .segments
-            .iter()
-            .filter(|s| s.kind == SegmentKind::Rule)
-            .filter_map(|s| s.rule.clone().map(|r| (r, s.brief)))
-            .collect(),
-        fact: stored.fact().map(str::to_owned),
-        rules_stated: stored.rules_stated.clone(),
-    };
-    render(ctx, &plan)
+    render(ctx, &Plan::of_stored(stored))
 }
 
 /// Narrate a stopped game's result event ([`Event::Won`] with
@@ -254,7 +66,7 @@ pub fn narrate_stop(
     let held = side.map_or(counters[0], |s| counters[s.index()]);
     let name = side.map(|s| cast.side(s).to_owned()).unwrap_or_default();
     let words = BoardVars::new(cat, options, audience);
-    let rule = "stop_most_counters";
+    let rule = RuleId::StopMostCounters;
     let text = cat.templates.events.get(key).map_or_else(String::new, |p| {
         let list = p.for_audience(audience);
         let template = list.first().map_or("", String::as_str);
@@ -267,574 +79,15 @@ pub fn narrate_stop(
         kind: SegmentKind::Event,
         text,
         citations: rule_cite(cat, rule),
-        rule: Some(rule.to_owned()),
+        rule: Some(rule.key().to_owned()),
         fact: None,
         brief: false,
     }];
-    segments.push(rule_segment(cat, &words, rule, false, audience, 0));
+    segments.push(rule_segment(cat, &words, rule.key(), false, audience, 0));
     Narration {
         audience,
         segments,
         rules_stated: BTreeMap::new(),
-    }
-}
-
-/// Replace each `{name}` by its value in one pass: values are never read as
-/// templates, so a name containing braces is printed as it is. An unknown
-/// name is left as written.
-#[cfg(test)]
-fn fill(template: &str, vars: &[(&str, &str)]) -> String {
-    fill_with(template, |name| {
-        vars.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
-    })
-}
-
-fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => {
-                let name = &after[..close];
-                match lookup(name) {
-                    Some(v) => out.push_str(v),
-                    None => {
-                        out.push('{');
-                        out.push_str(name);
-                        out.push('}');
-                    }
-                }
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push_str(&rest[open..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A stable number from a key, so that different keys start their
-/// rotations at different places.
-fn salt(key: &str) -> usize {
-    key.bytes().map(usize::from).sum()
-}
-
-/// The phrasing for move `n`: the list rotates by one each move, so the
-/// same key never reads the same on two consecutive moves (every list has
-/// at least two entries); `occurrence` separates two uses of one key within
-/// a move.
-fn choose<'p>(list: &'p [String], n: u32, key: &str, occurrence: usize) -> &'p str {
-    if list.is_empty() {
-        return "";
-    }
-    let n = usize::try_from(n).unwrap_or_default();
-    list.get((n + salt(key) + occurrence) % list.len())
-        .map_or("", String::as_str)
-}
-
-/// A count in words where it reads better: 0 is "none".
-fn count_word(n: u8, audience: Audience) -> String {
-    match (n, audience) {
-        (0, Audience::Scholar) => "0".to_owned(),
-        (0, _) => "none".to_owned(),
-        (n, _) => n.to_string(),
-    }
-}
-
-/// "1 space", "3 spaces".
-fn spaces(n: u8) -> String {
-    if n == 1 {
-        "1 space".to_owned()
-    } else {
-        format!("{n} spaces")
-    }
-}
-
-/// The board's words and numbers, which every template and rule statement
-/// may use: `{creek}`, `{creek_x}`, `{dry_branch}`, `{dry_branch_x}`,
-/// `{dry_branches}`,
-/// `{track}`, `{north}` (own space of the near north bank), `{north_far}`,
-/// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
-/// `{implement}` (`sticks` or `spinner`).
-struct BoardVars {
-    vars: Vec<(&'static str, String)>,
-}
-
-impl BoardVars {
-    fn new(cat: &Catalogue, options: &Options, audience: Audience) -> Self {
-        let words: &BoardWords = match options.board {
-            Board::Circle40 => cat.templates.words.circle40.get(audience),
-            Board::Square28 => cat.templates.words.square28.get(audience),
-        };
-        let board = options.board;
-        let north = board.north_near_bank();
-        let implement = if options.throw_table == ThrowTable::Spinner {
-            "spinner"
-        } else {
-            "sticks"
-        };
-        Self {
-            vars: vec![
-                ("creek", words.creek.clone()),
-                ("creek_x", words.creek_x.clone()),
-                ("dry_branch", words.dry_branch.clone()),
-                ("dry_branch_x", words.dry_branch_x.clone()),
-                ("dry_branches", words.dry_branches.clone()),
-                ("track", words.track.clone()),
-                ("north", north.to_string()),
-                ("north_far", (north + 1).to_string()),
-                ("last", board.len().to_string()),
-                ("sum", (board.len() + 1).to_string()),
-                ("implement", implement.to_owned()),
-            ],
-        }
-    }
-
-    /// Fill `template` from `vars` first, then from the board's words.
-    fn fill(&self, template: &str, vars: &[(&str, &str)]) -> String {
-        fill_with(template, |name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| *v)
-                .or_else(|| {
-                    self.vars
-                        .iter()
-                        .find(|(k, _)| *k == name)
-                        .map(|(_, v)| v.as_str())
-                })
-        })
-    }
-}
-
-/// The full statement of rule `rule` (an id of `templates.json` `rules`)
-/// for `audience`, with the board's words filled in for `options`, and its
-/// citations; `None` for an unknown id.
-#[must_use]
-pub fn rule_statement(
-    options: &Options,
-    audience: Audience,
-    rule: &str,
-) -> Option<(String, Vec<Citation>)> {
-    let cat = catalogue();
-    let r = rule_text(cat, rule)?;
-    let board = BoardVars::new(cat, options, audience);
-    Some((board.fill(r.full(audience), &[]), r.citations.clone()))
-}
-
-fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
-    cat.templates.rules.get(rule)
-}
-
-/// The one or two sources that carry a rule.
-fn rule_cite(cat: &Catalogue, rule: &str) -> Vec<Citation> {
-    rule_text(cat, rule)
-        .map(|r| r.cite.clone())
-        .unwrap_or_default()
-}
-
-fn rule_segment(
-    cat: &Catalogue,
-    words: &BoardVars,
-    rule: &str,
-    brief: bool,
-    audience: Audience,
-    move_number: u32,
-) -> Segment {
-    let (text, citations) = rule_text(cat, rule).map_or_else(
-        || (String::new(), Vec::new()),
-        |r| {
-            // A scholar's rule segment names the sources where they disagree
-            // and cites them all; the others cite the sources that carry the
-            // rule.
-            let citations = if audience == Audience::Scholar {
-                r.citations.clone()
-            } else {
-                r.cite.clone()
-            };
-            if brief {
-                let list = r.short.for_audience(audience);
-                (
-                    words.fill(choose(list, move_number, rule, 0), &[]),
-                    citations,
-                )
-            } else {
-                (words.fill(r.full(audience), &[]), citations)
-            }
-        },
-    );
-    Segment {
-        kind: SegmentKind::Rule,
-        text,
-        citations,
-        rule: Some(rule.to_owned()),
-        fact: None,
-        brief,
-    }
-}
-
-/// The rule id of the table in force.
-fn table_rule(table: ThrowTable) -> &'static str {
-    match table {
-        ThrowTable::SticksSahe => "sticks_sahe",
-        ThrowTable::SticksCount => "sticks_count",
-        ThrowTable::Spinner => "spinner",
-    }
-}
-
-fn north_rule(options: &Options) -> &'static str {
-    match options.deadly_north_bank {
-        DeadlyNorthBank::Near => "north_creek_near",
-        DeadlyNorthBank::Far => "north_creek_far",
-    }
-}
-
-fn circuit_rule(options: &Options) -> &'static str {
-    match options.own_last_space {
-        OwnLastSpace::Ordinary => "circuit_lap_a4",
-        OwnLastSpace::FallsIn | OwnLastSpace::CompletesCircuit => "circuit_carry_on",
-    }
-}
-
-/// The rule about coming home: what landing on own last space does.
-fn home_rule(options: &Options) -> &'static str {
-    match options.own_last_space {
-        OwnLastSpace::FallsIn => "south_creek_falls_in",
-        OwnLastSpace::CompletesCircuit => "circuit_exact_ludii",
-        OwnLastSpace::Ordinary => "circuit_lap_a4",
-    }
-}
-
-fn turn_rule(options: &Options, cast: &Cast) -> &'static str {
-    let teams = cast.players.iter().any(|p| p.len() > 1);
-    match (teams, options.turn_order) {
-        (false, _) => "turn_pass",
-        (true, TurnOrder::SideBlocks) => "turn_side_blocks",
-        (true, TurnOrder::Alternate) => "turn_alternate",
-    }
-}
-
-fn whip_rule(events: &[Event]) -> &'static str {
-    let then_falls = events.iter().any(|e| {
-        matches!(
-            e,
-            Event::FellIntoCreek {
-                creek: Creek::North,
-                ..
-            }
-        )
-    });
-    if then_falls { "whip_then_fall" } else { "whip" }
-}
-
-/// The rule that ends a game on counters: the moment a side holds them
-/// all, or (`end_check: after_move`, Ludii) after the mover's whole move.
-fn counters_rule(options: &Options) -> &'static str {
-    match options.end_check {
-        EndCheck::Immediate => "counters_one_at_a_time",
-        EndCheck::AfterMove => "counters_after_move",
-    }
-}
-
-/// The rule behind an awl resting on a dry branch: under `cross_over` only
-/// the first branch sends the awl across; resting on the second (or where
-/// a crossing ended) has no effect.
-fn landed_dry_branch_rule(options: &Options) -> &'static str {
-    match options.dry_branch {
-        DryBranch::NoEffect | DryBranch::CrossOver => "dry_branch_no_effect",
-        DryBranch::LoseThrow => "dry_branch_lose_throw",
-    }
-}
-
-/// The rules behind a move's notable events, in order, without repeats.
-fn notable_rules(ctx: &MoveContext<'_>) -> Vec<&'static str> {
-    let options = ctx.options;
-    let mut ids: Vec<&'static str> = Vec::new();
-    let mut push = |id: &'static str| {
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    };
-    let mut upset = false;
-    for event in ctx.events {
-        match event {
-            Event::FellIntoCreek {
-                creek: Creek::South,
-                ..
-            } => {
-                push("south_creek_falls_in");
-                upset = true;
-            }
-            Event::FellIntoCreek { .. } => {
-                push(north_rule(options));
-                upset = true;
-            }
-            Event::Whipped { .. } => {
-                push(whip_rule(ctx.events));
-                upset = true;
-            }
-            Event::CompletedCircuit { exact: true, .. } => push("circuit_exact_ludii"),
-            Event::CompletedCircuit { .. } => push(circuit_rule(options)),
-            Event::ForcedPass { .. } => {
-                push("overshoot_no_move");
-                upset = true;
-            }
-            Event::LostThrow { .. } | Event::TurnSkipped { .. } => push("dry_branch_lose_throw"),
-            Event::CrossedDryBranch { .. } => push("dry_branch_cross_over"),
-            Event::Won {
-                reason: WinReason::Circuits,
-                ..
-            } => push("circuits_to_win"),
-            Event::Won { .. } | Event::CounterUnpaid { .. } => push(counters_rule(options)),
-            _ => {}
-        }
-    }
-    // An extra throw that survives a fall, a whip or a forced pass is worth
-    // its rule.
-    // (Not when the game is over, nor when a dry branch took the extra
-    // throw away.)
-    let over = ctx.events.iter().any(|e| {
-        matches!(
-            e,
-            Event::Won { .. }
-                | Event::LostThrow {
-                    extra_throw_lost: true,
-                    ..
-                }
-        )
-    });
-    if upset && ctx.score.throws_again && !over {
-        push("extra_throw_from_sticks");
-    }
-    ids
-}
-
-/// The rule a routine move states: the most specific relevant rule not
-/// stated lately, else the relevant rule stated longest ago; never one the
-/// previous move stated.
-fn routine_rule(
-    ctx: &MoveContext<'_>,
-    memory: &BTreeMap<String, RuleStated>,
-    previous: &[&str],
-) -> &'static str {
-    let options = ctx.options;
-    let n = ctx.move_number;
-    let table = table_rule(options.throw_table);
-    // Specific to what just happened or what lies ahead.
-    let mut specific: Vec<&'static str> = Vec::new();
-    if n == 1 {
-        specific.push(table);
-    }
-    let mut last_to = None;
-    for event in ctx.events {
-        match event {
-            Event::LandedOnDryBranch { .. } => specific.push(landed_dry_branch_rule(options)),
-            Event::PassedNorthCreek { .. } => specific.push(north_rule(options)),
-            Event::Moved { to, .. } => last_to = Some(*to),
-            _ => {}
-        }
-    }
-    if ctx.score.throws_again {
-        specific.push(table);
-    }
-    if let Some(to) = last_to {
-        let board = options.board;
-        let north = board.north_near_bank();
-        let deadly = match options.deadly_north_bank {
-            DeadlyNorthBank::Near => north,
-            DeadlyNorthBank::Far => north + 1,
-        };
-        if to < deadly && deadly - to <= 6 {
-            specific.push(north_rule(options));
-        }
-        let last = board.len();
-        if to < last && last - to <= 6 {
-            specific.push(home_rule(options));
-            if options.overshoot == Overshoot::NoMove {
-                specific.push("overshoot_no_move");
-            }
-        }
-    }
-    let mut general: Vec<&'static str> = vec![table, "move", turn_rule(options, ctx.cast)];
-    general.push(counters_rule(options));
-    let last_stated = |id: &str| memory.get(id).map_or(0, |m| m.last);
-    let fresh = |id: &&&'static str| !previous.contains(*id);
-    if let Some(id) = specific
-        .iter()
-        .filter(fresh)
-        .find(|id| n.saturating_sub(last_stated(id)) >= 5 || last_stated(id) == 0)
-    {
-        return id;
-    }
-    general
-        .iter()
-        .filter(fresh)
-        // The oldest statement first; `min_by_key` keeps the first of equals.
-        .min_by_key(|id| last_stated(id))
-        .copied()
-        .unwrap_or("move")
-}
-
-/// Topics relevant to this move, most specific first.
-fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
-    let mut topics = Vec::new();
-    if ctx.move_number == 1 {
-        topics.push("intro");
-    }
-    if ctx.events.iter().any(|e| matches!(e, Event::Won { .. })) {
-        topics.extend(["women", "history"]);
-    }
-    for event in ctx.events {
-        match event {
-            Event::FellIntoCreek { .. } | Event::PassedNorthCreek { .. } => {
-                topics.push("creek");
-            }
-            Event::Whipped { .. } => topics.extend(["whip", "awl"]),
-            Event::CompletedCircuit { .. } => topics.extend(["circuit", "counters"]),
-            Event::LandedOnDryBranch { .. }
-            | Event::LostThrow { .. }
-            | Event::CrossedDryBranch { .. } => topics.push("dry_branch"),
-            _ => {}
-        }
-    }
-    match ctx.throw {
-        Throw::Sticks(s) => {
-            if ctx.score.value >= 5 {
-                topics.extend(["stone", "sticks"]);
-            }
-            if s.sahe_flat()
-                && ctx.score.throws_again
-                && ctx.options.throw_table == ThrowTable::SticksSahe
-            {
-                topics.push("sahe");
-            }
-        }
-        Throw::Spinner(_) => {
-            if ctx.score.value >= 6 {
-                topics.extend(["modern", "sticks"]);
-            }
-        }
-    }
-    if ctx.move_number == 1 {
-        topics.push("names");
-    }
-    topics
-}
-
-/// The walk through the facts over `told`: where each round starts (the
-/// first start is 0, the last the current round's) and, by catalogue
-/// index, which facts the current round has told. A round ends when every
-/// fact that fits the game's options has been told once (ids of facts that
-/// do not fit, or no longer exist, are skipped).
-fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> (Vec<usize>, Vec<bool>) {
-    let fits: Vec<bool> = cat.facts.iter().map(|f| f.fits(options)).collect();
-    let fitting = fits.iter().filter(|f| **f).count();
-    let mut starts = vec![0];
-    let mut round = vec![false; fits.len()];
-    let mut in_round = 0;
-    for (i, id) in told.iter().enumerate() {
-        if let Some(k) = cat.fact_index(id)
-            && fits[k]
-            && !round[k]
-        {
-            round[k] = true;
-            in_round += 1;
-            if in_round == fitting {
-                round.fill(false);
-                in_round = 0;
-                starts.push(i + 1);
-            }
-        }
-    }
-    (starts, round)
-}
-
-/// Add the fact a narration told to a game's list of facts told
-/// (`told`, oldest first, as [`MoveContext::told`] reads it), and drop from
-/// its front every round of the walk but the last complete one: the next
-/// choices read only the current round and the last fact told, so they
-/// are the same as with the whole list, while the list stays within two
-/// rounds (twice the catalogue's facts) however long the game. A round
-/// ends when every fact that fits `options` (the game's) has been told.
-pub fn remember_fact(told: &mut Vec<String>, fact: &str, options: &Options) {
-    told.push(fact.to_owned());
-    let (starts, _) = walk(catalogue(), options, told);
-    // `starts` ends with the current round's start; keep the round before.
-    if let Some(&keep) = starts.iter().rev().nth(1)
-        && keep > 0
-    {
-        told.drain(..keep);
-    }
-}
-
-/// One fact not told yet in this round, relevant where one fits; never the
-/// fact the previous telling told (at the start of a new round), nor one
-/// that retells a rule this move states.
-fn choose_fact<'c>(
-    cat: &'c Catalogue,
-    ctx: &MoveContext<'_>,
-    rules: &[(String, bool)],
-) -> Option<&'c Fact> {
-    let topics = topics(ctx);
-    let n = ctx.move_number;
-    if !(n == 1 || !topics.is_empty() || n.is_multiple_of(3)) {
-        return None;
-    }
-    let (_, round) = walk(cat, ctx.options, ctx.told);
-    let last = ctx.told.last().map(String::as_str);
-    let untold = |&(k, f): &(usize, &Fact)| {
-        f.fits(ctx.options)
-            && !round[k]
-            && Some(f.id.as_str()) != last
-            && !f
-                .rule
-                .as_ref()
-                .is_some_and(|r| rules.iter().any(|(id, _)| id == r))
-    };
-    let facts = || cat.facts.iter().enumerate().filter(untold);
-    topics
-        .iter()
-        .find_map(|topic| facts().find(|(_, f)| f.tags.iter().any(|t| t == topic)))
-        .or_else(|| facts().next())
-        .map(|(_, f)| f)
-}
-
-fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
-    let n = ctx.move_number;
-    let previous: Vec<&str> = ctx
-        .previous
-        .map(|p| p.rules().collect())
-        .unwrap_or_default();
-    let mut memory = ctx
-        .previous
-        .map(|p| p.rules_stated.clone())
-        .unwrap_or_default();
-    let mut ids = notable_rules(ctx);
-    if ids.is_empty() {
-        ids.push(routine_rule(ctx, &memory, &previous));
-    }
-    let mut rules = Vec::new();
-    for id in ids {
-        if rule_text(cat, id).is_none() {
-            continue;
-        }
-        let stated = memory.entry(id.to_owned()).or_default();
-        let brief = stated.full > 0 && n.saturating_sub(stated.full) < FULL_STATEMENT_EVERY;
-        stated.last = n;
-        if !brief {
-            stated.full = n;
-        }
-        rules.push((id.to_owned(), brief));
-    }
-    let fact = choose_fact(cat, ctx, &rules).map(|f| f.id.clone());
-    Plan {
-        rules,
-        fact,
-        rules_stated: memory,
     }
 }
 
@@ -901,7 +154,7 @@ impl Renderer<'_> {
         self.ctx.audience
     }
 
-    fn push_event(&mut self, key: &'static str, rule: &str, vars: &[(&str, &str)]) {
+    fn push_event(&mut self, key: &'static str, rule: RuleId, vars: &[(&str, &str)]) {
         let Some(p) = self.cat.templates.events.get(key) else {
             return;
         };
@@ -918,7 +171,7 @@ impl Renderer<'_> {
             kind: SegmentKind::Event,
             text,
             citations: rule_cite(self.cat, rule),
-            rule: Some(rule.to_owned()),
+            rule: Some(rule.key().to_owned()),
             fact: None,
             brief: false,
         });
@@ -939,7 +192,7 @@ impl Renderer<'_> {
         let words = &self.cat.templates.words;
         let player = ctx.cast.player(ctx.seat).to_owned();
         let value = ctx.score.value;
-        let rule = table_rule(ctx.options.throw_table);
+        let rule = RuleId::throw_table(ctx.options.throw_table);
         // On the move that ends the game no throw follows, whatever the
         // sticks said.
         let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
@@ -1011,42 +264,6 @@ impl Renderer<'_> {
         }
     }
 
-    /// The rule a counter changes hands by.
-    fn counter_rule(&self, reason: CounterReason) -> &'static str {
-        let options = self.ctx.options;
-        match reason {
-            CounterReason::Whip => whip_rule(self.ctx.events),
-            CounterReason::Circuit => {
-                if self
-                    .ctx
-                    .events
-                    .iter()
-                    .any(|e| matches!(e, Event::CompletedCircuit { exact: true, .. }))
-                {
-                    "circuit_exact_ludii"
-                } else {
-                    circuit_rule(options)
-                }
-            }
-            CounterReason::CreekFall => {
-                let south = self.ctx.events.iter().any(|e| {
-                    matches!(
-                        e,
-                        Event::FellIntoCreek {
-                            creek: Creek::South,
-                            ..
-                        }
-                    )
-                });
-                if south {
-                    "south_creek_falls_in"
-                } else {
-                    north_rule(options)
-                }
-            }
-        }
-    }
-
     #[allow(clippy::too_many_lines)]
     fn event(&mut self, event: &Event, next: Option<&Event>) {
         let ctx = self.ctx;
@@ -1074,7 +291,7 @@ impl Renderer<'_> {
                 let feature = self.feature_words(side, to);
                 self.push_event(
                     if landing_told { "moved_plain" } else { "moved" },
-                    "move",
+                    RuleId::Move,
                     &[
                         ("side", cast.side(side)),
                         ("steps", &steps.to_string()),
@@ -1088,7 +305,7 @@ impl Renderer<'_> {
             Event::PassedNorthCreek { side } => {
                 self.push_event(
                     "passed_north_creek",
-                    north_rule(ctx.options),
+                    RuleId::north_creek(ctx.options.deadly_north_bank),
                     &[("side", cast.side(side))],
                 );
             }
@@ -1098,9 +315,12 @@ impl Renderer<'_> {
                 exact,
             } => {
                 let (key, rule) = if exact {
-                    ("circuit_completed_home", "circuit_exact_ludii")
+                    ("circuit_completed_home", RuleId::CircuitExactLudii)
                 } else {
-                    ("completed_circuit", circuit_rule(ctx.options))
+                    (
+                        "completed_circuit",
+                        RuleId::circuit(ctx.options.own_last_space),
+                    )
                 };
                 self.push_event(
                     key,
@@ -1113,8 +333,11 @@ impl Renderer<'_> {
             }
             Event::FellIntoCreek { side, creek, space } => {
                 let (key, rule) = match creek {
-                    Creek::North => ("fell_into_creek_north", north_rule(ctx.options)),
-                    Creek::South => ("fell_into_creek_south", "south_creek_falls_in"),
+                    Creek::North => (
+                        "fell_into_creek_north",
+                        RuleId::north_creek(ctx.options.deadly_north_bank),
+                    ),
+                    Creek::South => ("fell_into_creek_south", RuleId::SouthCreekFallsIn),
                 };
                 self.push_event(
                     key,
@@ -1128,7 +351,7 @@ impl Renderer<'_> {
                 space,
             } => self.push_event(
                 "whipped",
-                whip_rule(ctx.events),
+                RuleId::whip(ctx.events),
                 &[
                     ("side", cast.side(side)),
                     ("opponent", cast.side(victim)),
@@ -1141,7 +364,7 @@ impl Renderer<'_> {
                 counters,
                 reason,
             } => {
-                let rule = self.counter_rule(reason);
+                let rule = RuleId::counter(reason, ctx.options, ctx.events);
                 self.push_event(
                     "counter_paid",
                     rule,
@@ -1161,17 +384,17 @@ impl Renderer<'_> {
             }
             Event::CounterUnpaid { payer, payee, .. } => self.push_event(
                 "counter_unpaid",
-                counters_rule(ctx.options),
+                RuleId::counters(ctx.options.end_check),
                 &[("payer", cast.side(payer)), ("payee", cast.side(payee))],
             ),
             Event::ForcedPass { side, value } => self.push_event(
                 "forced_pass",
-                "overshoot_no_move",
+                RuleId::OvershootNoMove,
                 &[("side", cast.side(side)), ("value", &value.to_string())],
             ),
             Event::LandedOnDryBranch { side, space } => self.push_event(
                 "landed_on_dry_branch",
-                landed_dry_branch_rule(ctx.options),
+                RuleId::landed_on_dry_branch(ctx.options.dry_branch),
                 &[("side", cast.side(side)), ("space", &space.to_string())],
             ),
             Event::LostThrow {
@@ -1184,12 +407,12 @@ impl Renderer<'_> {
                 } else {
                     "lost_throw_next"
                 },
-                "dry_branch_lose_throw",
+                RuleId::DryBranchLoseThrow,
                 &[("side", cast.side(side)), ("space", &space.to_string())],
             ),
             Event::CrossedDryBranch { side, from, to } => self.push_event(
                 "crossed_dry_branch",
-                "dry_branch_cross_over",
+                RuleId::DryBranchCrossOver,
                 &[
                     ("side", cast.side(side)),
                     ("from", &from.to_string()),
@@ -1202,7 +425,7 @@ impl Renderer<'_> {
                 } else {
                     "turn_skipped"
                 },
-                "dry_branch_lose_throw",
+                RuleId::DryBranchLoseThrow,
                 &[
                     ("player", cast.player(seat)),
                     ("side", cast.side(seat.side)),
@@ -1214,7 +437,7 @@ impl Renderer<'_> {
                 } else {
                     "throws_again"
                 },
-                table_rule(ctx.options.throw_table),
+                RuleId::throw_table(ctx.options.throw_table),
                 &[("player", cast.player(seat))],
             ),
             Event::TurnPassed { seat } => self.push_event(
@@ -1223,7 +446,7 @@ impl Renderer<'_> {
                 } else {
                     "turn_passed"
                 },
-                turn_rule(ctx.options, cast),
+                RuleId::turn(ctx.options.turn_order, cast.has_teams()),
                 &[
                     ("next_player", cast.player(seat)),
                     ("next_side", cast.side(seat.side)),
@@ -1240,9 +463,11 @@ impl Renderer<'_> {
                     })
                     .unwrap_or(ctx.options.total_counters());
                 let (key, rule) = match reason {
-                    WinReason::AllCounters => ("won_all_counters", counters_rule(ctx.options)),
-                    WinReason::Circuits => ("won_circuits", "circuits_to_win"),
-                    WinReason::Stopped => ("stopped", "stop_most_counters"),
+                    WinReason::AllCounters => {
+                        ("won_all_counters", RuleId::counters(ctx.options.end_check))
+                    }
+                    WinReason::Circuits => ("won_circuits", RuleId::CircuitsToWin),
+                    WinReason::Stopped => ("stopped", RuleId::StopMostCounters),
                 };
                 let circuits = ctx
                     .events
@@ -1266,30 +491,9 @@ impl Renderer<'_> {
                 let counters = ctx.options.counters_per_side.to_string();
                 self.push_event(
                     "stopped_draw",
-                    "stop_most_counters",
+                    RuleId::StopMostCounters,
                     &[("counters", &counters)],
                 );
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{choose, fill};
-
-    #[test]
-    fn fill_substitutes_once_and_keeps_braces_in_values() {
-        let out = fill("{a} meets {b} at {c}", &[("a", "{b}"), ("b", "Ann")]);
-        assert_eq!(out, "{b} meets Ann at {c}");
-    }
-
-    #[test]
-    fn consecutive_moves_never_choose_the_same_phrasing() {
-        for len in 2..6 {
-            let list: Vec<String> = (0..len).map(|i| i.to_string()).collect();
-            for n in 1..200 {
-                assert_ne!(choose(&list, n, "k", 0), choose(&list, n + 1, "k", 0));
             }
         }
     }

@@ -1,0 +1,293 @@
+//! The rules the narration states, by id, and which rule a ruleset option
+//! or a move's events call for: the one mapping the move narration, the
+//! lessons and the reference resources read.
+
+use crate::rules::{
+    CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, OwnLastSpace,
+    ThrowTable, TurnOrder,
+};
+
+/// A rule statement of `templates.json` (`rules`). Its name (`key`,
+/// `Display`, `FromStr`) is the statement's key there and the `rule` of a
+/// narrated segment.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::AsRefStr,
+    strum::EnumIter,
+    strum::Display,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum RuleId {
+    /// The four sticks, the sahe counting (`throw_table: sticks_sahe`).
+    SticksSahe,
+    /// The four sticks, flat faces counted only (`throw_table: sticks_count`).
+    SticksCount,
+    /// The A4 sheet's spinner (`throw_table: spinner`).
+    Spinner,
+    /// An awl moves by the value thrown along its own path.
+    Move,
+    /// A throw that earns another keeps it whatever the move did.
+    ExtraThrowFromSticks,
+    /// The sides take turns (no teams).
+    TurnPass,
+    /// With teams, each side's players throw in a block.
+    TurnSideBlocks,
+    /// With teams, the sides' players alternate.
+    TurnAlternate,
+    /// Landing on the near bank of the north creek falls in.
+    NorthCreekNear,
+    /// Landing on the far bank of the north creek falls in.
+    NorthCreekFar,
+    /// Passing own last space completes a circuit and the awl goes on.
+    CircuitCarryOn,
+    /// Landing on or passing own start wins the lap (the A4 sheet).
+    CircuitLapA4,
+    /// Landing exactly on own last space comes home (Ludii).
+    CircuitExactLudii,
+    /// Landing on own last space falls into the south creek.
+    SouthCreekFallsIn,
+    /// A throw that would pass own last space is not played (Ludii).
+    OvershootNoMove,
+    /// Landing on the other awl whips it home.
+    Whip,
+    /// A whip on the north bank, then the mover falls in.
+    WhipThenFall,
+    /// A dry branch is an ordinary space.
+    DryBranchNoEffect,
+    /// Landing on a dry branch loses a throw.
+    DryBranchLoseThrow,
+    /// Landing on a dry branch crosses to the opposite one.
+    DryBranchCrossOver,
+    /// Counters change hands one at a time; holding them all wins at once.
+    CountersOneAtATime,
+    /// The mover wins after its whole move when the other side holds none.
+    CountersAfterMove,
+    /// A set number of circuits also wins.
+    CircuitsToWin,
+    /// A stopped game goes to the side with more counters.
+    StopMostCounters,
+}
+
+impl RuleId {
+    /// The rule's id as written in `templates.json` and in segments.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        self.into()
+    }
+
+    /// How a throw is scored under `table`.
+    #[must_use]
+    pub const fn throw_table(table: ThrowTable) -> Self {
+        match table {
+            ThrowTable::SticksSahe => Self::SticksSahe,
+            ThrowTable::SticksCount => Self::SticksCount,
+            ThrowTable::Spinner => Self::Spinner,
+        }
+    }
+
+    /// Where the north creek is deadly.
+    #[must_use]
+    pub const fn north_creek(bank: DeadlyNorthBank) -> Self {
+        match bank {
+            DeadlyNorthBank::Near => Self::NorthCreekNear,
+            DeadlyNorthBank::Far => Self::NorthCreekFar,
+        }
+    }
+
+    /// How an awl completes a circuit other than by landing exactly on its
+    /// own last space.
+    #[must_use]
+    pub const fn circuit(own: OwnLastSpace) -> Self {
+        match own {
+            OwnLastSpace::Ordinary => Self::CircuitLapA4,
+            OwnLastSpace::FallsIn | OwnLastSpace::CompletesCircuit => Self::CircuitCarryOn,
+        }
+    }
+
+    /// What landing on own last space does.
+    #[must_use]
+    pub const fn own_last_space(own: OwnLastSpace) -> Self {
+        match own {
+            OwnLastSpace::FallsIn => Self::SouthCreekFallsIn,
+            OwnLastSpace::CompletesCircuit => Self::CircuitExactLudii,
+            OwnLastSpace::Ordinary => Self::CircuitLapA4,
+        }
+    }
+
+    /// The rules a lesson teaches about coming home, in order.
+    #[must_use]
+    pub const fn coming_home(own: OwnLastSpace) -> &'static [Self] {
+        match own {
+            OwnLastSpace::FallsIn => &[Self::CircuitCarryOn, Self::SouthCreekFallsIn],
+            OwnLastSpace::Ordinary => &[Self::CircuitLapA4],
+            OwnLastSpace::CompletesCircuit => &[Self::CircuitExactLudii],
+        }
+    }
+
+    /// How turns pass between the players of teams.
+    #[must_use]
+    pub const fn team_turns(order: TurnOrder) -> Self {
+        match order {
+            TurnOrder::SideBlocks => Self::TurnSideBlocks,
+            TurnOrder::Alternate => Self::TurnAlternate,
+        }
+    }
+
+    /// How turns pass in a game, with or without `teams`.
+    #[must_use]
+    pub const fn turn(order: TurnOrder, teams: bool) -> Self {
+        if teams {
+            Self::team_turns(order)
+        } else {
+            Self::TurnPass
+        }
+    }
+
+    /// What the ruleset's dry branches do.
+    #[must_use]
+    pub const fn dry_branch(dry: DryBranch) -> Self {
+        match dry {
+            DryBranch::NoEffect => Self::DryBranchNoEffect,
+            DryBranch::LoseThrow => Self::DryBranchLoseThrow,
+            DryBranch::CrossOver => Self::DryBranchCrossOver,
+        }
+    }
+
+    /// The rule behind an awl resting on a dry branch: under `cross_over`
+    /// only the first branch sends the awl across; resting on the second
+    /// (or where a crossing ended) has no effect.
+    #[must_use]
+    pub const fn landed_on_dry_branch(dry: DryBranch) -> Self {
+        match dry {
+            DryBranch::NoEffect | DryBranch::CrossOver => Self::DryBranchNoEffect,
+            DryBranch::LoseThrow => Self::DryBranchLoseThrow,
+        }
+    }
+
+    /// The rule that ends a game on counters: the moment a side holds them
+    /// all, or (`end_check: after_move`, Ludii) after the mover's whole
+    /// move.
+    #[must_use]
+    pub const fn counters(end: EndCheck) -> Self {
+        match end {
+            EndCheck::Immediate => Self::CountersOneAtATime,
+            EndCheck::AfterMove => Self::CountersAfterMove,
+        }
+    }
+
+    /// The rule of a whip among a move's `events`: a whip followed by a
+    /// fall into the north creek is one rule of its own.
+    #[must_use]
+    pub fn whip(events: &[Event]) -> Self {
+        let then_falls = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::FellIntoCreek {
+                    creek: Creek::North,
+                    ..
+                }
+            )
+        });
+        if then_falls {
+            Self::WhipThenFall
+        } else {
+            Self::Whip
+        }
+    }
+
+    /// The rule a counter changes hands by, for `reason`, among a move's
+    /// `events`.
+    #[must_use]
+    pub fn counter(reason: CounterReason, options: &Options, events: &[Event]) -> Self {
+        match reason {
+            CounterReason::Whip => Self::whip(events),
+            CounterReason::Circuit => {
+                if events
+                    .iter()
+                    .any(|e| matches!(e, Event::CompletedCircuit { exact: true, .. }))
+                {
+                    Self::CircuitExactLudii
+                } else {
+                    Self::circuit(options.own_last_space)
+                }
+            }
+            CounterReason::CreekFall => {
+                let south = events.iter().any(|e| {
+                    matches!(
+                        e,
+                        Event::FellIntoCreek {
+                            creek: Creek::South,
+                            ..
+                        }
+                    )
+                });
+                if south {
+                    Self::SouthCreekFallsIn
+                } else {
+                    Self::north_creek(options.deadly_north_bank)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use strum::IntoEnumIterator;
+
+    use super::RuleId;
+    use crate::narration::catalogue;
+
+    /// A rule id the narration can name has a statement in
+    /// `templates.json`, and every statement there has a rule id.
+    #[test]
+    fn rule_ids_are_the_rule_keys_of_templates_json() {
+        let ids: BTreeSet<&str> = RuleId::iter().map(RuleId::key).collect();
+        let keys: BTreeSet<&str> = catalogue()
+            .templates
+            .rules
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let missing: Vec<_> = ids.difference(&keys).collect();
+        let unnamed: Vec<_> = keys.difference(&ids).collect();
+        assert!(
+            missing.is_empty() && unnamed.is_empty(),
+            "rule ids without a statement: {missing:?}; statements without a rule id: {unnamed:?}"
+        );
+    }
+
+    #[test]
+    fn a_rule_id_reads_back_from_its_key() {
+        for id in RuleId::iter() {
+            assert_eq!(id.key().parse::<RuleId>(), Ok(id));
+            assert_eq!(id.to_string(), id.key());
+            assert_eq!(id.as_ref(), id.key());
+        }
+        assert!("Whip".parse::<RuleId>().is_err());
+    }
+
+    /// A fact that retells a rule names it by a rule id, or it would be
+    /// told on the very move that states the rule.
+    #[test]
+    fn every_fact_retells_a_known_rule() {
+        for fact in &catalogue().facts {
+            if let Some(rule) = &fact.rule {
+                assert!(
+                    rule.parse::<RuleId>().is_ok(),
+                    "fact {} retells unknown rule {rule}",
+                    fact.id
+                );
+            }
+        }
+    }
+}

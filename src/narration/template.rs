@@ -1,0 +1,160 @@
+//! Filling templates: `{name}` placeholders replaced in one pass, the
+//! board's words every text may use, and the phrasing chosen for a move.
+
+use super::catalogue::{BoardWords, Catalogue};
+use super::vocabulary::Audience;
+use crate::rules::{Board, Options, ThrowTable};
+
+/// Replace each `{name}` by its value in one pass: values are never read as
+/// templates, so a name containing braces is printed as it is. An unknown
+/// name is left as written.
+#[cfg(test)]
+fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    fill_with(template, |name| {
+        vars.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
+    })
+}
+
+/// [`fill`] with the values from `lookup`.
+pub(super) fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match lookup(name) {
+                    Some(v) => out.push_str(v),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A stable number from a key, so that different keys start their
+/// rotations at different places.
+fn salt(key: &str) -> usize {
+    key.bytes().map(usize::from).sum()
+}
+
+/// The phrasing for move `n`: the list rotates by one each move, so the
+/// same key never reads the same on two consecutive moves (every list has
+/// at least two entries); `occurrence` separates two uses of one key within
+/// a move.
+pub(super) fn choose<'p>(list: &'p [String], n: u32, key: &str, occurrence: usize) -> &'p str {
+    if list.is_empty() {
+        return "";
+    }
+    let n = usize::try_from(n).unwrap_or_default();
+    list.get((n + salt(key) + occurrence) % list.len())
+        .map_or("", String::as_str)
+}
+
+/// A count in words where it reads better: 0 is "none".
+pub(super) fn count_word(n: u8, audience: Audience) -> String {
+    match (n, audience) {
+        (0, Audience::Scholar) => "0".to_owned(),
+        (0, _) => "none".to_owned(),
+        (n, _) => n.to_string(),
+    }
+}
+
+/// "1 space", "3 spaces".
+pub(super) fn spaces(n: u8) -> String {
+    if n == 1 {
+        "1 space".to_owned()
+    } else {
+        format!("{n} spaces")
+    }
+}
+
+/// The board's words and numbers, which every template and rule statement
+/// may use: `{creek}`, `{creek_x}`, `{dry_branch}`, `{dry_branch_x}`,
+/// `{dry_branches}`,
+/// `{track}`, `{north}` (own space of the near north bank), `{north_far}`,
+/// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
+/// `{implement}` (`sticks` or `spinner`).
+pub(super) struct BoardVars {
+    vars: Vec<(&'static str, String)>,
+}
+
+impl BoardVars {
+    pub(super) fn new(cat: &Catalogue, options: &Options, audience: Audience) -> Self {
+        let words: &BoardWords = match options.board {
+            Board::Circle40 => cat.templates.words.circle40.get(audience),
+            Board::Square28 => cat.templates.words.square28.get(audience),
+        };
+        let board = options.board;
+        let north = board.north_near_bank();
+        let implement = if options.throw_table == ThrowTable::Spinner {
+            "spinner"
+        } else {
+            "sticks"
+        };
+        Self {
+            vars: vec![
+                ("creek", words.creek.clone()),
+                ("creek_x", words.creek_x.clone()),
+                ("dry_branch", words.dry_branch.clone()),
+                ("dry_branch_x", words.dry_branch_x.clone()),
+                ("dry_branches", words.dry_branches.clone()),
+                ("track", words.track.clone()),
+                ("north", north.to_string()),
+                ("north_far", (north + 1).to_string()),
+                ("last", board.len().to_string()),
+                ("sum", (board.len() + 1).to_string()),
+                ("implement", implement.to_owned()),
+            ],
+        }
+    }
+
+    /// Fill `template` from `vars` first, then from the board's words.
+    pub(super) fn fill(&self, template: &str, vars: &[(&str, &str)]) -> String {
+        fill_with(template, |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| *v)
+                .or_else(|| {
+                    self.vars
+                        .iter()
+                        .find(|(k, _)| *k == name)
+                        .map(|(_, v)| v.as_str())
+                })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{choose, fill};
+
+    #[test]
+    fn fill_substitutes_once_and_keeps_braces_in_values() {
+        let out = fill("{a} meets {b} at {c}", &[("a", "{b}"), ("b", "Ann")]);
+        assert_eq!(out, "{b} meets Ann at {c}");
+    }
+
+    #[test]
+    fn consecutive_moves_never_choose_the_same_phrasing() {
+        for len in 2..6 {
+            let list: Vec<String> = (0..len).map(|i| i.to_string()).collect();
+            for n in 1..200 {
+                assert_ne!(choose(&list, n, "k", 0), choose(&list, n + 1, "k", 0));
+            }
+        }
+    }
+}
