@@ -17,8 +17,8 @@ pub use bibtex::{BibtexError, bibtex};
 pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
 
 pub use catalogue::{
-    BoardWords, Catalogue, Citation, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source,
-    catalogue,
+    BoardWords, Catalogue, Citation, EvidenceGrade, Fact, GlossaryTerm, PerAudience, Phrasings,
+    RuleText, Source, catalogue,
 };
 pub use render::{
     Audience, Cast, FULL_STATEMENT_EVERY, MoveContext, Narration, RuleStated, Segment, SegmentKind,
