@@ -171,7 +171,7 @@ fn fitting_facts(preset: Preset) -> usize {
     catalogue()
         .facts
         .iter()
-        .filter(|f| f.fits(&options))
+        .filter(|f| zohn_ahl::narration::in_games(f, &options))
         .count()
 }
 
@@ -298,7 +298,7 @@ fn facts_are_chosen_for_relevance() {
                     f.tags.iter().any(|t| t == tag)
                         && !told.contains(&f.id.as_str())
                         && f.rule.is_none()
-                        && f.fits(&preset.options())
+                        && zohn_ahl::narration::in_games(f, &preset.options())
                 })
             };
             let fell = m

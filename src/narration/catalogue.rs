@@ -1,10 +1,11 @@
 //! The narration catalogue: templates, rules, facts, sources and glossary,
 //! parsed once from the JSON embedded in the binary.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::vocabulary::{Audience, Citation};
 use crate::rules::{
@@ -188,8 +189,45 @@ pub struct Templates {
     pub words: Words,
 }
 
-/// A cultural-context fact, with its sources.
+/// How well a fact or a glossary term is evidenced (the scheme of
+/// `docs/sources-and-evidence.md`), strongest first: the grade of the
+/// weakest evidence behind what the entry is there to tell.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum EvidenceGrade {
+    /// A primary text (a period account, or a Kiowa-authored page speaking
+    /// for itself) read, on the page cited.
+    PrimaryRead,
+    /// A primary text's own words, read only as another source quotes them.
+    PrimaryQuoted,
+    /// Scholarship, reference works and research databases that summarise
+    /// or code the primary texts (the Wikipedia article, Ludii, the Digital
+    /// Ludeme Project's summaries, Bell, Murray, Winkelman).
+    Secondary,
+    /// Blogs, wikis, craft sites, print-and-play sheets and commercial
+    /// editions: never told to the young or general audience.
+    ModernRetelling,
+}
+
+/// A cultural-context fact, with the evidence it rests on.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Fact {
     /// Stable id, kebab-case.
     pub id: String,
@@ -201,8 +239,15 @@ pub struct Fact {
     pub young: String,
     /// For scholars.
     pub scholar: String,
-    /// Where the fact comes from.
+    /// How well the fact is evidenced.
+    pub grade: EvidenceGrade,
+    /// Where the fact comes from (never empty).
     pub citations: Vec<Citation>,
+    /// The audiences the fact may be told to (all three unless the data
+    /// narrows it, as for a speculation not told to children); see
+    /// [`Fact::told_to`].
+    #[serde(default = "every_audience", skip_serializing_if = "is_every_audience")]
+    pub audiences: Vec<Audience>,
     /// The rule this fact retells, if it does: the fact is not told on a
     /// move that states that rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,37 +259,85 @@ pub struct Fact {
     pub when: FactWhen,
 }
 
+fn every_audience() -> Vec<Audience> {
+    Audience::ALL.to_vec()
+}
+
+fn is_every_audience(audiences: &[Audience]) -> bool {
+    Audience::ALL.iter().all(|a| audiences.contains(a))
+}
+
+/// The values of one option that a fact fits, written as the API writes
+/// the option: one value (`"sticks_sahe"`) or a list of them
+/// (`["sticks_sahe", "sticks_count"]`). An empty list fails the load.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct AnyOf<T>(Vec<T>);
+
+impl<T: PartialEq> AnyOf<T> {
+    /// Whether `value` is one of the values.
+    #[must_use]
+    pub fn contains(&self, value: &T) -> bool {
+        self.0.contains(value)
+    }
+
+    /// The values, as written.
+    #[must_use]
+    pub fn values(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for AnyOf<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let values = match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::Array(items) => items
+                .into_iter()
+                .map(serde_json::from_value)
+                .collect::<Result<Vec<T>, _>>(),
+            one => serde_json::from_value(one).map(|v| vec![v]),
+        }
+        .map_err(D::Error::custom)?;
+        if values.is_empty() {
+            return Err(D::Error::custom("an empty list of values fits no game"));
+        }
+        Ok(Self(values))
+    }
+}
+
 /// The ruleset options a fact presupposes, each named and valued as the
-/// API writes it (`{"board": "circle40"}`); an option left out may take
-/// any value. Checked when the catalogue loads: an unknown option or value
-/// fails the load.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// API writes it (`{"board": "circle40"}`, or a list of the values it fits:
+/// `{"throw_table": ["sticks_sahe", "sticks_count"]}`); an option left out
+/// may take any value. Checked when the catalogue loads: an unknown option
+/// or value, or an empty list, fails the load.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FactWhen {
     /// Track shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<Board>,
+    pub board: Option<AnyOf<Board>>,
     /// How a throw is scored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub throw_table: Option<ThrowTable>,
+    pub throw_table: Option<AnyOf<ThrowTable>>,
     /// Which north-creek bank is deadly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deadly_north_bank: Option<DeadlyNorthBank>,
+    pub deadly_north_bank: Option<AnyOf<DeadlyNorthBank>>,
     /// What landing exactly on own last space does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own_last_space: Option<OwnLastSpace>,
+    pub own_last_space: Option<AnyOf<OwnLastSpace>>,
     /// What passing own last space does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub overshoot: Option<Overshoot>,
+    pub overshoot: Option<AnyOf<Overshoot>>,
     /// What landing on a dry branch does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dry_branch: Option<DryBranch>,
+    pub dry_branch: Option<AnyOf<DryBranch>>,
     /// How turns pass between team players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_order: Option<TurnOrder>,
+    pub turn_order: Option<AnyOf<TurnOrder>>,
     /// When the counters are checked for a winner.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end_check: Option<EndCheck>,
+    pub end_check: Option<AnyOf<EndCheck>>,
 }
 
 impl FactWhen {
@@ -254,20 +347,21 @@ impl FactWhen {
         *self == Self::default()
     }
 
-    /// Whether `options` has every value named here.
+    /// Whether every option named here has, in `options`, one of the
+    /// values named for it.
     #[must_use]
     pub fn matches(&self, options: &Options) -> bool {
-        fn fits<T: PartialEq>(wanted: Option<T>, value: T) -> bool {
-            wanted.is_none_or(|w| w == value)
+        fn fits<T: PartialEq>(wanted: Option<&AnyOf<T>>, value: &T) -> bool {
+            wanted.is_none_or(|w| w.contains(value))
         }
-        fits(self.board, options.board)
-            && fits(self.throw_table, options.throw_table)
-            && fits(self.deadly_north_bank, options.deadly_north_bank)
-            && fits(self.own_last_space, options.own_last_space)
-            && fits(self.overshoot, options.overshoot)
-            && fits(self.dry_branch, options.dry_branch)
-            && fits(self.turn_order, options.turn_order)
-            && fits(self.end_check, options.end_check)
+        fits(self.board.as_ref(), &options.board)
+            && fits(self.throw_table.as_ref(), &options.throw_table)
+            && fits(self.deadly_north_bank.as_ref(), &options.deadly_north_bank)
+            && fits(self.own_last_space.as_ref(), &options.own_last_space)
+            && fits(self.overshoot.as_ref(), &options.overshoot)
+            && fits(self.dry_branch.as_ref(), &options.dry_branch)
+            && fits(self.turn_order.as_ref(), &options.turn_order)
+            && fits(self.end_check.as_ref(), &options.end_check)
     }
 }
 
@@ -277,6 +371,24 @@ impl Fact {
     pub fn fits(&self, options: &Options) -> bool {
         self.when.matches(options)
     }
+
+    /// Whether the fact may be told to `audience`: it must be one of the
+    /// fact's audiences, and a fact that rests only on modern retellings
+    /// ([`EvidenceGrade::ModernRetelling`]) is told to scholars alone,
+    /// whose text attributes it ("According to ..."), never to the young
+    /// or general audience.
+    #[must_use]
+    pub fn told_to(&self, audience: Audience) -> bool {
+        self.audiences.contains(&audience)
+            && (audience == Audience::Scholar || self.grade != EvidenceGrade::ModernRetelling)
+    }
+
+    /// Whether the fact may be told in a game played with `options` and
+    /// narrated for `audience`: [`Fact::fits`] and [`Fact::told_to`].
+    #[must_use]
+    pub fn tellable(&self, options: &Options, audience: Audience) -> bool {
+        self.fits(options) && self.told_to(audience)
+    }
 }
 
 #[derive(Deserialize)]
@@ -284,8 +396,9 @@ struct FactsFile {
     facts: Vec<Fact>,
 }
 
-/// A glossary term.
+/// A glossary term, with the evidence for its meaning.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GlossaryTerm {
     /// Stable id, kebab-case ASCII.
     pub id: String,
@@ -302,7 +415,9 @@ pub struct GlossaryTerm {
     /// Ids of related terms.
     #[serde(default)]
     pub related: Vec<String>,
-    /// Where the meaning comes from.
+    /// How well the meaning is evidenced.
+    pub grade: EvidenceGrade,
+    /// Where the meaning comes from (never empty).
     pub citations: Vec<Citation>,
 }
 
@@ -367,7 +482,7 @@ impl Catalogue {
             .enumerate()
             .map(|(i, f)| (f.id.clone(), i))
             .collect();
-        Ok(Self {
+        let catalogue = Self {
             templates: parse("templates.json", include_str!("data/templates.json"))?,
             facts,
             fact_index,
@@ -375,7 +490,37 @@ impl Catalogue {
             glossary: parse::<GlossaryFile>("glossary.json", include_str!("data/glossary.json"))?
                 .terms,
             features: parse("features.json", include_str!("data/features.json"))?,
-        })
+        };
+        catalogue.check_evidence()?;
+        Ok(catalogue)
+    }
+
+    /// Every fact and term carries its evidence: at least one citation, each
+    /// of a source in the bibliography; a fact has at least one audience.
+    fn check_evidence(&self) -> Result<(), String> {
+        let sources: HashSet<&str> = self.sources.iter().map(Source::id).collect();
+        let cited = |file: &str, id: &str, citations: &[Citation]| {
+            if citations.is_empty() {
+                return Err(format!("{file}: {id} has no citation"));
+            }
+            match citations
+                .iter()
+                .find(|c| !sources.contains(c.source.as_str()))
+            {
+                Some(c) => Err(format!("{file}: {id} cites unknown source {}", c.source)),
+                None => Ok(()),
+            }
+        };
+        for f in &self.facts {
+            cited("facts.json", &f.id, &f.citations)?;
+            if f.audiences.is_empty() {
+                return Err(format!("facts.json: {} is told to no audience", f.id));
+            }
+        }
+        for t in &self.glossary {
+            cited("glossary.json", &t.id, &t.citations)?;
+        }
+        Ok(())
     }
 
     /// The place in [`Catalogue::facts`] of the fact with this id.

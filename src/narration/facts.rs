@@ -2,7 +2,7 @@
 //! the walk through the catalogue's facts, each told once a round.
 
 use super::catalogue::{Catalogue, Fact, catalogue};
-use super::vocabulary::MoveContext;
+use super::vocabulary::{Audience, MoveContext};
 use crate::rules::{Event, Options, Throw, ThrowTable};
 
 /// Topics relevant to this move, most specific first.
@@ -57,7 +57,7 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
 /// fact that fits the game's options has been told once (ids of facts that
 /// do not fit, or no longer exist, are skipped).
 fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> (Vec<usize>, Vec<bool>) {
-    let fits: Vec<bool> = cat.facts.iter().map(|f| f.fits(options)).collect();
+    let fits: Vec<bool> = cat.facts.iter().map(|f| in_games(f, options)).collect();
     let fitting = fits.iter().filter(|f| **f).count();
     let mut starts = vec![0];
     let mut round = vec![false; fits.len()];
@@ -77,6 +77,17 @@ fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> (Vec<usize>, Vec
         }
     }
     (starts, round)
+}
+
+/// Whether a game played with `options` may tell the fact: it fits the
+/// options and may be told to every audience. A move's plan, and so its
+/// fact, is the same whatever the audience (a stored move narrated again for
+/// another audience tells the same fact), so a fact that one audience may
+/// not hear (one resting on modern retellings alone, which the young and
+/// general audiences never hear) is not told in games; it stays readable in
+/// the catalogue with its grade.
+pub fn in_games(fact: &Fact, options: &Options) -> bool {
+    fact.fits(options) && Audience::ALL.iter().all(|&a| fact.told_to(a))
 }
 
 /// Add the fact a narration told to a game's list of facts told
@@ -113,7 +124,7 @@ pub(super) fn choose_fact<'c>(
     let (_, round) = walk(cat, ctx.options, ctx.told);
     let last = ctx.told.last().map(String::as_str);
     let untold = |&(k, f): &(usize, &Fact)| {
-        f.fits(ctx.options)
+        in_games(f, ctx.options)
             && !round[k]
             && Some(f.id.as_str()) != last
             && !f

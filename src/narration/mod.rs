@@ -32,9 +32,10 @@ pub use bibtex::{BibtexError, bibtex};
 pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
 
 pub use catalogue::{
-    BoardWords, Catalogue, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText, Source, catalogue,
+    BoardWords, Catalogue, EvidenceGrade, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText,
+    Source, catalogue,
 };
-pub use facts::remember_fact;
+pub use facts::{in_games, remember_fact};
 pub use plan::FULL_STATEMENT_EVERY;
 pub use render::{narrate_move, narrate_stop, renarrate_move};
 pub use rule_id::RuleId;

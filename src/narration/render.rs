@@ -118,6 +118,10 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
         .fact
         .as_deref()
         .and_then(|id| cat.facts.iter().find(|f| f.id == id))
+        // A move first narrated for scholars may hold a fact that rests on
+        // modern retellings alone; narrated again for another audience it
+        // tells none.
+        .filter(|f| f.told_to(ctx.audience))
     {
         let text = match ctx.audience {
             Audience::Young => &fact.young,

@@ -55,7 +55,8 @@ impl Audience {
 }
 
 /// A pointer into the bibliography: `source` is an id of
-/// `GET /v1/sources`, `locator` the pages where known (e.g. `pp. 124-130`).
+/// `GET /v1/sources`, `locator` the pages where they were seen, or where
+/// the source's record says they come from (e.g. `p. 641`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Citation {
