@@ -1,6 +1,6 @@
 //! Zohn Ahl, the Kiowa stick-dice race game, as a narrated rules service.
 //!
-//! Four rooms, one direction of dependency (DESIGN.md): [`http`] calls
+//! Four rooms, one direction of dependency (docs/architecture.md): [`http`] calls
 //! [`service`], which calls the pure [`rules`] engine and [`narration`], and
 //! the [`store`] for SQLite.
 

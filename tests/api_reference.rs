@@ -80,7 +80,7 @@ async fn sticks_lists_every_table_with_exact_probabilities() {
     let sahe = &tables[0];
     assert_eq!(sahe["id"], "sticks_sahe");
     assert_eq!(sahe["outcomes"].as_array().unwrap().len(), 16);
-    // RULES.md 2.1: E[value] = 44/16 = 11/4, P(throw again) = 3/8.
+    // docs/rules.md#throw-sticks-sahe: E[value] = 44/16 = 11/4, P(throw again) = 3/8.
     assert_eq!(sahe["expected_value"]["numerator"], 11);
     assert_eq!(sahe["expected_value"]["denominator"], 4);
     assert_eq!(sahe["throw_again"]["numerator"], 3);
@@ -96,7 +96,7 @@ async fn sticks_lists_every_table_with_exact_probabilities() {
     for t in tables {
         assert!(!t["description"].as_str().unwrap().contains('{'), "{t}");
     }
-    // RULES.md 2.2: E = 43/16, P(again) = 1/8.
+    // docs/rules.md#throw-sticks-count: E = 43/16, P(again) = 1/8.
     assert_eq!(tables[1]["expected_value"]["numerator"], 43);
     assert_eq!(tables[1]["throw_again"]["denominator"], 8);
     assert_eq!(tables[2]["outcomes"].as_array().unwrap().len(), 7);
