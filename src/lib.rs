@@ -8,6 +8,7 @@ pub mod cli;
 pub mod http;
 pub mod narration;
 pub mod odds;
+pub mod picture;
 pub mod rules;
 pub mod server;
 pub mod service;
