@@ -4,6 +4,7 @@
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod board;
 pub mod dto;
 mod games;
 mod json;
@@ -56,6 +57,9 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/v1/games/{id}/stop", &["POST"]),
     ("/v1/games/{id}/moves", &["GET"]),
     ("/v1/games/{id}/moves/{n}", &["GET"]),
+    ("/v1/games/{id}/board.svg", &["GET"]),
+    ("/v1/games/{id}/moves/{n}/board.svg", &["GET"]),
+    ("/v1/rulesets/{preset}/board.svg", &["GET"]),
     ("/v1/rulesets", &["GET"]),
     ("/v1/rulesets/{preset}", &["GET"]),
     ("/v1/games/{id}/odds", &["GET"]),
@@ -77,6 +81,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::stop_game)
         .service(games::list_moves)
         .service(games::get_move)
+        .service(board::get_board)
+        .service(board::get_move_board)
+        .service(board::get_ruleset_board)
         .service(rulesets::get_rulesets)
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)
@@ -114,6 +121,7 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         ("PostThrow", "post_throw"),
         ("StopGame", "stop_game"),
         ("ListMoves", "list_moves"),
+        ("GetBoard", "get_board"),
     ];
     for (path, id_expr, with_move) in [
         ("/v1/games", "$response.body#/id", false),
@@ -142,6 +150,14 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 .parameter("n", "$response.body#/n")
                 .build();
             response.links.insert("GetMove".to_owned(), RefOr::T(link));
+            let link = LinkBuilder::new()
+                .operation_id("get_move_board")
+                .parameter("id", id_expr)
+                .parameter("n", "$response.body#/n")
+                .build();
+            response
+                .links
+                .insert("GetMoveBoard".to_owned(), RefOr::T(link));
         }
     }
     api
