@@ -9,6 +9,7 @@ pub mod domain;
 pub mod http;
 pub mod narration;
 pub mod odds;
+pub mod picture;
 pub mod rules;
 pub mod server;
 pub mod service;

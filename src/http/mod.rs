@@ -4,6 +4,7 @@
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod board;
 pub mod dto;
 mod games;
 mod json;
@@ -88,6 +89,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::stop_game)
         .service(games::list_moves)
         .service(games::get_move)
+        .service(board::get_board)
+        .service(board::get_move_board)
+        .service(board::get_ruleset_board)
         .service(rulesets::get_rulesets)
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)
@@ -125,6 +129,7 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         ("PostThrow", "post_throw"),
         ("StopGame", "stop_game"),
         ("ListMoves", "list_moves"),
+        ("GetBoard", "get_board"),
     ];
     for (path, id_expr, with_move) in [
         ("/v1/games", "$response.body#/id", false),
@@ -153,6 +158,14 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 .parameter("n", "$response.body#/n")
                 .build();
             response.links.insert("GetMove".to_owned(), RefOr::T(link));
+            let link = LinkBuilder::new()
+                .operation_id("get_move_board")
+                .parameter("id", id_expr)
+                .parameter("n", "$response.body#/n")
+                .build();
+            response
+                .links
+                .insert("GetMoveBoard".to_owned(), RefOr::T(link));
         }
     }
     api
