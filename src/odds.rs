@@ -19,26 +19,34 @@
 //!
 //! **Solution.** `P(s) = Σ p_r · P(next_r(s))` with `P = 1` where A has won
 //! and `0` where B has, and `E(s) = 1 + Σ p_r · E(next_r(s))` with `E = 0`
-//! at the end. Gauss-Seidel value iteration: each sweep updates the states
-//! in place, in an order that runs backwards from the finish (states nearest
-//! the end of the game first: fewest counters from a win, then, with
-//! `circuits_to_win`, most circuits, then the awls furthest along), so that
-//! one sweep carries the end values a long way into the chain. A state's
-//! self-loop (a forced pass that throws again) is solved exactly. Sweeps
-//! stop when no value moved by more than [`TOLERANCE`] in the last sweep
-//! (for `E`, relative to the value), and the change of the last sweep is
-//! reported.
+//! at the end; a state's self-loop (a forced pass that throws again) is
+//! solved exactly. The chain is cut into its strongly connected components
+//! (Tarjan): a component's transitions leave it only towards components
+//! nearer the finish (circuits only grow, so with `circuits_to_win` each
+//! circuit count is its own component; counters go both ways, so without it
+//! most of the chain is one component). The components are solved one after
+//! the other from the finish, each with the values of those it leads to
+//! already fixed. Within a component the states are swept in place
+//! (Gauss-Seidel) by counter layer, fewest counters from a win first, and
+//! within a layer the awls furthest along first, so one sweep carries the
+//! values a long way. A component that does not settle within a few sweeps
+//! (counters that wander up and down for many throws, as in `ludii`) is
+//! solved by restarted GMRES on the fixed point of a preconditioning step
+//! (two rounds of a sweep in order and a sweep back by layer); each restart
+//! is checked by a true step. The solve ends with sweeps of the whole chain
+//! until no value moves by more than [`TOLERANCE`] in a sweep (for `E`,
+//! relative to the value): the test the plain value iteration used, so the
+//! results agree with it. The change of that last sweep is reported.
 //!
-//! Solutions are cached per table (options, team sizes, first side) for the
-//! life of the process: [`cached`] computes each one once (the cache keeps
-//! at most [`MAX_CACHED`] solutions, and solves one chain at a time).
+//! **Service.** [`Solver`] (in `solver.rs`) caches solved chains, queues the
+//! others for one background thread and lets a caller wait at most a time
+//! budget; the HTTP handlers and the server use it.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+mod solver;
 
-use crate::rules::{
-    self, DryBranch, Event, GameState, Options, Outcome, RulesError, Side, Table, Throw,
-};
+pub use solver::{BUDGET, Lookup, MAX_CACHE_BYTES, MAX_CACHED, MAX_PENDING, Settings, Solver};
+
+use crate::rules::{self, DryBranch, Event, GameState, Outcome, RulesError, Side, Table, Throw};
 
 /// Largest chain the solver takes, in states of the full state box (both
 /// awls × counters × circuits × turn indexes × forfeits).
@@ -1006,68 +1014,12 @@ fn finite(x: &[f64]) -> Result<(), OddsError> {
         Err(OddsError::NoConvergence { sweeps: 0 })
     }
 }
-/// The cache key: everything a chain depends on.
-type Key = (Options, [u8; 2], Side);
-
-type Slot = Arc<OnceLock<Result<Arc<Solution>, OddsError>>>;
-
-/// Most solutions the cache keeps; past it a finished one is dropped to make
-/// room (any one: clients may choose many distinct rulesets, and a large
-/// chain's solution takes tens of MB).
-pub const MAX_CACHED: usize = 8;
-
-fn cache() -> &'static Mutex<HashMap<Key, Slot>> {
-    static CACHE: OnceLock<Mutex<HashMap<Key, Slot>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// Held while a chain is solved: one solve at a time, so concurrent
-/// requests for several large rulesets cannot multiply the peak memory.
-static SOLVING: Mutex<()> = Mutex::new(());
-
-/// The solution of `table`, computed once per table (options, team sizes,
-/// first side) while it stays in the cache (at most [`MAX_CACHED`]
-/// solutions); callers asking for the same table meanwhile wait for the one
-/// computation, and different tables are solved one at a time.
-///
-/// # Errors
-/// As [`solve`] (errors are cached too).
-pub fn cached(table: &Table) -> Result<Arc<Solution>, OddsError> {
-    let key = (
-        *table.options(),
-        [table.players(Side::A), table.players(Side::B)],
-        table.first(),
-    );
-    let slot = {
-        let mut map = cache()
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !map.contains_key(&key) && map.len() >= MAX_CACHED {
-            let done = map
-                .iter()
-                .find(|(_, slot)| slot.get().is_some())
-                .map(|(k, _)| *k);
-            if let Some(k) = done {
-                map.remove(&k);
-            }
-        }
-        Arc::clone(map.entry(key).or_default())
-    };
-    slot.get_or_init(|| {
-        let _one_at_a_time = SOLVING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        solve(table).map(Arc::new)
-    })
-    .clone()
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::rules::Preset;
+    use crate::rules::{Options, Preset};
 
     fn table(options: Options, players: usize, first: Side) -> Table {
         Table::new(options, [players, players], first).unwrap()
@@ -1124,8 +1076,7 @@ mod tests {
     #[test]
     fn finished_games_have_no_odds_and_big_tables_are_refused() {
         let t = table(Options::default(), 1, Side::A);
-        let sol = cached(&t).unwrap();
-        assert!(Arc::ptr_eq(&sol, &cached(&t).unwrap()), "computed once");
+        let sol = solve(&t).unwrap();
         let mut s = GameState::new(&t);
         s.outcome = Some(Outcome::Won { side: Side::A });
         assert_eq!(sol.odds(&s), None);
@@ -1139,7 +1090,7 @@ mod tests {
             Side::A,
         );
         assert!(matches!(
-            cached(&big).unwrap_err(),
+            solve(&big).unwrap_err(),
             OddsError::TooLarge { .. }
         ));
         // B holds its last counter and throws from its own 18: a 2 (6/16)
