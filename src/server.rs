@@ -57,6 +57,8 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
         let service = Service::with_max_batch(store.clone(), args.max_batch);
+        // Every preset's exact odds, solved in the background from now on.
+        crate::odds::Solver::shared().solve_presets();
         tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
         let mut server =
             HttpServer::new(move || crate::http::app(service.clone())).bind(args.addr)?;

@@ -29,6 +29,7 @@ pub use games::{DEFAULT_PAGE, MAX_PAGE};
 pub use json::BODY_LIMIT;
 use problem::{ApiError, PROBLEM_JSON};
 
+use crate::odds::Solver;
 use crate::service::Service;
 
 /// The OpenAPI document's fixed parts; paths and schemas come from the
@@ -218,9 +219,26 @@ fn to_problem<B: MessageBody + 'static>(
 
 /// The whole application over `service`: API routes, `/openapi.json`,
 /// Swagger UI at `/docs/`, problem details for every error, one tracing span
-/// per request.
+/// per request. Exact odds come from the process's odds service,
+/// [`Solver::shared`].
 pub fn app(
     service: Service,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    app_with_odds(service, Solver::shared())
+}
+
+/// [`app`] with its own odds service (its own budget, bounds and cache).
+pub fn app_with_odds(
+    service: Service,
+    odds: Solver,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -234,6 +252,7 @@ pub fn app(
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .app_data(web::Data::new(service))
+        .app_data(web::Data::new(odds))
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(|err, _| {
             ApiError::invalid(format!("query string: {err}"), Vec::new()).into()
