@@ -1,7 +1,10 @@
 //! The game resources: create, read, throw, stop, and the move log.
 
-use actix_web::http::header::{self, HeaderMap};
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use std::future::{Ready, ready};
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use utoipa::IntoParams;
@@ -10,68 +13,17 @@ use super::dto::{
     CreateGameRequest, GameView, MovePage, MoveView, SeatTokens, StopView, ThrowRequest, game_view,
     move_view,
 };
+use super::extract::{AudienceQuery, Bearer, GameIdPath, IdempotencyKey, IfMatch, path_segments};
 use super::json;
 use super::problem::{ApiError, Problem};
-use crate::domain::{Game, GameId, MoveRecord};
+use crate::domain::{Game, MoveRecord};
 use crate::narration::Audience;
 use crate::service::{Answer, NewGame, Service, ThrowCommand};
-
-/// Longest `Idempotency-Key`, in characters.
-pub const MAX_IDEMPOTENCY_KEY: usize = 255;
-
-/// The bearer token of an `Authorization` header, if any. A header that is
-/// not `Bearer <token>` counts as a token no seat has: a seated game answers
-/// it with 401, an open game ignores it (as it ignores any credentials).
-fn bearer(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(header::AUTHORIZATION)?;
-    let text = value.to_str().unwrap_or_default().trim();
-    Some(match text.split_once(' ') {
-        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
-            token.trim().to_ascii_lowercase()
-        }
-        _ => String::new(),
-    })
-}
-
-/// The `Idempotency-Key` header: 1 to 255 visible ASCII characters.
-fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    let Some(value) = headers.get("idempotency-key") else {
-        return Ok(None);
-    };
-    let key = value.to_str().unwrap_or_default();
-    if key.is_empty()
-        || key.len() > MAX_IDEMPOTENCY_KEY
-        || !key.bytes().all(|b| b.is_ascii_graphic())
-    {
-        return Err(ApiError::field(
-            "#/header/Idempotency-Key",
-            format!("must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
-        ));
-    }
-    Ok(Some(key.to_owned()))
-}
 
 /// Largest page of the move log.
 pub const MAX_PAGE: u32 = 100;
 /// Page size when `limit` is absent.
 pub const DEFAULT_PAGE: u32 = 20;
-
-fn game_id(raw: &str) -> Result<GameId, ApiError> {
-    GameId::parse(raw).map_err(|e| ApiError::field("#/path/id", e.to_string()))
-}
-
-/// The `audience` query parameter: absent, or one of the audiences.
-fn audience(raw: Option<&str>) -> Result<Option<Audience>, ApiError> {
-    raw.map(|text| {
-        Audience::parse(text).ok_or_else(|| {
-            ApiError::field(
-                "#/query/audience",
-                format!("must be one of: young, general, scholar (got {text:?})"),
-            )
-        })
-    })
-    .transpose()
-}
 
 /// The move as stored, or narrated again for `audience`.
 fn for_audience(game: &Game, record: MoveRecord, audience: Option<Audience>) -> MoveRecord {
@@ -86,29 +38,6 @@ fn for_audience(game: &Game, record: MoveRecord, audience: Option<Audience>) -> 
 
 fn etag(version: u32) -> String {
     format!("\"{version}\"")
-}
-
-/// The version an `If-Match` header asks for: `None` when absent or `*`.
-/// Otherwise it must be one of the game's ETags: a quoted version, `"3"`
-/// (also accepted weak, `W/"3"`, or bare, `3`).
-fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
-    let Some(value) = headers.get(header::IF_MATCH) else {
-        return Ok(None);
-    };
-    let text = value.to_str().unwrap_or_default().trim();
-    if text == "*" {
-        return Ok(None);
-    }
-    Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
-        .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|t| t.parse::<u32>().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::field(
-                "#/header/If-Match",
-                "must be the game's ETag, a quoted version such as \"3\"",
-            )
-        })
 }
 
 fn game_response(status: actix_web::http::StatusCode, game: &Game) -> HttpResponse {
@@ -171,9 +100,9 @@ pub async fn create_game(
 #[get("/v1/games/{id}")]
 pub async fn get_game(
     service: web::Data<Service>,
-    id: web::Path<String>,
+    GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
-    let game = service.game(game_id(&id)?).await?;
+    let game = service.game(id).await?;
     Ok(game_response(actix_web::http::StatusCode::OK, &game))
 }
 
@@ -210,16 +139,19 @@ pub async fn get_game(
 #[post("/v1/games/{id}/throws")]
 pub async fn post_throw(
     service: web::Data<Service>,
-    id: web::Path<String>,
     req: HttpRequest,
+    // The body comes first: a body over the limit is refused before the
+    // path and headers are looked at.
     body: web::Bytes,
+    GameIdPath(id): GameIdPath,
+    IfMatch(expected_version): IfMatch,
+    Bearer(token): Bearer,
+    IdempotencyKey(key): IdempotencyKey,
 ) -> Result<HttpResponse, ApiError> {
-    let id = game_id(&id)?;
-    let headers = req.headers();
     let cmd = ThrowCommand {
-        expected_version: if_match(headers)?,
-        token: bearer(headers),
-        idempotency: idempotency_key(headers)?.map(|key| (key, Sha256::digest(&body).into())),
+        expected_version,
+        token,
+        idempotency: key.map(|key| (key, Sha256::digest(&body).into())),
         reported: json::parse::<ThrowRequest>(&req, &body, true)?.reported()?,
     };
     let answer = service
@@ -259,11 +191,10 @@ pub async fn post_throw(
 #[post("/v1/games/{id}/stop")]
 pub async fn stop_game(
     service: web::Data<Service>,
-    id: web::Path<String>,
-    req: HttpRequest,
+    GameIdPath(id): GameIdPath,
+    Bearer(token): Bearer,
 ) -> Result<HttpResponse, ApiError> {
-    let token = bearer(req.headers());
-    let (game, narration) = service.stop(game_id(&id)?, token.as_deref()).await?;
+    let (game, narration) = service.stop(id, token.as_deref()).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(game.version)))
         .json(StopView {
@@ -272,9 +203,16 @@ pub async fn stop_game(
         }))
 }
 
-/// Paging through the move log.
+/// Paging through the move log: the operation's query parameters, as
+/// documented. Extracted first so that an unknown or repeated parameter is
+/// refused before anything else; the values are read by [`Page`] and
+/// [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[expect(
+    dead_code,
+    reason = "parsed only to refuse parameters the operation does not document"
+)]
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
     /// The `next_cursor` of the previous page; absent for the first page.
@@ -290,9 +228,15 @@ pub struct MovesQuery {
     audience: Option<String>,
 }
 
-/// The audience to narrate one move for.
+/// The audience to narrate one move for: the operation's query parameters,
+/// as documented, extracted first to refuse unknown or repeated ones; the
+/// value is read by [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[expect(
+    dead_code,
+    reason = "parsed only to refuse parameters the operation does not document"
+)]
 #[into_params(parameter_in = Query)]
 pub struct MoveQuery {
     /// Narrate the move again for this audience (default: the game's own).
@@ -300,6 +244,88 @@ pub struct MoveQuery {
     /// the result is the same on every request.
     #[param(inline, value_type = Option<Audience>)]
     audience: Option<String>,
+}
+
+/// A page of the move log: the moves after `after`, at most `limit`.
+#[derive(Clone, Copy, Debug)]
+pub struct Page {
+    after: u32,
+    limit: u32,
+}
+
+/// The paging parameters alone.
+#[derive(Deserialize)]
+struct PageParams {
+    cursor: Option<String>,
+    limit: Option<String>,
+}
+
+impl Page {
+    fn parse(params: &PageParams) -> Result<Self, ApiError> {
+        let after = match &params.cursor {
+            None => 0,
+            Some(c) => c.parse::<u32>().map_err(|_| {
+                ApiError::field(
+                    "#/query/cursor",
+                    "must be a next_cursor value from a previous page",
+                )
+            })?,
+        };
+        let limit = match &params.limit {
+            None => DEFAULT_PAGE,
+            Some(l) => l
+                .parse::<u32>()
+                .ok()
+                .filter(|l| (1..=MAX_PAGE).contains(l))
+                .ok_or_else(|| {
+                    ApiError::field(
+                        "#/query/limit",
+                        format!("must be an integer from 1 to {MAX_PAGE}"),
+                    )
+                })?,
+        };
+        Ok(Self { after, limit })
+    }
+}
+
+impl FromRequest for Page {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let parsed = web::Query::<PageParams>::from_request(req, payload).into_inner();
+        ready(parsed.and_then(|params| Self::parse(&params).map_err(Into::into)))
+    }
+}
+
+/// The `{n}` segment of a move's path.
+#[derive(Deserialize)]
+struct MoveSegment {
+    n: String,
+}
+
+/// The move number of a `/v1/games/{id}/moves/{n}` path, from 1; anything
+/// else is a 400 problem pointing at `#/path/n`.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveNumber(u32);
+
+impl FromRequest for MoveNumber {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_segments::<MoveSegment>(req).and_then(|segment| {
+            segment
+                .n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .map(Self)
+                .ok_or_else(|| {
+                    ApiError::field("#/path/n", "must be a move number, an integer from 1 up")
+                })
+        }))
+    }
 }
 
 /// The move log, oldest first, a page at a time; with `audience`, every
@@ -316,33 +342,11 @@ pub struct MoveQuery {
 #[get("/v1/games/{id}/moves")]
 pub async fn list_moves(
     service: web::Data<Service>,
-    id: web::Path<String>,
-    query: web::Query<MovesQuery>,
+    _params: web::Query<MovesQuery>,
+    GameIdPath(id): GameIdPath,
+    Page { after, limit }: Page,
+    AudienceQuery(audience): AudienceQuery,
 ) -> Result<HttpResponse, ApiError> {
-    let id = game_id(&id)?;
-    let after = match &query.cursor {
-        None => 0,
-        Some(c) => c.parse::<u32>().map_err(|_| {
-            ApiError::field(
-                "#/query/cursor",
-                "must be a next_cursor value from a previous page",
-            )
-        })?,
-    };
-    let limit = match &query.limit {
-        None => DEFAULT_PAGE,
-        Some(l) => l
-            .parse::<u32>()
-            .ok()
-            .filter(|l| (1..=MAX_PAGE).contains(l))
-            .ok_or_else(|| {
-                ApiError::field(
-                    "#/query/limit",
-                    format!("must be an integer from 1 to {MAX_PAGE}"),
-                )
-            })?,
-    };
-    let audience = audience(query.audience.as_deref())?;
     let (game, records) = service.moves(id, after, limit).await?;
     let next_cursor = records
         .last()
@@ -373,15 +377,11 @@ pub async fn list_moves(
 #[get("/v1/games/{id}/moves/{n}")]
 pub async fn get_move(
     service: web::Data<Service>,
-    path: web::Path<(String, String)>,
-    query: web::Query<MoveQuery>,
+    _params: web::Query<MoveQuery>,
+    GameIdPath(id): GameIdPath,
+    MoveNumber(n): MoveNumber,
+    AudienceQuery(audience): AudienceQuery,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, n) = path.into_inner();
-    let id = game_id(&id)?;
-    let n = n.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
-        ApiError::field("#/path/n", "must be a move number, an integer from 1 up")
-    })?;
-    let audience = audience(query.audience.as_deref())?;
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
     let record = for_audience(&game, record, audience);

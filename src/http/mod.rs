@@ -5,6 +5,7 @@
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 pub mod dto;
+mod extract;
 mod games;
 mod json;
 mod odds;
