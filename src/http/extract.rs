@@ -189,3 +189,93 @@ impl FromRequest for AudienceQuery {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use actix_web::FromRequest;
+    use actix_web::test::TestRequest;
+
+    use super::*;
+
+    fn pointer(e: &ApiError) -> &str {
+        &e.problem().errors[0].pointer
+    }
+
+    #[actix_web::test]
+    async fn a_non_bearer_authorization_counts_as_a_token_no_seat_has() {
+        let token = |header: Option<&'static str>| {
+            let mut req = TestRequest::default();
+            if let Some(h) = header {
+                req = req.insert_header((header::AUTHORIZATION, h));
+            }
+            bearer(req.to_http_request().headers())
+        };
+        assert_eq!(token(None), None);
+        assert_eq!(token(Some("Bearer AbC ")), Some("abc".to_owned()));
+        assert_eq!(token(Some("bearer abc")), Some("abc".to_owned()));
+        assert_eq!(token(Some("Basic dXNlcjpwYXNz")), Some(String::new()));
+        assert_eq!(token(Some("abc")), Some(String::new()));
+    }
+
+    #[actix_web::test]
+    async fn an_idempotency_key_of_256_characters_points_at_its_header() {
+        let key = |value: String| {
+            let req = TestRequest::default()
+                .insert_header(("Idempotency-Key", value))
+                .to_http_request();
+            idempotency_key(req.headers())
+        };
+        let longest = "k".repeat(MAX_IDEMPOTENCY_KEY);
+        assert_eq!(key(longest.clone()).ok().flatten(), Some(longest));
+        for bad in ["k".repeat(MAX_IDEMPOTENCY_KEY + 1), "a b".to_owned()] {
+            let e = key(bad).expect_err("refused");
+            assert_eq!(pointer(&e), "#/header/Idempotency-Key");
+        }
+    }
+
+    #[actix_web::test]
+    async fn if_match_takes_strong_weak_and_bare_etags_and_refuses_others() {
+        let version = |value: &'static str| {
+            let req = TestRequest::default()
+                .insert_header((header::IF_MATCH, value))
+                .to_http_request();
+            if_match(req.headers())
+        };
+        for etag in ["\"3\"", "W/\"3\"", "3"] {
+            assert_eq!(version(etag).ok(), Some(Some(3)), "{etag}");
+        }
+        assert_eq!(version("*").ok(), Some(None));
+        for bad in ["\"x\"", "\"\"", "\"1234567890\""] {
+            assert_eq!(pointer(&version(bad).expect_err(bad)), "#/header/If-Match");
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_malformed_game_id_points_at_the_path() {
+        let req = TestRequest::default()
+            .param("id", "not-a-uuid")
+            .to_http_request();
+        let e = GameIdPath::extract(&req).await.expect_err("refused");
+        assert_eq!(pointer(&e), "#/path/id");
+        let id = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79";
+        let req = TestRequest::default().param("id", id).to_http_request();
+        let GameIdPath(parsed) = GameIdPath::extract(&req).await.expect("a UUID");
+        assert_eq!(parsed.to_string(), id);
+    }
+
+    #[actix_web::test]
+    async fn the_audience_query_reads_only_audience() {
+        let audience = |uri: &str| {
+            let req = TestRequest::get().uri(uri).to_http_request();
+            AudienceQuery::extract(&req).into_inner()
+        };
+        assert_eq!(audience("/").ok().map(|a| a.0), Some(None));
+        assert_eq!(
+            audience("/?limit=5&audience=scholar").ok().map(|a| a.0),
+            Some(Some(Audience::Scholar))
+        );
+        let e = audience("/?audience=Young").expect_err("refused");
+        let api = e.as_error::<ApiError>().expect("an API problem");
+        assert_eq!(pointer(api), "#/query/audience");
+    }
+}
