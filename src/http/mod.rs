@@ -1,13 +1,17 @@
 //! The HTTP API (actix-web): thin handlers over [`crate::service`], every
 //! error as RFC 9457 problem details, the OpenAPI document generated from
-//! the handlers (utoipa) and served with Swagger UI at `/docs/`.
+//! the handlers (utoipa) and served with Swagger UI at `/docs/`. One module
+//! per resource, its bodies next to its handlers; typed extractors in
+//! `extract`, the views several resources share in `dto`.
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 mod board;
 pub mod dto;
+mod extract;
 mod games;
 mod json;
+mod moves;
 mod odds;
 pub mod problem;
 mod reference;
@@ -25,8 +29,8 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
-pub use games::{DEFAULT_PAGE, MAX_PAGE};
 pub use json::BODY_LIMIT;
+pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 use problem::{ApiError, PROBLEM_JSON};
 
 use crate::odds::Solver;
@@ -88,8 +92,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::get_game)
         .service(games::post_throw)
         .service(games::stop_game)
-        .service(games::list_moves)
-        .service(games::get_move)
+        .service(moves::list_moves)
+        .service(moves::get_move)
         .service(board::get_board)
         .service(board::get_move_board)
         .service(board::get_ruleset_board)

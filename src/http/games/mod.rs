@@ -1,0 +1,17 @@
+//! The games resource: create, read, throw and stop, each handler with its
+//! bodies in its own module; the move log is [`super::moves`].
+
+mod create;
+mod read;
+mod stop;
+mod throw;
+
+pub use create::create_game;
+pub use read::{GameView, game_view, get_game};
+pub use stop::stop_game;
+pub use throw::post_throw;
+
+/// A game's ETag: its version, quoted.
+fn etag(version: u32) -> String {
+    format!("\"{version}\"")
+}
