@@ -6,7 +6,7 @@ mod common;
 
 use actix_web::test;
 use common::{get, post_empty, post_json, send, spawn_app};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Words that would betray the server's internals.
 const LEAKS: &[&str] = &[
@@ -268,4 +268,19 @@ async fn an_in_memory_database_is_refused_with_a_clear_message() {
         .await
         .expect_err("in-memory refused");
     assert!(err.to_string().contains("in-memory"));
+}
+
+/// Regression: `counters_per_side: 1e20` was refused with "got
+/// 9223372036854775807" (the number saturated to 64 bits), not what was sent.
+#[actix_web::test]
+async fn an_option_count_beyond_64_bits_is_refused_naming_the_number_as_sent() {
+    let (_db, app) = spawn_app().await;
+    let body: Value =
+        serde_json::from_str(r#"{"ruleset": {"options": {"counters_per_side": 1e20}}}"#).unwrap();
+    let r = send(&app, post_json("/v1/games", &body)).await;
+    let p = r.problem(400);
+    let text = p.to_string();
+    assert!(text.contains("1e20"), "{text}");
+    assert!(!text.contains("9223372036854775807"), "{text}");
+    assert!(text.contains("counters_per_side"), "{text}");
 }
