@@ -449,13 +449,10 @@ pub fn solve_until(table: &Table, cancelled: &dyn Fn() -> bool) -> Result<Soluti
     // < 2^23 states and a layer is at most 15 counters from a win).
     let mut keys: Vec<u64> = scratch(n);
     keys.extend(boxes.iter().enumerate().map(|(id, &b)| {
-            let s = layout.decode(b as usize);
-            let along = u8::MAX - (s.awls[0] + s.awls[1]);
-            let d = layout.counters_to_finish(&s);
-            (u64::from(comp[id]) << 35)
-                | (u64::from(d) << 31)
-                | (u64::from(along) << 23)
-                | u64::from(b)
+        let s = layout.decode(b as usize);
+        let along = u8::MAX - (s.awls[0] + s.awls[1]);
+        let d = layout.counters_to_finish(&s);
+        (u64::from(comp[id]) << 35) | (u64::from(d) << 31) | (u64::from(along) << 23) | u64::from(b)
     }));
     drop(comp);
     drop(boxes);
