@@ -340,6 +340,30 @@ fn results(table: &Table) -> Vec<(Throw, f64)> {
     out
 }
 
+/// Address space reserved at least for each working array of a solve.
+///
+/// With glibc's allocator a block this large is always mapped on its own
+/// and unmapped when freed (and freeing it does not raise the size from
+/// which blocks are mapped apart); smaller working arrays would come from
+/// the allocator's heap and about 12 MB of them would stay resident after
+/// the presets are solved. Only the pages written count as resident, so
+/// reserving more than is used costs no memory.
+const MAPPED_APART: usize = 33 << 20;
+
+/// An empty working array with room for `len` items, reserved as
+/// [`MAPPED_APART`] says.
+fn scratch<T>(len: usize) -> Vec<T> {
+    Vec::with_capacity(len.max(MAPPED_APART / std::mem::size_of::<T>().max(1)))
+}
+
+/// A working array of `len` copies of `value`, reserved as [`MAPPED_APART`]
+/// says.
+fn scratch_filled<T: Clone>(len: usize, value: T) -> Vec<T> {
+    let mut v = scratch(len);
+    v.resize(len, value);
+    v
+}
+
 /// The number of states in the full state box of `table` (the bound
 /// [`MAX_STATES`] applies to it), without building the chain.
 #[must_use]
@@ -377,9 +401,9 @@ pub fn solve_until(table: &Table, cancelled: &dyn Fn() -> bool) -> Result<Soluti
     let probs: Vec<f64> = results.iter().map(|(_, p)| *p).collect();
 
     // Breadth-first from the opening: discovery ids and transitions.
-    let mut found = vec![u32::MAX; size];
-    let mut boxes: Vec<u32> = Vec::new();
-    let mut next: Vec<u32> = Vec::new();
+    let mut found = scratch_filled(size, u32::MAX);
+    let mut boxes: Vec<u32> = scratch(0);
+    let mut next: Vec<u32> = scratch(0);
     let opening = GameState::new(table);
     let start = layout
         .encode(&opening)
@@ -412,7 +436,6 @@ pub fn solve_until(table: &Table, cancelled: &dyn Fn() -> bool) -> Result<Soluti
             next.push(target);
         }
     }
-    drop(found);
     let n = boxes.len();
 
     // The components, each emitted after every component it leads to.
@@ -421,43 +444,49 @@ pub fn solve_until(table: &Table, cancelled: &dyn Fn() -> bool) -> Result<Soluti
     // The sweep order: component by component from the finish, and within
     // a component backwards from the finish (fewest counters from a win,
     // then the awls furthest along).
-    let mut keys: Vec<(u32, u8, u8, u32, u32)> = boxes
-        .iter()
-        .enumerate()
-        .map(|(id, &b)| {
-            let s = layout.decode(b as usize);
-            let along = u8::MAX - (s.awls[0] + s.awls[1]);
-            let d = layout.counters_to_finish(&s);
-            (comp[id], d, along, b, id as u32)
-        })
-        .collect();
+    // Packed as one u64 each (component, layer, 255 - awls along, box
+    // index: 23 + 4 + 8 + 23 bits, as the box holds at most MAX_STATES
+    // < 2^23 states and a layer is at most 15 counters from a win).
+    let mut keys: Vec<u64> = scratch(n);
+    keys.extend(boxes.iter().enumerate().map(|(id, &b)| {
+        let s = layout.decode(b as usize);
+        let along = u8::MAX - (s.awls[0] + s.awls[1]);
+        let d = layout.counters_to_finish(&s);
+        (u64::from(comp[id]) << 35) | (u64::from(d) << 31) | (u64::from(along) << 23) | u64::from(b)
+    }));
     drop(comp);
+    drop(boxes);
     keys.sort_unstable();
-    let mut rank = vec![0u32; n];
-    for (pos, key) in keys.iter().enumerate() {
-        rank[key.4 as usize] = pos as u32;
+    let box_of = |key: u64| (key & ((1 << 23) - 1)) as usize;
+    let comp_of = |key: u64| key >> 35;
+    let layer_of = |key: u64| key >> 31;
+    let mut order: Vec<u32> = scratch(n);
+    order.extend(keys.iter().map(|&k| found[box_of(k)]));
+    let mut rank = scratch_filled(n, 0u32);
+    for (pos, &id) in order.iter().enumerate() {
+        rank[id as usize] = pos as u32;
     }
     // Component boundaries in sweep positions, and the boundaries of the
-    // layers (distance to the finish) within each.
+    // layers (counters from a win) within each.
     let mut bounds: Vec<usize> = vec![0];
     let mut layers: Vec<usize> = vec![0];
     for pos in 1..n {
-        if keys[pos].0 != keys[pos - 1].0 {
+        if comp_of(keys[pos]) != comp_of(keys[pos - 1]) {
             bounds.push(pos);
             layers.push(pos);
-        } else if keys[pos].1 != keys[pos - 1].1 {
+        } else if layer_of(keys[pos]) != layer_of(keys[pos - 1]) {
             layers.push(pos);
         }
     }
     bounds.push(n);
     layers.push(n);
-    let mut position = vec![u32::MAX; size];
-    for key in &keys {
-        position[key.3 as usize] = rank[key.4 as usize];
-    }
-    let order: Vec<u32> = keys.iter().map(|k| k.4).collect();
     drop(keys);
-    drop(boxes);
+    // The box's index of sweep positions, kept with the solution.
+    let position: Vec<u32> = found
+        .iter()
+        .map(|&p| if p == u32::MAX { p } else { rank[p as usize] })
+        .collect();
+    drop(found);
 
     let chain = Chain::new(&probs, &next, &order, &rank, &bounds)?;
     drop(next);
@@ -545,12 +574,12 @@ pub fn solve_until(table: &Table, cancelled: &dyn Fn() -> bool) -> Result<Soluti
 /// leads to a component with a smaller number.
 fn components(n: usize, r: usize, next: &[u32]) -> Vec<u32> {
     const NONE: u32 = u32::MAX;
-    let mut index = vec![NONE; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut comp = vec![NONE; n];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut calls: Vec<(u32, usize)> = Vec::new();
+    let mut index = scratch_filled(n, NONE);
+    let mut low = scratch_filled(n, 0u32);
+    let mut on_stack = scratch_filled(n, false);
+    let mut comp = scratch_filled(n, NONE);
+    let mut stack: Vec<u32> = scratch(0);
+    let mut calls: Vec<(u32, u8)> = scratch(0);
     let mut counter = 0u32;
     let mut done = 0u32;
     for root in 0..n {
@@ -565,8 +594,8 @@ fn components(n: usize, r: usize, next: &[u32]) -> Vec<u32> {
         calls.push((root as u32, 0));
         while let Some(&mut (v, ref mut k)) = calls.last_mut() {
             let v = v as usize;
-            if *k < r {
-                let t = next[v * r + *k];
+            if usize::from(*k) < r {
+                let t = next[v * r + usize::from(*k)];
                 *k += 1;
                 if t >= B_WINS || t as usize == v {
                     continue;
@@ -631,15 +660,33 @@ impl Chain {
     ) -> Result<Self, OddsError> {
         let n = order.len();
         let r = probs.len();
+        // Count the edges first, so that each list is allocated once.
+        let (mut ints, mut exts) = (0usize, 0usize);
+        let mut comp = 0;
+        for (pos, &id) in order.iter().enumerate() {
+            while pos >= bounds[comp + 1] {
+                comp += 1;
+            }
+            let id = id as usize;
+            for &t in &next[id * r..(id + 1) * r] {
+                if t < B_WINS && t as usize != id {
+                    if rank[t as usize] as usize >= bounds[comp] {
+                        ints += 1;
+                    } else {
+                        exts += 1;
+                    }
+                }
+            }
+        }
         let mut c = Self {
-            to_a: Vec::with_capacity(n),
-            inv_keep: Vec::with_capacity(n),
-            int_start: Vec::with_capacity(n + 1),
-            int_t: Vec::new(),
-            int_k: Vec::new(),
-            ext_start: Vec::with_capacity(n + 1),
-            ext_t: Vec::new(),
-            ext_k: Vec::new(),
+            to_a: scratch(n),
+            inv_keep: scratch(n),
+            int_start: scratch(n + 1),
+            int_t: scratch(ints),
+            int_k: scratch(ints),
+            ext_start: scratch(n + 1),
+            ext_t: scratch(exts),
+            ext_k: scratch(exts),
         };
         c.int_start.push(0);
         c.ext_start.push(0);
