@@ -5,11 +5,13 @@
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 pub mod dto;
+mod facts;
 mod games;
 mod json;
 mod odds;
 pub mod problem;
 mod reference;
+mod rules;
 mod rulesets;
 mod schema;
 
@@ -97,6 +99,10 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(reference::get_source)
         .service(reference::get_glossary)
         .service(reference::get_glossary_term)
+        .service(facts::get_facts)
+        .service(facts::get_fact)
+        .service(rules::get_rules)
+        .service(rules::get_rule)
         .service(reference::healthz)
         .service(reference::readyz);
 }
