@@ -9,12 +9,14 @@ mod baseline;
 mod board;
 pub mod dto;
 mod extract;
+mod facts;
 mod games;
 mod json;
 mod moves;
 mod odds;
 pub mod problem;
 mod reference;
+mod rules;
 mod rulesets;
 mod schema;
 
@@ -106,6 +108,10 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(reference::get_source)
         .service(reference::get_glossary)
         .service(reference::get_glossary_term)
+        .service(facts::get_facts)
+        .service(facts::get_fact)
+        .service(rules::get_rules)
+        .service(rules::get_rule)
         .service(reference::healthz)
         .service(reference::readyz);
 }
