@@ -403,7 +403,8 @@ trait Choice: serde::de::DeserializeOwned {}
 
 /// How a field of [`OptionsPatch`] is read: a choice by its name, a count
 /// as any whole JSON number (`12` or `12.0`, as JSON Schema's `integer`
-/// allows; one too large saturates and then fails its bounds), and an
+/// allows; one beyond 64 bits is refused here, naming the number as sent,
+/// and any other out of bounds fails its bounds later), and an
 /// optional count with `null` meaning "off" (`Some(None)`), kept apart from
 /// an absent field (`None`).
 trait PatchField: Sized {
@@ -435,13 +436,18 @@ impl<'de> Deserialize<'de> for Whole {
                 Ok(Whole(v))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Whole, E> {
-                Ok(Whole(i64::try_from(v).unwrap_or(i64::MAX)))
+                i64::try_from(v).map(Whole).map_err(|_| beyond(&v))
             }
-            #[allow(clippy::cast_possible_truncation)]
+            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Whole, E> {
                 if v.fract() == 0.0 {
-                    // Saturates; the bounds check then refuses it.
-                    Ok(Whole(v as i64))
+                    // -2^63 <= v < 2^63: exact as an i64.
+                    if v >= i64::MIN as f64 && v < -(i64::MIN as f64) {
+                        Ok(Whole(v as i64))
+                    } else {
+                        // As JSON writes it: 1e20, not 100000000000000000000.
+                        Err(beyond(&format_args!("{v:e}")))
+                    }
                 } else {
                     Err(E::custom(format!(
                         "invalid value: {v}, expected an integer"
@@ -451,6 +457,13 @@ impl<'de> Deserialize<'de> for Whole {
         }
         d.deserialize_any(Visit)
     }
+}
+
+/// A whole number too large for any option, named as sent.
+fn beyond<E: serde::de::Error>(sent: &dyn std::fmt::Display) -> E {
+    E::custom(format_args!(
+        "must be an integer within the option's bounds, got {sent}"
+    ))
 }
 
 impl PatchField for Option<i64> {
