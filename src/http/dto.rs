@@ -85,13 +85,15 @@ pub struct SidesRequest {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideRequest {
-    /// Display name, 1 to 40 characters, not all spaces, no control
-    /// characters (default "Side A" / "Side B").
+    /// Display name, 1 to 40 characters, with a visible character (not
+    /// only spaces or invisible characters), no control characters and no
+    /// bidirectional controls; not the other side's name, compared without
+    /// case (default "Side A" / "Side B").
     #[schema(
         min_length = 1,
         max_length = 40,
         example = "Tsoñ",
-        pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*[^\\s\\x00-\\x1F\\x7F-\\x9F][^\\x00-\\x1F\\x7F-\\x9F]*$"
+        pattern = "^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065\\u206A-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8][^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
     )]
     pub name: Option<String>,
     /// Player names in throwing order, 1 to 8 names of 1 to 40 characters.
@@ -99,14 +101,15 @@ pub struct SideRequest {
     pub players: Option<Vec<PlayerName>>,
 }
 
-/// A player's name, 1 to 40 characters.
+/// A player's name, 1 to 40 characters, with a visible character, no
+/// control characters and no bidirectional controls.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(transparent)]
 #[schema(
     min_length = 1,
     max_length = 40,
     example = "Ama",
-    pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*[^\\s\\x00-\\x1F\\x7F-\\x9F][^\\x00-\\x1F\\x7F-\\x9F]*$"
+    pattern = "^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065\\u206A-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8][^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
 )]
 pub struct PlayerName(String);
 
@@ -148,6 +151,12 @@ fn name(pointer: &str, raw: &str) -> Result<String, FieldError> {
             detail: "must not contain control characters".to_owned(),
         });
     }
+    if let Some(problem) = crate::domain::name_problem(trimmed) {
+        return Err(FieldError {
+            pointer: pointer.to_owned(),
+            detail: problem.to_string(),
+        });
+    }
     Ok(trimmed.to_owned())
 }
 
@@ -177,6 +186,10 @@ impl TryFrom<CreateGameRequest> for NewGame {
             }
         };
         let sides_req = req.sides.unwrap_or_default().0;
+        let named = [
+            sides_req.a.as_ref().is_some_and(|s| s.0.name.is_some()),
+            sides_req.b.as_ref().is_some_and(|s| s.0.name.is_some()),
+        ];
         let mut sides: [(String, Vec<String>); 2] = [
             ("Side A".to_owned(), Vec::new()),
             ("Side B".to_owned(), Vec::new()),
@@ -232,6 +245,26 @@ impl TryFrom<CreateGameRequest> for NewGame {
                 .collect::<Vec<_>>()
                 .join("; ");
             return Err(ApiError::invalid(detail, errors));
+        }
+        if crate::domain::same_name(&sides[0].0, &sides[1].0) {
+            let pointer = if named[1] {
+                "/sides/b/name"
+            } else {
+                "/sides/a/name"
+            };
+            let detail = format!(
+                "the two sides must have different names (compared without case), both are {:?}",
+                super::problem::echo(&sides[0].0)
+            );
+            return Err(ApiError::unprocessable(
+                "same-name",
+                "Same name for both sides",
+                format!("{pointer}: {detail}"),
+                vec![FieldError {
+                    pointer: pointer.to_owned(),
+                    detail,
+                }],
+            ));
         }
         Ok(NewGame {
             preset,

@@ -11,7 +11,7 @@ use super::dto::{
     move_view,
 };
 use super::json;
-use super::problem::{ApiError, Problem};
+use super::problem::{ApiError, Problem, echo};
 use crate::domain::{Game, GameId, MoveRecord};
 use crate::narration::Audience;
 use crate::service::{Answer, NewGame, Service, ThrowCommand};
@@ -66,7 +66,10 @@ fn audience(raw: Option<&str>) -> Result<Option<Audience>, ApiError> {
         Audience::parse(text).ok_or_else(|| {
             ApiError::field(
                 "#/query/audience",
-                format!("must be one of: young, general, scholar (got {text:?})"),
+                format!(
+                    "must be one of: young, general, scholar (got {:?})",
+                    echo(text)
+                ),
             )
         })
     })
