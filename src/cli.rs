@@ -65,6 +65,15 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u16).range(1..=256)
     )]
     pub max_batch: u16,
+    /// Delete every game whose last change (creation, move or stop) is more
+    /// than this many days old, 1 to 36500, checked every few minutes
+    /// (default: games are kept until deleted).
+    #[arg(
+        long,
+        env = "ZOHN_AHL_RETENTION_DAYS",
+        value_parser = clap::value_parser!(u32).range(1..=36_500)
+    )]
+    pub retention_days: Option<u32>,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -75,6 +84,7 @@ impl From<ServeArgs> for crate::server::Settings {
             log: args.log,
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
+            retention_days: args.retention_days,
         }
     }
 }

@@ -121,8 +121,11 @@ pub struct Game {
     pub seed: String,
     /// Whether the creator chose the seed.
     pub seeded: bool,
-    /// Whether throws need the side's seat token.
+    /// Whether throws need the side's seat token (or the host's).
     pub seated: bool,
+    /// In a seated game: whether a side's own token may report a physical
+    /// throw for it (otherwise only the host's token may).
+    pub sides_report_throws: bool,
     /// The state after the last move.
     pub state: GameState,
     /// Moves stored so far (the compare-and-set version).
@@ -150,6 +153,15 @@ impl Game {
             _ => None,
         }
     }
+}
+
+/// The SHA-256 hashes of a seated game's tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seats {
+    /// Each side's token (A first).
+    pub sides: [[u8; 32]; 2],
+    /// The host's token; `None` for a game seated before hosts existed.
+    pub host: Option<[u8; 32]>,
 }
 
 /// Why a side or player name is refused (besides its length and control

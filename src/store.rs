@@ -19,7 +19,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use tokio::sync::Notify;
 
-use crate::domain::{Game, GameId, MoveRecord};
+use crate::domain::{Game, GameId, MoveRecord, Seats};
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
@@ -71,6 +71,10 @@ type Result<T> = std::result::Result<T, StoreError>;
 /// How long an idempotency key's answer is kept, as an SQLite date modifier.
 pub const IDEMPOTENCY_EXPIRY: &str = "-24 hours";
 
+/// How long an idempotency key's answer is kept: [`IDEMPOTENCY_EXPIRY`]
+/// as a duration.
+pub const IDEMPOTENCY_LIFETIME: time::Duration = time::Duration::hours(24);
+
 /// The first answer to a throw sent with an idempotency key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredAnswer {
@@ -89,10 +93,16 @@ pub struct StoredAnswer {
 /// `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`).
 #[must_use]
 pub fn now() -> String {
+    timestamp(time::OffsetDateTime::now_utc())
+}
+
+/// A time as the database stores it (see [`now`]), in UTC.
+#[must_use]
+pub fn timestamp(at: time::OffsetDateTime) -> String {
     const FORMAT: &[time::format_description::BorrowedFormatItem<'_>] = time::macros::format_description!(
         "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
     );
-    time::OffsetDateTime::now_utc()
+    at.to_offset(time::UtcOffset::UTC)
         .format(FORMAT)
         .unwrap_or_default()
 }
@@ -168,7 +178,7 @@ fn from_json<T: DeserializeOwned>(text: &str) -> Result<T> {
 }
 
 /// `SELECT` of every game column by id.
-const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, state, version, status, told_facts FROM games WHERE id = ?";
+const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE id = ?";
 
 fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
     let id: String = row.try_get("id")?;
@@ -182,6 +192,7 @@ fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
         seed: row.try_get("seed")?,
         seeded: row.try_get::<i64, _>("seeded")? != 0,
         seated: row.try_get::<i64, _>("seated")? != 0,
+        sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
         state: from_json(row.try_get::<&str, _>("state")?)?,
         version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
         told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
@@ -307,47 +318,6 @@ impl Store {
         Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
     }
 
-    /// Insert a new game and, for a seated game, the hashes of its side
-    /// tokens (A first), in one transaction.
-    ///
-    /// # Errors
-    /// Any database error (a duplicate id included).
-    pub async fn insert_game(
-        &self,
-        game: &Game,
-        token_hashes: Option<[[u8; 32]; 2]>,
-    ) -> Result<()> {
-        let mut tx = self.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, setup, seed, seeded, seated, state, version, status, told_facts)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(game.id.to_string())
-        .bind(to_json(&game.setup)?)
-        .bind(&game.seed)
-        .bind(i64::from(game.seeded))
-        .bind(i64::from(game.seated))
-        .bind(to_json(&game.state)?)
-        .bind(i64::from(game.version))
-        .bind(game.status())
-        .bind(to_json(&game.told_facts)?)
-        .execute(&mut *tx.0)
-        .await
-        .map_err(StoreError::from_sqlx)?;
-        if let Some(hashes) = token_hashes {
-            for (side, hash) in ["A", "B"].into_iter().zip(hashes) {
-                sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES (?, ?, ?)")
-                    .bind(game.id.to_string())
-                    .bind(side)
-                    .bind(hash.as_slice())
-                    .execute(&mut *tx.0)
-                    .await
-                    .map_err(StoreError::from_sqlx)?;
-            }
-        }
-        tx.commit().await
-    }
-
     /// The game with this id, read from a reader connection.
     ///
     /// # Errors
@@ -359,6 +329,25 @@ impl Store {
             .await
             .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(game_from_row).transpose()
+    }
+
+    /// Games whose last change (creation, move or stop) came before
+    /// `before` (a [`timestamp`]), at most `limit`, oldest change first:
+    /// the candidates of a retention purge, found on a reader connection so
+    /// that the search holds no write lock.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn games_untouched_since(&self, before: &str, limit: u32) -> Result<Vec<GameId>> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM games WHERE updated_at < ? ORDER BY updated_at LIMIT ?",
+        )
+        .bind(before)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
     }
 
     /// Every game id, oldest first.
@@ -455,6 +444,181 @@ impl Store {
 }
 
 impl WriteTx {
+    /// Insert a new game (its `created_at` and `updated_at` as given) and,
+    /// for a seated game, the hashes of its tokens.
+    ///
+    /// # Errors
+    /// Any database error (a duplicate id included).
+    pub async fn insert_game(&mut self, game: &Game, seats: Option<&Seats>) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO games (id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(game.id.to_string())
+        .bind(&game.created_at)
+        .bind(&game.updated_at)
+        .bind(to_json(&game.setup)?)
+        .bind(&game.seed)
+        .bind(i64::from(game.seeded))
+        .bind(i64::from(game.seated))
+        .bind(i64::from(game.sides_report_throws))
+        .bind(to_json(&game.state)?)
+        .bind(i64::from(game.version))
+        .bind(game.status())
+        .bind(to_json(&game.told_facts)?)
+        .execute(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        if let Some(seats) = seats {
+            let rows = [
+                ("A", Some(seats.sides[0])),
+                ("B", Some(seats.sides[1])),
+                ("host", seats.host),
+            ];
+            for (side, hash) in rows {
+                let Some(hash) = hash else { continue };
+                sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES (?, ?, ?)")
+                    .bind(game.id.to_string())
+                    .bind(side)
+                    .bind(hash.as_slice())
+                    .execute(&mut *self.0)
+                    .await
+                    .map_err(StoreError::from_sqlx)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Delete a game with its moves, seats and idempotency keys (the
+    /// foreign keys cascade). Returns whether there was such a game.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn delete_game(&mut self, id: GameId) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM games WHERE id = ?")
+            .bind(id.to_string())
+            .execute(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Delete those of `ids` whose last change still came before `before`
+    /// (a [`timestamp`]; a game played meanwhile is kept), with their
+    /// moves, seats and keys. Returns the ids deleted.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn delete_games_untouched_since(
+        &mut self,
+        ids: &[GameId],
+        before: &str,
+    ) -> Result<Vec<GameId>> {
+        let mut deleted = Vec::new();
+        for chunk in ids.chunks(256) {
+            let mut delete = QueryBuilder::<Sqlite>::new("DELETE FROM games WHERE updated_at < ");
+            delete.push_bind(before);
+            delete.push(" AND id IN (");
+            let mut list = delete.separated(", ");
+            for id in chunk {
+                list.push_bind(id.to_string());
+            }
+            delete.push(") RETURNING id");
+            let gone: Vec<String> = delete
+                .build_query_scalar()
+                .fetch_all(&mut *self.0)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            deleted.extend(gone.iter().filter_map(|id| GameId::parse(id).ok()));
+        }
+        Ok(deleted)
+    }
+
+    /// Delete every idempotency answer (of throws, stops and creations)
+    /// kept since before `before` (a [`timestamp`]): an answer to a
+    /// creation holds the game's tokens in clear until then. Returns how
+    /// many were deleted.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn delete_keys_before(&mut self, before: &str) -> Result<u64> {
+        let mut deleted = 0;
+        for delete in [
+            "DELETE FROM idempotency_keys WHERE created_at <= ?",
+            "DELETE FROM create_keys WHERE created_at <= ?",
+        ] {
+            let done = sqlx::query(delete)
+                .bind(before)
+                .execute(&mut *self.0)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            deleted += done.rows_affected();
+        }
+        Ok(deleted)
+    }
+
+    /// The stored answer to an earlier creation with this idempotency key,
+    /// if it has not expired.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn create_answer(&mut self, key: &str) -> Result<Option<StoredAnswer>> {
+        let row = sqlx::query(
+            "SELECT request_hash, location, etag, body FROM create_keys
+             WHERE key = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+        )
+        .bind(key)
+        .bind(IDEMPOTENCY_EXPIRY)
+        .fetch_optional(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        row.map(|r| {
+            Ok(StoredAnswer {
+                request_hash: r.try_get("request_hash")?,
+                location: r.try_get("location")?,
+                etag: r.try_get("etag")?,
+                body: r.try_get("body")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Keep the answer to a creation under its idempotency key (replacing
+    /// an expired one), and drop every expired creation key.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn keep_create_answer(
+        &mut self,
+        key: &str,
+        game: GameId,
+        answer: &StoredAnswer,
+    ) -> Result<()> {
+        sqlx::query(
+            "DELETE FROM create_keys
+             WHERE key = ? OR created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+        )
+        .bind(key)
+        .bind(IDEMPOTENCY_EXPIRY)
+        .execute(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        sqlx::query(
+            "INSERT INTO create_keys (key, request_hash, game_id, location, etag, body)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(key)
+        .bind(answer.request_hash.as_slice())
+        .bind(game.to_string())
+        .bind(&answer.location)
+        .bind(&answer.etag)
+        .bind(answer.body.as_slice())
+        .execute(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        Ok(())
+    }
+
     /// The game, read inside the transaction.
     ///
     /// # Errors
@@ -566,12 +730,13 @@ impl WriteTx {
         Ok(())
     }
 
-    /// The SHA-256 of each side's seat token (A first), for a seated game.
+    /// The hashes of a seated game's tokens: each side's and, for a game
+    /// seated since hosts exist, the host's.
     ///
     /// # Errors
     /// Any database error; [`StoreError::Corrupt`] for a seat row that is
-    /// not a side's 32-byte hash.
-    pub async fn seats(&mut self, id: GameId) -> Result<Option<[[u8; 32]; 2]>> {
+    /// not a side's or the host's 32-byte hash.
+    pub async fn seats(&mut self, id: GameId) -> Result<Option<Seats>> {
         let rows = sqlx::query("SELECT side, token_hash FROM seats WHERE game_id = ?")
             .bind(id.to_string())
             .fetch_all(&mut *self.0)
@@ -580,18 +745,22 @@ impl WriteTx {
         if rows.is_empty() {
             return Ok(None);
         }
-        let mut seats = [[0; 32]; 2];
+        let mut seats = Seats {
+            sides: [[0; 32]; 2],
+            host: None,
+        };
         for row in &rows {
             let side: String = row.try_get("side")?;
             let hash: Vec<u8> = row.try_get("token_hash")?;
-            let slot = match side.as_str() {
-                "A" => 0,
-                "B" => 1,
-                _ => return Err(corrupt(format!("seat of side {side:?}"))),
-            };
-            seats[slot] = hash
+            let hash: [u8; 32] = hash
                 .try_into()
                 .map_err(|_| corrupt("a seat hash is not 32 bytes".to_owned()))?;
+            match side.as_str() {
+                "A" => seats.sides[0] = hash,
+                "B" => seats.sides[1] = hash,
+                "host" => seats.host = Some(hash),
+                _ => return Err(corrupt(format!("seat of side {side:?}"))),
+            }
         }
         Ok(Some(seats))
     }

@@ -72,7 +72,7 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
         assert_eq!(r.status.as_u16(), 201);
         assert!(!String::from_utf8_lossy(&r.body).contains(token.as_str()));
     }
-    // Stopping a seated game needs one of its tokens.
+    // Stopping a seated game needs its host's token: a side's is refused.
     send(&app, post_empty(&format!("/v1/games/{id}/stop")))
         .await
         .problem(401);
@@ -87,6 +87,14 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
         &app,
         post_empty(&format!("/v1/games/{id}/stop"))
             .insert_header(("authorization", format!("Bearer {b}"))),
+    )
+    .await;
+    r.problem(403);
+    let host = g["host_token"].as_str().unwrap();
+    let r = send(
+        &app,
+        post_empty(&format!("/v1/games/{id}/stop"))
+            .insert_header(("authorization", format!("Bearer {host}"))),
     )
     .await;
     assert_eq!(r.status.as_u16(), 200);
@@ -298,11 +306,14 @@ impl std::io::Write for Captured {
     }
 }
 
-/// Seat tokens never reach a log line: every request's span and event,
-/// at the most verbose level, is captured while seated throws, a wrong
-/// token, a stop and the errors go through the real stack.
+/// Seat and host tokens never reach a log line: every request's span and
+/// event, at the most verbose level, is captured while an idempotent
+/// seated creation and its replay, seated throws (the host's and the
+/// sides'), a reported throw refused to a side, wrong tokens, stops (a
+/// side's refused, the host's, its replay), a deletion and the errors go
+/// through the real stack.
 #[actix_web::test]
-async fn seat_tokens_never_reach_the_log() {
+async fn seat_and_host_tokens_never_reach_the_log() {
     let captured = Captured::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
@@ -315,13 +326,20 @@ async fn seat_tokens_never_reach_the_log() {
 
     let db = TestDb::new();
     let app = test::init_service(app(db.service().await)).await;
-    let g = send(&app, post_json("/v1/games", &json!({"seats": true})))
-        .await
-        .json();
+    let create = || {
+        post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "log-1"))
+    };
+    let g = send(&app, create()).await.json();
+    let replayed = send(&app, create()).await;
+    assert_eq!(
+        replayed.header("idempotent-replayed").as_deref(),
+        Some("true")
+    );
     let id = g["id"].as_str().unwrap().to_owned();
     let tokens = [
         g["seat_tokens"]["a"].as_str().unwrap().to_owned(),
         g["seat_tokens"]["b"].as_str().unwrap().to_owned(),
+        g["host_token"].as_str().unwrap().to_owned(),
     ];
     let with = |path: &str, token: &str| {
         post_empty(path).insert_header(("authorization", format!("Bearer {token}")))
@@ -331,18 +349,48 @@ async fn seat_tokens_never_reach_the_log() {
             send(&app, with(&format!("/v1/games/{id}/throws"), token)).await;
         }
     }
+    let report = |token: &str| {
+        post_json(
+            &format!("/v1/games/{id}/throws"),
+            &json!({"sticks": ["flat", "flat", "flat", "flat"]}),
+        )
+        .insert_header(("authorization", format!("Bearer {token}")))
+    };
+    for token in &tokens {
+        send(&app, report(token)).await;
+    }
     send(&app, with(&format!("/v1/games/{id}/stop"), &tokens[1])).await;
+    for _ in 0..2 {
+        send(
+            &app,
+            with(&format!("/v1/games/{id}/stop"), &tokens[2])
+                .insert_header(("idempotency-key", "stop")),
+        )
+        .await;
+    }
     send(&app, with(&format!("/v1/games/{id}/throws"), &tokens[0])).await;
+    let delete = |token: &str| {
+        test::TestRequest::delete()
+            .uri(&format!("/v1/games/{id}"))
+            .insert_header(("authorization", format!("Bearer {token}")))
+    };
+    send(&app, delete(&tokens[0])).await;
+    send(&app, delete(&tokens[2])).await;
+    send(&app, delete(&tokens[2])).await;
 
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
     assert!(
         log.contains(&format!("/v1/games/{id}/throws")),
         "the requests were logged"
     );
+    assert!(
+        log.contains(&format!("/v1/games/{id}/stop")) && log.contains("DELETE"),
+        "the stops and deletions were logged"
+    );
     for token in &tokens {
         assert!(
             !log.contains(token.as_str()),
-            "a seat token reached the log"
+            "a seat or host token reached the log"
         );
     }
     assert!(

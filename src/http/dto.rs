@@ -52,10 +52,13 @@ pub struct CreateGameRequest {
     /// Narration settings.
     #[schema(value_type = Option<NarrationRequest>)]
     pub narration: Option<Obj<NarrationRequest>>,
-    /// `true`: the answer gives each side a secret seat token, once, and
-    /// every throw then needs `Authorization: Bearer <token of the side to
-    /// move>` (default `false`: anyone may throw).
-    pub seats: Option<bool>,
+    /// `true` (or an object of seat settings): the answer gives each side a
+    /// secret token and the host another, once; every throw then needs
+    /// `Authorization: Bearer <token>` (the mover's or the host's), and
+    /// stopping, deleting and (unless `sides_report_throws`) reporting a
+    /// physical throw need the host's (default `false`: anyone may do
+    /// anything).
+    pub seats: Option<super::lifecycle::SeatsRequest>,
 }
 
 /// A preset and overrides of its options.
@@ -266,6 +269,7 @@ impl TryFrom<CreateGameRequest> for NewGame {
                 }],
             ));
         }
+        let seats = req.seats.unwrap_or_default();
         Ok(NewGame {
             preset,
             options,
@@ -273,7 +277,8 @@ impl TryFrom<CreateGameRequest> for NewGame {
             first: req.first.unwrap_or(Side::A),
             seed,
             audience: req.narration.and_then(|n| n.0.audience).unwrap_or_default(),
-            seats: req.seats.unwrap_or(false),
+            seats: seats.seated,
+            sides_report_throws: seats.sides_report_throws,
         })
     }
 }
@@ -455,12 +460,20 @@ pub struct GameView {
     /// The seed: the creator's own seed always; a server-chosen seed only
     /// once the game is finished (so nobody can foresee its throws).
     pub seed: Option<String>,
-    /// Whether throws need the seat token of the side to move.
+    /// Whether throws need a token: the mover's or the host's.
     pub seated: bool,
+    /// In a seated game, whether a side's own token may report a physical
+    /// throw (otherwise only the host's may).
+    pub sides_report_throws: bool,
     /// The seat tokens (A's and B's), in the creation answer of a seated
     /// game only: they are never shown again. Keep them secret.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat_tokens: Option<SeatTokens>,
+    /// The host's token (the teacher's, the app's), in the creation answer
+    /// of a seated game only: it throws for either side, reports physical
+    /// throws, stops and deletes the game. Never shown again; keep it secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_token: Option<String>,
     /// Related resources.
     pub links: GameLinks,
 }
@@ -536,7 +549,9 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         audience: setup.audience,
         seed: (finished || game.seeded).then(|| game.seed.clone()),
         seated: game.seated,
+        sides_report_throws: game.sides_report_throws,
         seat_tokens: None,
+        host_token: None,
         links: GameLinks {
             self_: format!("/v1/games/{id}"),
             throws: format!("/v1/games/{id}/throws"),

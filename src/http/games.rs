@@ -1,4 +1,5 @@
-//! The game resources: create, read, throw, stop, and the move log.
+//! The game resources: read, throw, and the move log (creating, stopping
+//! and deleting a game are in `lifecycle`).
 
 use actix_web::http::header::{self, HeaderMap};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -6,15 +7,12 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use utoipa::IntoParams;
 
-use super::dto::{
-    CreateGameRequest, GameView, MovePage, MoveView, SeatTokens, StopView, ThrowRequest, game_view,
-    move_view,
-};
+use super::dto::{GameView, MovePage, MoveView, ThrowRequest, game_view, move_view};
 use super::json;
 use super::problem::{ApiError, Problem, echo};
 use crate::domain::{Game, GameId, MoveRecord};
 use crate::narration::Audience;
-use crate::service::{Answer, NewGame, Service, ThrowCommand};
+use crate::service::{Answer, Service, ThrowCommand};
 
 /// Longest `Idempotency-Key`, in characters.
 pub const MAX_IDEMPOTENCY_KEY: usize = 255;
@@ -22,7 +20,7 @@ pub const MAX_IDEMPOTENCY_KEY: usize = 255;
 /// The bearer token of an `Authorization` header, if any. A header that is
 /// not `Bearer <token>` counts as a token no seat has: a seated game answers
 /// it with 401, an open game ignores it (as it ignores any credentials).
-fn bearer(headers: &HeaderMap) -> Option<String> {
+pub(super) fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?;
     let text = value.to_str().unwrap_or_default().trim();
     Some(match text.split_once(' ') {
@@ -34,7 +32,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The `Idempotency-Key` header: 1 to 255 visible ASCII characters.
-fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+pub(super) fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     let Some(value) = headers.get("idempotency-key") else {
         return Ok(None);
     };
@@ -56,7 +54,7 @@ pub const MAX_PAGE: u32 = 100;
 /// Page size when `limit` is absent.
 pub const DEFAULT_PAGE: u32 = 20;
 
-fn game_id(raw: &str) -> Result<GameId, ApiError> {
+pub(super) fn game_id(raw: &str) -> Result<GameId, ApiError> {
     GameId::parse(raw).map_err(|e| ApiError::field("#/path/id", e.to_string()))
 }
 
@@ -87,14 +85,14 @@ fn for_audience(game: &Game, record: MoveRecord, audience: Option<Audience>) -> 
     }
 }
 
-fn etag(version: u32) -> String {
+pub(super) fn etag(version: u32) -> String {
     format!("\"{version}\"")
 }
 
 /// The version an `If-Match` header asks for: `None` when absent or `*`.
 /// Otherwise it must be one of the game's ETags: a quoted version, `"3"`
 /// (also accepted weak, `W/"3"`, or bare, `3`).
-fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
+pub(super) fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
     let Some(value) = headers.get(header::IF_MATCH) else {
         return Ok(None);
     };
@@ -119,45 +117,6 @@ fn game_response(status: actix_web::http::StatusCode, game: &Game) -> HttpRespon
     HttpResponse::build(status)
         .insert_header((header::ETAG, etag(game.version)))
         .json(view)
-}
-
-/// Create a game.
-///
-/// Every field is optional: `{}` (or an empty body) starts a composite game
-/// between "Side A" and "Side B", side A first, with a secret server seed.
-#[utoipa::path(
-    tag = "games",
-    request_body(content = Option<CreateGameRequest>, content_type = "application/json"),
-    responses(
-        (status = 201, description = "The game, created", body = GameView,
-            headers(("Location" = String, description = "The game's URL"),
-                    ("ETag" = String, description = "The game's version, quoted"))),
-        (status = 400, description = "A field out of bounds or unknown", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[post("/v1/games")]
-pub async fn create_game(
-    service: web::Data<Service>,
-    req: HttpRequest,
-    body: web::Bytes,
-) -> Result<HttpResponse, ApiError> {
-    let request: CreateGameRequest = json::parse(&req, &body, true)?;
-    let new = NewGame::try_from(request)?;
-    let created = service.create_game(new).await?;
-    let game = created.game;
-    let mut view = game_view(&game, &game.state);
-    view.seat_tokens = created.tokens.map(|[a, b]| SeatTokens { a, b });
-    let mut res = HttpResponse::Created()
-        .insert_header((header::ETAG, etag(game.version)))
-        .json(view);
-    res.headers_mut().insert(
-        header::LOCATION,
-        header::HeaderValue::from_str(&format!("/v1/games/{}", game.id))
-            .map_err(|e| ApiError::internal(&e))?,
-    );
-    Ok(res)
 }
 
 /// Read a game's state.
@@ -185,7 +144,10 @@ pub async fn get_game(
 /// An empty body (or `{}`) lets the server throw with the game's seeded
 /// generator; `{"sticks": [...]}` reports a physical throw (four faces, the
 /// sahe last), `{"spinner": "..."}` a spinner result. `If-Match` with the
-/// game's ETag makes the throw conditional on the version.
+/// game's ETag makes the throw conditional on the version. In a seated
+/// game a server throw needs the mover's token or the host's; a reported
+/// throw needs the host's, or the mover's when the game was created with
+/// `sides_report_throws`.
 #[utoipa::path(
     tag = "games",
     params(
@@ -194,14 +156,15 @@ pub async fn get_game(
         ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409"),
     ),
     request_body(content = Option<ThrowRequest>, content_type = "application/json"),
+    security((), ("token" = [])),
     responses(
         (status = 201, description = "The move, played and narrated", body = MoveView,
             headers(("Location" = String, description = "The move's URL"),
                     ("ETag" = String, description = "The game's new version, quoted"))),
         (status = 400, description = "Malformed id or throw", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "A seated game and no valid seat token (`Authorization: Bearer <token>`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Another side's or another game's seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seated game and no valid token (`Authorization: Bearer <token>`: the mover's or the host's)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Another side's or another game's token, or a side's token reporting a physical throw in a game created without `sides_report_throws`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, or a request with this Idempotency-Key is still being played", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The reported throw does not fit the game's throw table (sticks for a spinner game or the reverse), or this Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
@@ -241,38 +204,6 @@ pub async fn post_throw(
         res.insert_header(("idempotent-replayed", "true"));
     }
     Ok(res.body(answer.body))
-}
-
-/// Stop a game early: the side with more counters wins; equal counts are a
-/// draw (the A4 sheet's rule).
-#[utoipa::path(
-    tag = "games",
-    params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
-    ),
-    responses(
-        (status = 200, description = "The stopped game and its narrated result", body = StopView),
-        (status = 401, description = "A seated game and no valid seat token (`Authorization: Bearer <token>`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Another game's seat token", body = Problem, content_type = "application/problem+json"),
-        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is already over", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[post("/v1/games/{id}/stop")]
-pub async fn stop_game(
-    service: web::Data<Service>,
-    id: web::Path<String>,
-    req: HttpRequest,
-) -> Result<HttpResponse, ApiError> {
-    let token = bearer(req.headers());
-    let (game, narration) = service.stop(game_id(&id)?, token.as_deref()).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(game.version)))
-        .json(StopView {
-            state: game_view(&game, &game.state),
-            narration: (&narration).into(),
-        }))
 }
 
 /// Paging through the move log.

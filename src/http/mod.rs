@@ -7,6 +7,7 @@ mod baseline;
 pub mod dto;
 mod games;
 mod json;
+mod lifecycle;
 mod odds;
 pub mod problem;
 mod reference;
@@ -26,6 +27,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub use games::{DEFAULT_PAGE, MAX_PAGE};
 pub use json::BODY_LIMIT;
+use lifecycle::SecuritySchemes;
 use problem::{ApiError, PROBLEM_JSON};
 
 use crate::service::Service;
@@ -44,7 +46,8 @@ use crate::service::Service;
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
-    components(schemas(problem::Problem, problem::FieldError))
+    components(schemas(problem::Problem, problem::FieldError)),
+    modifiers(&SecuritySchemes)
 )]
 struct ApiDoc;
 
@@ -82,10 +85,11 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
 }
 
 fn routes(cfg: &mut ServiceConfig) {
-    cfg.service(games::create_game)
+    cfg.service(lifecycle::create_game)
         .service(games::get_game)
+        .service(lifecycle::delete_game)
         .service(games::post_throw)
-        .service(games::stop_game)
+        .service(lifecycle::stop_game)
         .service(games::list_moves)
         .service(games::get_move)
         .service(rulesets::get_rulesets)
@@ -124,6 +128,7 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         ("GetGame", "get_game"),
         ("PostThrow", "post_throw"),
         ("StopGame", "stop_game"),
+        ("DeleteGame", "delete_game"),
         ("ListMoves", "list_moves"),
     ];
     for (path, id_expr, with_move) in [

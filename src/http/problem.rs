@@ -304,6 +304,12 @@ impl From<ServiceError> for ApiError {
                 "Not your seat",
                 e.to_string(),
             ),
+            ServiceError::HostOnly(_) => Self::new(
+                StatusCode::FORBIDDEN,
+                "host-token-required",
+                "Host token required",
+                e.to_string(),
+            ),
             ServiceError::KeyInFlight => Self::new(
                 StatusCode::CONFLICT,
                 "idempotency-key-in-flight",
