@@ -1,6 +1,6 @@
 //! Zohn Ahl, the Kiowa stick-dice race game, as a narrated rules service.
 //!
-//! Four rooms, one direction of dependency (DESIGN.md): [`http`] calls
+//! Four rooms, one direction of dependency (docs/architecture.md): [`http`] calls
 //! [`service`], which calls the pure [`rules`] engine and [`narration`], and
 //! the [`store`] for SQLite.
 
@@ -9,6 +9,7 @@ pub mod domain;
 pub mod http;
 pub mod narration;
 pub mod odds;
+pub mod picture;
 pub mod rules;
 pub mod server;
 pub mod service;

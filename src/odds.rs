@@ -19,26 +19,34 @@
 //!
 //! **Solution.** `P(s) = Σ p_r · P(next_r(s))` with `P = 1` where A has won
 //! and `0` where B has, and `E(s) = 1 + Σ p_r · E(next_r(s))` with `E = 0`
-//! at the end. Gauss-Seidel value iteration: each sweep updates the states
-//! in place, in an order that runs backwards from the finish (states nearest
-//! the end of the game first: fewest counters from a win, then, with
-//! `circuits_to_win`, most circuits, then the awls furthest along), so that
-//! one sweep carries the end values a long way into the chain. A state's
-//! self-loop (a forced pass that throws again) is solved exactly. Sweeps
-//! stop when no value moved by more than [`TOLERANCE`] in the last sweep
-//! (for `E`, relative to the value), and the change of the last sweep is
-//! reported.
+//! at the end; a state's self-loop (a forced pass that throws again) is
+//! solved exactly. The chain is cut into its strongly connected components
+//! (Tarjan): a component's transitions leave it only towards components
+//! nearer the finish (circuits only grow, so with `circuits_to_win` each
+//! circuit count is its own component; counters go both ways, so without it
+//! most of the chain is one component). The components are solved one after
+//! the other from the finish, each with the values of those it leads to
+//! already fixed. Within a component the states are swept in place
+//! (Gauss-Seidel) by counter layer, fewest counters from a win first, and
+//! within a layer the awls furthest along first, so one sweep carries the
+//! values a long way. A component that does not settle within a few sweeps
+//! (counters that wander up and down for many throws, as in `ludii`) is
+//! solved by restarted GMRES on the fixed point of a preconditioning step
+//! (two rounds of a sweep in order and a sweep back by layer); each restart
+//! is checked by a true step. The solve ends with sweeps of the whole chain
+//! until no value moves by more than [`TOLERANCE`] in a sweep (for `E`,
+//! relative to the value): the test the plain value iteration used, so the
+//! results agree with it. The change of that last sweep is reported.
 //!
-//! Solutions are cached per table (options, team sizes, first side) for the
-//! life of the process: [`cached`] computes each one once (the cache keeps
-//! at most [`MAX_CACHED`] solutions, and solves one chain at a time).
+//! **Service.** [`Solver`] (in `solver.rs`) caches solved chains, queues the
+//! others for one background thread and lets a caller wait at most a time
+//! budget; the HTTP handlers and the server use it.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+mod solver;
 
-use crate::rules::{
-    self, DryBranch, Event, GameState, Options, Outcome, RulesError, Side, Table, Throw,
-};
+pub use solver::{BUDGET, Lookup, MAX_CACHE_BYTES, MAX_CACHED, MAX_PENDING, Settings, Solver};
+
+use crate::rules::{self, DryBranch, Event, GameState, Outcome, RulesError, Side, Table, Throw};
 
 /// Largest chain the solver takes, in states of the full state box (both
 /// awls × counters × circuits × turn indexes × forfeits).
@@ -70,6 +78,9 @@ pub enum OddsError {
         /// Sweeps made.
         sweeps: u32,
     },
+    /// The solve was given up before it finished.
+    #[error("the solve was cancelled")]
+    Cancelled,
     /// The rules refused a throw (a defect).
     #[error(transparent)]
     Rules(#[from] RulesError),
@@ -205,23 +216,39 @@ impl Layout {
         }
     }
 
-    /// How near the end of the game a state is: smaller is nearer.
-    fn distance_to_finish(&self, s: &GameState) -> usize {
+    /// How near the end of the game a state is by counters (the fewest
+    /// either side needs to win): smaller is nearer. Within a component
+    /// the circuits are fixed (they only grow), so this is the layer of a
+    /// state within its component.
+    fn counters_to_finish(&self, s: &GameState) -> u8 {
         let ca = s.counters[0];
-        let by_counters = usize::from(ca.min(self.total - ca));
-        match self.circuits_to_win {
-            Some(k) => {
-                let most = s.circuits[0].max(s.circuits[1]);
-                by_counters.min(usize::from(k - most))
-            }
-            None => by_counters,
-        }
+        ca.min(self.total - ca)
     }
 }
 
 /// Where a transition leads: a state, or the end of the game.
 const A_WINS: u32 = u32::MAX;
 const B_WINS: u32 = u32::MAX - 1;
+
+/// Most Krylov vectors kept by the accelerated solve of one component.
+const KRYLOV_DIM: usize = 20;
+
+/// Memory the Krylov vectors of one component may take; a component too
+/// large for a few vectors within it is solved by plain sweeps.
+const KRYLOV_BYTES: usize = 96 << 20;
+
+/// Most plain Gauss-Seidel sweeps of a component before the accelerated
+/// solve starts (most small components settle within them).
+const PLAIN_SWEEPS: u32 = 12;
+
+/// A plain sweep whose change is more than this share of the previous
+/// one's (from the third sweep on) hands the component to the accelerated
+/// solve.
+const SLOW: f64 = 0.25;
+
+/// Rounds of sweeps in order and back by layer in one preconditioning
+/// step.
+const PRECONDITIONER_ROUNDS: usize = 2;
 
 /// The solved chain of one table.
 #[derive(Debug)]
@@ -236,12 +263,19 @@ pub struct Solution {
     win_a: Vec<f64>,
     /// Expected throws left, by sweep position.
     throws: Vec<f64>,
-    /// Gauss-Seidel sweeps made.
+    /// The work of the solve in Gauss-Seidel sweeps of the whole chain:
+    /// the states updated, over all sweeps of all components (each
+    /// Krylov step is one sweep of its component), divided by the chain's
+    /// states and rounded up, the last full sweep included.
     pub sweeps: u32,
-    /// The largest change of a probability in the last sweep.
+    /// The largest change of a probability in the last sweep, a full sweep
+    /// of the chain.
     pub last_change: f64,
     /// Distinct throw results (the chain's branching factor).
     pub results: usize,
+    /// Strongly connected components of the chain, solved one after the
+    /// other from the finish backwards.
+    pub components: usize,
 }
 
 impl Solution {
@@ -249,6 +283,14 @@ impl Solution {
     #[must_use]
     pub fn states(&self) -> usize {
         self.win_a.len()
+    }
+
+    /// Bytes the solution holds (for the cache's bound).
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.position.len() * std::mem::size_of::<u32>()
+            + (self.win_a.len() + self.throws.len()) * std::mem::size_of::<f64>()
     }
 
     /// The odds from `state`; `None` for a finished game or a state that
@@ -298,12 +340,52 @@ fn results(table: &Table) -> Vec<(Throw, f64)> {
     out
 }
 
-/// Build and solve the chain of `table` (no cache; see [`cached`]).
+/// Address space reserved at least for each working array of a solve.
+///
+/// With glibc's allocator a block this large is always mapped on its own
+/// and unmapped when freed (and freeing it does not raise the size from
+/// which blocks are mapped apart); smaller working arrays would come from
+/// the allocator's heap and about 12 MB of them would stay resident after
+/// the presets are solved. Only the pages written count as resident, so
+/// reserving more than is used costs no memory.
+const MAPPED_APART: usize = 33 << 20;
+
+/// An empty working array with room for `len` items, reserved as
+/// [`MAPPED_APART`] says.
+fn scratch<T>(len: usize) -> Vec<T> {
+    Vec::with_capacity(len.max(MAPPED_APART / std::mem::size_of::<T>().max(1)))
+}
+
+/// A working array of `len` copies of `value`, reserved as [`MAPPED_APART`]
+/// says.
+fn scratch_filled<T: Clone>(len: usize, value: T) -> Vec<T> {
+    let mut v = scratch(len);
+    v.resize(len, value);
+    v
+}
+
+/// The number of states in the full state box of `table` (the bound
+/// [`MAX_STATES`] applies to it), without building the chain.
+#[must_use]
+pub fn box_size(table: &Table) -> u64 {
+    Layout::new(table).size()
+}
+
+/// Build and solve the chain of `table` (no cache; see [`Solver`]).
 ///
 /// # Errors
 /// [`OddsError::TooLarge`] when the state box exceeds [`MAX_STATES`];
 /// [`OddsError::NoConvergence`] or [`OddsError::Rules`] only on a defect.
 pub fn solve(table: &Table) -> Result<Solution, OddsError> {
+    solve_until(table, &|| false)
+}
+
+/// [`solve`], giving up with [`OddsError::Cancelled`] as soon as
+/// `cancelled` says so (it is asked once a sweep).
+///
+/// # Errors
+/// As [`solve`], and [`OddsError::Cancelled`].
+pub fn solve_until(table: &Table, cancelled: &dyn Fn() -> bool) -> Result<Solution, OddsError> {
     let layout = Layout::new(table);
     let size = layout.size();
     if size > MAX_STATES {
@@ -316,11 +398,12 @@ pub fn solve(table: &Table) -> Result<Solution, OddsError> {
     let size = size as usize;
     let results = results(table);
     let r = results.len();
+    let probs: Vec<f64> = results.iter().map(|(_, p)| *p).collect();
 
     // Breadth-first from the opening: discovery ids and transitions.
-    let mut found = vec![u32::MAX; size];
-    let mut boxes: Vec<u32> = Vec::new();
-    let mut next: Vec<u32> = Vec::new();
+    let mut found = scratch_filled(size, u32::MAX);
+    let mut boxes: Vec<u32> = scratch(0);
+    let mut next: Vec<u32> = scratch(0);
     let opening = GameState::new(table);
     let start = layout
         .encode(&opening)
@@ -355,83 +438,122 @@ pub fn solve(table: &Table) -> Result<Solution, OddsError> {
     }
     let n = boxes.len();
 
-    // The sweep order: backwards from the finish.
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    let keys: Vec<(usize, usize, usize)> = boxes
-        .iter()
-        .map(|&b| {
-            let s = layout.decode(b as usize);
-            let along = usize::from(s.awls[0]) + usize::from(s.awls[1]);
-            (
-                layout.distance_to_finish(&s),
-                usize::MAX - along,
-                b as usize,
-            )
-        })
-        .collect();
-    order.sort_unstable_by_key(|&id| keys[id as usize]);
-    let mut rank = vec![0u32; n];
+    // The components, each emitted after every component it leads to.
+    let comp = components(n, r, &next);
+
+    // The sweep order: component by component from the finish, and within
+    // a component backwards from the finish (fewest counters from a win,
+    // then the awls furthest along).
+    // Packed as one u64 each (component, layer, 255 - awls along, box
+    // index: 23 + 4 + 8 + 23 bits, as the box holds at most MAX_STATES
+    // < 2^23 states and a layer is at most 15 counters from a win).
+    let mut keys: Vec<u64> = scratch(n);
+    keys.extend(boxes.iter().enumerate().map(|(id, &b)| {
+        let s = layout.decode(b as usize);
+        let along = u8::MAX - (s.awls[0] + s.awls[1]);
+        let d = layout.counters_to_finish(&s);
+        (u64::from(comp[id]) << 35) | (u64::from(d) << 31) | (u64::from(along) << 23) | u64::from(b)
+    }));
+    drop(comp);
+    drop(boxes);
+    keys.sort_unstable();
+    let box_of = |key: u64| (key & ((1 << 23) - 1)) as usize;
+    let comp_of = |key: u64| key >> 35;
+    let layer_of = |key: u64| key >> 31;
+    let mut order: Vec<u32> = scratch(n);
+    order.extend(keys.iter().map(|&k| found[box_of(k)]));
+    let mut rank = scratch_filled(n, 0u32);
     for (pos, &id) in order.iter().enumerate() {
         rank[id as usize] = pos as u32;
     }
-    let mut edges: Vec<u32> = Vec::with_capacity(n * r);
-    for &id in &order {
-        for &t in &next[id as usize * r..(id as usize + 1) * r] {
-            edges.push(if t >= B_WINS { t } else { rank[t as usize] });
+    // Component boundaries in sweep positions, and the boundaries of the
+    // layers (counters from a win) within each.
+    let mut bounds: Vec<usize> = vec![0];
+    let mut layers: Vec<usize> = vec![0];
+    for pos in 1..n {
+        if comp_of(keys[pos]) != comp_of(keys[pos - 1]) {
+            bounds.push(pos);
+            layers.push(pos);
+        } else if layer_of(keys[pos]) != layer_of(keys[pos - 1]) {
+            layers.push(pos);
         }
     }
-    drop(next);
-    let mut position = vec![u32::MAX; size];
-    for (id, &b) in boxes.iter().enumerate() {
-        position[b as usize] = rank[id];
-    }
-    drop(boxes);
+    bounds.push(n);
+    layers.push(n);
+    drop(keys);
+    // The box's index of sweep positions, kept with the solution.
+    let position: Vec<u32> = found
+        .iter()
+        .map(|&p| if p == u32::MAX { p } else { rank[p as usize] })
+        .collect();
+    drop(found);
 
-    let probs: Vec<f64> = results.iter().map(|(_, p)| *p).collect();
+    let chain = Chain::new(&probs, &next, &order, &rank, &bounds)?;
+    drop(next);
+    drop(order);
+    drop(rank);
+
+    let mut work = Work {
+        updates: 0,
+        cancelled,
+    };
     let mut win_a = vec![0.5f64; n];
     let mut throws = vec![0f64; n];
-    let mut sweeps = 0;
-    let mut last_change;
-    loop {
-        sweeps += 1;
-        let mut dp = 0f64;
-        let mut de = 0f64;
-        for i in 0..n {
-            let mut p = 0f64;
-            let mut e = 1f64;
-            let mut stay = 0f64;
-            for (k, &t) in edges[i * r..(i + 1) * r].iter().enumerate() {
-                let q = probs[k];
-                match t {
-                    A_WINS => p += q,
-                    B_WINS => {}
-                    t if t as usize == i => stay += q,
-                    t => {
-                        p += q * win_a[t as usize];
-                        e += q * throws[t as usize];
-                    }
-                }
+    let mut bp: Vec<f64> = Vec::new();
+    let mut be: Vec<f64> = Vec::new();
+    for w in bounds.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        bp.clear();
+        be.clear();
+        for i in lo..hi {
+            let (mut p, mut e) = (chain.to_a[i], 1.0);
+            for k in chain.ext_start[i] as usize..chain.ext_start[i + 1] as usize {
+                let q = probs[usize::from(chain.ext_k[k])];
+                let t = chain.ext_t[k] as usize;
+                p += q * win_a[t];
+                e += q * throws[t];
             }
-            let keep = 1.0 - stay;
-            let (p, e) = (p / keep, e / keep);
-            dp = dp.max((p - win_a[i]).abs());
-            de = de.max((e - throws[i]).abs() / e.max(1.0));
-            win_a[i] = p;
-            throws[i] = e;
+            bp.push(p);
+            be.push(e);
         }
+        let first = layers.partition_point(|&l| l < lo);
+        let last = layers.partition_point(|&l| l <= hi);
+        let block = Block {
+            layers: layers[first..last].iter().map(|&l| l - lo).collect(),
+            start: &chain.int_start[lo..=hi],
+            t: &chain.int_t,
+            k: &chain.int_k,
+            inv_keep: &chain.inv_keep[lo..hi],
+            probs: &probs,
+        };
+        block.solve(&bp, &mut win_a[lo..hi], false, &mut work)?;
+        block.solve(&be, &mut throws[lo..hi], true, &mut work)?;
+    }
+
+    // The last sweeps: the whole chain in order, until no value moves by
+    // more than the tolerance (the fixed point of every component's solve
+    // passes the first).
+    let mut last_change;
+    let mut full = 0u32;
+    loop {
+        full += 1;
+        let (dp, de) = chain.sweep_all(&probs, &bounds, &mut win_a, &mut throws);
+        work.updates += n as u64;
         last_change = dp;
         // f64::max skips NaN: check the values themselves, so a defect can
         // never pass for convergence.
         if !win_a.iter().chain(&throws).all(|v| v.is_finite()) {
-            return Err(OddsError::NoConvergence { sweeps });
+            return Err(OddsError::NoConvergence { sweeps: full });
         }
         if dp < TOLERANCE && de < TOLERANCE {
             break;
         }
-        if sweeps >= MAX_SWEEPS {
-            return Err(OddsError::NoConvergence { sweeps });
+        if full >= MAX_SWEEPS {
+            return Err(OddsError::NoConvergence { sweeps: full });
         }
+        work.check()?;
     }
+    let sweeps = u32::try_from(work.updates.div_ceil(n.max(1) as u64)).unwrap_or(u32::MAX);
     Ok(Solution {
         layout,
         first: table.first(),
@@ -442,71 +564,509 @@ pub fn solve(table: &Table) -> Result<Solution, OddsError> {
         sweeps,
         last_change,
         results: r,
+        components: bounds.len() - 1,
     })
 }
 
-/// The cache key: everything a chain depends on.
-type Key = (Options, [u8; 2], Side);
-
-type Slot = Arc<OnceLock<Result<Arc<Solution>, OddsError>>>;
-
-/// Most solutions the cache keeps; past it a finished one is dropped to make
-/// room (any one: clients may choose many distinct rulesets, and a large
-/// chain's solution takes tens of MB).
-pub const MAX_CACHED: usize = 8;
-
-fn cache() -> &'static Mutex<HashMap<Key, Slot>> {
-    static CACHE: OnceLock<Mutex<HashMap<Key, Slot>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// Held while a chain is solved: one solve at a time, so concurrent
-/// requests for several large rulesets cannot multiply the peak memory.
-static SOLVING: Mutex<()> = Mutex::new(());
-
-/// The solution of `table`, computed once per table (options, team sizes,
-/// first side) while it stays in the cache (at most [`MAX_CACHED`]
-/// solutions); callers asking for the same table meanwhile wait for the one
-/// computation, and different tables are solved one at a time.
-///
-/// # Errors
-/// As [`solve`] (errors are cached too).
-pub fn cached(table: &Table) -> Result<Arc<Solution>, OddsError> {
-    let key = (
-        *table.options(),
-        [table.players(Side::A), table.players(Side::B)],
-        table.first(),
-    );
-    let slot = {
-        let mut map = cache()
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !map.contains_key(&key) && map.len() >= MAX_CACHED {
-            let done = map
-                .iter()
-                .find(|(_, slot)| slot.get().is_some())
-                .map(|(k, _)| *k);
-            if let Some(k) = done {
-                map.remove(&k);
+/// The strongly connected components of the chain (Tarjan's algorithm,
+/// without recursion): each state's component number, numbered in the
+/// order they are completed, so that every transition out of a component
+/// leads to a component with a smaller number.
+fn components(n: usize, r: usize, next: &[u32]) -> Vec<u32> {
+    const NONE: u32 = u32::MAX;
+    let mut index = scratch_filled(n, NONE);
+    let mut low = scratch_filled(n, 0u32);
+    let mut on_stack = scratch_filled(n, false);
+    let mut comp = scratch_filled(n, NONE);
+    let mut stack: Vec<u32> = scratch(0);
+    let mut calls: Vec<(u32, u8)> = scratch(0);
+    let mut counter = 0u32;
+    let mut done = 0u32;
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        calls.push((root as u32, 0));
+        while let Some(&mut (v, ref mut k)) = calls.last_mut() {
+            let v = v as usize;
+            if usize::from(*k) < r {
+                let t = next[v * r + usize::from(*k)];
+                *k += 1;
+                if t >= B_WINS || t as usize == v {
+                    continue;
+                }
+                let t = t as usize;
+                if index[t] == NONE {
+                    index[t] = counter;
+                    low[t] = counter;
+                    counter += 1;
+                    stack.push(t as u32);
+                    on_stack[t] = true;
+                    calls.push((t as u32, 0));
+                } else if on_stack[t] {
+                    low[v] = low[v].min(index[t]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(u, _)) = calls.last() {
+                let u = u as usize;
+                low[u] = low[u].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    comp[w as usize] = done;
+                    if w as usize == v {
+                        break;
+                    }
+                }
+                done += 1;
             }
         }
-        Arc::clone(map.entry(key).or_default())
-    };
-    slot.get_or_init(|| {
-        let _one_at_a_time = SOLVING
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        solve(table).map(Arc::new)
-    })
-    .clone()
+    }
+    comp
 }
 
+/// The chain in sweep order: each state's transitions within its own
+/// component (`int_*`, as positions within the component) and to earlier
+/// components (`ext_*`, as sweep positions), each with the index of its
+/// throw result; the probability of winning for A at once; and one over
+/// the probability of leaving the state (a forced pass that throws again
+/// stays put, and is solved exactly).
+struct Chain {
+    to_a: Vec<f64>,
+    inv_keep: Vec<f64>,
+    int_start: Vec<u32>,
+    int_t: Vec<u32>,
+    int_k: Vec<u8>,
+    ext_start: Vec<u32>,
+    ext_t: Vec<u32>,
+    ext_k: Vec<u8>,
+}
+
+impl Chain {
+    fn new(
+        probs: &[f64],
+        next: &[u32],
+        order: &[u32],
+        rank: &[u32],
+        bounds: &[usize],
+    ) -> Result<Self, OddsError> {
+        let n = order.len();
+        let r = probs.len();
+        // Count the edges first, so that each list is allocated once.
+        let (mut ints, mut exts) = (0usize, 0usize);
+        let mut comp = 0;
+        for (pos, &id) in order.iter().enumerate() {
+            while pos >= bounds[comp + 1] {
+                comp += 1;
+            }
+            let id = id as usize;
+            for &t in &next[id * r..(id + 1) * r] {
+                if t < B_WINS && t as usize != id {
+                    if rank[t as usize] as usize >= bounds[comp] {
+                        ints += 1;
+                    } else {
+                        exts += 1;
+                    }
+                }
+            }
+        }
+        let mut c = Self {
+            to_a: scratch(n),
+            inv_keep: scratch(n),
+            int_start: scratch(n + 1),
+            int_t: scratch(ints),
+            int_k: scratch(ints),
+            ext_start: scratch(n + 1),
+            ext_t: scratch(exts),
+            ext_k: scratch(exts),
+        };
+        c.int_start.push(0);
+        c.ext_start.push(0);
+        let mut comp = 0;
+        for (pos, &id) in order.iter().enumerate() {
+            while pos >= bounds[comp + 1] {
+                comp += 1;
+            }
+            // lo < n <= MAX_STATES fits in u32.
+            let lo = bounds[comp] as u32;
+            let id = id as usize;
+            let mut to_a = 0f64;
+            let mut stay = 0f64;
+            for (k, &t) in next[id * r..(id + 1) * r].iter().enumerate() {
+                // A throw table has at most 16 results, so k fits.
+                let kk = k as u8;
+                match t {
+                    A_WINS => to_a += probs[k],
+                    B_WINS => {}
+                    t if t as usize == id => stay += probs[k],
+                    t => {
+                        let p = rank[t as usize];
+                        if p >= lo {
+                            c.int_t.push(p - lo);
+                            c.int_k.push(kk);
+                        } else {
+                            c.ext_t.push(p);
+                            c.ext_k.push(kk);
+                        }
+                    }
+                }
+            }
+            let keep = 1.0 - stay;
+            if keep <= 0.0 {
+                // A state that never moves on: impossible in an absorbing
+                // chain, so a defect.
+                return Err(OddsError::NoConvergence { sweeps: 0 });
+            }
+            c.to_a.push(to_a);
+            c.inv_keep.push(1.0 / keep);
+            // Fewer edges than n * r <= MAX_STATES * 16: fits in u32.
+            c.int_start.push(c.int_t.len() as u32);
+            c.ext_start.push(c.ext_t.len() as u32);
+        }
+        Ok(c)
+    }
+
+    /// One Gauss-Seidel sweep of the whole chain in order, updating both
+    /// values; returns the largest change of a probability and of an
+    /// expected throw count (relative to its value).
+    fn sweep_all(
+        &self,
+        probs: &[f64],
+        bounds: &[usize],
+        win_a: &mut [f64],
+        throws: &mut [f64],
+    ) -> (f64, f64) {
+        let mut dp = 0f64;
+        let mut de = 0f64;
+        for w in bounds.windows(2) {
+            let lo = w[0];
+            for i in w[0]..w[1] {
+                let (mut p, mut e) = (self.to_a[i], 1.0);
+                for k in self.ext_start[i] as usize..self.ext_start[i + 1] as usize {
+                    let q = probs[usize::from(self.ext_k[k])];
+                    let t = self.ext_t[k] as usize;
+                    p += q * win_a[t];
+                    e += q * throws[t];
+                }
+                for k in self.int_start[i] as usize..self.int_start[i + 1] as usize {
+                    let q = probs[usize::from(self.int_k[k])];
+                    let t = lo + self.int_t[k] as usize;
+                    p += q * win_a[t];
+                    e += q * throws[t];
+                }
+                let (p, e) = (p * self.inv_keep[i], e * self.inv_keep[i]);
+                dp = dp.max((p - win_a[i]).abs());
+                de = de.max((e - throws[i]).abs() / e.max(1.0));
+                win_a[i] = p;
+                throws[i] = e;
+            }
+        }
+        (dp, de)
+    }
+}
+
+/// What a solve has done so far, and whether to go on.
+struct Work<'c> {
+    /// States updated, over every sweep.
+    updates: u64,
+    cancelled: &'c dyn Fn() -> bool,
+}
+
+impl Work<'_> {
+    fn check(&self) -> Result<(), OddsError> {
+        if (self.cancelled)() {
+            Err(OddsError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// One component: `x = inv_keep · (b + Σ q · x[t])` over its own states,
+/// the values of the components it leads to being folded into `b`.
+struct Block<'a> {
+    layers: Vec<usize>,
+    start: &'a [u32],
+    t: &'a [u32],
+    k: &'a [u8],
+    inv_keep: &'a [f64],
+    probs: &'a [f64],
+}
+
+impl Block<'_> {
+    fn len(&self) -> usize {
+        self.inv_keep.len()
+    }
+
+    /// The new value of state `i`, from the constant term `c` and the
+    /// current values.
+    #[inline(always)]
+    fn row(&self, i: usize, c: f64, x: &[f64]) -> f64 {
+        let (s, e) = (self.start[i] as usize, self.start[i + 1] as usize);
+        let mut v = c;
+        for (&t, &k) in self.t[s..e].iter().zip(&self.k[s..e]) {
+            v += self.probs[usize::from(k)] * x[t as usize];
+        }
+        v * self.inv_keep[i]
+    }
+
+    /// Update the states `range` in order, returning the largest change
+    /// (relative to the value when `relative`).
+    #[inline(always)]
+    fn update(
+        &self,
+        range: std::ops::Range<usize>,
+        x: &mut [f64],
+        b: Option<&[f64]>,
+        relative: bool,
+    ) -> f64 {
+        let mut d = 0f64;
+        for i in range {
+            let v = self.row(i, b.map_or(0.0, |b| b[i]), x);
+            let c = (v - x[i]).abs();
+            d = d.max(if relative { c / v.max(1.0) } else { c });
+            x[i] = v;
+        }
+        d
+    }
+
+    /// One Gauss-Seidel sweep in place, with the constant terms `b` (none:
+    /// zero, which applies the sweep's iteration matrix to `x`). Returns
+    /// the largest change, relative to the value when `relative`.
+    fn sweep(&self, x: &mut [f64], b: Option<&[f64]>, relative: bool) -> f64 {
+        self.update(0..x.len(), x, b, relative)
+    }
+
+    /// The same sweep, layer by layer from the last layer (each layer in
+    /// order): it carries values from the inner layers (furthest from the
+    /// finish) outwards in one go, as the sweep in order carries them
+    /// inwards.
+    fn sweep_layers_back(&self, x: &mut [f64], b: Option<&[f64]>, relative: bool) -> f64 {
+        let mut d = 0f64;
+        for w in self.layers.windows(2).rev() {
+            d = d.max(self.update(w[0]..w[1], x, b, relative));
+        }
+        d
+    }
+
+    /// The preconditioner: [`PRECONDITIONER_ROUNDS`] rounds of a sweep in
+    /// order then one layer by layer from the last layer; returns the
+    /// largest change.
+    fn precondition(
+        &self,
+        x: &mut [f64],
+        b: Option<&[f64]>,
+        relative: bool,
+        work: &mut Work<'_>,
+    ) -> f64 {
+        let mut d = 0f64;
+        for _ in 0..PRECONDITIONER_ROUNDS {
+            d = d.max(self.sweep(x, b, relative));
+            d = d.max(self.sweep_layers_back(x, b, relative));
+            work.updates += 2 * self.len() as u64;
+        }
+        d
+    }
+
+    /// Solve the component for the constant terms `b`, from `x`, until a
+    /// sweep moves no value by more than [`TOLERANCE`] (relative to the
+    /// value when `relative`): a few plain Gauss-Seidel sweeps, then, if
+    /// they have not settled, restarted GMRES on the fixed point of the
+    /// sweep (the sweep is the preconditioner: its residual is the change a
+    /// sweep makes), each restart checked by a true sweep.
+    fn solve(
+        &self,
+        b: &[f64],
+        x: &mut [f64],
+        relative: bool,
+        work: &mut Work<'_>,
+    ) -> Result<(), OddsError> {
+        let n = self.len();
+        let mut before = f64::INFINITY;
+        for sweep in 0..PLAIN_SWEEPS {
+            work.check()?;
+            let d = self.sweep(x, Some(b), relative);
+            work.updates += n as u64;
+            if d < TOLERANCE {
+                return finite(x);
+            }
+            // Slow to settle: accelerate.
+            if sweep >= 2 && d > SLOW * before {
+                break;
+            }
+            before = d;
+        }
+        let dim = (KRYLOV_BYTES / (8 * n.max(1)))
+            .saturating_sub(1)
+            .min(KRYLOV_DIM);
+        if dim >= 4 && self.gmres(b, x, relative, dim, work)? {
+            return finite(x);
+        }
+        // Plain sweeps: for components too large for the Krylov vectors,
+        // or should the acceleration stall.
+        for _ in 0..MAX_SWEEPS {
+            work.check()?;
+            let d = self.sweep(x, Some(b), relative);
+            work.updates += n as u64;
+            if !d.is_finite() {
+                break;
+            }
+            if d < TOLERANCE {
+                return finite(x);
+            }
+        }
+        Err(OddsError::NoConvergence {
+            sweeps: u32::try_from(work.updates / n.max(1) as u64).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// Restarted GMRES(`dim`) on `(I - G) x = g`, where `G` is the sweep's
+    /// iteration matrix and `g` a sweep from zero: the residual `g - (I -
+    /// G) x` is the change a sweep makes from `x`. `Ok(true)` once a sweep
+    /// from `x` moves no value by more than the tolerance (and `x` is that
+    /// sweep's result); `Ok(false)` if a restart stops making progress.
+    fn gmres(
+        &self,
+        b: &[f64],
+        x: &mut [f64],
+        relative: bool,
+        dim: usize,
+        work: &mut Work<'_>,
+    ) -> Result<bool, OddsError> {
+        let n = self.len();
+        let mut y = vec![0f64; n];
+        let mut basis: Vec<Vec<f64>> = Vec::with_capacity(dim + 1);
+        // Hessenberg matrix by columns, Givens rotations, residual vector.
+        let mut h = vec![vec![0f64; dim + 1]; dim];
+        let mut cs = vec![0f64; dim];
+        let mut sn = vec![0f64; dim];
+        let mut g = vec![0f64; dim + 1];
+        let mut previous = f64::INFINITY;
+        loop {
+            work.check()?;
+            y.copy_from_slice(x);
+            let d = self.precondition(&mut y, Some(b), relative, work);
+            if !d.is_finite() {
+                return Ok(false);
+            }
+            if d < TOLERANCE {
+                x.copy_from_slice(&y);
+                return Ok(true);
+            }
+            // The residual, and what its 2-norm must come under for the
+            // largest change to be within the tolerance.
+            let mut r: Vec<f64> = y.iter().zip(x.iter()).map(|(a, c)| a - c).collect();
+            let beta = norm(&r);
+            if beta >= 0.5 * previous {
+                return Ok(false);
+            }
+            previous = beta;
+            // Below what rounding lets the residual reach, a longer cycle
+            // gains nothing; the next restart's sweep decides.
+            let target = (0.25 * TOLERANCE).max(64.0 * f64::EPSILON * norm(&y));
+            for v in &mut r {
+                *v /= beta;
+            }
+            basis.clear();
+            basis.push(r);
+            g.iter_mut().for_each(|v| *v = 0.0);
+            g[0] = beta;
+            let mut used = 0;
+            for j in 0..dim {
+                work.check()?;
+                // w = (I - G) v_j
+                let mut w = basis[j].clone();
+                self.precondition(&mut w, None, false, work);
+                for (wi, vi) in w.iter_mut().zip(&basis[j]) {
+                    *wi = vi - *wi;
+                }
+                // Modified Gram-Schmidt.
+                let col = &mut h[j];
+                for (i, v) in basis.iter().enumerate() {
+                    let hij = dot(&w, v);
+                    col[i] = hij;
+                    for (wk, vk) in w.iter_mut().zip(v) {
+                        *wk -= hij * vk;
+                    }
+                }
+                let hn = norm(&w);
+                col[j + 1] = hn;
+                // Apply the earlier rotations, then a new one.
+                for i in 0..j {
+                    let (a, c) = (col[i], col[i + 1]);
+                    col[i] = cs[i] * a + sn[i] * c;
+                    col[i + 1] = -sn[i] * a + cs[i] * c;
+                }
+                let (a, c) = (col[j], col[j + 1]);
+                let rho = a.hypot(c);
+                if rho == 0.0 || !rho.is_finite() {
+                    break;
+                }
+                cs[j] = a / rho;
+                sn[j] = c / rho;
+                col[j] = rho;
+                col[j + 1] = 0.0;
+                g[j + 1] = -sn[j] * g[j];
+                g[j] *= cs[j];
+                used = j + 1;
+                if g[j + 1].abs() < target || hn == 0.0 {
+                    break;
+                }
+                for wk in &mut w {
+                    *wk /= hn;
+                }
+                basis.push(w);
+            }
+            if used == 0 {
+                return Ok(false);
+            }
+            // Back substitution: H z = g, then x += V z.
+            let mut z = vec![0f64; used];
+            for i in (0..used).rev() {
+                let mut s = g[i];
+                for (jj, zj) in z.iter().enumerate().skip(i + 1) {
+                    s -= h[jj][i] * zj;
+                }
+                z[i] = s / h[i][i];
+            }
+            for (zi, v) in z.iter().zip(&basis) {
+                for (xk, vk) in x.iter_mut().zip(v) {
+                    *xk += zi * vk;
+                }
+            }
+        }
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn norm(a: &[f64]) -> f64 {
+    dot(a, a).sqrt()
+}
+
+fn finite(x: &[f64]) -> Result<(), OddsError> {
+    if x.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(OddsError::NoConvergence { sweeps: 0 })
+    }
+}
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::rules::Preset;
+    use crate::rules::{Options, Preset};
 
     fn table(options: Options, players: usize, first: Side) -> Table {
         Table::new(options, [players, players], first).unwrap()
@@ -563,8 +1123,7 @@ mod tests {
     #[test]
     fn finished_games_have_no_odds_and_big_tables_are_refused() {
         let t = table(Options::default(), 1, Side::A);
-        let sol = cached(&t).unwrap();
-        assert!(Arc::ptr_eq(&sol, &cached(&t).unwrap()), "computed once");
+        let sol = solve(&t).unwrap();
         let mut s = GameState::new(&t);
         s.outcome = Some(Outcome::Won { side: Side::A });
         assert_eq!(sol.odds(&s), None);
@@ -578,7 +1137,7 @@ mod tests {
             Side::A,
         );
         assert!(matches!(
-            cached(&big).unwrap_err(),
+            solve(&big).unwrap_err(),
             OddsError::TooLarge { .. }
         ));
         // B holds its last counter and throws from its own 18: a 2 (6/16)

@@ -60,6 +60,8 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
         let service = Service::with_max_batch(store.clone(), args.max_batch);
+        // Every preset's exact odds, solved in the background from now on.
+        crate::odds::Solver::shared().solve_presets();
         // Expired idempotency answers (and, with a retention, old games)
         // are purged now and every few minutes.
         let retention = args

@@ -360,8 +360,8 @@ mod tests {
     }
 
     #[test]
-    fn composite_games_are_about_as_long_as_the_research_notes_say() {
-        // rules-research.md 8: about 168 throws per game (20,000 games).
+    fn composite_games_are_about_168_throws_long() {
+        // The project's first simulation, 20,000 games: about 168 throws per game.
         let t = Table::new(Options::default(), [1, 1], Side::A).unwrap();
         let s = simulate(&t, 2_000, "length", |_| {}).unwrap();
         assert!(

@@ -5,9 +5,8 @@
 mod common;
 
 use actix_web::test;
-use common::{TestDb, get, post_empty, post_json, send};
-use serde_json::json;
-use zohn_ahl::http::app;
+use common::{get, post_empty, post_json, send, spawn_app};
+use serde_json::{Value, json};
 
 /// Words that would betray the server's internals.
 const LEAKS: &[&str] = &[
@@ -24,8 +23,7 @@ fn assert_no_leak(body: &[u8]) {
 
 #[actix_web::test]
 async fn malformed_json_is_a_400_problem() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(
         &app,
         test::TestRequest::post()
@@ -41,8 +39,7 @@ async fn malformed_json_is_a_400_problem() {
 
 #[actix_web::test]
 async fn a_non_json_content_type_is_415() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(
         &app,
         test::TestRequest::post()
@@ -56,8 +53,7 @@ async fn a_non_json_content_type_is_415() {
 
 #[actix_web::test]
 async fn unknown_fields_are_rejected_with_their_pointer() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(
         &app,
         post_json(
@@ -74,8 +70,7 @@ async fn unknown_fields_are_rejected_with_their_pointer() {
 
 #[actix_web::test]
 async fn out_of_bound_numbers_name_the_field_and_the_bound() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for bad in [0, 16, -3, 100_000] {
         let r = send(
             &app,
@@ -112,8 +107,7 @@ async fn out_of_bound_numbers_name_the_field_and_the_bound() {
 
 #[actix_web::test]
 async fn names_and_seeds_are_bounded_in_characters() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     // 40 characters of four bytes each is within bounds: the bound is in
     // Unicode scalar values, not bytes.
     let ok = "𝄞".repeat(40);
@@ -144,8 +138,7 @@ async fn names_and_seeds_are_bounded_in_characters() {
 
 #[actix_web::test]
 async fn an_unknown_preset_lists_the_allowed_values() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(
         &app,
         post_json("/v1/games", &json!({"ruleset": {"preset": "monopoly"}})),
@@ -162,8 +155,7 @@ async fn an_unknown_preset_lists_the_allowed_values() {
 
 #[actix_web::test]
 async fn malformed_ids_are_400_and_unknown_ids_404() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(&app, get("/v1/games/not-a-uuid")).await;
     let p = r.problem(400);
     assert_eq!(p["errors"][0]["pointer"], "#/path/id");
@@ -200,8 +192,7 @@ async fn malformed_ids_are_400_and_unknown_ids_404() {
 
 #[actix_web::test]
 async fn unknown_routes_are_404_and_wrong_methods_405() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(&app, get("/v1/nothing-here")).await;
     r.problem(404);
     let r = send(&app, test::TestRequest::delete().uri("/v1/games")).await;
@@ -218,8 +209,7 @@ async fn unknown_routes_are_404_and_wrong_methods_405() {
 
 #[actix_web::test]
 async fn an_oversized_body_is_413() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let big = format!(
         "{{\"seed\": \"{}\"}}",
         "x".repeat(zohn_ahl::http::BODY_LIMIT + 10)
@@ -237,8 +227,7 @@ async fn an_oversized_body_is_413() {
 
 #[actix_web::test]
 async fn both_sticks_and_spinner_is_a_400() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap();
     let r = send(
@@ -279,4 +268,19 @@ async fn an_in_memory_database_is_refused_with_a_clear_message() {
         .await
         .expect_err("in-memory refused");
     assert!(err.to_string().contains("in-memory"));
+}
+
+/// Regression: `counters_per_side: 1e20` was refused with "got
+/// 9223372036854775807" (the number saturated to 64 bits), not what was sent.
+#[actix_web::test]
+async fn an_option_count_beyond_64_bits_is_refused_naming_the_number_as_sent() {
+    let (_db, app) = spawn_app().await;
+    let body: Value =
+        serde_json::from_str(r#"{"ruleset": {"options": {"counters_per_side": 1e20}}}"#).unwrap();
+    let r = send(&app, post_json("/v1/games", &body)).await;
+    let p = r.problem(400);
+    let text = p.to_string();
+    assert!(text.contains("1e20"), "{text}");
+    assert!(!text.contains("9223372036854775807"), "{text}");
+    assert!(text.contains("counters_per_side"), "{text}");
 }

@@ -7,7 +7,7 @@ mod common;
 use std::collections::HashSet;
 
 use actix_web::test;
-use common::{TestDb, get, post_empty, post_json, send};
+use common::{TestDb, get, post_empty, post_json, send, spawn_app};
 use serde_json::{Value, json};
 use zohn_ahl::http::app;
 
@@ -65,8 +65,7 @@ fn check_move(m: &Value, expected_n: u64, sources: &HashSet<String>) {
 
 #[actix_web::test]
 async fn create_game_returns_201_location_etag_and_state() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(
         &app,
         post_json(
@@ -105,8 +104,7 @@ async fn create_game_returns_201_location_etag_and_state() {
 
 #[actix_web::test]
 async fn empty_body_creates_a_default_game() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(&app, post_empty("/v1/games")).await;
     assert_eq!(
         r.status.as_u16(),
@@ -251,8 +249,7 @@ async fn games_survive_a_restart() {
 }
 
 async fn sticks_of(seed: &str, throws: usize) -> Vec<Value> {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_json("/v1/games", &json!({"seed": seed})))
         .await
         .json();
@@ -297,8 +294,7 @@ async fn seed_pinned_first_throws_never_change() {
 
 #[actix_web::test]
 async fn a_reported_throw_is_scored_and_narrated_like_a_server_throw() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap();
     // Three flat faces with the sahe among them: 3 and throw again (1/16 x 3).
@@ -337,8 +333,7 @@ async fn a_reported_throw_is_scored_and_narrated_like_a_server_throw() {
 
 #[actix_web::test]
 async fn a_stale_if_match_is_refused_with_412_and_the_current_version() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap();
     let ok = send(
@@ -358,8 +353,7 @@ async fn a_stale_if_match_is_refused_with_412_and_the_current_version() {
 
 #[actix_web::test]
 async fn stopping_a_game_gives_the_win_to_more_counters_or_a_draw() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap();
     let r = send(&app, post_empty(&format!("/v1/games/{id}/stop"))).await;
@@ -384,8 +378,7 @@ async fn moves_are_narrated_again_for_another_audience() {
     use zohn_ahl::rules::Preset;
     use zohn_ahl::transcript::narrated_game;
 
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let seed = "lesson-4";
     let g = send(&app, post_json("/v1/games", &json!({"seed": seed})))
         .await

@@ -3,10 +3,8 @@
 
 mod common;
 
-use actix_web::test;
-use common::{TestDb, get, send};
+use common::{get, send, spawn_app};
 use serde_json::Value;
-use zohn_ahl::http::app;
 
 const SPEC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
 
@@ -31,8 +29,7 @@ async fn committed_openapi_matches_the_generated_one() {
 
 #[actix_web::test]
 async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let r = send(&app, get("/openapi.json")).await;
     assert_eq!(r.status.as_u16(), 200);
     let served = r.json();
@@ -72,15 +69,14 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
 
 #[actix_web::test]
 async fn sticks_lists_every_table_with_exact_probabilities() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/sticks")).await.json();
     let tables = body["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 3);
     let sahe = &tables[0];
     assert_eq!(sahe["id"], "sticks_sahe");
     assert_eq!(sahe["outcomes"].as_array().unwrap().len(), 16);
-    // RULES.md 2.1: E[value] = 44/16 = 11/4, P(throw again) = 3/8.
+    // docs/rules.md#throw-sticks-sahe: E[value] = 44/16 = 11/4, P(throw again) = 3/8.
     assert_eq!(sahe["expected_value"]["numerator"], 11);
     assert_eq!(sahe["expected_value"]["denominator"], 4);
     assert_eq!(sahe["throw_again"]["numerator"], 3);
@@ -96,7 +92,7 @@ async fn sticks_lists_every_table_with_exact_probabilities() {
     for t in tables {
         assert!(!t["description"].as_str().unwrap().contains('{'), "{t}");
     }
-    // RULES.md 2.2: E = 43/16, P(again) = 1/8.
+    // docs/rules.md#throw-sticks-count: E = 43/16, P(again) = 1/8.
     assert_eq!(tables[1]["expected_value"]["numerator"], 43);
     assert_eq!(tables[1]["throw_again"]["denominator"], 8);
     assert_eq!(tables[2]["outcomes"].as_array().unwrap().len(), 7);
@@ -104,8 +100,7 @@ async fn sticks_lists_every_table_with_exact_probabilities() {
 
 #[actix_web::test]
 async fn sources_are_csl_items_and_resolve_one_by_one() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/sources")).await.json();
     let items = body["items"].as_array().unwrap();
     assert!(items.len() >= 20);
@@ -128,8 +123,7 @@ async fn sources_are_csl_items_and_resolve_one_by_one() {
 
 #[actix_web::test]
 async fn glossary_terms_resolve_and_are_cited() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/glossary")).await.json();
     let terms = body["terms"].as_array().unwrap();
     for id in ["zohn", "ahl", "sahe", "awl", "creek", "dry-branch", "whip"] {
@@ -144,16 +138,14 @@ async fn glossary_terms_resolve_and_are_cited() {
 
 #[actix_web::test]
 async fn health_and_readiness_answer() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     assert_eq!(send(&app, get("/healthz")).await.json()["status"], "ok");
     assert_eq!(send(&app, get("/readyz")).await.json()["status"], "ready");
 }
 
 #[actix_web::test]
 async fn sources_are_served_as_bibtex_on_request() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let csl = send(&app, get("/v1/sources/culin1907")).await;
     let csl_again = send(&app, get("/v1/sources/culin1907?format=csl")).await;
     assert_eq!(csl.body, csl_again.body, "csl is the default");

@@ -6,10 +6,8 @@ mod common;
 
 use std::collections::HashSet;
 
-use actix_web::test;
-use common::{TestDb, get, post_empty, post_json, send};
+use common::{get, post_empty, post_json, send, spawn_app};
 use serde_json::{Value, json};
-use zohn_ahl::http::app;
 
 const PRESETS: [&str; 5] = ["composite", "culin1898", "ludii", "a4", "boxed"];
 
@@ -31,8 +29,7 @@ fn assert_cited(v: &Value, sources: &HashSet<String>) {
 
 #[actix_web::test]
 async fn rulesets_lists_every_preset_and_option_with_sources() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/rulesets")).await.json();
     let ids: Vec<_> = body["presets"]
         .as_array()
@@ -78,8 +75,7 @@ async fn rulesets_lists_every_preset_and_option_with_sources() {
 
 #[actix_web::test]
 async fn each_preset_has_a_cited_lesson_that_names_its_departures() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let sources = sources();
     for preset in PRESETS {
         for audience in ["young", "general", "scholar"] {
@@ -140,8 +136,7 @@ async fn each_preset_has_a_cited_lesson_that_names_its_departures() {
 /// response checked against the preset's board and counters.
 #[actix_web::test]
 async fn every_preset_plays_to_a_winner_through_http() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let sources = sources();
     for preset in PRESETS {
         let g = send(
@@ -202,8 +197,7 @@ async fn every_preset_plays_to_a_winner_through_http() {
 
 #[actix_web::test]
 async fn every_preset_can_be_stopped() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for preset in PRESETS {
         let g = send(
             &app,
@@ -244,8 +238,7 @@ async fn every_preset_can_be_stopped() {
 
 #[actix_web::test]
 async fn options_override_the_preset_and_are_shown_in_the_state() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(
         &app,
         post_json(
@@ -291,8 +284,7 @@ async fn options_override_the_preset_and_are_shown_in_the_state() {
 
 #[actix_web::test]
 async fn teams_throw_in_side_blocks_or_alternately_by_name() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for (order, expected) in [
         ("side_blocks", ["Ama", "Ann", "Bea", "Bo", "Ama"]),
         ("alternate", ["Ama", "Bea", "Ann", "Bo", "Ama"]),
@@ -339,8 +331,7 @@ async fn teams_throw_in_side_blocks_or_alternately_by_name() {
 /// so, and does not say a side wins "right away".
 #[actix_web::test]
 async fn the_ludii_lesson_wins_after_the_move_not_the_moment() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for audience in ["young", "general", "scholar"] {
         let l = send(
             &app,

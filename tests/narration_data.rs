@@ -684,6 +684,17 @@ fn young_texts(cat: &Catalogue) -> Vec<String> {
     for list in [&s.one_with, &s.one_without, &s.three_with, &s.three_without] {
         out.extend(list.iter().cloned());
     }
+    // Each lesson's own board section for the young.
+    for preset in Preset::ALL {
+        let lesson = zohn_ahl::narration::lesson(preset, Audience::Young);
+        out.extend(
+            lesson
+                .sections
+                .iter()
+                .filter(|s| s.id == "board")
+                .map(|s| s.text.clone()),
+        );
+    }
     out.into_iter()
         .map(|t| {
             let mut plain = String::new();

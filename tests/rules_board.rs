@@ -1,16 +1,16 @@
 //! Board geometry of `zohn_ahl::rules`: both boards, both sides, every space.
 //!
-//! Sources: RULES.md 1 (the 40-space circle, Culin 1898 p. 687 as coded by
-//! Ludii; rules-research.md 1.3 checked `a + b = 41` over all 40 Ludii sites)
-//! and RULES.md 5 (the 28-cell square of the A4 sheet, our inference;
-//! rules-research.md 1.5).
+//! Sources: docs/rules.md#board (the 40-space circle, Culin 1898 p. 687 as coded by
+//! Ludii; docs/rules.md#evidence checked `a + b = 41` over all 40 Ludii sites)
+//! and docs/rules.md#board-square28 (the 28-cell square of the A4 sheet, our inference;
+//! docs/rules.md#evidence).
 #![allow(clippy::unwrap_used)]
 
 use zohn_ahl::rules::{Bank, Board, Compass, Feature, Side};
 
 const BOARDS: [Board; 2] = [Board::Circle40, Board::Square28];
 
-/// The feature table of RULES.md 1 (circle) and 5 (square), written out
+/// The feature table of docs/rules.md#board (circle) and 5 (square), written out
 /// literally for one side's own numbering, independent of the engine's
 /// helpers. `first`/`second` are the compass points of the side's first and
 /// second dry branch (A: east then west; B: west then east).
@@ -34,7 +34,7 @@ fn expected_feature(board: Board, side: Side, own: u8) -> Feature {
     }
 }
 
-// RULES.md 1 ("40 counting spaces") and 5 ("28 cells", 8·4 − 4).
+// docs/rules.md#board ("40 counting spaces") and 5 ("28 cells", 8·4 − 4).
 #[test]
 fn board_lengths_are_40_and_28() {
     assert_eq!(Board::Circle40.len(), 40);
@@ -42,8 +42,8 @@ fn board_lengths_are_40_and_28() {
     assert_eq!(Board::default(), Board::Circle40);
 }
 
-// RULES.md 1: "One physical space has A-number a and B-number b with a + b = 41";
-// RULES.md 5: "B's k = A's (29 − k)". So mirror(a) + a == L + 1 everywhere.
+// docs/rules.md#board: "One physical space has A-number a and B-number b with a + b = 41";
+// docs/rules.md#board-square28: "B's k = A's (29 − k)". So mirror(a) + a == L + 1 everywhere.
 #[test]
 fn mirror_plus_own_is_len_plus_one_on_every_space() {
     for board in BOARDS {
@@ -61,8 +61,8 @@ fn mirror_plus_own_is_len_plus_one_on_every_space() {
     }
 }
 
-// RULES.md 1: "physical index p = 0..39 counted in A's direction from A's
-// start; A-space = p + 1, B-space = 40 − p" (and L − p on the square, RULES.md 5).
+// docs/rules.md#board: "physical index p = 0..39 counted in A's direction from A's
+// start; A-space = p + 1, B-space = 40 − p" (and L − p on the square, docs/rules.md#board-square28).
 #[test]
 fn physical_index_follows_a_p_plus_one_and_b_len_minus_p() {
     for board in BOARDS {
@@ -78,7 +78,7 @@ fn physical_index_follows_a_p_plus_one_and_b_len_minus_p() {
     }
 }
 
-// RULES.md 1: physical index and own space are two names of one space.
+// docs/rules.md#board: physical index and own space are two names of one space.
 #[test]
 fn physical_and_own_space_round_trip_for_both_sides() {
     for board in BOARDS {
@@ -96,7 +96,7 @@ fn physical_and_own_space_round_trip_for_both_sides() {
     }
 }
 
-// RULES.md 1: the other side's number of my space is the mirror.
+// docs/rules.md#board: the other side's number of my space is the mirror.
 #[test]
 fn the_other_sides_number_of_a_space_is_its_mirror() {
     for board in BOARDS {
@@ -109,20 +109,20 @@ fn the_other_sides_number_of_a_space_is_its_mirror() {
     }
 }
 
-// RULES.md 1 table: own 21 "far bank of the north creek (= the opponent's 20)".
+// docs/rules.md#board table: own 21 "far bank of the north creek (= the opponent's 20)".
 #[test]
 fn a_own_20_is_b_own_21_and_b_own_20_is_a_own_21() {
     let b = Board::Circle40;
     assert_eq!(b.physical(Side::A, 20), b.physical(Side::B, 21));
     assert_eq!(b.physical(Side::B, 20), b.physical(Side::A, 21));
     assert_eq!(b.mirror(20), 21);
-    // RULES.md 5: on the square the near bank is 14 and the far bank 15.
+    // docs/rules.md#board-square28: on the square the near bank is 14 and the far bank 15.
     let s = Board::Square28;
     assert_eq!(s.physical(Side::A, 14), s.physical(Side::B, 15));
     assert_eq!(s.physical(Side::B, 14), s.physical(Side::A, 15));
 }
 
-// RULES.md 1 table: own 40 "= the opponent's start, own 1 of the other side";
+// docs/rules.md#board table: own 40 "= the opponent's start, own 1 of the other side";
 // the two starts are different, adjacent spaces.
 #[test]
 fn each_sides_own_last_space_is_the_other_sides_own_1() {
@@ -143,7 +143,7 @@ fn each_sides_own_last_space_is_the_other_sides_own_1() {
     }
 }
 
-// RULES.md 1: "Side::other" and "index" are the two-side bookkeeping.
+// docs/rules.md#board: "Side::other" and "index" are the two-side bookkeeping.
 #[test]
 fn sides_other_and_index() {
     assert_eq!(Side::A.other(), Side::B);
@@ -153,7 +153,7 @@ fn sides_other_and_index() {
     assert_eq!(Side::BOTH, [Side::A, Side::B]);
 }
 
-// RULES.md 1 table (circle) and RULES.md 5 (square): the feature of every own
+// docs/rules.md#board table (circle) and docs/rules.md#board-square28 (square): the feature of every own
 // space, for both sides, matches the table exactly.
 #[test]
 fn feature_table_matches_rules_md_for_every_own_space() {
@@ -185,9 +185,9 @@ fn feature_counts(board: Board, side: Side) -> [usize; 4] {
     n
 }
 
-// RULES.md 1: four features, each two spaces long (one space per stroke):
+// docs/rules.md#board: four features, each two spaces long (one space per stroke):
 // 2 north-creek, 2 south-creek, 4 dry-branch spaces; the rest ordinary
-// (32 on the circle; 20 on the square, RULES.md 5).
+// (32 on the circle; 20 on the square, docs/rules.md#board-square28).
 #[test]
 fn feature_counts_two_creek_banks_each_and_four_dry_branch_strokes() {
     for side in Side::BOTH {
@@ -196,7 +196,7 @@ fn feature_counts_two_creek_banks_each_and_four_dry_branch_strokes() {
     }
 }
 
-// RULES.md 1: "first dry branch (A: east, B: west)"; the same physical stroke
+// docs/rules.md#board: "first dry branch (A: east, B: west)"; the same physical stroke
 // has the same compass point from both sides, and creek banks swap near/far.
 #[test]
 fn both_sides_agree_on_what_is_drawn_at_each_physical_space() {
@@ -219,7 +219,7 @@ fn both_sides_agree_on_what_is_drawn_at_each_physical_space() {
     }
 }
 
-// RULES.md 1 (10, 11 / 30, 31; 20 near bank) and RULES.md 5 (7, 8 / 21, 22; 14).
+// docs/rules.md#board (10, 11 / 30, 31; 20 near bank) and docs/rules.md#board-square28 (7, 8 / 21, 22; 14).
 #[test]
 fn dry_branch_strokes_and_north_near_bank() {
     assert_eq!(Board::Circle40.first_dry_branch(), [10, 11]);
@@ -240,7 +240,7 @@ fn dry_branch_strokes_and_north_near_bank() {
     }
 }
 
-// RULES.md 4 `cross_over`: own 10 → own 31, own 11 → own 30; on square28
+// docs/rules.md#options `cross_over`: own 10 → own 31, own 11 → own 30; on square28
 // 7 → 22, 8 → 21; nowhere else (a modern print-and-play option).
 #[test]
 fn cross_over_maps_first_dry_branch_to_facing_stroke_only() {
@@ -258,7 +258,7 @@ fn cross_over_maps_first_dry_branch_to_facing_stroke_only() {
     }
 }
 
-// RULES.md 5: "Corners at own 4, 11, 18, 25" on the square; the circle has none.
+// docs/rules.md#board-square28: "Corners at own 4, 11, 18, 25" on the square; the circle has none.
 // The corner set is closed under the mirror (29 − k), so both sides agree.
 #[test]
 fn corners_only_on_square28_at_4_11_18_25() {
@@ -270,8 +270,8 @@ fn corners_only_on_square28_at_4_11_18_25() {
     assert!((1..=40).all(|s| !Board::Circle40.is_corner(s)));
 }
 
-// RULES.md 5: between features lie 5 ordinary cells on the square
-// (rules-research.md 1.5) and 8 on the circle (rules-research.md 1.1),
+// docs/rules.md#board-square28: between features lie 5 ordinary cells on the square
+// (docs/rules.md#evidence) and 8 on the circle (docs/rules.md#evidence),
 // and the four corners of the square are all ordinary cells.
 #[test]
 fn gaps_between_features_are_8_on_circle_and_5_on_square() {

@@ -1,8 +1,8 @@
 //! The rules engine of `zohn_ahl::rules` through `play`, `stop` and `replay`
-//! on hand-built states: every rule of RULES.md 3 and every option value of
-//! RULES.md 4.
+//! on hand-built states: every rule of docs/rules.md#play and every option value of
+//! docs/rules.md#options.
 //!
-//! Sources are cited as RULES.md does; rules-research.md 3.2 (the rules
+//! Sources are cited as docs/rules.md does; docs/rules.md#evidence (the rules
 //! matrix), 3.3 (decisions D1-D16) and 4 (Ludii's model) hold the evidence.
 #![allow(clippy::unwrap_used)]
 
@@ -20,8 +20,8 @@ use zohn_ahl::rules::{
 const F: Face = Face::Flat;
 const R: Face = Face::Round;
 
-/// Stick throws named by what they score under `sticks_sahe` (RULES.md 2.1);
-/// under `sticks_count` (RULES.md 2.2) the same faces score as noted.
+/// Stick throws named by what they score under `sticks_sahe` (docs/rules.md#throw-sticks-sahe);
+/// under `sticks_count` (docs/rules.md#throw-sticks-count) the same faces score as noted.
 /// 1, no (count: 1, no).
 const ONE: Throw = Throw::Sticks(Sticks::new([F, R, R, R]));
 /// 1 with the sahe, again (count: 1, no).
@@ -155,7 +155,7 @@ fn other_seat(side: Side) -> Seat {
 // Opening state and setup
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.1 (4 counters per side), 3.2 (first side A unless chosen), 1
+// docs/rules.md#counters (4 counters per side), 3.2 (first side A unless chosen), 1
 // (each awl on its own 1).
 #[test]
 fn opening_state_has_awls_on_own_1_and_counters_shared_equally() {
@@ -181,7 +181,7 @@ fn opening_state_has_awls_on_own_1_and_counters_shared_equally() {
     assert_eq!(o.total_counters(), 20);
 }
 
-// RULES.md 3.1: "any even total from 2 to 30" = 1..=15 per side; RULES.md 4
+// docs/rules.md#counters: "any even total from 2 to 30" = 1..=15 per side; docs/rules.md#options
 // `counters_per_side` 4 (1..15).
 #[test]
 fn counters_per_side_bounds_refuse_0_and_16_accept_1_and_15() {
@@ -216,7 +216,7 @@ fn counters_per_side_bounds_refuse_0_and_16_accept_1_and_15() {
     assert_eq!(Options::MAX_COUNTERS, 15);
 }
 
-// RULES.md 4 `circuits_to_win`: none, 1..10 (boxed commercial edition: 4).
+// docs/rules.md#options `circuits_to_win`: none, 1..10 (boxed commercial edition: 4).
 #[test]
 fn circuits_to_win_bounds_refuse_0_and_11_accept_none_1_and_10() {
     for (n, ok) in [
@@ -247,7 +247,7 @@ fn circuits_to_win_bounds_refuse_0_and_11_accept_none_1_and_10() {
     assert_eq!(Options::MAX_CIRCUITS_TO_WIN, 10);
 }
 
-// RULES.md 1 / 3.2: two players or two teams; a side needs at least one
+// docs/rules.md#board / 3.2: two players or two teams; a side needs at least one
 // player (and the table caps teams at Table::MAX_PLAYERS).
 #[test]
 fn players_per_side_bounds() {
@@ -282,10 +282,10 @@ fn players_per_side_bounds() {
 }
 
 // ---------------------------------------------------------------------------
-// Presets (RULES.md 4)
+// Presets (docs/rules.md#options)
 // ---------------------------------------------------------------------------
 
-// RULES.md 4 presets table: composite = defaults (section 3).
+// docs/rules.md#options presets table: composite = defaults (section 3).
 #[test]
 fn preset_composite_is_the_defaults() {
     let expected = Options {
@@ -306,7 +306,7 @@ fn preset_composite_is_the_defaults() {
     assert_eq!(Preset::Composite.default_players(), 1);
 }
 
-// RULES.md 4: culin1898 = `throw_table: sticks_count` (Culin 1898 via Ludii).
+// docs/rules.md#options: culin1898 = `throw_table: sticks_count` (Culin 1898 via Ludii).
 #[test]
 fn preset_culin1898_is_sticks_count() {
     assert_eq!(
@@ -319,7 +319,7 @@ fn preset_culin1898_is_sticks_count() {
     assert_eq!(Preset::Culin1898.default_players(), 1);
 }
 
-// RULES.md 4: ludii = sticks_count, completes_circuit, no_move, 10 counters
+// docs/rules.md#options: ludii = sticks_count, completes_circuit, no_move, 10 counters
 // per side, two players per side in side_blocks; "The ludii preset in
 // detail": the end check runs after every move (Ludii's coding).
 #[test]
@@ -342,7 +342,7 @@ fn preset_ludii_matches_ludiis_coding() {
     assert_eq!(Preset::Ludii.default_players(), 2);
 }
 
-// RULES.md 4: a4 = square28, spinner, own_last_space ordinary, dry_branch
+// docs/rules.md#options: a4 = square28, spinner, own_last_space ordinary, dry_branch
 // lose_throw, turn_order alternate, 4 counters per side.
 #[test]
 fn preset_a4_matches_the_a4_sheet() {
@@ -364,7 +364,7 @@ fn preset_a4_matches_the_a4_sheet() {
     assert_eq!(Preset::A4.default_players(), 1);
 }
 
-// RULES.md 4: boxed = defaults + circuits_to_win 4 (the boxed commercial edition).
+// docs/rules.md#options: boxed = defaults + circuits_to_win 4 (the boxed commercial edition).
 #[test]
 fn preset_boxed_is_defaults_plus_four_circuits() {
     assert_eq!(
@@ -377,7 +377,7 @@ fn preset_boxed_is_defaults_plus_four_circuits() {
     assert_eq!(Preset::Boxed.default_players(), 1);
 }
 
-// RULES.md 4: five presets, the default first; every preset validates.
+// docs/rules.md#options: five presets, the default first; every preset validates.
 #[test]
 fn every_preset_is_listed_and_valid() {
     assert_eq!(
@@ -397,7 +397,7 @@ fn every_preset_is_listed_and_valid() {
     }
 }
 
-// RULES.md 4 `deadly_north_bank`: near = own 20, far = own 21 (square: 14, 15).
+// docs/rules.md#options `deadly_north_bank`: near = own 20, far = own 21 (square: 14, 15).
 #[test]
 fn deadly_north_space_by_option_and_board() {
     let mut o = Options::default();
@@ -411,10 +411,10 @@ fn deadly_north_space_by_option_and_board() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.3: moving
+// docs/rules.md#move: moving
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.3: move the side's awl forward by the value, along its own numbering.
+// docs/rules.md#move: move the side's awl forward by the value, along its own numbering.
 #[test]
 fn move_forward_by_the_value_in_own_numbering() {
     let t = composite();
@@ -440,7 +440,7 @@ fn move_forward_by_the_value_in_own_numbering() {
     assert_eq!(p.state.to_throw(&t), A0);
 }
 
-// RULES.md 3.3 for every value of every table, from every plain space:
+// docs/rules.md#move for every value of every table, from every plain space:
 // a plain move lands on own + value.
 #[test]
 fn every_value_of_every_table_moves_that_many_spaces() {
@@ -467,12 +467,12 @@ fn every_value_of_every_table_moves_that_many_spaces() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.4 / 3.5: passing home and landing on own 40
+// docs/rules.md#passing-home / 3.5: passing home and landing on own 40
 // ---------------------------------------------------------------------------
 
 /// Plays every (start, value) pair from `starts` for `mover`, with the
-/// opponent on its own 1, and checks passing home (RULES.md 3.4), landing on
-/// own L (RULES.md 3.5, or the option) and plain moves.
+/// opponent on its own 1, and checks passing home (docs/rules.md#passing-home), landing on
+/// own L (docs/rules.md#own-last-space, or the option) and plain moves.
 fn check_home_stretch(options: Options, starts: std::ops::RangeInclusive<u8>) {
     let t = table(options);
     let board = options.board;
@@ -504,14 +504,14 @@ fn check_home_stretch(options: Options, starts: std::ops::RangeInclusive<u8>) {
                 };
                 let (awl, counters, circuits) =
                     if raw > finish && options.overshoot == Overshoot::NoMove {
-                        // RULES.md 4 `no_move`: a forced pass.
+                        // docs/rules.md#options `no_move`: a forced pass.
                         expected.push(Event::ForcedPass {
                             side: mover,
                             value: v,
                         });
                         (from, [4, 4], 0)
                     } else if raw > l {
-                        // RULES.md 3.4: +1 counter, new space = old + value − L.
+                        // docs/rules.md#passing-home: +1 counter, new space = old + value − L.
                         let to = raw - l;
                         expected.push(moved(mover, from, to, v));
                         expected.push(circuit(mover, 1, false));
@@ -526,19 +526,19 @@ fn check_home_stretch(options: Options, starts: std::ops::RangeInclusive<u8>) {
                     } else if raw == l {
                         expected.push(moved(mover, from, l, v));
                         match options.own_last_space {
-                            // RULES.md 3.5: falls into the south creek, no circuit.
+                            // docs/rules.md#own-last-space: falls into the south creek, no circuit.
                             OwnLastSpace::FallsIn => {
                                 expected.push(fell(mover, Creek::South, l));
                                 expected.push(paid(mover, CounterReason::CreekFall, lost4));
                                 (1, lost4, 0)
                             }
-                            // RULES.md 4 `completes_circuit` (Ludii).
+                            // docs/rules.md#options `completes_circuit` (Ludii).
                             OwnLastSpace::CompletesCircuit => {
                                 expected.push(circuit(mover, 1, true));
                                 expected.push(paid(mover.other(), CounterReason::Circuit, won4));
                                 (1, won4, 1)
                             }
-                            // RULES.md 4 `ordinary` (A4): nothing happens
+                            // docs/rules.md#options `ordinary` (A4): nothing happens
                             // (the opponent is on its own 1: see the whip test).
                             OwnLastSpace::Ordinary => unreachable!("not used here"),
                         }
@@ -566,7 +566,7 @@ fn check_home_stretch(options: Options, starts: std::ops::RangeInclusive<u8>) {
     }
 }
 
-// RULES.md 3.4 (passing home: +1 counter, the awl carries on, new space =
+// docs/rules.md#passing-home (passing home: +1 counter, the awl carries on, new space =
 // old + value − 40) and 3.5 (landing exactly on own 40 falls in, no circuit):
 // from every start space 31..=39 with every value of every table, both sides.
 #[test]
@@ -582,7 +582,7 @@ fn passing_home_from_31_to_39_with_every_value_wins_a_counter_and_carries_on() {
     }
 }
 
-// RULES.md 3.4 on the square (RULES.md 5): new space = old + value − 28,
+// docs/rules.md#passing-home on the square (docs/rules.md#board-square28): new space = old + value − 28,
 // from every start space 19..=27.
 #[test]
 fn passing_home_on_square28_carries_on_past_own_28() {
@@ -598,7 +598,7 @@ fn passing_home_on_square28_carries_on_past_own_28() {
     }
 }
 
-// RULES.md 4 `completes_circuit` (Ludii): landing exactly on own 40 counts as
+// docs/rules.md#options `completes_circuit` (Ludii): landing exactly on own 40 counts as
 // coming home (own 1, +1 counter), passing it still completes a circuit.
 #[test]
 fn completes_circuit_from_31_to_39_with_every_value() {
@@ -614,7 +614,7 @@ fn completes_circuit_from_31_to_39_with_every_value() {
     }
 }
 
-// RULES.md 4 `overshoot: no_move` (Ludii: an exact throw is needed): every
+// docs/rules.md#options `overshoot: no_move` (Ludii: an exact throw is needed): every
 // throw that would pass own 40 is a forced pass, from every start 31..=39,
 // and the throw's "throw again" still holds (the 5 and 10 of sticks_count).
 #[test]
@@ -634,7 +634,7 @@ fn no_move_makes_every_overshoot_a_forced_pass_keeping_the_extra_throw() {
     }
 }
 
-// RULES.md 4 ludii detail: "a 5 or a 10 still earns the extra throw, even on
+// docs/rules.md#options ludii detail: "a 5 or a 10 still earns the extra throw, even on
 // a forced pass".
 #[test]
 fn forced_pass_on_5_and_10_still_throws_again() {
@@ -672,7 +672,7 @@ fn forced_pass_on_5_and_10_still_throws_again() {
     );
 }
 
-// RULES.md 3.5: landing exactly on own 40 falls in: back to own 1, pay one
+// docs/rules.md#own-last-space: landing exactly on own 40 falls in: back to own 1, pay one
 // counter, no circuit counter (for both sides).
 #[test]
 fn landing_exactly_on_own_40_falls_into_the_south_creek() {
@@ -705,7 +705,7 @@ fn landing_exactly_on_own_40_falls_into_the_south_creek() {
     assert_eq!(p.state.circuits, [0, 0]);
 }
 
-// RULES.md 4 `own_last_space: ordinary` (cyningstan/A4): own 40 is an
+// docs/rules.md#options `own_last_space: ordinary` (cyningstan/A4): own 40 is an
 // ordinary space; "landing on or passing own start wins the lap", i.e. going
 // past own 40 (landing on own 1 or beyond) completes the circuit.
 #[test]
@@ -743,7 +743,7 @@ fn ordinary_own_last_space_is_a_plain_space_and_the_lap_is_won_past_it() {
     assert_eq!(p.state.circuits, [1, 0]);
 }
 
-// RULES.md 4 `completes_circuit` (Ludii): landing exactly on own 40 sends the
+// docs/rules.md#options `completes_circuit` (Ludii): landing exactly on own 40 sends the
 // awl to own 1 and wins a counter; it is an exact arrival.
 #[test]
 fn completes_circuit_landing_exactly_on_own_40_wins_a_counter() {
@@ -766,9 +766,9 @@ fn completes_circuit_landing_exactly_on_own_40_wins_a_counter() {
     assert_eq!(p.state.circuits, [1, 0]);
 }
 
-// RULES.md 3.7: "An awl resting on its own start is on the other side's 40:
+// docs/rules.md#whip: "An awl resting on its own start is on the other side's 40:
 // landing there is a creek fall for the mover, so a start is never whipped"
-// (rules-research.md D5). Also under `completes_circuit` (Ludii: a start is
+// (docs/rules.md#decisions). Also under `completes_circuit` (Ludii: a start is
 // not on the other track).
 #[test]
 fn a_start_is_never_whipped_under_falls_in_or_completes_circuit() {
@@ -794,7 +794,7 @@ fn a_start_is_never_whipped_under_falls_in_or_completes_circuit() {
     assert_eq!(p.state.counters, [5, 3], "only the circuit counter");
 }
 
-// RULES.md 3.7: "a start is never whipped". Under `falls_in` the space is a
+// docs/rules.md#whip: "a start is never whipped". Under `falls_in` the space is a
 // creek for the mover; the engine keeps the rule for every option, so under
 // `own_last_space: ordinary` landing on own 40 beside an awl resting on its
 // own start whips nothing.
@@ -814,7 +814,7 @@ fn ordinary_own_last_space_never_whips_an_awl_resting_on_its_start() {
     assert_eq!(p.state.counters, [4, 4]);
 }
 
-// RULES.md 4 `overshoot: no_move` with `own_last_space: ordinary`: the exact
+// docs/rules.md#options `overshoot: no_move` with `own_last_space: ordinary`: the exact
 // finish is own start (one past own 40), so from own 40 a 1 comes home and
 // wins the lap, and only larger values are forced passes: an awl on own 40
 // is never stuck.
@@ -842,10 +842,10 @@ fn ordinary_with_no_move_comes_home_from_own_40_with_an_exact_1() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.6: the north creek
+// docs/rules.md#north-creek: the north creek
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.6: landing exactly on own 20 falls in: back to own 1, pay one counter.
+// docs/rules.md#north-creek: landing exactly on own 20 falls in: back to own 1, pay one counter.
 #[test]
 fn landing_on_own_20_falls_into_the_north_creek() {
     let t = composite();
@@ -877,7 +877,7 @@ fn landing_on_own_20_falls_into_the_north_creek() {
     assert_eq!(p.state.awls, [1, 1]);
 }
 
-// RULES.md 3.6: "Own 21 is safe" under the default near bank.
+// docs/rules.md#north-creek: "Own 21 is safe" under the default near bank.
 #[test]
 fn own_21_is_safe_under_near_bank() {
     let t = composite();
@@ -895,8 +895,8 @@ fn own_21_is_safe_under_near_bank() {
     }
 }
 
-// RULES.md 3.6: "Only landing counts; passing over the creek is harmless"
-// (rules-research.md D2: no source says otherwise).
+// docs/rules.md#north-creek: "Only landing counts; passing over the creek is harmless"
+// (docs/rules.md#decisions: no source says otherwise).
 #[test]
 fn passing_over_own_20_is_harmless() {
     let t = composite();
@@ -935,7 +935,7 @@ fn passing_over_own_20_is_harmless() {
     );
 }
 
-// RULES.md 4 `deadly_north_bank: far` (bead.game, Ringling wiki): own 21
+// docs/rules.md#options `deadly_north_bank: far` (bead.game, Ringling wiki): own 21
 // is deadly and own 20 is safe; passing over 21 is harmless.
 #[test]
 fn far_deadly_bank_makes_own_21_deadly_and_own_20_safe() {
@@ -998,7 +998,7 @@ fn far_deadly_bank_makes_own_21_deadly_and_own_20_safe() {
     );
 }
 
-// RULES.md 5: on the square the near bank of the north torrent is own 14
+// docs/rules.md#board-square28: on the square the near bank of the north torrent is own 14
 // (far: 15).
 #[test]
 fn square28_north_torrent_is_own_14_or_15() {
@@ -1024,10 +1024,10 @@ fn square28_north_torrent_is_own_14_or_15() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.7: whipping
+// docs/rules.md#whip: whipping
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.7: landing on the opponent's awl sends it to its own 1 and the
+// docs/rules.md#whip: landing on the opponent's awl sends it to its own 1 and the
 // opponent pays one counter (WP "whipped"; Culin 1898; Ludii).
 #[test]
 fn landing_on_the_opponents_awl_whips_it_home_and_the_victim_pays() {
@@ -1060,7 +1060,7 @@ fn landing_on_the_opponents_awl_whips_it_home_and_the_victim_pays() {
     assert_eq!(p.state.awls, [1, 12]);
 }
 
-// RULES.md 3.7: a whip happens on every space where the two awls can meet:
+// docs/rules.md#whip: a whip happens on every space where the two awls can meet:
 // wherever the mover lands on the physical space of the victim.
 #[test]
 fn whips_on_every_meeting_space() {
@@ -1082,9 +1082,9 @@ fn whips_on_every_meeting_space() {
     }
 }
 
-// RULES.md 3.7: "If the mover then also falls in (it landed on own 20 while
+// docs/rules.md#whip: "If the mover then also falls in (it landed on own 20 while
 // the opponent sat on its own safe 21), both happen, whip first, and both
-// awls go home" (Ludii's order; rules-research.md D6): net counters 0.
+// awls go home" (Ludii's order; docs/rules.md#decisions): net counters 0.
 #[test]
 fn whip_then_fall_on_own_20_sends_both_awls_home_net_zero() {
     let t = composite();
@@ -1103,7 +1103,7 @@ fn whip_then_fall_on_own_20_sends_both_awls_home_net_zero() {
     );
     assert_eq!(p.state.awls, [1, 1]);
     assert_eq!(p.state.counters, [4, 4]);
-    // B does the same, with a 10 that throws again (RULES.md 3.9).
+    // B does the same, with a 10 that throws again (docs/rules.md#extra-throw).
     let s = state(&t, Side::B, [21, 10], [4, 4]);
     let p = play_ok(&t, &s, TEN);
     assert_eq!(
@@ -1120,7 +1120,7 @@ fn whip_then_fall_on_own_20_sends_both_awls_home_net_zero() {
     assert_eq!(p.state.awls, [1, 1]);
 }
 
-// RULES.md 3.7 with `deadly_north_bank: far`: the opponent rests on its own
+// docs/rules.md#whip with `deadly_north_bank: far`: the opponent rests on its own
 // 20 (safe for it) = the mover's 21: whip, then the mover falls in.
 #[test]
 fn whip_then_fall_on_own_21_under_far_bank() {
@@ -1144,7 +1144,7 @@ fn whip_then_fall_on_own_21_under_far_bank() {
     assert_eq!(p.state.awls, [1, 1]);
 }
 
-// RULES.md 3.4 then 3.7: passing home and landing on the opponent makes two
+// docs/rules.md#passing-home then 3.7: passing home and landing on the opponent makes two
 // transfers in one throw (circuit, then whip).
 #[test]
 fn passing_home_onto_the_opponent_wins_two_counters() {
@@ -1167,10 +1167,10 @@ fn passing_home_onto_the_opponent_wins_two_counters() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.8 / 3.9: dry branches and extra throws
+// docs/rules.md#dry-branch / 3.9: dry branches and extra throws
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.8: dry branches have no effect (WP, Ludii, Culin's silence).
+// docs/rules.md#dry-branch: dry branches have no effect (WP, Ludii, Culin's silence).
 #[test]
 fn dry_branch_no_effect_on_each_stroke() {
     let t = composite();
@@ -1201,7 +1201,7 @@ fn dry_branch_no_effect_on_each_stroke() {
     assert_eq!(p.events.last(), Some(&Event::ThrowsAgain { seat: A0 }));
 }
 
-// RULES.md 3.9: "Extra throws come from the sticks alone: a throw that says
+// docs/rules.md#extra-throw: "Extra throws come from the sticks alone: a throw that says
 // 'throw again' still does after a creek fall or a whip" (Ludii; D7).
 #[test]
 fn extra_throws_come_from_the_sticks_alone() {
@@ -1246,7 +1246,7 @@ fn extra_throws_come_from_the_sticks_alone() {
     assert!(!p.state.extra_throw);
 }
 
-// RULES.md 3.2: the same side throws again until a throw without it, then
+// docs/rules.md#turn: the same side throws again until a throw without it, then
 // the other side.
 #[test]
 fn a_run_of_extra_throws_ends_at_the_first_throw_without_one() {
@@ -1264,7 +1264,7 @@ fn a_run_of_extra_throws_ends_at_the_first_throw_without_one() {
     assert_eq!(p.state.throws, 5);
 }
 
-// RULES.md 4 `dry_branch: lose_throw` (cyningstan, A4, bead.game): a throw
+// docs/rules.md#options `dry_branch: lose_throw` (cyningstan, A4, bead.game): a throw
 // that granted another throw loses that extra throw.
 #[test]
 fn lose_throw_loses_the_extra_throw_the_landing_throw_earned() {
@@ -1291,7 +1291,7 @@ fn lose_throw_loses_the_extra_throw_the_landing_throw_earned() {
     assert_eq!(p.state.to_throw(&t), B0);
 }
 
-// RULES.md 4 `lose_throw`: otherwise the side's next turn is skipped
+// docs/rules.md#options `lose_throw`: otherwise the side's next turn is skipped
 // (TurnSkipped, and the other side throws again).
 #[test]
 fn lose_throw_without_an_extra_throw_skips_the_sides_next_turn() {
@@ -1336,7 +1336,7 @@ fn lose_throw_without_an_extra_throw_skips_the_sides_next_turn() {
     assert_eq!(p.events.last(), Some(&Event::TurnPassed { seat: A0 }));
 }
 
-// RULES.md 4 `lose_throw` on every stroke of both dry branches, both sides.
+// docs/rules.md#options `lose_throw` on every stroke of both dry branches, both sides.
 #[test]
 fn lose_throw_applies_on_all_four_strokes() {
     let t = table(Options {
@@ -1364,7 +1364,7 @@ fn lose_throw_applies_on_all_four_strokes() {
     }
 }
 
-// RULES.md 4 `lose_throw`: both sides forfeiting: each loses one turn.
+// docs/rules.md#options `lose_throw`: both sides forfeiting: each loses one turn.
 #[test]
 fn lose_throw_by_both_sides_skips_one_turn_each() {
     let t = table(Options {
@@ -1392,7 +1392,7 @@ fn lose_throw_by_both_sides_skips_one_turn_each() {
     assert_eq!(p.state.to_throw(&t), A0);
 }
 
-// RULES.md 4 `lose_throw` with teams in side blocks: the side's next turn
+// docs/rules.md#options `lose_throw` with teams in side blocks: the side's next turn
 // is its next player's turn in the same block (A1), so A1 is skipped.
 #[test]
 fn lose_throw_in_side_blocks_skips_the_next_player_of_the_side() {
@@ -1425,7 +1425,7 @@ fn lose_throw_in_side_blocks_skips_the_next_player_of_the_side() {
     assert_eq!(p.state.turn, 2);
 }
 
-// RULES.md 4 `lose_throw` with `alternate` 2v2 (A1, B1, A2, B2): A's next
+// docs/rules.md#options `lose_throw` with `alternate` 2v2 (A1, B1, A2, B2): A's next
 // turn after A1 is A2's, which is skipped.
 #[test]
 fn lose_throw_in_alternate_skips_the_sides_next_turn() {
@@ -1454,7 +1454,7 @@ fn lose_throw_in_alternate_skips_the_sides_next_turn() {
     assert_eq!(p.state.to_throw(&t), B1);
 }
 
-// RULES.md 4 / RULES.md 5: the A4 preset (square28, spinner, lose_throw):
+// docs/rules.md#options / docs/rules.md#board-square28: the A4 preset (square28, spinner, lose_throw):
 // the dry gullies are own 7, 8, 21, 22.
 #[test]
 fn a4_preset_dry_gullies_lose_a_throw() {
@@ -1478,7 +1478,7 @@ fn a4_preset_dry_gullies_lose_a_throw() {
     }
 }
 
-// RULES.md 4 `dry_branch: cross_over` (A4 adaptation option): own 10 → 31,
+// docs/rules.md#options `dry_branch: cross_over` (A4 adaptation option): own 10 → 31,
 // own 11 → 30, landing there; the second branch does not cross back.
 #[test]
 fn cross_over_crosses_the_dry_bed_to_the_facing_stroke() {
@@ -1527,7 +1527,7 @@ fn cross_over_crosses_the_dry_bed_to_the_facing_stroke() {
     }
 }
 
-// RULES.md 4 `cross_over`: "landing there (and can whip there)".
+// docs/rules.md#options `cross_over`: "landing there (and can whip there)".
 #[test]
 fn cross_over_whips_on_the_facing_stroke() {
     let t = table(Options {
@@ -1564,7 +1564,7 @@ fn cross_over_whips_on_the_facing_stroke() {
     assert_eq!(p.state.counters, [4, 4]);
 }
 
-// RULES.md 4 `cross_over` on square28: 7 → 22, 8 → 21.
+// docs/rules.md#options `cross_over` on square28: 7 → 22, 8 → 21.
 #[test]
 fn cross_over_on_square28_maps_7_to_22_and_8_to_21() {
     let t = table(Options {
@@ -1585,10 +1585,10 @@ fn cross_over_on_square28_maps_7_to_22_and_8_to_21() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.10: the end of the game
+// docs/rules.md#end: the end of the game
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.10: the game ends the moment one side holds all counters.
+// docs/rules.md#end: the game ends the moment one side holds all counters.
 #[test]
 fn the_game_ends_the_moment_a_side_holds_every_counter() {
     let t = composite();
@@ -1607,7 +1607,7 @@ fn the_game_ends_the_moment_a_side_holds_every_counter() {
     assert!(p.state.is_finished());
 }
 
-// RULES.md 3.10: "check after each transfer: one throw can make two": a
+// docs/rules.md#end: "check after each transfer: one throw can make two": a
 // circuit then a whip, the circuit takes B's last counter: the whip never
 // happens, and the throw's "again" is void.
 #[test]
@@ -1643,7 +1643,7 @@ fn the_second_transfer_does_not_happen_after_the_win_circuit_then_whip() {
     assert_eq!(p.state.awls, [4, 1]);
 }
 
-// RULES.md 3.10 with 3.7: the whip takes B's last counter: the mover's fall
+// docs/rules.md#end with 3.7: the whip takes B's last counter: the mover's fall
 // into the creek never happens.
 #[test]
 fn the_second_transfer_does_not_happen_after_the_win_whip_then_fall() {
@@ -1668,7 +1668,7 @@ fn the_second_transfer_does_not_happen_after_the_win_whip_then_fall() {
     assert_eq!(p.state.outcome, None);
 }
 
-// RULES.md 3.10: a side that gives away its last counter by its own fall
+// docs/rules.md#end: a side that gives away its last counter by its own fall
 // loses at once (the default end check), even on its own throw.
 #[test]
 fn immediate_end_check_a_side_falling_with_its_last_counter_loses_at_once() {
@@ -1692,7 +1692,7 @@ fn immediate_end_check_a_side_falling_with_its_last_counter_loses_at_once() {
     assert!(!p.state.extra_throw);
 }
 
-// RULES.md 4 ludii detail (`end_check: after_move`, Ludii's coding): a side
+// docs/rules.md#options ludii detail (`end_check: after_move`, Ludii's coding): a side
 // that gives away its last counter by its own creek fall is not out at once;
 // the game ends after the other side's next move.
 #[test]
@@ -1725,7 +1725,7 @@ fn after_move_a_side_emptied_by_its_own_fall_is_not_out_at_once() {
     assert_eq!(p.state.outcome, Some(Outcome::Won { side: Side::B }));
 }
 
-// RULES.md 4 ludii detail: "unless that move is itself a creek fall".
+// docs/rules.md#options ludii detail: "unless that move is itself a creek fall".
 #[test]
 fn after_move_the_others_creek_fall_gives_the_emptied_side_a_counter_back() {
     let t = table(Options {
@@ -1746,7 +1746,7 @@ fn after_move_the_others_creek_fall_gives_the_emptied_side_a_counter_back() {
     assert_eq!(p.state.outcome, None);
 }
 
-// RULES.md 4 ludii detail: "meanwhile the emptied side may win a counter
+// docs/rules.md#options ludii detail: "meanwhile the emptied side may win a counter
 // back" with its own extra throws; and "or nothing when the side has none
 // left" (CounterUnpaid) on a second fall in the same turn.
 #[test]
@@ -1798,7 +1798,7 @@ fn after_move_the_emptied_side_plays_on_its_extra_throws() {
     assert_eq!(r.state.outcome, None);
 }
 
-// RULES.md 4 ludii detail: "it wins if the other side holds no counters",
+// docs/rules.md#options ludii detail: "it wins if the other side holds no counters",
 // checked after the whole move: whip-then-fall gives the counter straight
 // back, so taking the last counter by the whip does not win (contrast with
 // the immediate test above).
@@ -1842,7 +1842,7 @@ fn after_move_whip_then_fall_with_the_victims_last_counter_does_not_win() {
     assert!(!p.state.extra_throw);
 }
 
-// RULES.md 4 `circuits_to_win` (the boxed edition: 4): completing that many
+// docs/rules.md#options `circuits_to_win` (the boxed edition: 4): completing that many
 // circuits wins outright, counters or not.
 #[test]
 fn circuits_to_win_ends_the_game_on_the_nth_circuit() {
@@ -1879,7 +1879,7 @@ fn circuits_to_win_ends_the_game_on_the_nth_circuit() {
     assert_eq!(p.events.last(), Some(&won(Side::A, WinReason::AllCounters)));
 }
 
-// RULES.md 4 `circuits_to_win` 1..10, with an exact `completes_circuit` and for B.
+// docs/rules.md#options `circuits_to_win` 1..10, with an exact `completes_circuit` and for B.
 #[test]
 fn circuits_to_win_counts_exact_arrivals_and_every_bound() {
     for n in 1u8..=10 {
@@ -1911,10 +1911,10 @@ fn circuits_to_win_counts_exact_arrivals_and_every_bound() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.11: stopping; finished games
+// docs/rules.md#stop: stopping; finished games
 // ---------------------------------------------------------------------------
 
-// RULES.md 3.11: a stopped game goes to the side with more counters; equal
+// docs/rules.md#stop: a stopped game goes to the side with more counters; equal
 // counts are a draw (the A4 sheet's rule; seed encyclopedia).
 #[test]
 fn stop_more_counters_wins_equal_is_a_draw() {
@@ -1945,13 +1945,13 @@ fn stop_more_counters_wins_equal_is_a_draw() {
         assert!(!next.extra_throw);
         assert_eq!(next.awls, s.awls);
         assert_eq!(next.counters, s.counters);
-        // RULES.md 3.11: stopping is refused once over, and so is a throw.
+        // docs/rules.md#stop: stopping is refused once over, and so is a throw.
         assert_eq!(stop(&next), Err(RulesError::GameOver));
         assert_eq!(play(&t, &next, &TWO), Err(RulesError::GameOver));
     }
 }
 
-// RULES.md 3.10: a finished game refuses a throw (any throw, even a
+// docs/rules.md#end: a finished game refuses a throw (any throw, even a
 // mismatched one) and a stop.
 #[test]
 fn a_finished_game_refuses_a_throw() {
@@ -1972,7 +1972,7 @@ fn a_finished_game_refuses_a_throw() {
     assert_eq!(play(&t, &drawn, &TWO), Err(RulesError::GameOver));
 }
 
-// RULES.md 2 / 2.4: a throw that does not fit the table is refused.
+// docs/rules.md#sticks / 2.4: a throw that does not fit the table is refused.
 #[test]
 fn a_mismatched_throw_is_refused_by_play() {
     let t = composite();
@@ -1997,7 +1997,7 @@ fn a_mismatched_throw_is_refused_by_play() {
 }
 
 // ---------------------------------------------------------------------------
-// RULES.md 3.2: turns and teams
+// docs/rules.md#turn: turns and teams
 // ---------------------------------------------------------------------------
 
 fn seats(t: &Table, n: usize) -> Vec<Seat> {
@@ -2016,7 +2016,7 @@ fn team_table(players: [usize; 2], first: Side, order: TurnOrder) -> Table {
     .expect("table")
 }
 
-// RULES.md 3.2: "side blocks: every player of the side throws her turn in
+// docs/rules.md#turn: "side blocks: every player of the side throws her turn in
 // order, then every player of the other side" (Culin 1898; Ludii's P1, P2, P3, P4).
 #[test]
 fn side_blocks_seat_sequences() {
@@ -2034,7 +2034,7 @@ fn side_blocks_seat_sequences() {
     assert_eq!(seats(&t, 4), vec![A0, B0, A0, B0]);
 }
 
-// RULES.md 3.2 option `alternate` (cyningstan/A4): A1, B1, A2, B2, ...; the
+// docs/rules.md#turn option `alternate` (cyningstan/A4): A1, B1, A2, B2, ...; the
 // smaller team starts over when it runs out of players.
 #[test]
 fn alternate_seat_sequences() {
@@ -2057,7 +2057,7 @@ fn alternate_seat_sequences() {
     assert_eq!(seats(&t, 4), vec![B0, A0, B0, A0]);
 }
 
-// RULES.md 3.2 `alternate` with teams whose sizes do not divide each other
+// docs/rules.md#turn `alternate` with teams whose sizes do not divide each other
 // (2 against 3): each team goes round its players in turn, so no player
 // throws twice in a row for her team while a teammate waits.
 #[test]
@@ -2092,7 +2092,7 @@ fn alternate_two_against_three_rotates_each_team_fairly() {
     }
 }
 
-// RULES.md 3.2 through `play`: each player throws her turn with her own extra
+// docs/rules.md#turn through `play`: each player throws her turn with her own extra
 // throws, then the sticks pass to the next seat of the order.
 #[test]
 fn play_follows_the_seat_order_and_extra_throws_keep_the_seat() {
@@ -2158,7 +2158,7 @@ fn play_follows_the_seat_order_and_extra_throws_keep_the_seat() {
     }
 }
 
-// RULES.md 4 ludii detail: two teams of two, P1, P2, P3, P4 in side blocks,
+// docs/rules.md#options ludii detail: two teams of two, P1, P2, P3, P4 in side blocks,
 // each team sharing one awl.
 #[test]
 fn ludii_teams_share_one_awl_per_side() {
@@ -2210,7 +2210,7 @@ fn replay_equals_playing_throw_by_throw() {
 // Pinned exhaustive counts
 // ---------------------------------------------------------------------------
 
-// RULES.md 2.1 and 3.3 from the opening state of `composite`: over the 16
+// docs/rules.md#throw-sticks-sahe and 3.3 from the opening state of `composite`: over the 16
 // stick configurations, A's first throw lands on own 1 + value:
 //   value 1 (4 configs: 3 plain + the sahe alone) → own 2,
 //   value 2 (C(4,2) = 6)                          → own 3,
@@ -2244,7 +2244,7 @@ fn pinned_opening_throw_landing_distribution() {
     assert_eq!(again, 6);
 }
 
-// RULES.md 3.4-3.6 over every (A's start 1..=39, configuration) pair, 39 × 16
+// docs/rules.md#passing-home-3.6 over every (A's start 1..=39, configuration) pair, 39 × 16
 // = 624 throws, B resting on its own 1 (= A's 40, never landed on: landing
 // there is a fall, and passing home lands on A's 1..9):
 // - falls: for each value v the starts 20 − v and 40 − v (both in 1..=39)

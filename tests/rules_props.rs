@@ -3,7 +3,7 @@
 //! players per side, either first side) and random games of up to 400 throws
 //! drawn from the table's own equally likely outcomes.
 //!
-//! Each property cites the rule it pins, as RULES.md does.
+//! Each property cites the rule it pins, as docs/rules.md does.
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
@@ -122,7 +122,7 @@ fn final_state(table: &Table, steps: &[Step]) -> GameState {
 proptest! {
     #![proptest_config(ProptestConfig { cases: CASES, ..ProptestConfig::default() })]
 
-    // RULES.md 3.1 / 3.10: counters only move from one side to the other
+    // docs/rules.md#counters / 3.10: counters only move from one side to the other
     // ("counters move one at a time"): their sum is always 2 × counters_per_side.
     #[test]
     fn counters_always_sum_to_twice_counters_per_side((table, throws) in game_strategy(None)) {
@@ -140,7 +140,7 @@ proptest! {
         }
     }
 
-    // RULES.md 1 / 5: an awl is always on its own numbering 1..=L.
+    // docs/rules.md#board / 5: an awl is always on its own numbering 1..=L.
     #[test]
     fn awls_always_rest_on_own_spaces_1_to_len((table, throws) in game_strategy(None)) {
         let l = table.options().board.len();
@@ -156,7 +156,7 @@ proptest! {
         }
     }
 
-    // RULES.md 3.10 / 3.11: a finished game refuses any further throw and a stop.
+    // docs/rules.md#end / 3.11: a finished game refuses any further throw and a stop.
     #[test]
     fn a_finished_game_refuses_further_throws((table, throws) in game_strategy(None)) {
         let steps = run(&table, &throws);
@@ -176,8 +176,8 @@ proptest! {
         }
     }
 
-    // RULES.md 3.10: once finished, the outcome is a win (a draw comes only
-    // from a stop, RULES.md 3.11), the throw's last event is Won, nothing
+    // docs/rules.md#end: once finished, the outcome is a win (a draw comes only
+    // from a stop, docs/rules.md#stop), the throw's last event is Won, nothing
     // follows it, and no extra throw is pending.
     #[test]
     fn once_finished_the_outcome_is_set_and_the_last_event_is_won((table, throws) in game_strategy(None)) {
@@ -199,8 +199,8 @@ proptest! {
         }
     }
 
-    // RULES.md 3.10 (end_check immediate): the game is over exactly when a
-    // side holds every counter, or (RULES.md 4 circuits_to_win) a side has
+    // docs/rules.md#end (end_check immediate): the game is over exactly when a
+    // side holds every counter, or (docs/rules.md#options circuits_to_win) a side has
     // completed the circuits that win; the winner is that side.
     #[test]
     fn immediate_end_check_finishes_exactly_when_a_side_holds_all_counters(
@@ -228,7 +228,7 @@ proptest! {
         }
     }
 
-    // RULES.md 4 ludii detail (end_check after_move): the game ends only after
+    // docs/rules.md#options ludii detail (end_check after_move): the game ends only after
     // a whole move, for the mover, when the other side holds none (or on
     // circuits_to_win); a side may sit at 0 counters meanwhile.
     #[test]
@@ -282,7 +282,7 @@ proptest! {
         }
     }
 
-    // RULES.md 3.2: the seat to throw is always a real player of its side,
+    // docs/rules.md#turn: the seat to throw is always a real player of its side,
     // and the turn index stays inside the table's round.
     #[test]
     fn the_seat_to_throw_is_always_a_valid_player((table, throws) in game_strategy(None)) {
@@ -297,7 +297,7 @@ proptest! {
         }
     }
 
-    // RULES.md 3.2: side blocks play each side's players in order, one block
+    // docs/rules.md#turn: side blocks play each side's players in order, one block
     // per side; alternate (A1, B1, A2, B2, ...) switches side every turn; in
     // both, each team goes round its players in order (the smaller team
     // starting over when it runs out), so no player throws twice for her
@@ -321,7 +321,7 @@ proptest! {
         prop_assert_eq!(next, [0, 0]);
     }
 
-    // RULES.md 3.2 / 3.9: every throw that does not end the game ends with
+    // docs/rules.md#turn / 3.9: every throw that does not end the game ends with
     // exactly one of ThrowsAgain (the same seat, when the sticks say so and
     // no lose_throw took it) or TurnPassed (to the new seat to throw).
     #[test]
@@ -354,7 +354,7 @@ proptest! {
         }
     }
 
-    // RULES.md 3.4: a circuit is only ever completed, never undone: circuits
+    // docs/rules.md#passing-home: a circuit is only ever completed, never undone: circuits
     // never decrease, and grow by at most one per throw, for the mover only.
     #[test]
     fn circuits_never_decrease((table, throws) in game_strategy(None)) {
@@ -371,7 +371,7 @@ proptest! {
         }
     }
 
-    // RULES.md 3.3 / 4 (no_move): each throw moves the mover's awl once or is
+    // docs/rules.md#move / 4 (no_move): each throw moves the mover's awl once or is
     // a forced pass; the other awl moves only by being whipped to its own 1;
     // the counter events replay the counters exactly.
     #[test]

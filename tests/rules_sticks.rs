@@ -1,10 +1,10 @@
 //! The throw tables of `zohn_ahl::rules`: every stick configuration, every
 //! spinner sector, exact probabilities.
 //!
-//! Sources: RULES.md 2 (four split sticks, the sahe; p = 1/2 per face is a
+//! Sources: docs/rules.md#sticks (four split sticks, the sahe; p = 1/2 per face is a
 //! modelling choice), 2.1 `sticks_sahe` (the Wikipedia composite and Mooney's
-//! Tsoñä values; rules-research.md 2.2), 2.2 `sticks_count` (Culin 1898 as
-//! coded by Ludii; rules-research.md 2.3), 2.3 `spinner` (the A4 sheet; seven
+//! Tsoñä values; docs/rules.md#evidence), 2.2 `sticks_count` (Culin 1898 as
+//! coded by Ludii; docs/rules.md#evidence), 2.3 `spinner` (the A4 sheet; seven
 //! equal sectors is our assumption).
 #![allow(clippy::unwrap_used)]
 
@@ -13,7 +13,7 @@ use zohn_ahl::rules::{Face, Odds, Score, SpinnerSector, Sticks, Throw, ThrowMism
 const F: Face = Face::Flat;
 const R: Face = Face::Round;
 
-/// RULES.md 2.1, written out by hand for all 16 configurations
+/// docs/rules.md#throw-sticks-sahe, written out by hand for all 16 configurations
 /// (faces of the three red sticks, then the sahe): (faces, value, throws again).
 const SAHE_TABLE: [([Face; 4], u8, bool); 16] = [
     // 0 flat up: 10, again.
@@ -41,7 +41,7 @@ const SAHE_TABLE: [([Face; 4], u8, bool); 16] = [
     ([F, F, F, F], 6, true),
 ];
 
-/// RULES.md 2.2, by hand: the count of flat faces, 4 = 5 and 0 = 10, both
+/// docs/rules.md#throw-sticks-count, by hand: the count of flat faces, 4 = 5 and 0 = 10, both
 /// again; the sahe plays no part.
 const COUNT_TABLE: [([Face; 4], u8, bool); 16] = [
     ([R, R, R, R], 10, true),
@@ -62,7 +62,7 @@ const COUNT_TABLE: [([Face; 4], u8, bool); 16] = [
     ([F, F, F, F], 5, true),
 ];
 
-/// RULES.md 2.3: the seven sectors (10+, 1, blue 1+, 2, 3, blue 3+, 6+).
+/// docs/rules.md#throw-spinner: the seven sectors (10+, 1, blue 1+, 2, 3, blue 3+, 6+).
 const SPINNER_TABLE: [(SpinnerSector, u8, bool); 7] = [
     (SpinnerSector::Ten, 10, true),
     (SpinnerSector::One, 1, false),
@@ -103,7 +103,7 @@ fn sum_probability_over_112(table: ThrowTable, filter: impl Fn(&Score) -> bool) 
         .sum()
 }
 
-// RULES.md 2.1: the written-out table covers each of the 16 configurations once.
+// docs/rules.md#throw-sticks-sahe: the written-out table covers each of the 16 configurations once.
 #[test]
 fn explicit_tables_cover_all_16_configurations_once() {
     for table in [&SAHE_TABLE, &COUNT_TABLE] {
@@ -113,7 +113,7 @@ fn explicit_tables_cover_all_16_configurations_once() {
     }
 }
 
-// RULES.md 2.1 (`sticks_sahe`, composite; Mooney's values with the sahe's
+// docs/rules.md#throw-sticks-sahe (`sticks_sahe`, composite; Mooney's values with the sahe's
 // extra throws): every configuration scores the hand-written (value, again).
 #[test]
 fn sticks_sahe_scores_every_configuration_per_rules_2_1() {
@@ -123,7 +123,7 @@ fn sticks_sahe_scores_every_configuration_per_rules_2_1() {
     }
 }
 
-// RULES.md 2.2 (`sticks_count`, Culin 1898 via Ludii): every configuration.
+// docs/rules.md#throw-sticks-count (`sticks_count`, Culin 1898 via Ludii): every configuration.
 #[test]
 fn sticks_count_scores_every_configuration_per_rules_2_2() {
     for (faces, value, again) in COUNT_TABLE {
@@ -132,7 +132,7 @@ fn sticks_count_scores_every_configuration_per_rules_2_2() {
     }
 }
 
-// RULES.md 2.3: the spinner's seven sectors, with blue 1, blue 3, 6 and 10
+// docs/rules.md#throw-spinner: the spinner's seven sectors, with blue 1, blue 3, 6 and 10
 // throwing again.
 #[test]
 fn spinner_scores_seven_sectors_per_rules_2_3() {
@@ -140,14 +140,14 @@ fn spinner_scores_seven_sectors_per_rules_2_3() {
     for (sector, value, again) in SPINNER_TABLE {
         let s = score(ThrowTable::Spinner, &Throw::Spinner(sector));
         assert_eq!((s.value, s.throws_again), (value, again), "{sector:?}");
-        // RULES.md 2.3: each sector 1/7 (our stated assumption).
+        // docs/rules.md#throw-spinner: each sector 1/7 (our stated assumption).
         assert_eq!(s.probability, Odds::new(1, 7));
     }
     let listed: Vec<SpinnerSector> = SPINNER_TABLE.iter().map(|r| r.0).collect();
     assert_eq!(SpinnerSector::ALL.to_vec(), listed);
 }
 
-// RULES.md 2.1 probability column: P(1,no)=3/16, P(1,yes)=1/16, P(2)=6/16,
+// docs/rules.md#throw-sticks-sahe probability column: P(1,no)=3/16, P(1,yes)=1/16, P(2)=6/16,
 // P(3,no)=1/16, P(3,yes)=3/16, P(6)=1/16, P(10)=1/16.
 #[test]
 fn sticks_sahe_probabilities_are_exact() {
@@ -185,7 +185,7 @@ fn sticks_sahe_probabilities_are_exact() {
     }
 }
 
-// RULES.md 2.2 / rules-research.md 2.3: 1 = 4/16, 2 = 6/16, 3 = 4/16,
+// docs/rules.md#throw-sticks-count / docs/rules.md#evidence: 1 = 4/16, 2 = 6/16, 3 = 4/16,
 // 5 = 1/16, 10 = 1/16.
 #[test]
 fn sticks_count_probabilities_are_exact() {
@@ -206,7 +206,7 @@ fn sticks_count_probabilities_are_exact() {
     );
 }
 
-// RULES.md 2.3: seven distinct results, 1/7 each, ordered by value then again.
+// docs/rules.md#throw-spinner: seven distinct results, 1/7 each, ordered by value then again.
 #[test]
 fn spinner_results_are_seven_sevenths() {
     let got: Vec<(u8, bool, Odds)> = ThrowTable::Spinner
@@ -229,7 +229,7 @@ fn spinner_results_are_seven_sevenths() {
     );
 }
 
-// RULES.md 2: the probabilities of each table sum to exactly 1.
+// docs/rules.md#sticks: the probabilities of each table sum to exactly 1.
 #[test]
 fn every_tables_probabilities_sum_to_one() {
     for table in ThrowTable::ALL {
@@ -237,7 +237,7 @@ fn every_tables_probabilities_sum_to_one() {
     }
 }
 
-// RULES.md 2.1: E[value] = 2.75 = 44/16; rules-research.md 2.3: sticks_count
+// docs/rules.md#throw-sticks-sahe: E[value] = 2.75 = 44/16; docs/rules.md#evidence: sticks_count
 // E[value] = 43/16; spinner (1+1+2+3+3+6+10)/7 = 26/7.
 #[test]
 fn expected_values_are_44_16_and_43_16_and_26_7() {
@@ -255,7 +255,7 @@ fn expected_values_are_44_16_and_43_16_and_26_7() {
     assert_eq!(total(ThrowTable::SticksCount), 43);
 }
 
-// RULES.md 2.1: P(throw again) = 3/8; rules-research.md 2.3: 1/8 for
+// docs/rules.md#throw-sticks-sahe: P(throw again) = 3/8; docs/rules.md#evidence: 1/8 for
 // sticks_count; spinner 4/7 (10+, blue 1+, blue 3+, 6+).
 #[test]
 fn throw_again_probabilities_are_3_8_and_1_8_and_4_7() {
@@ -282,7 +282,7 @@ fn throw_again_probabilities_are_3_8_and_1_8_and_4_7() {
     assert_eq!(again(ThrowTable::Spinner), 4);
 }
 
-// RULES.md 2 / 2.4: a sticks table scores only sticks, the spinner only a
+// docs/rules.md#sticks / 2.4: a sticks table scores only sticks, the spinner only a
 // sector; a mismatch is refused, naming the table and what was thrown.
 #[test]
 fn mismatched_throws_are_refused() {
@@ -308,7 +308,7 @@ fn mismatched_throws_are_refused() {
     }
 }
 
-// RULES.md 2: four sticks, the sahe is index 3; `from_bits` bit i = stick i
+// docs/rules.md#sticks: four sticks, the sahe is index 3; `from_bits` bit i = stick i
 // flat; 16 equally likely configurations.
 #[test]
 fn sticks_bits_faces_flat_count_and_sahe() {
@@ -333,7 +333,7 @@ fn sticks_bits_faces_flat_count_and_sahe() {
     assert_eq!(by_count, vec![1, 4, 6, 4, 1]);
 }
 
-// RULES.md 2: the elementary outcomes are the 16 configurations or the 7 sectors.
+// docs/rules.md#sticks: the elementary outcomes are the 16 configurations or the 7 sectors.
 #[test]
 fn outcomes_are_16_configurations_or_7_sectors() {
     assert_eq!(ThrowTable::SticksSahe.outcomes().len(), 16);
@@ -345,12 +345,12 @@ fn outcomes_are_16_configurations_or_7_sectors() {
     assert!(ThrowTable::SticksSahe.uses_sticks());
     assert!(ThrowTable::SticksCount.uses_sticks());
     assert!(!ThrowTable::Spinner.uses_sticks());
-    // RULES.md 4: `sticks_sahe` is the default table.
+    // docs/rules.md#options: `sticks_sahe` is the default table.
     assert_eq!(ThrowTable::default(), ThrowTable::SticksSahe);
 }
 
-// RULES.md 2.1: "Given n sticks flat-up, the chance that the sahe is one of
-// them is n/4" (rules-research.md 2.2): a 3 throws again 3 times in 4.
+// docs/rules.md#throw-sticks-sahe: "Given n sticks flat-up, the chance that the sahe is one of
+// them is n/4" (docs/rules.md#evidence): a 3 throws again 3 times in 4.
 #[test]
 fn a_three_throws_again_three_times_in_four_under_sticks_sahe() {
     let threes: Vec<bool> = ThrowTable::SticksSahe

@@ -1,16 +1,22 @@
 //! The HTTP API (actix-web): thin handlers over [`crate::service`], every
 //! error as RFC 9457 problem details, the OpenAPI document generated from
-//! the handlers (utoipa) and served with Swagger UI at `/docs/`.
+//! the handlers (utoipa) and served with Swagger UI at `/docs/`. One module
+//! per resource, its bodies next to its handlers; typed extractors in
+//! `extract`, the views several resources share in `dto`.
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod board;
 pub mod dto;
+mod extract;
+mod facts;
 mod games;
 mod json;
-mod lifecycle;
+mod moves;
 mod odds;
 pub mod problem;
 mod reference;
+mod rules;
 mod rulesets;
 mod schema;
 
@@ -25,11 +31,11 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
-pub use games::{DEFAULT_PAGE, MAX_PAGE};
 pub use json::BODY_LIMIT;
-use lifecycle::SecuritySchemes;
+pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 use problem::{ApiError, PROBLEM_JSON};
 
+use crate::odds::Solver;
 use crate::service::Service;
 
 /// The OpenAPI document's fixed parts; paths and schemas come from the
@@ -50,6 +56,33 @@ use crate::service::Service;
     modifiers(&SecuritySchemes)
 )]
 struct ApiDoc;
+
+/// The tokens' security scheme, `token`: the operations that take one
+/// list it as optional (a game without seats needs none).
+struct SecuritySchemes;
+
+impl utoipa::Modify for SecuritySchemes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "token",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .bearer_format("64 hex digits")
+                        .description(Some(
+                            "A seated game's token, from the answer that created it: a side's \
+                             (`seat_tokens.a`, `seat_tokens.b`) or the host's (`host_token`). \
+                             Games without seats need none.",
+                        ))
+                        .build(),
+                ),
+            );
+    }
+}
 
 /// Every route and its methods, for telling 405 from 404: the operations
 /// of the OpenAPI document, which utoipa collects from the registered
@@ -85,13 +118,16 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
 }
 
 fn routes(cfg: &mut ServiceConfig) {
-    cfg.service(lifecycle::create_game)
+    cfg.service(games::create_game)
         .service(games::get_game)
-        .service(lifecycle::delete_game)
+        .service(games::delete_game)
         .service(games::post_throw)
-        .service(lifecycle::stop_game)
-        .service(games::list_moves)
-        .service(games::get_move)
+        .service(games::stop_game)
+        .service(moves::list_moves)
+        .service(moves::get_move)
+        .service(board::get_board)
+        .service(board::get_move_board)
+        .service(board::get_ruleset_board)
         .service(rulesets::get_rulesets)
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)
@@ -101,6 +137,10 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(reference::get_source)
         .service(reference::get_glossary)
         .service(reference::get_glossary_term)
+        .service(facts::get_facts)
+        .service(facts::get_fact)
+        .service(rules::get_rules)
+        .service(rules::get_rule)
         .service(reference::healthz)
         .service(reference::readyz);
 }
@@ -130,6 +170,7 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         ("StopGame", "stop_game"),
         ("DeleteGame", "delete_game"),
         ("ListMoves", "list_moves"),
+        ("GetBoard", "get_board"),
     ];
     for (path, id_expr, with_move) in [
         ("/v1/games", "$response.body#/id", false),
@@ -158,6 +199,14 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 .parameter("n", "$response.body#/n")
                 .build();
             response.links.insert("GetMove".to_owned(), RefOr::T(link));
+            let link = LinkBuilder::new()
+                .operation_id("get_move_board")
+                .parameter("id", id_expr)
+                .parameter("n", "$response.body#/n")
+                .build();
+            response
+                .links
+                .insert("GetMoveBoard".to_owned(), RefOr::T(link));
         }
     }
     api
@@ -210,9 +259,26 @@ fn to_problem<B: MessageBody + 'static>(
 
 /// The whole application over `service`: API routes, `/openapi.json`,
 /// Swagger UI at `/docs/`, problem details for every error, one tracing span
-/// per request.
+/// per request. Exact odds come from the process's odds service,
+/// [`Solver::shared`].
 pub fn app(
     service: Service,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    app_with_odds(service, Solver::shared())
+}
+
+/// [`app`] with its own odds service (its own budget, bounds and cache).
+pub fn app_with_odds(
+    service: Service,
+    odds: Solver,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -226,6 +292,7 @@ pub fn app(
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .app_data(web::Data::new(service))
+        .app_data(web::Data::new(odds))
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(|err, _| {
             ApiError::invalid(format!("query string: {err}"), Vec::new()).into()

@@ -1,5 +1,14 @@
 //! Exact odds: a game's odds from its current state, and each preset's
 //! statistics from the opening (see [`crate::odds`]).
+//!
+//! Both come from the odds service ([`Solver`]): a chain already solved is
+//! answered at once; any other is solved in the background, one at a time,
+//! and the request waits for it at most the service's budget
+//! ([`crate::odds::BUDGET`], 2 s). Past the budget the answer is 503 with
+//! `Retry-After` and problem details of type `/problems/odds-pending` (the
+//! chain goes on being solved; asking again later gets 200), and when the
+//! queue of chains to solve is full, 503 with `Retry-After` and type
+//! `/problems/odds-queue-full` (nothing was queued).
 
 use std::sync::Arc;
 
@@ -11,21 +20,29 @@ use utoipa::ToSchema;
 use super::dto::{OptionsView, RulesetView};
 use super::problem::{ApiError, Problem};
 use crate::domain::GameId;
-use crate::odds::{self, OddsError, Solution, TOLERANCE};
+use crate::odds::{Lookup, OddsError, Solution, Solver, TOLERANCE};
 use crate::rules::{Preset, Side, Table};
 use crate::service::{Service, ServiceError};
 
 /// How the odds were computed.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SolverView {
-    /// `gauss_seidel_value_iteration`: the game's absorbing Markov chain,
-    /// solved by value iteration swept backwards from the finish.
-    #[schema(example = "gauss_seidel_value_iteration")]
+    /// `components_gauss_seidel_gmres`: the game's absorbing Markov chain,
+    /// cut into its strongly connected components and solved one component
+    /// after the other from the finish, each by Gauss-Seidel sweeps swept
+    /// backwards from the finish, accelerated by GMRES where they settle
+    /// slowly, then checked by whole sweeps of the chain.
+    #[schema(example = "components_gauss_seidel_gmres")]
     pub method: String,
     /// States of the chain (reachable from the opening).
     #[schema(example = 19712)]
     pub states: usize,
-    /// Sweeps made.
+    /// Strongly connected components of the chain.
+    #[schema(example = 1)]
+    pub components: usize,
+    /// The work of the solve in sweeps of the whole chain (states updated
+    /// over all sweeps, divided by the chain's states).
+    #[schema(example = 67)]
     pub sweeps: u32,
     /// The iteration stops once a sweep moves no probability by more than
     /// this (and no expected throw count by more than this times its value).
@@ -38,8 +55,9 @@ pub struct SolverView {
 impl From<&Solution> for SolverView {
     fn from(s: &Solution) -> Self {
         Self {
-            method: "gauss_seidel_value_iteration".to_owned(),
+            method: "components_gauss_seidel_gmres".to_owned(),
             states: s.states(),
+            components: s.components,
             sweeps: s.sweeps,
             tolerance: TOLERANCE,
             last_change: s.last_change,
@@ -93,33 +111,53 @@ pub struct StatisticsView {
     pub solver: SolverView,
 }
 
-/// Solve (or fetch from the cache) on the blocking pool: a first solve of
-/// a large ruleset takes seconds.
-async fn solution(table: Table) -> Result<Arc<Solution>, ApiError> {
-    let solved = web::block(move || odds::cached(&table))
-        .await
-        .map_err(|e| ApiError::internal(&e))?;
-    solved.map_err(|e| match e {
-        OddsError::TooLarge { states, max } => ApiError::new(
+/// The solution of `table` from the odds service, within its budget.
+async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiError> {
+    let budget = solver.settings().budget.as_secs_f64();
+    match solver.lookup(&table).await {
+        Ok(Lookup::Solved(sol)) => Ok(sol),
+        Ok(Lookup::Pending { retry_after }) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "odds-pending",
+            "Odds being solved",
+            format!(
+                "this ruleset's exact odds were not solved within the {budget} s this request waits; they are being solved in the background: ask again in {retry_after} s"
+            ),
+        )
+        .with_retry_after(retry_after)),
+        Ok(Lookup::QueueFull { retry_after }) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "odds-queue-full",
+            "Odds queue full",
+            format!(
+                "too many rulesets are waiting for their exact odds to be solved; this one was not queued: ask again in {retry_after} s"
+            ),
+        )
+        .with_retry_after(retry_after)),
+        Err(OddsError::TooLarge { states, max }) => Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "ruleset-too-large",
             "Ruleset too large to solve",
             format!(
                 "this ruleset's Markov chain has up to {states} states (awls, counters, circuits, turn order and forfeits together), more than the {max} this service solves exactly; fewer counters, fewer players or no circuits_to_win make it smaller"
             ),
-        ),
-        other => ApiError::internal(&other),
-    })
+        )),
+        Err(other) => Err(ApiError::internal(&other)),
+    }
 }
 
 /// Each side's exact probability of winning from the game's current state,
 /// and the expected number of throws left.
 ///
 /// Computed from the game's Markov chain (its ruleset, team sizes and first
-/// side), solved once and kept in a process-wide cache of a few rulesets:
-/// the first request for a large ruleset can take seconds (tens of seconds
-/// for the largest team games). Rulesets whose chain has more than 5,000,000
-/// states are refused (422).
+/// side), solved once and kept in a cache of a few rulesets (the presets'
+/// always). A chain not solved yet is solved in the background, one at a
+/// time; the request waits for it at most 2 s, then gets **503** with
+/// `Retry-After` and problem type `/problems/odds-pending`: the chain goes
+/// on being solved, and asking again after the given seconds gets the odds.
+/// When too many chains wait to be solved, **503** with `Retry-After` and
+/// type `/problems/odds-queue-full` (nothing was queued). Rulesets whose
+/// chain has more than 5,000,000 states are refused (422).
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
@@ -129,11 +167,14 @@ async fn solution(table: Table) -> Result<Arc<Solution>, ApiError> {
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The ruleset's chain is too large to solve", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`)", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before asking again"))),
     )
 )]
 #[get("/v1/games/{id}/odds")]
 pub async fn get_odds(
     service: web::Data<Service>,
+    solver: web::Data<Solver>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = GameId::parse(&id).map_err(|e| ApiError::field("#/path/id", e.to_string()))?;
@@ -147,7 +188,7 @@ pub async fn get_odds(
         ));
     }
     let table = game.setup.table().map_err(ServiceError::from)?;
-    let sol = solution(table).await?;
+    let sol = solution(&solver, table).await?;
     let odds = sol.odds(&game.state).ok_or_else(|| {
         ApiError::internal(&"a stored state is not in its ruleset's chain".to_owned())
     })?;
@@ -171,23 +212,31 @@ pub async fn get_odds(
 ///
 /// For the preset as played: its options, its own team sizes (two a side
 /// for `ludii`, one otherwise) and side A first.
-/// Solved once per preset and kept in the same cache.
+/// Every preset is solved in the background when the server starts and kept
+/// for the life of the process; until its chain is solved, the same rules as
+/// the game odds apply (at most 2 s of waiting, then **503** with
+/// `Retry-After`).
 #[utoipa::path(
     tag = "rulesets",
     params(("preset" = Preset, Path, description = "The preset")),
     responses(
         (status = 200, description = "The statistics", body = StatisticsView),
         (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`)", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before asking again"))),
     )
 )]
 #[get("/v1/rulesets/{preset}/statistics")]
-pub async fn get_statistics(preset: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get_statistics(
+    solver: web::Data<Solver>,
+    preset: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let preset = super::rulesets::preset_from_path(&preset)?;
     let options = preset.options();
     let players = preset.default_players();
     let table =
         Table::new(options, [usize::from(players); 2], Side::A).map_err(ServiceError::from)?;
-    let sol = solution(table).await?;
+    let sol = solution(&solver, table).await?;
     let open = sol.opening();
     Ok(HttpResponse::Ok().json(StatisticsView {
         ruleset: RulesetView {

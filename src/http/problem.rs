@@ -201,6 +201,13 @@ impl ApiError {
         )
     }
 
+    /// The same error with a `Retry-After` header of `secs` seconds.
+    #[must_use]
+    pub fn with_retry_after(mut self, secs: u32) -> Self {
+        self.retry_after = Some(secs);
+        self
+    }
+
     /// The problem body.
     #[must_use]
     pub fn problem(&self) -> &Problem {

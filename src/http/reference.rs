@@ -309,6 +309,8 @@ pub struct TermView {
     pub pronunciation: Option<String>,
     /// Related term ids.
     pub related: Vec<String>,
+    /// How well the meaning is evidenced.
+    pub grade: crate::narration::EvidenceGrade,
     /// Sources.
     pub citations: Vec<CitationView>,
 }
@@ -329,6 +331,7 @@ fn term_view(t: &crate::narration::GlossaryTerm) -> TermView {
         young: t.young.clone(),
         pronunciation: t.pronunciation.clone(),
         related: t.related.clone(),
+        grade: t.grade,
         citations: t.citations.iter().map(Into::into).collect(),
     }
 }

@@ -216,33 +216,25 @@ pub struct LessonQuery {
     audience: Option<String>,
 }
 
-/// A preset's rules as a narrated lesson.
-#[utoipa::path(
-    tag = "rulesets",
-    params(("preset" = Preset, Path, description = "The preset"), LessonQuery),
-    responses(
-        (status = 200, description = "The lesson", body = LessonView),
-        (status = 400, description = "Unknown audience", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[get("/v1/rulesets/{preset}")]
-pub async fn get_ruleset(
-    preset: web::Path<String>,
-    query: web::Query<LessonQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let preset = preset_from_path(&preset)?;
-    let audience: Audience = match &query.audience {
-        None => Audience::General,
-        Some(a) => serde_json::from_value(serde_json::Value::String(a.clone())).map_err(|_| {
-            ApiError::field(
-                "#/query/audience",
-                "must be one of: young, general, scholar",
-            )
-        })?,
-    };
+impl LessonQuery {
+    /// The audience asked for, `general` when absent.
+    fn audience(&self) -> Result<Audience, ApiError> {
+        match &self.audience {
+            None => Ok(Audience::General),
+            Some(a) => serde_json::from_value(serde_json::Value::String(a.clone())).map_err(|_| {
+                ApiError::field(
+                    "#/query/audience",
+                    "must be one of: young, general, scholar",
+                )
+            }),
+        }
+    }
+}
+
+/// The lesson of `preset` for `audience`.
+fn lesson_view(preset: Preset, audience: Audience) -> LessonView {
     let l = lesson(preset, audience);
-    Ok(HttpResponse::Ok().json(LessonView {
+    LessonView {
         preset,
         title: l.title,
         audience,
@@ -259,5 +251,25 @@ pub async fn get_ruleset(
                 departures: s.departures.iter().map(Into::into).collect(),
             })
             .collect(),
-    }))
+    }
+}
+
+/// A preset's rules as a narrated lesson.
+#[utoipa::path(
+    tag = "rulesets",
+    params(("preset" = Preset, Path, description = "The preset"), LessonQuery),
+    responses(
+        (status = 200, description = "The lesson", body = LessonView),
+        (status = 400, description = "Unknown audience", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/rulesets/{preset}")]
+pub async fn get_ruleset(
+    preset: web::Path<String>,
+    query: web::Query<LessonQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let preset = preset_from_path(&preset)?;
+    let audience = query.audience()?;
+    Ok(HttpResponse::Ok().json(lesson_view(preset, audience)))
 }

@@ -23,10 +23,14 @@ pub struct CitedText {
     pub citations: Vec<Citation>,
 }
 
+/// A board's section: its text for the general and scholar audiences, and
+/// its own text for ages 7-10.
 #[derive(Deserialize)]
-struct Titled {
+#[serde(deny_unknown_fields)]
+struct BoardText {
     title: String,
     text: String,
+    young: String,
     citations: Vec<Citation>,
 }
 
@@ -39,7 +43,7 @@ struct PresetText {
 
 #[derive(Deserialize)]
 struct LessonData {
-    boards: BTreeMap<String, Titled>,
+    boards: BTreeMap<String, BoardText>,
     presets: BTreeMap<String, PresetText>,
     departures: BTreeMap<String, CitedText>,
 }
@@ -131,7 +135,11 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         sections.push(LessonSection {
             id: "board".to_owned(),
             title: b.title.clone(),
-            text: b.text.clone(),
+            text: if audience == Audience::Young {
+                b.young.clone()
+            } else {
+                b.text.clone()
+            },
             citations: b.citations.clone(),
             departures: dep.flatten().into_iter().collect(),
         });

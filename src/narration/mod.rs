@@ -9,6 +9,16 @@
 //! written in the product's own words. The rules themselves are described
 //! in `docs/rules.md`.
 //!
+//! No text told in a game contradicts the ruleset in play
+//! (`tests/narration_fidelity.rs` reads every sentence of seeded games of
+//! every preset and audience): a value, an extra throw, a dry branch's
+//! effect or a creek bank that another ruleset has is told only as what
+//! that reading would make of the case ("Ludii would call it a
+//! homecoming") or as the historical record, in the past tense; the sticks
+//! are spoken of under the spinner only in facts about the historical
+//! game, in the past tense. A player is named, never "it": a side of one
+//! player named after her is a person.
+//!
 //! The modules, each depending only on those before it (tests aside): `vocabulary` (the
 //! shared types), `rule_id` (rule ids and which rule an option or event
 //! calls for), `catalogue` (the parsed data), `template` (filling
@@ -39,7 +49,7 @@ pub use facts::{in_games, remember_fact};
 pub use plan::FULL_STATEMENT_EVERY;
 pub use render::{narrate_move, narrate_stop, renarrate_move};
 pub use rule_id::RuleId;
-pub use statement::rule_statement;
+pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use vocabulary::{
     Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };

@@ -23,7 +23,9 @@ use super::rule_id::RuleId;
 use super::statement::{rule_cite, rule_segment};
 use super::template::{BoardVars, choose, count_word, spaces};
 use super::vocabulary::{Audience, Cast, MoveContext, Narration, Segment, SegmentKind};
-use crate::rules::{Creek, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason};
+use crate::rules::{
+    Creek, DryBranch, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason,
+};
 
 /// Narrate one move: one `event` segment per event (the throw first), the
 /// rules behind the move's notable events (or, on a routine move, one
@@ -397,7 +399,13 @@ impl Renderer<'_> {
                 &[("side", cast.side(side)), ("value", &value.to_string())],
             ),
             Event::LandedOnDryBranch { side, space } => self.push_event(
-                "landed_on_dry_branch",
+                // Under `cross_over` the awl rests on the second branch,
+                // where nothing more happens.
+                if ctx.options.dry_branch == DryBranch::CrossOver {
+                    "landed_on_dry_branch_across"
+                } else {
+                    "landed_on_dry_branch"
+                },
                 RuleId::landed_on_dry_branch(ctx.options.dry_branch),
                 &[("side", cast.side(side)), ("space", &space.to_string())],
             ),

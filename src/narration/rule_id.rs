@@ -3,8 +3,8 @@
 //! lessons and the reference resources read.
 
 use crate::rules::{
-    CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, OwnLastSpace,
-    ThrowTable, TurnOrder,
+    CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, Overshoot,
+    OwnLastSpace, ThrowTable, TurnOrder,
 };
 
 /// A rule statement of `templates.json` (`rules`). Its name (`key`,
@@ -73,6 +73,14 @@ pub enum RuleId {
     CircuitsToWin,
     /// A stopped game goes to the side with more counters.
     StopMostCounters,
+}
+
+/// A rule id is written as its key (`sticks_sahe`), the one name strum
+/// gives it.
+impl serde::Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
 }
 
 impl RuleId {
@@ -160,14 +168,55 @@ impl RuleId {
         }
     }
 
-    /// The rule behind an awl resting on a dry branch: under `cross_over`
-    /// only the first branch sends the awl across; resting on the second
-    /// (or where a crossing ended) has no effect.
+    /// The rule behind an awl resting on a dry branch: the ruleset's rule
+    /// for dry branches. Under `cross_over` the awl rests on the second
+    /// branch (or where a crossing ended), which the cross-over rule says
+    /// does nothing; the no-effect rule would say that the first one does
+    /// nothing either.
     #[must_use]
     pub const fn landed_on_dry_branch(dry: DryBranch) -> Self {
-        match dry {
-            DryBranch::NoEffect | DryBranch::CrossOver => Self::DryBranchNoEffect,
-            DryBranch::LoseThrow => Self::DryBranchLoseThrow,
+        Self::dry_branch(dry)
+    }
+
+    /// Whether a game played with `options` (with `teams`: a side of more
+    /// than one player) can call for this rule: a narration of such a game
+    /// states no other rule, and a lesson of its preset teaches no other.
+    #[must_use]
+    pub fn applies(self, options: &Options, teams: bool) -> bool {
+        match self {
+            Self::SticksSahe | Self::SticksCount | Self::Spinner => {
+                self == Self::throw_table(options.throw_table)
+            }
+            Self::Move
+            | Self::ExtraThrowFromSticks
+            | Self::Whip
+            | Self::WhipThenFall
+            | Self::StopMostCounters => true,
+            Self::TurnPass => !teams,
+            Self::TurnSideBlocks | Self::TurnAlternate => {
+                teams && self == Self::team_turns(options.turn_order)
+            }
+            Self::NorthCreekNear | Self::NorthCreekFar => {
+                self == Self::north_creek(options.deadly_north_bank)
+            }
+            // Passing own last space: impossible where an exact throw is
+            // needed to reach own last space itself (Ludii).
+            Self::CircuitCarryOn => {
+                options.own_last_space != OwnLastSpace::Ordinary
+                    && !(options.own_last_space == OwnLastSpace::CompletesCircuit
+                        && options.overshoot == Overshoot::NoMove)
+            }
+            Self::CircuitLapA4 => options.own_last_space == OwnLastSpace::Ordinary,
+            Self::CircuitExactLudii => options.own_last_space == OwnLastSpace::CompletesCircuit,
+            Self::SouthCreekFallsIn => options.own_last_space == OwnLastSpace::FallsIn,
+            Self::OvershootNoMove => options.overshoot == Overshoot::NoMove,
+            Self::DryBranchNoEffect | Self::DryBranchLoseThrow | Self::DryBranchCrossOver => {
+                self == Self::dry_branch(options.dry_branch)
+            }
+            Self::CountersOneAtATime | Self::CountersAfterMove => {
+                self == Self::counters(options.end_check)
+            }
+            Self::CircuitsToWin => options.circuits_to_win.is_some(),
         }
     }
 

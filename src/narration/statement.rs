@@ -22,6 +22,33 @@ pub fn rule_statement(
     Some((board.fill(r.full(audience), &[]), r.citations.clone()))
 }
 
+/// The short restatements of rule `rule` for `audience` (what a move
+/// says of a rule stated in full not long before), with the board's words
+/// filled in for `options`; empty if `templates.json` has no statement of
+/// it.
+#[must_use]
+pub fn rule_short_forms(options: &Options, audience: Audience, rule: RuleId) -> Vec<String> {
+    let cat = catalogue();
+    let board = BoardVars::new(cat, options, audience);
+    rule_text(cat, rule.key())
+        .map(|r| {
+            r.short
+                .for_audience(audience)
+                .iter()
+                .map(|t| board.fill(t, &[]))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The one or two sources that carry rule `rule`, which its event
+/// sentences and short restatements cite (the full statements cite every
+/// source they draw on: [`rule_statement`]).
+#[must_use]
+pub fn rule_key_citations(rule: RuleId) -> Vec<Citation> {
+    rule_cite(catalogue(), rule)
+}
+
 fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
     cat.templates.rules.get(rule)
 }

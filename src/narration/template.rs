@@ -86,6 +86,8 @@ pub(super) fn spaces(n: u8) -> String {
 /// may use: `{creek}`, `{creek_x}`, `{dry_branch}`, `{dry_branch_x}`,
 /// `{dry_branches}`,
 /// `{track}`, `{north}` (own space of the near north bank), `{north_far}`,
+/// `{north_deadly}` (own space of the bank the ruleset makes deadly),
+/// `{north_deadly_other}` (the other side's number for that space),
 /// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
 /// `{implement}` (`sticks` or `spinner`).
 pub(super) struct BoardVars {
@@ -100,6 +102,7 @@ impl BoardVars {
         };
         let board = options.board;
         let north = board.north_near_bank();
+        let deadly = options.deadly_north_space();
         let implement = if options.throw_table == ThrowTable::Spinner {
             "spinner"
         } else {
@@ -115,6 +118,8 @@ impl BoardVars {
                 ("track", words.track.clone()),
                 ("north", north.to_string()),
                 ("north_far", (north + 1).to_string()),
+                ("north_deadly", deadly.to_string()),
+                ("north_deadly_other", (board.len() + 1 - deadly).to_string()),
                 ("last", board.len().to_string()),
                 ("sum", (board.len() + 1).to_string()),
                 ("implement", implement.to_owned()),

@@ -1,7 +1,7 @@
 //! Board geometry: the 40-space circle and the 28-space square, with both
 //! sides' numberings.
 //!
-//! RULES.md section 1 (Culin 1898, p. 687, as coded by Ludii and summarised by
+//! docs/rules.md#board (Culin 1898, p. 687, as coded by Ludii and summarised by
 //! the Wikipedia article): side A starts on the east bank of the south creek
 //! and moves counter-clockwise, side B on the west bank and moves clockwise.
 //! One physical space has A-number `a` and B-number `b` with `a + b = L + 1`
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// One of the two sides (two players or two teams). Side A starts on the east
 /// bank of the south creek and moves counter-clockwise; side B starts on the
-/// west bank and moves clockwise (RULES.md 1; Ludii's coding of Culin 1898).
+/// west bank and moves clockwise (docs/rules.md#board; Ludii's coding of Culin 1898).
 #[derive(
     Clone,
     Copy,
@@ -86,7 +86,7 @@ pub enum Board {
     #[default]
     Circle40,
     /// The 28-cell ring round an 8×8 grid of the A4 print-and-play sheet
-    /// (RULES.md 5; the layout is our inference from the sheet's count).
+    /// (docs/rules.md#board-square28; the layout is our inference from the sheet's count).
     Square28,
 }
 
@@ -267,7 +267,7 @@ impl Board {
 
     /// The facing stroke of the opposite dry branch for the `cross_over`
     /// option: own 10 → 31, 11 → 30 (square: 7 → 22, 8 → 21); `None` off the
-    /// first dry branch. A modern print-and-play option (RULES.md 4).
+    /// first dry branch. A modern print-and-play option (docs/rules.md#options).
     #[must_use]
     #[inline]
     pub fn cross_over(self, own: OwnSpace) -> Option<OwnSpace> {
@@ -288,7 +288,7 @@ impl Board {
         matches!(self, Board::Square28) && matches!(own, 4 | 11 | 18 | 25)
     }
 
-    /// What is drawn at `own`, seen by `side` (RULES.md 1 and 5).
+    /// What is drawn at `own`, seen by `side` (docs/rules.md#board and 5).
     #[must_use]
     pub fn feature(self, side: Side, own: OwnSpace) -> Feature {
         let near = self.north_near_bank();

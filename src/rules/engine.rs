@@ -1,4 +1,4 @@
-//! Applying a throw to a state (RULES.md 3 and 4).
+//! Applying a throw to a state (docs/rules.md#play and 4).
 
 use super::board::{OwnSpace, Side};
 use super::events::{CounterReason, Creek, Event, WinReason};
@@ -30,7 +30,7 @@ pub enum RulesError {
 
 /// Play one throw for the seat whose turn it is.
 ///
-/// Order of resolution (RULES.md 3; Ludii's order for whip then fall):
+/// Order of resolution (docs/rules.md#play; Ludii's order for whip then fall):
 /// 1. passing own last space completes a circuit (+1 counter) and the awl
 ///    carries on, or, with `overshoot: no_move`, a throw past the finish is a
 ///    forced pass (the finish is own last space under `completes_circuit`,
@@ -45,7 +45,7 @@ pub enum RulesError {
 /// 7. the throw's own "throw again" decides who throws next.
 ///
 /// Counters move one at a time and, under `end_check: immediate`, the game
-/// ends the moment one side holds them all (RULES.md 3.10).
+/// ends the moment one side holds them all (docs/rules.md#end).
 ///
 /// # Errors
 /// [`RulesError::GameOver`] on a finished game; [`RulesError::Throw`] when
@@ -100,7 +100,7 @@ pub fn play_into(
 }
 
 /// Stop a game early: the side with more counters wins, equal counts are a
-/// draw (the A4 sheet's rule, RULES.md 3.11).
+/// draw (the A4 sheet's rule, docs/rules.md#stop).
 ///
 /// # Errors
 /// [`RulesError::GameOver`] when the game is already over.
@@ -259,7 +259,7 @@ impl Turn<'_> {
             self.state.awls[side.index()] = across;
             to = across;
         }
-        // An awl resting on its own start is never whipped (RULES.md 3.7:
+        // An awl resting on its own start is never whipped (docs/rules.md#whip:
         // under `falls_in` that space is a creek for the mover; the other
         // options follow the same rule).
         let victim = side.other();
@@ -343,7 +343,7 @@ impl Turn<'_> {
     }
 
     /// Decide who throws next: the sticks alone grant an extra throw
-    /// (RULES.md 3.9), unless a `lose_throw` dry branch takes it.
+    /// (docs/rules.md#extra-throw), unless a `lose_throw` dry branch takes it.
     #[inline(always)]
     fn pass_sticks(&mut self, throws_again: bool) {
         let side = self.side;

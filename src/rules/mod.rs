@@ -7,7 +7,7 @@
 //! give the same outputs, so a game is fully described by its table and its
 //! list of throws ([`replay`]).
 //!
-//! The rules follow `RULES.md`: the default ruleset is the composite
+//! The rules follow `docs/rules.md`: the default ruleset is the composite
 //! reconstruction of Culin 1907, pp. 124-130 (joining Culin's Zohn Ahl and
 //! Mooney's Tsoñä accounts); the other presets and options are documented on
 //! [`Options`].

@@ -174,11 +174,11 @@ pub enum TurnOrder {
 #[strum(serialize_all = "snake_case")]
 pub enum EndCheck {
     /// The moment any side holds every counter, after each single transfer
-    /// (RULES.md 3.10).
+    /// (docs/rules.md#end).
     #[default]
     Immediate,
     /// After each whole move, for the side that just moved only: it wins if
-    /// the other side holds no counters (Ludii's coding; RULES.md 4).
+    /// the other side holds no counters (Ludii's coding; docs/rules.md#options).
     AfterMove,
 }
 

@@ -26,7 +26,7 @@ use super::sticks::ThrowTable;
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Preset {
-    /// The default composite reconstruction (RULES.md 3).
+    /// The default composite reconstruction (docs/rules.md#play).
     #[default]
     Composite,
     /// Culin 1898's count of flat faces.

@@ -3,7 +3,7 @@
 //! Three sticks carry a red groove on the flat face; the fourth, the sahe
 //! ("green"), a blue, black or green one (Culin 1907, pp. 124-130, via the
 //! Wikipedia article). Each face is taken as equally likely, p = 1/2: a
-//! modelling choice, since no source gives field odds (RULES.md 2).
+//! modelling choice, since no source gives field odds (docs/rules.md#sticks).
 
 use serde::{Deserialize, Serialize};
 
@@ -100,7 +100,7 @@ impl Sticks {
     }
 }
 
-/// A sector of the A4 sheet's spinner (RULES.md 2.3): seven equal sectors,
+/// A sector of the A4 sheet's spinner (docs/rules.md#throw-spinner): seven equal sectors,
 /// one per row of the composite table. Equal sizes are our assumption; the
 /// sheet does not give them.
 #[derive(
@@ -236,7 +236,7 @@ pub struct ThrowMismatch {
     pub got: &'static str,
 }
 
-/// A throw table (RULES.md 2, option `throw_table`).
+/// A throw table (docs/rules.md#sticks, option `throw_table`).
 #[derive(
     Clone,
     Copy,
@@ -340,7 +340,7 @@ impl ThrowTable {
 }
 
 /// Value and throws-again of the stick configuration `bits` under a stick
-/// table (RULES.md 2.1 and 2.2).
+/// table (docs/rules.md#throw-sticks-sahe and 2.2).
 const fn sticks_result(table: ThrowTable, bits: u8) -> (u8, bool) {
     // At most 4 bits are set, so the cast is exact.
     let flat = (bits & 0b1111).count_ones() as u8;
@@ -363,7 +363,7 @@ const fn sticks_result(table: ThrowTable, bits: u8) -> (u8, bool) {
 }
 
 /// Value and throws-again of spinner sector `i` of [`SpinnerSector::ALL`]
-/// (RULES.md 2.3).
+/// (docs/rules.md#throw-spinner).
 const fn spinner_result(i: usize) -> (u8, bool) {
     match SpinnerSector::ALL[i] {
         SpinnerSector::Ten => (10, true),

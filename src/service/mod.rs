@@ -310,18 +310,6 @@ impl Service {
         self.store.ready().await.unwrap_or(false)
     }
 
-    /// Create and store a game.
-    ///
-    /// # Errors
-    /// [`ServiceError::Setup`] for out-of-bounds options or teams; storage errors.
-    pub async fn create_game(&self, new: NewGame) -> Result<Created> {
-        let (created, seats) = new_game(new)?;
-        let mut tx = self.store.begin().await?;
-        tx.insert_game(&created.game, seats.as_ref()).await?;
-        tx.commit().await?;
-        Ok(created)
-    }
-
     /// Create and store a game, answering with what `render` makes of it.
     /// With an idempotency key (and the SHA-256 of the request's body), the
     /// answer is kept with the game, in the same transaction, and a retry

@@ -28,6 +28,22 @@ impl TestDb {
     }
 }
 
+/// The real application over a fresh SQLite file (real migrations), as
+/// actix's test service: `let (_db, app) = spawn_app().await;` (keep the
+/// database alive while the app runs).
+pub async fn spawn_app() -> (
+    TestDb,
+    impl actix_web::dev::Service<
+        actix_http::Request,
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+    >,
+) {
+    let db = TestDb::new();
+    let app = test::init_service(zohn_ahl::http::app(db.service().await)).await;
+    (db, app)
+}
+
 /// A response read whole.
 #[derive(Debug)]
 pub struct Reply {

@@ -1,0 +1,342 @@
+//! The board as a picture: a game's board now, after one of its moves, and a
+//! preset's empty board with both numberings, as SVG or (`?format=png`) PNG.
+//!
+//! Each answer's `ETag` is a hash of the SVG (prefixed with the format), so
+//! it changes exactly when the picture does; `If-None-Match` with it gives
+//! 304 without drawing the PNG again. The last PNGs rendered are kept (by
+//! that hash), so many clients asking for one board cost one rendering.
+
+use std::num::NonZeroUsize;
+use std::sync::{LazyLock, Mutex, PoisonError};
+
+use actix_web::http::header::{self, HeaderMap};
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use lru::LruCache;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
+
+use super::problem::{ApiError, Problem, echo};
+use super::rulesets::preset_from_path;
+use crate::domain::{GameId, Setup};
+use crate::picture::{self, Names};
+use crate::service::Service;
+
+/// The media type of the SVG picture.
+pub const SVG: &str = "image/svg+xml";
+/// The media type of the PNG picture.
+pub const PNG: &str = "image/png";
+
+/// PNGs kept, by the SHA-256 of their SVG: a board asked for by many
+/// clients after a throw (a class's chat tools) is rendered once, not once
+/// per client. About 190 KB each.
+const PNG_CACHE: usize = 32;
+
+/// The PNGs rendered last, by the hex SHA-256 of their SVG (the SVG fixes
+/// the PNG, so an entry never goes stale).
+static PNGS: LazyLock<Mutex<LruCache<String, web::Bytes>>> = LazyLock::new(|| {
+    Mutex::new(LruCache::new(
+        NonZeroUsize::new(PNG_CACHE).unwrap_or(NonZeroUsize::MIN),
+    ))
+});
+
+/// The PNG of `svg`, from the cache or rendered (off the worker's thread:
+/// rasterising takes milliseconds).
+async fn png_of(svg: String) -> Result<web::Bytes, ApiError> {
+    let key: String = Sha256::digest(svg.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let cached = PNGS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+        .cloned();
+    if let Some(png) = cached {
+        return Ok(png);
+    }
+    let png = web::block(move || picture::png(&svg))
+        .await
+        .map_err(|e| ApiError::internal(&e))?
+        .map_err(|e| ApiError::internal(&e))?;
+    let png = web::Bytes::from(png);
+    PNGS.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .put(key, png.clone());
+    Ok(png)
+}
+
+/// Largest move number a path may name.
+const MAX_MOVE: u32 = 999_999_999;
+
+/// What the picture is sent as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardFormat {
+    /// `image/svg+xml`, the default.
+    Svg,
+    /// `image/png`: the same picture, rendered by the server.
+    Png,
+}
+
+impl BoardFormat {
+    const fn as_str(self) -> &'static str {
+        match self {
+            BoardFormat::Svg => "svg",
+            BoardFormat::Png => "png",
+        }
+    }
+}
+
+/// The format a picture is asked for in.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct BoardQuery {
+    /// `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
+    /// same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
+    /// that cannot show SVG.
+    #[param(inline, value_type = Option<BoardFormat>)]
+    format: Option<String>,
+}
+
+impl BoardQuery {
+    fn format(&self) -> Result<BoardFormat, ApiError> {
+        match self.format.as_deref() {
+            None | Some("svg") => Ok(BoardFormat::Svg),
+            Some("png") => Ok(BoardFormat::Png),
+            Some(other) => Err(ApiError::field(
+                "#/query/format",
+                format!("must be one of: svg, png (got {:?})", echo(other)),
+            )),
+        }
+    }
+}
+
+fn game_id(raw: &str) -> Result<GameId, ApiError> {
+    GameId::parse(raw).map_err(|e| ApiError::field("#/path/id", e.to_string()))
+}
+
+/// The names a game's picture shows.
+fn names(setup: &Setup) -> Names<'_> {
+    let [a, b] = &setup.sides;
+    Names {
+        sides: [&a.name, &b.name],
+        players: [&a.players, &b.players],
+    }
+}
+
+/// The quoted ETag of `svg` sent as `format`: the format and the first 64
+/// bits of the SVG's SHA-256, in hex.
+fn etag(svg: &str, format: BoardFormat) -> String {
+    let digest = Sha256::digest(svg.as_bytes());
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{}-{hex}\"", format.as_str())
+}
+
+/// Whether `If-None-Match` names `etag` (or is `*`); weak tags compare equal
+/// to strong ones, as RFC 9110 asks for this header.
+fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag)
+}
+
+/// The picture in `format` with its ETag, or 304 when the client has it.
+async fn answer(
+    req: &HttpRequest,
+    svg: String,
+    format: BoardFormat,
+) -> Result<HttpResponse, ApiError> {
+    let tag = etag(&svg, format);
+    if not_modified(req.headers(), &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .finish());
+    }
+    let (content_type, body) = match format {
+        BoardFormat::Svg => (SVG, web::Bytes::from(svg)),
+        BoardFormat::Png => (PNG, png_of(svg).await?),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body))
+}
+
+/// A game's board now, as SVG (or PNG with `format=png`).
+///
+/// The picture shows both awls at their spaces, the counters each side
+/// holds, whose throw it is (or who won) and the side names, on the
+/// 40-space circle (or the A4 preset's 28-space square) with both
+/// numberings, the creeks and the dry branches. The SVG is accessible (`role="img"`, a `<title>`, and a `<desc>` saying
+/// the state in words) and has hooks for scripts: every space carries
+/// `data-space="a/b"` (its number in A's and in B's count), the features
+/// the classes `creek` and `dry-branch`, the awls `awl-a` and `awl-b`. The
+/// same state always gives the same bytes.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        BoardQuery,
+    ),
+    responses(
+        (status = 200, description = "The board", content(("image/svg+xml"), ("image/png")),
+            headers(("ETag" = String, description = "Changes when the picture changes (a hash of it, quoted)"),
+                    ("Cache-Control" = String, description = "`no-cache`: revalidate with If-None-Match"))),
+        (status = 304, description = "Not modified: If-None-Match names the picture's ETag",
+            headers(("ETag" = String, description = "The picture's ETag"),
+                    ("Cache-Control" = String, description = "`no-cache`"))),
+        (status = 400, description = "Malformed id or unknown format", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/board.svg")]
+pub async fn get_board(
+    service: web::Data<Service>,
+    id: web::Path<String>,
+    query: web::Query<BoardQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let id = game_id(&id)?;
+    let format = query.format()?;
+    let game = service.game(id).await?;
+    let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
+    let svg = picture::game_svg(&table, &game.state, &names(&game.setup));
+    answer(&req, svg, format).await
+}
+
+/// A game's board after move `n`, as SVG (or PNG with `format=png`).
+///
+/// The same picture as the game's board, for the state the move left.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        BoardQuery,
+    ),
+    responses(
+        (status = 200, description = "The board after the move", content(("image/svg+xml"), ("image/png")),
+            headers(("ETag" = String, description = "Changes when the picture changes (a hash of it, quoted)"),
+                    ("Cache-Control" = String, description = "`no-cache`: revalidate with If-None-Match"))),
+        (status = 304, description = "Not modified: If-None-Match names the picture's ETag",
+            headers(("ETag" = String, description = "The picture's ETag"),
+                    ("Cache-Control" = String, description = "`no-cache`"))),
+        (status = 400, description = "Malformed id, move number or format", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/moves/{n}/board.svg")]
+pub async fn get_move_board(
+    service: web::Data<Service>,
+    path: web::Path<(String, String)>,
+    query: web::Query<BoardQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (id, n) = path.into_inner();
+    let id = game_id(&id)?;
+    let n = n
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_MOVE).contains(n))
+        .ok_or_else(|| {
+            ApiError::field(
+                "#/path/n",
+                format!("must be a move number, an integer from 1 to {MAX_MOVE}"),
+            )
+        })?;
+    let format = query.format()?;
+    let record = service.move_record(id, n).await?;
+    let game = service.game(id).await?;
+    let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
+    let svg = picture::game_svg(&table, &record.state, &names(&game.setup));
+    answer(&req, svg, format).await
+}
+
+/// A preset's empty board with both numberings, as SVG (or PNG with
+/// `format=png`).
+///
+/// Every space shows its number in A's count (outside the track) and in
+/// B's (inside): they add up to 41 on the circle, 29 on the A4 preset's
+/// square. The creeks (torrents) and dry branches (dry gullies) are drawn
+/// and labelled, with their banks ringed.
+#[utoipa::path(
+    tag = "rulesets",
+    params(
+        ("preset" = crate::rules::Preset, Path, description = "The preset"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        BoardQuery,
+    ),
+    responses(
+        (status = 200, description = "The empty board", content(("image/svg+xml"), ("image/png")),
+            headers(("ETag" = String, description = "Changes when the picture changes (a hash of it, quoted)"),
+                    ("Cache-Control" = String, description = "`no-cache`: revalidate with If-None-Match"))),
+        (status = 304, description = "Not modified: If-None-Match names the picture's ETag",
+            headers(("ETag" = String, description = "The picture's ETag"),
+                    ("Cache-Control" = String, description = "`no-cache`"))),
+        (status = 400, description = "Unknown format", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/rulesets/{preset}/board.svg")]
+pub async fn get_ruleset_board(
+    preset: web::Path<String>,
+    query: web::Query<BoardQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let preset = preset_from_path(&preset)?;
+    let format = query.format()?;
+    let svg = picture::empty_svg(preset.options().board);
+    answer(&req, svg, format).await
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::http::header::HeaderValue;
+
+    use super::*;
+
+    fn with(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::IF_NONE_MATCH,
+            HeaderValue::from_str(value).unwrap_or_else(|_| HeaderValue::from_static("x")),
+        );
+        headers
+    }
+
+    #[test]
+    fn if_none_match_takes_lists_weak_tags_and_star() {
+        let tag = "\"svg-0123456789abcdef\"";
+        assert!(not_modified(&with(tag), tag));
+        assert!(not_modified(&with(&format!("W/{tag}")), tag));
+        assert!(not_modified(&with(&format!("\"other\", {tag}")), tag));
+        assert!(not_modified(&with("*"), tag));
+        assert!(!not_modified(&with("\"png-0123456789abcdef\""), tag));
+        assert!(
+            !not_modified(&with("svg-0123456789abcdef"), tag),
+            "unquoted"
+        );
+        assert!(!not_modified(&HeaderMap::new(), tag));
+    }
+
+    #[test]
+    fn the_etag_names_the_format_and_follows_the_bytes() {
+        let a = etag("<svg/>", BoardFormat::Svg);
+        assert!(
+            a.starts_with("\"svg-") && a.ends_with('"') && a.len() == 22,
+            "{a}"
+        );
+        assert_ne!(a, etag("<svg/>", BoardFormat::Png));
+        assert_ne!(a, etag("<svg />", BoardFormat::Svg));
+        assert_eq!(a, etag("<svg/>", BoardFormat::Svg));
+    }
+}

@@ -1,0 +1,284 @@
+//! Typed extractors for the inputs several operations read: each parses one
+//! input into a validated type or refuses it with the API's problem and a
+//! pointer to it (`docs/architecture.md`: http parses into validated types).
+
+use std::convert::Infallible;
+use std::future::{Ready, ready};
+
+use actix_web::dev::Payload;
+use actix_web::http::header::{self, HeaderMap};
+use actix_web::{FromRequest, HttpRequest, web};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::problem::{ApiError, echo};
+use crate::domain::GameId;
+use crate::narration::Audience;
+
+/// Longest `Idempotency-Key`, in characters.
+pub const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// Named segments of the matched path, percent-decoded as actix's own
+/// `web::Path` decodes them.
+///
+/// # Errors
+/// 500 when the route has no such segment (a handler on the wrong route).
+pub(super) fn path_segments<T: DeserializeOwned>(req: &HttpRequest) -> Result<T, ApiError> {
+    req.match_info()
+        .load::<T>()
+        .map_err(|e| ApiError::internal(&e))
+}
+
+/// The `{id}` segment of a game's path.
+#[derive(Deserialize)]
+struct IdSegment {
+    id: String,
+}
+
+/// The game id of a `/v1/games/{id}...` path; a malformed one is a 400
+/// problem pointing at `#/path/id`.
+#[derive(Clone, Copy, Debug)]
+pub struct GameIdPath(pub GameId);
+
+impl FromRequest for GameIdPath {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_segments::<IdSegment>(req).and_then(|segment| {
+            GameId::parse(&segment.id)
+                .map(Self)
+                .map_err(|e| ApiError::field("#/path/id", e.to_string()))
+        }))
+    }
+}
+
+/// The version an `If-Match` header asks for: `None` when absent or `*`.
+/// Otherwise it must be one of the game's ETags: a quoted version, `"3"`
+/// (also accepted weak, `W/"3"`, or bare, `3`); anything else is a 400
+/// problem pointing at `#/header/If-Match`.
+#[derive(Clone, Copy, Debug)]
+pub struct IfMatch(pub Option<u32>);
+
+fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or_default().trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
+        .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|t| t.parse::<u32>().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::field(
+                "#/header/If-Match",
+                "must be the game's ETag, a quoted version such as \"3\"",
+            )
+        })
+}
+
+impl FromRequest for IfMatch {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(if_match(req.headers()).map(Self))
+    }
+}
+
+/// The bearer token of an `Authorization` header, if any. A header that is
+/// not `Bearer <token>` counts as a token no seat has (the empty string): a
+/// seated game answers it with 401, an open game ignores it (as it ignores
+/// any credentials).
+#[derive(Clone, Debug)]
+pub struct Bearer(pub Option<String>);
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    let text = value.to_str().unwrap_or_default().trim();
+    Some(match text.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
+            token.trim().to_ascii_lowercase()
+        }
+        _ => String::new(),
+    })
+}
+
+impl FromRequest for Bearer {
+    type Error = Infallible;
+    type Future = Ready<Result<Self, Infallible>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(Ok(Self(bearer(req.headers()))))
+    }
+}
+
+/// The `Idempotency-Key` header, if any: 1 to 255 visible ASCII characters;
+/// anything else is a 400 problem pointing at `#/header/Idempotency-Key`.
+#[derive(Clone, Debug)]
+pub struct IdempotencyKey(pub Option<String>);
+
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    let key = value.to_str().unwrap_or_default();
+    if key.is_empty()
+        || key.len() > MAX_IDEMPOTENCY_KEY
+        || !key.bytes().all(|b| b.is_ascii_graphic())
+    {
+        return Err(ApiError::field(
+            "#/header/Idempotency-Key",
+            format!("must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
+        ));
+    }
+    Ok(Some(key.to_owned()))
+}
+
+impl FromRequest for IdempotencyKey {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(idempotency_key(req.headers()).map(Self))
+    }
+}
+
+/// The `audience` query parameter alone; the operation's other parameters
+/// are left to its own query type.
+#[derive(Deserialize)]
+struct AudienceParam {
+    audience: Option<String>,
+}
+
+/// The `audience` query parameter: absent, or one of the audiences; any
+/// other value is a 400 problem pointing at `#/query/audience`.
+///
+/// It reads only `audience`: an operation refuses parameters it does not
+/// know with its own query type (`web::Query`), extracted before this.
+#[derive(Clone, Copy, Debug)]
+pub struct AudienceQuery(pub Option<Audience>);
+
+fn audience(raw: Option<&str>) -> Result<Option<Audience>, ApiError> {
+    raw.map(|text| {
+        Audience::parse(text).ok_or_else(|| {
+            ApiError::field(
+                "#/query/audience",
+                format!(
+                    "must be one of: young, general, scholar (got {:?})",
+                    echo(text)
+                ),
+            )
+        })
+    })
+    .transpose()
+}
+
+impl FromRequest for AudienceQuery {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        // Through `web::Query`, so that a malformed query string is refused
+        // with the application's query problem, as for every operation.
+        let parsed = web::Query::<AudienceParam>::from_request(req, payload).into_inner();
+        ready(parsed.and_then(|query| {
+            audience(query.audience.as_deref())
+                .map(Self)
+                .map_err(Into::into)
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::FromRequest;
+    use actix_web::test::TestRequest;
+
+    use super::*;
+
+    fn pointer(e: &ApiError) -> &str {
+        &e.problem().errors[0].pointer
+    }
+
+    #[actix_web::test]
+    async fn a_non_bearer_authorization_counts_as_a_token_no_seat_has() {
+        let token = |header: Option<&'static str>| {
+            let mut req = TestRequest::default();
+            if let Some(h) = header {
+                req = req.insert_header((header::AUTHORIZATION, h));
+            }
+            bearer(req.to_http_request().headers())
+        };
+        assert_eq!(token(None), None);
+        assert_eq!(token(Some("Bearer AbC ")), Some("abc".to_owned()));
+        assert_eq!(token(Some("bearer abc")), Some("abc".to_owned()));
+        assert_eq!(token(Some("Basic dXNlcjpwYXNz")), Some(String::new()));
+        assert_eq!(token(Some("abc")), Some(String::new()));
+    }
+
+    #[actix_web::test]
+    async fn an_idempotency_key_of_256_characters_points_at_its_header() {
+        let key = |value: String| {
+            let req = TestRequest::default()
+                .insert_header(("Idempotency-Key", value))
+                .to_http_request();
+            idempotency_key(req.headers())
+        };
+        let longest = "k".repeat(MAX_IDEMPOTENCY_KEY);
+        assert_eq!(key(longest.clone()).ok().flatten(), Some(longest));
+        for bad in ["k".repeat(MAX_IDEMPOTENCY_KEY + 1), "a b".to_owned()] {
+            let e = key(bad).expect_err("refused");
+            assert_eq!(pointer(&e), "#/header/Idempotency-Key");
+        }
+    }
+
+    #[actix_web::test]
+    async fn if_match_takes_strong_weak_and_bare_etags_and_refuses_others() {
+        let version = |value: &'static str| {
+            let req = TestRequest::default()
+                .insert_header((header::IF_MATCH, value))
+                .to_http_request();
+            if_match(req.headers())
+        };
+        for etag in ["\"3\"", "W/\"3\"", "3"] {
+            assert_eq!(version(etag).ok(), Some(Some(3)), "{etag}");
+        }
+        assert_eq!(version("*").ok(), Some(None));
+        for bad in ["\"x\"", "\"\"", "\"1234567890\""] {
+            assert_eq!(pointer(&version(bad).expect_err(bad)), "#/header/If-Match");
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_malformed_game_id_points_at_the_path() {
+        let req = TestRequest::default()
+            .param("id", "not-a-uuid")
+            .to_http_request();
+        let e = GameIdPath::extract(&req).await.expect_err("refused");
+        assert_eq!(pointer(&e), "#/path/id");
+        let id = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79";
+        let req = TestRequest::default().param("id", id).to_http_request();
+        let GameIdPath(parsed) = GameIdPath::extract(&req).await.expect("a UUID");
+        assert_eq!(parsed.to_string(), id);
+    }
+
+    #[actix_web::test]
+    async fn the_audience_query_reads_only_audience() {
+        let audience = |uri: &str| {
+            let req = TestRequest::get().uri(uri).to_http_request();
+            AudienceQuery::extract(&req).into_inner()
+        };
+        assert_eq!(audience("/").ok().map(|a| a.0), Some(None));
+        assert_eq!(
+            audience("/?limit=5&audience=scholar").ok().map(|a| a.0),
+            Some(Some(Audience::Scholar))
+        );
+        let e = audience("/?audience=Young").expect_err("refused");
+        let api = e.as_error::<ApiError>().expect("an API problem");
+        assert_eq!(pointer(api), "#/query/audience");
+    }
+}

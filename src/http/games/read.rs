@@ -1,0 +1,223 @@
+//! `GET /v1/games/{id}`: a game's state, and the view of it that every
+//! answer about a game carries.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::etag;
+use crate::domain::Game;
+use crate::http::dto::{RulesetView, SeatView, seat_view};
+use crate::http::extract::GameIdPath;
+use crate::http::problem::{ApiError, Problem};
+use crate::narration::Audience;
+use crate::rules::{GameState, Outcome, Side};
+use crate::service::Service;
+
+/// Where an awl stands.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AwlView {
+    /// The space in the side's own numbering (1 = its start).
+    #[schema(minimum = 1, maximum = 40, example = 1)]
+    pub space: u8,
+    /// The physical space, counted 0.. in side A's direction from A's start
+    /// (the same index for both sides means the same space).
+    #[schema(minimum = 0, maximum = 39, example = 0)]
+    pub physical_index: u8,
+    /// What is drawn there, seen by this side: `ordinary`,
+    /// `dry_branch_east`, `dry_branch_west`, `north_creek_near`,
+    /// `north_creek_far`, `south_creek_far` (own start), `south_creek_near`.
+    #[schema(example = "south_creek_far")]
+    pub feature: String,
+}
+
+/// One side's place in the game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SideView {
+    /// `A` or `B`.
+    pub side: Side,
+    /// Display name.
+    pub name: String,
+    /// Player names in throwing order.
+    pub players: Vec<String>,
+    /// `counter_clockwise` (A) or `clockwise` (B).
+    #[schema(example = "counter_clockwise")]
+    pub direction: String,
+    /// Its awl.
+    pub awl: AwlView,
+    /// Counters it holds.
+    #[schema(minimum = 0, maximum = 30)]
+    pub counters: u8,
+    /// Circuits it has completed.
+    pub circuits: u16,
+}
+
+/// Links to the game's resources.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameLinks {
+    /// This game.
+    #[serde(rename = "self")]
+    pub self_: String,
+    /// Where to post throws.
+    pub throws: String,
+    /// The move log.
+    pub moves: String,
+}
+
+/// A game's state.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameView {
+    /// The game's id.
+    #[schema(example = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")]
+    pub id: String,
+    /// `in_progress` or `finished`.
+    #[schema(example = "in_progress")]
+    pub status: String,
+    /// Changes with every move or stop (also sent as `ETag`).
+    pub version: u32,
+    /// Creation time, RFC 3339 UTC.
+    pub created_at: String,
+    /// Last change, RFC 3339 UTC.
+    pub updated_at: String,
+    /// The ruleset.
+    pub ruleset: RulesetView,
+    /// Side A, then side B.
+    pub sides: Vec<SideView>,
+    /// Who throws next; `null` when finished.
+    pub to_throw: Option<SeatView>,
+    /// Whether the side to move is throwing again after a throw that said so.
+    pub extra_throw_pending: bool,
+    /// The winner, once there is one.
+    pub winner: Option<Side>,
+    /// `won` or `draw` once finished; `null` before.
+    pub result: Option<String>,
+    /// Throws played.
+    pub throws: u32,
+    /// The narration's audience.
+    pub audience: Audience,
+    /// The seed: the creator's own seed always; a server-chosen seed only
+    /// once the game is finished (so nobody can foresee its throws).
+    pub seed: Option<String>,
+    /// Whether throws need a token: the mover's or the host's.
+    pub seated: bool,
+    /// In a seated game, whether a side's own token may report a physical
+    /// throw (otherwise only the host's may).
+    pub sides_report_throws: bool,
+    /// The seat tokens (A's and B's), in the creation answer of a seated
+    /// game only: they are never shown again. Keep them secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat_tokens: Option<SeatTokens>,
+    /// The host's token (the teacher's, the app's), in the creation answer
+    /// of a seated game only: it throws for either side, reports physical
+    /// throws, stops and deletes the game. Never shown again; keep it secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_token: Option<String>,
+    /// Related resources.
+    pub links: GameLinks,
+}
+
+/// The secret seat tokens of a seated game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatTokens {
+    /// Side A's token.
+    pub a: String,
+    /// Side B's token.
+    pub b: String,
+}
+
+/// Build the view of a game at `state` (its current state, or one stored
+/// with a move).
+#[must_use]
+pub fn game_view(game: &Game, state: &GameState) -> GameView {
+    let setup = &game.setup;
+    let board = setup.options.board;
+    let table = setup.table().ok();
+    let id = game.id.to_string();
+    let sides = Side::BOTH
+        .iter()
+        .map(|&side| {
+            let space = state.awl(side);
+            SideView {
+                side,
+                name: setup.sides[side.index()].name.clone(),
+                players: setup.sides[side.index()].players.clone(),
+                direction: match side {
+                    Side::A => "counter_clockwise",
+                    Side::B => "clockwise",
+                }
+                .to_owned(),
+                awl: AwlView {
+                    space,
+                    physical_index: board.physical(side, space),
+                    feature: board.feature(side, space).key().to_owned(),
+                },
+                counters: state.counters(side),
+                circuits: state.circuits[side.index()],
+            }
+        })
+        .collect();
+    let finished = state.is_finished();
+    GameView {
+        status: if finished { "finished" } else { "in_progress" }.to_owned(),
+        version: game.version,
+        created_at: game.created_at.clone(),
+        updated_at: game.updated_at.clone(),
+        ruleset: RulesetView {
+            preset: setup.preset,
+            options: setup.options.into(),
+        },
+        sides,
+        to_throw: match (&table, finished) {
+            (Some(t), false) => Some(seat_view(setup, state.to_throw(t))),
+            _ => None,
+        },
+        extra_throw_pending: state.extra_throw,
+        winner: match state.outcome {
+            Some(Outcome::Won { side }) => Some(side),
+            _ => None,
+        },
+        result: state.outcome.map(|o| {
+            match o {
+                Outcome::Won { .. } => "won",
+                Outcome::Draw => "draw",
+            }
+            .to_owned()
+        }),
+        throws: state.throws,
+        audience: setup.audience,
+        seed: (finished || game.seeded).then(|| game.seed.clone()),
+        seated: game.seated,
+        sides_report_throws: game.sides_report_throws,
+        seat_tokens: None,
+        host_token: None,
+        links: GameLinks {
+            self_: format!("/v1/games/{id}"),
+            throws: format!("/v1/games/{id}/throws"),
+            moves: format!("/v1/games/{id}/moves"),
+        },
+        id,
+    }
+}
+
+/// Read a game's state.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
+    responses(
+        (status = 200, description = "The game", body = GameView,
+            headers(("ETag" = String, description = "The game's version, quoted"))),
+        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}")]
+pub async fn get_game(
+    service: web::Data<Service>,
+    GameIdPath(id): GameIdPath,
+) -> Result<HttpResponse, ApiError> {
+    let game = service.game(id).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(game.version)))
+        .json(game_view(&game, &game.state)))
+}

@@ -1,0 +1,225 @@
+//! The move log of a game (`GET /v1/games/{id}/moves`) and one move
+//! (`.../moves/{n}`), each narrated again for an `audience` on request.
+
+mod view;
+
+use std::future::{Ready, ready};
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use view::MovePage;
+pub use view::{MoveView, move_view};
+
+use super::extract::{AudienceQuery, GameIdPath, path_segments};
+use super::problem::{ApiError, Problem};
+use crate::domain::{Game, MoveRecord};
+use crate::narration::Audience;
+use crate::service::Service;
+
+/// Largest page of the move log.
+pub const MAX_PAGE: u32 = 100;
+/// Page size when `limit` is absent.
+pub const DEFAULT_PAGE: u32 = 20;
+
+/// The move as stored, or narrated again for `audience`.
+fn for_audience(game: &Game, record: MoveRecord, audience: Option<Audience>) -> MoveRecord {
+    match audience {
+        Some(a) => MoveRecord {
+            narration: record.narration_for(&game.setup, a),
+            ..record
+        },
+        None => record,
+    }
+}
+
+/// Paging through the move log: the operation's query parameters, as
+/// documented. Extracted first so that an unknown or repeated parameter is
+/// refused before anything else; the values are read by [`Page`] and
+/// [`AudienceQuery`].
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[expect(
+    dead_code,
+    reason = "parsed only to refuse parameters the operation does not document"
+)]
+#[into_params(parameter_in = Query)]
+pub struct MovesQuery {
+    /// The `next_cursor` of the previous page; absent for the first page.
+    #[param(pattern = "^[0-9]{1,9}$")]
+    cursor: Option<String>,
+    /// Moves per page, 1 to 100 (default 20).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+    /// Narrate every move again for this audience (default: the game's
+    /// own). The same rules and context facts are told, in that audience's
+    /// words; the result is the same on every request.
+    #[param(inline, value_type = Option<Audience>)]
+    audience: Option<String>,
+}
+
+/// The audience to narrate one move for: the operation's query parameters,
+/// as documented, extracted first to refuse unknown or repeated ones; the
+/// value is read by [`AudienceQuery`].
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[expect(
+    dead_code,
+    reason = "parsed only to refuse parameters the operation does not document"
+)]
+#[into_params(parameter_in = Query)]
+pub struct MoveQuery {
+    /// Narrate the move again for this audience (default: the game's own).
+    /// The same rules and context fact are told, in that audience's words;
+    /// the result is the same on every request.
+    #[param(inline, value_type = Option<Audience>)]
+    audience: Option<String>,
+}
+
+/// A page of the move log: the moves after `after`, at most `limit`.
+#[derive(Clone, Copy, Debug)]
+pub struct Page {
+    after: u32,
+    limit: u32,
+}
+
+/// The paging parameters alone.
+#[derive(Deserialize)]
+struct PageParams {
+    cursor: Option<String>,
+    limit: Option<String>,
+}
+
+impl Page {
+    fn parse(params: &PageParams) -> Result<Self, ApiError> {
+        let after = match &params.cursor {
+            None => 0,
+            Some(c) => c.parse::<u32>().map_err(|_| {
+                ApiError::field(
+                    "#/query/cursor",
+                    "must be a next_cursor value from a previous page",
+                )
+            })?,
+        };
+        let limit = match &params.limit {
+            None => DEFAULT_PAGE,
+            Some(l) => l
+                .parse::<u32>()
+                .ok()
+                .filter(|l| (1..=MAX_PAGE).contains(l))
+                .ok_or_else(|| {
+                    ApiError::field(
+                        "#/query/limit",
+                        format!("must be an integer from 1 to {MAX_PAGE}"),
+                    )
+                })?,
+        };
+        Ok(Self { after, limit })
+    }
+}
+
+impl FromRequest for Page {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let parsed = web::Query::<PageParams>::from_request(req, payload).into_inner();
+        ready(parsed.and_then(|params| Self::parse(&params).map_err(Into::into)))
+    }
+}
+
+/// The `{n}` segment of a move's path.
+#[derive(Deserialize)]
+struct MoveSegment {
+    n: String,
+}
+
+/// The move number of a `/v1/games/{id}/moves/{n}` path, from 1; anything
+/// else is a 400 problem pointing at `#/path/n`.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveNumber(u32);
+
+impl FromRequest for MoveNumber {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_segments::<MoveSegment>(req).and_then(|segment| {
+            segment
+                .n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .map(Self)
+                .ok_or_else(|| {
+                    ApiError::field("#/path/n", "must be a move number, an integer from 1 up")
+                })
+        }))
+    }
+}
+
+/// The move log, oldest first, a page at a time; with `audience`, every
+/// move narrated again from its stored events for that audience.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), MovesQuery),
+    responses(
+        (status = 200, description = "A page of moves", body = MovePage),
+        (status = 400, description = "Malformed id, cursor, limit or audience", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/moves")]
+pub async fn list_moves(
+    service: web::Data<Service>,
+    // The documented parameters first: an unknown or repeated one is
+    // refused before the path is read.
+    _params: web::Query<MovesQuery>,
+    GameIdPath(id): GameIdPath,
+    Page { after, limit }: Page,
+    AudienceQuery(audience): AudienceQuery,
+) -> Result<HttpResponse, ApiError> {
+    let (game, records) = service.moves(id, after, limit).await?;
+    let next_cursor = records
+        .last()
+        .filter(|last| last.n < game.state.throws && records.len() == limit as usize)
+        .map(|last| last.n.to_string());
+    let items = records
+        .into_iter()
+        .map(|r| move_view(&game, &for_audience(&game, r, audience), false))
+        .collect();
+    Ok(HttpResponse::Ok().json(MovePage { items, next_cursor }))
+}
+
+/// One move of the log, narrated for the game's audience or, with
+/// `audience`, narrated again from its stored events for another.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
+        MoveQuery,
+    ),
+    responses(
+        (status = 200, description = "The move", body = MoveView),
+        (status = 400, description = "Malformed id, move number or audience", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/moves/{n}")]
+pub async fn get_move(
+    service: web::Data<Service>,
+    // The documented parameters first: an unknown or repeated one is
+    // refused before the path is read.
+    _params: web::Query<MoveQuery>,
+    GameIdPath(id): GameIdPath,
+    MoveNumber(n): MoveNumber,
+    AudienceQuery(audience): AudienceQuery,
+) -> Result<HttpResponse, ApiError> {
+    let record = service.move_record(id, n).await?;
+    let game = service.game(id).await?;
+    let record = for_audience(&game, record, audience);
+    Ok(HttpResponse::Ok().json(move_view(&game, &record, false)))
+}

@@ -1,0 +1,347 @@
+//! A move as the API shows it: the throw, its events and its narration.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::domain::{Game, MoveRecord, Setup, ThrowOrigin};
+use crate::http::dto::{CountersView, NarrationView, ProbabilityView, SeatView, seat_view};
+use crate::http::games::{GameView, game_view};
+use crate::rules::{CounterReason, Creek, Event, Face, Side, SpinnerSector, Throw, WinReason};
+
+/// One move: the throw, what it did, and its narration.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveView {
+    /// Move number, from 1.
+    pub n: u32,
+    /// The side that threw.
+    pub side: Side,
+    /// The player who threw.
+    pub player: SeatView,
+    /// `server` (the game's seeded generator) or `reported` (a physical
+    /// throw sent by the client).
+    #[schema(example = "server")]
+    pub origin: String,
+    /// Each stick's face, the sahe last (`null` for a spinner game).
+    pub sticks: Option<Vec<Face>>,
+    /// Flat faces up (`null` for a spinner game).
+    #[schema(minimum = 0, maximum = 4)]
+    pub flat_faces: Option<u8>,
+    /// Whether the sahe showed its flat face (`null` for a spinner game).
+    pub sahe_flat: Option<bool>,
+    /// The spinner's sector (spinner games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spinner: Option<SpinnerSector>,
+    /// Spaces moved by the throw.
+    #[schema(example = 3)]
+    pub value: u8,
+    /// Whether the same side throws again.
+    pub throws_again: bool,
+    /// Probability of this result (value and throws-again) under the table.
+    pub probability: ProbabilityView,
+    /// The mover's awl before, own numbering.
+    pub from: u8,
+    /// The mover's awl after every consequence, own numbering.
+    pub to: u8,
+    /// What happened, in order.
+    pub events: Vec<EventView>,
+    /// Counters after the move.
+    pub counters: CountersView,
+    /// What happened, why, and context, with citations.
+    pub narration: NarrationView,
+    /// The game after this move (in the response to a throw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<GameView>,
+}
+
+/// The API form of a stored move, with the game's state when given.
+#[must_use]
+pub fn move_view(game: &Game, record: &MoveRecord, with_state: bool) -> MoveView {
+    let setup = &game.setup;
+    let (sticks, flat_faces, sahe_flat, spinner) = match record.throw {
+        Throw::Sticks(s) => (
+            Some(s.faces().to_vec()),
+            Some(s.flat_count()),
+            Some(s.sahe_flat()),
+            None,
+        ),
+        Throw::Spinner(sector) => (None, None, None, Some(sector)),
+    };
+    MoveView {
+        n: record.n,
+        side: record.seat.side,
+        player: seat_view(setup, record.seat),
+        origin: match record.origin {
+            ThrowOrigin::Server => "server",
+            ThrowOrigin::Reported => "reported",
+        }
+        .to_owned(),
+        sticks,
+        flat_faces,
+        sahe_flat,
+        spinner,
+        value: record.score.value,
+        throws_again: record.score.throws_again,
+        probability: record.score.probability.into(),
+        from: record.from,
+        to: record.to,
+        events: record.events.iter().map(|e| event_view(setup, e)).collect(),
+        counters: CountersView {
+            a: record.state.counters[0],
+            b: record.state.counters[1],
+        },
+        narration: (&record.narration).into(),
+        state: with_state.then(|| game_view(game, &game.state)),
+    }
+}
+
+/// A page of the move log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MovePage {
+    /// Moves, oldest first.
+    pub items: Vec<MoveView>,
+    /// Pass as `cursor` to get the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// What a throw made happen. `kind` names the event; spaces are in the
+/// mover's own numbering.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventView {
+    /// The awl moved.
+    #[schema(title = "Moved")]
+    Moved {
+        /// The mover.
+        side: Side,
+        /// Where it stood.
+        from: u8,
+        /// Where the count ended.
+        to: u8,
+        /// Spaces counted.
+        steps: u8,
+    },
+    /// Passed over the deadly north-creek bank without landing: harmless.
+    #[schema(title = "PassedNorthCreek")]
+    PassedNorthCreek {
+        /// The mover.
+        side: Side,
+    },
+    /// Came home: a circuit completed.
+    #[schema(title = "CompletedCircuit")]
+    CompletedCircuit {
+        /// The mover.
+        side: Side,
+        /// Its circuits so far.
+        circuits: u16,
+        /// Landed exactly on own last space (`completes_circuit`).
+        exact: bool,
+    },
+    /// Fell into a creek and went back to own space 1.
+    #[schema(title = "FellIntoCreek")]
+    FellIntoCreek {
+        /// The mover.
+        side: Side,
+        /// `north` or `south`.
+        creek: String,
+        /// Where it landed.
+        space: u8,
+    },
+    /// Whipped the other awl back to its start.
+    #[schema(title = "Whipped")]
+    Whipped {
+        /// The mover.
+        side: Side,
+        /// The whipped side.
+        victim: Side,
+        /// Where, in the mover's numbering.
+        space: u8,
+    },
+    /// One counter changed hands.
+    #[schema(title = "CounterPaid")]
+    CounterPaid {
+        /// Who gave it.
+        payer: Side,
+        /// Who took it.
+        payee: Side,
+        /// `circuit`, `whip` or `creek_fall`.
+        reason: String,
+        /// Counters after the transfer.
+        counters: CountersView,
+    },
+    /// A counter was owed but the payer had none.
+    #[schema(title = "CounterUnpaid")]
+    CounterUnpaid {
+        /// Who owed it.
+        payer: Side,
+        /// To whom.
+        payee: Side,
+        /// `circuit`, `whip` or `creek_fall`.
+        reason: String,
+    },
+    /// The throw was not played: an exact throw is needed to come home.
+    #[schema(title = "ForcedPass")]
+    ForcedPass {
+        /// The mover.
+        side: Side,
+        /// The unplayable value.
+        value: u8,
+    },
+    /// Landed on a dry branch, to no effect.
+    #[schema(title = "LandedOnDryBranch")]
+    LandedOnDryBranch {
+        /// The mover.
+        side: Side,
+        /// Where.
+        space: u8,
+    },
+    /// Landed on a dry branch that loses a throw.
+    #[schema(title = "LostThrow")]
+    LostThrow {
+        /// The mover.
+        side: Side,
+        /// Where.
+        space: u8,
+        /// `true`: this throw's extra throw is lost; `false`: the next turn.
+        extra_throw_lost: bool,
+    },
+    /// Crossed to the facing stroke of the opposite dry branch.
+    #[schema(title = "CrossedDryBranch")]
+    CrossedDryBranch {
+        /// The mover.
+        side: Side,
+        /// Where it landed.
+        from: u8,
+        /// Where it crossed to.
+        to: u8,
+    },
+    /// A turn was skipped for an earlier dry-branch landing.
+    #[schema(title = "TurnSkipped")]
+    TurnSkipped {
+        /// The seat that lost its turn.
+        seat: SeatView,
+    },
+    /// The same player throws again.
+    #[schema(title = "ThrowsAgain")]
+    ThrowsAgain {
+        /// Who throws.
+        seat: SeatView,
+    },
+    /// The sticks pass on.
+    #[schema(title = "TurnPassed")]
+    TurnPassed {
+        /// Who throws next.
+        seat: SeatView,
+    },
+    /// The game is over.
+    #[schema(title = "Won")]
+    Won {
+        /// The winner.
+        side: Side,
+        /// `all_counters`, `circuits` or `stopped`.
+        reason: String,
+    },
+    /// A stopped game with equal counters.
+    #[schema(title = "Drawn")]
+    Drawn,
+}
+
+fn word<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// The API form of an event.
+#[must_use]
+pub fn event_view(setup: &Setup, event: &Event) -> EventView {
+    let reason = |r: CounterReason| word(r);
+    match *event {
+        Event::Moved {
+            side,
+            from,
+            to,
+            steps,
+        } => EventView::Moved {
+            side,
+            from,
+            to,
+            steps,
+        },
+        Event::PassedNorthCreek { side } => EventView::PassedNorthCreek { side },
+        Event::CompletedCircuit {
+            side,
+            circuits,
+            exact,
+        } => EventView::CompletedCircuit {
+            side,
+            circuits,
+            exact,
+        },
+        Event::FellIntoCreek { side, creek, space } => EventView::FellIntoCreek {
+            side,
+            creek: word::<Creek>(creek),
+            space,
+        },
+        Event::Whipped {
+            side,
+            victim,
+            space,
+        } => EventView::Whipped {
+            side,
+            victim,
+            space,
+        },
+        Event::CounterPaid {
+            payer,
+            payee,
+            reason: r,
+            counters,
+        } => EventView::CounterPaid {
+            payer,
+            payee,
+            reason: reason(r),
+            counters: CountersView {
+                a: counters[0],
+                b: counters[1],
+            },
+        },
+        Event::CounterUnpaid {
+            payer,
+            payee,
+            reason: r,
+        } => EventView::CounterUnpaid {
+            payer,
+            payee,
+            reason: reason(r),
+        },
+        Event::ForcedPass { side, value } => EventView::ForcedPass { side, value },
+        Event::LandedOnDryBranch { side, space } => EventView::LandedOnDryBranch { side, space },
+        Event::LostThrow {
+            side,
+            space,
+            extra_throw_lost,
+        } => EventView::LostThrow {
+            side,
+            space,
+            extra_throw_lost,
+        },
+        Event::CrossedDryBranch { side, from, to } => {
+            EventView::CrossedDryBranch { side, from, to }
+        }
+        Event::TurnSkipped { seat } => EventView::TurnSkipped {
+            seat: seat_view(setup, seat),
+        },
+        Event::ThrowsAgain { seat } => EventView::ThrowsAgain {
+            seat: seat_view(setup, seat),
+        },
+        Event::TurnPassed { seat } => EventView::TurnPassed {
+            seat: seat_view(setup, seat),
+        },
+        Event::Won { side, reason: r } => EventView::Won {
+            side,
+            reason: word::<WinReason>(r),
+        },
+        Event::Drawn => EventView::Drawn,
+    }
+}
