@@ -6,9 +6,8 @@
 mod common;
 
 use actix_web::test;
-use common::{TestDb, get, post_json, send};
+use common::{get, post_json, send, spawn_app};
 use serde_json::{Value, json};
-use zohn_ahl::http::app;
 
 /// The problem a creation with these sides gets, with `status`.
 async fn refused<S, B>(app: &S, sides: Value, status: u16) -> Value
@@ -27,8 +26,7 @@ where
 
 #[actix_web::test]
 async fn names_with_bidirectional_controls_are_refused_with_their_pointer() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for c in [
         '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
         '\u{2068}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
@@ -49,8 +47,7 @@ async fn names_with_bidirectional_controls_are_refused_with_their_pointer() {
 
 #[actix_web::test]
 async fn names_of_only_invisible_characters_are_refused() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for name in [
         "\u{200B}",
         "\u{200B}\u{200C}\u{200D}",
@@ -94,8 +91,7 @@ async fn names_of_only_invisible_characters_are_refused() {
 /// The same name on both sides gave "One counter crosses from Ama to Ama".
 #[actix_web::test]
 async fn the_same_name_for_both_sides_is_refused_case_and_spaces_aside() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for (a, b) in [
         ("Ama", "Ama"),
         ("Ama", "  ama "),
@@ -125,8 +121,7 @@ async fn the_same_name_for_both_sides_is_refused_case_and_spaces_aside() {
 /// `counters_per_side: 1e20` was refused with "got 9223372036854775807".
 #[actix_web::test]
 async fn an_option_beyond_64_bits_is_refused_naming_the_number_sent() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     for (sent, shown) in [
         ("1e20", "1e20"),
         ("-1e20", "-1e20"),
@@ -171,8 +166,7 @@ async fn an_option_beyond_64_bits_is_refused_naming_the_number_sent() {
 /// Every value a problem echoes is cut to 64 characters.
 #[actix_web::test]
 async fn echoed_values_are_cut_to_64_characters() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let long = "x".repeat(5000);
     let assert_cut = |p: &Value| {
         let text = p.to_string();

@@ -6,7 +6,7 @@
 mod common;
 
 use actix_web::test;
-use common::{Reply, TestDb, get, post_empty, post_json, send};
+use common::{Reply, TestDb, get, post_empty, post_json, send, spawn_app, spawn_app_with_service};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 use zohn_ahl::http::app;
@@ -58,12 +58,6 @@ fn report(id: &str) -> test::TestRequest {
         .set_payload(STICKS)
 }
 
-macro_rules! app {
-    ($db:expr) => {
-        test::init_service(app($db.service().await)).await
-    };
-}
-
 /// The side to move now.
 async fn to_move<S, B>(app: &S, id: &str) -> String
 where
@@ -80,8 +74,7 @@ where
 
 #[actix_web::test]
 async fn a_seated_game_gives_a_host_token_once_and_never_shows_it_again() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (db, app) = spawn_app().await;
     let created = send(&app, post_json("/v1/games", &json!({"seats": true}))).await;
     let g = Seated::from(&created);
     let body = created.json();
@@ -145,8 +138,7 @@ async fn a_seated_game_gives_a_host_token_once_and_never_shows_it_again() {
 
 #[actix_web::test]
 async fn a_server_throw_needs_the_movers_token_or_the_hosts() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (_db, app) = spawn_app().await;
     let g = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     let other = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     let throw = |t: Option<&str>| bearer(post_empty(&format!("/v1/games/{}/throws", g.id)), t);
@@ -175,8 +167,7 @@ async fn a_server_throw_needs_the_movers_token_or_the_hosts() {
 /// throw: only the host reports, unless the game was created allowing it.
 #[actix_web::test]
 async fn a_side_token_cannot_report_its_own_throw_unless_the_game_allows_it() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (_db, app) = spawn_app().await;
     let g = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     for _ in 0..4 {
         let side = to_move(&app, &g.id).await;
@@ -249,8 +240,7 @@ async fn a_side_token_cannot_report_its_own_throw_unless_the_game_allows_it() {
 /// only the host stops.
 #[actix_web::test]
 async fn only_the_host_stops_a_seated_game() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (_db, app) = spawn_app().await;
     let g = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     let other = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     let stop = |t: Option<&str>| bearer(post_empty(&format!("/v1/games/{}/stop", g.id)), t);
@@ -289,8 +279,7 @@ async fn only_the_host_stops_a_seated_game() {
 /// `stop` ignored a stale `If-Match`.
 #[actix_web::test]
 async fn a_stop_with_a_stale_if_match_is_412_with_the_current_version() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap();
     send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
@@ -309,8 +298,7 @@ async fn a_stop_with_a_stale_if_match_is_412_with_the_current_version() {
 /// A retried stop got 409: now it replays the first answer.
 #[actix_web::test]
 async fn a_retried_stop_with_its_idempotency_key_replays_the_first_answer() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (_db, app) = spawn_app().await;
     let g = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     let id = &g.id;
     let stop = |key: &str, t: &str| {
@@ -367,8 +355,7 @@ async fn rows(db: &TestDb, table: &str, id: &str) -> i64 {
 
 #[actix_web::test]
 async fn the_host_deletes_a_seated_game_and_every_read_is_404_after() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (db, app) = spawn_app().await;
     let created = send(
         &app,
         post_json("/v1/games", &json!({"seats": true}))
@@ -459,8 +446,7 @@ async fn the_host_deletes_a_seated_game_and_every_read_is_404_after() {
 
 #[actix_web::test]
 async fn anyone_may_delete_a_game_without_seats() {
-    let db = TestDb::new();
-    let app = app!(db);
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap();
     send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
@@ -494,9 +480,7 @@ async fn anyone_may_delete_a_game_without_seats() {
 /// tokens were lost.
 #[actix_web::test]
 async fn a_retried_create_with_its_key_makes_no_second_game_and_replays_the_tokens() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let (_db, service, app) = spawn_app_with_service().await;
     let body = json!({"seats": true, "sides": {"a": {"name": "Ama"}, "b": {"name": "Bea"}}});
     let create = |key: &str, body: &Value| {
         post_json("/v1/games", body).insert_header(("idempotency-key", key.to_owned()))
@@ -555,9 +539,7 @@ async fn a_retried_create_with_its_key_makes_no_second_game_and_replays_the_toke
 /// tokens in clear) is not replayed, and the purge deletes it.
 #[actix_web::test]
 async fn an_expired_create_key_is_not_replayed_and_its_tokens_are_purged() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let (db, service, app) = spawn_app_with_service().await;
     let create = || {
         post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "old"))
     };
@@ -625,8 +607,7 @@ async fn a_database_seated_before_hosts_is_migrated_and_its_sides_keep_their_pow
         .unwrap();
     // The setup and state of a fresh composite game, as the service writes
     // them (their JSON has not changed).
-    let fresh = TestDb::new();
-    let fresh_app = app!(fresh);
+    let (fresh, fresh_app) = spawn_app().await;
     let seeded = send(&fresh_app, post_json("/v1/games", &json!({"seed": "old"})))
         .await
         .json();

@@ -5,15 +5,14 @@
 mod common;
 
 use actix_web::test;
-use common::{TestDb, get, post_empty, post_json, send};
+use common::{TestDb, get, post_empty, post_json, send, spawn_app, spawn_app_with_service};
 use futures_util::future::join_all;
 use serde_json::json;
 use zohn_ahl::http::app;
 
 #[actix_web::test]
 async fn seated_games_need_the_token_of_the_side_to_move() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let created = send(&app, post_json("/v1/games", &json!({"seats": true}))).await;
     assert_eq!(created.status.as_u16(), 201);
     let g = created.json();
@@ -102,8 +101,7 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
 
 #[actix_web::test]
 async fn an_idempotent_retry_replays_the_first_answer_byte_for_byte() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_json("/v1/games", &json!({"seed": "idem"})))
         .await
         .json();
@@ -142,8 +140,7 @@ async fn an_idempotent_retry_replays_the_first_answer_byte_for_byte() {
 
 #[actix_web::test]
 async fn two_concurrent_retries_with_one_key_play_once() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let replies = join_all((0..8).map(|_| {
@@ -175,8 +172,7 @@ async fn two_concurrent_retries_with_one_key_play_once() {
 
 #[actix_web::test]
 async fn concurrent_throws_for_one_turn_apply_exactly_once() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let replies = join_all((0..16).map(|_| {
@@ -197,9 +193,7 @@ async fn concurrent_throws_for_one_turn_apply_exactly_once() {
 /// stored once, no gaps, every game's state the replay of its moves.
 #[actix_web::test]
 async fn many_clients_on_many_games_lose_and_double_nothing() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let (_db, service, app) = spawn_app_with_service().await;
     let mut ids = Vec::new();
     for i in 0..6 {
         let g = send(
@@ -324,8 +318,7 @@ async fn seat_and_host_tokens_never_reach_the_log() {
         .finish();
     let _default = tracing::subscriber::set_default(subscriber);
 
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let create = || {
         post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "log-1"))
     };
@@ -416,9 +409,7 @@ async fn with_a_batch_of_one_every_throw_is_its_own_commit() {
 #[actix_web::test]
 async fn a_locked_store_answers_503_with_retry_after() {
     use sqlx::Connection;
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let (db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();

@@ -5,12 +5,10 @@
 
 mod common;
 
-use actix_web::test::init_service;
 use clap::Parser;
-use common::{TestDb, get, post_empty, post_json, send};
+use common::{TestDb, get, post_empty, post_json, send, spawn_app_with_service};
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
-use zohn_ahl::http::app;
 use zohn_ahl::store::timestamp;
 
 /// Set a game's last change (and its creation) to `at`.
@@ -28,9 +26,7 @@ async fn touch(db: &TestDb, id: &str, at: OffsetDateTime) {
 
 #[actix_web::test]
 async fn the_purge_deletes_games_untouched_past_the_retention_and_keeps_the_others() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = init_service(app(service.clone())).await;
+    let (db, service, app) = spawn_app_with_service().await;
     let now = OffsetDateTime::now_utc();
     let mut ids = Vec::new();
     for i in 0..4 {
@@ -98,9 +94,7 @@ async fn the_purge_deletes_games_untouched_past_the_retention_and_keeps_the_othe
 /// must leave that memory, or a throw would write it back.
 #[actix_web::test]
 async fn a_purged_game_held_in_the_writers_memory_is_not_played_again() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = init_service(app(service.clone())).await;
+    let (db, service, app) = spawn_app_with_service().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     for _ in 0..3 {
@@ -130,9 +124,7 @@ async fn a_purged_game_held_in_the_writers_memory_is_not_played_again() {
 /// hours), and only those.
 #[actix_web::test]
 async fn the_purge_deletes_idempotency_answers_older_than_a_day() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = init_service(app(service.clone())).await;
+    let (_db, service, app) = spawn_app_with_service().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     for key in ["a", "b"] {

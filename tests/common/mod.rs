@@ -44,6 +44,24 @@ pub async fn spawn_app() -> (
     (db, app)
 }
 
+/// [`spawn_app`], also handing back the service under the application,
+/// for tests that call it directly (a purge, `verify`): `let (db, service,
+/// app) = spawn_app_with_service().await;`.
+pub async fn spawn_app_with_service() -> (
+    TestDb,
+    Service,
+    impl actix_web::dev::Service<
+        actix_http::Request,
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+    >,
+) {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let app = test::init_service(zohn_ahl::http::app(service.clone())).await;
+    (db, service, app)
+}
+
 /// A response read whole.
 #[derive(Debug)]
 pub struct Reply {
