@@ -35,7 +35,8 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Most throws committed together.
     pub max_batch: usize,
-    /// Delete games untouched for more than this many days; `None`: keep
+    /// Delete finished games this many days after their end, and
+    /// unfinished ones this many days after their last move; `None`: keep
     /// them until deleted.
     pub retention_days: Option<u32>,
 }

@@ -1,6 +1,7 @@
-//! Retention: games untouched for longer than the setting are deleted by
-//! the purge, which is called here with a time (never by waiting), on real
-//! SQLite files; and the setting's flag.
+//! Retention: finished games (won or stopped) are deleted the set number
+//! of days after they ended, games left unfinished the same number of days
+//! after their last move; the purge is called here with a time (never by
+//! waiting), on real SQLite files; and the setting's flag.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -11,12 +12,13 @@ use serde_json::json;
 use time::{Duration, OffsetDateTime};
 use zohn_ahl::store::timestamp;
 
-/// Set a game's last change (and its creation) to `at`.
-async fn touch(db: &TestDb, id: &str, at: OffsetDateTime) {
+/// Set a game's creation to `created` and its last change (its end, for a
+/// finished game) to `changed`.
+async fn age(db: &TestDb, id: &str, created: OffsetDateTime, changed: OffsetDateTime) {
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-    sqlx::query("UPDATE games SET updated_at = ?, created_at = ? WHERE id = ?")
-        .bind(timestamp(at))
-        .bind(timestamp(at))
+    sqlx::query("UPDATE games SET created_at = ?, updated_at = ? WHERE id = ?")
+        .bind(timestamp(created))
+        .bind(timestamp(changed))
         .bind(id)
         .execute(&pool)
         .await
@@ -24,12 +26,57 @@ async fn touch(db: &TestDb, id: &str, at: OffsetDateTime) {
     pool.close().await;
 }
 
+/// How [`finish`] ends a game.
+#[derive(Clone, Copy)]
+enum Ending {
+    /// The host stops it.
+    Stop,
+    /// The host throws until a side wins.
+    Win,
+}
+
+/// End the seated game `(id, host token)`; its state after.
+async fn finish<S, B>(app: &S, (id, host): &(String, String), ending: Ending) -> serde_json::Value
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let path = match ending {
+        Ending::Stop => "stop",
+        Ending::Win => "throws",
+    };
+    for _ in 0..10_000 {
+        let g = send(app, get(&format!("/v1/games/{id}"))).await.json();
+        if g["status"] == "finished" {
+            return g;
+        }
+        let r = send(
+            app,
+            post_empty(&format!("/v1/games/{id}/{path}"))
+                .insert_header(("authorization", format!("Bearer {host}"))),
+        )
+        .await;
+        assert!(
+            r.status.is_success(),
+            "{}",
+            String::from_utf8_lossy(&r.body)
+        );
+    }
+    panic!("game {id} did not finish");
+}
+
 #[actix_web::test]
-async fn the_purge_deletes_games_untouched_past_the_retention_and_keeps_the_others() {
+async fn finished_games_go_n_days_after_their_end_and_abandoned_ones_n_days_after_their_last_move()
+{
     let (db, service, app) = spawn_app_with_service().await;
     let now = OffsetDateTime::now_utc();
-    let mut ids = Vec::new();
-    for i in 0..4 {
+    let days = |n: i64| now - Duration::days(n);
+    let mut games = Vec::new();
+    for i in 0..6 {
         let g = send(
             &app,
             post_json(
@@ -39,53 +86,87 @@ async fn the_purge_deletes_games_untouched_past_the_retention_and_keeps_the_othe
         )
         .await
         .json();
-        ids.push(g["id"].as_str().unwrap().to_owned());
+        let id = g["id"].as_str().unwrap().to_owned();
+        let host = g["host_token"].as_str().unwrap().to_owned();
+        let r = send(
+            &app,
+            post_empty(&format!("/v1/games/{id}/throws"))
+                .insert_header(("authorization", format!("Bearer {host}"))),
+        )
+        .await;
+        assert_eq!(r.status.as_u16(), 201);
+        games.push((id, host));
     }
-    // Game 0 finished 40 days ago, game 1 was left unfinished 31 days ago,
-    // game 2 was last played 29 days ago, game 3 today.
-    touch(&db, &ids[0], now - Duration::days(40)).await;
-    touch(&db, &ids[1], now - Duration::days(31)).await;
-    touch(&db, &ids[2], now - Duration::days(29)).await;
+    // Game 0 was stopped 40 days ago; game 1 was won 31 days ago, having
+    // been created 50 days ago; game 2 was left unfinished 31 days ago;
+    // game 3 was stopped 29 days ago, having been created 60 days ago;
+    // game 4, created 60 days ago, was last played 29 days ago; game 5 is
+    // today's.
+    finish(&app, &games[0], Ending::Stop).await;
+    assert_eq!(finish(&app, &games[1], Ending::Win).await["result"], "won");
+    finish(&app, &games[3], Ending::Stop).await;
+    age(&db, &games[0].0, days(41), days(40)).await;
+    age(&db, &games[1].0, days(50), days(31)).await;
+    age(&db, &games[2].0, days(32), days(31)).await;
+    age(&db, &games[3].0, days(60), days(29)).await;
+    age(&db, &games[4].0, days(60), days(29)).await;
+    let id = |i: usize| games[i].0.clone();
 
     let store = zohn_ahl::store::Store::connect(&db.url).await.unwrap();
     let due = store
-        .games_untouched_since(&timestamp(now - Duration::days(30)), 100)
+        .games_untouched_since(&timestamp(days(30)), 100)
         .await
         .unwrap();
     let due: Vec<String> = due.iter().map(ToString::to_string).collect();
-    assert_eq!(due, [ids[0].clone(), ids[1].clone()], "oldest first");
+    assert_eq!(due, [id(0), id(1), id(2)], "oldest end or last move first");
     store.close().await;
 
     // No retention: nothing is deleted.
     let purged = service.purge(now, None).await.unwrap();
     assert_eq!(purged.games, 0);
     let purged = service.purge(now, Some(Duration::days(30))).await.unwrap();
-    assert_eq!(purged.games, 2);
-    for id in &ids[..2] {
-        send(&app, get(&format!("/v1/games/{id}")))
+    assert_eq!(purged.games, 3);
+    for i in 0..3 {
+        send(&app, get(&format!("/v1/games/{}", id(i))))
             .await
             .problem(404);
     }
-    for id in &ids[2..] {
-        let r = send(&app, get(&format!("/v1/games/{id}"))).await;
-        assert_eq!(r.status.as_u16(), 200);
+    for i in 3..6 {
+        let r = send(&app, get(&format!("/v1/games/{}", id(i)))).await;
+        assert_eq!(r.status.as_u16(), 200, "game {i} is kept");
     }
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+    for query in [
+        "SELECT COUNT(*) FROM seats WHERE game_id IN (?, ?, ?)",
+        "SELECT COUNT(*) FROM moves WHERE game_id IN (?, ?, ?)",
+    ] {
+        let count: i64 = sqlx::query_scalar(query)
+            .bind(id(0))
+            .bind(id(1))
+            .bind(id(2))
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(count, 0, "the deleted games' rows went with them: {query}");
+    }
     let seats: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM seats")
         .fetch_one(&pool)
         .await
         .unwrap();
-    assert_eq!(seats, 6, "the deleted games' seats went with them");
+    assert_eq!(seats, 9, "the three kept games keep their three seats each");
     pool.close().await;
-    // A day later game 2 is due too.
+    // Two days later games 3 (ended 31 days before) and 4 (last played
+    // 31 days before) are due too; today's game is not.
     let purged = service
         .purge(now + Duration::days(2), Some(Duration::days(30)))
         .await
         .unwrap();
-    assert_eq!(purged.games, 1);
-    send(&app, get(&format!("/v1/games/{}", ids[2])))
-        .await
-        .problem(404);
+    assert_eq!(purged.games, 2);
+    for i in 3..5 {
+        send(&app, get(&format!("/v1/games/{}", id(i))))
+            .await
+            .problem(404);
+    }
     let (games, faults) = service.verify().await.unwrap();
     assert_eq!((games, faults), (1, Vec::<String>::new()));
 }

@@ -70,9 +70,10 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u16).range(1..=256)
     )]
     pub max_batch: u16,
-    /// Delete every game whose last change (creation, move or stop) is more
-    /// than this many days old, 1 to 36500, checked every few minutes
-    /// (default: games are kept until deleted).
+    /// Delete finished games (won or stopped) this many days after they
+    /// ended, and games left unfinished this many days after their last
+    /// move (or creation), 1 to 36500, checked every few minutes (default:
+    /// games are kept until deleted).
     #[arg(
         long,
         env = "ZOHN_AHL_RETENTION_DAYS",

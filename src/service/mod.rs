@@ -476,10 +476,12 @@ impl Service {
 
     /// Purge as of `at`: delete every idempotency answer older than 24
     /// hours (an answer to a creation holds the game's tokens) and, with a
-    /// `retention`, every game whose last change (creation, move or stop)
-    /// is older than that, with its moves, seats and keys. The candidates
-    /// are found on a reader connection; the single writer deletes them,
-    /// keeping any game played meanwhile.
+    /// `retention`, with its moves, seats and keys, every game finished
+    /// (won or stopped) longer ago than that, and every game left
+    /// unfinished with no move for longer than that (see
+    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)).
+    /// The candidates are found on a reader connection; the single writer
+    /// deletes them, keeping any game played meanwhile.
     ///
     /// # Errors
     /// Storage errors.
@@ -517,7 +519,8 @@ impl Service {
     }
 
     /// The housekeeping task: [`Service::purge`] now, then every `every`,
-    /// for ever (with `retention`, games untouched for longer are deleted).
+    /// for ever (with `retention`, games finished or left unfinished for
+    /// longer are deleted).
     /// Failures are logged and tried again next time.
     pub async fn keep_house(self, retention: Option<time::Duration>, every: std::time::Duration) {
         loop {
