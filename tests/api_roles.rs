@@ -714,3 +714,46 @@ async fn a_database_seated_before_hosts_is_migrated_and_its_sides_keep_their_pow
     let (games, faults) = service.verify().await.unwrap();
     assert_eq!((games, faults), (1, Vec::<String>::new()));
 }
+
+/// A side sending the key of the host's throw or stop, with its own token
+/// or none, must not get the host's answer replayed nor act through it:
+/// the key is bound to the request's credentials.
+#[actix_web::test]
+async fn a_side_replaying_the_hosts_idempotency_key_gets_422_not_the_hosts_answer() {
+    let (_db, app) = spawn_app().await;
+    let g = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
+    let throws = format!("/v1/games/{}/throws", g.id);
+    let stop = format!("/v1/games/{}/stop", g.id);
+    let keyed =
+        |req: test::TestRequest, key: &'static str| req.insert_header(("idempotency-key", key));
+    let r = send(
+        &app,
+        bearer(keyed(post_empty(&throws), "h1"), Some(&g.host)),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 201);
+    let mover = to_move(&app, &g.id).await;
+    let other = if mover == "A" { "B" } else { "A" };
+    for token in [Some(g.side(other)), Some(g.side(&mover)), None] {
+        let p = send(&app, bearer(keyed(post_empty(&throws), "h1"), token))
+            .await
+            .problem(422);
+        assert_eq!(p["type"], "/problems/idempotency-key-reused");
+    }
+    let r = send(&app, bearer(keyed(post_empty(&stop), "s1"), Some(&g.host))).await;
+    assert_eq!(r.status.as_u16(), 200);
+    for token in [Some(g.a.as_str()), Some(g.b.as_str()), None] {
+        let p = send(&app, bearer(keyed(post_empty(&stop), "s1"), token))
+            .await
+            .problem(422);
+        assert_eq!(p["type"], "/problems/idempotency-key-reused");
+    }
+    // With no key, a stop without a token is told it needs the host's.
+    let p = send(&app, post_empty(&stop)).await.problem(401);
+    assert!(p["detail"].as_str().unwrap().contains("the host's"), "{p}");
+    let g2 = send(&app, get(&format!("/v1/games/{}", g.id))).await.json();
+    assert_eq!(
+        g2["version"], 2,
+        "one throw and the host's stop, nothing more"
+    );
+}

@@ -54,14 +54,16 @@ pub enum ServiceError {
     /// The setup is out of bounds.
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// A seated game's throw came without a seat token, or with one that is
-    /// no seat's.
+    /// A request on a seated game came without a token, or with one that
+    /// is no game's.
     #[error(
-        "this game is seated: send the token of the side to move as `Authorization: Bearer <token>`"
+        "this game is seated: send one of its tokens as `Authorization: Bearer <token>` (to throw, the side to move's or the host's; to stop or delete, the host's)"
     )]
     Unauthorized,
     /// The token is another side's or another game's.
-    #[error("this token is not the seat of the side to move in this game")]
+    #[error(
+        "this token is not the side to move's in this game: it is the other side's, or another game's"
+    )]
     Forbidden,
     /// A side's token, for what only the host's token may do in this game.
     #[error("only the host's token may {0}")]
