@@ -121,8 +121,11 @@ pub struct Game {
     pub seed: String,
     /// Whether the creator chose the seed.
     pub seeded: bool,
-    /// Whether throws need the side's seat token.
+    /// Whether throws need the side's seat token (or the host's).
     pub seated: bool,
+    /// In a seated game: whether a side's own token may report a physical
+    /// throw for it (otherwise only the host's token may).
+    pub sides_report_throws: bool,
     /// The state after the last move.
     pub state: GameState,
     /// Moves stored so far (the compare-and-set version).
@@ -150,6 +153,97 @@ impl Game {
             _ => None,
         }
     }
+}
+
+/// The SHA-256 hashes of a seated game's tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seats {
+    /// Each side's token (A first).
+    pub sides: [[u8; 32]; 2],
+    /// The host's token; `None` for a game seated before hosts existed.
+    pub host: Option<[u8; 32]>,
+}
+
+/// Why a side or player name is refused (besides its length and control
+/// characters, which the HTTP layer checks with the schema's bounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameProblem {
+    /// It carries a bidirectional control (U+202E and its kin), which can
+    /// make the text around it read backwards.
+    #[error("must not contain bidirectional control characters (it has U+{:04X})", u32::from(*.0))]
+    Bidi(char),
+    /// Nothing of it shows: only spaces and invisible characters
+    /// (zero-width spaces and joiners, U+FEFF, other default-ignorable
+    /// characters).
+    #[error("must contain a visible character, not only spaces or invisible characters")]
+    Invisible,
+}
+
+/// A bidirectional control: the embeddings and overrides U+202A-U+202E,
+/// the isolates U+2066-U+2069, the marks U+200E, U+200F and U+061C.
+#[must_use]
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// A Unicode default-ignorable code point (DerivedCoreProperties
+/// `Default_Ignorable_Code_Point`): drawn as nothing when it is not
+/// understood, such as the zero-width space and joiners and U+FEFF.
+#[must_use]
+pub fn is_default_ignorable(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
+}
+
+/// What is wrong with a (trimmed) side or player name beyond its length
+/// and control characters, if anything: a bidirectional control anywhere,
+/// or nothing visible at all.
+#[must_use]
+pub fn name_problem(name: &str) -> Option<NameProblem> {
+    if let Some(c) = name.chars().find(|&c| is_bidi_control(c)) {
+        return Some(NameProblem::Bidi(c));
+    }
+    if name
+        .chars()
+        .all(|c| c.is_whitespace() || is_default_ignorable(c))
+    {
+        return Some(NameProblem::Invisible);
+    }
+    None
+}
+
+/// Whether two names would read as the same name: equal once trimmed,
+/// without their invisible characters, and compared without case (upper
+/// case, then lower, so that `ß` and `SS` compare equal).
+#[must_use]
+pub fn same_name(a: &str, b: &str) -> bool {
+    let key = |s: &str| -> String {
+        let visible: String = s
+            .trim()
+            .chars()
+            .filter(|&c| !is_default_ignorable(c))
+            .collect();
+        visible.to_uppercase().to_lowercase()
+    };
+    key(a) == key(b)
 }
 
 /// Where a throw came from.

@@ -3,7 +3,7 @@
 use actix_web::HttpServer;
 use tracing_subscriber::EnvFilter;
 
-use crate::service::{Service, ServiceError};
+use crate::service::{PURGE_EVERY, Service, ServiceError};
 use crate::store::{Store, StoreError};
 use std::net::SocketAddr;
 
@@ -35,6 +35,10 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Most throws committed together.
     pub max_batch: usize,
+    /// Delete finished games this many days after their end, and
+    /// unfinished ones this many days after their last move; `None`: keep
+    /// them until deleted.
+    pub retention_days: Option<u32>,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -59,7 +63,18 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         let service = Service::with_max_batch(store.clone(), args.max_batch);
         // Every preset's exact odds, solved in the background from now on.
         crate::odds::Solver::shared().solve_presets();
-        tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
+        // Expired idempotency answers (and, with a retention, old games)
+        // are purged now and every few minutes.
+        let retention = args
+            .retention_days
+            .map(|days| time::Duration::days(i64::from(days)));
+        actix_web::rt::spawn(service.clone().keep_house(retention, PURGE_EVERY));
+        tracing::info!(
+            addr = %args.addr,
+            database = %args.database_url,
+            retention_days = args.retention_days,
+            "serving Zohn Ahl"
+        );
         let mut server =
             HttpServer::new(move || crate::http::app(service.clone())).bind(args.addr)?;
         if let Some(workers) = args.workers {

@@ -9,7 +9,6 @@ mod common;
 use actix_web::test;
 use common::{Reply, TestDb, get, post_empty, post_json, send};
 use serde_json::{Value, json};
-use zohn_ahl::http::app;
 
 const HOSTILE: &str = "<b>&\"'";
 
@@ -66,7 +65,7 @@ fn with_tag(path: &str, tag: &str) -> test::TestRequest {
 #[actix_web::test]
 async fn a_games_board_follows_its_throws_with_etags_and_304s() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let created = send(
         &app,
         post_json(
@@ -122,7 +121,7 @@ async fn a_games_board_follows_its_throws_with_etags_and_304s() {
 #[actix_web::test]
 async fn a_moves_board_shows_the_state_that_move_left() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let created = send(&app, post_json("/v1/games", &json!({"seed": "picture"})))
         .await
         .json();
@@ -157,7 +156,7 @@ async fn a_moves_board_shows_the_state_that_move_left() {
 #[actix_web::test]
 async fn format_png_serves_the_same_picture_as_a_png() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let created = send(&app, post_json("/v1/games", &json!({"seed": "lesson-4"})))
         .await
         .json();
@@ -192,7 +191,7 @@ async fn format_png_serves_the_same_picture_as_a_png() {
 #[actix_web::test]
 async fn a_presets_empty_board_has_its_own_shape() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     for (preset, len) in [("composite", 40), ("ludii", 40), ("a4", 28)] {
         let r = send(&app, get(&format!("/v1/rulesets/{preset}/board.svg"))).await;
         ok_picture(&r, "image/svg+xml");
@@ -205,7 +204,7 @@ async fn a_presets_empty_board_has_its_own_shape() {
 #[actix_web::test]
 async fn board_errors_are_problem_details() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let created = send(&app, post_json("/v1/games", &json!({}))).await.json();
     let id = created["id"].as_str().unwrap().to_owned();
     let unknown = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79";

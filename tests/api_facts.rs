@@ -10,7 +10,6 @@ use std::collections::BTreeSet;
 use actix_web::test;
 use common::{TestDb, get, post_json, send};
 use serde_json::{Value, json};
-use zohn_ahl::http::app;
 use zohn_ahl::narration::{Audience, RuleId, catalogue, in_games};
 use zohn_ahl::rules::Preset;
 use zohn_ahl::transcript::narrated_game;
@@ -43,7 +42,7 @@ fn narrated_ids(preset: Preset) -> (BTreeSet<String>, BTreeSet<String>) {
 #[actix_web::test]
 async fn every_fact_and_rule_a_narrated_game_names_resolves() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let listed = send(&app, get("/v1/facts")).await;
     assert_eq!(listed.status.as_u16(), 200);
     let listed: BTreeSet<String> = listed.json()["facts"]
@@ -90,7 +89,7 @@ async fn every_fact_and_rule_a_narrated_game_names_resolves() {
 #[actix_web::test]
 async fn the_ids_of_a_game_played_over_http_resolve() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let created = send(
         &app,
         post_json(
@@ -132,7 +131,7 @@ async fn the_ids_of_a_game_played_over_http_resolve() {
 #[actix_web::test]
 async fn unknown_ids_are_404_problems() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let p = send(&app, get("/v1/facts/no-such-fact")).await.problem(404);
     assert_eq!(p["type"], "/problems/fact-not-found");
     let p = send(&app, get("/v1/rules/no_such_rule")).await.problem(404);
@@ -153,7 +152,7 @@ async fn unknown_ids_are_404_problems() {
 #[actix_web::test]
 async fn facts_carry_texts_grades_conditions_and_where_they_are_told() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let body = send(&app, get("/v1/facts")).await.json();
     let served = body["facts"].as_array().unwrap();
     let cat = catalogue();
@@ -217,7 +216,7 @@ async fn facts_carry_texts_grades_conditions_and_where_they_are_told() {
 async fn rules_are_stated_for_every_audience_and_worded_for_the_preset() {
     use strum::IntoEnumIterator;
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let composite = send(&app, get("/v1/rules")).await.json();
     assert_eq!(composite["preset"], "composite");
     let rules = composite["rules"].as_array().unwrap();
@@ -287,7 +286,7 @@ async fn rules_are_stated_for_every_audience_and_worded_for_the_preset() {
 #[actix_web::test]
 async fn a_glossary_term_carries_its_grade() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     for term in &catalogue().glossary {
         let one = send(&app, get(&format!("/v1/glossary/{}", term.id)))
             .await

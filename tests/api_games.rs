@@ -6,10 +6,8 @@ mod common;
 
 use std::collections::HashSet;
 
-use actix_web::test;
 use common::{TestDb, get, post_empty, post_json, send, spawn_app};
 use serde_json::{Value, json};
-use zohn_ahl::http::app;
 
 fn source_ids() -> HashSet<String> {
     zohn_ahl::narration::catalogue()
@@ -122,7 +120,7 @@ async fn empty_body_creates_a_default_game() {
 async fn a_seeded_game_plays_to_a_winner_through_http() {
     let db = TestDb::new();
     let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let app = common::spawn_server(service.clone());
     let sources = source_ids();
     let g = send(&app, post_json("/v1/games", &json!({"seed": "end-to-end"})))
         .await
@@ -220,7 +218,7 @@ async fn a_seeded_game_plays_to_a_winner_through_http() {
 async fn games_survive_a_restart() {
     let db = TestDb::new();
     let (id, before) = {
-        let app = test::init_service(app(db.service().await)).await;
+        let app = common::spawn_server(db.service().await);
         let g = send(&app, post_json("/v1/games", &json!({"seed": "restart"})))
             .await
             .json();
@@ -236,7 +234,7 @@ async fn games_survive_a_restart() {
         (id, (before, moves))
     };
     // A new store and app on the same file: a restarted server.
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let after = send(&app, get(&format!("/v1/games/{id}"))).await.json();
     let moves = send(&app, get(&format!("/v1/games/{id}/moves")))
         .await

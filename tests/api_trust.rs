@@ -5,15 +5,13 @@
 mod common;
 
 use actix_web::test;
-use common::{TestDb, get, post_empty, post_json, send};
+use common::{TestDb, get, post_empty, post_json, send, spawn_app, spawn_app_with_service};
 use futures_util::future::join_all;
 use serde_json::json;
-use zohn_ahl::http::app;
 
 #[actix_web::test]
 async fn seated_games_need_the_token_of_the_side_to_move() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let created = send(&app, post_json("/v1/games", &json!({"seats": true}))).await;
     assert_eq!(created.status.as_u16(), 201);
     let g = created.json();
@@ -72,7 +70,7 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
         assert_eq!(r.status.as_u16(), 201);
         assert!(!String::from_utf8_lossy(&r.body).contains(token.as_str()));
     }
-    // Stopping a seated game needs one of its tokens.
+    // Stopping a seated game needs its host's token: a side's is refused.
     send(&app, post_empty(&format!("/v1/games/{id}/stop")))
         .await
         .problem(401);
@@ -89,13 +87,20 @@ async fn seated_games_need_the_token_of_the_side_to_move() {
             .insert_header(("authorization", format!("Bearer {b}"))),
     )
     .await;
+    r.problem(403);
+    let host = g["host_token"].as_str().unwrap();
+    let r = send(
+        &app,
+        post_empty(&format!("/v1/games/{id}/stop"))
+            .insert_header(("authorization", format!("Bearer {host}"))),
+    )
+    .await;
     assert_eq!(r.status.as_u16(), 200);
 }
 
 #[actix_web::test]
 async fn an_idempotent_retry_replays_the_first_answer_byte_for_byte() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_json("/v1/games", &json!({"seed": "idem"})))
         .await
         .json();
@@ -134,8 +139,7 @@ async fn an_idempotent_retry_replays_the_first_answer_byte_for_byte() {
 
 #[actix_web::test]
 async fn two_concurrent_retries_with_one_key_play_once() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let replies = join_all((0..8).map(|_| {
@@ -167,8 +171,7 @@ async fn two_concurrent_retries_with_one_key_play_once() {
 
 #[actix_web::test]
 async fn concurrent_throws_for_one_turn_apply_exactly_once() {
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let (_db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let replies = join_all((0..16).map(|_| {
@@ -189,9 +192,7 @@ async fn concurrent_throws_for_one_turn_apply_exactly_once() {
 /// stored once, no gaps, every game's state the replay of its moves.
 #[actix_web::test]
 async fn many_clients_on_many_games_lose_and_double_nothing() {
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let (_db, service, app) = spawn_app_with_service().await;
     let mut ids = Vec::new();
     for i in 0..6 {
         let g = send(
@@ -252,7 +253,7 @@ async fn many_clients_on_many_games_lose_and_double_nothing() {
 /// One throw on each of `games` fresh games, all sent together through
 /// the real stack: the games' ids and the commits the writer made for them.
 async fn throw_together(service: &zohn_ahl::service::Service, games: usize) -> (Vec<String>, u64) {
-    let app = test::init_service(app(service.clone())).await;
+    let app = common::spawn_server(service.clone());
     let mut ids = Vec::new();
     for _ in 0..games {
         let g = send(&app, post_empty("/v1/games")).await.json();
@@ -277,7 +278,7 @@ async fn throws_that_arrive_together_share_one_commit() {
         commits < 32,
         "32 throws took {commits} commits: they were not grouped"
     );
-    let app = test::init_service(app(service)).await;
+    let app = common::spawn_server(service);
     for id in &ids {
         let g = send(&app, get(&format!("/v1/games/{id}"))).await.json();
         assert_eq!(g["version"], 1, "each game's throw is stored once");
@@ -298,11 +299,14 @@ impl std::io::Write for Captured {
     }
 }
 
-/// Seat tokens never reach a log line: every request's span and event,
-/// at the most verbose level, is captured while seated throws, a wrong
-/// token, a stop and the errors go through the real stack.
+/// Seat and host tokens never reach a log line: every request's span and
+/// event, at the most verbose level, is captured while an idempotent
+/// seated creation and its replay, seated throws (the host's and the
+/// sides'), a reported throw refused to a side, wrong tokens, stops (a
+/// side's refused, the host's, its replay), a deletion and the errors go
+/// through the real stack.
 #[actix_web::test]
-async fn seat_tokens_never_reach_the_log() {
+async fn seat_and_host_tokens_never_reach_the_log() {
     let captured = Captured::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
@@ -313,15 +317,24 @@ async fn seat_tokens_never_reach_the_log() {
         .finish();
     let _default = tracing::subscriber::set_default(subscriber);
 
-    let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
-    let g = send(&app, post_json("/v1/games", &json!({"seats": true})))
-        .await
-        .json();
+    // In process: the capturing subscriber is this thread's, and a bound
+    // server would handle the requests on its own worker thread.
+    let db = common::TestDb::new();
+    let app = test::init_service(zohn_ahl::http::app(db.service().await)).await;
+    let create = || {
+        post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "log-1"))
+    };
+    let g = send(&app, create()).await.json();
+    let replayed = send(&app, create()).await;
+    assert_eq!(
+        replayed.header("idempotent-replayed").as_deref(),
+        Some("true")
+    );
     let id = g["id"].as_str().unwrap().to_owned();
     let tokens = [
         g["seat_tokens"]["a"].as_str().unwrap().to_owned(),
         g["seat_tokens"]["b"].as_str().unwrap().to_owned(),
+        g["host_token"].as_str().unwrap().to_owned(),
     ];
     let with = |path: &str, token: &str| {
         post_empty(path).insert_header(("authorization", format!("Bearer {token}")))
@@ -331,18 +344,48 @@ async fn seat_tokens_never_reach_the_log() {
             send(&app, with(&format!("/v1/games/{id}/throws"), token)).await;
         }
     }
+    let report = |token: &str| {
+        post_json(
+            &format!("/v1/games/{id}/throws"),
+            &json!({"sticks": ["flat", "flat", "flat", "flat"]}),
+        )
+        .insert_header(("authorization", format!("Bearer {token}")))
+    };
+    for token in &tokens {
+        send(&app, report(token)).await;
+    }
     send(&app, with(&format!("/v1/games/{id}/stop"), &tokens[1])).await;
+    for _ in 0..2 {
+        send(
+            &app,
+            with(&format!("/v1/games/{id}/stop"), &tokens[2])
+                .insert_header(("idempotency-key", "stop")),
+        )
+        .await;
+    }
     send(&app, with(&format!("/v1/games/{id}/throws"), &tokens[0])).await;
+    let delete = |token: &str| {
+        test::TestRequest::delete()
+            .uri(&format!("/v1/games/{id}"))
+            .insert_header(("authorization", format!("Bearer {token}")))
+    };
+    send(&app, delete(&tokens[0])).await;
+    send(&app, delete(&tokens[2])).await;
+    send(&app, delete(&tokens[2])).await;
 
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
     assert!(
         log.contains(&format!("/v1/games/{id}/throws")),
         "the requests were logged"
     );
+    assert!(
+        log.contains(&format!("/v1/games/{id}/stop")) && log.contains("DELETE"),
+        "the stops and deletions were logged"
+    );
     for token in &tokens {
         assert!(
             !log.contains(token.as_str()),
-            "a seat token reached the log"
+            "a seat or host token reached the log"
         );
     }
     assert!(
@@ -368,9 +411,7 @@ async fn with_a_batch_of_one_every_throw_is_its_own_commit() {
 #[actix_web::test]
 async fn a_locked_store_answers_503_with_retry_after() {
     use sqlx::Connection;
-    let db = TestDb::new();
-    let service = db.service().await;
-    let app = test::init_service(app(service.clone())).await;
+    let (db, app) = spawn_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();

@@ -4,9 +4,7 @@
 
 mod common;
 
-use actix_web::test;
 use common::{TestDb, post_empty, send};
-use zohn_ahl::http::app;
 
 #[actix_web::test]
 async fn the_baseline_route_is_only_in_the_bench_build() {
@@ -14,7 +12,7 @@ async fn the_baseline_route_is_only_in_the_bench_build() {
     let service = db.service().await;
     #[cfg(feature = "bench-baseline")]
     service.store().baseline_setup().await.unwrap();
-    let app = test::init_service(app(service)).await;
+    let app = common::spawn_server(service);
     let r = send(&app, post_empty("/bench/baseline")).await;
     if cfg!(feature = "bench-baseline") {
         assert_eq!(r.status.as_u16(), 201);

@@ -9,10 +9,9 @@ mod common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix_web::test as web_test;
 use common::{Reply, TestDb, get, post_empty, post_json, send};
 use serde_json::json;
-use zohn_ahl::http::{app, app_with_odds};
+use zohn_ahl::http::app_with_odds;
 use zohn_ahl::odds::{self, Lookup, OddsError, Settings, Solver};
 use zohn_ahl::rules::{GameState, Options, Preset, Side, Table};
 use zohn_ahl::simulate::simulate;
@@ -23,15 +22,7 @@ const PATIENCE: Duration = Duration::from_secs(600);
 
 /// GET `path` until it is not 503, following `Retry-After` (each 503 must
 /// carry one), for at most [`PATIENCE`].
-async fn get_solved<S, B>(app: &S, path: &str) -> Reply
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn get_solved<T: common::Target>(app: &T, path: &str) -> Reply {
     let start = Instant::now();
     loop {
         let r = send(app, get(path)).await;
@@ -381,7 +372,7 @@ fn too_large_chains_are_refused() {
 #[actix_web::test]
 async fn game_odds_over_http() {
     let db = TestDb::new();
-    let app = web_test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let g = send(&app, post_json("/v1/games", &json!({"seed": "odds"})))
         .await
         .json();
@@ -433,7 +424,7 @@ async fn game_odds_over_http() {
 #[actix_web::test]
 async fn a_ruleset_too_large_to_solve_is_422() {
     let db = TestDb::new();
-    let app = web_test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let g = send(
         &app,
         post_json(
@@ -457,7 +448,7 @@ async fn a_ruleset_too_large_to_solve_is_422() {
 #[actix_web::test]
 async fn preset_statistics_over_http() {
     let db = TestDb::new();
-    let app = web_test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let r = get_solved(&app, "/v1/rulesets/composite/statistics").await;
     assert_eq!(
         r.status.as_u16(),
@@ -496,7 +487,10 @@ async fn presets_are_solved_in_the_background_at_start_and_agree_with_the_previo
     assert_eq!(solver.pending(), Preset::ALL.len());
     until_idle(&solver).await;
     let db = TestDb::new();
-    let app = web_test::init_service(app_with_odds(db.service().await, solver.clone())).await;
+    let app = {
+        let (service, solver) = (db.service().await, solver.clone());
+        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
+    };
     for preset in Preset::ALL {
         let sol = solver.cached(&as_played(preset)).expect("solved at start");
         check_previous(&sol, preset);
@@ -533,7 +527,10 @@ async fn a_ruleset_unsolved_within_the_budget_is_503_with_retry_after_then_200_o
         ..Settings::default()
     });
     let db = TestDb::new();
-    let app = web_test::init_service(app_with_odds(db.service().await, solver.clone())).await;
+    let app = {
+        let (service, solver) = (db.service().await, solver.clone());
+        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
+    };
     // Ludii's coding with 4 counters and its two teams of two: 45,050
     // states, far more than a millisecond's solve.
     let g = send(
@@ -595,7 +592,10 @@ async fn a_full_queue_is_503_with_retry_after_and_queues_nothing() {
         ..Settings::default()
     });
     let db = TestDb::new();
-    let app = web_test::init_service(app_with_odds(db.service().await, solver.clone())).await;
+    let app = {
+        let (service, solver) = (db.service().await, solver.clone());
+        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
+    };
     let create = |ruleset: serde_json::Value| post_json("/v1/games", &json!({"ruleset": ruleset}));
     // The ludii preset (112,634 states) takes the one place.
     let big = send(&app, create(json!({"preset": "ludii"}))).await.json();

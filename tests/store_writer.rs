@@ -6,20 +6,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use actix_web::test;
 use common::{TestDb, get, post_empty, send};
-use zohn_ahl::http::app;
 
 /// A fresh game's id.
-async fn new_game<S, B>(app: &S) -> String
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn new_game<T: common::Target>(app: &T) -> String {
     let g = send(app, post_empty("/v1/games")).await.json();
     g["id"].as_str().unwrap().to_owned()
 }
@@ -30,8 +20,8 @@ where
 #[actix_web::test]
 async fn a_game_written_by_another_writer_is_read_again_not_overwritten() {
     let db = TestDb::new();
-    let first = test::init_service(app(db.service().await)).await;
-    let second = test::init_service(app(db.service().await)).await;
+    let first = common::spawn_server(db.service().await);
+    let second = common::spawn_server(db.service().await);
     let id = new_game(&first).await;
     let throws = format!("/v1/games/{id}/throws");
     for (app_no, n) in [(1, 1), (1, 2), (2, 3), (2, 4), (1, 5), (2, 6), (1, 7)] {
@@ -67,7 +57,7 @@ async fn a_game_written_by_another_writer_is_read_again_not_overwritten() {
 #[actix_web::test]
 async fn a_throw_after_a_stop_finds_the_game_over() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let id = new_game(&app).await;
     let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
     assert_eq!(r.status.as_u16(), 201);
@@ -90,7 +80,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     use sqlx::Row;
     // A game of today's schema, to copy its rows from.
     let source = TestDb::new();
-    let source_app = test::init_service(app(source.service().await)).await;
+    let source_app = common::spawn_server(source.service().await);
     let id = new_game(&source_app).await;
     for _ in 0..5 {
         let r = send(&source_app, post_empty(&format!("/v1/games/{id}/throws"))).await;
@@ -161,7 +151,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     // Opening it runs 0003; the moves read back as they were, and the game
     // plays on from them.
     let service = old.service().await;
-    let old_app = test::init_service(app(service.clone())).await;
+    let old_app = common::spawn_server(service.clone());
     let after = send(&old_app, get(&format!("/v1/games/{id}/moves?limit=100")))
         .await
         .json();
@@ -178,7 +168,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
 #[actix_web::test]
 async fn commits_are_checkpointed_into_the_database_file() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let file = db.dir.path().join("games.db");
     let id = new_game(&app).await;
     for _ in 0..20 {
@@ -205,7 +195,7 @@ async fn commits_are_checkpointed_into_the_database_file() {
 #[actix_web::test]
 async fn updated_at_is_written_like_the_database_defaults() {
     let db = TestDb::new();
-    let app = test::init_service(app(db.service().await)).await;
+    let app = common::spawn_server(db.service().await);
     let id = new_game(&app).await;
     let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
     assert_eq!(r.status.as_u16(), 201);
@@ -229,7 +219,7 @@ fn wal_len(db: &TestDb) -> u64 {
 
 /// Play `throws` throws, one at a time, on fresh games.
 async fn play_throws(service: zohn_ahl::service::Service, throws: usize) {
-    let app = test::init_service(app(service)).await;
+    let app = common::spawn_server(service);
     let mut id = String::new();
     for _ in 0..throws {
         if id.is_empty() {

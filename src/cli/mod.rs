@@ -70,6 +70,16 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u16).range(1..=256)
     )]
     pub max_batch: u16,
+    /// Delete finished games (won or stopped) this many days after they
+    /// ended, and games left unfinished this many days after their last
+    /// move (or creation), 1 to 36500, checked every few minutes (default:
+    /// games are kept until deleted).
+    #[arg(
+        long,
+        env = "ZOHN_AHL_RETENTION_DAYS",
+        value_parser = clap::value_parser!(u32).range(1..=36_500)
+    )]
+    pub retention_days: Option<u32>,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -80,6 +90,7 @@ impl From<ServeArgs> for crate::server::Settings {
             log: args.log,
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
+            retention_days: args.retention_days,
         }
     }
 }

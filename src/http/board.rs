@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{GameIdPath, MoveNumber, PresetPath};
-use super::problem::{ApiError, Problem};
+use super::problem::{ApiError, Problem, echo};
 use crate::domain::Setup;
 use crate::picture::{self, Names};
 use crate::service::Service;
@@ -104,7 +104,7 @@ impl BoardQuery {
             Some("png") => Ok(BoardFormat::Png),
             Some(other) => Err(ApiError::field(
                 "#/query/format",
-                format!("must be one of: svg, png (got {other:?})"),
+                format!("must be one of: svg, png (got {:?})", echo(other)),
             )),
         }
     }

@@ -11,7 +11,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::problem::ApiError;
+use super::problem::{ApiError, echo};
 use crate::domain::GameId;
 use crate::narration::Audience;
 use crate::rules::Preset;
@@ -168,7 +168,10 @@ fn audience(raw: Option<&str>) -> Result<Option<Audience>, ApiError> {
         Audience::parse(text).ok_or_else(|| {
             ApiError::field(
                 "#/query/audience",
-                format!("must be one of: young, general, scholar (got {text:?})"),
+                format!(
+                    "must be one of: young, general, scholar (got {:?})",
+                    echo(text)
+                ),
             )
         })
     })

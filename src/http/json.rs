@@ -86,7 +86,13 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
         p.push('/');
         match seg {
             Segment::Seq { index } => p.push_str(&index.to_string()),
-            Segment::Map { key } => p.push_str(&key.replace('~', "~0").replace('/', "~1")),
+            Segment::Map { key } => {
+                p.push_str(
+                    &super::problem::echo(key)
+                        .replace('~', "~0")
+                        .replace('/', "~1"),
+                );
+            }
             Segment::Enum { variant } => p.push_str(variant),
             Segment::Unknown => p.push('?'),
         }
@@ -145,7 +151,7 @@ pub fn parse<T: DeserializeOwned>(
         .map(|Obj(t)| t)
         .map_err(|e| {
             let pointer = pointer(e.path());
-            let detail = plain_words(&e.inner().to_string());
+            let detail = super::problem::clip_echoes(&plain_words(&e.inner().to_string()));
             let shown = if pointer.is_empty() { "/" } else { &pointer };
             ApiError::invalid(
                 format!("{shown}: {detail}"),

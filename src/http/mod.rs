@@ -52,9 +52,37 @@ use crate::service::Service;
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
-    components(schemas(problem::Problem, problem::FieldError))
+    components(schemas(problem::Problem, problem::FieldError)),
+    modifiers(&SecuritySchemes)
 )]
 struct ApiDoc;
+
+/// The tokens' security scheme, `token`: the operations that take one
+/// list it as optional (a game without seats needs none).
+struct SecuritySchemes;
+
+impl utoipa::Modify for SecuritySchemes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "token",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .bearer_format("64 hex digits")
+                        .description(Some(
+                            "A seated game's token, from the answer that created it: a side's \
+                             (`seat_tokens.a`, `seat_tokens.b`) or the host's (`host_token`). \
+                             Games without seats need none.",
+                        ))
+                        .build(),
+                ),
+            );
+    }
+}
 
 /// Every route and its methods, for telling 405 from 404: the operations
 /// of the OpenAPI document, which utoipa collects from the registered
@@ -92,6 +120,7 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
 fn routes(cfg: &mut ServiceConfig) {
     cfg.service(games::create_game)
         .service(games::get_game)
+        .service(games::delete_game)
         .service(games::post_throw)
         .service(games::stop_game)
         .service(moves::list_moves)
@@ -139,6 +168,7 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         ("GetGame", "get_game"),
         ("PostThrow", "post_throw"),
         ("StopGame", "stop_game"),
+        ("DeleteGame", "delete_game"),
         ("ListMoves", "list_moves"),
         ("GetBoard", "get_board"),
     ];

@@ -11,6 +11,43 @@ use crate::service::ServiceError;
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// Longest value a problem echoes back, in characters.
+pub const MAX_ECHO_CHARS: usize = 64;
+
+/// A value sent by the client, as a problem may echo it: at most
+/// [`MAX_ECHO_CHARS`] characters, cut with an ellipsis.
+#[must_use]
+pub fn echo(value: &str) -> String {
+    if value.chars().count() <= MAX_ECHO_CHARS {
+        return value.to_owned();
+    }
+    let mut cut: String = value.chars().take(MAX_ECHO_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// A message that quotes sent values (between `"` or `` ` ``, as serde's
+/// messages do) with each quoted value cut by [`echo`].
+#[must_use]
+pub fn clip_echoes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find(quote) else {
+            out.push_str(&echo(rest));
+            return out;
+        };
+        out.push_str(&echo(&rest[..close]));
+        out.push(quote);
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// One invalid input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
@@ -107,6 +144,20 @@ impl ApiError {
         )
     }
 
+    /// 422 for a request that fits the schema but cannot be served as
+    /// sent, listing each field at fault.
+    #[must_use]
+    pub fn unprocessable(
+        slug: &str,
+        title: &str,
+        detail: impl Into<String>,
+        errors: Vec<FieldError>,
+    ) -> Self {
+        let mut e = Self::new(StatusCode::UNPROCESSABLE_ENTITY, slug, title, detail);
+        e.problem.errors = errors;
+        e
+    }
+
     /// 404 for a path that names no route.
     #[must_use]
     pub fn no_route(path: &str) -> Self {
@@ -114,7 +165,10 @@ impl ApiError {
             StatusCode::NOT_FOUND,
             "not-found",
             "Not found",
-            format!("nothing is served at {path}; see /docs/ for the API"),
+            format!(
+                "nothing is served at {}; see /docs/ for the API",
+                echo(path)
+            ),
         )
     }
 
@@ -126,7 +180,8 @@ impl ApiError {
             "method-not-allowed",
             "Method not allowed",
             format!(
-                "{method} is not allowed here; allowed: {}",
+                "{} is not allowed here; allowed: {}",
+                echo(method),
                 allowed.join(", ")
             ),
         );
@@ -254,6 +309,12 @@ impl From<ServiceError> for ApiError {
                 StatusCode::FORBIDDEN,
                 "not-your-seat",
                 "Not your seat",
+                e.to_string(),
+            ),
+            ServiceError::HostOnly(_) => Self::new(
+                StatusCode::FORBIDDEN,
+                "host-token-required",
+                "Host token required",
                 e.to_string(),
             ),
             ServiceError::KeyInFlight => Self::new(

@@ -190,7 +190,10 @@ impl SourceQuery {
             Some("bibtex") => Ok(SourceFormat::Bibtex),
             Some(other) => Err(ApiError::field(
                 "#/query/format",
-                format!("must be one of: csl, bibtex (got {other:?})"),
+                format!(
+                    "must be one of: csl, bibtex (got {:?})",
+                    super::problem::echo(other)
+                ),
             )),
         }
     }

@@ -1,4 +1,15 @@
-//! Use cases: create a game, throw, stop, read. Each owns its transaction.
+//! Use cases: create a game, throw, stop, delete, read, purge. Each owns its
+//! transaction.
+//!
+//! Roles. A seated game has three tokens, each shown once at creation and
+//! stored only as its SHA-256 hash: one per side and one for the host (the
+//! teacher, the app). A server throw needs the mover's token or the
+//! host's; a reported physical throw needs the host's, or the mover's when
+//! the game was created with `sides_report_throws`; stopping and deleting
+//! need the host's. A game seated before hosts existed has no host token:
+//! there either side's token stops and deletes, and sides report their own
+//! throws, as they could when it was created. A game without seats takes
+//! every request from anyone.
 
 mod writer;
 
@@ -14,8 +25,8 @@ use sha2::{Digest, Sha256};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{Game, GameId, MoveRecord, Setup, SideSetup};
-use crate::store::{Store, StoreError};
+use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, SideSetup};
+use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
 use crate::throws::fresh_seed;
 use writer::{Job, Thrown};
 
@@ -43,15 +54,20 @@ pub enum ServiceError {
     /// The setup is out of bounds.
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// A seated game's throw came without a seat token, or with one that is
-    /// no seat's.
+    /// A request on a seated game came without a token, or with one that
+    /// is no game's.
     #[error(
-        "this game is seated: send the token of the side to move as `Authorization: Bearer <token>`"
+        "this game is seated: send one of its tokens as `Authorization: Bearer <token>` (to throw, the side to move's or the host's; to stop or delete, the host's)"
     )]
     Unauthorized,
     /// The token is another side's or another game's.
-    #[error("this token is not the seat of the side to move in this game")]
+    #[error(
+        "this token is not the side to move's in this game: it is the other side's, or another game's"
+    )]
     Forbidden,
+    /// A side's token, for what only the host's token may do in this game.
+    #[error("only the host's token may {0}")]
+    HostOnly(&'static str),
     /// A request with this idempotency key is still being played.
     #[error("a request with this Idempotency-Key is still being processed; retry after it answers")]
     KeyInFlight,
@@ -102,19 +118,56 @@ pub struct NewGame {
     pub seed: Option<String>,
     /// Narration audience.
     pub audience: Audience,
-    /// Whether throws need a seat token per side.
+    /// Whether the game is seated: a token per side and one for the host.
     pub seats: bool,
+    /// In a seated game, whether a side's own token may report a physical
+    /// throw (otherwise only the host's may).
+    pub sides_report_throws: bool,
 }
 
-/// A new game and, for a seated game, its side tokens (A first), shown
-/// only this once.
+/// The secret tokens of a seated game, shown only in the answer that
+/// creates it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tokens {
+    /// Each side's token, A first.
+    pub sides: [String; 2],
+    /// The host's token.
+    pub host: String,
+}
+
+/// A new game and, for a seated game, its tokens, shown only this once.
 #[derive(Clone, Debug)]
 pub struct Created {
     /// The game.
     pub game: Game,
-    /// The seat tokens, for a seated game.
-    pub tokens: Option<[String; 2]>,
+    /// The tokens, for a seated game.
+    pub tokens: Option<Tokens>,
 }
+
+/// A stop request, as the service needs it.
+#[derive(Clone, Debug, Default)]
+pub struct StopCommand {
+    /// Stop only if the game is at this version (`If-Match`).
+    pub expected_version: Option<u32>,
+    /// The bearer token, for seated games.
+    pub token: Option<String>,
+    /// The idempotency key.
+    pub idempotency: Option<String>,
+}
+
+/// What a purge removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Games deleted under the retention setting.
+    pub games: usize,
+    /// Expired idempotency answers deleted.
+    pub keys: u64,
+}
+
+/// How often the housekeeping task purges expired idempotency answers (and
+/// games past the retention setting): an answer to a creation, which holds
+/// the game's tokens, outlives its 24 hours by at most this.
+pub const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
 
 /// A throw request, as the service needs it.
 #[derive(Clone, Debug, Default)]
@@ -129,8 +182,8 @@ pub struct ThrowCommand {
     pub idempotency: Option<(String, [u8; 32])>,
 }
 
-/// The answer to a throw, as sent: kept under an idempotency key so that a
-/// retry gets it byte for byte.
+/// The answer to a create, a throw or a stop, as sent: kept under an
+/// idempotency key so that a retry gets it byte for byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     /// The move's URL.
@@ -147,16 +200,40 @@ fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// A fresh seat token: 256 bits from the operating system's generator, hex.
+/// A fresh seat or host token: 256 bits from the operating system's
+/// generator, hex.
 fn fresh_token() -> String {
     let bytes: [u8; 32] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Idempotency keys being served: a game's (throws and stops), or a
+/// creation's (`None`).
+type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, String)>>>;
+
 /// Removes an idempotency key from the in-flight set when dropped.
 struct InFlight {
-    set: Arc<Mutex<HashSet<(GameId, String)>>>,
-    entry: (GameId, String),
+    set: InFlightSet,
+    entry: (Option<GameId>, String),
+}
+
+impl InFlight {
+    /// Claim a key, or [`ServiceError::KeyInFlight`] when a request with it
+    /// is still being served.
+    fn claim(set: &InFlightSet, game: Option<GameId>, key: &str) -> Result<Self> {
+        let entry = (game, key.to_owned());
+        let fresh = set
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(entry.clone());
+        if !fresh {
+            return Err(ServiceError::KeyInFlight);
+        }
+        Ok(Self {
+            set: Arc::clone(set),
+            entry,
+        })
+    }
 }
 
 impl Drop for InFlight {
@@ -172,7 +249,7 @@ impl Drop for InFlight {
 #[derive(Clone, Debug)]
 pub struct Service {
     store: Store,
-    in_flight: Arc<Mutex<HashSet<(GameId, String)>>>,
+    in_flight: InFlightSet,
     writer: mpsc::Sender<Job>,
     commits: Arc<AtomicU64>,
 }
@@ -235,57 +312,56 @@ impl Service {
         self.store.ready().await.unwrap_or(false)
     }
 
-    /// Create and store a game.
+    /// Create and store a game, answering with what `render` makes of it.
+    /// With an idempotency key (and the SHA-256 of the request's body), the
+    /// answer is kept with the game, in the same transaction, and a retry
+    /// with the same key and body within 24 hours gets it again, byte for
+    /// byte, tokens included, and makes no second game. The kept answer is
+    /// deleted when the key expires (see [`Service::purge`]) or with the
+    /// game.
     ///
     /// # Errors
-    /// [`ServiceError::Setup`] for out-of-bounds options or teams; storage errors.
-    pub async fn create_game(&self, new: NewGame) -> Result<Created> {
-        let default_players = usize::from(new.preset.default_players());
-        let sides = new.sides.map(|(name, players)| {
-            let players = if players.is_empty() {
-                if default_players == 1 {
-                    vec![name.clone()]
-                } else {
-                    (1..=default_players)
-                        .map(|i| format!("{name} {i}"))
-                        .collect()
-                }
-            } else {
-                players
+    /// [`ServiceError::Setup`], [`ServiceError::KeyInFlight`],
+    /// [`ServiceError::KeyReused`]; storage errors.
+    pub async fn create(
+        &self,
+        new: NewGame,
+        idempotency: Option<(String, [u8; 32])>,
+        render: fn(&Created) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = idempotency
+            .as_ref()
+            .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
+            .transpose()?;
+        let (created, seats) = new_game(new)?;
+        let mut tx = self.store.begin().await?;
+        if let Some((key, hash)) = &idempotency
+            && let Some(stored) = tx.create_answer(key).await?
+        {
+            tx.rollback().await?;
+            if stored.request_hash != hash {
+                return Err(ServiceError::KeyReused);
+            }
+            return Ok(Answer {
+                location: stored.location,
+                etag: stored.etag,
+                body: stored.body,
+                replayed: true,
+            });
+        }
+        tx.insert_game(&created.game, seats.as_ref()).await?;
+        let answer = render(&created);
+        if let Some((key, hash)) = &idempotency {
+            let kept = StoredAnswer {
+                request_hash: hash.to_vec(),
+                location: answer.location.clone(),
+                etag: answer.etag.clone(),
+                body: answer.body.clone(),
             };
-            SideSetup { name, players }
-        });
-        let setup = Setup {
-            preset: new.preset,
-            options: new.options,
-            sides,
-            first: new.first,
-            audience: new.audience,
-        };
-        let table = setup.table()?;
-        let (seed, seeded) = match new.seed {
-            Some(seed) => (seed, true),
-            None => (fresh_seed(), false),
-        };
-        let game = Game {
-            id: GameId::new(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            state: rules::GameState::new(&table),
-            setup,
-            seed,
-            seeded,
-            seated: new.seats,
-            version: 0,
-            told_facts: Vec::new(),
-        };
-        let tokens = new.seats.then(|| [fresh_token(), fresh_token()]);
-        let hashes = tokens.as_ref().map(|[a, b]| [token_hash(a), token_hash(b)]);
-        self.store.insert_game(&game, hashes).await?;
-        Ok(Created {
-            game: self.game(game.id).await?,
-            tokens,
-        })
+            tx.keep_create_answer(key, created.game.id, &kept).await?;
+        }
+        tx.commit().await?;
+        Ok(answer)
     }
 
     /// The game with this id.
@@ -324,24 +400,11 @@ impl Service {
         cmd: ThrowCommand,
         render: fn(&Game, &MoveRecord) -> Answer,
     ) -> Result<Answer> {
-        let _guard = match &cmd.idempotency {
-            Some((key, _)) => {
-                let entry = (id, key.clone());
-                let fresh = self
-                    .in_flight
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(entry.clone());
-                if !fresh {
-                    return Err(ServiceError::KeyInFlight);
-                }
-                Some(InFlight {
-                    set: Arc::clone(&self.in_flight),
-                    entry,
-                })
-            }
-            None => None,
-        };
+        let _guard = cmd
+            .idempotency
+            .as_ref()
+            .map(|(key, _)| InFlight::claim(&self.in_flight, Some(id), key))
+            .transpose()?;
         let (reply, answer) = oneshot::channel();
         let job = Job::Throw {
             id,
@@ -349,10 +412,7 @@ impl Service {
             render,
             reply,
         };
-        self.writer
-            .send(job)
-            .await
-            .map_err(|_| ServiceError::Store(StoreError::Busy))?;
+        self.send(job).await?;
         match answer
             .await
             .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))?
@@ -364,29 +424,125 @@ impl Service {
 
     /// Stop a game: more counters wins, equal counts are a draw. Stored as
     /// a new version without a move, through the single writer like a
-    /// throw. A seated game needs either side's token.
+    /// throw, and answered with what `render` makes of the stopped game and
+    /// the stop's narration. A seated game needs the host's token (or, for
+    /// a game seated before hosts existed, either side's). `If-Match` and
+    /// an idempotency key work as for a throw: a stale version is
+    /// [`ServiceError::Conflict`], a retry with the same key and request
+    /// within 24 hours gets the first answer again, byte for byte.
     ///
     /// # Errors
     /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
-    /// [`ServiceError::Unauthorized`], [`ServiceError::Forbidden`]; storage errors.
+    /// [`ServiceError::Conflict`], [`ServiceError::Unauthorized`],
+    /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`],
+    /// [`ServiceError::KeyInFlight`], [`ServiceError::KeyReused`]; storage errors.
     pub async fn stop(
         &self,
         id: GameId,
-        token: Option<&str>,
-    ) -> Result<(Game, narration::Narration)> {
+        cmd: StopCommand,
+        render: fn(&Game, &narration::Narration) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = cmd
+            .idempotency
+            .as_ref()
+            .map(|key| InFlight::claim(&self.in_flight, Some(id), key))
+            .transpose()?;
         let (reply, answer) = oneshot::channel();
         let job = Job::Stop {
             id,
-            token: token.map(str::to_owned),
+            cmd,
+            render,
             reply,
         };
-        self.writer
-            .send(job)
-            .await
-            .map_err(|_| ServiceError::Store(StoreError::Busy))?;
+        self.send(job).await?;
         answer
             .await
             .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+    }
+
+    /// Delete a game with its moves, seats and idempotency keys, through
+    /// the single writer. A seated game needs the host's token (or, for a
+    /// game seated before hosts existed, either side's); a game without
+    /// seats may be deleted by anyone, as anyone may play it.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::Unauthorized`],
+    /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`]; storage errors.
+    pub async fn delete(&self, id: GameId, token: Option<String>) -> Result<()> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Delete { id, token, reply }).await?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+    }
+
+    /// Purge as of `at`: delete every idempotency answer older than 24
+    /// hours (an answer to a creation holds the game's tokens) and, with a
+    /// `retention`, with its moves, seats and keys, every game finished
+    /// (won or stopped) longer ago than that, and every game left
+    /// unfinished with no move for longer than that (see
+    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)).
+    /// The candidates are found on a reader connection; the single writer
+    /// deletes them, keeping any game played meanwhile.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn purge(
+        &self,
+        at: time::OffsetDateTime,
+        retention: Option<time::Duration>,
+    ) -> Result<Purged> {
+        const CHUNK: u32 = 512;
+        let mut purged = Purged::default();
+        let games_before = retention.map(|r| timestamp(at - r));
+        loop {
+            let ids = match &games_before {
+                Some(before) => self.store.games_untouched_since(before, CHUNK).await?,
+                None => Vec::new(),
+            };
+            let full = ids.len() == CHUNK as usize;
+            let (reply, answer) = oneshot::channel();
+            self.send(Job::Purge {
+                games: ids,
+                games_before: games_before.clone(),
+                keys_before: timestamp(at - IDEMPOTENCY_LIFETIME),
+                reply,
+            })
+            .await?;
+            let (games, keys) = answer
+                .await
+                .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))?;
+            purged.games += games;
+            purged.keys += keys;
+            if !full || games == 0 {
+                return Ok(purged);
+            }
+        }
+    }
+
+    /// The housekeeping task: [`Service::purge`] now, then every `every`,
+    /// for ever (with `retention`, games finished or left unfinished for
+    /// longer are deleted).
+    /// Failures are logged and tried again next time.
+    pub async fn keep_house(self, retention: Option<time::Duration>, every: std::time::Duration) {
+        loop {
+            match self.purge(time::OffsetDateTime::now_utc(), retention).await {
+                Ok(p) if p.games > 0 || p.keys > 0 => {
+                    tracing::info!(games = p.games, keys = p.keys, "purged");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "the purge failed; trying again later"),
+            }
+            tokio::time::sleep(every).await;
+        }
+    }
+
+    /// Hand a job to the single writer.
+    async fn send(&self, job: Job) -> Result<()> {
+        self.writer
+            .send(job)
+            .await
+            .map_err(|_| ServiceError::Store(StoreError::Busy))
     }
 
     /// Check every stored game: its moves are numbered 1, 2, ... without a
@@ -466,4 +622,59 @@ impl Service {
             }
         }
     }
+}
+
+/// A new game (not yet stored) and, for a seated game, its tokens and
+/// their hashes.
+fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
+    let default_players = usize::from(new.preset.default_players());
+    let sides = new.sides.map(|(name, players)| {
+        let players = if players.is_empty() {
+            if default_players == 1 {
+                vec![name.clone()]
+            } else {
+                (1..=default_players)
+                    .map(|i| format!("{name} {i}"))
+                    .collect()
+            }
+        } else {
+            players
+        };
+        SideSetup { name, players }
+    });
+    let setup = Setup {
+        preset: new.preset,
+        options: new.options,
+        sides,
+        first: new.first,
+        audience: new.audience,
+    };
+    let table = setup.table()?;
+    let (seed, seeded) = match new.seed {
+        Some(seed) => (seed, true),
+        None => (fresh_seed(), false),
+    };
+    let now = crate::store::now();
+    let game = Game {
+        id: GameId::new(),
+        created_at: now.clone(),
+        updated_at: now,
+        state: rules::GameState::new(&table),
+        setup,
+        seed,
+        seeded,
+        seated: new.seats,
+        sides_report_throws: new.seats && new.sides_report_throws,
+        version: 0,
+        told_facts: Vec::new(),
+    };
+    let tokens = new.seats.then(|| Tokens {
+        sides: [fresh_token(), fresh_token()],
+        host: fresh_token(),
+    });
+    let seats = tokens.as_ref().map(|t| Seats {
+        sides: [token_hash(&t.sides[0]), token_hash(&t.sides[1])],
+        host: Some(token_hash(&t.host)),
+    });
+    Ok((Created { game, tokens }, seats))
 }

@@ -3,6 +3,10 @@
 //! `BEGIN IMMEDIATE` transaction and commits them with one fsync (group
 //! commit), answering each request only once that commit is durable.
 //!
+//! A deletion and a purge are exclusive: each is committed alone, in
+//! arrival order with the requests around it, and the games it removes
+//! leave the memory with it.
+//!
 //! Since it is the only writer, it keeps the games it wrote last in memory
 //! (at most [`HOT_GAMES`], least recently used out first): the state, the
 //! seat hashes and the previous move's narration, so that a throw for a
@@ -27,8 +31,8 @@ use lru::LruCache;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Answer, ServiceError, ThrowCommand, token_hash};
-use crate::domain::{Game, GameId, MoveRecord, ThrowOrigin};
+use super::{Answer, ServiceError, StopCommand, ThrowCommand, token_hash};
+use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
 use crate::narration::{self, MoveContext, Narration};
 use crate::rules::{self, Side};
 use crate::store::{Store, StoreError, StoredAnswer, WriteTx};
@@ -44,6 +48,9 @@ pub const HOT_GAMES: usize = 1024;
 
 /// Makes the answer to a throw from the new game and the move.
 pub(super) type Render = fn(&Game, &MoveRecord) -> Answer;
+
+/// Makes the answer to a stop from the stopped game and its narration.
+pub(super) type StopRender = fn(&Game, &Narration) -> Answer;
 
 /// What the writer sends back for a throw.
 pub(super) enum Thrown {
@@ -67,29 +74,46 @@ pub(super) enum Job {
     /// Stop a game.
     Stop {
         id: GameId,
+        cmd: StopCommand,
+        render: StopRender,
+        reply: oneshot::Sender<Result<Answer>>,
+    },
+    /// Delete a game (exclusive: committed alone).
+    Delete {
+        id: GameId,
         token: Option<String>,
-        reply: oneshot::Sender<Result<(Game, Narration)>>,
+        reply: oneshot::Sender<Result<()>>,
+    },
+    /// Delete those of `games` still untouched since `games_before`, and
+    /// every idempotency answer kept since before `keys_before`
+    /// (exclusive: committed alone). Answers how many games and keys.
+    Purge {
+        games: Vec<GameId>,
+        games_before: Option<String>,
+        keys_before: String,
+        reply: oneshot::Sender<Result<(usize, u64)>>,
     },
 }
 
 impl std::fmt::Debug for Job {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (kind, id) = match self {
-            Job::Throw { id, .. } => ("throw", id),
-            Job::Stop { id, .. } => ("stop", id),
+            Job::Throw { id, .. } => ("throw", Some(id)),
+            Job::Stop { id, .. } => ("stop", Some(id)),
+            Job::Delete { id, .. } => ("delete", Some(id)),
+            Job::Purge { .. } => ("purge", None),
         };
         f.debug_struct("Job")
             .field("kind", &kind)
-            .field("id", id)
+            .field("id", &id)
             .finish_non_exhaustive()
     }
 }
 
 impl Job {
-    fn id(&self) -> GameId {
-        match self {
-            Job::Throw { id, .. } | Job::Stop { id, .. } => *id,
-        }
+    /// Whether the job is committed alone rather than in a batch.
+    fn is_exclusive(&self) -> bool {
+        matches!(self, Job::Delete { .. } | Job::Purge { .. })
     }
 
     /// Answer with an error.
@@ -101,6 +125,12 @@ impl Job {
             Job::Stop { reply, .. } => {
                 let _ = reply.send(Err(e));
             }
+            Job::Delete { reply, .. } => {
+                let _ = reply.send(Err(e));
+            }
+            Job::Purge { reply, .. } => {
+                let _ = reply.send(Err(e));
+            }
         }
     }
 }
@@ -109,8 +139,8 @@ impl Job {
 #[derive(Clone, Debug)]
 struct Hot {
     game: Game,
-    /// The SHA-256 of each side's seat token (A first), for a seated game.
-    seats: Option<[[u8; 32]; 2]>,
+    /// The hashes of the tokens, for a seated game.
+    seats: Option<Seats>,
     /// The last move's narration (its rules are not repeated word for word
     /// by the next move, and its memory of the rules stated carries on).
     previous: Option<Narration>,
@@ -136,7 +166,12 @@ enum Played {
     /// An earlier answer under the same idempotency key.
     Replay(Answer),
     /// The game was stopped.
-    Stop { game: Game, narration: Narration },
+    Stop {
+        game: Game,
+        narration: Narration,
+        /// The idempotency key and request hash to keep the answer under.
+        keep: Option<(String, Vec<u8>)>,
+    },
 }
 
 /// The writer task, taking at most `max_batch` requests at a time: runs
@@ -150,8 +185,20 @@ pub(super) async fn run(
     let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
     let mut batch = Vec::with_capacity(max_batch);
     while jobs.recv_many(&mut batch, max_batch).await > 0 {
-        let taken = std::mem::replace(&mut batch, Vec::with_capacity(max_batch));
-        write_batch(&store, &mut hot, taken, &commits).await;
+        let mut group = Vec::with_capacity(batch.len());
+        for job in batch.drain(..) {
+            if job.is_exclusive() {
+                if !group.is_empty() {
+                    write_batch(&store, &mut hot, std::mem::take(&mut group), &commits).await;
+                }
+                write_alone(&store, &mut hot, job, &commits).await;
+            } else {
+                group.push(job);
+            }
+        }
+        if !group.is_empty() {
+            write_batch(&store, &mut hot, group, &commits).await;
+        }
         // Between two batches, with every answer sent: let a long log wrap.
         if let Err(e) = store.wrap_wal().await {
             tracing::warn!(error = %e, "cannot let the write-ahead log wrap");
@@ -224,13 +271,16 @@ async fn play(
     job: &Job,
     now: &str,
 ) -> Result<Played> {
-    let id = job.id();
-    let request_hash = match job {
-        Job::Throw { cmd, .. } => request_hash(cmd),
-        Job::Stop { .. } => None,
+    let (id, key, request_hash) = match job {
+        Job::Throw { id, cmd, .. } => (
+            *id,
+            cmd.idempotency.as_ref().map(|(key, _)| key),
+            request_hash(cmd),
+        ),
+        Job::Stop { id, cmd, .. } => (*id, cmd.idempotency.as_ref(), stop_request_hash(cmd)),
+        Job::Delete { .. } | Job::Purge { .. } => return Err(StoreError::Unavailable.into()),
     };
-    if let (Job::Throw { cmd, .. }, Some(hash)) = (job, &request_hash)
-        && let Some((key, _)) = &cmd.idempotency
+    if let (Some(key), Some(hash)) = (key, &request_hash)
         && let Some(stored) = tx.idempotent_answer(id, key).await?
     {
         if stored.request_hash != *hash {
@@ -257,30 +307,30 @@ async fn play(
             })
         }
     };
+    let keep = key
+        .zip(request_hash)
+        .map(|(key, hash)| (key.clone(), hash.to_vec()));
     match job {
         Job::Throw { cmd, .. } => {
             let record = throw(tx, &mut entry.hot, cmd, now).await?;
             let game = entry.hot.game.clone();
             entry.changed = true;
-            let keep = cmd
-                .idempotency
-                .as_ref()
-                .zip(request_hash)
-                .map(|((key, _), hash)| (key.clone(), hash.to_vec()));
             Ok(Played::Throw {
                 game,
                 record: Box::new(record),
                 keep,
             })
         }
-        Job::Stop { token, .. } => {
-            let narration = stop(tx, &mut entry.hot, token.as_deref(), now).await?;
+        Job::Stop { cmd, .. } => {
+            let narration = stop(tx, &mut entry.hot, cmd, now).await?;
             entry.changed = true;
             Ok(Played::Stop {
                 game: entry.hot.game.clone(),
                 narration,
+                keep,
             })
         }
+        Job::Delete { .. } | Job::Purge { .. } => Err(StoreError::Unavailable.into()),
     }
 }
 
@@ -321,27 +371,71 @@ fn request_hash(cmd: &ThrowCommand) -> Option<[u8; 32]> {
     })
 }
 
-/// Check a seat token: `Ok` when it is the seat of one of `sides` of this
-/// game; [`ServiceError::Forbidden`] for another seat (of this game or
-/// another); [`ServiceError::Unauthorized`] for no token or no seat's.
-async fn check_seat(
-    tx: &mut WriteTx,
-    hot: &Hot,
-    token: Option<&str>,
-    sides: &[Side],
-) -> Result<()> {
+/// The hash that a stop's replay under the same idempotency key must match:
+/// the operation, the credentials and the expected version (a stop has no
+/// body; a throw's hash never equals a stop's, so one key cannot serve
+/// both).
+fn stop_request_hash(cmd: &StopCommand) -> Option<[u8; 32]> {
+    cmd.idempotency.as_ref().map(|_| {
+        let mut h = Sha256::new();
+        h.update(b"stop\0");
+        h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
+        h.update(b"\0");
+        h.update(
+            cmd.expected_version
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        );
+        h.finalize().into()
+    })
+}
+
+/// Whom a request speaks for in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A game without seats: anyone may do anything.
+    Anyone,
+    /// A side's token.
+    Side(Side),
+    /// The host's token.
+    Host,
+}
+
+/// The role a token gives in this game. [`ServiceError::Unauthorized`] for
+/// no token, or one that is no token of any game; [`ServiceError::Forbidden`]
+/// for another game's.
+async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&str>) -> Result<Role> {
     if !hot.game.seated {
-        return Ok(());
+        return Ok(Role::Anyone);
     }
     let hash = token_hash(token.ok_or(ServiceError::Unauthorized)?);
     let seats = hot.seats.unwrap_or_default();
-    if sides.iter().any(|s| seats[s.index()] == hash) {
-        return Ok(());
+    if seats.host == Some(hash) {
+        return Ok(Role::Host);
     }
-    if seats.contains(&hash) || tx.seat_of(&hash).await?.is_some() {
+    if let Some(&side) = Side::BOTH.iter().find(|s| seats.sides[s.index()] == hash) {
+        return Ok(Role::Side(side));
+    }
+    if tx.seat_of(&hash).await?.is_some() {
         return Err(ServiceError::Forbidden);
     }
     Err(ServiceError::Unauthorized)
+}
+
+/// Check a token for what only the host may do (stop, delete): the host's
+/// token, or anyone in a game without seats, or either side's in a game
+/// seated before hosts existed.
+async fn check_host(
+    tx: &mut WriteTx,
+    hot: &Hot,
+    token: Option<&str>,
+    action: &'static str,
+) -> Result<()> {
+    match role(tx, hot, token).await? {
+        Role::Anyone | Role::Host => Ok(()),
+        Role::Side(_) if hot.seats.is_some_and(|s| s.host.is_none()) => Ok(()),
+        Role::Side(_) => Err(ServiceError::HostOnly(action)),
+    }
 }
 
 /// Play one throw on a game, in place: the move. Nothing changes when it
@@ -355,7 +449,16 @@ async fn throw(
     let game = &hot.game;
     let table = game.setup.table()?;
     let seat = game.state.to_throw(&table);
-    check_seat(tx, hot, cmd.token.as_deref(), &[seat.side]).await?;
+    match role(tx, hot, cmd.token.as_deref()).await? {
+        Role::Anyone | Role::Host => {}
+        Role::Side(side) if side != seat.side => return Err(ServiceError::Forbidden),
+        Role::Side(_) if cmd.reported.is_some() && !hot.game.sides_report_throws => {
+            return Err(ServiceError::HostOnly(
+                "report a physical throw in this game (it was created without `sides_report_throws`)",
+            ));
+        }
+        Role::Side(_) => {}
+    }
     let game = &hot.game;
     if let Some(expected) = cmd.expected_version
         && expected != game.version
@@ -413,15 +516,17 @@ async fn throw(
     Ok(record)
 }
 
-/// Stop a game, in place: the stop's narration. A seated game needs either
-/// side's token. Nothing changes when it fails.
-async fn stop(
-    tx: &mut WriteTx,
-    hot: &mut Hot,
-    token: Option<&str>,
-    now: &str,
-) -> Result<Narration> {
-    check_seat(tx, hot, token, &[Side::A, Side::B]).await?;
+/// Stop a game, in place: the stop's narration. A seated game needs the
+/// host's token. Nothing changes when it fails.
+async fn stop(tx: &mut WriteTx, hot: &mut Hot, cmd: &StopCommand, now: &str) -> Result<Narration> {
+    check_host(tx, hot, cmd.token.as_deref(), "stop this game").await?;
+    if let Some(expected) = cmd.expected_version
+        && expected != hot.game.version
+    {
+        return Err(ServiceError::Conflict {
+            current: hot.game.version,
+        });
+    }
     let game = &mut hot.game;
     let (state, event) = rules::stop(&game.state)?;
     let narration = narration::narrate_stop(
@@ -473,10 +578,7 @@ async fn finish(
 ) {
     enum Reply {
         Throw(oneshot::Sender<Result<Thrown>>, Result<Thrown>),
-        Stop(
-            oneshot::Sender<Result<(Game, Narration)>>,
-            Result<(Game, Narration)>,
-        ),
+        Stop(oneshot::Sender<Result<Answer>>, Result<Answer>),
     }
     let mut replies = Vec::with_capacity(jobs.len());
     let mut failed = None;
@@ -521,13 +623,46 @@ async fn finish(
                 };
                 replies.push(Reply::Throw(reply, answer));
             }
-            Job::Stop { reply, .. } => {
+            Job::Stop {
+                id, render, reply, ..
+            } => {
                 let stopped = match result {
-                    Ok(Played::Stop { game, narration }) => Ok((game, narration)),
-                    Ok(_) => Err(StoreError::Unavailable.into()),
+                    Ok(Played::Stop {
+                        game,
+                        narration,
+                        keep,
+                    }) => {
+                        let answer = render(&game, &narration);
+                        if let Some((key, request_hash)) = keep
+                            && failed.is_none()
+                            && let Err(e) = tx
+                                .keep_answer(
+                                    id,
+                                    &key,
+                                    &StoredAnswer {
+                                        request_hash,
+                                        location: answer.location.clone(),
+                                        etag: answer.etag.clone(),
+                                        body: answer.body.clone(),
+                                    },
+                                )
+                                .await
+                        {
+                            failed = Some(e);
+                        }
+                        Ok(answer)
+                    }
+                    Ok(Played::Replay(answer)) => Ok(answer),
+                    Ok(Played::Throw { .. }) => Err(StoreError::Unavailable.into()),
                     Err(e) => Err(e),
                 };
                 replies.push(Reply::Stop(reply, stopped));
+            }
+            Job::Delete { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Unavailable.into()));
+            }
+            Job::Purge { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Unavailable.into()));
             }
         }
     }
@@ -568,4 +703,94 @@ async fn finish(
             }
         }
     }
+}
+
+/// Write an exclusive job (a deletion, a purge) in a transaction of its own.
+async fn write_alone(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    job: Job,
+    commits: &AtomicU64,
+) {
+    match job {
+        Job::Delete { id, token, reply } => {
+            let _ = reply.send(delete(store, cache, id, token.as_deref(), commits).await);
+        }
+        Job::Purge {
+            games,
+            games_before,
+            keys_before,
+            reply,
+        } => {
+            let purged = purge(
+                store,
+                cache,
+                &games,
+                games_before.as_deref(),
+                &keys_before,
+                commits,
+            )
+            .await;
+            let _ = reply.send(purged);
+        }
+        job @ (Job::Throw { .. } | Job::Stop { .. }) => {
+            job.fail(StoreError::Unavailable.into());
+        }
+    }
+}
+
+/// Delete a game, its moves, seats and keys: the host's token (see
+/// [`check_host`]). The game leaves the memory.
+async fn delete(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    id: GameId,
+    token: Option<&str>,
+    commits: &AtomicU64,
+) -> Result<()> {
+    let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
+    let hot = match cache.pop(&id) {
+        Some(hot) => hot,
+        None => load(&mut tx, id).await?,
+    };
+    if let Err(e) = check_host(&mut tx, &hot, token, "delete this game").await {
+        cache.put(id, hot);
+        return Err(e);
+    }
+    if !tx.delete_game(id).await? {
+        return Err(ServiceError::GameNotFound(id));
+    }
+    tx.commit().await.map_err(|e| {
+        tracing::warn!(error = %e, "a deletion failed to commit");
+        batch_error(&e)
+    })?;
+    commits.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Delete the games of a retention purge that are still untouched, and
+/// the expired idempotency answers: how many of each.
+async fn purge(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    games: &[GameId],
+    games_before: Option<&str>,
+    keys_before: &str,
+    commits: &AtomicU64,
+) -> Result<(usize, u64)> {
+    let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
+    let deleted = match games_before {
+        Some(before) if !games.is_empty() => tx.delete_games_untouched_since(games, before).await?,
+        _ => Vec::new(),
+    };
+    let keys = tx.delete_keys_before(keys_before).await?;
+    tx.commit().await.map_err(|e| {
+        tracing::warn!(error = %e, "a purge failed to commit");
+        batch_error(&e)
+    })?;
+    commits.fetch_add(1, Ordering::Relaxed);
+    for id in &deleted {
+        cache.pop(id);
+    }
+    Ok((deleted.len(), keys))
 }

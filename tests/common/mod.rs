@@ -126,6 +126,16 @@ impl Target for Bound {
     }
 }
 
+/// [`spawn_app`], also handing back the service under the application,
+/// for tests that call it directly (a purge, `verify`): `let (db, service,
+/// app) = spawn_app_with_service().await;`.
+pub async fn spawn_app_with_service() -> (TestDb, Service, Bound) {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let app = spawn_server(service.clone());
+    (db, service, app)
+}
+
 /// A response read whole.
 #[derive(Debug)]
 pub struct Reply {

@@ -1,18 +1,28 @@
 //! `POST /v1/games`: the creation body, checked into the service's
 //! [`NewGame`], and the handler.
 
+use std::borrow::Cow;
+
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
 
 use super::etag;
 use super::read::{GameView, SeatTokens, game_view};
+use crate::domain::{name_problem, same_name};
+use crate::http::extract::IdempotencyKey;
 use crate::http::json::{self, Obj};
-use crate::http::problem::{ApiError, FieldError, Problem};
+use crate::http::problem::{ApiError, FieldError, Problem, echo};
 use crate::narration::Audience;
 use crate::rules::{OptionsPatch, Preset, Side};
-use crate::service::{NewGame, Service};
+use crate::service::{Answer, Created, NewGame, Service};
 
 /// Longest side or player name, in Unicode scalar values.
 pub const MAX_NAME_CHARS: usize = 40;
@@ -48,10 +58,13 @@ pub struct CreateGameRequest {
     /// Narration settings.
     #[schema(value_type = Option<NarrationRequest>)]
     pub narration: Option<Obj<NarrationRequest>>,
-    /// `true`: the answer gives each side a secret seat token, once, and
-    /// every throw then needs `Authorization: Bearer <token of the side to
-    /// move>` (default `false`: anyone may throw).
-    pub seats: Option<bool>,
+    /// `true` (or an object of seat settings): the answer gives each side a
+    /// secret token and the host another, once; every throw then needs
+    /// `Authorization: Bearer <token>` (the mover's or the host's), and
+    /// stopping, deleting and (unless `sides_report_throws`) reporting a
+    /// physical throw need the host's (default `false`: anyone may do
+    /// anything).
+    pub seats: Option<SeatsRequest>,
 }
 
 /// A preset and overrides of its options.
@@ -81,13 +94,15 @@ pub struct SidesRequest {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideRequest {
-    /// Display name, 1 to 40 characters, not all spaces, no control
-    /// characters (default "Side A" / "Side B").
+    /// Display name, 1 to 40 characters, with a visible character (not
+    /// only spaces or invisible characters), no control characters and no
+    /// bidirectional controls; not the other side's name, compared without
+    /// case (default "Side A" / "Side B").
     #[schema(
         min_length = 1,
         max_length = 40,
         example = "Tsoñ",
-        pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*[^\\s\\x00-\\x1F\\x7F-\\x9F][^\\x00-\\x1F\\x7F-\\x9F]*$"
+        pattern = "^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065\\u206A-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8][^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
     )]
     pub name: Option<String>,
     /// Player names in throwing order, 1 to 8 names of 1 to 40 characters.
@@ -95,14 +110,15 @@ pub struct SideRequest {
     pub players: Option<Vec<PlayerName>>,
 }
 
-/// A player's name, 1 to 40 characters.
+/// A player's name, 1 to 40 characters, with a visible character, no
+/// control characters and no bidirectional controls.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(transparent)]
 #[schema(
     min_length = 1,
     max_length = 40,
     example = "Ama",
-    pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*[^\\s\\x00-\\x1F\\x7F-\\x9F][^\\x00-\\x1F\\x7F-\\x9F]*$"
+    pattern = "^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065\\u206A-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8][^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
 )]
 pub struct PlayerName(String);
 
@@ -128,6 +144,12 @@ fn name(pointer: &str, raw: &str) -> Result<String, FieldError> {
         return Err(FieldError {
             pointer: pointer.to_owned(),
             detail: "must not contain control characters".to_owned(),
+        });
+    }
+    if let Some(problem) = name_problem(trimmed) {
+        return Err(FieldError {
+            pointer: pointer.to_owned(),
+            detail: problem.to_string(),
         });
     }
     Ok(trimmed.to_owned())
@@ -159,6 +181,10 @@ impl TryFrom<CreateGameRequest> for NewGame {
             }
         };
         let sides_req = req.sides.unwrap_or_default().0;
+        let named = [
+            sides_req.a.as_ref().is_some_and(|s| s.0.name.is_some()),
+            sides_req.b.as_ref().is_some_and(|s| s.0.name.is_some()),
+        ];
         let mut sides: [(String, Vec<String>); 2] = [
             ("Side A".to_owned(), Vec::new()),
             ("Side B".to_owned(), Vec::new()),
@@ -215,6 +241,27 @@ impl TryFrom<CreateGameRequest> for NewGame {
                 .join("; ");
             return Err(ApiError::invalid(detail, errors));
         }
+        if same_name(&sides[0].0, &sides[1].0) {
+            let pointer = if named[1] {
+                "/sides/b/name"
+            } else {
+                "/sides/a/name"
+            };
+            let detail = format!(
+                "the two sides must have different names (compared without case), both are {:?}",
+                echo(&sides[0].0)
+            );
+            return Err(ApiError::unprocessable(
+                "same-name",
+                "Same name for both sides",
+                format!("{pointer}: {detail}"),
+                vec![FieldError {
+                    pointer: pointer.to_owned(),
+                    detail,
+                }],
+            ));
+        }
+        let seats = req.seats.unwrap_or_default();
         Ok(NewGame {
             preset,
             options,
@@ -222,8 +269,104 @@ impl TryFrom<CreateGameRequest> for NewGame {
             first: req.first.unwrap_or(Side::A),
             seed,
             audience: req.narration.and_then(|n| n.0.audience).unwrap_or_default(),
-            seats: req.seats.unwrap_or(false),
+            seats: seats.seated,
+            sides_report_throws: seats.sides_report_throws,
         })
+    }
+}
+
+/// The `seats` field of a new game: `true` or `false`, or an object of seat
+/// settings (which seats the game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatsRequest {
+    /// Whether the game is seated.
+    pub seated: bool,
+    /// Whether a side's own token may report a physical throw.
+    pub sides_report_throws: bool,
+}
+
+/// The object form of `seats`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatSettings {
+    sides_report_throws: Option<bool>,
+}
+
+impl<'de> Deserialize<'de> for SeatsRequest {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> Visitor<'de> for Visit {
+            type Value = SeatsRequest;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("true, false or an object such as {\"sides_report_throws\": true}")
+            }
+            fn visit_bool<E: de::Error>(self, seated: bool) -> Result<SeatsRequest, E> {
+                Ok(SeatsRequest {
+                    seated,
+                    sides_report_throws: false,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SeatsRequest, A::Error> {
+                let settings =
+                    SeatSettings::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(SeatsRequest {
+                    seated: true,
+                    sides_report_throws: settings.sides_report_throws.unwrap_or(false),
+                })
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl utoipa::PartialSchema for SeatsRequest {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .description(Some(
+                "Seats: `true` gives each side a secret token and the host (the teacher, the app) \
+                 another, once, in the answer; `false` (default) seats nobody and anyone may \
+                 throw, report, stop and delete. The object form seats the game with settings.",
+            ))
+            .item(ObjectBuilder::new().schema_type(Type::Boolean))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .property(
+                        "sides_report_throws",
+                        ObjectBuilder::new()
+                            .schema_type(SchemaType::from_iter([Type::Boolean, Type::Null]))
+                            .description(Some(
+                                "`true`: a side's own token may report a physical throw for \
+                                 it; `false` (default, also `null`): only the host's token may \
+                                 report throws (a side's token still asks the server to throw).",
+                            )),
+                    )
+                    .additional_properties(Some(AdditionalProperties::FreeForm(false))),
+            )
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for SeatsRequest {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("SeatsRequest")
+    }
+}
+
+/// The answer to a creation, as sent (tokens included, for a seated game).
+fn created_answer(created: &Created) -> Answer {
+    let game = &created.game;
+    let mut view = game_view(game, &game.state);
+    if let Some(tokens) = &created.tokens {
+        let [a, b] = tokens.sides.clone();
+        view.seat_tokens = Some(SeatTokens { a, b });
+        view.host_token = Some(tokens.host.clone());
+    }
+    Answer {
+        location: format!("/v1/games/{}", game.id),
+        etag: etag(game.version),
+        body: serde_json::to_vec(&view).unwrap_or_default(),
+        replayed: false,
     }
 }
 
@@ -231,37 +374,45 @@ impl TryFrom<CreateGameRequest> for NewGame {
 ///
 /// Every field is optional: `{}` (or an empty body) starts a composite game
 /// between "Side A" and "Side B", side A first, with a secret server seed.
+/// A seated game's answer carries its tokens, once: `seat_tokens` (one per
+/// side) and `host_token`.
 #[utoipa::path(
     tag = "games",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second game and gets the first answer again, byte for byte, tokens included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409"),
+    ),
     request_body(content = Option<CreateGameRequest>, content_type = "application/json"),
     responses(
         (status = 201, description = "The game, created", body = GameView,
             headers(("Location" = String, description = "The game's URL"),
                     ("ETag" = String, description = "The game's version, quoted"))),
         (status = 400, description = "A field out of bounds or unknown", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A request with this Idempotency-Key is still being served", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Both sides have the same name, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/games")]
 pub async fn create_game(
     service: web::Data<Service>,
     req: HttpRequest,
+    // The body comes first: a body over the limit is refused before the
+    // headers are looked at.
     body: web::Bytes,
+    IdempotencyKey(key): IdempotencyKey,
 ) -> Result<HttpResponse, ApiError> {
     let request: CreateGameRequest = json::parse(&req, &body, true)?;
     let new = NewGame::try_from(request)?;
-    let created = service.create_game(new).await?;
-    let game = created.game;
-    let mut view = game_view(&game, &game.state);
-    view.seat_tokens = created.tokens.map(|[a, b]| SeatTokens { a, b });
-    let mut res = HttpResponse::Created()
-        .insert_header((header::ETAG, etag(game.version)))
-        .json(view);
-    res.headers_mut().insert(
-        header::LOCATION,
-        header::HeaderValue::from_str(&format!("/v1/games/{}", game.id))
-            .map_err(|e| ApiError::internal(&e))?,
-    );
-    Ok(res)
+    let idempotency = key.map(|key| (key, Sha256::digest(&body).into()));
+    let answer = service.create(new, idempotency, created_answer).await?;
+    let mut res = HttpResponse::Created();
+    res.insert_header((header::LOCATION, answer.location))
+        .insert_header((header::ETAG, answer.etag))
+        .content_type("application/json");
+    if answer.replayed {
+        res.insert_header(("idempotent-replayed", "true"));
+    }
+    Ok(res.body(answer.body))
 }

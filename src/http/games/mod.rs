@@ -1,12 +1,14 @@
-//! The games resource: create, read, throw and stop, each handler with its
-//! bodies in its own module; the move log is [`super::moves`].
+//! The games resource: create, read, throw, stop and delete, each handler
+//! with its bodies in its own module; the move log is [`super::moves`].
 
 mod create;
+mod delete;
 mod read;
 mod stop;
 mod throw;
 
 pub use create::create_game;
+pub use delete::delete_game;
 pub use read::{GameView, game_view, get_game};
 pub use stop::stop_game;
 pub use throw::post_throw;

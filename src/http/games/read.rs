@@ -99,12 +99,20 @@ pub struct GameView {
     /// The seed: the creator's own seed always; a server-chosen seed only
     /// once the game is finished (so nobody can foresee its throws).
     pub seed: Option<String>,
-    /// Whether throws need the seat token of the side to move.
+    /// Whether throws need a token: the mover's or the host's.
     pub seated: bool,
+    /// In a seated game, whether a side's own token may report a physical
+    /// throw (otherwise only the host's may).
+    pub sides_report_throws: bool,
     /// The seat tokens (A's and B's), in the creation answer of a seated
     /// game only: they are never shown again. Keep them secret.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seat_tokens: Option<SeatTokens>,
+    /// The host's token (the teacher's, the app's), in the creation answer
+    /// of a seated game only: it throws for either side, reports physical
+    /// throws, stops and deletes the game. Never shown again; keep it secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_token: Option<String>,
     /// Related resources.
     pub links: GameLinks,
 }
@@ -180,7 +188,9 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         audience: setup.audience,
         seed: (finished || game.seeded).then(|| game.seed.clone()),
         seated: game.seated,
+        sides_report_throws: game.sides_report_throws,
         seat_tokens: None,
+        host_token: None,
         links: GameLinks {
             self_: format!("/v1/games/{id}"),
             throws: format!("/v1/games/{id}/throws"),

@@ -52,7 +52,10 @@ impl ThrowRequest {
 /// An empty body (or `{}`) lets the server throw with the game's seeded
 /// generator; `{"sticks": [...]}` reports a physical throw (four faces, the
 /// sahe last), `{"spinner": "..."}` a spinner result. `If-Match` with the
-/// game's ETag makes the throw conditional on the version.
+/// game's ETag makes the throw conditional on the version. In a seated
+/// game a server throw needs the mover's token or the host's; a reported
+/// throw needs the host's, or the mover's when the game was created with
+/// `sides_report_throws`.
 #[utoipa::path(
     tag = "games",
     params(
@@ -61,14 +64,15 @@ impl ThrowRequest {
         ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409"),
     ),
     request_body(content = Option<ThrowRequest>, content_type = "application/json"),
+    security((), ("token" = [])),
     responses(
         (status = 201, description = "The move, played and narrated", body = MoveView,
             headers(("Location" = String, description = "The move's URL"),
                     ("ETag" = String, description = "The game's new version, quoted"))),
         (status = 400, description = "Malformed id or throw", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "A seated game and no valid seat token (`Authorization: Bearer <token>`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Another side's or another game's seat token", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seated game and no valid token (`Authorization: Bearer <token>`: the mover's or the host's)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Another side's or another game's token, or a side's token reporting a physical throw in a game created without `sides_report_throws`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, or a request with this Idempotency-Key is still being played", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The reported throw does not fit the game's throw table (sticks for a spinner game or the reverse), or this Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),

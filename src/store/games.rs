@@ -1,0 +1,188 @@
+//! Games: reading one, listing them, inserting one, saving a batch of
+//! moves with the games' new states (compare-and-set), deleting one.
+
+use sqlx::{QueryBuilder, Row, Sqlite};
+
+use super::{Result, Store, StoreError, WriteTx, from_json, to_json};
+use crate::domain::{Game, GameId, MoveRecord, Seats};
+
+/// `SELECT` of every game column by id.
+const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE id = ?";
+
+fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
+    let id: String = row.try_get("id")?;
+    Ok(Game {
+        id: GameId::parse(&id).map_err(|_| {
+            StoreError::Corrupt(serde::de::Error::custom(format!("bad game id {id:?}")))
+        })?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        setup: from_json(row.try_get::<&str, _>("setup")?)?,
+        seed: row.try_get("seed")?,
+        seeded: row.try_get::<i64, _>("seeded")? != 0,
+        seated: row.try_get::<i64, _>("seated")? != 0,
+        sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
+        state: from_json(row.try_get::<&str, _>("state")?)?,
+        version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
+        told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
+    })
+}
+
+impl Store {
+    /// The game with this id, read from a reader connection.
+    ///
+    /// # Errors
+    /// Any database error; corrupt stored JSON.
+    pub async fn game(&self, id: GameId) -> Result<Option<Game>> {
+        let row = sqlx::query(SELECT_GAME)
+            .bind(id.to_string())
+            .fetch_optional(&self.readers)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        row.as_ref().map(game_from_row).transpose()
+    }
+
+    /// Every game id, oldest first.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn game_ids(&self) -> Result<Vec<GameId>> {
+        let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM games ORDER BY created_at, id")
+            .fetch_all(&self.readers)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
+    }
+}
+
+impl WriteTx {
+    /// Insert a new game (its `created_at` and `updated_at` as given) and,
+    /// for a seated game, the hashes of its tokens.
+    ///
+    /// # Errors
+    /// Any database error (a duplicate id included).
+    pub async fn insert_game(&mut self, game: &Game, seats: Option<&Seats>) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO games (id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(game.id.to_string())
+        .bind(&game.created_at)
+        .bind(&game.updated_at)
+        .bind(to_json(&game.setup)?)
+        .bind(&game.seed)
+        .bind(i64::from(game.seeded))
+        .bind(i64::from(game.seated))
+        .bind(i64::from(game.sides_report_throws))
+        .bind(to_json(&game.state)?)
+        .bind(i64::from(game.version))
+        .bind(game.status())
+        .bind(to_json(&game.told_facts)?)
+        .execute(&mut *self.0)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        if let Some(seats) = seats {
+            self.insert_seats(game.id, seats).await?;
+        }
+        Ok(())
+    }
+
+    /// The game, read inside the transaction.
+    ///
+    /// # Errors
+    /// Any database error; corrupt stored JSON.
+    pub async fn game(&mut self, id: GameId) -> Result<Option<Game>> {
+        let row = sqlx::query(SELECT_GAME)
+            .bind(id.to_string())
+            .fetch_optional(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        row.as_ref().map(game_from_row).transpose()
+    }
+
+    /// Save a batch: each game's new state, as a compare-and-set on the
+    /// version it had when read (`(game, read_version)`, one statement for
+    /// all), then every move (`(game id, move)`, one statement). Returns
+    /// `false`, having written no move, when some game's version moved on
+    /// meanwhile (another writer): the caller must roll back then.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn save_batch(
+        &mut self,
+        updated_at: &str,
+        games: &[(&Game, u32)],
+        moves: &[(GameId, &MoveRecord)],
+    ) -> Result<bool> {
+        if !games.is_empty() {
+            let rows = games
+                .iter()
+                .map(|(game, read_version)| {
+                    Ok((
+                        game.id.to_string(),
+                        i64::from(*read_version),
+                        to_json(&game.state)?,
+                        i64::from(game.version),
+                        game.status(),
+                        to_json(&game.told_facts)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let mut update = QueryBuilder::<Sqlite>::new(
+                "WITH v (id, read_version, state, version, status, told_facts) AS (",
+            );
+            update.push_values(rows, |mut b, row| {
+                b.push_bind(row.0)
+                    .push_bind(row.1)
+                    .push_bind(row.2)
+                    .push_bind(row.3)
+                    .push_bind(row.4)
+                    .push_bind(row.5);
+            });
+            update.push(
+                ") UPDATE games SET state = v.state, version = v.version, status = v.status, \
+                 told_facts = v.told_facts, updated_at = ",
+            );
+            update.push_bind(updated_at);
+            update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
+            let done = update
+                .build()
+                .execute(&mut *self.0)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            if usize::try_from(done.rows_affected()).ok() != Some(games.len()) {
+                return Ok(false);
+            }
+        }
+        if !moves.is_empty() {
+            let rows = moves
+                .iter()
+                .map(|(id, record)| Ok((id.to_string(), i64::from(record.n), to_json(record)?)))
+                .collect::<Result<Vec<_>>>()?;
+            let mut insert = QueryBuilder::<Sqlite>::new("INSERT INTO moves (game_id, n, body) ");
+            insert.push_values(rows, |mut b, row| {
+                b.push_bind(row.0).push_bind(row.1).push_bind(row.2);
+            });
+            insert
+                .build()
+                .execute(&mut *self.0)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+        }
+        Ok(true)
+    }
+
+    /// Delete a game with its moves, seats and idempotency keys (the
+    /// foreign keys cascade). Returns whether there was such a game.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn delete_game(&mut self, id: GameId) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM games WHERE id = ?")
+            .bind(id.to_string())
+            .execute(&mut *self.0)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        Ok(done.rows_affected() > 0)
+    }
+}

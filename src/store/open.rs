@@ -1,0 +1,206 @@
+//! Opening the store: the connections, the embedded migrations (under the
+//! write lock), the checkpointer, readiness and the write-ahead log's wrap.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use sqlx::SqlitePool;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use tokio::sync::Notify;
+
+use super::{BUSY_TIMEOUT, Result, Store, StoreError};
+
+/// WAL frames (pages) past which the writer lets the write-ahead log start
+/// again from its beginning (64 MiB of 4 KiB pages; see
+/// [`Store::wrap_wal`]): under a steady load the checkpointer seldom
+/// catches up on its own, and the log would otherwise grow without bound.
+pub const WAL_WRAP_FRAMES: i64 = 16_384;
+
+/// The checkpointer's pause after each checkpoint: the commits made
+/// meanwhile share the next one, which copies a page written by many of
+/// them once.
+pub const CHECKPOINT_PAUSE: Duration = Duration::from_millis(2);
+
+/// Copy the write-ahead log into the database, off the writer's path: the
+/// writer's own automatic checkpoint is off, so that no request waits for
+/// one. Runs a passive checkpoint (it never waits for a lock) after a
+/// commit, at most one per [`CHECKPOINT_PAUSE`], and notes the log's size
+/// in `wal_frames`. Ends when the store is closed.
+async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<AtomicI64>) {
+    loop {
+        wrote.notified().await;
+        tokio::time::sleep(CHECKPOINT_PAUSE).await;
+        if pool.is_closed() {
+            return;
+        }
+        let passive: std::result::Result<(i64, i64, i64), _> =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_one(&pool)
+                .await;
+        match passive {
+            Ok((_, log, _)) => wal_frames.store(log, Ordering::Relaxed),
+            Err(e) => {
+                if pool.is_closed() {
+                    return;
+                }
+                tracing::warn!(error = %e, "checkpoint failed");
+            }
+        }
+    }
+}
+
+/// The embedded migrations.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// How long a start waits for another process's migrations at most.
+const MIGRATION_WAIT: Duration = Duration::from_secs(120);
+
+/// Apply the pending migrations under the database's write lock.
+///
+/// sqlx's SQLite migrator takes no lock of its own, so two processes
+/// started together on a fresh file would both apply the first migration
+/// and one would fail. Here the whole run happens inside one `BEGIN
+/// IMMEDIATE` transaction (each migration a savepoint of it): the first
+/// process to take the write lock applies everything, the others wait for
+/// the lock (retrying past the busy time-out) and then find nothing to do.
+async fn migrate(writer: &SqlitePool) -> Result<()> {
+    use sqlx::Connection;
+    let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
+    let mut conn = writer.acquire().await?;
+    loop {
+        match conn.begin_with("BEGIN IMMEDIATE").await {
+            Ok(mut tx) => {
+                MIGRATOR.run_direct(None, &mut *tx, false).await?;
+                tx.commit().await?;
+                return Ok(());
+            }
+            Err(e) => match StoreError::from_sqlx(e) {
+                StoreError::Busy if tokio::time::Instant::now() < deadline => {}
+                other => return Err(other),
+            },
+        }
+    }
+}
+
+impl Store {
+    /// Open (creating if missing) and migrate the database at `url`
+    /// (`sqlite://path`, `sqlite:path` or a plain path).
+    ///
+    /// # Errors
+    /// [`StoreError::InMemory`] for an in-memory URL; otherwise any error
+    /// opening or migrating the file.
+    pub async fn connect(url: &str) -> Result<Self> {
+        if url.contains(":memory:") || url.contains("mode=memory") {
+            return Err(StoreError::InMemory);
+        }
+        let url = if url.starts_with("sqlite:") {
+            url.to_owned()
+        } else {
+            format!("sqlite://{url}")
+        };
+        let base = SqliteConnectOptions::from_str(&url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true);
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(BUSY_TIMEOUT)
+            // No checkpoint on the writer's path (see `checkpoints`); a
+            // larger page cache than the default 2 MiB, and statement
+            // journals (a batch's multi-row statements) in memory.
+            .connect_with(
+                base.clone()
+                    .pragma("wal_autocheckpoint", "0")
+                    .pragma("cache_size", "-8192")
+                    .pragma("temp_store", "memory"),
+            )
+            .await?;
+        migrate(&writer).await?;
+        let readers = SqlitePoolOptions::new()
+            .max_connections(4)
+            .acquire_timeout(BUSY_TIMEOUT)
+            .connect_with(base.clone().read_only(true))
+            .await?;
+        let checkpointer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(BUSY_TIMEOUT)
+            .connect_with(base)
+            .await?;
+        let wrote = Arc::new(Notify::new());
+        let wal_frames = Arc::new(AtomicI64::new(0));
+        tokio::spawn(checkpoints(
+            checkpointer.clone(),
+            Arc::clone(&wrote),
+            Arc::clone(&wal_frames),
+        ));
+        Ok(Self {
+            writer,
+            readers,
+            checkpointer,
+            wrote,
+            wal_frames,
+            wal_wrap_frames: WAL_WRAP_FRAMES,
+        })
+    }
+
+    /// Close the pools, waiting for connections to finish (the last one to
+    /// close copies the write-ahead log into the database).
+    pub async fn close(&self) {
+        self.checkpointer.close().await;
+        self.wrote.notify_one();
+        self.writer.close().await;
+        self.readers.close().await;
+    }
+
+    /// Whether the database answers and every embedded migration is applied.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn ready(&self) -> Result<bool> {
+        let applied: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success = 1")
+                .fetch_one(&self.readers)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+        let embedded = MIGRATOR.iter().count();
+        Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
+    }
+
+    /// The same store, letting the write-ahead log wrap past `frames` (4 KiB
+    /// pages) instead of [`WAL_WRAP_FRAMES`] (at least 1).
+    #[must_use]
+    pub fn with_wal_wrap_frames(mut self, frames: i64) -> Self {
+        self.wal_wrap_frames = frames.max(1);
+        self
+    }
+
+    /// Let the write-ahead log start again from its beginning once it has
+    /// passed [`WAL_WRAP_FRAMES`] (or the bound set by
+    /// [`Store::with_wal_wrap_frames`]): between two transactions, the writer
+    /// copies the few frames the checkpointer has not copied yet (a passive
+    /// checkpoint on its own connection), and SQLite then writes the next
+    /// transaction from the log's start. Returns whether it did; does
+    /// nothing (and costs nothing) below the bound, or when a checkpoint is
+    /// running (then the next call tries again).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn wrap_wal(&self) -> Result<bool> {
+        if self.wal_frames.load(Ordering::Relaxed) < self.wal_wrap_frames {
+            return Ok(false);
+        }
+        let (busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&self.writer)
+            .await
+            .map_err(StoreError::from_sqlx)?;
+        let done = busy == 0 && log == copied;
+        if done {
+            self.wal_frames.store(0, Ordering::Relaxed);
+        }
+        Ok(done)
+    }
+}

@@ -1,0 +1,64 @@
+//! Retention: the games a purge deletes (found on a reader connection,
+//! deleted by the writer only if still due).
+
+use sqlx::{QueryBuilder, Sqlite};
+
+use super::{Result, Store, StoreError, WriteTx};
+use crate::domain::GameId;
+
+impl Store {
+    /// Games whose last change (creation, move or stop) came before
+    /// `before` (a [`timestamp`](super::timestamp)), at most `limit`,
+    /// oldest change first: the candidates of a retention purge, found on a
+    /// reader connection so that the search holds no write lock. Nothing
+    /// changes a finished game (a throw or a stop on it is refused), so its
+    /// last change is its end: these are the finished games that ended
+    /// before `before` and the unfinished ones with no move since then.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn games_untouched_since(&self, before: &str, limit: u32) -> Result<Vec<GameId>> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM games WHERE updated_at < ? ORDER BY updated_at LIMIT ?",
+        )
+        .bind(before)
+        .bind(i64::from(limit))
+        .fetch_all(&self.readers)
+        .await
+        .map_err(StoreError::from_sqlx)?;
+        Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
+    }
+}
+
+impl WriteTx {
+    /// Delete those of `ids` whose last change still came before `before`
+    /// (a [`timestamp`](super::timestamp); a game played meanwhile is kept), with their
+    /// moves, seats and keys. Returns the ids deleted.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn delete_games_untouched_since(
+        &mut self,
+        ids: &[GameId],
+        before: &str,
+    ) -> Result<Vec<GameId>> {
+        let mut deleted = Vec::new();
+        for chunk in ids.chunks(256) {
+            let mut delete = QueryBuilder::<Sqlite>::new("DELETE FROM games WHERE updated_at < ");
+            delete.push_bind(before);
+            delete.push(" AND id IN (");
+            let mut list = delete.separated(", ");
+            for id in chunk {
+                list.push_bind(id.to_string());
+            }
+            delete.push(") RETURNING id");
+            let gone: Vec<String> = delete
+                .build_query_scalar()
+                .fetch_all(&mut *self.0)
+                .await
+                .map_err(StoreError::from_sqlx)?;
+            deleted.extend(gone.iter().filter_map(|id| GameId::parse(id).ok()));
+        }
+        Ok(deleted)
+    }
+}
