@@ -35,6 +35,8 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Most throws committed together.
     pub max_batch: usize,
+    /// Most live-feed subscribers, per game and in all.
+    pub feed: crate::service::FeedLimits,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -56,7 +58,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         let store = Store::connect(&args.database_url).await?;
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
-        let service = Service::with_max_batch(store.clone(), args.max_batch);
+        let service = Service::with_limits(store.clone(), args.max_batch, args.feed);
         // Every preset's exact odds, solved in the background from now on.
         crate::odds::Solver::shared().solve_presets();
         tracing::info!(addr = %args.addr, database = %args.database_url, "serving Zohn Ahl");
