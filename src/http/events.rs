@@ -108,9 +108,11 @@ fn parse(headers: &HeaderMap, query: &str) -> Result<Request, ApiError> {
         })?),
         (None, None) => None,
     };
+    // Either case: clients written in other languages send `True`.
     let follow = match params.follow.as_deref() {
-        None | Some("true") => true,
-        Some("false") => false,
+        None => true,
+        Some(t) if t.eq_ignore_ascii_case("true") => true,
+        Some(f) if f.eq_ignore_ascii_case("false") => false,
         Some(_) => {
             return Err(ApiError::field("#/query/follow", "must be true or false"));
         }
@@ -379,6 +381,8 @@ mod tests {
         assert_eq!(r.resume, Some(3));
         assert!(!r.follow && r.ndjson);
         assert_eq!(parse(&headers(&[]), "").unwrap().resume, None);
+        assert!(!parse(&headers(&[]), "follow=False").unwrap().follow);
+        assert!(parse(&headers(&[]), "follow=TRUE").unwrap().follow);
     }
 
     #[test]
