@@ -89,10 +89,11 @@ struct Request {
 fn parse(headers: &HeaderMap, query: &str) -> Result<Request, ApiError> {
     let params = web::Query::<FeedParams>::from_query(query)
         .map_err(|e| ApiError::invalid(format!("query string: {e}"), Vec::new()))?;
+    // Browsers send the header only with a non-empty id; an empty one is
+    // as malformed as any other value that is not a move number.
     let header = headers
         .get("last-event-id")
-        .map(|v| v.to_str().unwrap_or("?").trim())
-        .filter(|v| !v.is_empty());
+        .map(|v| v.to_str().unwrap_or("?").trim());
     let resume = match (header, params.since.as_deref()) {
         (Some(text), _) => Some(move_number(text).ok_or_else(|| {
             ApiError::field(
@@ -389,6 +390,7 @@ mod tests {
     fn a_malformed_resume_point_points_at_its_input() {
         for (h, q, pointer) in [
             (&[("last-event-id", "x")][..], "", "#/header/Last-Event-ID"),
+            (&[("last-event-id", "")][..], "", "#/header/Last-Event-ID"),
             (&[][..], "since=-1", "#/query/since"),
             (&[][..], "since=1234567890", "#/query/since"),
             (&[][..], "follow=yes", "#/query/follow"),
