@@ -282,6 +282,30 @@ pub struct MoveRecord {
 }
 
 impl MoveRecord {
+    /// This move in one line of at most [`narration::CAPTION_MAX_CHARS`]
+    /// characters for `audience`: who threw what, where the awl went and
+    /// what happened (deterministic: the same every time).
+    #[must_use]
+    pub fn caption(&self, setup: &Setup, audience: Audience) -> String {
+        let cast = setup.cast();
+        narration::caption(
+            &MoveContext {
+                options: &setup.options,
+                cast: &cast,
+                audience,
+                move_number: self.n,
+                seat: self.seat,
+                throw: &self.throw,
+                score: &self.score,
+                events: &self.events,
+                told: &[],
+                previous: None,
+            },
+            self.from,
+            self.to,
+        )
+    }
+
     /// This move's narration for `audience`: the stored narration when it
     /// was written for that audience; otherwise the stored move narrated
     /// again from its events, telling the same rules and the same context

@@ -39,6 +39,8 @@ pub struct Settings {
     /// unfinished ones this many days after their last move; `None`: keep
     /// them until deleted.
     pub retention_days: Option<u32>,
+    /// Most live-feed subscribers, per game and in all.
+    pub feed: crate::service::FeedLimits,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -60,7 +62,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         let store = Store::connect(&args.database_url).await?;
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
-        let service = Service::with_max_batch(store.clone(), args.max_batch);
+        let service = Service::with_limits(store.clone(), args.max_batch, args.feed);
         // Every preset's exact odds, solved in the background from now on.
         crate::odds::Solver::shared().solve_presets();
         // Expired idempotency answers (and, with a retention, old games)

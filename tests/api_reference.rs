@@ -43,6 +43,7 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
         "/v1/games/{id}/throws",
         "/v1/games/{id}/moves",
         "/v1/games/{id}/moves/{n}",
+        "/v1/games/{id}/events",
         "/v1/games/{id}/odds",
         "/v1/rulesets/{preset}/statistics",
         "/v1/sticks",
@@ -53,6 +54,15 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
     ] {
         assert!(served["paths"][path].is_object(), "{path} documented");
     }
+    // The live feed documents both of its media types and its 503.
+    let feed = &served["paths"]["/v1/games/{id}/events"]["get"]["responses"];
+    for media in ["text/event-stream", "application/x-ndjson"] {
+        assert!(
+            feed["200"]["content"][media]["schema"].is_object(),
+            "{media}"
+        );
+    }
+    assert!(feed["503"]["headers"]["Retry-After"].is_object());
     let redirect = send(&app, get("/docs")).await;
     assert_eq!(redirect.status.as_u16(), 307);
     assert_eq!(redirect.header("location").unwrap(), "/docs/");

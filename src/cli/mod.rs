@@ -80,6 +80,24 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u32).range(1..=36_500)
     )]
     pub retention_days: Option<u32>,
+    /// Most live-feed subscribers of one game (`GET /v1/games/{id}/events`);
+    /// one more gets 503 with `Retry-After`.
+    #[arg(
+        long,
+        env = "ZOHN_AHL_FEED_PER_GAME",
+        default_value_t = 1000,
+        value_parser = clap::value_parser!(u32).range(1..=100_000)
+    )]
+    pub feed_per_game: u32,
+    /// Most live-feed subscribers in all; one more gets 503 with
+    /// `Retry-After`.
+    #[arg(
+        long,
+        env = "ZOHN_AHL_FEED_TOTAL",
+        default_value_t = 4000,
+        value_parser = clap::value_parser!(u32).range(1..=100_000)
+    )]
+    pub feed_total: u32,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -91,6 +109,10 @@ impl From<ServeArgs> for crate::server::Settings {
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
             retention_days: args.retention_days,
+            feed: crate::service::FeedLimits {
+                per_game: args.feed_per_game as usize,
+                total: args.feed_total as usize,
+            },
         }
     }
 }
@@ -424,6 +446,22 @@ mod tests {
         for bad in ["0", "257", "many"] {
             let e = Cli::try_parse_from(["zohn-ahl", "--max-batch", bad]).unwrap_err();
             assert!(e.to_string().contains("--max-batch"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_feed_bounds_default_to_the_services_and_refuse_zero() {
+        let cli = Cli::try_parse_from(["zohn-ahl"]).unwrap();
+        let settings = crate::server::Settings::from(cli.serve);
+        assert_eq!(settings.feed, crate::service::FeedLimits::default());
+        let cli =
+            Cli::try_parse_from(["zohn-ahl", "--feed-per-game", "2", "--feed-total", "3"]).unwrap();
+        let settings = crate::server::Settings::from(cli.serve);
+        assert_eq!(settings.feed.per_game, 2);
+        assert_eq!(settings.feed.total, 3);
+        for flag in ["--feed-per-game", "--feed-total"] {
+            let e = Cli::try_parse_from(["zohn-ahl", flag, "0"]).unwrap_err();
+            assert!(e.to_string().contains(flag), "{e}");
         }
     }
 

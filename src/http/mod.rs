@@ -8,6 +8,7 @@
 mod baseline;
 mod board;
 pub mod dto;
+mod events;
 mod extract;
 mod facts;
 mod games;
@@ -125,6 +126,7 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::stop_game)
         .service(moves::list_moves)
         .service(moves::get_move)
+        .service(events::get_events)
         .service(board::get_board)
         .service(board::get_move_board)
         .service(board::get_ruleset_board)
@@ -171,6 +173,7 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         ("DeleteGame", "delete_game"),
         ("ListMoves", "list_moves"),
         ("GetBoard", "get_board"),
+        ("GetEvents", "get_events"),
     ];
     for (path, id_expr, with_move) in [
         ("/v1/games", "$response.body#/id", false),

@@ -48,6 +48,9 @@ pub fn clip_echoes(message: &str) -> String {
     out
 }
 
+/// Seconds a client refused by a full live feed is asked to wait.
+pub const FEED_RETRY_AFTER: u32 = 5;
+
 /// One invalid input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
@@ -329,6 +332,16 @@ impl From<ServiceError> for ApiError {
                 "Idempotency key reused",
                 e.to_string(),
             ),
+            ServiceError::FeedFull(_) => {
+                let mut err = Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "feed-full",
+                    "Feed full",
+                    e.to_string(),
+                );
+                err.retry_after = Some(FEED_RETRY_AFTER);
+                err
+            }
             ServiceError::Store(_) if e.is_busy() => {
                 let mut err = Self::new(
                     StatusCode::SERVICE_UNAVAILABLE,

@@ -24,10 +24,11 @@
 //! calls for), `catalogue` (the parsed data), `template` (filling
 //! templates), `statement` (rule statements), `facts` (choosing a context
 //! fact), `plan` (what a move's narration tells), `render` (the move
-//! narration in words), `lesson` (a preset's rules as a lesson) and
+//! narration in words), `caption` (a move in one line), `lesson` (a preset's rules as a lesson) and
 //! `bibtex`.
 
 mod bibtex;
+mod caption;
 mod catalogue;
 mod facts;
 mod lesson;
@@ -39,6 +40,7 @@ mod template;
 mod vocabulary;
 
 pub use bibtex::{BibtexError, bibtex};
+pub use caption::{CAPTION_MAX_CHARS, caption, check_captions};
 pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
 
 pub use catalogue::{

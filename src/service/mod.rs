@@ -11,8 +11,13 @@
 //! throws, as they could when it was created. A game without seats takes
 //! every request from anyone.
 
+mod feed;
 mod writer;
 
+pub use feed::{
+    FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove, Hub, Subscription, Watch,
+    WatchEvent,
+};
 pub use writer::{HOT_GAMES, MAX_BATCH};
 
 use crate::narration::{self, Audience};
@@ -74,6 +79,9 @@ pub enum ServiceError {
     /// This idempotency key was used for a different request.
     #[error("this Idempotency-Key was used with a different request; use a new key")]
     KeyReused,
+    /// The live feed has its most subscribers, for the game or in all.
+    #[error(transparent)]
+    FeedFull(#[from] FeedFull),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -252,6 +260,7 @@ pub struct Service {
     in_flight: InFlightSet,
     writer: mpsc::Sender<Job>,
     commits: Arc<AtomicU64>,
+    hub: Arc<Hub>,
 }
 
 impl Service {
@@ -268,21 +277,67 @@ impl Service {
     /// Tokio runtime.
     #[must_use]
     pub fn with_max_batch(store: Store, max_batch: usize) -> Self {
+        Self::with_limits(store, max_batch, FeedLimits::default())
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together
+    /// and whose live feed takes at most `feed` subscribers. Must be called
+    /// inside a Tokio runtime.
+    #[must_use]
+    pub fn with_limits(store: Store, max_batch: usize, feed: FeedLimits) -> Self {
         let max_batch = max_batch.max(1);
         let (writer, jobs) = mpsc::channel(4 * max_batch);
         let commits = Arc::new(AtomicU64::new(0));
+        let hub = Hub::new(feed);
         tokio::spawn(writer::run(
             store.clone(),
             jobs,
             max_batch,
             Arc::clone(&commits),
+            Arc::clone(&hub),
         ));
         Self {
             store,
             in_flight: Arc::default(),
             writer,
             commits,
+            hub,
         }
+    }
+
+    /// The live feed's hub (its bounds and subscriber counts).
+    #[must_use]
+    pub fn hub(&self) -> &Hub {
+        &self.hub
+    }
+
+    /// Watch a game: its snapshot (or, with `resume`, the moves after move
+    /// `resume`), then each move as it is committed, then its end. The
+    /// subscription is taken before the store is read, so that no move is
+    /// missed and none told twice. Without `follow` the watch ends once
+    /// what the store holds is told. [`WatchEvent::Idle`] comes after each
+    /// `keep_alive` without news.
+    ///
+    /// # Errors
+    /// [`ServiceError::FeedFull`] beyond the subscriber bounds;
+    /// [`ServiceError::GameNotFound`]; storage errors.
+    pub async fn watch(
+        &self,
+        id: GameId,
+        resume: Option<u32>,
+        follow: bool,
+        keep_alive: std::time::Duration,
+    ) -> Result<Watch> {
+        let subscription = self.hub.subscribe(id)?;
+        Watch::begin(
+            subscription,
+            self.store.clone(),
+            id,
+            resume,
+            follow,
+            keep_alive,
+        )
+        .await
     }
 
     /// Transactions the writer has committed so far (each may hold many

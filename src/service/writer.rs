@@ -31,6 +31,7 @@ use lru::LruCache;
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
+use super::feed::{FeedItem, FeedMove, Hub};
 use super::{Answer, ServiceError, StopCommand, ThrowCommand, token_hash};
 use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
 use crate::narration::{self, MoveContext, Narration};
@@ -181,6 +182,7 @@ pub(super) async fn run(
     mut jobs: mpsc::Receiver<Job>,
     max_batch: usize,
     commits: Arc<AtomicU64>,
+    hub: Arc<Hub>,
 ) {
     let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
     let mut batch = Vec::with_capacity(max_batch);
@@ -189,7 +191,7 @@ pub(super) async fn run(
         for job in batch.drain(..) {
             if job.is_exclusive() {
                 if !group.is_empty() {
-                    write_batch(&store, &mut hot, std::mem::take(&mut group), &commits).await;
+                    write_batch(&store, &mut hot, std::mem::take(&mut group), &commits, &hub).await;
                 }
                 write_alone(&store, &mut hot, job, &commits).await;
             } else {
@@ -197,7 +199,7 @@ pub(super) async fn run(
             }
         }
         if !group.is_empty() {
-            write_batch(&store, &mut hot, group, &commits).await;
+            write_batch(&store, &mut hot, group, &commits, &hub).await;
         }
         // Between two batches, with every answer sent: let a long log wrap.
         if let Err(e) = store.wrap_wal().await {
@@ -220,6 +222,7 @@ async fn write_batch(
     cache: &mut LruCache<GameId, Hot>,
     jobs: Vec<Job>,
     commits: &AtomicU64,
+    hub: &Hub,
 ) {
     // Played once from memory; played again from the database only if the
     // compare-and-set shows that another process wrote one of the games.
@@ -258,7 +261,7 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         }
-        return finish(tx, cache, touched, jobs, played, commits).await;
+        return finish(tx, cache, touched, jobs, played, commits, hub).await;
     }
 }
 
@@ -566,8 +569,38 @@ async fn save(
     tx.save_batch(now, &games, &moves).await
 }
 
-/// Render and keep the answers, commit, then answer every request and keep
-/// the games in memory (only after a durable commit).
+/// What the batch tells the live feed: each move, and the end of each game
+/// it finished. Made for every game, since a subscriber may come between
+/// now and the commit; the hub drops the items of games nobody watches.
+fn feed_items(played: &[Result<Played>]) -> Vec<(GameId, FeedItem)> {
+    let mut items = Vec::new();
+    for p in played {
+        match p {
+            Ok(Played::Throw { game, record, .. }) => {
+                let game = Arc::new(game.clone());
+                items.push((
+                    game.id,
+                    FeedItem::Move(Arc::new(FeedMove::new(
+                        Arc::clone(&game),
+                        (**record).clone(),
+                    ))),
+                ));
+                if game.state.is_finished() {
+                    items.push((game.id, FeedItem::End(game)));
+                }
+            }
+            Ok(Played::Stop { game, .. }) => {
+                items.push((game.id, FeedItem::End(Arc::new(game.clone()))));
+            }
+            _ => {}
+        }
+    }
+    items
+}
+
+/// Render and keep the answers, commit, then tell the live feed, answer
+/// every request and keep the games in memory (only after a durable
+/// commit).
 async fn finish(
     mut tx: WriteTx,
     cache: &mut LruCache<GameId, Hot>,
@@ -575,7 +608,9 @@ async fn finish(
     jobs: Vec<Job>,
     played: Vec<Result<Played>>,
     commits: &AtomicU64,
+    hub: &Hub,
 ) {
+    let feed = feed_items(&played);
     enum Reply {
         Throw(oneshot::Sender<Result<Thrown>>, Result<Thrown>),
         Stop(oneshot::Sender<Result<Answer>>, Result<Answer>),
@@ -676,6 +711,11 @@ async fn finish(
     match committed {
         Ok(()) => {
             commits.fetch_add(1, Ordering::Relaxed);
+            // In commit order, before any answer: a client that has its
+            // answer and then subscribes reads the move from the store.
+            for (id, item) in feed {
+                hub.publish(id, || vec![item]);
+            }
             for (id, t) in touched {
                 cache.put(id, t.hot);
             }

@@ -13,6 +13,8 @@ use serde_json::Value;
 use zohn_ahl::service::Service;
 use zohn_ahl::store::Store;
 
+pub mod live;
+
 /// A temporary database directory and its URL.
 pub struct TestDb {
     pub dir: tempfile::TempDir,

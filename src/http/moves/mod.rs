@@ -25,7 +25,11 @@ pub const MAX_PAGE: u32 = 100;
 pub const DEFAULT_PAGE: u32 = 20;
 
 /// The move as stored, or narrated again for `audience`.
-fn for_audience(game: &Game, record: MoveRecord, audience: Option<Audience>) -> MoveRecord {
+pub(super) fn for_audience(
+    game: &Game,
+    record: MoveRecord,
+    audience: Option<Audience>,
+) -> MoveRecord {
     match audience {
         Some(a) => MoveRecord {
             narration: record.narration_for(&game.setup, a),

@@ -46,6 +46,10 @@ pub struct MoveView {
     pub events: Vec<EventView>,
     /// Counters after the move.
     pub counters: CountersView,
+    /// The move in one line for a big screen or a chat: who threw what,
+    /// where the awl went, what happened; in the narration's audience.
+    #[schema(max_length = 100, example = "Ama throws 3: from 4 to 7; next: Bea.")]
+    pub caption: String,
     /// What happened, why, and context, with citations.
     pub narration: NarrationView,
     /// The game after this move (in the response to a throw).
@@ -89,6 +93,7 @@ pub fn move_view(game: &Game, record: &MoveRecord, with_state: bool) -> MoveView
             a: record.state.counters[0],
             b: record.state.counters[1],
         },
+        caption: record.caption(setup, record.narration.audience),
         narration: (&record.narration).into(),
         state: with_state.then(|| game_view(game, &game.state)),
     }

@@ -1,0 +1,567 @@
+//! A move's caption: one line of at most [`CAPTION_MAX_CHARS`] characters
+//! for a big screen or a chat: who threw what, where the awl went, and what
+//! happened, in the audience's words and the ruleset's vocabulary.
+//!
+//! The caption is built from parts (the throw, the awl's route, one part per
+//! notable event), each with forms from the longest to the shortest
+//! (`data/captions.json`). It takes the longest forms that fit; while the
+//! line is too long, the least important part that can still shrink takes
+//! its next form, and an optional part is then left out. Names are never
+//! cut inside a word: a long name is shortened to its first words, or to
+//! its side's letter. The thrower, the value and the awl's final space are
+//! in every caption.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+use super::catalogue::{PerAudience, catalogue};
+use super::template::BoardVars;
+use super::vocabulary::{Audience, MoveContext};
+use crate::rules::{Creek, Event, Side, SpinnerSector, Throw, ThrowTable, WinReason};
+
+/// The longest caption, in characters (Unicode scalar values).
+pub const CAPTION_MAX_CHARS: usize = 100;
+
+/// A shortened name is at most this many characters (whole words).
+const SHORT_NAME_CHARS: usize = 16;
+
+/// The captions file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaptionData {
+    #[allow(dead_code, reason = "a note for the file's readers")]
+    comment: String,
+    /// Forms of each part, longest first, per audience.
+    parts: BTreeMap<String, PerAudience<Vec<String>>>,
+    /// A short name for each board feature.
+    features_short: BTreeMap<String, PerAudience<String>>,
+    /// How a side is named when its name is too long to shorten.
+    side_label: PerAudience<String>,
+}
+
+static CAPTIONS: LazyLock<CaptionData> = LazyLock::new(|| {
+    // Compiled in and checked by the test suite: a failure is a build defect.
+    serde_json::from_str(include_str!("data/captions.json"))
+        .unwrap_or_else(|e| panic!("embedded caption data is invalid: captions.json: {e}"))
+});
+
+/// Check the embedded caption data: every part the captions use is there,
+/// with at least one form per audience.
+///
+/// # Errors
+/// The first part missing or empty.
+pub fn check_captions() -> Result<(), String> {
+    let data: CaptionData = serde_json::from_str(include_str!("data/captions.json"))
+        .map_err(|e| format!("captions.json: {e}"))?;
+    for key in PART_KEYS {
+        let part = data
+            .parts
+            .get(*key)
+            .ok_or_else(|| format!("captions.json: part {key} is missing"))?;
+        if part.all().any(Vec::is_empty) {
+            return Err(format!(
+                "captions.json: part {key} has an audience without forms"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every part key the captions use.
+const PART_KEYS: &[&str] = &[
+    "throw",
+    "spin",
+    "moved",
+    "moved_ordinary",
+    "forced_pass",
+    "now_on",
+    "passed_north_creek",
+    "completed_circuit",
+    "circuit_completed_home",
+    "fell_into_creek_north",
+    "fell_into_creek_south",
+    "crossed_dry_branch",
+    "whipped",
+    "counter_paid",
+    "counter_unpaid",
+    "lost_throw_extra",
+    "lost_throw_next",
+    "turn_skipped",
+    "throws_again",
+    "spins_again",
+    "turn_passed",
+    "won_all_counters",
+    "won_circuits",
+];
+
+/// How much a part matters: the least important shrinks first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Weight {
+    /// Who throws next.
+    Next,
+    /// Extra throws, skipped turns, harmless passes, unpaid counters.
+    Aside,
+    /// Counters changing hands.
+    Counter,
+    /// Circuits and lost throws.
+    Notable,
+    /// Whips.
+    Whip,
+    /// The winner.
+    Result,
+    /// Where the awl went (always kept).
+    Route,
+    /// Who threw what (always kept).
+    Throw,
+}
+
+/// One part of a caption: its forms, longest first, and which one is used.
+struct Part {
+    forms: Vec<String>,
+    weight: Weight,
+    /// Whether it may be left out once its shortest form does not fit.
+    optional: bool,
+    /// The form in use; `forms.len()` once left out.
+    at: usize,
+}
+
+impl Part {
+    fn text(&self) -> Option<&str> {
+        self.forms.get(self.at).map(String::as_str)
+    }
+
+    fn can_shrink(&self) -> bool {
+        self.at + 1 < self.forms.len() || (self.optional && self.at < self.forms.len())
+    }
+}
+
+/// A name cut to whole words of at most [`SHORT_NAME_CHARS`] characters
+/// (the name itself when it fits), or `label` when its first word is longer.
+fn short_name(name: &str, label: &str) -> String {
+    if name.chars().count() <= SHORT_NAME_CHARS {
+        return name.to_owned();
+    }
+    let mut out = String::new();
+    for word in name.split_whitespace() {
+        let len = out.chars().count() + usize::from(!out.is_empty()) + word.chars().count();
+        if len > SHORT_NAME_CHARS {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_empty() {
+        label.to_owned()
+    } else {
+        out
+    }
+}
+
+struct Builder<'a> {
+    ctx: &'a MoveContext<'a>,
+    words: BoardVars,
+    data: &'static CaptionData,
+    parts: Vec<Part>,
+}
+
+impl Builder<'_> {
+    fn audience(&self) -> Audience {
+        self.ctx.audience
+    }
+
+    fn label(&self, side: Side) -> String {
+        let letter = match side {
+            Side::A => "A",
+            Side::B => "B",
+        };
+        self.words.fill(
+            self.data.side_label.get(self.audience()),
+            &[("letter", letter)],
+        )
+    }
+
+    fn side(&self, side: Side) -> (String, String) {
+        let name = self.ctx.cast.side(side).to_owned();
+        let short = short_name(&name, &self.label(side));
+        (name, short)
+    }
+
+    fn push(&mut self, key: &str, weight: Weight, optional: bool, vars: &[(&str, &str)]) {
+        let Some(forms) = self.data.parts.get(key) else {
+            return;
+        };
+        let mut filled: Vec<String> = Vec::new();
+        for template in forms.get(self.audience()) {
+            let text = self.words.fill(template, vars);
+            // A form whose words are all there, each different from the
+            // last.
+            if !text.is_empty() && filled.last() != Some(&text) {
+                filled.push(text);
+            }
+        }
+        if filled.is_empty() {
+            return;
+        }
+        self.parts.push(Part {
+            forms: filled,
+            weight,
+            optional,
+            at: 0,
+        });
+    }
+
+    fn head(&mut self) {
+        let ctx = self.ctx;
+        let player = ctx.cast.player(ctx.seat).to_owned();
+        let player_short = short_name(&player, &self.label(ctx.seat.side));
+        let value = ctx.score.value.to_string();
+        match *ctx.throw {
+            Throw::Sticks(_) => self.push(
+                "throw",
+                Weight::Throw,
+                false,
+                &[
+                    ("player", &player),
+                    ("player_short", &player_short),
+                    ("value", &value),
+                ],
+            ),
+            Throw::Spinner(sector) => {
+                let s = catalogue().templates.words.sectors.get(self.audience());
+                let sector = match sector {
+                    SpinnerSector::Ten => &s.ten,
+                    SpinnerSector::One => &s.one,
+                    SpinnerSector::BlueOne => &s.blue_one,
+                    SpinnerSector::Two => &s.two,
+                    SpinnerSector::Three => &s.three,
+                    SpinnerSector::BlueThree => &s.blue_three,
+                    SpinnerSector::Six => &s.six,
+                }
+                .clone();
+                self.push(
+                    "spin",
+                    Weight::Throw,
+                    false,
+                    &[
+                        ("player", &player),
+                        ("player_short", &player_short),
+                        ("sector", &sector),
+                        ("value", &value),
+                    ],
+                );
+            }
+        }
+    }
+
+    fn feature(&self, side: Side, space: u8) -> (String, String) {
+        let key = self.ctx.options.board.feature(side, space).key();
+        let audience = self.audience();
+        let long = catalogue()
+            .features
+            .get(key)
+            .map(|m| self.words.fill(m.get(audience), &[]))
+            .unwrap_or_default();
+        let short = self
+            .data
+            .features_short
+            .get(key)
+            .map(|m| self.words.fill(m.get(audience), &[]))
+            .unwrap_or_default();
+        (long, short)
+    }
+
+    /// Every part of the move, in reading order.
+    #[allow(clippy::too_many_lines)]
+    fn build(&mut self, from: u8, to: u8) {
+        let ctx = self.ctx;
+        self.head();
+        // Where the awl stands after the parts pushed so far.
+        let mut at = from;
+        let last_move = ctx.events.iter().rposition(|e| {
+            matches!(
+                e,
+                Event::Moved { .. }
+                    | Event::FellIntoCreek { .. }
+                    | Event::CrossedDryBranch { .. }
+                    | Event::CompletedCircuit { exact: true, .. }
+            )
+        });
+        for (i, event) in ctx.events.iter().enumerate() {
+            // The last event that moves the awl names its final space.
+            let here = |own: u8| if Some(i) == last_move { to } else { own };
+            match *event {
+                Event::Moved {
+                    side,
+                    from: start,
+                    to: end,
+                    ..
+                } => {
+                    let end = here(end);
+                    let (feature, feature_short) = self.feature(side, end);
+                    let key = if ctx.options.board.feature(side, end).key() == "ordinary" {
+                        "moved_ordinary"
+                    } else {
+                        "moved"
+                    };
+                    self.push(
+                        key,
+                        Weight::Route,
+                        false,
+                        &[
+                            ("from", &start.to_string()),
+                            ("to", &end.to_string()),
+                            ("feature", &feature),
+                            ("feature_short", &feature_short),
+                        ],
+                    );
+                    at = end;
+                }
+                Event::ForcedPass { value, .. } => self.push(
+                    "forced_pass",
+                    Weight::Route,
+                    false,
+                    &[("from", &from.to_string()), ("value", &value.to_string())],
+                ),
+                Event::PassedNorthCreek { .. } => {
+                    self.push("passed_north_creek", Weight::Aside, true, &[]);
+                }
+                Event::CompletedCircuit {
+                    circuits, exact, ..
+                } => {
+                    let circuits = circuits.to_string();
+                    if exact {
+                        let end = here(1);
+                        self.push(
+                            "circuit_completed_home",
+                            Weight::Route,
+                            false,
+                            &[("circuits", &circuits), ("to", &end.to_string())],
+                        );
+                        at = end;
+                    } else {
+                        self.push(
+                            "completed_circuit",
+                            Weight::Notable,
+                            true,
+                            &[("circuits", &circuits)],
+                        );
+                    }
+                }
+                Event::FellIntoCreek { creek, .. } => {
+                    let end = here(1);
+                    let key = match creek {
+                        Creek::North => "fell_into_creek_north",
+                        Creek::South => "fell_into_creek_south",
+                    };
+                    self.push(key, Weight::Route, false, &[("to", &end.to_string())]);
+                    at = end;
+                }
+                Event::CrossedDryBranch { to: end, .. } => {
+                    let end = here(end);
+                    self.push(
+                        "crossed_dry_branch",
+                        Weight::Route,
+                        false,
+                        &[("to", &end.to_string())],
+                    );
+                    at = end;
+                }
+                Event::Whipped { victim, .. } => {
+                    let (opponent, opponent_short) = self.side(victim);
+                    self.push(
+                        "whipped",
+                        Weight::Whip,
+                        false,
+                        &[("opponent", &opponent), ("opponent_short", &opponent_short)],
+                    );
+                }
+                Event::CounterPaid {
+                    payer,
+                    payee,
+                    counters,
+                    ..
+                } => {
+                    let (payer_name, payer_short) = self.side(payer);
+                    let (payee_name, payee_short) = self.side(payee);
+                    self.push(
+                        "counter_paid",
+                        Weight::Counter,
+                        true,
+                        &[
+                            ("payer", &payer_name),
+                            ("payer_short", &payer_short),
+                            ("payee", &payee_name),
+                            ("payee_short", &payee_short),
+                            ("payee_counters", &counters[payee.index()].to_string()),
+                        ],
+                    );
+                }
+                Event::CounterUnpaid { payer, .. } => {
+                    let (payer_name, payer_short) = self.side(payer);
+                    self.push(
+                        "counter_unpaid",
+                        Weight::Aside,
+                        true,
+                        &[("payer", &payer_name), ("payer_short", &payer_short)],
+                    );
+                }
+                Event::LostThrow {
+                    extra_throw_lost, ..
+                } => self.push(
+                    if extra_throw_lost {
+                        "lost_throw_extra"
+                    } else {
+                        "lost_throw_next"
+                    },
+                    Weight::Notable,
+                    true,
+                    &[],
+                ),
+                Event::TurnSkipped { seat } => {
+                    let player = ctx.cast.player(seat).to_owned();
+                    let short = short_name(&player, &self.label(seat.side));
+                    self.push("turn_skipped", Weight::Aside, true, &[("player", &short)]);
+                }
+                Event::ThrowsAgain { .. } => self.push(
+                    if ctx.options.throw_table == ThrowTable::Spinner {
+                        "spins_again"
+                    } else {
+                        "throws_again"
+                    },
+                    Weight::Aside,
+                    true,
+                    &[],
+                ),
+                Event::TurnPassed { seat } => {
+                    let player = ctx.cast.player(seat).to_owned();
+                    let short = short_name(&player, &self.label(seat.side));
+                    self.push(
+                        "turn_passed",
+                        Weight::Next,
+                        true,
+                        &[("next_player", &player), ("next_short", &short)],
+                    );
+                }
+                Event::Won { side, reason } => {
+                    let (name, short) = self.side(side);
+                    let circuits = ctx
+                        .events
+                        .iter()
+                        .find_map(|e| match e {
+                            Event::CompletedCircuit { circuits, .. } => Some(*circuits),
+                            _ => None,
+                        })
+                        .unwrap_or_default()
+                        .to_string();
+                    let counters = ctx.options.total_counters().to_string();
+                    let key = match reason {
+                        WinReason::Circuits => "won_circuits",
+                        WinReason::AllCounters | WinReason::Stopped => "won_all_counters",
+                    };
+                    self.push(
+                        key,
+                        Weight::Result,
+                        false,
+                        &[
+                            ("side", &name),
+                            ("side_short", &short),
+                            ("counters", &counters),
+                            ("circuits", &circuits),
+                        ],
+                    );
+                }
+                Event::LandedOnDryBranch { .. } | Event::Drawn => {}
+            }
+        }
+        if at != to {
+            self.push("now_on", Weight::Route, false, &[("to", &to.to_string())]);
+        }
+    }
+
+    /// The line: the throw, then `: ` and the other parts joined by `; `.
+    fn line(&self) -> String {
+        let mut texts = self.parts.iter().filter_map(Part::text);
+        let mut out = texts.next().unwrap_or_default().to_owned();
+        for (i, t) in texts.enumerate() {
+            out.push_str(if i == 0 { ": " } else { "; " });
+            out.push_str(t);
+        }
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out
+    }
+}
+
+/// The caption of a move: one line of at most [`CAPTION_MAX_CHARS`]
+/// characters naming the thrower, the value and the mover's awl's final
+/// space (`to`, own numbering; `from` where it stood), in `ctx.audience`'s
+/// words. Deterministic.
+#[must_use]
+pub fn caption(ctx: &MoveContext<'_>, from: u8, to: u8) -> String {
+    let mut b = Builder {
+        ctx,
+        words: BoardVars::new(catalogue(), ctx.options, ctx.audience),
+        data: &CAPTIONS,
+        parts: Vec::new(),
+    };
+    b.build(from, to);
+    loop {
+        let line = b.line();
+        if line.chars().count() <= CAPTION_MAX_CHARS {
+            return line;
+        }
+        let Some(part) = b
+            .parts
+            .iter_mut()
+            .rev()
+            .filter(|p| p.can_shrink())
+            .min_by_key(|p| p.weight)
+        else {
+            return cut(&line);
+        };
+        part.at += 1;
+    }
+}
+
+/// The last resort (never reached by names within the API's bounds): whole
+/// words up to the limit, then an ellipsis.
+fn cut(line: &str) -> String {
+    let mut out = String::new();
+    for word in line.split(' ') {
+        if out.chars().count() + word.chars().count() + 2 > CAPTION_MAX_CHARS {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SHORT_NAME_CHARS, check_captions, short_name};
+
+    #[test]
+    fn caption_data_has_every_part() {
+        assert_eq!(check_captions(), Ok(()));
+    }
+
+    #[test]
+    fn short_names_keep_whole_words() {
+        assert_eq!(short_name("Ama", "side A"), "Ama");
+        assert_eq!(
+            short_name("The Very Long Team Name Of The North", "side A"),
+            "The Very Long"
+        );
+        let one_word = "x".repeat(SHORT_NAME_CHARS + 1);
+        assert_eq!(short_name(&one_word, "side B"), "side B");
+    }
+}
