@@ -282,6 +282,10 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         "the page shows the game's awls"
     );
     save("play-game.png", &client.screenshot().await.unwrap());
+    save(
+        "play-feed.png",
+        &css(&client, ".feed").await.screenshot().await.unwrap(),
+    );
 
     // Switch the audience: the moves are told again, for young players.
     let general = css(&client, "#moves li[data-n=\"1\"]")

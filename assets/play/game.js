@@ -158,9 +158,7 @@
   }
 
   function caption(m) {
-    if (m.caption) return m.caption;
-    const first = m.narration && m.narration.segments[0];
-    return first ? first.text : "Move " + m.n;
+    return m.caption || m.player.name + " threw " + m.value + (m.throws_again ? " and throws again." : ".");
   }
 
   function addMove(m, live) {
@@ -197,7 +195,7 @@
     if (live && m.origin === "reported") loadFairness();
   }
 
-  async function backfill(upTo, gen) {
+  async function backfill(upTo, gen, live) {
     let cursor = null;
     do {
       const q = new URLSearchParams({ limit: "100", audience });
@@ -205,7 +203,7 @@
       const res = await fetch(api + "/moves?" + q.toString());
       if (!res.ok || gen !== generation) return;
       const page = await res.json();
-      for (const m of page.items) addMove(m, false);
+      for (const m of page.items) addMove(m, Boolean(live));
       cursor = page.next_cursor;
       const last = page.items[page.items.length - 1];
       if (last && last.n >= upTo) break;
@@ -277,7 +275,7 @@
       }
       const view = await res.json();
       renderGame(view);
-      await backfill(Number.MAX_SAFE_INTEGER, gen);
+      await backfill(Number.MAX_SAFE_INTEGER, gen, tries > 0);
       if (view.status === "finished") {
         clearInterval(poller);
         $("board").setAttribute("src", api + "/board.svg");
