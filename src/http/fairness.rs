@@ -226,7 +226,9 @@ async fn report(service: &Service, ids: &[GameId]) -> Result<FairnessView, ApiEr
     })
 }
 
-/// Are this game's sticks fair? The game's reported throws (physical
+/// Are this game's sticks fair?
+///
+/// The game's reported throws (physical
 /// throws sent as `sticks` or `spinner`; the server's own throws are left
 /// out) counted by result and compared with the exact probabilities of the
 /// game's throw table by Pearson's chi-square test.
@@ -260,7 +262,9 @@ pub async fn get_game_fairness(
     Ok(HttpResponse::Ok().json(report(&service, &[id.0]).await?))
 }
 
-/// Are a class's sticks fair? The reported throws of every game listed
+/// Are a class's sticks fair?
+///
+/// The reported throws of every game listed
 /// (`?game=<id>&game=<id>`, 1 to 50 games, a game listed twice counted
 /// once) tested together as for one game. Games whose rulesets throw by
 /// different tables (the four sticks scored two ways, or the spinner) are
