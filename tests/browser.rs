@@ -351,6 +351,32 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     .await;
     assert_eq!(items, json!(6), "each move once");
 
+    // Report a physical throw (two sticks flat, the sahe round): it is
+    // played, and the fairness section counts it.
+    until(
+        &client,
+        "the report button enabled",
+        "return !document.getElementById('report-send').disabled",
+    )
+    .await;
+    for (stick, face) in [(1, "flat"), (2, "flat"), (3, "round"), (4, "round")] {
+        css(&client, &format!("#stick-{stick}"))
+            .await
+            .select_by_value(face)
+            .await
+            .unwrap();
+    }
+    css(&client, "#report-send").await.click().await.unwrap();
+    css(&client, "#moves li[data-n=\"7\"]").await;
+    until(
+        &client,
+        "the fairness section counting the reported throw",
+        "return document.getElementById('fair-figures').textContent === 'Reported throws so far: 1.'",
+    )
+    .await;
+    let fair = css(&client, "#fair-text").await.text().await.unwrap();
+    assert!(fair.contains("We have 1"), "told for young players: {fair}");
+
     // Big-screen mode.
     css(&client, "#big").await.click().await.unwrap();
     until(

@@ -378,7 +378,7 @@
     $("fair-figures").textContent = test.reliable && key !== "young"
       ? "Chi-square " + test.chi_square.toFixed(2) + ", " + test.degrees_of_freedom +
         " degrees of freedom, p = " + test.p_value.toFixed(3) + " (" + test.throws + " reported throws)."
-      : test.throws + " reported throws so far.";
+      : "Reported throws so far: " + test.throws + ".";
   }
 
   // ---- start ---------------------------------------------------------------
