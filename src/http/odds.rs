@@ -18,8 +18,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::dto::{OptionsView, RulesetView};
+use super::extract::{GameIdPath, PresetPath};
 use super::problem::{ApiError, Problem};
-use crate::domain::GameId;
 use crate::odds::{Lookup, OddsError, Solution, Solver, TOLERANCE};
 use crate::rules::{Preset, Side, Table};
 use crate::service::{Service, ServiceError};
@@ -175,9 +175,8 @@ async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiErr
 pub async fn get_odds(
     service: web::Data<Service>,
     solver: web::Data<Solver>,
-    id: web::Path<String>,
+    GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
-    let id = GameId::parse(&id).map_err(|e| ApiError::field("#/path/id", e.to_string()))?;
     let game = service.game(id).await?;
     if game.state.is_finished() {
         return Err(ApiError::new(
@@ -229,9 +228,8 @@ pub async fn get_odds(
 #[get("/v1/rulesets/{preset}/statistics")]
 pub async fn get_statistics(
     solver: web::Data<Solver>,
-    preset: web::Path<String>,
+    PresetPath(preset): PresetPath,
 ) -> Result<HttpResponse, ApiError> {
-    let preset = super::rulesets::preset_from_path(&preset)?;
     let options = preset.options();
     let players = preset.default_players();
     let table =
