@@ -268,19 +268,18 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         )
         .await
         .unwrap();
-    let awls = css(&client, "#board")
-        .await
-        .attr("data-awls")
-        .await
-        .unwrap();
-    assert_eq!(
-        awls.as_deref(),
-        Some(&*format!(
-            "{},{}",
-            game["sides"][0]["awl"]["space"], game["sides"][1]["awl"]["space"]
-        )),
-        "the page shows the game's awls"
+    // The page's own reading of the game follows the moves (it reads the
+    // game again after each move of the feed).
+    let awls = format!(
+        "{},{}",
+        game["sides"][0]["awl"]["space"], game["sides"][1]["awl"]["space"]
     );
+    until(
+        &client,
+        "the page showing the game's awls",
+        &format!("return document.getElementById('board').dataset.awls === '{awls}'"),
+    )
+    .await;
     save("play-game.png", &client.screenshot().await.unwrap());
     save(
         "play-feed.png",
