@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{get, post_empty, post_json, send, spawn_app};
+use common::{Target, get, post_empty, post_json, send, spawn_app};
 use serde_json::{Value, json};
 
 /// The 16 stick configurations, the sahe last.
@@ -18,15 +18,7 @@ fn configurations() -> Vec<[&'static str; 4]> {
 }
 
 /// Every throw the API reported, and the sticks it was sent.
-async fn report<S, B>(app: &S, id: &str, sticks: &[[&str; 4]])
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
+async fn report<T: Target>(app: &T, id: &str, sticks: &[[&str; 4]]) {
     for s in sticks {
         let r = send(
             app,
