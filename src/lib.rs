@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod domain;
+pub mod fairness;
 pub mod http;
 pub mod narration;
 pub mod odds;

@@ -11,10 +11,12 @@ pub mod dto;
 mod events;
 mod extract;
 mod facts;
+mod fairness;
 mod games;
 mod json;
 mod moves;
 mod odds;
+mod play;
 pub mod problem;
 mod reference;
 mod rules;
@@ -134,6 +136,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)
         .service(odds::get_statistics)
+        .service(fairness::get_game_fairness)
+        .service(fairness::get_class_fairness)
         .service(reference::get_sticks)
         .service(reference::get_sources)
         .service(reference::get_source)
@@ -235,10 +239,11 @@ async fn no_route(req: HttpRequest) -> HttpResponse {
 fn to_problem<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
-    let is_problem = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()));
+    // Problems pass as they are, and so do the lesson page's own HTML
+    // answers (its "no such game" page).
+    let is_problem = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| {
+        v.as_bytes().starts_with(PROBLEM_JSON.as_bytes()) || v.as_bytes().starts_with(b"text/html")
+    });
     if is_problem {
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
@@ -303,7 +308,9 @@ pub fn app_with_odds(
         .configure(routes)
         .split_for_parts();
     let api = with_links(api);
-    let app = app.service(web::redirect("/docs", "/docs/"));
+    let app = app
+        .service(web::redirect("/docs", "/docs/"))
+        .configure(play::routes);
     // The load benchmark's baseline route, only in builds with the
     // `bench-baseline` feature (not documented, not in the product).
     #[cfg(feature = "bench-baseline")]

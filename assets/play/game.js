@@ -1,0 +1,400 @@
+// One game's page: the board, the narrated moves (kept in step through the
+// live feed, GET /v1/games/{id}/events), throws, reported throws, stop, the
+// audience switch, big-screen mode and the fairness of the reported throws.
+//
+// A seat token is read from the URL fragment (#seat=A.<token>) and sent only
+// in the Authorization header of throws and stops; the fragment never
+// reaches the server.
+"use strict";
+(function () {
+  const id = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  const api = "/v1/games/" + encodeURIComponent(id);
+  const $ = (sel) => document.getElementById(sel);
+
+  // ---- the fragment: seat, audience, big screen ---------------------------
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  let seatSide = null;
+  let seatToken = null;
+  {
+    const seat = fragment.get("seat");
+    const dot = seat ? seat.indexOf(".") : -1;
+    if (dot > 0) {
+      seatSide = seat.slice(0, dot);
+      seatToken = seat.slice(dot + 1);
+    }
+  }
+  function saveFragment() {
+    const text = fragment.toString();
+    history.replaceState(null, "", location.pathname + (text ? "#" + text : ""));
+  }
+
+  // ---- state ---------------------------------------------------------------
+  let game = null; // the latest game view
+  let audience = fragment.get("audience");
+  let feed = null; // the EventSource
+  let generation = 0; // bumped on every (re)subscription
+  let poller = null; // the fallback when the feed is unavailable
+  let lastN = 0; // the newest move shown
+  let sources = {}; // source id -> short label
+  let refreshTimer = null;
+
+  function headers(extra) {
+    const h = Object.assign({}, extra || {});
+    if (seatToken) h["Authorization"] = "Bearer " + seatToken;
+    return h;
+  }
+
+  function showError(text) {
+    $("error").textContent = text || "";
+  }
+
+  async function problemText(res) {
+    try {
+      const p = await res.json();
+      return p.detail || p.title || res.statusText;
+    } catch (_) {
+      return res.status + " " + res.statusText;
+    }
+  }
+
+  // ---- sources, for the citation links -------------------------------------
+  async function loadSources() {
+    try {
+      const res = await fetch("/v1/sources");
+      if (!res.ok) return;
+      const body = await res.json();
+      const items = Array.isArray(body) ? body : body.items || body.sources || [];
+      for (const s of items) {
+        const who = (s.author && s.author[0] && (s.author[0].family || s.author[0].literal)) || s.publisher || "";
+        const year = s.issued && s.issued["date-parts"] && s.issued["date-parts"][0] && s.issued["date-parts"][0][0];
+        sources[s.id] = [who, year].filter(Boolean).join(" ") || s.title || s.id;
+      }
+    } catch (_) {
+      // Citations then show the source ids.
+    }
+  }
+
+  // ---- the game view -------------------------------------------------------
+  function sideName(side) {
+    const s = game && game.sides.find((x) => x.side === side);
+    return s ? s.name : side;
+  }
+
+  function renderGame(view) {
+    game = view;
+    if (!audience) {
+      audience = view.audience;
+    }
+    $("audience").value = audience;
+    const [a, b] = view.sides;
+    $("title").textContent = a.name + " and " + b.name;
+    document.title = "Zohn Ahl: " + a.name + " and " + b.name;
+    let status;
+    if (view.status === "finished") {
+      status = view.result === "draw" ? "The game is over: a draw." : "The game is over: " + sideName(view.winner) + " won.";
+    } else if (view.to_throw) {
+      const who = view.to_throw.name && view.to_throw.name !== sideName(view.to_throw.side)
+        ? view.to_throw.name + " (" + sideName(view.to_throw.side) + ")"
+        : sideName(view.to_throw.side);
+      status = who + " to throw" + (view.extra_throw_pending ? " again." : ".");
+    } else {
+      status = "";
+    }
+    status += " Counters: " + a.name + " " + a.counters + ", " + b.name + " " + b.counters + ".";
+    $("status").textContent = status;
+    const board = $("board");
+    board.alt = "The board: " + a.name + "'s awl on its space " + a.awl.space + ", " + b.name +
+      "'s awl on its space " + b.awl.space + "; counters " + a.counters + " and " + b.counters + ".";
+    board.dataset.awls = a.awl.space + "," + b.awl.space;
+    if (lastN === 0 && view.throws === 0) setBoard(0);
+    const spinner = view.ruleset.options.throw_table === "spinner";
+    $("report-sticks").hidden = spinner;
+    $("report-spinner").hidden = !spinner;
+    $("throw").textContent = spinner ? "Spin the spinner" : "Throw the sticks";
+    updateControls();
+  }
+
+  function updateControls() {
+    const over = !game || game.status === "finished";
+    let canThrow = !over;
+    let note = "";
+    if (game && game.seated) {
+      if (!seatToken) {
+        canThrow = false;
+        note = "This page watches the game: each side throws from its own link.";
+      } else if (!over && game.to_throw && game.to_throw.side !== seatSide) {
+        canThrow = false;
+        note = "You play " + sideName(seatSide) + ": wait for your turn.";
+      } else {
+        note = "You play " + sideName(seatSide) + ".";
+      }
+    }
+    if (over) note = "The game is over.";
+    $("seat-note").textContent = note;
+    $("throw").disabled = !canThrow;
+    $("report-send").disabled = !canThrow;
+    $("stop").disabled = over || (game && game.seated && !seatToken);
+  }
+
+  function setBoard(n) {
+    const src = n > 0 ? api + "/moves/" + n + "/board.svg" : api + "/board.svg";
+    const board = $("board");
+    if (board.getAttribute("src") !== src) board.setAttribute("src", src);
+    board.dataset.move = String(n);
+  }
+
+  // ---- the moves -----------------------------------------------------------
+  function citationLinks(citations) {
+    const span = document.createElement("span");
+    span.className = "cites";
+    for (const c of citations || []) {
+      const a = document.createElement("a");
+      a.href = "/v1/sources/" + encodeURIComponent(c.source);
+      a.textContent = (sources[c.source] || c.source) + (c.locator ? ", " + c.locator : "");
+      a.title = "The source's record: " + c.source;
+      span.append(" ", a);
+    }
+    return span;
+  }
+
+  function caption(m) {
+    return m.caption || m.player.name + " threw " + m.value + (m.throws_again ? " and throws again." : ".");
+  }
+
+  function addMove(m, live) {
+    const list = $("moves");
+    if (list.querySelector('li[data-n="' + m.n + '"]')) return;
+    const li = document.createElement("li");
+    li.dataset.n = String(m.n);
+    li.value = m.n;
+    const head = document.createElement("p");
+    head.className = "caption";
+    head.textContent = caption(m);
+    li.append(head);
+    for (const s of (m.narration && m.narration.segments) || []) {
+      const p = document.createElement("p");
+      p.className = "segment " + s.kind;
+      p.textContent = s.text;
+      p.append(citationLinks(s.citations));
+      li.append(p);
+    }
+    // Newest first: before the first item with a smaller number.
+    let before = null;
+    for (const item of list.children) {
+      if (Number(item.dataset.n) < m.n) {
+        before = item;
+        break;
+      }
+    }
+    list.insertBefore(li, before);
+    if (m.n > lastN) {
+      lastN = m.n;
+      setBoard(lastN);
+      if (live) $("latest").textContent = caption(m);
+    }
+    if (live && m.origin === "reported") loadFairness();
+  }
+
+  async function backfill(upTo, gen, live) {
+    let cursor = null;
+    do {
+      const q = new URLSearchParams({ limit: "100", audience });
+      if (cursor) q.set("cursor", cursor);
+      const res = await fetch(api + "/moves?" + q.toString());
+      if (!res.ok || gen !== generation) return;
+      const page = await res.json();
+      for (const m of page.items) addMove(m, Boolean(live));
+      cursor = page.next_cursor;
+      const last = page.items[page.items.length - 1];
+      if (last && last.n >= upTo) break;
+    } while (cursor);
+  }
+
+  // Refresh the game view after a move (whose turn, counters), at most once
+  // per burst of moves.
+  function refreshGame() {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(async () => {
+      const res = await fetch(api + "?audience=" + encodeURIComponent(audience));
+      if (res.ok) renderGame(await res.json());
+    }, 150);
+  }
+
+  // ---- the live feed -------------------------------------------------------
+  function subscribe() {
+    generation += 1;
+    const gen = generation;
+    if (feed) feed.close();
+    clearInterval(poller);
+    poller = null;
+    lastN = 0;
+    $("moves").replaceChildren();
+    feed = new EventSource(api + "/events?audience=" + encodeURIComponent(audience));
+    feed.addEventListener("snapshot", (ev) => {
+      if (gen !== generation) return;
+      document.body.dataset.feed = "live";
+      const view = JSON.parse(ev.data);
+      renderGame(view);
+      const n = Number(ev.lastEventId || view.throws || 0);
+      if (n === 0) setBoard(0);
+      backfill(n, gen);
+    });
+    feed.addEventListener("move", (ev) => {
+      if (gen !== generation) return;
+      addMove(JSON.parse(ev.data), true);
+      refreshGame();
+    });
+    feed.addEventListener("end", (ev) => {
+      if (gen !== generation) return;
+      renderGame(JSON.parse(ev.data));
+      $("board").setAttribute("src", api + "/board.svg");
+      feed.close();
+    });
+    feed.addEventListener("error", () => {
+      if (gen !== generation) return;
+      // The browser reconnects by itself (with Last-Event-ID) unless the
+      // server refused the stream; then keep in step by asking for the moves.
+      if (feed.readyState === EventSource.CLOSED && !(game && game.status === "finished")) {
+        poll(gen);
+      }
+    });
+  }
+
+  // The fallback when the feed is refused (too many subscribers): read the
+  // game and the new moves every two seconds, and try the feed again later.
+  function poll(gen) {
+    if (poller) return;
+    document.body.dataset.feed = "polling";
+    let tries = 0;
+    const tick = async () => {
+      if (gen !== generation) return;
+      const res = await fetch(api + "?audience=" + encodeURIComponent(audience));
+      if (!res.ok) {
+        showError(await problemText(res));
+        return;
+      }
+      const view = await res.json();
+      renderGame(view);
+      await backfill(Number.MAX_SAFE_INTEGER, gen, tries > 0);
+      if (view.status === "finished") {
+        clearInterval(poller);
+        $("board").setAttribute("src", api + "/board.svg");
+      }
+      tries += 1;
+      if (tries % 15 === 0 && view.status !== "finished") subscribe();
+    };
+    tick();
+    poller = setInterval(tick, 2000);
+  }
+
+  // ---- actions -------------------------------------------------------------
+  async function send(path, body) {
+    showError("");
+    const init = { method: "POST", headers: headers(body ? { "content-type": "application/json" } : {}) };
+    if (body) init.body = JSON.stringify(body);
+    const res = await fetch(api + path, init);
+    if (!res.ok) {
+      showError(await problemText(res));
+      return null;
+    }
+    return res.json();
+  }
+
+  $("throw").addEventListener("click", async () => {
+    const button = $("throw");
+    button.disabled = true;
+    try {
+      await send("/throws");
+    } finally {
+      updateControls();
+    }
+  });
+
+  $("report").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = game && game.ruleset.options.throw_table === "spinner"
+      ? { spinner: $("spinner").value }
+      : { sticks: [1, 2, 3, 4].map((i) => $("stick-" + i).value) };
+    $("report-send").disabled = true;
+    try {
+      await send("/throws", body);
+    } finally {
+      updateControls();
+    }
+  });
+
+  $("stop").addEventListener("click", async () => {
+    if (!confirm("Stop the game now? The side with more counters wins; equal is a draw.")) return;
+    const view = await send("/stop");
+    if (view) renderGame(view);
+  });
+
+  $("audience").addEventListener("change", () => {
+    audience = $("audience").value;
+    fragment.set("audience", audience);
+    saveFragment();
+    subscribe();
+    renderFairness();
+  });
+
+  function setBig(on) {
+    document.body.classList.toggle("big", on);
+    $("big").setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fragment.set("big", "1");
+    else fragment.delete("big");
+    saveFragment();
+  }
+  $("big").addEventListener("click", () => setBig(!document.body.classList.contains("big")));
+
+  // ---- fairness ------------------------------------------------------------
+  let fairness = null;
+  async function loadFairness() {
+    const res = await fetch(api + "/fairness");
+    if (!res.ok) return;
+    fairness = await res.json();
+    renderFairness();
+  }
+
+  function renderFairness() {
+    const test = fairness && fairness.tests[0];
+    if (!test) return;
+    const key = audience || "general";
+    $("fair-text").textContent = test.explanation[key] || test.explanation.general;
+    const table = $("fair-table");
+    const body = table.querySelector("tbody");
+    body.replaceChildren();
+    for (const c of test.cells) {
+      const tr = document.createElement("tr");
+      const label = c.value + (c.throws_again ? ", throw again" : "");
+      for (const [text, num] of [[label, false], [String(c.observed), true], [c.expected.toFixed(1), true]]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        if (num) td.className = "num";
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    table.hidden = test.throws === 0;
+    $("fair-figures").textContent = test.reliable && key !== "young"
+      ? "Chi-square " + test.chi_square.toFixed(2) + ", " + test.degrees_of_freedom +
+        " degrees of freedom, p = " + test.p_value.toFixed(3) + " (" + test.throws + " reported throws)."
+      : "Reported throws so far: " + test.throws + ".";
+  }
+
+  // ---- start ---------------------------------------------------------------
+  setBig(fragment.get("big") === "1");
+  (async () => {
+    await loadSources();
+    if (!audience) {
+      const res = await fetch(api);
+      if (!res.ok) {
+        $("status").textContent = await problemText(res);
+        $("throw").disabled = true;
+        return;
+      }
+      renderGame(await res.json());
+    }
+    subscribe();
+    loadFairness();
+  })();
+})();

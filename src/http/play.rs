@@ -1,0 +1,102 @@
+//! The lesson page a teacher opens: `/play` starts a game, `/play/{id}`
+//! plays it. Plain HTML, CSS and JavaScript with no build step, compiled
+//! into the binary (`assets/play/`); the page talks only to this server's
+//! API and keeps in step through the game's live feed.
+//!
+//! Every answer carries a Content-Security-Policy that allows nothing but
+//! this origin's scripts, styles, images and API, and no inline code.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+
+use crate::domain::GameId;
+use crate::service::{Service, ServiceError};
+
+/// The page's Content-Security-Policy: only this origin, no inline script
+/// or style, no frames, forms only to this origin.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const NEW_HTML: &str = include_str!("../../assets/play/new.html");
+const GAME_HTML: &str = include_str!("../../assets/play/game.html");
+
+/// The page's assets, by name: (content type, body).
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "play.css",
+        "text/css; charset=utf-8",
+        include_str!("../../assets/play/play.css"),
+    ),
+    (
+        "new.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/play/new.js"),
+    ),
+    (
+        "game.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/play/game.js"),
+    ),
+];
+
+fn page(
+    status: actix_web::http::StatusCode,
+    content_type: &str,
+    body: &'static str,
+) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, content_type))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+
+const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
+
+/// `GET /play`: the form that starts a game.
+async fn new_game() -> HttpResponse {
+    page(actix_web::http::StatusCode::OK, HTML, NEW_HTML)
+}
+
+/// `GET /play/{id}`: the page of one game (404 page for an unknown id).
+async fn game_page(
+    service: web::Data<Service>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, super::problem::ApiError> {
+    let Ok(id) = GameId::parse(&id) else {
+        return Ok(page(
+            actix_web::http::StatusCode::NOT_FOUND,
+            HTML,
+            NOT_FOUND_HTML,
+        ));
+    };
+    match service.game(id).await {
+        Ok(_) => Ok(page(actix_web::http::StatusCode::OK, HTML, GAME_HTML)),
+        Err(ServiceError::GameNotFound(_)) => Ok(page(
+            actix_web::http::StatusCode::NOT_FOUND,
+            HTML,
+            NOT_FOUND_HTML,
+        )),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// `GET /play/assets/{name}`: a stylesheet or script of the page.
+async fn asset(req: HttpRequest) -> HttpResponse {
+    let name = req.match_info().get("name").unwrap_or_default();
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, content_type, body)) => page(actix_web::http::StatusCode::OK, content_type, body),
+        None => super::problem::ApiError::no_route(req.path()).error_response(),
+    }
+}
+
+/// Register the page's routes.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/play", web::get().to(new_game))
+        .route("/play/", web::get().to(new_game))
+        .route("/play/assets/{name}", web::get().to(asset))
+        .route("/play/{id}", web::get().to(game_page));
+}

@@ -1,0 +1,106 @@
+//! The lesson page as served: every asset from the binary, a
+//! Content-Security-Policy on every answer, nothing from another origin.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Reply, get, post_json, send, spawn_app};
+use serde_json::json;
+
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+fn assert_page(r: &Reply, status: u16, content_type: &str) -> String {
+    assert_eq!(r.status.as_u16(), status);
+    assert_eq!(r.header("content-type").as_deref(), Some(content_type));
+    assert_eq!(r.header("content-security-policy").as_deref(), Some(CSP));
+    assert_eq!(
+        r.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    assert_eq!(r.header("referrer-policy").as_deref(), Some("no-referrer"));
+    String::from_utf8(r.body.clone()).unwrap()
+}
+
+/// The `src` and `href` values of a page.
+fn references(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["src=\"", "href=\""] {
+        let mut rest = html;
+        while let Some(i) = rest.find(attr) {
+            rest = &rest[i + attr.len()..];
+            let end = rest.find('"').unwrap();
+            out.push(rest[..end].to_owned());
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+#[actix_web::test]
+async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
+    let (_db, app) = spawn_app().await;
+    let id = send(&app, post_json("/v1/games", &json!({}))).await.json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let html = "text/html; charset=utf-8";
+    let new = assert_page(&send(&app, get("/play")).await, 200, html);
+    let game = assert_page(&send(&app, get(&format!("/play/{id}"))).await, 200, html);
+    assert!(new.contains("<form id=\"new-game\""));
+    assert!(game.contains("id=\"board\""));
+    let mut assets = 0;
+    for page in [&new, &game] {
+        assert!(!page.contains("<script>"), "no inline script");
+        assert!(!page.contains("style=\""), "no inline style");
+        for reference in references(page) {
+            assert!(
+                reference.starts_with('/') || reference.starts_with('#'),
+                "only this origin: {reference}"
+            );
+            if let Some(name) = reference.strip_prefix("/play/assets/") {
+                let r = send(&app, get(&reference)).await;
+                let ty = if name.ends_with(".css") {
+                    "text/css; charset=utf-8"
+                } else {
+                    "text/javascript; charset=utf-8"
+                };
+                let body = assert_page(&r, 200, ty);
+                assert!(
+                    !body.contains("http://") && !body.contains("https://"),
+                    "{name} names another origin"
+                );
+                assets += 1;
+            }
+        }
+    }
+    assert_eq!(assets, 4, "new.js, game.js and the stylesheet twice");
+}
+
+#[actix_web::test]
+async fn an_unknown_or_malformed_game_gets_the_not_found_page() {
+    let (_db, app) = spawn_app().await;
+    let html = "text/html; charset=utf-8";
+    let body = assert_page(
+        &send(&app, get("/play/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")).await,
+        404,
+        html,
+    );
+    assert!(body.contains("No such game"));
+    assert_page(&send(&app, get("/play/nope")).await, 404, html);
+    send(&app, get("/play/assets/nope.js")).await.problem(404);
+}
+
+#[actix_web::test]
+async fn the_game_page_never_puts_a_seat_token_in_a_url_it_requests() {
+    // The script reads the token from the fragment and sends it only as an
+    // Authorization header: no URL the script builds mentions it.
+    let (_db, app) = spawn_app().await;
+    let js = String::from_utf8(send(&app, get("/play/assets/game.js")).await.body).unwrap();
+    assert!(js.contains("\"Authorization\"] = \"Bearer \" + seatToken"));
+    for line in js.lines().filter(|l| l.contains("seatToken")) {
+        assert!(
+            !line.contains("fetch(") && !line.contains("EventSource(") && !line.contains("src"),
+            "the token near a request URL: {line}"
+        );
+    }
+}

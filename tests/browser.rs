@@ -1,0 +1,429 @@
+//! The lesson page in a real browser: Debian's `chromium`, driven through
+//! `chromedriver` over WebDriver (fantoccini), against the real server on a
+//! local port. Opens `/play`, starts a game, throws until the feed shows
+//! five moves, checks that the board moved, switches the audience, reloads
+//! and resumes, plays a seated game from its side's link (the token never
+//! in a URL the page requests), and saves screenshots in the target
+//! directory (`play-game.png`, `play-big.png`, `play-new.png`).
+//!
+//! Without `chromedriver` on `PATH` (or `chromium`) the test is skipped with
+//! a message, unless `CI` is set: then it fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use actix_web::HttpServer;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// The chromedriver process, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// chromedriver and chromium, or `None` (with the reason) when missing.
+fn tools() -> Result<(PathBuf, PathBuf), String> {
+    let driver = std::env::var_os("CHROMEDRIVER")
+        .map(PathBuf::from)
+        .or_else(|| on_path("chromedriver"))
+        .ok_or("no chromedriver on PATH (Debian: apt-get install chromium chromium-driver)")?;
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| on_path("chromium"))
+        .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.is_file()))
+        .ok_or("no chromium on PATH (Debian: apt-get install chromium chromium-driver)")?;
+    Ok((driver, chromium))
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_owned(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic", "--window-size=1280,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let attempt = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match attempt {
+            Ok(client) => return client,
+            Err(e) if Instant::now() > deadline => panic!("chromedriver did not start: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+async fn css(client: &Client, selector: &str) -> fantoccini::elements::Element {
+    client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(selector))
+        .await
+        .unwrap_or_else(|e| panic!("no {selector} within {WAIT:?}: {e}"))
+}
+
+async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, Vec::new()).await.unwrap()
+}
+
+/// Wait until `script` returns true.
+async fn until(client: &Client, what: &str, script: &str) {
+    let deadline = Instant::now() + WAIT;
+    while js(client, script).await != json!(true) {
+        assert!(Instant::now() < deadline, "not within {WAIT:?}: {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn save(name: &str, png: &[u8]) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, png).unwrap();
+    eprintln!("screenshot: {}", path.display());
+    path
+}
+
+/// Click the throw button and wait for move `n` in the feed.
+async fn throw_and_see(client: &Client, n: u32) {
+    until(
+        client,
+        "the throw button enabled",
+        "return !document.getElementById('throw').disabled",
+    )
+    .await;
+    css(client, "#throw").await.click().await.unwrap();
+    css(client, &format!("#moves li[data-n=\"{n}\"]")).await;
+}
+
+#[actix_web::test]
+async fn a_teacher_plays_a_game_in_a_real_browser() {
+    let (driver_bin, chromium) = match tools() {
+        Ok(t) => t,
+        Err(why) if std::env::var_os("CI").is_some() => {
+            panic!("CI is set and the browser test cannot run: {why}")
+        }
+        Err(why) => {
+            eprintln!("skipping the browser test: {why}");
+            return;
+        }
+    };
+
+    // The real server on a local port, over a fresh database file.
+    let db = common::TestDb::new();
+    let service = db.service().await;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server = HttpServer::new(move || zohn_ahl::http::app(service.clone()))
+        .workers(2)
+        .listen(listener)
+        .unwrap()
+        .run();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+
+    let port = free_port();
+    let _driver = Driver(
+        Command::new(&driver_bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let client = connect(port, &chromium, profile.path()).await;
+
+    // /play: start a game for young players.
+    client.goto(&format!("{base}/play")).await.unwrap();
+    css(&client, "#name-a")
+        .await
+        .send_keys("Ama")
+        .await
+        .unwrap();
+    css(&client, "#name-b")
+        .await
+        .send_keys("Bea")
+        .await
+        .unwrap();
+    css(&client, "#audience")
+        .await
+        .select_by_value("general")
+        .await
+        .unwrap();
+    save("play-new.png", &client.screenshot().await.unwrap());
+    css(&client, "#create").await.click().await.unwrap();
+    css(&client, "#moves").await;
+    let url = client.current_url().await.unwrap();
+    let id = url.path().trim_start_matches("/play/").to_owned();
+    assert_eq!(id.len(), 36, "a game's page: {url}");
+    until(
+        &client,
+        "the game's names in the title",
+        "return document.getElementById('title').textContent === 'Ama and Bea'",
+    )
+    .await;
+    until(
+        &client,
+        "the opening board",
+        "const b = document.getElementById('board'); return b.getAttribute('src') === location.pathname.replace('/play/', '/v1/games/') + '/board.svg' && b.complete && b.naturalWidth > 0",
+    )
+    .await;
+
+    // Throw until the feed shows five moves.
+    for n in 1..=5 {
+        throw_and_see(&client, n).await;
+    }
+    until(
+        &client,
+        "the page kept in step through the live feed",
+        "return document.body.dataset.feed === 'live'",
+    )
+    .await;
+    let items = js(
+        &client,
+        "return document.querySelectorAll('#moves li').length",
+    )
+    .await;
+    assert_eq!(items, json!(5));
+    // Every citation links to a source's record.
+    let cites = js(
+        &client,
+        "return [...document.querySelectorAll('#moves .cites a')].map(a => a.getAttribute('href'))",
+    )
+    .await;
+    let cites = cites.as_array().unwrap();
+    assert!(!cites.is_empty());
+    assert!(
+        cites
+            .iter()
+            .all(|h| h.as_str().unwrap().starts_with("/v1/sources/"))
+    );
+
+    // The board moved: its picture is now the fifth move's, drawn, and not
+    // the opening's.
+    until(
+        &client,
+        "the board showing move 5",
+        "const b = document.getElementById('board'); return b.getAttribute('src').endsWith('/moves/5/board.svg') && b.complete && b.naturalWidth > 0",
+    )
+    .await;
+    let moved = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const id = arguments[0];
+             Promise.all([fetch('/v1/games/' + id + '/moves/5/board.svg'), fetch('/v1/games/' + id + '/moves/1/board.svg')])
+               .then(rs => Promise.all(rs.map(r => r.text())))
+               .then(([a, b]) => done(a !== b && a.includes('<svg')));",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        moved,
+        json!(true),
+        "the board after move 5 differs from after move 1"
+    );
+    let game: Value = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/v1/games/' + arguments[0]).then(r => r.json()).then(done);",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    // The page's own reading of the game follows the moves (it reads the
+    // game again after each move of the feed).
+    let awls = format!(
+        "{},{}",
+        game["sides"][0]["awl"]["space"], game["sides"][1]["awl"]["space"]
+    );
+    until(
+        &client,
+        "the page showing the game's awls",
+        &format!("return document.getElementById('board').dataset.awls === '{awls}'"),
+    )
+    .await;
+    save("play-game.png", &client.screenshot().await.unwrap());
+    save(
+        "play-feed.png",
+        &css(&client, ".feed").await.screenshot().await.unwrap(),
+    );
+
+    // Switch the audience: the moves are told again, for young players.
+    let general = css(&client, "#moves li[data-n=\"1\"]")
+        .await
+        .text()
+        .await
+        .unwrap();
+    css(&client, "#audience")
+        .await
+        .select_by_value("young")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let now = client
+            .find(Locator::Css("#moves li[data-n=\"1\"]"))
+            .await
+            .ok();
+        if let Some(li) = now
+            && li.text().await.unwrap_or_default() != general
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the moves were not told again");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    css(&client, "#moves li[data-n=\"5\"]").await;
+    assert!(
+        client
+            .current_url()
+            .await
+            .unwrap()
+            .fragment()
+            .unwrap_or("")
+            .contains("audience=young")
+    );
+
+    // Reload: the page resumes, in the audience chosen, with the five moves
+    // once each, and keeps following the game.
+    client.refresh().await.unwrap();
+    css(&client, "#moves li[data-n=\"5\"]").await;
+    let audience = css(&client, "#audience").await.prop("value").await.unwrap();
+    assert_eq!(audience.as_deref(), Some("young"));
+    let segments = js(&client, "return [...document.querySelectorAll('#moves li[data-n=\"1\"] .segment')].map(s => s.textContent).join(' ')").await;
+    let young: Value = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/v1/games/' + arguments[0] + '/moves/1?audience=young').then(r => r.json()).then(done);",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    let first_young = young["narration"]["segments"][0]["text"].as_str().unwrap();
+    assert!(
+        segments.as_str().unwrap().contains(first_young),
+        "move 1 told for young players after the reload"
+    );
+    throw_and_see(&client, 6).await;
+    let items = js(
+        &client,
+        "return document.querySelectorAll('#moves li').length",
+    )
+    .await;
+    assert_eq!(items, json!(6), "each move once");
+
+    // Report a physical throw (two sticks flat, the sahe round): it is
+    // played, and the fairness section counts it.
+    until(
+        &client,
+        "the report button enabled",
+        "return !document.getElementById('report-send').disabled",
+    )
+    .await;
+    for (stick, face) in [(1, "flat"), (2, "flat"), (3, "round"), (4, "round")] {
+        css(&client, &format!("#stick-{stick}"))
+            .await
+            .select_by_value(face)
+            .await
+            .unwrap();
+    }
+    css(&client, "#report-send").await.click().await.unwrap();
+    css(&client, "#moves li[data-n=\"7\"]").await;
+    until(
+        &client,
+        "the fairness section counting the reported throw",
+        "return document.getElementById('fair-figures').textContent === 'Reported throws so far: 1.'",
+    )
+    .await;
+    let fair = css(&client, "#fair-text").await.text().await.unwrap();
+    assert!(fair.contains("We have 1"), "told for young players: {fair}");
+
+    // Big-screen mode.
+    css(&client, "#big").await.click().await.unwrap();
+    until(
+        &client,
+        "big-screen mode",
+        "return document.body.classList.contains('big')",
+    )
+    .await;
+    save("play-big.png", &client.screenshot().await.unwrap());
+
+    // A seated game: each side plays from its own link; the token stays in
+    // the fragment and no URL the page requested carries it.
+    client.goto(&format!("{base}/play")).await.unwrap();
+    css(&client, "#seats").await.click().await.unwrap();
+    css(&client, "#create").await.click().await.unwrap();
+    let link = css(&client, "#link-a").await;
+    until(
+        &client,
+        "the seat links",
+        "return document.getElementById('link-a').getAttribute('href').includes('#seat=A.')",
+    )
+    .await;
+    let href = link.attr("href").await.unwrap().unwrap();
+    let token = href.split("#seat=A.").nth(1).unwrap().to_owned();
+    assert_eq!(token.len(), 64);
+    client.goto(&format!("{base}{href}")).await.unwrap();
+    throw_and_see(&client, 1).await;
+    let requested = js(
+        &client,
+        "return performance.getEntriesByType('resource').map(e => e.name).concat([location.pathname + location.search])",
+    )
+    .await;
+    let requested = requested.as_array().unwrap();
+    assert!(requested.len() > 3, "{requested:?}");
+    for url in requested {
+        assert!(
+            !url.as_str().unwrap().contains(&token),
+            "the seat token in a requested URL: {url}"
+        );
+    }
+    // On the other side's turn this page cannot throw.
+    until(
+        &client,
+        "the throw button follows whose turn it is",
+        "return fetch(location.pathname.replace('/play/', '/v1/games/')).then(r => r.json()).then(g => document.getElementById('throw').disabled === (g.to_throw.side !== 'A'))",
+    )
+    .await;
+
+    client.close().await.unwrap();
+    handle.stop(false).await;
+}
