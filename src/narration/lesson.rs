@@ -34,10 +34,24 @@ struct BoardText {
     citations: Vec<Citation>,
 }
 
+/// A preset's title and summary: the summary for the general and scholar
+/// audiences, and its own text for ages 7-10.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct PresetText {
     title: String,
     summary: String,
+    young: String,
+    citations: Vec<Citation>,
+}
+
+/// Where a preset departs from the composite: for the general and scholar
+/// audiences, and in the young audience's own words.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DepartureText {
+    text: String,
+    young: String,
     citations: Vec<Citation>,
 }
 
@@ -45,7 +59,7 @@ struct PresetText {
 struct LessonData {
     boards: BTreeMap<String, BoardText>,
     presets: BTreeMap<String, PresetText>,
-    departures: BTreeMap<String, CitedText>,
+    departures: BTreeMap<String, DepartureText>,
 }
 
 static DATA: LazyLock<LessonData> = LazyLock::new(|| {
@@ -113,9 +127,22 @@ fn rules_text(options: &Options, ids: &[RuleId], audience: Audience) -> (String,
 /// or `counters_per_side`, `circuits_to_win`, `players` with `{n}` filled).
 #[must_use]
 pub fn departure(id: &str, n: Option<u8>) -> Option<CitedText> {
-    DATA.departures.get(id).map(|d| CitedText {
-        text: n.map_or_else(|| d.text.clone(), |n| d.text.replace("{n}", &n.to_string())),
-        citations: d.citations.clone(),
+    departure_for(id, n, Audience::General)
+}
+
+/// The departure sentence `id` in `audience`'s words: the young have their
+/// own, the general and scholar audiences share one.
+fn departure_for(id: &str, n: Option<u8>, audience: Audience) -> Option<CitedText> {
+    DATA.departures.get(id).map(|d| {
+        let text = if audience == Audience::Young {
+            &d.young
+        } else {
+            &d.text
+        };
+        CitedText {
+            text: n.map_or_else(|| text.clone(), |n| text.replace("{n}", &n.to_string())),
+            citations: d.citations.clone(),
+        }
     })
 }
 
@@ -128,7 +155,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     let mut sections = Vec::new();
     let board_key = key(o.board);
     if let Some(b) = DATA.boards.get(board_key) {
-        let dep = (o.board != base.board).then(|| departure("board.square28", None));
+        let dep = (o.board != base.board).then(|| departure_for("board.square28", None, audience));
         sections.push(LessonSection {
             id: "board".to_owned(),
             title: b.title.clone(),
@@ -164,7 +191,13 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         &[RuleId::throw_table(o.throw_table)],
         vec![
             (o.throw_table != base.throw_table)
-                .then(|| departure(&format!("throw_table.{}", key(o.throw_table)), None))
+                .then(|| {
+                    departure_for(
+                        &format!("throw_table.{}", key(o.throw_table)),
+                        None,
+                        audience,
+                    )
+                })
                 .flatten(),
         ],
     );
@@ -179,10 +212,10 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         ],
         vec![
             (o.turn_order != base.turn_order)
-                .then(|| departure("turn_order.alternate", None))
+                .then(|| departure_for("turn_order.alternate", None, audience))
                 .flatten(),
             (players > 1)
-                .then(|| departure("players", Some(players)))
+                .then(|| departure_for("players", Some(players), audience))
                 .flatten(),
         ],
     );
@@ -197,7 +230,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         &[RuleId::north_creek(o.deadly_north_bank)],
         vec![
             (o.deadly_north_bank != base.deadly_north_bank)
-                .then(|| departure("deadly_north_bank.far", None))
+                .then(|| departure_for("deadly_north_bank.far", None, audience))
                 .flatten(),
         ],
     );
@@ -212,10 +245,16 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         &home,
         vec![
             (o.own_last_space != base.own_last_space)
-                .then(|| departure(&format!("own_last_space.{}", key(o.own_last_space)), None))
+                .then(|| {
+                    departure_for(
+                        &format!("own_last_space.{}", key(o.own_last_space)),
+                        None,
+                        audience,
+                    )
+                })
                 .flatten(),
             (o.overshoot != base.overshoot)
-                .then(|| departure("overshoot.no_move", None))
+                .then(|| departure_for("overshoot.no_move", None, audience))
                 .flatten(),
         ],
     );
@@ -237,7 +276,9 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         &[RuleId::dry_branch(o.dry_branch)],
         vec![
             (o.dry_branch != base.dry_branch)
-                .then(|| departure(&format!("dry_branch.{}", key(o.dry_branch)), None))
+                .then(|| {
+                    departure_for(&format!("dry_branch.{}", key(o.dry_branch)), None, audience)
+                })
                 .flatten(),
         ],
     );
@@ -252,12 +293,12 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         &winning,
         vec![
             (o.counters_per_side != base.counters_per_side)
-                .then(|| departure("counters_per_side", Some(o.counters_per_side)))
+                .then(|| departure_for("counters_per_side", Some(o.counters_per_side), audience))
                 .flatten(),
             o.circuits_to_win
-                .and_then(|n| departure("circuits_to_win", Some(n))),
+                .and_then(|n| departure_for("circuits_to_win", Some(n), audience)),
             (o.end_check == EndCheck::AfterMove)
-                .then(|| departure("end_check.after_move", None))
+                .then(|| departure_for("end_check.after_move", None, audience))
                 .flatten(),
         ],
     );
@@ -274,7 +315,15 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         preset,
         title: text.map(|t| t.title.clone()).unwrap_or_default(),
         summary: CitedText {
-            text: text.map(|t| t.summary.clone()).unwrap_or_default(),
+            text: text
+                .map(|t| {
+                    if audience == Audience::Young {
+                        t.young.clone()
+                    } else {
+                        t.summary.clone()
+                    }
+                })
+                .unwrap_or_default(),
             citations: text.map(|t| t.citations.clone()).unwrap_or_default(),
         },
         sections,
