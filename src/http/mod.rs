@@ -13,7 +13,7 @@ mod facts;
 mod games;
 mod json;
 mod moves;
-mod odds;
+pub mod odds;
 pub mod problem;
 mod reference;
 mod rules;
@@ -31,7 +31,9 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use games::new_game_from;
 pub use json::BODY_LIMIT;
+pub use odds::game_odds;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 use problem::{ApiError, PROBLEM_JSON};
 
@@ -182,6 +184,10 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     api
 }
 
+/// Where the MCP endpoint is mounted (see [`app_with`]): its answers,
+/// errors included, are that protocol's, not problem details.
+pub const MOUNTED_PREFIX: &str = "/mcp";
+
 /// 404 or 405 for a request no route took.
 async fn no_route(req: HttpRequest) -> HttpResponse {
     let path = req.path();
@@ -202,6 +208,11 @@ async fn no_route(req: HttpRequest) -> HttpResponse {
 fn to_problem<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    // Another protocol's endpoint mounted beside the API (the MCP one)
+    // answers in its own terms.
+    if res.request().path().starts_with(MOUNTED_PREFIX) {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
     let is_problem = res
         .headers()
         .get(header::CONTENT_TYPE)
@@ -258,6 +269,25 @@ pub fn app_with_odds(
         InitError = (),
     >,
 > {
+    app_with(service, odds, |_| {})
+}
+
+/// [`app_with_odds`] with more services mounted by `mount` (the MCP
+/// endpoint at [`MOUNTED_PREFIX`]), outside the OpenAPI document and under
+/// the same tracing.
+pub fn app_with(
+    service: Service,
+    odds: Solver,
+    mount: impl FnOnce(&mut web::ServiceConfig),
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
     let (app, api) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
@@ -270,7 +300,9 @@ pub fn app_with_odds(
         .configure(routes)
         .split_for_parts();
     let api = with_links(api);
-    let app = app.service(web::redirect("/docs", "/docs/"));
+    let app = app
+        .service(web::redirect("/docs", "/docs/"))
+        .configure(mount);
     // The load benchmark's baseline route, only in builds with the
     // `bench-baseline` feature (not documented, not in the product).
     #[cfg(feature = "bench-baseline")]

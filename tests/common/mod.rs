@@ -138,3 +138,40 @@ pub fn get(path: &str) -> test::TestRequest {
 pub fn post_empty(path: &str) -> test::TestRequest {
     test::TestRequest::post().uri(path)
 }
+
+/// The server's whole application (the API and the MCP endpoint at `/mcp`)
+/// over a fresh SQLite file, bound to a free loopback port and serving in
+/// the background: `let (_db, base, _server) = spawn_server().await;`, then
+/// requests to `base` (`http://127.0.0.1:PORT`). Dropping the handle stops
+/// the server.
+pub async fn spawn_server() -> (TestDb, String, ServerHandle) {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let mcp = zohn_ahl::mcp::http_service(
+        service.clone(),
+        zohn_ahl::odds::Solver::shared(),
+        &[],
+    );
+    let server = actix_web::HttpServer::new(move || {
+        zohn_ahl::server::app(service.clone(), mcp.clone())
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(("127.0.0.1", 0))
+    .expect("bind a loopback port");
+    let addr = server.addrs()[0];
+    let server = server.run();
+    let handle = server.handle();
+    tokio::spawn(server);
+    (db, format!("http://{addr}"), ServerHandle(handle))
+}
+
+/// Stops a server of [`spawn_server`] when dropped.
+pub struct ServerHandle(actix_web::dev::ServerHandle);
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        let handle = self.0.clone();
+        drop(handle.stop(false));
+    }
+}
