@@ -284,3 +284,26 @@ async fn an_option_count_beyond_64_bits_is_refused_naming_the_number_as_sent() {
     assert!(!text.contains("9223372036854775807"), "{text}");
     assert!(text.contains("counters_per_side"), "{text}");
 }
+
+#[actix_web::test]
+async fn a_move_number_above_the_documented_maximum_is_a_400_on_every_move_path() {
+    let (_db, app) = spawn_app().await;
+    let created = send(&app, post_empty("/v1/games")).await.json();
+    let id = created["id"].as_str().unwrap();
+    for path in [
+        format!("/v1/games/{id}/moves/1000000000"),
+        format!("/v1/games/{id}/moves/1000000000/board.svg"),
+        format!("/v1/games/{id}/moves/0"),
+        format!("/v1/games/{id}/moves/0/board.svg"),
+    ] {
+        let p = send(&app, get(&path)).await.problem(400);
+        assert_eq!(p["errors"][0]["pointer"], "#/path/n", "{path}");
+        assert!(
+            p["errors"][0]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("from 1 to 999999999"),
+            "{path}: {p}"
+        );
+    }
+}

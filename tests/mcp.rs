@@ -66,7 +66,12 @@ fn text_of(result: &CallToolResult) -> String {
 }
 
 fn ok(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "tool error: {}", text_of(result));
+    assert_ne!(
+        result.is_error,
+        Some(true),
+        "tool error: {}",
+        text_of(result)
+    );
     result.structured_content.clone().unwrap_or(Value::Null)
 }
 
@@ -97,7 +102,12 @@ async fn the_server_names_itself_and_lists_every_tool_with_portable_schemas() {
     let me = info.server_info.clone().expect("the server names itself");
     assert_eq!(me.name, "zohn-ahl");
     assert_eq!(me.version, env!("CARGO_PKG_VERSION"));
-    assert!(info.instructions.as_deref().unwrap_or("").contains("create_game"));
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap_or("")
+            .contains("create_game")
+    );
 
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -237,7 +247,12 @@ async fn errors_are_said_in_the_products_words() {
         "`preset`: must be one of: composite, culin1898, ludii, a4, boxed, got \"chess\""
     );
     let limit = refused(
-        &call(&client, "list_moves", json!({"game_id": "x", "limit": "many"})).await,
+        &call(
+            &client,
+            "list_moves",
+            json!({"game_id": "x", "limit": "many"}),
+        )
+        .await,
     );
     assert!(limit.starts_with("`limit`: "), "{limit}");
     assert!(!limit.contains("u32"), "no Rust type names: {limit}");
@@ -269,7 +284,10 @@ async fn a_seated_game_needs_the_movers_token_and_a_report_needs_sticks() {
         )
         .await,
     );
-    assert_eq!(three, "`sticks`: must list four faces, the sahe last, got 3");
+    assert_eq!(
+        three,
+        "`sticks`: must list four faces, the sahe last, got 3"
+    );
 }
 
 #[tokio::test]
@@ -285,7 +303,10 @@ async fn a_reported_throw_plays_the_faces_sent() {
     )
     .await);
     assert_eq!(out["move"]["origin"], "reported");
-    assert_eq!(out["move"]["sticks"], json!(["flat", "round", "flat", "flat"]));
+    assert_eq!(
+        out["move"]["sticks"],
+        json!(["flat", "round", "flat", "flat"])
+    );
     assert_eq!(out["move"]["value"], 3);
     assert_eq!(out["move"]["to"], 4);
 }
@@ -296,23 +317,46 @@ async fn references_resources_prompt_and_board_resolve() {
     let client = connect(&db).await;
     let rule = call(&client, "explain_rule", json!({"rule_id": "sticks_sahe"})).await;
     assert!(text_of(&rule).contains("sahe"), "{}", text_of(&rule));
-    assert!(text_of(&rule).contains(" [wp-zohnahl"), "cited: {}", text_of(&rule));
+    assert!(
+        text_of(&rule).contains(" [wp-zohnahl"),
+        "cited: {}",
+        text_of(&rule)
+    );
     let fact = call(&client, "get_fact", json!({"fact_id": "womens-game"})).await;
     assert!(text_of(&fact).contains("(evidence: "), "{}", text_of(&fact));
-    let bib = call(&client, "get_source", json!({"source_id": "culin1907", "format": "bibtex"})).await;
+    let bib = call(
+        &client,
+        "get_source",
+        json!({"source_id": "culin1907", "format": "bibtex"}),
+    )
+    .await;
     assert!(text_of(&bib).starts_with('@'), "{}", text_of(&bib));
     let missing = refused(&call(&client, "get_source", json!({"source_id": "nobody"})).await);
-    assert!(missing.starts_with("no source has the id nobody"), "{missing}");
+    assert!(
+        missing.starts_with("no source has the id nobody"),
+        "{missing}"
+    );
     let glossary = call(&client, "search_glossary", json!({"query": "sahe"})).await;
     assert!(text_of(&glossary).to_lowercase().contains("sahe"));
-    let lesson = call(&client, "get_lesson", json!({"preset": "culin1898", "audience": "young"})).await;
+    let lesson = call(
+        &client,
+        "get_lesson",
+        json!({"preset": "culin1898", "audience": "young"}),
+    )
+    .await;
     assert!(text_of(&lesson).starts_with("# "));
 
     let resources = client.list_all_resources().await.unwrap();
     let catalogue = zohn_ahl::narration::catalogue();
-    let sources = resources.iter().filter(|r| r.uri.contains("/sources/")).count();
+    let sources = resources
+        .iter()
+        .filter(|r| r.uri.contains("/sources/"))
+        .count();
     assert_eq!(sources, catalogue.sources.len(), "one resource per source");
-    let lessons = resources.iter().filter(|r| r.uri.contains("/lessons/")).count();
+    let lessons = resources
+        .iter()
+        .filter(|r| r.uri.contains("/lessons/"))
+        .count();
     assert_eq!(lessons, 5, "one lesson per preset");
     for r in &resources {
         let read = client
@@ -331,7 +375,10 @@ async fn references_resources_prompt_and_board_resolve() {
         .await
         .unwrap();
     let said = serde_json::to_string(&prompt.messages).unwrap();
-    assert!(said.contains("create_game") && said.contains("children"), "{said}");
+    assert!(
+        said.contains("create_game") && said.contains("children"),
+        "{said}"
+    );
 
     let created = ok(&call(&client, "create_game", json!({})).await);
     let id = created["game"]["game_id"].as_str().unwrap().to_owned();

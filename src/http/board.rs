@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
+use super::extract::{GameIdPath, MoveNumber, PresetPath};
 use super::problem::{ApiError, Problem};
-use super::rulesets::preset_from_path;
-use crate::domain::{GameId, Setup};
+use crate::domain::Setup;
 use crate::picture::{self, Names};
 use crate::service::Service;
 
@@ -66,9 +66,6 @@ async fn png_of(svg: String) -> Result<web::Bytes, ApiError> {
     Ok(png)
 }
 
-/// Largest move number a path may name.
-const MAX_MOVE: u32 = 999_999_999;
-
 /// What the picture is sent as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -111,10 +108,6 @@ impl BoardQuery {
             )),
         }
     }
-}
-
-fn game_id(raw: &str) -> Result<GameId, ApiError> {
-    GameId::parse(raw).map_err(|e| ApiError::field("#/path/id", e.to_string()))
 }
 
 /// The names a game's picture shows.
@@ -200,11 +193,10 @@ async fn answer(
 #[get("/v1/games/{id}/board.svg")]
 pub async fn get_board(
     service: web::Data<Service>,
-    id: web::Path<String>,
+    GameIdPath(id): GameIdPath,
     query: web::Query<BoardQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let id = game_id(&id)?;
     let format = query.format()?;
     let game = service.game(id).await?;
     let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
@@ -237,22 +229,11 @@ pub async fn get_board(
 #[get("/v1/games/{id}/moves/{n}/board.svg")]
 pub async fn get_move_board(
     service: web::Data<Service>,
-    path: web::Path<(String, String)>,
+    GameIdPath(id): GameIdPath,
+    MoveNumber(n): MoveNumber,
     query: web::Query<BoardQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, n) = path.into_inner();
-    let id = game_id(&id)?;
-    let n = n
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (1..=MAX_MOVE).contains(n))
-        .ok_or_else(|| {
-            ApiError::field(
-                "#/path/n",
-                format!("must be a move number, an integer from 1 to {MAX_MOVE}"),
-            )
-        })?;
     let format = query.format()?;
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
@@ -288,11 +269,10 @@ pub async fn get_move_board(
 )]
 #[get("/v1/rulesets/{preset}/board.svg")]
 pub async fn get_ruleset_board(
-    preset: web::Path<String>,
+    PresetPath(preset): PresetPath,
     query: web::Query<BoardQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let preset = preset_from_path(&preset)?;
     let format = query.format()?;
     let svg = picture::empty_svg(preset.options().board);
     answer(&req, svg, format).await

@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use super::problem::ApiError;
 use crate::domain::GameId;
 use crate::narration::Audience;
+use crate::rules::Preset;
 
 /// Longest `Idempotency-Key`, in characters.
 pub const MAX_IDEMPOTENCY_KEY: usize = 255;
@@ -277,5 +278,82 @@ mod tests {
         let e = audience("/?audience=Young").expect_err("refused");
         let api = e.as_error::<ApiError>().expect("an API problem");
         assert_eq!(pointer(api), "#/query/audience");
+    }
+}
+
+/// The `{n}` segment of a move's path.
+#[derive(Deserialize)]
+struct MoveSegment {
+    n: String,
+}
+
+/// Highest move number a path may name (the documented `maximum`).
+pub const MAX_MOVE: u32 = 999_999_999;
+
+/// The move number of a `/v1/games/{id}/moves/{n}...` path, from 1 to
+/// [`MAX_MOVE`]; anything else is a 400 problem pointing at `#/path/n`.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveNumber(pub u32);
+
+impl FromRequest for MoveNumber {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_segments::<MoveSegment>(req).and_then(|segment| {
+            segment
+                .n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_MOVE).contains(n))
+                .map(Self)
+                .ok_or_else(|| {
+                    ApiError::field(
+                        "#/path/n",
+                        format!("must be a move number, an integer from 1 to {MAX_MOVE}"),
+                    )
+                })
+        }))
+    }
+}
+
+/// The preset named in a path, or a 404 problem listing the presets.
+///
+/// # Errors
+/// 404 `preset-not-found` for any other name.
+fn preset_from_path(name: &str) -> Result<Preset, ApiError> {
+    name.parse::<Preset>().map_err(|_| {
+        ApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "preset-not-found",
+            "Preset not found",
+            format!(
+                "no preset is called that; the presets are: {}",
+                <Preset as strum::VariantNames>::VARIANTS.join(", ")
+            ),
+        )
+    })
+}
+
+/// The `{preset}` segment of a ruleset's path.
+#[derive(Deserialize)]
+struct PresetSegment {
+    preset: String,
+}
+
+/// The preset of a `/v1/rulesets/{preset}...` path; any other name is a 404
+/// problem listing the presets.
+#[derive(Clone, Copy, Debug)]
+pub struct PresetPath(pub Preset);
+
+impl FromRequest for PresetPath {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(
+            path_segments::<PresetSegment>(req)
+                .and_then(|segment| preset_from_path(&segment.preset).map(Self)),
+        )
     }
 }

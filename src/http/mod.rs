@@ -33,8 +33,8 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub use games::new_game_from;
 pub use json::BODY_LIMIT;
-pub use odds::game_odds;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
+pub use odds::game_odds;
 use problem::{ApiError, PROBLEM_JSON};
 
 use crate::odds::Solver;

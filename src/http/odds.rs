@@ -18,6 +18,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::dto::{OptionsView, RulesetView};
+use super::extract::{GameIdPath, PresetPath};
 use super::problem::{ApiError, Problem};
 use crate::domain::GameId;
 use crate::odds::{Lookup, OddsError, Solution, Solver, TOLERANCE};
@@ -175,9 +176,8 @@ async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiErr
 pub async fn get_odds(
     service: web::Data<Service>,
     solver: web::Data<Solver>,
-    id: web::Path<String>,
+    GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
-    let id = GameId::parse(&id).map_err(|e| ApiError::field("#/path/id", e.to_string()))?;
     Ok(HttpResponse::Ok().json(game_odds(&service, &solver, id).await?))
 }
 
@@ -187,7 +187,11 @@ pub async fn get_odds(
 ///
 /// # Errors
 /// The problems the odds operation lists (404, 409, 422, 503).
-pub async fn game_odds(service: &Service, solver: &Solver, id: GameId) -> Result<OddsView, ApiError> {
+pub async fn game_odds(
+    service: &Service,
+    solver: &Solver,
+    id: GameId,
+) -> Result<OddsView, ApiError> {
     let game = service.game(id).await?;
     if game.state.is_finished() {
         return Err(ApiError::new(
@@ -239,9 +243,8 @@ pub async fn game_odds(service: &Service, solver: &Solver, id: GameId) -> Result
 #[get("/v1/rulesets/{preset}/statistics")]
 pub async fn get_statistics(
     solver: web::Data<Solver>,
-    preset: web::Path<String>,
+    PresetPath(preset): PresetPath,
 ) -> Result<HttpResponse, ApiError> {
-    let preset = super::rulesets::preset_from_path(&preset)?;
     let options = preset.options();
     let players = preset.default_players();
     let table =

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::dto::{CitationView, OptionsView};
+use super::extract::PresetPath;
 use super::problem::{ApiError, Problem};
 use crate::narration::{Audience, CitedText, lesson, preset_summary};
 use crate::rules::{OptionKind, Preset, option_specs};
@@ -188,24 +189,6 @@ pub async fn get_rulesets() -> HttpResponse {
     })
 }
 
-/// The preset named in a path, or a 404 problem listing the presets.
-///
-/// # Errors
-/// 404 `preset-not-found` for any other name.
-pub(super) fn preset_from_path(name: &str) -> Result<Preset, ApiError> {
-    name.parse::<Preset>().map_err(|_| {
-        ApiError::new(
-            actix_web::http::StatusCode::NOT_FOUND,
-            "preset-not-found",
-            "Preset not found",
-            format!(
-                "no preset is called that; the presets are: {}",
-                <Preset as strum::VariantNames>::VARIANTS.join(", ")
-            ),
-        )
-    })
-}
-
 /// Choosing the lesson's audience.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -266,10 +249,9 @@ fn lesson_view(preset: Preset, audience: Audience) -> LessonView {
 )]
 #[get("/v1/rulesets/{preset}")]
 pub async fn get_ruleset(
-    preset: web::Path<String>,
+    PresetPath(preset): PresetPath,
     query: web::Query<LessonQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let preset = preset_from_path(&preset)?;
     let audience = query.audience()?;
     Ok(HttpResponse::Ok().json(lesson_view(preset, audience)))
 }

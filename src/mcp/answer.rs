@@ -289,7 +289,12 @@ pub fn narration_within(narration: &Narration, budget: usize) -> String {
         .map(|s| s.kind == SegmentKind::Event)
         .collect();
     let len = |l: &String| l.chars().count() + 1;
-    let mut used: usize = lines.iter().zip(&told).filter(|(_, t)| **t).map(|(l, _)| len(l)).sum();
+    let mut used: usize = lines
+        .iter()
+        .zip(&told)
+        .filter(|(_, t)| **t)
+        .map(|(l, _)| len(l))
+        .sum();
     for (i, l) in lines.iter().enumerate() {
         if !told[i] && used + len(l) <= budget {
             used += len(l);

@@ -75,7 +75,8 @@ fn one_of<T: Choices>() -> String {
 
 impl<'de, T: Choices> Deserialize<'de> for Choice<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = Cow::<str>::deserialize(d).map_err(|_| serde::de::Error::custom(one_of::<T>()))?;
+        let raw =
+            Cow::<str>::deserialize(d).map_err(|_| serde::de::Error::custom(one_of::<T>()))?;
         raw.parse()
             .map(|v| Self(Some(v)))
             .map_err(|_| serde::de::Error::custom(format!("{}, got {raw:?}", one_of::<T>())))

@@ -100,7 +100,12 @@ pub fn lesson_text(preset: Preset, audience: Audience) -> String {
         cite(&l.summary.citations)
     );
     for s in &l.sections {
-        out.push_str(&format!("\n## {}\n\n{}{}\n", s.title, s.text, cite(&s.citations)));
+        out.push_str(&format!(
+            "\n## {}\n\n{}{}\n",
+            s.title,
+            s.text,
+            cite(&s.citations)
+        ));
         for d in &s.departures {
             out.push_str(&format!("\n- {}{}\n", d.text, cite(&d.citations)));
         }
@@ -162,7 +167,10 @@ pub fn glossary_text(query: &str, audience: Audience) -> Result<String, String> 
         })
         .collect();
     if hits.is_empty() {
-        Ok(format!("The glossary has no term matching {}.", clip(query)))
+        Ok(format!(
+            "The glossary has no term matching {}.",
+            clip(query)
+        ))
     } else {
         Ok(hits.join("\n"))
     }
@@ -176,7 +184,9 @@ pub const PROMPT: &str = "teach_by_playing";
 pub fn prompt() -> Prompt {
     Prompt::new(
         PROMPT,
-        Some("Teach a class Zohn Ahl by playing a whole game with the tools, explaining each throw."),
+        Some(
+            "Teach a class Zohn Ahl by playing a whole game with the tools, explaining each throw.",
+        ),
         Some(vec![
             PromptArgument::new("audience")
                 .with_description("young (ages 7-10), general or scholar (default general)")
@@ -195,7 +205,10 @@ pub fn prompt() -> Prompt {
 pub fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptResult, ErrorData> {
     if request.name != PROMPT {
         return Err(ErrorData::invalid_params(
-            format!("no prompt is called {}; the prompt is {PROMPT}", clip(&request.name)),
+            format!(
+                "no prompt is called {}; the prompt is {PROMPT}",
+                clip(&request.name)
+            ),
             None,
         ));
     }
@@ -229,9 +242,13 @@ pub fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptResult, E
     let audience_name: &str = audience.into();
     let preset_name: &str = preset.into();
     let class = match audience {
-        Audience::Young => "a class of children aged 7 to 10: short sentences, every Kiowa word explained",
+        Audience::Young => {
+            "a class of children aged 7 to 10: short sentences, every Kiowa word explained"
+        }
         Audience::General => "a general class",
-        Audience::Scholar => "a seminar: say where the sources disagree and which reading the ruleset follows",
+        Audience::Scholar => {
+            "a seminar: say where the sources disagree and which reading the ruleset follows"
+        }
     };
     let text = format!(
         "Teach {class} the Kiowa game Zohn Ahl by playing one whole game with the tools.\n\
@@ -242,6 +259,8 @@ pub fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptResult, E
          5. At the end say who won and why, and name the sources the game's narration cited.\n\
          Speak of the Kiowa in the present tense and of the historical record in the past; tell nothing the tools do not give you."
     );
-    Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
-        .with_description("A lesson that plays a whole game of Zohn Ahl"))
+    Ok(
+        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description("A lesson that plays a whole game of Zohn Ahl"),
+    )
 }

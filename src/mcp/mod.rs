@@ -207,7 +207,13 @@ impl ZohnAhl {
             line.push_str(" Seated: keep the tokens; each throw needs the mover's token.");
         }
         let text = format!("{line}\n{}", standing_line(&brief));
-        ok(text, &CreatedOutput { game: brief, tokens })
+        ok(
+            text,
+            &CreatedOutput {
+                game: brief,
+                tokens,
+            },
+        )
     }
 
     #[tool(
@@ -291,10 +297,7 @@ impl ZohnAhl {
             Err(why) => return refusal(why),
         };
         if !(1..=20).contains(&a.limit) {
-            return refusal(format!(
-                "`limit`: must be from 1 to 20, got {}",
-                a.limit
-            ));
+            return refusal(format!("`limit`: must be from 1 to 20, got {}", a.limit));
         }
         let (game, moves) = served!(self.service.moves(id, a.after, a.limit + 1).await);
         let more = moves.len() > a.limit as usize;
@@ -380,7 +383,10 @@ impl ZohnAhl {
     #[tool(
         description = "State a rule in full, by the rule id a narration sentence names (e.g. sticks_sahe), worded for a ruleset and an audience, with its sources."
     )]
-    async fn explain_rule(&self, params: Parameters<RuleArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn explain_rule(
+        &self,
+        params: Parameters<RuleArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let Some(rule) = a.rule_id.0 else {
             return refusal("`rule_id`: give the rule's id, the `rule` a narration sentence names");
@@ -403,7 +409,10 @@ impl ZohnAhl {
     async fn get_fact(&self, params: Parameters<FactArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let cat = catalogue();
-        let Some(fact) = cat.fact_index(a.fact_id.trim()).and_then(|i| cat.facts.get(i)) else {
+        let Some(fact) = cat
+            .fact_index(a.fact_id.trim())
+            .and_then(|i| cat.facts.get(i))
+        else {
             return refusal(format!(
                 "no fact has the id {}; the ids are the `fact` of narration sentences",
                 library::clip(&a.fact_id)
@@ -425,7 +434,10 @@ impl ZohnAhl {
     #[tool(
         description = "A ruleset's rules as a short lesson for an audience: the board, the sticks, a turn, each hazard, winning, stopping; each part cited."
     )]
-    async fn get_lesson(&self, params: Parameters<LessonArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn get_lesson(
+        &self,
+        params: Parameters<LessonArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         text(library::lesson_text(
             a.preset.or(Preset::default()),
@@ -436,7 +448,10 @@ impl ZohnAhl {
     #[tool(
         description = "A source of the bibliography, by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX."
     )]
-    async fn get_source(&self, params: Parameters<SourceArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn get_source(
+        &self,
+        params: Parameters<SourceArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         match library::source_text(a.source_id.trim(), a.format.or(SourceFormat::Csl)) {
             Ok(t) => text(t),
@@ -484,7 +499,12 @@ impl ZohnAhl {
         let svg = picture::game_svg(&table, &state, &names);
         let png = match tokio::task::spawn_blocking(move || picture::png(&svg)).await {
             Ok(Ok(png)) => png,
-            _ => return Err(ErrorData::internal_error("the board could not be drawn", None)),
+            _ => {
+                return Err(ErrorData::internal_error(
+                    "the board could not be drawn",
+                    None,
+                ));
+            }
         };
         let data = base64::engine::general_purpose::STANDARD.encode(png);
         let brief = game_brief(&game, &state);

@@ -85,13 +85,10 @@ pub struct Lesson {
 }
 
 /// The API name of a rules value (`square28`, `spinner`, `no_effect`,
-/// `a4`): its serde name, since the rules types have no name method of
-/// their own. The one place the narration reads such a name.
-fn key<T: Serialize>(v: T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+/// `a4`): the strum name the rules enums derive, which a rules test ties to
+/// their serde name.
+fn key<T: Into<&'static str>>(v: T) -> &'static str {
+    v.into()
 }
 
 /// Join rule statements into one text, merging their citations.
@@ -130,7 +127,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     let players = preset.default_players();
     let mut sections = Vec::new();
     let board_key = key(o.board);
-    if let Some(b) = DATA.boards.get(&board_key) {
+    if let Some(b) = DATA.boards.get(board_key) {
         let dep = (o.board != base.board).then(|| departure("board.square28", None));
         sections.push(LessonSection {
             id: "board".to_owned(),
@@ -272,7 +269,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
         Vec::new(),
     );
 
-    let text = DATA.presets.get(&key(preset));
+    let text = DATA.presets.get(key(preset));
     Lesson {
         preset,
         title: text.map(|t| t.title.clone()).unwrap_or_default(),
@@ -287,7 +284,7 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
 /// The title and summary of a preset.
 #[must_use]
 pub fn preset_summary(preset: Preset) -> (String, CitedText) {
-    let l = DATA.presets.get(&key(preset));
+    let l = DATA.presets.get(key(preset));
     (
         l.map(|t| t.title.clone()).unwrap_or_default(),
         CitedText {

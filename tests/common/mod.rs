@@ -147,18 +147,13 @@ pub fn post_empty(path: &str) -> test::TestRequest {
 pub async fn spawn_server() -> (TestDb, String, ServerHandle) {
     let db = TestDb::new();
     let service = db.service().await;
-    let mcp = zohn_ahl::mcp::http_service(
-        service.clone(),
-        zohn_ahl::odds::Solver::shared(),
-        &[],
-    );
-    let server = actix_web::HttpServer::new(move || {
-        zohn_ahl::server::app(service.clone(), mcp.clone())
-    })
-    .workers(1)
-    .disable_signals()
-    .bind(("127.0.0.1", 0))
-    .expect("bind a loopback port");
+    let mcp = zohn_ahl::mcp::http_service(service.clone(), zohn_ahl::odds::Solver::shared(), &[]);
+    let server =
+        actix_web::HttpServer::new(move || zohn_ahl::server::app(service.clone(), mcp.clone()))
+            .workers(1)
+            .disable_signals()
+            .bind(("127.0.0.1", 0))
+            .expect("bind a loopback port");
     let addr = server.addrs()[0];
     let server = server.run();
     let handle = server.handle();

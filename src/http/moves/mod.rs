@@ -13,7 +13,7 @@ use utoipa::IntoParams;
 use view::MovePage;
 pub use view::{MoveView, move_view};
 
-use super::extract::{AudienceQuery, GameIdPath, path_segments};
+use super::extract::{AudienceQuery, GameIdPath, MoveNumber};
 use super::problem::{ApiError, Problem};
 use crate::domain::{Game, MoveRecord};
 use crate::narration::Audience;
@@ -127,36 +127,6 @@ impl FromRequest for Page {
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let parsed = web::Query::<PageParams>::from_request(req, payload).into_inner();
         ready(parsed.and_then(|params| Self::parse(&params).map_err(Into::into)))
-    }
-}
-
-/// The `{n}` segment of a move's path.
-#[derive(Deserialize)]
-struct MoveSegment {
-    n: String,
-}
-
-/// The move number of a `/v1/games/{id}/moves/{n}` path, from 1; anything
-/// else is a 400 problem pointing at `#/path/n`.
-#[derive(Clone, Copy, Debug)]
-pub struct MoveNumber(u32);
-
-impl FromRequest for MoveNumber {
-    type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(path_segments::<MoveSegment>(req).and_then(|segment| {
-            segment
-                .n
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n >= 1)
-                .map(Self)
-                .ok_or_else(|| {
-                    ApiError::field("#/path/n", "must be a move number, an integer from 1 up")
-                })
-        }))
     }
 }
 

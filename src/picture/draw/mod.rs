@@ -1,0 +1,357 @@
+//! The SVG drawing (see the module docs of [`crate::picture`]).
+
+use svg::Document;
+use svg::node::element::{Description, Element, Group, Rectangle, Text, Title};
+
+mod panel;
+mod track;
+
+use panel::{Line, block_top, course_lines, panel, side_block, stone};
+use track::{awls, direction, feature, spaces, track};
+
+use super::Names;
+use super::describe::{self, Words, letter};
+use super::layout::{HEIGHT, Layout, WIDTH, Xy};
+use super::palette as colour;
+use crate::rules::{Board, GameState, Outcome, Side, Table};
+
+/// The font stack: DejaVu Sans is what the PNG is rendered with (shipped in
+/// `assets/fonts/`); browsers without it fall back to a similar sans-serif.
+pub(super) const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
+
+/// Left edge of the panel beside the board.
+pub(super) const PANEL_X: f64 = 1045.0;
+/// Right edge of the panel.
+pub(super) const PANEL_END: f64 = 1420.0;
+/// Left margin of the panel's text.
+pub(super) const PANEL_TEXT: f64 = PANEL_X + 24.0;
+/// Right edge of the panel's content.
+pub(super) const PANEL_RIGHT: f64 = PANEL_END - 18.0;
+/// Widest line on the stone at the centre.
+pub(super) const STONE_TEXT: f64 = 370.0;
+
+/// Round to a tenth, so the output does not depend on the last bits of the
+/// trigonometry (and never prints `-0`).
+pub(super) fn r(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0 + 0.0
+}
+
+/// Replace what XML 1.0 cannot carry (control characters other than tab,
+/// newline and carriage return; U+FFFE; U+FFFF) with U+FFFD.
+pub(super) fn xml_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            c if c < ' ' => '\u{fffd}',
+            '\u{fffe}' | '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+/// A rough width of `text` in DejaVu Sans at `size`, to shrink names that
+/// would not fit: generous, so that a long name is squeezed rather than cut.
+pub(super) fn estimated_width(text: &str, size: f64, bold: bool) -> f64 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| match c {
+            ' ' => 0.32,
+            'i' | 'l' | 'j' | 'I' | '.' | ',' | '\'' | '|' | '!' | ':' | ';' => 0.3,
+            'm' | 'w' | 'M' | 'W' => 0.95,
+            'a'..='z' => 0.62,
+            'A'..='Z' | '0'..='9' => 0.72,
+            c if u32::from(c) < 0x250 => 0.68,
+            _ => 1.0,
+        })
+        .sum();
+    ems * size * if bold { 1.1 } else { 1.0 }
+}
+
+/// Which way a text runs from its anchor.
+#[derive(Clone, Copy)]
+pub(super) enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+impl Anchor {
+    const fn as_str(self) -> &'static str {
+        match self {
+            Anchor::Start => "start",
+            Anchor::Middle => "middle",
+            Anchor::End => "end",
+        }
+    }
+}
+
+/// A line of text whose baseline is placed so that the line is centred
+/// vertically on `y`; squeezed to `max` wide when it would be wider.
+pub(super) fn label(
+    content: &str,
+    at: Xy,
+    size: f64,
+    bold: bool,
+    fill: &str,
+    anchor: Anchor,
+    max: Option<f64>,
+) -> Element {
+    let content = xml_safe(content);
+    let mut text = Text::new(content.as_str())
+        .set("x", r(at.x))
+        .set("y", r(at.y + size * 0.36))
+        .set("font-size", r(size))
+        .set("fill", fill);
+    if bold {
+        text = text.set("font-weight", "bold");
+    }
+    if !matches!(anchor, Anchor::Start) {
+        text = text.set("text-anchor", anchor.as_str());
+    }
+    if let Some(max) = max
+        && estimated_width(&content, size, bold) > max
+    {
+        text = text
+            .set("textLength", r(max))
+            .set("lengthAdjust", "spacingAndGlyphs");
+    }
+    inline(text)
+}
+
+/// A `<text>` written with its content inline: the `svg` crate writes a
+/// `Text` element's content between newlines, which would become part of
+/// the text in the document tree.
+pub(super) fn inline(text: Text) -> Element {
+    Element::from(text)
+}
+
+/// `M x y L x y ...` through `points`, closed when `close`.
+pub(super) fn polyline(points: &[Xy], close: bool) -> String {
+    let mut d = String::new();
+    for (i, p) in points.iter().enumerate() {
+        d.push_str(if i == 0 { "M" } else { " L" });
+        d.push_str(&format!("{} {}", r(p.x), r(p.y)));
+    }
+    if close {
+        d.push_str(" Z");
+    }
+    d
+}
+
+/// `North` from `north`.
+pub(super) fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// The picture's frame: root element, title, desc, ground, track, features,
+/// spaces, direction arrows and the panel.
+pub(super) fn frame(board: Board, title: &str, desc: &str) -> (Document, Layout) {
+    let layout = Layout::of(board);
+    let mut features = Group::new().set("id", "features");
+    for gap in &layout.gaps {
+        features = features.add(feature(board, gap));
+    }
+    let doc = Document::new()
+        .set("width", WIDTH)
+        .set("height", HEIGHT)
+        .set("viewBox", format!("0 0 {WIDTH} {HEIGHT}"))
+        .set("role", "img")
+        .set("aria-labelledby", "board-title board-desc")
+        .set("font-family", FONT)
+        .set(
+            "data-board",
+            match board {
+                Board::Circle40 => "circle40",
+                Board::Square28 => "square28",
+            },
+        )
+        .add(Title::new(xml_safe(title)).set("id", "board-title"))
+        .add(
+            Description::new()
+                .set("id", "board-desc")
+                .add(svg::node::Text::new(xml_safe(desc))),
+        )
+        .add(
+            Rectangle::new()
+                .set("id", "ground")
+                .set("width", WIDTH)
+                .set("height", HEIGHT)
+                .set("fill", colour::GROUND),
+        )
+        .add(track(board, &layout))
+        .add(features)
+        .add(spaces(board, &layout))
+        .add(direction(board, &layout, Side::A))
+        .add(direction(board, &layout, Side::B))
+        .add(panel(board));
+    (doc, layout)
+}
+
+/// The picture of a game: the board with both awls, the counters each side
+/// holds, whose throw it is or who won, and the side names. A pure
+/// function: the same arguments always give the same bytes.
+#[must_use]
+pub fn game_svg(table: &Table, state: &GameState, names: &Names<'_>) -> String {
+    let board = table.options().board;
+    let title = describe::game_title(table, state, names);
+    let desc = describe::game_desc(table, state, names);
+    let (mut doc, layout) = frame(board, &title, &desc);
+    doc = doc.set("data-throws", state.throws);
+    doc = match state.outcome {
+        Some(Outcome::Won { side }) => doc.set("data-winner", letter(side).to_lowercase()),
+        Some(Outcome::Draw) => doc.set("data-winner", "draw"),
+        None => doc.set(
+            "data-to-throw",
+            letter(state.to_throw(table).side).to_lowercase(),
+        ),
+    };
+    // The centre: whose throw, or the result; then how far the game is.
+    let (who, verb, side) = describe::headline(table, state, names);
+    let fill = if matches!(state.outcome, Some(Outcome::Draw)) {
+        colour::INK
+    } else {
+        colour::side(side)
+    };
+    let whole = if verb.is_empty() {
+        who.clone()
+    } else {
+        format!("{who} {verb}")
+    };
+    let mut lines = Vec::new();
+    if estimated_width(&whole, 30.0, true) <= STONE_TEXT {
+        lines.push(Line::new(whole, 30.0, true, fill));
+    } else {
+        lines.push(Line::new(who, 28.0, true, fill));
+        lines.push(Line::new(verb, 24.0, true, colour::INK));
+    }
+    lines.push(Line::new(
+        describe::progress(state),
+        20.0,
+        false,
+        colour::MUTED,
+    ));
+    if state.outcome.is_none() {
+        let seat = state.to_throw(table);
+        if names.players[seat.side.index()].len() > 1 {
+            lines.push(Line::new(
+                format!("for {}", names.sides[seat.side.index()]),
+                20.0,
+                false,
+                colour::INK,
+            ));
+        }
+        for s in Side::BOTH {
+            if state.forfeits[s.index()] {
+                lines.push(Line::new(
+                    format!("{} loses its next throw", names.sides[s.index()]),
+                    18.0,
+                    false,
+                    colour::INK,
+                ));
+            }
+        }
+    }
+    doc = doc.add(stone(&lines));
+    // The panel: each side's awl, counters and circuits.
+    for side in Side::BOTH {
+        let own = state.awl(side);
+        let [course_1, course_2] = course_lines(side);
+        let place = if own == 1 {
+            "Awl at its start, space 1".to_owned()
+        } else {
+            format!("Awl on space {own}")
+        };
+        let mut held = describe::counters(state.counters(side));
+        let c = state.circuits[side.index()];
+        if c > 0 {
+            held = format!("{held} · {}", describe::circuits(c));
+        }
+        if state.outcome == Some(Outcome::Won { side }) {
+            held = format!("{held} · winner");
+        }
+        let block = [
+            course_1,
+            course_2,
+            Line::new(place, 20.0, true, colour::INK),
+            Line::new(
+                format!("= {}'s space {}", letter(side.other()), board.mirror(own)),
+                16.0,
+                false,
+                colour::MUTED,
+            ),
+            Line::new(held, 20.0, true, colour::INK),
+        ];
+        doc = doc.add(side_block(
+            side,
+            names.sides[side.index()],
+            block_top(side),
+            &block,
+            Some(state.counters(side)),
+        ));
+    }
+    doc.add(awls(board, &layout, state)).to_string()
+}
+
+/// The empty board with both sides' numberings, for a ruleset's lesson.
+#[must_use]
+pub fn empty_svg(board: Board) -> String {
+    let title = describe::empty_title(board);
+    let desc = describe::empty_desc(board);
+    let (mut doc, _) = frame(board, &title, &desc);
+    let words = Words::of(board);
+    doc = doc.add(stone(&[
+        Line::new("Both counts", 30.0, true, colour::INK),
+        Line::new("A's numbers outside, B's inside", 20.0, false, colour::INK),
+        Line::new(
+            format!(
+                "on every space they add up to {}",
+                u16::from(board.len()) + 1
+            ),
+            20.0,
+            false,
+            colour::MUTED,
+        ),
+    ]));
+    for side in Side::BOTH {
+        let [course_1, course_2] = course_lines(side);
+        let bank = match side {
+            Side::A => "east",
+            Side::B => "west",
+        };
+        // The block's name is already "Side A": no need to say it again.
+        let course_1 = Line {
+            text: course_1
+                .text
+                .replace(&format!("Side {} · ", letter(side)), ""),
+            ..course_1
+        };
+        let block = [
+            course_1,
+            course_2,
+            Line::new(
+                format!("starts on 1, the {bank} bank"),
+                20.0,
+                true,
+                colour::INK,
+            ),
+            Line::new(
+                format!("of the south {}", words.creek),
+                20.0,
+                true,
+                colour::INK,
+            ),
+        ];
+        doc = doc.add(side_block(
+            side,
+            &format!("Side {}", letter(side)),
+            block_top(side),
+            &block,
+            None,
+        ));
+    }
+    doc.to_string()
+}
