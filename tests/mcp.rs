@@ -124,6 +124,21 @@ async fn the_server_names_itself_and_lists_every_tool_with_portable_schemas() {
         for t in &ts {
             assert!(t.is_string(), "{}: type {t}", tool.name);
         }
+        for schema in [
+            Some(schema.clone()),
+            tool.output_schema
+                .as_ref()
+                .map(|s| Value::Object((**s).clone())),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert!(
+                !schema.to_string().contains("\"format\":\"uint"),
+                "{}: no integer widths as formats",
+                tool.name
+            );
+        }
         assert!(
             tool.description.as_deref().is_some_and(|d| d.len() <= 300),
             "{}: a short description",

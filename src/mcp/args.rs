@@ -138,7 +138,38 @@ impl<T: JsonSchema> JsonSchema for Parameters<T> {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        T::json_schema(generator)
+        let mut schema = T::json_schema(generator);
+        if let Some(object) = schema.as_object_mut() {
+            portable(object);
+        }
+        schema
+    }
+}
+
+/// Drop the integer widths schemars writes as `format` (`uint8`,
+/// `uint32`, ...): no JSON Schema dialect defines them, and clients warn of
+/// each. The bounds that matter are stated as `minimum` or in the
+/// description.
+pub fn portable(object: &mut serde_json::Map<String, serde_json::Value>) {
+    let width = object
+        .get("format")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|f| f.starts_with("uint") || f.starts_with("int"));
+    if width {
+        object.remove("format");
+    }
+    for value in object.values_mut() {
+        match value {
+            serde_json::Value::Object(o) => portable(o),
+            serde_json::Value::Array(a) => {
+                for v in a {
+                    if let serde_json::Value::Object(o) = v {
+                        portable(o);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 

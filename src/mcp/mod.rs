@@ -20,7 +20,6 @@ pub use transport::{HttpService, allowed_hosts_or_loopback, http_service, serve_
 
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::schema_for_output;
 use rmcp::model::{
     CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
     ListPromptsResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
@@ -61,6 +60,14 @@ impl std::fmt::Debug for ZohnAhl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ZohnAhl").finish_non_exhaustive()
     }
+}
+
+/// The output schema of `T`, as portable as the input schemas.
+fn schema_for_output<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<rmcp::model::JsonObject>
+{
+    let mut schema = (*rmcp::handler::server::tool::schema_for_output::<T>()).clone();
+    args::portable(&mut schema);
+    std::sync::Arc::new(schema)
 }
 
 /// A tool's answer: a text block and, where the tool has an output schema,
