@@ -243,12 +243,10 @@ pub fn new_game_from(
     seats: bool,
 ) -> Result<NewGame, ApiError> {
     let [a, b] = names.map(|n| {
-        (!n.is_empty()).then(|| {
-            Obj(SideRequest {
-                name: Some(n),
-                players: None,
-            })
-        })
+        (!n.is_empty()).then_some(Obj(SideRequest {
+            name: Some(n),
+            players: None,
+        }))
     });
     NewGame::try_from(CreateGameRequest {
         ruleset: Some(Obj(RulesetRequest {
