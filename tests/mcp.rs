@@ -10,7 +10,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use zohn_ahl::mcp::ZohnAhl;
 
-use common::{TestDb, spawn_server};
+use common::{TestDb, spawn_server_with_mcp};
 
 /// The most characters a throw's text block may have: 300 tokens at four
 /// characters a token (a conservative average for English prose with
@@ -414,9 +414,10 @@ async fn references_resources_prompt_and_board_resolve() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn over_http_the_tools_share_the_service_with_rest() {
-    let (_db, base, _server) = spawn_server().await;
+    let (_db, server) = spawn_server_with_mcp().await;
+    let base = server.base.clone();
     let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(format!("{base}/mcp"));
     let client = ().serve(transport).await.expect("connects over HTTP");
     let names: Vec<String> = client
@@ -446,9 +447,10 @@ async fn over_http_the_tools_share_the_service_with_rest() {
     client.cancel().await.unwrap();
 }
 
-#[tokio::test]
+#[actix_web::test]
 async fn the_mcp_endpoint_refuses_a_host_it_does_not_know() {
-    let (_db, base, _server) = spawn_server().await;
+    let (_db, server) = spawn_server_with_mcp().await;
+    let base = server.base.clone();
     let res = reqwest::Client::new()
         .post(format!("{base}/mcp"))
         .header("host", "zohn.example")

@@ -1,5 +1,8 @@
-//! Shared test harness: the real application over a real SQLite file in a
-//! fresh temporary directory, with real migrations.
+//! Shared test harness: the real application, served by actix's real HTTP
+//! server on a loopback port bound for the test (port 0), over a real SQLite
+//! file in a fresh temporary directory, with real migrations. Requests are
+//! written with actix's `TestRequest` builder and sent over TCP by a real
+//! HTTP client.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use actix_web::body::MessageBody;
@@ -28,20 +31,99 @@ impl TestDb {
     }
 }
 
-/// The real application over a fresh SQLite file (real migrations), as
-/// actix's test service: `let (_db, app) = spawn_app().await;` (keep the
-/// database alive while the app runs).
-pub async fn spawn_app() -> (
-    TestDb,
-    impl actix_web::dev::Service<
-        actix_http::Request,
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-    >,
-) {
+/// The real application over a fresh SQLite file (real migrations), served
+/// on a bound loopback port: `let (_db, app) = spawn_app().await;` (keep
+/// the database alive while the app runs).
+pub async fn spawn_app() -> (TestDb, Bound) {
     let db = TestDb::new();
-    let app = test::init_service(zohn_ahl::http::app(db.service().await)).await;
+    let app = spawn_server(db.service().await);
     (db, app)
+}
+
+/// The application over `service`, served by actix's HTTP server on a port
+/// of 127.0.0.1 the system chose; the server stops with the test's runtime.
+pub fn spawn_server(service: Service) -> Bound {
+    spawn_server_with(move || zohn_ahl::http::app(service.clone()))
+}
+
+/// The application `factory` builds, served on a bound loopback port.
+pub fn spawn_server_with<F, A, B>(factory: F) -> Bound
+where
+    F: Fn() -> actix_web::App<A> + Send + Clone + 'static,
+    A: actix_web::dev::ServiceFactory<
+            actix_web::dev::ServiceRequest,
+            Config = (),
+            Response = ServiceResponse<B>,
+            Error = actix_web::Error,
+            InitError = (),
+        > + 'static,
+    B: MessageBody + 'static,
+{
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let addr = listener.local_addr().expect("bound address");
+    let server = actix_web::HttpServer::new(factory)
+        .workers(1)
+        .disable_signals()
+        .listen(listener)
+        .expect("listen")
+        .run();
+    actix_web::rt::spawn(server);
+    Bound {
+        base: format!("http://{addr}"),
+        client: awc::Client::builder()
+            .disable_redirects()
+            .timeout(std::time::Duration::from_secs(60))
+            .finish(),
+    }
+}
+
+/// A server on a bound port, and a client for it.
+pub struct Bound {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    client: awc::Client,
+}
+
+/// What a request can be sent to: the bound server (over TCP), or an actix
+/// service in process (for the few tests that need one).
+pub trait Target {
+    /// Send the request, read the whole answer.
+    fn send(&self, req: test::TestRequest) -> impl std::future::Future<Output = Reply>;
+}
+
+impl Target for Bound {
+    async fn send(&self, req: test::TestRequest) -> Reply {
+        use actix_web::HttpMessage;
+        use futures_util::StreamExt;
+        let mut req = req.to_request();
+        let mut payload = req.take_payload();
+        let mut body = Vec::new();
+        while let Some(chunk) = payload.next().await {
+            body.extend_from_slice(&chunk.expect("request payload"));
+        }
+        let path = req
+            .uri()
+            .path_and_query()
+            .map_or("/", actix_web::http::uri::PathAndQuery::as_str);
+        let mut out = self
+            .client
+            .request(req.method().clone(), format!("{}{path}", self.base));
+        for (name, value) in req.headers() {
+            out = out.append_header((name.clone(), value.clone()));
+        }
+        let mut res = out.send_body(body).await.expect("HTTP exchange");
+        let body = res
+            .body()
+            .limit(64 << 20)
+            .await
+            .expect("answer body")
+            .to_vec();
+        Reply {
+            status: res.status(),
+            headers: res.headers().clone(),
+            body,
+        }
+    }
 }
 
 /// A response read whole.
@@ -101,8 +183,27 @@ pub async fn read<B: MessageBody>(res: ServiceResponse<B>) -> Reply {
     }
 }
 
-/// Send a request through the app.
-pub async fn send<S, B>(app: &S, req: test::TestRequest) -> Reply
+/// Send a request to the server (or in-process service), read the whole
+/// answer.
+pub async fn send<T: Target>(app: &T, req: test::TestRequest) -> Reply {
+    app.send(req).await
+}
+
+impl<S, B> Target for S
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: MessageBody,
+{
+    async fn send(&self, req: test::TestRequest) -> Reply {
+        in_process(self, req).await
+    }
+}
+
+async fn in_process<S, B>(app: &S, req: test::TestRequest) -> Reply
 where
     S: actix_web::dev::Service<
             actix_http::Request,
@@ -139,34 +240,13 @@ pub fn post_empty(path: &str) -> test::TestRequest {
     test::TestRequest::post().uri(path)
 }
 
-/// The server's whole application (the API and the MCP endpoint at `/mcp`)
-/// over a fresh SQLite file, bound to a free loopback port and serving in
-/// the background: `let (_db, base, _server) = spawn_server().await;`, then
-/// requests to `base` (`http://127.0.0.1:PORT`). Dropping the handle stops
-/// the server.
-pub async fn spawn_server() -> (TestDb, String, ServerHandle) {
+/// The server's whole application (the API and the MCP endpoint at `/mcp`,
+/// as `zohn-ahl serve` runs it) over a fresh SQLite file, on a bound
+/// loopback port: `let (_db, server) = spawn_server_with_mcp().await;`.
+pub async fn spawn_server_with_mcp() -> (TestDb, Bound) {
     let db = TestDb::new();
     let service = db.service().await;
     let mcp = zohn_ahl::mcp::http_service(service.clone(), zohn_ahl::odds::Solver::shared(), &[]);
-    let server =
-        actix_web::HttpServer::new(move || zohn_ahl::server::app(service.clone(), mcp.clone()))
-            .workers(1)
-            .disable_signals()
-            .bind(("127.0.0.1", 0))
-            .expect("bind a loopback port");
-    let addr = server.addrs()[0];
-    let server = server.run();
-    let handle = server.handle();
-    tokio::spawn(server);
-    (db, format!("http://{addr}"), ServerHandle(handle))
-}
-
-/// Stops a server of [`spawn_server`] when dropped.
-pub struct ServerHandle(actix_web::dev::ServerHandle);
-
-impl Drop for ServerHandle {
-    fn drop(&mut self) {
-        let handle = self.0.clone();
-        drop(handle.stop(false));
-    }
+    let server = spawn_server_with(move || zohn_ahl::server::app(service.clone(), mcp.clone()));
+    (db, server)
 }
