@@ -46,6 +46,15 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Mcp(args) => {
+            match zohn_ahl::server::run_mcp_stdio(&args.database_url, &args.log) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("zohn-ahl: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Simulate(args) => match zohn_ahl::cli::run_simulate(&args) {
             Ok(text) => print_out(&text),
             Err(e) => {

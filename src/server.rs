@@ -41,6 +41,8 @@ pub struct Settings {
     pub retention_days: Option<u32>,
     /// Most live-feed subscribers, per game and in all.
     pub feed: crate::service::FeedLimits,
+    /// `Host` values the MCP endpoint accepts (empty: loopback only).
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -49,15 +51,7 @@ pub struct Settings {
 /// # Errors
 /// [`ServerError`] when the database cannot be opened or the address bound.
 pub fn run(args: Settings) -> Result<(), ServerError> {
-    let filter = EnvFilter::try_new(&args.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    // One line per request when its span closes (tracing-actix-web opens
-    // one span per request); colours only on a terminal.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_writer(std::io::stderr)
-        .try_init();
+    init_log(&args.log, "info");
     actix_web::rt::System::new().block_on(async move {
         let store = Store::connect(&args.database_url).await?;
         #[cfg(feature = "bench-baseline")]
@@ -77,12 +71,71 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             retention_days = args.retention_days,
             "serving Zohn Ahl"
         );
+        let mcp = crate::mcp::http_service(
+            service.clone(),
+            crate::odds::Solver::shared(),
+            &args.mcp_allowed_hosts,
+        );
         let mut server =
-            HttpServer::new(move || crate::http::app(service.clone())).bind(args.addr)?;
+            HttpServer::new(move || app(service.clone(), mcp.clone())).bind(args.addr)?;
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }
         server.run().await?;
+        store.close().await;
+        Ok(())
+    })
+}
+
+/// Logs to standard error, never standard output (which the stdio MCP
+/// transport owns): one line per request when its span closes
+/// (tracing-actix-web opens one span per request); colours only on a
+/// terminal.
+fn init_log(filter: &str, default: &str) {
+    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// The application the server runs: the API ([`crate::http::app`]) and
+/// the MCP endpoint at `/mcp`, over one service.
+pub fn app(
+    service: Service,
+    mcp: crate::mcp::HttpService,
+) -> actix_web::App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    crate::http::app_with(service, crate::odds::Solver::shared(), move |cfg| {
+        cfg.service(actix_web::web::scope(crate::http::MOUNTED_PREFIX).service(mcp.scope()));
+    })
+}
+
+/// Serve the MCP tools over stdio on the database at `url` until the
+/// client closes the connection; logs go to standard error.
+///
+/// # Errors
+/// [`ServerError`] when the database cannot be opened or the transport fails.
+pub fn run_mcp_stdio(url: &str, log: &str) -> Result<(), ServerError> {
+    init_log(log, "warn");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let store = Store::connect(url).await?;
+        let service = Service::new(store.clone());
+        crate::odds::Solver::shared().solve_presets();
+        tracing::info!(database = %url, "serving Zohn Ahl's MCP tools on stdio");
+        crate::mcp::serve_stdio(service).await?;
         store.close().await;
         Ok(())
     })

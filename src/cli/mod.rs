@@ -46,6 +46,17 @@ pub struct DatabaseArgs {
     pub database_url: String,
 }
 
+/// `zohn-ahl mcp`: the database and the log filter.
+#[derive(Debug, Clone, clap::Args)]
+pub struct McpArgs {
+    /// SQLite database URL or path; created and migrated if missing.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    pub database_url: String,
+    /// Log filter (tracing's EnvFilter syntax); the log goes to standard error.
+    #[arg(long, env = "RUST_LOG", default_value = "warn")]
+    pub log: String,
+}
+
 /// Settings of the HTTP server.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
@@ -98,6 +109,11 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u32).range(1..=100_000)
     )]
     pub feed_total: u32,
+    /// `Host` values the MCP endpoint (`/mcp`) accepts, comma-separated: a
+    /// host name or `host:port` (default: loopback only, `localhost`,
+    /// `127.0.0.1`, `::1`). Name the host a deployment is reached by.
+    #[arg(long, env = "ZOHN_AHL_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -113,6 +129,7 @@ impl From<ServeArgs> for crate::server::Settings {
                 per_game: args.feed_per_game as usize,
                 total: args.feed_total as usize,
             },
+            mcp_allowed_hosts: args.mcp_allowed_hosts,
         }
     }
 }
@@ -142,6 +159,9 @@ pub enum Command {
     /// Check every stored game: moves numbered without gaps or doubles, and
     /// each state equal to the replay of its moves. Exits 1 on any fault.
     Verify(DatabaseArgs),
+    /// Serve the game's Model Context Protocol tools over standard input
+    /// and output, for a desktop chatbot client (logs go to standard error).
+    Mcp(McpArgs),
 }
 
 /// `zohn-ahl simulate`: a preset, option overrides (each named as in the

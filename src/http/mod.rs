@@ -15,7 +15,7 @@ mod fairness;
 mod games;
 mod json;
 mod moves;
-mod odds;
+pub mod odds;
 mod play;
 pub mod problem;
 mod reference;
@@ -34,8 +34,10 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use games::new_game_from;
 pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
+pub use odds::game_odds;
 use problem::{ApiError, PROBLEM_JSON};
 
 use crate::odds::Solver;
@@ -219,6 +221,10 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     api
 }
 
+/// Where the MCP endpoint is mounted (see [`app_with`]): its answers,
+/// errors included, are that protocol's, not problem details.
+pub const MOUNTED_PREFIX: &str = "/mcp";
+
 /// 404 or 405 for a request no route took.
 async fn no_route(req: HttpRequest) -> HttpResponse {
     let path = req.path();
@@ -239,6 +245,11 @@ async fn no_route(req: HttpRequest) -> HttpResponse {
 fn to_problem<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    // Another protocol's endpoint mounted beside the API (the MCP one)
+    // answers in its own terms.
+    if res.request().path().starts_with(MOUNTED_PREFIX) {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
     // Problems pass as they are, and so do the lesson page's own HTML
     // answers (its "no such game" page).
     let is_problem = res.headers().get(header::CONTENT_TYPE).is_some_and(|v| {
@@ -296,6 +307,25 @@ pub fn app_with_odds(
         InitError = (),
     >,
 > {
+    app_with(service, odds, |_| {})
+}
+
+/// [`app_with_odds`] with more services mounted by `mount` (the MCP
+/// endpoint at [`MOUNTED_PREFIX`]), outside the OpenAPI document and under
+/// the same tracing.
+pub fn app_with(
+    service: Service,
+    odds: Solver,
+    mount: impl FnOnce(&mut web::ServiceConfig),
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
     let (app, api) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
@@ -310,7 +340,8 @@ pub fn app_with_odds(
     let api = with_links(api);
     let app = app
         .service(web::redirect("/docs", "/docs/"))
-        .configure(play::routes);
+        .configure(play::routes)
+        .configure(mount);
     // The load benchmark's baseline route, only in builds with the
     // `bench-baseline` feature (not documented, not in the product).
     #[cfg(feature = "bench-baseline")]

@@ -20,6 +20,7 @@ use utoipa::ToSchema;
 use super::dto::{OptionsView, RulesetView};
 use super::extract::{GameIdPath, PresetPath};
 use super::problem::{ApiError, Problem};
+use crate::domain::GameId;
 use crate::odds::{Lookup, OddsError, Solution, Solver, TOLERANCE};
 use crate::rules::{Preset, Side, Table};
 use crate::service::{Service, ServiceError};
@@ -177,6 +178,20 @@ pub async fn get_odds(
     solver: web::Data<Solver>,
     GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(game_odds(&service, &solver, id).await?))
+}
+
+/// The odds of game `id` from its current state, within the odds
+/// service's budget: what `GET /v1/games/{id}/odds` answers, for every
+/// surface that tells odds.
+///
+/// # Errors
+/// The problems the odds operation lists (404, 409, 422, 503).
+pub async fn game_odds(
+    service: &Service,
+    solver: &Solver,
+    id: GameId,
+) -> Result<OddsView, ApiError> {
     let game = service.game(id).await?;
     if game.state.is_finished() {
         return Err(ApiError::new(
@@ -187,11 +202,11 @@ pub async fn get_odds(
         ));
     }
     let table = game.setup.table().map_err(ServiceError::from)?;
-    let sol = solution(&solver, table).await?;
+    let sol = solution(solver, table).await?;
     let odds = sol.odds(&game.state).ok_or_else(|| {
         ApiError::internal(&"a stored state is not in its ruleset's chain".to_owned())
     })?;
-    Ok(HttpResponse::Ok().json(OddsView {
+    Ok(OddsView {
         game_id: game.id.to_string(),
         version: game.version,
         sides: Side::BOTH
@@ -203,7 +218,7 @@ pub async fn get_odds(
             .collect(),
         expected_remaining_throws: odds.expected_throws,
         solver: sol.as_ref().into(),
-    }))
+    })
 }
 
 /// A preset's exact statistics: the probability that the side throwing

@@ -251,3 +251,14 @@ pub fn get(path: &str) -> test::TestRequest {
 pub fn post_empty(path: &str) -> test::TestRequest {
     test::TestRequest::post().uri(path)
 }
+
+/// The server's whole application (the API and the MCP endpoint at `/mcp`,
+/// as `zohn-ahl serve` runs it) over a fresh SQLite file, on a bound
+/// loopback port: `let (_db, server) = spawn_server_with_mcp().await;`.
+pub async fn spawn_server_with_mcp() -> (TestDb, Bound) {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let mcp = zohn_ahl::mcp::http_service(service.clone(), zohn_ahl::odds::Solver::shared(), &[]);
+    let server = spawn_server_with(move || zohn_ahl::server::app(service.clone(), mcp.clone()));
+    (db, server)
+}

@@ -370,6 +370,43 @@ fn created_answer(created: &Created) -> Answer {
     }
 }
 
+/// The creation request that other surfaces (the MCP tools) make from
+/// their own arguments, checked exactly as a REST body is, so both accept
+/// and refuse the same games in the same words: names (`sides`), the seed,
+/// the preset and audience (defaults when `None`), seats.
+///
+/// # Errors
+/// The problem a REST creation with the same values gets.
+pub fn new_game_from(
+    preset: Option<Preset>,
+    names: [String; 2],
+    first: Option<Side>,
+    seed: Option<String>,
+    audience: Option<Audience>,
+    seats: bool,
+) -> Result<NewGame, ApiError> {
+    let [a, b] = names.map(|n| {
+        (!n.is_empty()).then_some(Obj(SideRequest {
+            name: Some(n),
+            players: None,
+        }))
+    });
+    NewGame::try_from(CreateGameRequest {
+        ruleset: Some(Obj(RulesetRequest {
+            preset,
+            options: None,
+        })),
+        sides: Some(Obj(SidesRequest { a, b })),
+        first,
+        seed,
+        narration: Some(Obj(NarrationRequest { audience })),
+        seats: Some(SeatsRequest {
+            seated: seats,
+            sides_report_throws: false,
+        }),
+    })
+}
+
 /// Create a game.
 ///
 /// Every field is optional: `{}` (or an empty body) starts a composite game

@@ -1,0 +1,385 @@
+//! Compact answers for a language model: the essentials of a game and a
+//! move as structured content (with their output schemas), and a short text
+//! block of the narration's sentences, each with a short citation. The full
+//! views stay on REST.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::domain::{Game, MoveRecord};
+use crate::narration::{Citation, Narration, SegmentKind};
+use crate::rules::{GameState, Outcome, Side, Throw};
+
+/// One side's place.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SideBrief {
+    /// `A` or `B`.
+    pub side: String,
+    /// Its name.
+    pub name: String,
+    /// Its awl's space, in its own numbering (1 is its start).
+    pub space: u8,
+    /// Counters it holds.
+    pub counters: u8,
+    /// Circuits it has completed.
+    pub circuits: u16,
+}
+
+/// A game's essentials.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GameBrief {
+    /// The game's id.
+    pub game_id: String,
+    /// `in_progress` or `finished`.
+    pub status: String,
+    /// `won` or `draw` once finished; empty before.
+    pub result: String,
+    /// `A` or `B` once one has won; empty before, and for a draw.
+    pub winner: String,
+    /// The side to throw next (`A` or `B`); empty once finished.
+    pub to_throw: String,
+    /// The player to throw next; empty once finished.
+    pub to_throw_player: String,
+    /// Whether the side to throw is throwing again.
+    pub extra_throw_pending: bool,
+    /// The preset.
+    pub preset: String,
+    /// Throws played.
+    pub throws: u32,
+    /// The game's version (moves, plus one for a stop).
+    pub version: u32,
+    /// Whether throws need a token.
+    pub seated: bool,
+    /// Side A, then side B.
+    pub sides: Vec<SideBrief>,
+}
+
+/// A move's essentials.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MoveBrief {
+    /// Move number, from 1.
+    pub n: u32,
+    /// The side that threw.
+    pub side: String,
+    /// The player who threw.
+    pub player: String,
+    /// `server` (thrown by the service) or `reported` (a physical throw).
+    pub origin: String,
+    /// The sticks' faces, the sahe last (empty for a spinner game).
+    pub sticks: Vec<String>,
+    /// The spinner's sector (empty for a stick game).
+    pub spinner: String,
+    /// Spaces the throw is worth.
+    pub value: u8,
+    /// Whether the same side throws again.
+    pub throws_again: bool,
+    /// The mover's awl before, its own numbering.
+    pub from: u8,
+    /// The mover's awl after, its own numbering.
+    pub to: u8,
+    /// What happened, in order (`moved`, `fell_into_creek`, `whipped`,
+    /// `completed_circuit`, `counter_paid`, `won`, ...).
+    pub events: Vec<String>,
+    /// Side A's counters after the move.
+    pub counters_a: u8,
+    /// Side B's counters after the move.
+    pub counters_b: u8,
+}
+
+/// The answer to `throw` and `report_throw`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ThrowOutput {
+    /// The move.
+    #[serde(rename = "move")]
+    pub move_: MoveBrief,
+    /// The game after it.
+    pub game: GameBrief,
+}
+
+/// The secret tokens of a seated game.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub struct TokensBrief {
+    /// Side A's token (empty for a game without seats).
+    pub a: String,
+    /// Side B's token.
+    pub b: String,
+    /// The host's token: reports physical throws and stops the game (empty
+    /// where the game has none).
+    pub host: String,
+}
+
+/// The answer to `create_game`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CreatedOutput {
+    /// The game.
+    pub game: GameBrief,
+    /// Its tokens, shown this once: keep them; pass the right one as
+    /// `token`.
+    pub tokens: TokensBrief,
+}
+
+/// The answer to `list_moves`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MovesOutput {
+    /// The moves, oldest first.
+    pub moves: Vec<MoveBrief>,
+    /// Pass as `after` for the next moves; 0 when there are no more.
+    pub next_after: u32,
+}
+
+/// The answer to `get_odds`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OddsOutput {
+    /// The game's id.
+    pub game_id: String,
+    /// The version the odds are for.
+    pub version: u32,
+    /// Side A's exact probability of winning from here.
+    pub win_a: f64,
+    /// Side B's.
+    pub win_b: f64,
+    /// Expected throws left.
+    pub expected_throws_left: f64,
+}
+
+fn side_name(side: Side) -> String {
+    <&str>::from(side).to_owned()
+}
+
+fn name_of<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// A game's essentials at `state`.
+#[must_use]
+pub fn game_brief(game: &Game, state: &GameState) -> GameBrief {
+    let setup = &game.setup;
+    let finished = state.is_finished();
+    let next = match (setup.table(), finished) {
+        (Ok(t), false) => Some(state.to_throw(&t)),
+        _ => None,
+    };
+    GameBrief {
+        game_id: game.id.to_string(),
+        status: if finished { "finished" } else { "in_progress" }.to_owned(),
+        result: match state.outcome {
+            Some(Outcome::Won { .. }) => "won",
+            Some(Outcome::Draw) => "draw",
+            None => "",
+        }
+        .to_owned(),
+        winner: match state.outcome {
+            Some(Outcome::Won { side }) => side_name(side),
+            _ => String::new(),
+        },
+        to_throw: next.map(|s| side_name(s.side)).unwrap_or_default(),
+        to_throw_player: next
+            .map(|s| setup.player_name(s).to_owned())
+            .unwrap_or_default(),
+        extra_throw_pending: state.extra_throw,
+        preset: <&str>::from(setup.preset).to_owned(),
+        throws: state.throws,
+        version: game.version,
+        seated: game.seated,
+        sides: Side::BOTH
+            .iter()
+            .map(|&side| SideBrief {
+                side: side_name(side),
+                name: setup.sides[side.index()].name.clone(),
+                space: state.awl(side),
+                counters: state.counters(side),
+                circuits: state.circuits[side.index()],
+            })
+            .collect(),
+    }
+}
+
+/// A move's essentials.
+#[must_use]
+pub fn move_brief(game: &Game, record: &MoveRecord) -> MoveBrief {
+    let (sticks, spinner) = match record.throw {
+        Throw::Sticks(s) => (s.faces().iter().map(name_of).collect(), String::new()),
+        Throw::Spinner(sector) => (Vec::new(), name_of(&sector)),
+    };
+    MoveBrief {
+        n: record.n,
+        side: side_name(record.seat.side),
+        player: game.setup.player_name(record.seat).to_owned(),
+        origin: name_of(&record.origin),
+        sticks,
+        spinner,
+        value: record.score.value,
+        throws_again: record.score.throws_again,
+        from: record.from,
+        to: record.to,
+        events: record
+            .events
+            .iter()
+            .filter_map(|e| {
+                serde_json::to_value(e)
+                    .ok()
+                    .and_then(|v| v.get("kind").and_then(|k| k.as_str().map(str::to_owned)))
+            })
+            .collect(),
+        counters_a: record.state.counters[0],
+        counters_b: record.state.counters[1],
+    }
+}
+
+/// The most characters of a throw's text block: about 300 tokens, at four
+/// characters a token.
+pub const TEXT_BUDGET: usize = 1200;
+
+/// Most sources a short citation names; more are counted (`+2`).
+const CITED: usize = 2;
+
+/// A short citation: `[culin1907 p. 126]`, at most two sources, the rest
+/// counted (`[wp-zohnahl; ludii-ev-118 +3]`).
+#[must_use]
+pub fn cite(citations: &[Citation]) -> String {
+    let parts: Vec<String> = citations
+        .iter()
+        .take(CITED)
+        .map(|c| match &c.locator {
+            Some(l) => format!("{} {}", c.source, l),
+            None => c.source.clone(),
+        })
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    let more = citations.len().saturating_sub(CITED);
+    if more > 0 {
+        format!(" [{} +{more}]", parts.join("; "))
+    } else {
+        format!(" [{}]", parts.join("; "))
+    }
+}
+
+/// Every sentence of the narration, one a line, each with its short
+/// citation.
+#[must_use]
+pub fn narration_text(narration: &Narration) -> String {
+    narration
+        .segments
+        .iter()
+        .map(|s| format!("{}{}", s.text, cite(&s.citations)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The narration within `budget` characters: every event sentence (what
+/// happened), then the rule and context sentences in reading order while
+/// they fit. A rule sentence that does not fit is named by its id, for
+/// `explain_rule`; a context sentence by its fact id, for `get_fact`.
+#[must_use]
+pub fn narration_within(narration: &Narration, budget: usize) -> String {
+    let segments = &narration.segments;
+    let lines: Vec<String> = segments
+        .iter()
+        .map(|s| format!("{}{}", s.text, cite(&s.citations)))
+        .collect();
+    // Which sentences are told in full: the events always, the others
+    // while they fit, then fewer until the note on the rest fits too.
+    let mut told: Vec<bool> = segments
+        .iter()
+        .map(|s| s.kind == SegmentKind::Event)
+        .collect();
+    let len = |l: &String| l.chars().count() + 1;
+    let mut used: usize = lines
+        .iter()
+        .zip(&told)
+        .filter(|(_, t)| **t)
+        .map(|(l, _)| len(l))
+        .sum();
+    for (i, l) in lines.iter().enumerate() {
+        if !told[i] && used + len(l) <= budget {
+            used += len(l);
+            told[i] = true;
+        }
+    }
+    loop {
+        let mut named: Vec<String> = Vec::new();
+        for (s, _) in segments.iter().zip(&told).filter(|(_, t)| !**t) {
+            let name = match (&s.rule, &s.fact) {
+                (Some(rule), _) => format!("rule {rule}"),
+                (None, Some(fact)) => format!("fact {fact}"),
+                (None, None) => continue,
+            };
+            if !named.contains(&name) {
+                named.push(name);
+            }
+        }
+        let mut out: Vec<&str> = lines
+            .iter()
+            .zip(&told)
+            .filter(|(_, t)| **t)
+            .map(|(l, _)| l.as_str())
+            .collect();
+        let note = format!("(More: {}.)", named.join(", "));
+        if !named.is_empty() {
+            out.push(&note);
+        }
+        let text = out.join("\n");
+        let last_optional = (0..segments.len())
+            .rev()
+            .find(|&i| told[i] && segments[i].kind != SegmentKind::Event);
+        match last_optional {
+            Some(i) if text.chars().count() > budget => told[i] = false,
+            _ => return text,
+        }
+    }
+}
+
+/// One line on where the game stands: who throws next, or how it ended.
+#[must_use]
+pub fn standing_line(brief: &GameBrief) -> String {
+    let score = brief
+        .sides
+        .iter()
+        .map(|s| format!("{} {} (own {})", s.name, s.counters, s.space))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let who = |side: &str| {
+        brief
+            .sides
+            .iter()
+            .find(|s| s.side == side)
+            .map(|s| s.name.clone())
+            .unwrap_or_default()
+    };
+    if brief.status == "finished" {
+        if brief.winner.is_empty() {
+            format!("Finished: a draw. Counters: {score}.")
+        } else {
+            format!("Finished: {} wins. Counters: {score}.", who(&brief.winner))
+        }
+    } else {
+        let again = if brief.extra_throw_pending {
+            " again"
+        } else {
+            ""
+        };
+        format!(
+            "Counters: {score}. Next: {} ({}) throws{again}.",
+            brief.to_throw_player, brief.to_throw
+        )
+    }
+}
+
+/// The text block of a move, within [`TEXT_BUDGET`]: its number and caption, its
+/// narration (sentences with short citations; what does not fit named by
+/// its rule or fact id), and where the game stands.
+#[must_use]
+pub fn move_text(record: &MoveRecord, caption: &str, brief: &GameBrief) -> String {
+    let head = format!("Move {}: {caption}", record.n);
+    let tail = standing_line(brief);
+    let room = TEXT_BUDGET.saturating_sub(head.chars().count() + tail.chars().count() + 2);
+    format!(
+        "{head}\n{}\n{tail}",
+        narration_within(&record.narration, room)
+    )
+}

@@ -1,0 +1,395 @@
+//! The tools' arguments: concrete types with their JSON Schemas (every
+//! choice an enum, no free JSON, no nullable types), and the extractor that
+//! answers a malformed argument in the product's words rather than the
+//! deserializer's.
+
+use std::borrow::Cow;
+use std::str::FromStr;
+
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::ToolCallContext;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use strum::{IntoEnumIterator, VariantNames};
+
+use crate::narration::{Audience, RuleId};
+use crate::rules::{Face, Preset, Side, SpinnerSector};
+
+/// A closed set of names: a preset, a side, a face, an audience, a rule.
+pub trait Choices: FromStr + Copy + 'static {
+    /// What the schema calls the set.
+    const NAME: &'static str;
+    /// Every name, as the API writes them.
+    fn names() -> Vec<&'static str>;
+}
+
+macro_rules! variant_choices {
+    ($($t:ty => $name:literal),* $(,)?) => {$(
+        impl Choices for $t {
+            const NAME: &'static str = $name;
+            fn names() -> Vec<&'static str> {
+                <$t as VariantNames>::VARIANTS.to_vec()
+            }
+        }
+    )*};
+}
+
+variant_choices!(Preset => "Preset", Side => "Side", Face => "Face", SpinnerSector => "SpinnerSector");
+
+impl Choices for Audience {
+    const NAME: &'static str = "Audience";
+    fn names() -> Vec<&'static str> {
+        Audience::ALL.iter().map(|&a| a.into()).collect()
+    }
+}
+
+impl Choices for RuleId {
+    const NAME: &'static str = "RuleId";
+    fn names() -> Vec<&'static str> {
+        RuleId::iter().map(RuleId::key).collect()
+    }
+}
+
+/// One name of a closed set, or none given (the tool's default). Its schema
+/// is the plain string enum, never nullable.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice<T>(pub Option<T>);
+
+impl<T> Default for Choice<T> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
+impl<T: Choices> Choice<T> {
+    /// The value given, or `default`.
+    pub fn or(self, default: T) -> T {
+        self.0.unwrap_or(default)
+    }
+}
+
+fn one_of<T: Choices>() -> String {
+    format!("must be one of: {}", T::names().join(", "))
+}
+
+impl<'de, T: Choices> Deserialize<'de> for Choice<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw =
+            Cow::<str>::deserialize(d).map_err(|_| serde::de::Error::custom(one_of::<T>()))?;
+        raw.parse()
+            .map(|v| Self(Some(v)))
+            .map_err(|_| serde::de::Error::custom(format!("{}, got {raw:?}", one_of::<T>())))
+    }
+}
+
+impl<T: Choices> JsonSchema for Choice<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed(T::NAME)
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": T::names() })
+    }
+}
+
+/// A list of stick faces: what a physical throw showed.
+#[derive(Clone, Debug, Default)]
+pub struct Faces(pub Vec<Face>);
+
+impl<'de> Deserialize<'de> for Faces {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Vec::<Choice<Face>>::deserialize(d)?;
+        Ok(Self(raw.into_iter().filter_map(|c| c.0).collect()))
+    }
+}
+
+impl JsonSchema for Faces {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Faces")
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "array",
+            "items": { "type": "string", "enum": Face::names() },
+            "minItems": 4,
+            "maxItems": 4
+        })
+    }
+}
+
+/// The tool's arguments, or what is wrong with them in the product's words
+/// (the tool answers that as an error result the model can act on). The
+/// name is the one the SDK's macros look for to take the input schema.
+pub struct Parameters<T>(pub Result<T, String>);
+
+impl<T: JsonSchema> JsonSchema for Parameters<T> {
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = T::json_schema(generator);
+        if let Some(object) = schema.as_object_mut() {
+            portable(object);
+        }
+        schema
+    }
+}
+
+/// Drop the integer widths schemars writes as `format` (`uint8`,
+/// `uint32`, ...): no JSON Schema dialect defines them, and clients warn of
+/// each. The bounds that matter are stated as `minimum` or in the
+/// description.
+pub fn portable(object: &mut serde_json::Map<String, serde_json::Value>) {
+    let width = object
+        .get("format")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|f| f.starts_with("uint") || f.starts_with("int"));
+    if width {
+        object.remove("format");
+    }
+    for value in object.values_mut() {
+        match value {
+            serde_json::Value::Object(o) => portable(o),
+            serde_json::Value::Array(a) => {
+                for v in a {
+                    if let serde_json::Value::Object(o) = v {
+                        portable(o);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<S, T: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Parameters<T> {
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, rmcp::ErrorData> {
+        let arguments = context.arguments.take().unwrap_or_default();
+        Ok(Self(parse(serde_json::Value::Object(arguments))))
+    }
+}
+
+/// Parse a tool's arguments, naming the argument at fault.
+///
+/// # Errors
+/// What is wrong, e.g. "`preset`: must be one of: composite, ...".
+pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let message = plain(&e.into_inner().to_string());
+        if path == "." {
+            message
+        } else {
+            format!("`{path}`: {message}")
+        }
+    })
+}
+
+/// The deserializer's words for a wrong type, said as the product says
+/// them: "a whole number" rather than "u32".
+fn plain(message: &str) -> String {
+    let mut out = message.to_owned();
+    for (rust, plain) in [
+        ("expected u8", "expected a whole number"),
+        ("expected u16", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
+        ("expected a boolean", "expected true or false"),
+        ("expected a string", "expected a text"),
+        ("expected a sequence", "expected a list"),
+        ("expected struct ", "expected an object: "),
+        ("invalid type: ", ""),
+    ] {
+        out = out.replace(rust, plain);
+    }
+    out
+}
+
+/// No arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// `create_game`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CreateGameArgs {
+    /// The ruleset (default `composite`, the composite reconstruction).
+    pub preset: Choice<Preset>,
+    /// Side A's name, 1 to 40 characters (default "Side A").
+    pub side_a: String,
+    /// Side B's name, 1 to 40 characters (default "Side B").
+    pub side_b: String,
+    /// The side that throws first (default `A`).
+    pub first: Choice<Side>,
+    /// A seed (1 to 128 characters): the same seed gives the same throws.
+    /// Leave it out for a secret one.
+    pub seed: String,
+    /// Who the narration is for: `young` (ages 7-10), `general` (default)
+    /// or `scholar`.
+    pub audience: Choice<Audience>,
+    /// `true`: a seated game; the answer gives each side's token and the
+    /// host's, once, and throws then need a token.
+    pub seats: bool,
+}
+
+/// A game, and the token of whoever acts in a seated game.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct GameTokenArgs {
+    /// The game's id, as `create_game` gave it.
+    pub game_id: String,
+    /// In a seated game: the token of the side to move, or the host's.
+    /// Leave it out for a game without seats.
+    pub token: String,
+}
+
+/// `report_throw`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReportThrowArgs {
+    /// The game's id.
+    pub game_id: String,
+    /// The host's token (the teacher's): a reported throw needs it in a
+    /// seated game.
+    pub token: String,
+    /// The four sticks' faces as they fell, the sahe (the marked stick)
+    /// last. For games thrown with sticks.
+    pub sticks: Faces,
+    /// Where the spinner stopped, for games played with the spinner.
+    pub spinner: Choice<SpinnerSector>,
+}
+
+/// A game.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct GameArgs {
+    /// The game's id.
+    pub game_id: String,
+}
+
+/// `list_moves`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct ListMovesArgs {
+    /// The game's id.
+    pub game_id: String,
+    /// Start after this move number (0: from the first move).
+    pub after: u32,
+    /// How many moves, 1 to 20 (default 5).
+    pub limit: u32,
+}
+
+impl Default for ListMovesArgs {
+    fn default() -> Self {
+        Self {
+            game_id: String::new(),
+            after: 0,
+            limit: 5,
+        }
+    }
+}
+
+/// `get_board`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct BoardArgs {
+    /// The game's id.
+    pub game_id: String,
+    /// The board as this move left it (0, the default: the board now).
+    #[serde(rename = "move")]
+    pub move_n: u32,
+}
+
+/// `explain_rule`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleArgs {
+    /// The rule's id: the `rule` a narration sentence names.
+    pub rule_id: Choice<RuleId>,
+    /// The ruleset whose words to use (default `composite`).
+    pub preset: Choice<Preset>,
+    /// Who it is for (default `general`).
+    pub audience: Choice<Audience>,
+}
+
+/// `get_fact`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct FactArgs {
+    /// The fact's id: the `fact` a narration sentence names.
+    pub fact_id: String,
+    /// Who it is for (default `general`).
+    pub audience: Choice<Audience>,
+}
+
+/// `get_lesson`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct LessonArgs {
+    /// The ruleset (default `composite`).
+    pub preset: Choice<Preset>,
+    /// Who it is for (default `general`).
+    pub audience: Choice<Audience>,
+}
+
+/// A bibliography format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SourceFormat {
+    /// A CSL-JSON item.
+    #[default]
+    Csl,
+    /// A BibTeX entry.
+    Bibtex,
+}
+
+impl FromStr for SourceFormat {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "csl" => Ok(Self::Csl),
+            "bibtex" => Ok(Self::Bibtex),
+            _ => Err(()),
+        }
+    }
+}
+
+impl Choices for SourceFormat {
+    const NAME: &'static str = "SourceFormat";
+    fn names() -> Vec<&'static str> {
+        vec!["csl", "bibtex"]
+    }
+}
+
+/// `get_source`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct SourceArgs {
+    /// The source's id: the `source` of a citation, e.g. `culin1907`.
+    pub source_id: String,
+    /// `csl` (CSL-JSON, the default) or `bibtex`.
+    pub format: Choice<SourceFormat>,
+}
+
+/// `search_glossary`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct GlossaryArgs {
+    /// A word to look for in the terms and their meanings (1 to 40
+    /// characters), e.g. `sahe` or `creek`.
+    pub query: String,
+    /// Who it is for (default `general`; `young` gives the simpler
+    /// meanings).
+    pub audience: Choice<Audience>,
+}
