@@ -176,7 +176,14 @@ async fn a_whole_game_is_played_with_the_tools_alone() {
         let out = ok(&result);
         assert_eq!(out["move"]["n"], n);
         let text = text_of(&result);
-        assert!(text.starts_with(&format!("Move {n}.")), "{text}");
+        // The first line is the move's number and its caption (at most 100
+        // characters).
+        let first = text.lines().next().unwrap();
+        let caption = first.strip_prefix(&format!("Move {n}: ")).expect(&text);
+        assert!(
+            !caption.is_empty() && caption.chars().count() <= 100,
+            "{text}"
+        );
         assert!(text.contains('['), "cited: {text}");
         last = out;
         if last["game"]["status"] == "finished" {
