@@ -399,6 +399,13 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     )
     .await;
     let href = link.attr("href").await.unwrap().unwrap();
+    let host_href = css(&client, "#link-host")
+        .await
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(host_href.contains("#seat=host."), "{host_href}");
     let token = href.split("#seat=A.").nth(1).unwrap().to_owned();
     assert_eq!(token.len(), 64);
     client.goto(&format!("{base}{href}")).await.unwrap();
@@ -421,6 +428,33 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         &client,
         "the throw button follows whose turn it is",
         "return fetch(location.pathname.replace('/play/', '/v1/games/')).then(r => r.json()).then(g => document.getElementById('throw').disabled === (g.to_throw.side !== 'A'))",
+    )
+    .await;
+    // A side's page neither stops the game nor reports real sticks (the
+    // game was made without `sides_report_throws`): a side's page that
+    // offered them failed on every try. Both are the teacher's.
+    until(
+        &client,
+        "a side's page without stop and the report form",
+        "return document.getElementById('stop').hidden && document.getElementById('report').hidden",
+    )
+    .await;
+    // The teacher's link reports the class's real sticks, and may stop.
+    // (A new page: only the fragment differs from the side's, and a
+    // fragment change alone does not load a page again.)
+    client.goto("about:blank").await.unwrap();
+    client.goto(&format!("{base}{host_href}")).await.unwrap();
+    until(
+        &client,
+        "the teacher's page with the report form and stop",
+        "return !document.getElementById('report').hidden && !document.getElementById('report-send').disabled && !document.getElementById('stop').hidden && !document.getElementById('stop').disabled",
+    )
+    .await;
+    css(&client, "#report-send").await.click().await.unwrap();
+    until(
+        &client,
+        "the teacher's reported throw played",
+        "return fetch(location.pathname.replace('/play/', '/v1/games/') + '/moves').then(r => r.json()).then(p => p.items.some(m => m.origin === 'reported'))",
     )
     .await;
 

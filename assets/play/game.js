@@ -37,6 +37,7 @@
   let lastN = 0; // the newest move shown
   let sources = {}; // source id -> short label
   let refreshTimer = null;
+  let busy = false; // a throw or report is on its way: one at a time
 
   function headers(extra) {
     const h = Object.assign({}, extra || {});
@@ -76,6 +77,7 @@
 
   // ---- the game view -------------------------------------------------------
   function sideName(side) {
+    if (side === "host") return "the teacher";
     const s = game && game.sides.find((x) => x.side === side);
     return s ? s.name : side;
   }
@@ -116,24 +118,40 @@
 
   function updateControls() {
     const over = !game || game.status === "finished";
-    let canThrow = !over;
+    const host = seatSide === "host";
+    let canThrow = !over && !busy;
+    let canReport = canThrow;
+    let canStop = !over;
+    let watching = false;
     let note = "";
     if (game && game.seated) {
       if (!seatToken) {
-        canThrow = false;
+        canThrow = canReport = canStop = false;
+        watching = true;
         note = "This page watches the game: each side throws from its own link.";
-      } else if (!over && game.to_throw && game.to_throw.side !== seatSide) {
-        canThrow = false;
-        note = "You play " + sideName(seatSide) + ": wait for your turn.";
+      } else if (host) {
+        note = "Teacher's page: throw for the side to move, report real sticks, or stop the game.";
       } else {
-        note = "You play " + sideName(seatSide) + ".";
+        // A side throws on its own turn; it reports real sticks only if the
+        // game allows it, and only the teacher stops the game.
+        canStop = false;
+        if (!game.sides_report_throws) canReport = false;
+        if (!over && game.to_throw && game.to_throw.side !== seatSide) {
+          canThrow = canReport = false;
+          note = "You play " + sideName(seatSide) + ": wait for your turn.";
+        } else {
+          note = "You play " + sideName(seatSide) + ".";
+        }
       }
     }
     if (over) note = "The game is over.";
     $("seat-note").textContent = note;
     $("throw").disabled = !canThrow;
-    $("report-send").disabled = !canThrow;
-    $("stop").disabled = over || (game && game.seated && !seatToken);
+    $("throw").hidden = watching;
+    $("report-send").disabled = !canReport;
+    $("report").hidden = watching || (game && game.seated && !host && !game.sides_report_throws);
+    $("stop").disabled = !canStop;
+    $("stop").hidden = watching || (game && game.seated && !host);
   }
 
   function setBoard(n) {
@@ -301,11 +319,13 @@
   }
 
   $("throw").addEventListener("click", async () => {
-    const button = $("throw");
-    button.disabled = true;
+    if (busy) return; // a double tap throws once
+    busy = true;
+    updateControls();
     try {
       await send("/throws");
     } finally {
+      busy = false;
       updateControls();
     }
   });
@@ -315,10 +335,13 @@
     const body = game && game.ruleset.options.throw_table === "spinner"
       ? { spinner: $("spinner").value }
       : { sticks: [1, 2, 3, 4].map((i) => $("stick-" + i).value) };
-    $("report-send").disabled = true;
+    if (busy) return;
+    busy = true;
+    updateControls();
     try {
       await send("/throws", body);
     } finally {
+      busy = false;
       updateControls();
     }
   });

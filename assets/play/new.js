@@ -13,10 +13,11 @@
     ev.preventDefault();
     error.textContent = "";
     const seats = document.getElementById("seats").checked;
+    const sidesReport = document.getElementById("sides-report").checked;
     const body = {
       ruleset: { preset: document.getElementById("preset").value },
       narration: { audience: document.getElementById("audience").value },
-      seats,
+      seats: seats && sidesReport ? { sides_report_throws: true } : seats,
     };
     const a = side("name-a");
     const b = side("name-b");
@@ -46,16 +47,22 @@
       }
       // The tokens go in the fragment only: browsers never send it to the server.
       const names = Object.fromEntries(game.sides.map((s) => [s.side, s.name]));
-      document.getElementById("link-watch").href = page;
-      document.getElementById("link-a").href = page + "#seat=A." + game.seat_tokens.a;
-      document.getElementById("link-b").href = page + "#seat=B." + game.seat_tokens.b;
+      const links = {
+        watch: page,
+        host: page + "#seat=host." + game.host_token,
+        a: page + "#seat=A." + game.seat_tokens.a,
+        b: page + "#seat=B." + game.seat_tokens.b,
+      };
+      for (const [key, href] of Object.entries(links)) {
+        document.getElementById("link-" + key).href = href;
+        document.getElementById("url-" + key).textContent = location.origin + href;
+      }
       document.getElementById("label-a").textContent = names.A;
       document.getElementById("label-b").textContent = names.B;
       document.getElementById("link-a").textContent = "play as " + names.A;
       document.getElementById("link-b").textContent = "play as " + names.B;
       form.hidden = true;
-      const links = document.getElementById("links");
-      links.hidden = false;
+      document.getElementById("links").hidden = false;
       document.getElementById("links-title").focus();
     } catch (e) {
       error.textContent = "The server could not be reached: " + e.message;

@@ -11,8 +11,15 @@
 //! throws, as they could when it was created. A game without seats takes
 //! every request from anyone.
 
+mod command;
+mod error;
 mod feed;
 mod writer;
+
+pub use command::{
+    Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
+};
+pub use error::ServiceError;
 
 pub use feed::{
     FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove, Hub, Subscription, Watch,
@@ -20,8 +27,8 @@ pub use feed::{
 };
 pub use writer::{HOT_GAMES, MAX_BATCH};
 
-use crate::narration::{self, Audience};
-use crate::rules::{self, Options, Preset, RulesError, SetupError, Side, Throw, ThrowMismatch};
+use crate::narration;
+use crate::rules::{self, Throw};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -35,174 +42,7 @@ use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timest
 use crate::throws::fresh_seed;
 use writer::{Job, Thrown};
 
-/// A use case that cannot be carried out.
-#[derive(Debug, thiserror::Error)]
-pub enum ServiceError {
-    /// No game with that id.
-    #[error("no game has the id {0}")]
-    GameNotFound(GameId),
-    /// No move with that number in the game.
-    #[error("game {0} has no move {1}")]
-    MoveNotFound(GameId, u32),
-    /// The game is over.
-    #[error("the game is over")]
-    GameOver,
-    /// The game moved on while this request was being served.
-    #[error("the game changed while the throw was being played; it is now at version {current}")]
-    Conflict {
-        /// The game's version now.
-        current: u32,
-    },
-    /// The reported throw does not fit the game's throw table.
-    #[error(transparent)]
-    ThrowMismatch(#[from] ThrowMismatch),
-    /// The setup is out of bounds.
-    #[error(transparent)]
-    Setup(#[from] SetupError),
-    /// A request on a seated game came without a token, or with one that
-    /// is no game's.
-    #[error(
-        "this game is seated: send one of its tokens as `Authorization: Bearer <token>` (to throw, the side to move's or the host's; to stop or delete, the host's)"
-    )]
-    Unauthorized,
-    /// The token is another side's or another game's.
-    #[error(
-        "this token is not the side to move's in this game: it is the other side's, or another game's"
-    )]
-    Forbidden,
-    /// A side's token, for what only the host's token may do in this game.
-    #[error("only the host's token may {0}")]
-    HostOnly(&'static str),
-    /// A request with this idempotency key is still being played.
-    #[error("a request with this Idempotency-Key is still being processed; retry after it answers")]
-    KeyInFlight,
-    /// This idempotency key was used for a different request.
-    #[error("this Idempotency-Key was used with a different request; use a new key")]
-    KeyReused,
-    /// The live feed has its most subscribers, for the game or in all.
-    #[error(transparent)]
-    FeedFull(#[from] FeedFull),
-    /// Storage failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl ServiceError {
-    /// Whether the store was too busy (or could not make a write durable):
-    /// the request may be tried again shortly.
-    #[must_use]
-    pub fn is_busy(&self) -> bool {
-        matches!(
-            self,
-            ServiceError::Store(StoreError::Busy | StoreError::Unavailable)
-        )
-    }
-}
-
-impl From<RulesError> for ServiceError {
-    fn from(e: RulesError) -> Self {
-        match e {
-            RulesError::GameOver => ServiceError::GameOver,
-            RulesError::Throw(m) => ServiceError::ThrowMismatch(m),
-        }
-    }
-}
-
 type Result<T> = std::result::Result<T, ServiceError>;
-
-/// A validated request to create a game.
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    /// Preset the options start from.
-    pub preset: Preset,
-    /// Resolved options (preset plus overrides).
-    pub options: Options,
-    /// Side A then side B: name and player names (empty: one player named
-    /// after the side, or the preset's default team size).
-    pub sides: [(String, Vec<String>); 2],
-    /// Who throws first.
-    pub first: Side,
-    /// The seed; `None`: a fresh random one, kept secret until the end.
-    pub seed: Option<String>,
-    /// Narration audience.
-    pub audience: Audience,
-    /// Whether the game is seated: a token per side and one for the host.
-    pub seats: bool,
-    /// In a seated game, whether a side's own token may report a physical
-    /// throw (otherwise only the host's may).
-    pub sides_report_throws: bool,
-}
-
-/// The secret tokens of a seated game, shown only in the answer that
-/// creates it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tokens {
-    /// Each side's token, A first.
-    pub sides: [String; 2],
-    /// The host's token.
-    pub host: String,
-}
-
-/// A new game and, for a seated game, its tokens, shown only this once.
-#[derive(Clone, Debug)]
-pub struct Created {
-    /// The game.
-    pub game: Game,
-    /// The tokens, for a seated game.
-    pub tokens: Option<Tokens>,
-}
-
-/// A stop request, as the service needs it.
-#[derive(Clone, Debug, Default)]
-pub struct StopCommand {
-    /// Stop only if the game is at this version (`If-Match`).
-    pub expected_version: Option<u32>,
-    /// The bearer token, for seated games.
-    pub token: Option<String>,
-    /// The idempotency key.
-    pub idempotency: Option<String>,
-}
-
-/// What a purge removed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Purged {
-    /// Games deleted under the retention setting.
-    pub games: usize,
-    /// Expired idempotency answers deleted.
-    pub keys: u64,
-}
-
-/// How often the housekeeping task purges expired idempotency answers (and
-/// games past the retention setting): an answer to a creation, which holds
-/// the game's tokens, outlives its 24 hours by at most this.
-pub const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
-
-/// A throw request, as the service needs it.
-#[derive(Clone, Debug, Default)]
-pub struct ThrowCommand {
-    /// A physical throw reported by the client; `None`: the server throws.
-    pub reported: Option<Throw>,
-    /// Play only if the game is at this version (`If-Match`).
-    pub expected_version: Option<u32>,
-    /// The bearer token, for seated games.
-    pub token: Option<String>,
-    /// The idempotency key and the SHA-256 of the request's body.
-    pub idempotency: Option<(String, [u8; 32])>,
-}
-
-/// The answer to a create, a throw or a stop, as sent: kept under an
-/// idempotency key so that a retry gets it byte for byte.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
-    /// The move's URL.
-    pub location: String,
-    /// The game's new ETag.
-    pub etag: String,
-    /// The body.
-    pub body: Vec<u8>,
-    /// `true` when this is the replay of an earlier answer.
-    pub replayed: bool,
-}
 
 fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()

@@ -1,0 +1,99 @@
+//! The requests the service takes and the answers it gives back.
+
+use crate::domain::Game;
+use crate::narration::Audience;
+use crate::rules::{Options, Preset, Side, Throw};
+
+/// A validated request to create a game.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Preset the options start from.
+    pub preset: Preset,
+    /// Resolved options (preset plus overrides).
+    pub options: Options,
+    /// Side A then side B: name and player names (empty: one player named
+    /// after the side, or the preset's default team size).
+    pub sides: [(String, Vec<String>); 2],
+    /// Who throws first.
+    pub first: Side,
+    /// The seed; `None`: a fresh random one, kept secret until the end.
+    pub seed: Option<String>,
+    /// Narration audience.
+    pub audience: Audience,
+    /// Whether the game is seated: a token per side and one for the host.
+    pub seats: bool,
+    /// In a seated game, whether a side's own token may report a physical
+    /// throw (otherwise only the host's may).
+    pub sides_report_throws: bool,
+}
+
+/// The secret tokens of a seated game, shown only in the answer that
+/// creates it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tokens {
+    /// Each side's token, A first.
+    pub sides: [String; 2],
+    /// The host's token.
+    pub host: String,
+}
+
+/// A new game and, for a seated game, its tokens, shown only this once.
+#[derive(Clone, Debug)]
+pub struct Created {
+    /// The game.
+    pub game: Game,
+    /// The tokens, for a seated game.
+    pub tokens: Option<Tokens>,
+}
+
+/// A stop request, as the service needs it.
+#[derive(Clone, Debug, Default)]
+pub struct StopCommand {
+    /// Stop only if the game is at this version (`If-Match`).
+    pub expected_version: Option<u32>,
+    /// The bearer token, for seated games.
+    pub token: Option<String>,
+    /// The idempotency key.
+    pub idempotency: Option<String>,
+}
+
+/// What a purge removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Games deleted under the retention setting.
+    pub games: usize,
+    /// Expired idempotency answers deleted.
+    pub keys: u64,
+}
+
+/// How often the housekeeping task purges expired idempotency answers (and
+/// games past the retention setting): an answer to a creation, which holds
+/// the game's tokens, outlives its 24 hours by at most this.
+pub const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// A throw request, as the service needs it.
+#[derive(Clone, Debug, Default)]
+pub struct ThrowCommand {
+    /// A physical throw reported by the client; `None`: the server throws.
+    pub reported: Option<Throw>,
+    /// Play only if the game is at this version (`If-Match`).
+    pub expected_version: Option<u32>,
+    /// The bearer token, for seated games.
+    pub token: Option<String>,
+    /// The idempotency key and the SHA-256 of the request's body.
+    pub idempotency: Option<(String, [u8; 32])>,
+}
+
+/// The answer to a create, a throw or a stop, as sent: kept under an
+/// idempotency key so that a retry gets it byte for byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move's URL.
+    pub location: String,
+    /// The game's new ETag.
+    pub etag: String,
+    /// The body.
+    pub body: Vec<u8>,
+    /// `true` when this is the replay of an earlier answer.
+    pub replayed: bool,
+}

@@ -1,0 +1,102 @@
+//! The exclusive jobs: a deletion and a purge, each committed alone; the
+//! games they remove leave the writer's memory.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use lru::LruCache;
+
+use super::roles::check_host;
+use super::{Hot, Job, Result, batch_error, load};
+use crate::domain::GameId;
+use crate::service::ServiceError;
+use crate::store::{Store, StoreError};
+
+/// Write an exclusive job (a deletion, a purge) in a transaction of its own.
+pub(super) async fn write_alone(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    job: Job,
+    commits: &AtomicU64,
+) {
+    match job {
+        Job::Delete { id, token, reply } => {
+            let _ = reply.send(delete(store, cache, id, token.as_deref(), commits).await);
+        }
+        Job::Purge {
+            games,
+            games_before,
+            keys_before,
+            reply,
+        } => {
+            let purged = purge(
+                store,
+                cache,
+                &games,
+                games_before.as_deref(),
+                &keys_before,
+                commits,
+            )
+            .await;
+            let _ = reply.send(purged);
+        }
+        job @ (Job::Throw { .. } | Job::Stop { .. }) => {
+            job.fail(StoreError::Unavailable.into());
+        }
+    }
+}
+
+/// Delete a game, its moves, seats and keys: the host's token (see
+/// [`check_host`]). The game leaves the memory.
+pub(super) async fn delete(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    id: GameId,
+    token: Option<&str>,
+    commits: &AtomicU64,
+) -> Result<()> {
+    let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
+    let hot = match cache.pop(&id) {
+        Some(hot) => hot,
+        None => load(&mut tx, id).await?,
+    };
+    if let Err(e) = check_host(&mut tx, &hot, token, "delete this game").await {
+        cache.put(id, hot);
+        return Err(e);
+    }
+    if !tx.delete_game(id).await? {
+        return Err(ServiceError::GameNotFound(id));
+    }
+    tx.commit().await.map_err(|e| {
+        tracing::warn!(error = %e, "a deletion failed to commit");
+        batch_error(&e)
+    })?;
+    commits.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Delete the games of a retention purge that are still untouched, and
+/// the expired idempotency answers: how many of each.
+pub(super) async fn purge(
+    store: &Store,
+    cache: &mut LruCache<GameId, Hot>,
+    games: &[GameId],
+    games_before: Option<&str>,
+    keys_before: &str,
+    commits: &AtomicU64,
+) -> Result<(usize, u64)> {
+    let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
+    let deleted = match games_before {
+        Some(before) if !games.is_empty() => tx.delete_games_untouched_since(games, before).await?,
+        _ => Vec::new(),
+    };
+    let keys = tx.delete_keys_before(keys_before).await?;
+    tx.commit().await.map_err(|e| {
+        tracing::warn!(error = %e, "a purge failed to commit");
+        batch_error(&e)
+    })?;
+    commits.fetch_add(1, Ordering::Relaxed);
+    for id in &deleted {
+        cache.pop(id);
+    }
+    Ok((deleted.len(), keys))
+}
