@@ -245,6 +245,36 @@ async fn a_throws_text_block_stays_within_its_budget_in_every_audience_and_prese
     );
 }
 
+/// Move 101 of this seeded A4 game (a whip, a landing on a dry gully that
+/// takes the extra throw, the other side's turn forfeited), told for
+/// scholars, was 1,288 characters when only the optional sentences gave
+/// way.
+#[tokio::test]
+async fn a_scholar_a4_move_with_a_whip_and_a_dry_gully_stays_within_the_budget() {
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let created = ok(&call(
+        &client,
+        "create_game",
+        json!({"preset": "a4", "audience": "scholar", "seed": "bulk-a4-scholar-0", "side_a": "Ama", "side_b": "Bea"}),
+    )
+    .await);
+    let id = created["game"]["game_id"].as_str().unwrap().to_owned();
+    for n in 1..=140 {
+        let result = call(&client, "throw", json!({"game_id": id})).await;
+        let out = ok(&result);
+        let text = text_of(&result);
+        assert!(
+            text.chars().count() <= THROW_TEXT_BUDGET,
+            "move {n}: {} characters:\n{text}",
+            text.chars().count()
+        );
+        if out["game"]["status"] == "finished" {
+            break;
+        }
+    }
+}
+
 #[tokio::test]
 async fn errors_are_said_in_the_products_words() {
     let db = TestDb::new();

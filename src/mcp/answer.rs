@@ -301,6 +301,7 @@ pub fn narration_within(narration: &Narration, budget: usize) -> String {
             told[i] = true;
         }
     }
+    let mut events_cut = false;
     loop {
         let mut named: Vec<String> = Vec::new();
         for (s, _) in segments.iter().zip(&told).filter(|(_, t)| !**t) {
@@ -312,6 +313,9 @@ pub fn narration_within(narration: &Narration, budget: usize) -> String {
             if !named.contains(&name) {
                 named.push(name);
             }
+        }
+        if events_cut {
+            named.push("the whole move in list_moves".to_owned());
         }
         let mut out: Vec<&str> = lines
             .iter()
@@ -327,8 +331,18 @@ pub fn narration_within(narration: &Narration, budget: usize) -> String {
         let last_optional = (0..segments.len())
             .rev()
             .find(|&i| told[i] && segments[i].kind != SegmentKind::Event);
-        match last_optional {
-            Some(i) if text.chars().count() > budget => told[i] = false,
+        // Past the budget with only the events left (a move with a whip, a
+        // fall and a lost throw, told for scholars): the later events go
+        // too, the caption having said the move; the first always stays.
+        let last_event = (1..segments.len())
+            .rev()
+            .find(|&i| told[i] && segments[i].kind == SegmentKind::Event);
+        match (last_optional, last_event) {
+            (Some(i), _) if text.chars().count() > budget => told[i] = false,
+            (None, Some(i)) if text.chars().count() > budget => {
+                told[i] = false;
+                events_cut = true;
+            }
             _ => return text,
         }
     }

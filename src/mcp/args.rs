@@ -255,6 +255,17 @@ pub struct GameTokenArgs {
     pub token: String,
 }
 
+/// `stop_game`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct StopArgs {
+    /// The game's id, as `create_game` gave it.
+    pub game_id: String,
+    /// In a seated game: the host's token (a side's token cannot stop it).
+    /// Leave it out for a game without seats.
+    pub token: String,
+}
+
 /// `report_throw`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]

@@ -43,7 +43,7 @@ use answer::{
 };
 use args::{
     BoardArgs, CreateGameArgs, FactArgs, GameArgs, GameTokenArgs, GlossaryArgs, LessonArgs,
-    ListMovesArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat,
+    ListMovesArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
 };
 
 /// What the server tells a client about itself when it connects.
@@ -376,10 +376,7 @@ impl ZohnAhl {
         description = "Stop a game early: the side with more counters wins, equal counts are a draw. A seated game needs the host's token.",
         output_schema = schema_for_output::<GameBrief>()
     )]
-    async fn stop_game(
-        &self,
-        params: Parameters<GameTokenArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
+    async fn stop_game(&self, params: Parameters<StopArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let id = match game_id(&a.game_id) {
             Ok(id) => id,
