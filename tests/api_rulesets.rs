@@ -357,3 +357,16 @@ async fn the_ludii_lesson_wins_after_the_move_not_the_moment() {
         );
     }
 }
+
+#[actix_web::test]
+async fn the_a4_lesson_names_its_torrents_not_creeks_in_every_audience() {
+    let (_db, app) = spawn_app().await;
+    for audience in ["young", "general", "scholar"] {
+        let body = send(&app, get(&format!("/v1/rulesets/a4?audience={audience}")))
+            .await
+            .json()
+            .to_string();
+        assert!(!body.contains("north creek"), "{audience}: {body}");
+        assert!(body.contains("torrent"), "{audience}: {body}");
+    }
+}

@@ -9,8 +9,10 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::catalogue::catalogue;
 use super::rule_id::RuleId;
 use super::statement::rule_statement;
+use super::template::BoardVars;
 use super::vocabulary::{Audience, Citation};
 use crate::rules::{Board, EndCheck, Options, Overshoot, Preset, ThrowTable};
 
@@ -127,20 +129,27 @@ fn rules_text(options: &Options, ids: &[RuleId], audience: Audience) -> (String,
 /// or `counters_per_side`, `circuits_to_win`, `players` with `{n}` filled).
 #[must_use]
 pub fn departure(id: &str, n: Option<u8>) -> Option<CitedText> {
-    departure_for(id, n, Audience::General)
+    departure_with(id, n, Audience::General, &Options::default())
 }
 
 /// The departure sentence `id` in `audience`'s words: the young have their
-/// own, the general and scholar audiences share one.
-fn departure_for(id: &str, n: Option<u8>, audience: Audience) -> Option<CitedText> {
+/// own, the general and scholar audiences share one. The board's own words
+/// fill it (`{creek}` is a torrent on the A4 square), and `n` fills `{n}`.
+fn departure_with(
+    id: &str,
+    n: Option<u8>,
+    audience: Audience,
+    options: &Options,
+) -> Option<CitedText> {
     DATA.departures.get(id).map(|d| {
         let text = if audience == Audience::Young {
             &d.young
         } else {
             &d.text
         };
+        let n = n.map(|n| n.to_string()).unwrap_or_default();
         CitedText {
-            text: n.map_or_else(|| text.clone(), |n| text.replace("{n}", &n.to_string())),
+            text: BoardVars::new(catalogue(), options, audience).fill(text, &[("n", &n)]),
             citations: d.citations.clone(),
         }
     })
@@ -151,6 +160,8 @@ fn departure_for(id: &str, n: Option<u8>, audience: Audience) -> Option<CitedTex
 pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     let o: Options = preset.options();
     let base = Options::default();
+    let departure_for =
+        |id: &str, n: Option<u8>, audience: Audience| departure_with(id, n, audience, &o);
     let players = preset.default_players();
     let mut sections = Vec::new();
     let board_key = key(o.board);
