@@ -370,3 +370,23 @@ async fn the_a4_lesson_names_its_torrents_not_creeks_in_every_audience() {
         assert!(body.contains("torrent"), "{audience}: {body}");
     }
 }
+
+#[actix_web::test]
+async fn young_rules_in_play_on_the_spinner_sheet_speak_of_spins_not_throws() {
+    let (_db, app) = spawn_app().await;
+    let body = send(&app, get("/v1/rules?preset=a4")).await.json();
+    let mut checked = 0;
+    for rule in body["rules"].as_array().unwrap() {
+        if rule["in_play"] != true {
+            continue;
+        }
+        let young = rule["statement"]["young"].as_str().unwrap().to_lowercase();
+        assert!(
+            !young.contains("throw"),
+            "{}: {young}",
+            rule["id"].as_str().unwrap()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} rules in play");
+}

@@ -123,6 +123,17 @@ impl BoardVars {
                 ("last", board.len().to_string()),
                 ("sum", (board.len() + 1).to_string()),
                 ("implement", implement.to_owned()),
+                // What a player does with the implement: throw the sticks,
+                // spin the spinner.
+                (
+                    "throw",
+                    if implement == "spinner" {
+                        "spin"
+                    } else {
+                        "throw"
+                    }
+                    .to_owned(),
+                ),
             ],
         }
     }
