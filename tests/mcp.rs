@@ -325,6 +325,9 @@ async fn a_seated_game_needs_the_movers_token_and_a_report_needs_sticks() {
     assert_eq!(a.len(), 64);
     let none = refused(&call(&client, "throw", json!({"game_id": id})).await);
     assert!(none.starts_with("Seat token required: "), "{none}");
+    // A tool takes the token as an argument: no HTTP header is asked for.
+    assert!(none.ends_with("in the `token` argument"), "{none}");
+    assert!(!none.contains("Authorization"), "{none}");
     let wrong = refused(&call(&client, "throw", json!({"game_id": id, "token": b})).await);
     assert!(wrong.starts_with("Not your seat: "), "{wrong}");
     ok(&call(&client, "throw", json!({"game_id": id, "token": a})).await);

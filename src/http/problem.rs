@@ -303,7 +303,7 @@ impl From<ServiceError> for ApiError {
                     StatusCode::UNAUTHORIZED,
                     "seat-token-required",
                     "Seat token required",
-                    e.to_string(),
+                    format!("{e}, as `Authorization: Bearer <token>`"),
                 );
                 err.www_authenticate = true;
                 err

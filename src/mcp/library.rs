@@ -243,15 +243,15 @@ pub fn get_prompt(request: &GetPromptRequestParams) -> Result<GetPromptResult, E
     let preset_name: &str = preset.into();
     let class = match audience {
         Audience::Young => {
-            "a class of children aged 7 to 10: short sentences, every Kiowa word explained"
+            "a class of children aged 7 to 10 (in short sentences, every Kiowa word explained)"
         }
         Audience::General => "a general class",
         Audience::Scholar => {
-            "a seminar: say where the sources disagree and which reading the ruleset follows"
+            "a seminar (saying where the sources disagree and which reading the ruleset follows)"
         }
     };
     let text = format!(
-        "Teach {class} the Kiowa game Zohn Ahl by playing one whole game with the tools.\n\
+        "Teach the Kiowa game Zohn Ahl to {class} by playing one whole game with the tools.\n\
          1. Read the lesson resource zohn-ahl://lessons/{preset_name} (or call get_lesson) and explain the board, the four sticks and the sahe in three or four sentences.\n\
          2. Call create_game with preset {preset_name} and audience {audience_name}; let the class name the two sides.\n\
          3. Call throw for the side to move, again and again until the game is finished. Never choose or invent a throw: the service throws the sticks. After each throw, read its narration to the class in your own words, keep its citations, and ask the class one short question now and then (where will the awl land? what happens in the creek?).\n\

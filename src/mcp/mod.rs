@@ -101,6 +101,14 @@ fn problem(e: ApiError) -> Result<CallToolResult, ErrorData> {
 }
 
 fn service_error(e: ServiceError) -> Result<CallToolResult, ErrorData> {
+    // REST asks for the token in a header; a tool takes it as an argument.
+    if matches!(e, ServiceError::Unauthorized) {
+        let title = ApiError::from(ServiceError::Unauthorized)
+            .problem()
+            .title
+            .clone();
+        return refusal(format!("{title}: {e}, in the `token` argument"));
+    }
     problem(ApiError::from(e))
 }
 
