@@ -237,3 +237,22 @@ async fn class_errors_are_problems_with_pointers() {
 fn uuid_like() -> &'static str {
     "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
 }
+
+/// A fuzzer sent `?game=&game=...` (empty strings, valid under a bare
+/// `string` item) and was refused: each listed game is documented as the
+/// UUID the server takes.
+#[actix_web::test]
+async fn the_class_query_documents_each_game_as_a_uuid() {
+    let (_db, app) = spawn_app().await;
+    let doc = send(&app, get("/openapi.json")).await.json();
+    let param = &doc["paths"]["/v1/fairness"]["get"]["parameters"][0];
+    assert_eq!(param["name"], "game");
+    let item = param["schema"]["items"]["$ref"].as_str().unwrap();
+    let name = item.rsplit('/').next().unwrap();
+    let pattern = doc["components"]["schemas"][name]["pattern"]
+        .as_str()
+        .unwrap();
+    assert!(pattern.starts_with("^[0-9a-fA-F]{8}-"), "{pattern}");
+    let refused = send(&app, get("/v1/fairness?game=")).await.problem(400);
+    assert_eq!(refused["errors"][0]["pointer"], "#/query/game/0");
+}

@@ -262,6 +262,17 @@ pub async fn get_game_fairness(
     Ok(HttpResponse::Ok().json(report(&service, &[id.0]).await?))
 }
 
+/// A game of a class, as the query lists it: a game id (a UUID). Only its
+/// schema is used; the query is read by hand (each id parsed as a
+/// [`GameId`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+#[schema(
+    pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+    example = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+)]
+pub struct ClassGameId(String);
+
 /// Are a class's sticks fair?
 ///
 /// The reported throws of every game listed
@@ -271,7 +282,7 @@ pub async fn get_game_fairness(
 /// not mixed: the answer has one test per table, each naming its games.
 #[utoipa::path(
     tag = "games",
-    params(("game" = Vec<String>, Query, description = "A game of the class (a UUID); repeat for each game, 1 to 50", min_items = 1, max_items = 50)),
+    params(("game" = Vec<ClassGameId>, Query, description = "A game of the class (a UUID); repeat for each game, 1 to 50", min_items = 1, max_items = 50)),
     responses(
         (status = 200, description = "The test of the class's reported throws", body = FairnessView),
         (status = 400, description = "No game, more than 50, a malformed id or an unknown parameter", body = Problem, content_type = "application/problem+json"),

@@ -57,7 +57,7 @@ use crate::service::Service;
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
-    components(schemas(problem::Problem, problem::FieldError)),
+    components(schemas(problem::Problem, problem::FieldError, fairness::ClassGameId)),
     modifiers(&SecuritySchemes)
 )]
 struct ApiDoc;
