@@ -342,6 +342,25 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         segments.as_str().unwrap().contains(first_young),
         "move 1 told for young players after the reload"
     );
+    // The caption line was blank after a reload until the next move: it
+    // shows the newest move's caption at once.
+    let caption5: Value = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/v1/games/' + arguments[0] + '/moves/5?audience=young').then(r => r.json()).then(m => done(m.caption));",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    until(
+        &client,
+        "the newest move's caption shown after the reload",
+        &format!(
+            "return document.getElementById('latest').textContent === {}",
+            caption5
+        ),
+    )
+    .await;
     throw_and_see(&client, 6).await;
     let items = js(
         &client,

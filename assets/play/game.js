@@ -38,6 +38,7 @@
   let sources = {}; // source id -> short label
   let refreshTimer = null;
   let busy = false; // a throw or report is on its way: one at a time
+  let newest = null; // the newest move shown
 
   function headers(extra) {
     const h = Object.assign({}, extra || {});
@@ -207,6 +208,7 @@
     list.insertBefore(li, before);
     if (m.n > lastN) {
       lastN = m.n;
+      newest = m;
       setBoard(lastN);
       if (live) $("latest").textContent = caption(m);
     }
@@ -226,6 +228,9 @@
       const last = page.items[page.items.length - 1];
       if (last && last.n >= upTo) break;
     } while (cursor);
+    // After a reload the caption line shows the newest move at once, not
+    // only from the next move on.
+    if (!live && newest && gen === generation) $("latest").textContent = caption(newest);
   }
 
   // Refresh the game view after a move (whose turn, counters), at most once
