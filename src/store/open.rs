@@ -84,6 +84,25 @@ async fn migrate(writer: &SqlitePool) -> Result<()> {
     }
 }
 
+/// Open a pool, retrying while the file is busy: on a fresh file another
+/// process may hold the lock while it switches the file to WAL or migrates
+/// it, and SQLite answers the switch with SQLITE_BUSY at once, whatever the
+/// busy time-out.
+async fn open_pool(pool: SqlitePoolOptions, options: SqliteConnectOptions) -> Result<SqlitePool> {
+    let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
+    loop {
+        match pool.clone().connect_with(options.clone()).await {
+            Ok(pool) => return Ok(pool),
+            Err(e) => match StoreError::from_sqlx(e) {
+                StoreError::Busy if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                other => return Err(other),
+            },
+        }
+    }
+}
+
 impl Store {
     /// Open (creating if missing) and migrate the database at `url`
     /// (`sqlite://path`, `sqlite:path` or a plain path).
@@ -106,30 +125,34 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .acquire_timeout(BUSY_TIMEOUT)
-            // No checkpoint on the writer's path (see `checkpoints`); a
-            // larger page cache than the default 2 MiB, and statement
-            // journals (a batch's multi-row statements) in memory.
-            .connect_with(
-                base.clone()
-                    .pragma("wal_autocheckpoint", "0")
-                    .pragma("cache_size", "-8192")
-                    .pragma("temp_store", "memory"),
-            )
-            .await?;
+        // No checkpoint on the writer's path (see `checkpoints`); a larger
+        // page cache than the default 2 MiB, and statement journals (a
+        // batch's multi-row statements) in memory.
+        let writer = open_pool(
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(BUSY_TIMEOUT),
+            base.clone()
+                .pragma("wal_autocheckpoint", "0")
+                .pragma("cache_size", "-8192")
+                .pragma("temp_store", "memory"),
+        )
+        .await?;
         migrate(&writer).await?;
-        let readers = SqlitePoolOptions::new()
-            .max_connections(4)
-            .acquire_timeout(BUSY_TIMEOUT)
-            .connect_with(base.clone().read_only(true))
-            .await?;
-        let checkpointer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .acquire_timeout(BUSY_TIMEOUT)
-            .connect_with(base)
-            .await?;
+        let readers = open_pool(
+            SqlitePoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(BUSY_TIMEOUT),
+            base.clone().read_only(true),
+        )
+        .await?;
+        let checkpointer = open_pool(
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(BUSY_TIMEOUT),
+            base,
+        )
+        .await?;
         let wrote = Arc::new(Notify::new());
         let wal_frames = Arc::new(AtomicI64::new(0));
         tokio::spawn(checkpoints(
