@@ -2307,8 +2307,8 @@ fn pinned_every_start_every_configuration_hazard_counts() {
     assert_eq!(plain, 624 - 32 - 28 - 63);
 }
 
-// The one list of options: a patch applies every override, refuses every
-// count out of its bounds (naming each), and matches the options it names.
+// The one list of options: a patch applies every override and refuses every
+// count out of its bounds, naming each.
 #[test]
 fn options_patch_applies_overrides_and_names_every_bound_it_refuses() {
     use zohn_ahl::rules::{OptionKind, OptionsPatch, option_specs};
@@ -2320,9 +2320,6 @@ fn options_patch_applies_overrides_and_names_every_bound_it_refuses() {
     assert_eq!(o.throw_table, ThrowTable::SticksCount);
     assert_eq!(o.counters_per_side, 6);
     assert_eq!(o.circuits_to_win, None, "null turns circuits_to_win off");
-    assert!(patch.matches(&o));
-    assert!(!patch.matches(&Options::default()));
-    assert!(OptionsPatch::default().matches(&Options::default()));
 
     let bad: OptionsPatch =
         serde_json::from_str(r#"{"counters_per_side": 16.0, "circuits_to_win": 0}"#).unwrap();
@@ -2392,4 +2389,40 @@ fn option_value_names_are_the_same_for_serde_and_strum() {
     same::<Side>();
     same::<Face>();
     same::<SpinnerSector>();
+}
+
+// The one list of options also gives a fact's condition: every option,
+// counts included, may be named with one value or several, and an option
+// left out takes any value.
+#[test]
+fn options_condition_names_any_option_with_one_value_or_several() {
+    use zohn_ahl::rules::OptionsCondition;
+    let any: OptionsCondition = serde_json::from_str("{}").unwrap();
+    assert!(any.is_empty() && any.matches(&Preset::A4.options()));
+    let cond: OptionsCondition = serde_json::from_str(
+        r#"{"throw_table": ["sticks_sahe", "sticks_count"], "counters_per_side": [4], "circuits_to_win": [null]}"#,
+    )
+    .unwrap();
+    assert!(cond.matches(&Preset::Composite.options()));
+    assert!(!cond.matches(&Preset::A4.options()), "a4 throws a spinner");
+    let mut six = Preset::Composite.options();
+    six.counters_per_side = 6;
+    assert!(!cond.matches(&six), "a count outside the listed values");
+    assert!(serde_json::from_str::<OptionsCondition>(r#"{"sticks": ["x"]}"#).is_err());
+}
+
+// Every option's name and value, in the one list's order, as the command
+// line writes them (the simulate summary prints these).
+#[test]
+fn named_values_list_every_option_in_the_api_order() {
+    use zohn_ahl::rules::option_specs;
+    let values = Preset::Boxed.options().named_values();
+    let names: Vec<_> = values.iter().map(|(n, _)| *n).collect();
+    let specs: Vec<_> = option_specs().iter().map(|s| s.name).collect();
+    assert_eq!(names, specs);
+    let text = |name: &str| values.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    assert_eq!(text("board"), "circle40");
+    assert_eq!(text("counters_per_side"), "4");
+    let composite = Preset::Composite.options().named_values();
+    assert!(composite.contains(&("circuits_to_win", "none".to_owned())));
 }

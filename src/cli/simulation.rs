@@ -213,21 +213,12 @@ fn render(
         args.seed,
         s.games
     );
-    let _ = writeln!(
-        out,
-        "options: board {}, throw_table {}, deadly_north_bank {}, own_last_space {}, overshoot {}, dry_branch {}, counters_per_side {}, turn_order {}, circuits_to_win {}, end_check {}",
-        name_of(&o.board),
-        name_of(&o.throw_table),
-        name_of(&o.deadly_north_bank),
-        name_of(&o.own_last_space),
-        name_of(&o.overshoot),
-        name_of(&o.dry_branch),
-        o.counters_per_side,
-        name_of(&o.turn_order),
-        o.circuits_to_win
-            .map_or_else(|| "none".to_owned(), |n| n.to_string()),
-        name_of(&o.end_check),
-    );
+    let options: Vec<String> = o
+        .named_values()
+        .into_iter()
+        .map(|(name, value)| format!("{name} {value}"))
+        .collect();
+    let _ = writeln!(out, "options: {}", options.join(", "));
     let _ = writeln!(out);
     let _ = writeln!(
         out,

@@ -6,52 +6,18 @@ use utoipa::ToSchema;
 
 use crate::domain::Setup;
 use crate::narration::{Audience, Citation, Narration, Segment, SegmentKind};
-use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset, Seat,
-    Side, ThrowTable, TurnOrder,
-};
+use crate::rules::{Options, Preset, Seat, Side};
 
-/// The resolved options of a game's ruleset.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OptionsView {
-    /// Track shape.
-    pub board: Board,
-    /// Throw table.
-    pub throw_table: ThrowTable,
-    /// Deadly north-creek bank.
-    pub deadly_north_bank: DeadlyNorthBank,
-    /// Landing exactly on own last space.
-    pub own_last_space: OwnLastSpace,
-    /// Passing own last space.
-    pub overshoot: Overshoot,
-    /// Landing on a dry branch.
-    pub dry_branch: DryBranch,
-    /// Counters each side started with.
-    #[schema(minimum = 1, maximum = 15)]
-    pub counters_per_side: u8,
-    /// Team turn order.
-    pub turn_order: TurnOrder,
-    /// Circuits that win outright, or `null`.
-    #[schema(minimum = 1, maximum = 10)]
-    pub circuits_to_win: Option<u8>,
-    /// When counters end the game.
-    pub end_check: EndCheck,
-}
+/// The resolved options of a game's ruleset, written as the rules write
+/// them; its schema is built from the rules' one list of options
+/// (`http/schema.rs`).
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct OptionsView(Options);
 
 impl From<Options> for OptionsView {
-    fn from(o: Options) -> Self {
-        Self {
-            board: o.board,
-            throw_table: o.throw_table,
-            deadly_north_bank: o.deadly_north_bank,
-            own_last_space: o.own_last_space,
-            overshoot: o.overshoot,
-            dry_branch: o.dry_branch,
-            counters_per_side: o.counters_per_side,
-            turn_order: o.turn_order,
-            circuits_to_win: o.circuits_to_win,
-            end_check: o.end_check,
-        }
+    fn from(options: Options) -> Self {
+        Self(options)
     }
 }
 

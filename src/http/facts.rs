@@ -9,10 +9,7 @@ use utoipa::ToSchema;
 use super::dto::CitationView;
 use super::problem::{ApiError, Problem};
 use crate::narration::{Audience, EvidenceGrade, Fact, RuleId, catalogue, in_games};
-use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, Preset,
-    ThrowTable, TurnOrder,
-};
+use crate::rules::{Options, OptionsCondition, Preset};
 
 /// A fact's text for each audience.
 #[derive(Debug, Serialize, ToSchema)]
@@ -25,37 +22,12 @@ pub struct FactTextView {
     pub scholar: String,
 }
 
-/// The ruleset options a fact presupposes: it is told only in games whose
-/// options take one of the values listed for each option named. An option
-/// left out may take any value; no option named means every game.
-#[derive(Debug, Default, Serialize, ToSchema)]
-#[schema(example = json!({"throw_table": ["sticks_sahe"]}))]
-pub struct FactWhenView {
-    /// Track shapes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<Vec<Board>>,
-    /// Throw tables.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub throw_table: Option<Vec<ThrowTable>>,
-    /// Deadly banks of the north creek.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deadly_north_bank: Option<Vec<DeadlyNorthBank>>,
-    /// What landing exactly on own last space does.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub own_last_space: Option<Vec<OwnLastSpace>>,
-    /// What passing own last space does.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub overshoot: Option<Vec<Overshoot>>,
-    /// What a dry branch does.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dry_branch: Option<Vec<DryBranch>>,
-    /// How turns pass between team players.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub turn_order: Option<Vec<TurnOrder>>,
-    /// When the counters are checked for a winner.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub end_check: Option<Vec<EndCheck>>,
-}
+/// The ruleset options a fact presupposes, as the catalogue writes them;
+/// its schema is built from the rules' one list of options
+/// (`http/schema.rs`).
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct FactWhenView(OptionsCondition);
 
 /// A cultural-context fact, as a narration's `context` segment names it
 /// (`fact`).
@@ -97,17 +69,7 @@ pub struct FactsView {
 }
 
 fn when_view(fact: &Fact) -> FactWhenView {
-    let w = &fact.when;
-    FactWhenView {
-        board: w.board.as_ref().map(|v| v.values().to_vec()),
-        throw_table: w.throw_table.as_ref().map(|v| v.values().to_vec()),
-        deadly_north_bank: w.deadly_north_bank.as_ref().map(|v| v.values().to_vec()),
-        own_last_space: w.own_last_space.as_ref().map(|v| v.values().to_vec()),
-        overshoot: w.overshoot.as_ref().map(|v| v.values().to_vec()),
-        dry_branch: w.dry_branch.as_ref().map(|v| v.values().to_vec()),
-        turn_order: w.turn_order.as_ref().map(|v| v.values().to_vec()),
-        end_check: w.end_check.as_ref().map(|v| v.values().to_vec()),
-    }
+    FactWhenView(fact.when.clone())
 }
 
 fn fact_view(fact: &Fact) -> FactView {

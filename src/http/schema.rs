@@ -7,10 +7,12 @@ use std::borrow::Cow;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
+use super::dto::OptionsView;
+use super::facts::FactWhenView;
 use crate::narration::{Audience, SegmentKind};
 use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Face, OptionKind, OptionsPatch, Overshoot,
-    OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable, TurnOrder, option_specs,
+    Board, DeadlyNorthBank, DryBranch, EndCheck, Face, OptionKind, OptionSpec, OptionsPatch,
+    Overshoot, OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable, TurnOrder, option_specs,
 };
 
 fn string_enum(values: &[&'static str], description: &str) -> RefOr<Schema> {
@@ -190,6 +192,87 @@ impl utoipa::ToSchema for OptionsPatch {
                 schemas.push((type_name.to_owned(), schema));
             }
         }
+    }
+}
+
+/// One option's schema: a choice refers to its type's schema, a count
+/// carries its bounds (and `null` where the option may be off).
+fn option_value_schema(spec: &OptionSpec, description: Option<&'static str>) -> RefOr<Schema> {
+    use utoipa::openapi::Ref;
+    use utoipa::openapi::schema::SchemaType;
+    match spec.kind {
+        OptionKind::Choice { type_name, .. } => {
+            let mut r = Ref::from_schema_name(type_name);
+            r.description = description.unwrap_or_default().to_owned();
+            r.into()
+        }
+        OptionKind::Count {
+            min, max, nullable, ..
+        } => {
+            let kind = if nullable {
+                SchemaType::from_iter([Type::Integer, Type::Null])
+            } else {
+                SchemaType::Type(Type::Integer)
+            };
+            ObjectBuilder::new()
+                .schema_type(kind)
+                .description(description)
+                .minimum(Some(min))
+                .maximum(Some(max))
+                .into()
+        }
+    }
+}
+
+/// The resolved options' schema, from the rules' one list of options:
+/// every option is always sent.
+impl utoipa::PartialSchema for OptionsView {
+    fn schema() -> RefOr<Schema> {
+        let mut object = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("The resolved options of a game's ruleset."));
+        for spec in option_specs() {
+            object = object
+                .property(spec.name, option_value_schema(spec, Some(spec.description)))
+                .required(spec.name);
+        }
+        object.into()
+    }
+}
+
+impl utoipa::ToSchema for OptionsView {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("OptionsView")
+    }
+}
+
+/// A fact's condition's schema, from the rules' one list of options: each
+/// option named lists the values the fact fits.
+impl utoipa::PartialSchema for FactWhenView {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::schema::ArrayBuilder;
+        let mut object = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "The ruleset options a fact presupposes: it is told only in games whose options \
+                 take one of the values listed for each option named. An option left out may \
+                 take any value; no option named means every game.",
+            ))
+            .examples([serde_json::json!({"throw_table": ["sticks_sahe"]})]);
+        for spec in option_specs() {
+            let values = ArrayBuilder::new()
+                .items(option_value_schema(spec, None))
+                .min_items(Some(1))
+                .description(Some(spec.description));
+            object = object.property(spec.name, values);
+        }
+        object.into()
+    }
+}
+
+impl utoipa::ToSchema for FactWhenView {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("FactWhenView")
     }
 }
 

@@ -8,10 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::vocabulary::{Audience, Citation};
-use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Options, Overshoot, OwnLastSpace, ThrowTable,
-    TurnOrder,
-};
+use crate::rules::{AnyOf, Options, OptionsCondition};
 
 /// Phrasings of one event (or of a rule's short form), per audience.
 #[derive(Clone, Debug, Deserialize)]
@@ -255,8 +252,8 @@ pub struct Fact {
     /// Ruleset options this fact presupposes: it is only told in games
     /// whose options match, so a fact about the 40-space cloth is not told
     /// on the 28-cell board.
-    #[serde(default, skip_serializing_if = "FactWhen::is_empty")]
-    pub when: FactWhen,
+    #[serde(default, skip_serializing_if = "OptionsCondition::is_empty")]
+    pub when: OptionsCondition,
 }
 
 fn every_audience() -> Vec<Audience> {
@@ -267,27 +264,9 @@ fn is_every_audience(audiences: &[Audience]) -> bool {
     Audience::ALL.iter().all(|a| audiences.contains(a))
 }
 
-/// The values of one option that a fact fits, written as the API writes
-/// the option: one value (`"sticks_sahe"`) or a list of them
-/// (`["sticks_sahe", "sticks_count"]`). An empty list fails the load.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct AnyOf<T>(Vec<T>);
-
-impl<T: PartialEq> AnyOf<T> {
-    /// Whether `value` is one of the values.
-    #[must_use]
-    pub fn contains(&self, value: &T) -> bool {
-        self.0.contains(value)
-    }
-
-    /// The values, as written.
-    #[must_use]
-    pub fn values(&self) -> &[T] {
-        &self.0
-    }
-}
-
+/// A condition's values are read as the API writes an option: one value
+/// or a list of them; an unknown value names the allowed ones, and an
+/// empty list fails the load.
 impl<'de, T: DeserializeOwned> Deserialize<'de> for AnyOf<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         use serde::de::Error;
@@ -299,69 +278,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for AnyOf<T> {
             one => serde_json::from_value(one).map(|v| vec![v]),
         }
         .map_err(D::Error::custom)?;
-        if values.is_empty() {
-            return Err(D::Error::custom("an empty list of values fits no game"));
-        }
-        Ok(Self(values))
-    }
-}
-
-/// The ruleset options a fact presupposes, each named and valued as the
-/// API writes it (`{"board": "circle40"}`, or a list of the values it fits:
-/// `{"throw_table": ["sticks_sahe", "sticks_count"]}`); an option left out
-/// may take any value. Checked when the catalogue loads: an unknown option
-/// or value, or an empty list, fails the load.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FactWhen {
-    /// Track shape.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<AnyOf<Board>>,
-    /// How a throw is scored.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub throw_table: Option<AnyOf<ThrowTable>>,
-    /// Which north-creek bank is deadly.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deadly_north_bank: Option<AnyOf<DeadlyNorthBank>>,
-    /// What landing exactly on own last space does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own_last_space: Option<AnyOf<OwnLastSpace>>,
-    /// What passing own last space does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub overshoot: Option<AnyOf<Overshoot>>,
-    /// What landing on a dry branch does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dry_branch: Option<AnyOf<DryBranch>>,
-    /// How turns pass between team players.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_order: Option<AnyOf<TurnOrder>>,
-    /// When the counters are checked for a winner.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end_check: Option<AnyOf<EndCheck>>,
-}
-
-impl FactWhen {
-    /// Whether no option is named (the fact fits every game).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        *self == Self::default()
-    }
-
-    /// Whether every option named here has, in `options`, one of the
-    /// values named for it.
-    #[must_use]
-    pub fn matches(&self, options: &Options) -> bool {
-        fn fits<T: PartialEq>(wanted: Option<&AnyOf<T>>, value: &T) -> bool {
-            wanted.is_none_or(|w| w.contains(value))
-        }
-        fits(self.board.as_ref(), &options.board)
-            && fits(self.throw_table.as_ref(), &options.throw_table)
-            && fits(self.deadly_north_bank.as_ref(), &options.deadly_north_bank)
-            && fits(self.own_last_space.as_ref(), &options.own_last_space)
-            && fits(self.overshoot.as_ref(), &options.overshoot)
-            && fits(self.dry_branch.as_ref(), &options.dry_branch)
-            && fits(self.turn_order.as_ref(), &options.turn_order)
-            && fits(self.end_check.as_ref(), &options.end_check)
+        AnyOf::new(values).ok_or_else(|| D::Error::custom("an empty list of values fits no game"))
     }
 }
 

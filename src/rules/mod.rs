@@ -23,10 +23,7 @@ mod sticks;
 pub use board::{Bank, Board, Compass, Feature, OwnSpace, Side};
 pub use engine::{Played, RulesError, play, play_into, replay, stop};
 pub use events::{CounterReason, Creek, Event, WinReason};
-pub use options::{
-    DeadlyNorthBank, DryBranch, EndCheck, OptionError, OptionKind, OptionSpec, Options,
-    OptionsPatch, Overshoot, OwnLastSpace, TurnOrder, option_specs,
-};
+pub use options::*;
 pub use presets::Preset;
 pub use state::{GameState, Outcome, Seat, SetupError, Table};
 pub use sticks::{Face, Odds, Score, SpinnerSector, Sticks, Throw, ThrowMismatch, ThrowTable};

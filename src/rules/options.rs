@@ -184,9 +184,10 @@ pub enum EndCheck {
 
 /// Defines every ruleset option once: its name, type, default, bounds and
 /// one-line description (the doc comment). From that one list come
-/// [`Options`], [`OptionsPatch`] (the overrides a game, a command line or a
-/// fact's condition names), their checks and [`OPTION_SPECS`] (what the API
-/// and the command line document). The kinds: `choice` (a closed set, a
+/// [`Options`], [`OptionsPatch`] (the overrides a game or a command line
+/// names), [`OptionsCondition`] (the values a fact presupposes), their
+/// checks, [`Options::named_values`] and [`option_specs`] (what the API and
+/// the command line document). The kinds: `choice` (a closed set, a
 /// strum-derived enum), `count(MIN..=MAX)` and `optional_count(MIN..=MAX)`
 /// (`None`: the rule is off), with bounds written as constants.
 macro_rules! ruleset_options {
@@ -209,8 +210,7 @@ macro_rules! ruleset_options {
         /// Overrides of a preset's options: every field optional. Numbers
         /// are kept as sent (whole numbers) until [`OptionsPatch::apply`]
         /// checks them against their bounds. The same type is a game's
-        /// option overrides, the command line's option flags and a fact's
-        /// condition on the game played ([`OptionsPatch::matches`]).
+        /// option overrides and the command line's option flags.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct OptionsPatch {
@@ -219,6 +219,36 @@ macro_rules! ruleset_options {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "patch_field")]
                 pub $name: ruleset_options!(@patch $kind $ty),
             )+
+        }
+
+        /// The options a fact presupposes: for each option named, the
+        /// values it fits (one value, or a list); an option left out may
+        /// take any value. Written as the API writes the options
+        /// (`{"board": "circle40"}`, `{"throw_table": ["sticks_sahe",
+        /// "sticks_count"]}`).
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct OptionsCondition {
+            $(
+                $(#[doc = $doc])+
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $name: Option<AnyOf<$ty>>,
+            )+
+        }
+
+        impl OptionsCondition {
+            /// Whether no option is named (every game fits).
+            #[must_use]
+            pub fn is_empty(&self) -> bool {
+                *self == Self::default()
+            }
+
+            /// Whether every option named here has, in `options`, one of
+            /// the values named for it.
+            #[must_use]
+            pub fn matches(&self, options: &Options) -> bool {
+                true $( && self.$name.as_ref().is_none_or(|any| any.contains(&options.$name)) )+
+            }
         }
 
         $( ruleset_options!(@mark $kind $ty); )+
@@ -237,6 +267,14 @@ macro_rules! ruleset_options {
         }
 
         impl Options {
+            /// Every option's name and value as the command line writes it
+            /// (`sticks_sahe`, `4`, `none` for a count that is off), in the
+            /// API's order.
+            #[must_use]
+            pub fn named_values(&self) -> Vec<(&'static str, String)> {
+                vec![ $( (stringify!($name), ruleset_options!(@text $kind, self.$name)), )+ ]
+            }
+
             /// Check every bounded option.
             ///
             /// # Errors
@@ -265,13 +303,6 @@ macro_rules! ruleset_options {
                 if errors.is_empty() { Ok(options) } else { Err(errors) }
             }
 
-            /// Whether `options` has every value named here (an option left
-            /// out may take any value).
-            #[must_use]
-            pub fn matches(&self, options: &Options) -> bool {
-                true $( && ruleset_options!(@matches self, options, $name, $kind) )+
-            }
-
             /// Set the option `name` from its text form (`sticks_count`;
             /// a count as digits; `none` for an optional count).
             ///
@@ -288,6 +319,9 @@ macro_rules! ruleset_options {
             }
         }
     };
+    (@text choice, $v:expr) => { <&'static str>::from($v).to_owned() };
+    (@text count, $v:expr) => { $v.to_string() };
+    (@text optional_count, $v:expr) => { $v.map_or_else(|| "none".to_owned(), |n| n.to_string()) };
     (@mark choice $ty:ty) => { impl Choice for $ty {} };
     (@mark $kind:ident $ty:ty) => {};
     (@patch choice $ty:ty) => { Option<$ty> };
@@ -341,15 +375,6 @@ macro_rules! ruleset_options {
             None => {}
         }
     };
-    (@matches $p:ident, $o:ident, $name:ident, choice) => {
-        $p.$name.is_none_or(|v| v == $o.$name)
-    };
-    (@matches $p:ident, $o:ident, $name:ident, count) => {
-        $p.$name.is_none_or(|v| v == i64::from($o.$name))
-    };
-    (@matches $p:ident, $o:ident, $name:ident, optional_count) => {
-        $p.$name.is_none_or(|v| v == $o.$name.map(i64::from))
-    };
     (@parse choice $ty:ty, $text:expr) => {
         $text.replace('-', "_").parse::<$ty>().map_err(|_| {
             format!(
@@ -395,6 +420,37 @@ ruleset_options! {
     circuits_to_win: Option<u8> = None, optional_count(1, Options::MAX_CIRCUITS_TO_WIN);
     /// When counters end the game.
     end_check: EndCheck = EndCheck::Immediate, choice;
+}
+
+/// The values of one option that a condition fits, written as the API
+/// writes the option: one value (`"sticks_sahe"`) or a list of them
+/// (`["sticks_sahe", "sticks_count"]`). Never empty: an empty list would fit
+/// no game. How it is read from data lives with the data
+/// (`narration/catalogue.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct AnyOf<T>(Vec<T>);
+
+impl<T> AnyOf<T> {
+    /// The values, or `None` for an empty list (which would fit no game).
+    #[must_use]
+    pub fn new(values: Vec<T>) -> Option<Self> {
+        (!values.is_empty()).then_some(Self(values))
+    }
+}
+
+impl<T: PartialEq> AnyOf<T> {
+    /// Whether `value` is one of the values.
+    #[must_use]
+    pub fn contains(&self, value: &T) -> bool {
+        self.0.contains(value)
+    }
+
+    /// The values, as written.
+    #[must_use]
+    pub fn values(&self) -> &[T] {
+        &self.0
+    }
 }
 
 /// An option whose value is one of a closed set (a unit enum whose names
