@@ -1803,7 +1803,11 @@ fn child_and_general_texts() -> Vec<(String, String)> {
             }
             serde_json::Value::Object(map) => {
                 for (k, v) in map {
-                    let k = if key == "young" || key == "general" { key } else { k };
+                    let k = if key == "young" || key == "general" {
+                        key
+                    } else {
+                        k
+                    };
                     walk(v, k, file, out);
                 }
             }
@@ -1812,7 +1816,13 @@ fn child_and_general_texts() -> Vec<(String, String)> {
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/narration/data");
     let mut out = Vec::new();
-    for file in ["facts.json", "glossary.json", "lessons.json", "templates.json", "captions.json"] {
+    for file in [
+        "facts.json",
+        "glossary.json",
+        "lessons.json",
+        "templates.json",
+        "captions.json",
+    ] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         walk(&value, "", file, &mut out);
@@ -1832,9 +1842,14 @@ fn regression_wikipedia_glosses_of_kiowa_words_are_attributed_for_children() {
     for (origin, text) in &texts {
         for sentence in text.split_inclusive(['.', '!', '?']) {
             let lower = sentence.to_lowercase();
-            let glosses = ["means creek", "word for creek", "means green", "named for green"]
-                .iter()
-                .any(|g| lower.contains(g))
+            let glosses = [
+                "means creek",
+                "word for creek",
+                "means green",
+                "named for green",
+            ]
+            .iter()
+            .any(|g| lower.contains(g))
                 || (lower.contains("zohn") && lower.contains(", creek"));
             if glosses {
                 assert!(

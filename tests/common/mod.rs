@@ -72,9 +72,14 @@ where
     actix_web::rt::spawn(server);
     Bound {
         base: format!("http://{addr}"),
+        // Pooled connections are dropped after a second, well inside the
+        // server's keep-alive (5 s). An odds test that waited for a solve
+        // between two requests once sent its second one on a connection
+        // the server was closing at that moment (`Connect(Disconnected)`).
         client: awc::Client::builder()
             .disable_redirects()
             .timeout(std::time::Duration::from_secs(60))
+            .connector(awc::Connector::new().conn_keep_alive(std::time::Duration::from_secs(1)))
             .finish(),
     }
 }
