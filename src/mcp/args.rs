@@ -75,8 +75,15 @@ fn one_of<T: Choices>() -> String {
 
 impl<'de, T: Choices> Deserialize<'de> for Choice<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw =
-            Cow::<str>::deserialize(d).map_err(|_| serde::de::Error::custom(one_of::<T>()))?;
+        // A missing argument keeps the deserializer's word for it, which
+        // `parse` turns into "required".
+        let raw = Cow::<str>::deserialize(d).map_err(|e| {
+            if e.to_string().starts_with("missing field") {
+                e
+            } else {
+                serde::de::Error::custom(one_of::<T>())
+            }
+        })?;
         raw.parse()
             .map(|v| Self(Some(v)))
             .map_err(|_| serde::de::Error::custom(format!("{}, got {raw:?}", one_of::<T>())))

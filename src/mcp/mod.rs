@@ -40,7 +40,10 @@ use crate::odds::Solver;
 use crate::picture;
 use crate::rules::{Preset, Sticks, Throw};
 use crate::service::{GameRequest, Service, SideRequest, StopCommand, ThrowCommand};
-use answer::{CreatedOutput, GameBrief, MovesOutput, OddsOutput, ThrowOutput, game_brief, move_brief, standing_line};
+use answer::{
+    CreatedOutput, GameBrief, MovesOutput, OddsOutput, ThrowOutput, game_brief, move_brief,
+    standing_line,
+};
 use args::{
     BoardArgs, CreateGameArgs, FactArgs, GameArgs, GameTokenArgs, GlossaryArgs, LessonArgs,
     ListMovesArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
@@ -160,7 +163,9 @@ impl ZohnAhl {
             Ok(new) => new,
             Err(r) => return refused(r),
         };
-        kept(&served!(self.service.create(new, None, render_created).await))
+        kept(&served!(
+            self.service.create(new, None, render_created).await
+        ))
     }
 
     #[tool(
