@@ -356,12 +356,20 @@ async fn create_game_lets_sides_report_their_own_throws_when_asked() {
     let client = connect(&db).await;
     let sticks = json!(["flat", "round", "flat", "flat"]);
     for allowed in [true, false] {
-        let created = ok(&call(
+        let answer = call(
             &client,
             "create_game",
             json!({"seats": true, "sides_report_throws": allowed}),
         )
-        .await);
+        .await;
+        let created = ok(&answer);
+        // The text tells the class who reports.
+        assert_eq!(
+            text_of(&answer).contains("each report of real sticks, needs the mover's token"),
+            allowed,
+            "{}",
+            text_of(&answer)
+        );
         assert_eq!(created["game"]["seated"], true);
         assert_eq!(created["game"]["sides_report_throws"], allowed);
         let id = created["game"]["game_id"].as_str().unwrap().to_owned();
