@@ -34,10 +34,8 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
-pub use games::new_game_from;
 pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
-pub use odds::game_odds;
 use problem::{ApiError, PROBLEM_JSON};
 
 use crate::odds::Solver;

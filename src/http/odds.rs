@@ -12,7 +12,6 @@
 
 use std::sync::Arc;
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -21,9 +20,9 @@ use super::dto::{OptionsView, RulesetView};
 use super::extract::{GameIdPath, PresetPath};
 use super::problem::{ApiError, Problem};
 use crate::domain::GameId;
-use crate::odds::{Lookup, OddsError, Solution, Solver, TOLERANCE};
+use crate::odds::{Solution, Solver, TOLERANCE};
 use crate::rules::{Preset, Side, Table};
-use crate::service::{Service, ServiceError};
+use crate::service::{self, Service, ServiceError};
 
 /// How the odds were computed.
 #[derive(Debug, Serialize, ToSchema)]
@@ -112,39 +111,10 @@ pub struct StatisticsView {
     pub solver: SolverView,
 }
 
-/// The solution of `table` from the odds service, within its budget.
+/// The solution of `table` from the odds service, within its budget
+/// ([`service::solution`]).
 async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiError> {
-    let budget = solver.settings().budget.as_secs_f64();
-    match solver.lookup(&table).await {
-        Ok(Lookup::Solved(sol)) => Ok(sol),
-        Ok(Lookup::Pending { retry_after }) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "odds-pending",
-            "Odds being solved",
-            format!(
-                "this ruleset's exact odds were not solved within the {budget} s this request waits; they are being solved in the background: ask again in {retry_after} s"
-            ),
-        )
-        .with_retry_after(retry_after)),
-        Ok(Lookup::QueueFull { retry_after }) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "odds-queue-full",
-            "Odds queue full",
-            format!(
-                "too many rulesets are waiting for their exact odds to be solved; this one was not queued: ask again in {retry_after} s"
-            ),
-        )
-        .with_retry_after(retry_after)),
-        Err(OddsError::TooLarge { states, max }) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "ruleset-too-large",
-            "Ruleset too large to solve",
-            format!(
-                "this ruleset's Markov chain has up to {states} states (awls, counters, circuits, turn order and forfeits together), more than the {max} this service solves exactly; fewer counters, fewer players or no circuits_to_win make it smaller"
-            ),
-        )),
-        Err(other) => Err(ApiError::internal(&other)),
-    }
+    Ok(service::solution(solver, table).await?)
 }
 
 /// Each side's exact probability of winning from the game's current state,
@@ -182,42 +152,21 @@ pub async fn get_odds(
 }
 
 /// The odds of game `id` from its current state, within the odds
-/// service's budget: what `GET /v1/games/{id}/odds` answers, for every
-/// surface that tells odds.
-///
-/// # Errors
-/// The problems the odds operation lists (404, 409, 422, 503).
-pub async fn game_odds(
-    service: &Service,
-    solver: &Solver,
-    id: GameId,
-) -> Result<OddsView, ApiError> {
-    let game = service.game(id).await?;
-    if game.state.is_finished() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "game-over",
-            "Game over",
-            "the game is finished: it has a result, not odds",
-        ));
-    }
-    let table = game.setup.table().map_err(ServiceError::from)?;
-    let sol = solution(solver, table).await?;
-    let odds = sol.odds(&game.state).ok_or_else(|| {
-        ApiError::internal(&"a stored state is not in its ruleset's chain".to_owned())
-    })?;
+/// service's budget ([`Service::odds`]).
+async fn game_odds(service: &Service, solver: &Solver, id: GameId) -> Result<OddsView, ApiError> {
+    let odds = service.odds(solver, id).await?;
     Ok(OddsView {
-        game_id: game.id.to_string(),
-        version: game.version,
+        game_id: odds.game.id.to_string(),
+        version: odds.game.version,
         sides: Side::BOTH
             .iter()
             .map(|&side| SideOddsView {
                 side,
-                win_probability: odds.win[side.index()],
+                win_probability: odds.odds.win[side.index()],
             })
             .collect(),
-        expected_remaining_throws: odds.expected_throws,
-        solver: sol.as_ref().into(),
+        expected_remaining_throws: odds.odds.expected_throws,
+        solver: odds.solution.as_ref().into(),
     })
 }
 

@@ -6,25 +6,12 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::service::ServiceError;
+use crate::service::{Refusal, RefusalKind, ServiceError};
 
 /// The media type of problem details.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
-/// Longest value a problem echoes back, in characters.
-pub const MAX_ECHO_CHARS: usize = 64;
-
-/// A value sent by the client, as a problem may echo it: at most
-/// [`MAX_ECHO_CHARS`] characters, cut with an ellipsis.
-#[must_use]
-pub fn echo(value: &str) -> String {
-    if value.chars().count() <= MAX_ECHO_CHARS {
-        return value.to_owned();
-    }
-    let mut cut: String = value.chars().take(MAX_ECHO_CHARS - 1).collect();
-    cut.push('…');
-    cut
-}
+pub use crate::service::{MAX_ECHO_CHARS, echo};
 
 /// A message that quotes sent values (between `"` or `` ` ``, as serde's
 /// messages do) with each quoted value cut by [`echo`].
@@ -47,9 +34,6 @@ pub fn clip_echoes(message: &str) -> String {
     out.push_str(rest);
     out
 }
-
-/// Seconds a client refused by a full live feed is asked to wait.
-pub const FEED_RETRY_AFTER: u32 = 5;
 
 /// One invalid input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -242,117 +226,44 @@ impl ResponseError for ApiError {
 
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
-        match e {
-            ServiceError::GameNotFound(_) => Self::new(
-                StatusCode::NOT_FOUND,
-                "game-not-found",
-                "Game not found",
-                e.to_string(),
-            ),
-            ServiceError::MoveNotFound(..) => Self::new(
-                StatusCode::NOT_FOUND,
-                "move-not-found",
-                "Move not found",
-                e.to_string(),
-            ),
-            ServiceError::GameOver => Self::new(
-                StatusCode::CONFLICT,
-                "game-over",
-                "Game over",
-                "the game is finished; no more throws or stops are played",
-            ),
-            ServiceError::Conflict { current } => {
-                let mut err = Self::new(
-                    StatusCode::PRECONDITION_FAILED,
-                    "version-mismatch",
-                    "Version mismatch",
-                    format!(
-                        "the game is at version {current}, not the one this request expected; read it again"
-                    ),
-                );
-                err.problem.current_version = Some(current);
-                err
-            }
-            ServiceError::ThrowMismatch(m) => {
-                let (pointer, detail) = if m.table.uses_sticks() {
-                    (
-                        "/spinner",
-                        "this game throws sticks: send \"sticks\" (four faces), not \"spinner\"",
-                    )
-                } else {
-                    (
-                        "/sticks",
-                        "this game uses the spinner: send \"spinner\" (a sector), not \"sticks\"",
-                    )
-                };
-                let mut err = Self::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "throw-does-not-fit",
-                    "Throw does not fit the game",
-                    format!("{pointer}: {detail}"),
-                );
-                err.problem.errors = vec![FieldError {
-                    pointer: pointer.to_owned(),
-                    detail: detail.to_owned(),
-                }];
-                err
-            }
-            ServiceError::Setup(s) => Self::invalid(s.to_string(), Vec::new()),
-            ServiceError::Unauthorized => {
-                let mut err = Self::new(
-                    StatusCode::UNAUTHORIZED,
-                    "seat-token-required",
-                    "Seat token required",
-                    format!("{e}, as `Authorization: Bearer <token>`"),
-                );
-                err.www_authenticate = true;
-                err
-            }
-            ServiceError::Forbidden => Self::new(
-                StatusCode::FORBIDDEN,
-                "not-your-seat",
-                "Not your seat",
-                e.to_string(),
-            ),
-            ServiceError::HostOnly(_) => Self::new(
-                StatusCode::FORBIDDEN,
-                "host-token-required",
-                "Host token required",
-                e.to_string(),
-            ),
-            ServiceError::KeyInFlight => Self::new(
-                StatusCode::CONFLICT,
-                "idempotency-key-in-flight",
-                "Request in progress",
-                e.to_string(),
-            ),
-            ServiceError::KeyReused => Self::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "idempotency-key-reused",
-                "Idempotency key reused",
-                e.to_string(),
-            ),
-            ServiceError::FeedFull(_) => {
-                let mut err = Self::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "feed-full",
-                    "Feed full",
-                    e.to_string(),
-                );
-                err.retry_after = Some(FEED_RETRY_AFTER);
-                err
-            }
-            ServiceError::Store(_) if e.is_busy() => {
-                let mut err = Self::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "busy",
-                    "Busy",
-                    "the game store is busy; try again shortly",
-                );
-                err.retry_after = Some(1);
-                err
-            }
-            ServiceError::Store(_) => Self::internal(&e),
-        }
+        Refusal::from(e).into()
+    }
+}
+
+/// The service's refusal as problem details: its kind as the status code,
+/// its values at fault as `errors`; a missing seat token is asked for in the
+/// `Authorization` header.
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> Self {
+        let status = match r.kind {
+            RefusalKind::Invalid => StatusCode::BAD_REQUEST,
+            RefusalKind::NotFound => StatusCode::NOT_FOUND,
+            RefusalKind::Conflict => StatusCode::CONFLICT,
+            RefusalKind::VersionMismatch => StatusCode::PRECONDITION_FAILED,
+            RefusalKind::Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
+            RefusalKind::Unauthorized => StatusCode::UNAUTHORIZED,
+            RefusalKind::Forbidden => StatusCode::FORBIDDEN,
+            RefusalKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            RefusalKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let unauthorized = r.kind == RefusalKind::Unauthorized;
+        let detail = if unauthorized {
+            format!("{}, as `Authorization: Bearer <token>`", r.detail)
+        } else {
+            r.detail
+        };
+        let mut err = Self::new(status, r.slug, r.title, detail);
+        err.problem.errors = r
+            .faults
+            .into_iter()
+            .map(|f| FieldError {
+                pointer: f.pointer,
+                detail: f.detail,
+            })
+            .collect();
+        err.problem.current_version = r.current_version;
+        err.retry_after = r.retry_after;
+        err.www_authenticate = unauthorized;
+        err
     }
 }

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::domain::{Game, MoveRecord};
-use crate::narration::{Citation, Narration, SegmentKind};
+use crate::narration::{Citation, Narration, Segment, SegmentKind};
 use crate::rules::{GameState, Outcome, Side, Throw};
 
 /// One side's place.
@@ -50,6 +50,9 @@ pub struct GameBrief {
     pub version: u32,
     /// Whether throws need a token.
     pub seated: bool,
+    /// In a seated game: whether a side's own token may report a physical
+    /// throw for it (otherwise only the host's may).
+    pub sides_report_throws: bool,
     /// Side A, then side B.
     pub sides: Vec<SideBrief>,
 }
@@ -84,6 +87,12 @@ pub struct MoveBrief {
     pub counters_a: u8,
     /// Side B's counters after the move.
     pub counters_b: u8,
+    /// The rules the narration states or applies, in order, each once:
+    /// `explain_rule` states each in full.
+    pub rules: Vec<String>,
+    /// The facts the narration tells, in order, each once: `get_fact`
+    /// tells each.
+    pub facts: Vec<String>,
 }
 
 /// The answer to `throw` and `report_throw`.
@@ -184,6 +193,7 @@ pub fn game_brief(game: &Game, state: &GameState) -> GameBrief {
         throws: state.throws,
         version: game.version,
         seated: game.seated,
+        sides_report_throws: game.sides_report_throws,
         sides: Side::BOTH
             .iter()
             .map(|&side| SideBrief {
@@ -226,7 +236,22 @@ pub fn move_brief(game: &Game, record: &MoveRecord) -> MoveBrief {
             .collect(),
         counters_a: record.state.counters[0],
         counters_b: record.state.counters[1],
+        rules: ids(&record.narration, |s| s.rule.as_deref()),
+        facts: ids(&record.narration, |s| s.fact.as_deref()),
     }
+}
+
+/// The ids a narration's sentences name, in order, each once.
+fn ids(narration: &Narration, id: impl Fn(&Segment) -> Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in &narration.segments {
+        if let Some(id) = id(s)
+            && !out.iter().any(|o| o == id)
+        {
+            out.push(id.to_owned());
+        }
+    }
+    out
 }
 
 /// The most characters of a throw's text block: about 300 tokens, at four

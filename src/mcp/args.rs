@@ -75,8 +75,15 @@ fn one_of<T: Choices>() -> String {
 
 impl<'de, T: Choices> Deserialize<'de> for Choice<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw =
-            Cow::<str>::deserialize(d).map_err(|_| serde::de::Error::custom(one_of::<T>()))?;
+        // A missing argument keeps the deserializer's word for it, which
+        // `parse` turns into "required".
+        let raw = Cow::<str>::deserialize(d).map_err(|e| {
+            if e.to_string().starts_with("missing field") {
+                e
+            } else {
+                serde::de::Error::custom(one_of::<T>())
+            }
+        })?;
         raw.parse()
             .map(|v| Self(Some(v)))
             .map_err(|_| serde::de::Error::custom(format!("{}, got {raw:?}", one_of::<T>())))
@@ -124,6 +131,80 @@ impl JsonSchema for Faces {
             "minItems": 4,
             "maxItems": 4
         })
+    }
+}
+
+/// The most moves one `list_moves` call gives.
+pub const MAX_MOVES: u32 = 20;
+
+/// A whole number from `MIN` to `MAX`: its schema states both bounds (the
+/// maximum left out when it is only the type's), and a value out of them is
+/// refused in the product's words, naming the bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Whole<const MIN: u32, const MAX: u32>(pub u32);
+
+impl<const MIN: u32, const MAX: u32> Whole<MIN, MAX> {
+    fn bounds() -> String {
+        if MAX == u32::MAX {
+            format!("a whole number, {MIN} or more")
+        } else {
+            format!("a whole number from {MIN} to {MAX}")
+        }
+    }
+}
+
+impl<'de, const MIN: u32, const MAX: u32> Deserialize<'de> for Whole<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<const MIN: u32, const MAX: u32>;
+        impl<const MIN: u32, const MAX: u32> Visit<MIN, MAX> {
+            fn check<E: serde::de::Error>(got: f64, shown: &str) -> Result<Whole<MIN, MAX>, E> {
+                if got.fract() == 0.0 && got >= f64::from(MIN) && got <= f64::from(MAX) {
+                    // In bounds and whole, so it fits.
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    return Ok(Whole(got as u32));
+                }
+                Err(E::custom(format!(
+                    "must be {}, got {shown}",
+                    Whole::<MIN, MAX>::bounds()
+                )))
+            }
+        }
+        impl<'de, const MIN: u32, const MAX: u32> serde::de::Visitor<'de> for Visit<MIN, MAX> {
+            type Value = Whole<MIN, MAX>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&Whole::<MIN, MAX>::bounds())
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                #[allow(clippy::cast_precision_loss)]
+                Self::check(v as f64, &v.to_string())
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                #[allow(clippy::cast_precision_loss)]
+                Self::check(v as f64, &v.to_string())
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Self::check(v, &v.to_string())
+            }
+        }
+        d.deserialize_any(Visit::<MIN, MAX>)
+    }
+}
+
+impl<const MIN: u32, const MAX: u32> JsonSchema for Whole<MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(format!("Whole{MIN}To{MAX}"))
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        if MAX == u32::MAX {
+            json_schema!({ "type": "integer", "minimum": MIN })
+        } else {
+            json_schema!({ "type": "integer", "minimum": MIN, "maximum": MAX })
+        }
     }
 }
 
@@ -188,6 +269,12 @@ pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, String>
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let message = plain(&e.into_inner().to_string());
+        if let Some(field) = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.strip_suffix('`'))
+        {
+            return format!("`{field}`: required, and not given");
+        }
         if path == "." {
             message
         } else {
@@ -221,7 +308,7 @@ fn plain(message: &str) -> String {
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
 
-/// `create_game`.
+/// `create_game`: every argument optional.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CreateGameArgs {
@@ -242,110 +329,122 @@ pub struct CreateGameArgs {
     /// `true`: a seated game; the answer gives each side's token and the
     /// host's, once, and throws then need a token.
     pub seats: bool,
+    /// With `seats`: `true` lets a side's own token report a physical
+    /// throw for it (default `false`: only the host's token reports).
+    pub sides_report_throws: bool,
 }
 
 /// A game, and the token of whoever acts in a seated game.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GameTokenArgs {
     /// The game's id, as `create_game` gave it.
     pub game_id: String,
     /// In a seated game: the token of the side to move, or the host's.
     /// Leave it out for a game without seats.
+    #[serde(default)]
     pub token: String,
 }
 
 /// `stop_game`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct StopArgs {
     /// The game's id, as `create_game` gave it.
     pub game_id: String,
     /// In a seated game: the host's token (a side's token cannot stop it).
     /// Leave it out for a game without seats.
+    #[serde(default)]
     pub token: String,
 }
 
 /// `report_throw`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReportThrowArgs {
     /// The game's id.
     pub game_id: String,
-    /// The host's token (the teacher's): a reported throw needs it in a
-    /// seated game.
+    /// In a seated game: the host's token (the teacher's), or the side to
+    /// move's where the game lets sides report their throws.
+    #[serde(default)]
     pub token: String,
     /// The four sticks' faces as they fell, the sahe (the marked stick)
     /// last. For games thrown with sticks.
+    #[serde(default)]
     pub sticks: Faces,
     /// Where the spinner stopped, for games played with the spinner.
+    #[serde(default)]
     pub spinner: Choice<SpinnerSector>,
 }
 
 /// A game.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GameArgs {
     /// The game's id.
     pub game_id: String,
 }
 
+fn default_limit() -> Whole<1, MAX_MOVES> {
+    Whole(5)
+}
+
 /// `list_moves`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct ListMovesArgs {
     /// The game's id.
     pub game_id: String,
-    /// Start after this move number (0: from the first move).
-    pub after: u32,
+    /// Start after this move number (0, the default: from the first move).
+    #[serde(default)]
+    pub after: Whole<0, { u32::MAX }>,
     /// How many moves, 1 to 20 (default 5).
-    pub limit: u32,
-}
-
-impl Default for ListMovesArgs {
-    fn default() -> Self {
-        Self {
-            game_id: String::new(),
-            after: 0,
-            limit: 5,
-        }
-    }
+    #[serde(default = "default_limit")]
+    pub limit: Whole<1, MAX_MOVES>,
 }
 
 /// `get_board`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BoardArgs {
     /// The game's id.
     pub game_id: String,
     /// The board as this move left it (0, the default: the board now).
-    #[serde(rename = "move")]
-    pub move_n: u32,
+    #[serde(rename = "move", default)]
+    pub move_n: Whole<0, { u32::MAX }>,
 }
 
 /// `explain_rule`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RuleArgs {
     /// The rule's id: the `rule` a narration sentence names.
     pub rule_id: Choice<RuleId>,
-    /// The ruleset whose words to use (default `composite`).
+    /// The ruleset whose words to use and whose games `in_play` is for
+    /// (default `composite`; leave it out with `game_id`).
+    #[serde(default)]
     pub preset: Choice<Preset>,
-    /// Who it is for (default `general`).
+    /// A game whose ruleset to use instead, as `create_game` gave it: its
+    /// options, its teams and (by default) its audience.
+    #[serde(default)]
+    pub game_id: String,
+    /// Who it is for (default `general`, or the game's audience).
+    #[serde(default)]
     pub audience: Choice<Audience>,
 }
 
 /// `get_fact`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FactArgs {
     /// The fact's id: the `fact` a narration sentence names.
     pub fact_id: String,
     /// Who it is for (default `general`).
+    #[serde(default)]
     pub audience: Choice<Audience>,
 }
 
-/// `get_lesson`.
+/// `get_lesson`: every argument optional.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LessonArgs {
@@ -384,23 +483,25 @@ impl Choices for SourceFormat {
 }
 
 /// `get_source`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SourceArgs {
     /// The source's id: the `source` of a citation, e.g. `culin1907`.
     pub source_id: String,
     /// `csl` (CSL-JSON, the default) or `bibtex`.
+    #[serde(default)]
     pub format: Choice<SourceFormat>,
 }
 
 /// `search_glossary`.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GlossaryArgs {
     /// A word to look for in the terms and their meanings (1 to 40
     /// characters), e.g. `sahe` or `creek`.
     pub query: String,
     /// Who it is for (default `general`; `young` gives the simpler
     /// meanings).
+    #[serde(default)]
     pub audience: Choice<Audience>,
 }

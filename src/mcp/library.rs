@@ -11,8 +11,7 @@ use rmcp::model::{
 use strum::VariantArray;
 
 use super::answer::cite;
-use super::args::SourceFormat;
-use crate::narration::{Audience, bibtex, catalogue, lesson};
+use crate::narration::{Audience, catalogue, lesson};
 use crate::rules::Preset;
 
 /// The scheme of every resource URI.
@@ -111,69 +110,6 @@ pub fn lesson_text(preset: Preset, audience: Audience) -> String {
         }
     }
     out
-}
-
-/// A source as CSL-JSON or BibTeX.
-///
-/// # Errors
-/// No source has the id.
-pub fn source_text(id: &str, format: SourceFormat) -> Result<String, String> {
-    let source = catalogue().source(id).ok_or_else(|| {
-        format!(
-            "no source has the id {}; the resources list the bibliography",
-            clip(id)
-        )
-    })?;
-    match format {
-        SourceFormat::Csl => serde_json::to_string_pretty(source).map_err(|e| e.to_string()),
-        SourceFormat::Bibtex => bibtex(source).map_err(|e| e.to_string()),
-    }
-}
-
-/// The glossary terms whose term, id or meaning contains `query`, without
-/// regard to case.
-///
-/// # Errors
-/// A query that is empty or longer than 40 characters.
-pub fn glossary_text(query: &str, audience: Audience) -> Result<String, String> {
-    let q = query.trim().to_lowercase();
-    let chars = q.chars().count();
-    if chars == 0 || chars > 40 {
-        return Err(format!(
-            "`query`: must be from 1 to 40 characters, got {chars}"
-        ));
-    }
-    let hits: Vec<String> = catalogue()
-        .glossary
-        .iter()
-        .filter(|t| {
-            t.term.to_lowercase().contains(&q)
-                || t.id.contains(&q)
-                || t.meaning.to_lowercase().contains(&q)
-        })
-        .take(8)
-        .map(|t| {
-            let meaning = if audience == Audience::Young {
-                &t.young
-            } else {
-                &t.meaning
-            };
-            format!(
-                "{} ({}): {meaning}{}",
-                t.term,
-                t.language,
-                cite(&t.citations)
-            )
-        })
-        .collect();
-    if hits.is_empty() {
-        Ok(format!(
-            "The glossary has no term matching {}.",
-            clip(query)
-        ))
-    } else {
-        Ok(hits.join("\n"))
-    }
 }
 
 /// The prompt's name.

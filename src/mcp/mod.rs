@@ -1,20 +1,23 @@
 //! The game as Model Context Protocol tools, for chatbots: a surface beside
-//! [`crate::http`] over the same [`Service`] (and so the same store and
+//! the REST API over the same [`Service`] (and so the same store and
 //! single writer), served at `/mcp` in the actix app (Streamable HTTP) and
 //! by `zohn-ahl mcp` over stdio.
 //!
 //! Tools are named like the REST operations they match; their arguments
 //! are concrete types ([`args`]); their answers are compact ([`answer`]): a
 //! text block of the narration's sentences with short citations, and
-//! structured content with the essentials. Errors are the product's own
-//! words, the same texts as the REST problem details. Resources carry the
+//! structured content with the essentials, every tool with its output
+//! schema. Errors are the product's own words: the service's refusals, the
+//! same texts as the REST problem details ([`reply`]). Resources carry the
 //! bibliography (one per source) and each preset's lesson; one prompt
 //! teaches a class the game by playing it ([`library`]).
 
 pub mod answer;
 pub mod args;
 mod library;
+pub mod reference;
 mod render;
+mod reply;
 mod transport;
 
 use render::{render_created, render_stopped, render_throw};
@@ -30,15 +33,13 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
-use serde::Serialize;
 
 use crate::domain::GameId;
-use crate::http::problem::ApiError;
-use crate::narration::{Audience, catalogue, rule_statement};
+use crate::narration::Audience;
 use crate::odds::Solver;
 use crate::picture;
 use crate::rules::{Preset, Sticks, Throw};
-use crate::service::{Service, ServiceError, StopCommand, ThrowCommand};
+use crate::service::{GameRequest, Service, SideRequest, StopCommand, ThrowCommand};
 use answer::{
     CreatedOutput, GameBrief, MovesOutput, OddsOutput, ThrowOutput, game_brief, move_brief,
     standing_line,
@@ -47,6 +48,10 @@ use args::{
     BoardArgs, CreateGameArgs, FactArgs, GameArgs, GameTokenArgs, GlossaryArgs, LessonArgs,
     ListMovesArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
 };
+use reference::{
+    BoardOutput, FactOutput, GlossaryOutput, LessonOutput, RuleContext, RuleOutput, SourceOutput,
+};
+use reply::{kept, ok, refusal, refused, schema_for_output, service_error};
 
 /// What the server tells a client about itself when it connects.
 pub const INSTRUCTIONS: &str = "Zohn Ahl is the Kiowa women's and girls' race game: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished; the service throws the sticks (never choose them). A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
@@ -65,55 +70,6 @@ impl std::fmt::Debug for ZohnAhl {
     }
 }
 
-/// The output schema of `T`, as portable as the input schemas.
-fn schema_for_output<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<rmcp::model::JsonObject>
-{
-    let mut schema = (*rmcp::handler::server::tool::schema_for_output::<T>()).clone();
-    args::portable(&mut schema);
-    std::sync::Arc::new(schema)
-}
-
-/// A tool's answer: a text block and, where the tool has an output schema,
-/// the structured content.
-fn ok<T: Serialize>(text: String, structured: &T) -> Result<CallToolResult, ErrorData> {
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(
-        serde_json::to_value(structured)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
-    );
-    Ok(result)
-}
-
-/// A text-only answer.
-fn text(text: String) -> Result<CallToolResult, ErrorData> {
-    Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
-}
-
-/// An error the model can read and act on, in the product's words.
-fn refusal(detail: impl Into<String>) -> Result<CallToolResult, ErrorData> {
-    Ok(CallToolResult::error(vec![ContentBlock::text(
-        detail.into(),
-    )]))
-}
-
-/// A problem as REST words it: its title and detail.
-fn problem(e: ApiError) -> Result<CallToolResult, ErrorData> {
-    let p = e.problem();
-    refusal(format!("{}: {}", p.title, p.detail))
-}
-
-fn service_error(e: ServiceError) -> Result<CallToolResult, ErrorData> {
-    // REST asks for the token in a header; a tool takes it as an argument.
-    if matches!(e, ServiceError::Unauthorized) {
-        let title = ApiError::from(ServiceError::Unauthorized)
-            .problem()
-            .title
-            .clone();
-        return refusal(format!("{title}: {e}, in the `token` argument"));
-    }
-    problem(ApiError::from(e))
-}
-
 fn game_id(raw: &str) -> Result<GameId, String> {
     GameId::parse(raw.trim()).map_err(|e| format!("`game_id`: {e}"))
 }
@@ -128,6 +84,16 @@ macro_rules! args {
     ($params:expr) => {
         match $params.0 {
             Ok(a) => a,
+            Err(why) => return refusal(why),
+        }
+    };
+}
+
+/// The game id argument parsed, or what is wrong with it.
+macro_rules! game {
+    ($raw:expr) => {
+        match game_id(&$raw) {
+            Ok(id) => id,
             Err(why) => return refusal(why),
         }
     };
@@ -162,11 +128,7 @@ impl ZohnAhl {
     }
 
     async fn play(&self, id: GameId, cmd: ThrowCommand) -> Result<CallToolResult, ErrorData> {
-        let answer = served!(self.service.throw(id, cmd, render_throw).await);
-        match serde_json::from_slice::<(String, serde_json::Value)>(&answer.body) {
-            Ok((text, output)) => ok(text, &output),
-            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
-        }
+        kept(&served!(self.service.throw(id, cmd, render_throw).await))
     }
 
     #[tool(
@@ -178,22 +140,32 @@ impl ZohnAhl {
         params: Parameters<CreateGameArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let new = match crate::http::new_game_from(
-            a.preset.0,
-            [a.side_a, a.side_b],
-            a.first.0,
-            (!a.seed.is_empty()).then_some(a.seed),
-            a.audience.0,
-            a.seats,
-        ) {
-            Ok(new) => new,
-            Err(e) => return problem(e),
-        };
-        let answer = served!(self.service.create(new, None, render_created).await);
-        match serde_json::from_slice::<(String, serde_json::Value)>(&answer.body) {
-            Ok((text, output)) => ok(text, &output),
-            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+        if a.sides_report_throws && !a.seats {
+            return refusal(
+                "`sides_report_throws`: only a seated game has side tokens to report with; set `seats` to true as well",
+            );
         }
+        let side = |name: String| SideRequest {
+            name: (!name.is_empty()).then_some(name),
+            players: None,
+        };
+        let request = GameRequest {
+            preset: a.preset.0,
+            options: None,
+            sides: [side(a.side_a), side(a.side_b)],
+            first: a.first.0,
+            seed: (!a.seed.is_empty()).then_some(a.seed),
+            audience: a.audience.0,
+            seats: a.seats,
+            sides_report_throws: a.sides_report_throws,
+        };
+        let new = match request.check() {
+            Ok(new) => new,
+            Err(r) => return refused(r),
+        };
+        kept(&served!(
+            self.service.create(new, None, render_created).await
+        ))
     }
 
     #[tool(
@@ -202,10 +174,7 @@ impl ZohnAhl {
     )]
     async fn throw(&self, params: Parameters<GameTokenArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
+        let id = game!(a.game_id);
         let cmd = ThrowCommand {
             token: token(a.token),
             ..ThrowCommand::default()
@@ -214,7 +183,7 @@ impl ZohnAhl {
     }
 
     #[tool(
-        description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner, for a class playing at a table. A seated game needs the host's token.",
+        description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner, for a class playing at a table. A seated game needs the host's token (or the mover's, if it lets sides report).",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
     async fn report_throw(
@@ -222,10 +191,7 @@ impl ZohnAhl {
         params: Parameters<ReportThrowArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
+        let id = game!(a.game_id);
         let reported = match (a.sticks.0.as_slice(), a.spinner.0) {
             (&[f1, f2, f3, f4], None) => Throw::Sticks(Sticks::new([f1, f2, f3, f4])),
             ([], Some(sector)) => Throw::Spinner(sector),
@@ -254,17 +220,14 @@ impl ZohnAhl {
     )]
     async fn get_game(&self, params: Parameters<GameArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
+        let id = game!(a.game_id);
         let game = served!(self.service.game(id).await);
         let brief = game_brief(&game, &game.state);
-        text_and(standing_line(&brief), &brief)
+        ok(standing_line(&brief), &brief)
     }
 
     #[tool(
-        description = "The move log, oldest first, a few moves at a time: each move's value, where the awl went, and what happened.",
+        description = "The move log, oldest first, 1 to 20 moves at a time: each move's value, where the awl went, what happened, and the rule and fact ids its narration names.",
         output_schema = schema_for_output::<MovesOutput>()
     )]
     async fn list_moves(
@@ -272,16 +235,11 @@ impl ZohnAhl {
         params: Parameters<ListMovesArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
-        if !(1..=20).contains(&a.limit) {
-            return refusal(format!("`limit`: must be from 1 to 20, got {}", a.limit));
-        }
-        let (game, moves) = served!(self.service.moves(id, a.after, a.limit + 1).await);
-        let more = moves.len() > a.limit as usize;
-        let moves = &moves[..moves.len().min(a.limit as usize)];
+        let id = game!(a.game_id);
+        let limit = a.limit.0;
+        let (game, moves) = served!(self.service.moves(id, a.after.0, limit + 1).await);
+        let more = moves.len() > limit as usize;
+        let moves = &moves[..moves.len().min(limit as usize)];
         let lines: Vec<String> = moves
             .iter()
             .map(|m| {
@@ -318,19 +276,12 @@ impl ZohnAhl {
     )]
     async fn stop_game(&self, params: Parameters<StopArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
+        let id = game!(a.game_id);
         let cmd = StopCommand {
             token: token(a.token),
             ..StopCommand::default()
         };
-        let answer = served!(self.service.stop(id, cmd, render_stopped).await);
-        match serde_json::from_slice::<(String, serde_json::Value)>(&answer.body) {
-            Ok((text, output)) => ok(text, &output),
-            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
-        }
+        kept(&served!(self.service.stop(id, cmd, render_stopped).await))
     }
 
     #[tool(
@@ -339,20 +290,17 @@ impl ZohnAhl {
     )]
     async fn get_odds(&self, params: Parameters<GameArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
-        let view = match crate::http::game_odds(&self.service, &self.odds, id).await {
+        let id = game!(a.game_id);
+        let odds = match self.service.odds(&self.odds, id).await {
             Ok(v) => v,
-            Err(e) => return problem(e),
+            Err(r) => return refused(r),
         };
         let output = OddsOutput {
-            game_id: view.game_id,
-            version: view.version,
-            win_a: view.sides.first().map_or(0.0, |s| s.win_probability),
-            win_b: view.sides.get(1).map_or(0.0, |s| s.win_probability),
-            expected_throws_left: view.expected_remaining_throws,
+            game_id: odds.game.id.to_string(),
+            version: odds.game.version,
+            win_a: odds.odds.win[0],
+            win_b: odds.odds.win[1],
+            expected_throws_left: odds.odds.expected_throws,
         };
         let text = format!(
             "Side A wins with probability {:.3}, side B with {:.3}; about {:.1} throws are left.",
@@ -362,7 +310,8 @@ impl ZohnAhl {
     }
 
     #[tool(
-        description = "State a rule in full, by the rule id a narration sentence names (e.g. sticks_sahe), worded for a ruleset and an audience, with its sources."
+        description = "State a rule in full, by the rule id a narration names (e.g. sticks_sahe), worded for a ruleset (or a game) and an audience, with its sources, and whether it is in play there.",
+        output_schema = schema_for_output::<RuleOutput>()
     )]
     async fn explain_rule(
         &self,
@@ -370,104 +319,108 @@ impl ZohnAhl {
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let Some(rule) = a.rule_id.0 else {
-            return refusal("`rule_id`: give the rule's id, the `rule` a narration sentence names");
+            return refusal("`rule_id`: required, and not given");
         };
-        let preset = a.preset.or(Preset::default());
-        let audience = a.audience.or(Audience::default());
-        match rule_statement(&preset.options(), audience, rule) {
-            Some((statement, cites)) => text(format!("{statement}{}", answer::cite(&cites))),
-            None => refusal(format!(
-                "the {} ruleset has no statement of {}",
-                <&str>::from(preset),
-                rule.key()
-            )),
+        let (at, audience) = if a.game_id.trim().is_empty() {
+            let preset = a.preset.or(Preset::default());
+            let at = RuleContext {
+                preset,
+                options: preset.options(),
+                teams: preset.default_players() > 1,
+                game_id: String::new(),
+            };
+            (at, a.audience.or(Audience::default()))
+        } else {
+            if a.preset.0.is_some() {
+                return refusal("give `preset` or `game_id`, not both");
+            }
+            let id = game!(a.game_id);
+            let game = served!(self.service.game(id).await);
+            let at = RuleContext {
+                preset: game.setup.preset,
+                options: game.setup.options,
+                teams: game.setup.sides.iter().any(|s| s.players.len() > 1),
+                game_id: game.id.to_string(),
+            };
+            (at, a.audience.or(game.setup.audience))
+        };
+        match reference::rule(&at, audience, rule) {
+            Ok((text, output)) => ok(text, &output),
+            Err(why) => refusal(why),
         }
     }
 
     #[tool(
-        description = "Tell a cultural-context fact, by the fact id a narration sentence names (e.g. womens-game), for an audience, with its sources and evidence grade."
+        description = "Tell a cultural-context fact, by the fact id a narration names (e.g. womens-game), for an audience, with its sources and evidence grade.",
+        output_schema = schema_for_output::<FactOutput>()
     )]
     async fn get_fact(&self, params: Parameters<FactArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let cat = catalogue();
-        let Some(fact) = cat
-            .fact_index(a.fact_id.trim())
-            .and_then(|i| cat.facts.get(i))
-        else {
-            return refusal(format!(
-                "no fact has the id {}; the ids are the `fact` of narration sentences",
-                library::clip(&a.fact_id)
-            ));
-        };
-        let audience = a.audience.or(Audience::default());
-        let body = match audience {
-            Audience::Young => &fact.young,
-            Audience::General => &fact.general,
-            Audience::Scholar => &fact.scholar,
-        };
-        text(format!(
-            "{body}{} (evidence: {})",
-            answer::cite(&fact.citations),
-            <&str>::from(fact.grade)
-        ))
+        match reference::fact(&a.fact_id, a.audience.or(Audience::default())) {
+            Ok((text, output)) => ok(text, &output),
+            Err(why) => refusal(why),
+        }
     }
 
     #[tool(
-        description = "A ruleset's rules as a short lesson for an audience: the board, the sticks, a turn, each hazard, winning, stopping; each part cited."
+        description = "A ruleset's rules as a short lesson for an audience: the board, the sticks, a turn, each hazard, winning, stopping; each part cited.",
+        output_schema = schema_for_output::<LessonOutput>()
     )]
     async fn get_lesson(
         &self,
         params: Parameters<LessonArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        text(library::lesson_text(
+        let (text, output) = reference::lesson_outline(
             a.preset.or(Preset::default()),
             a.audience.or(Audience::default()),
-        ))
+        );
+        ok(text, &output)
     }
 
     #[tool(
-        description = "A source of the bibliography, by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX."
+        description = "A source of the bibliography, by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX.",
+        output_schema = schema_for_output::<SourceOutput>()
     )]
     async fn get_source(
         &self,
         params: Parameters<SourceArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        match library::source_text(a.source_id.trim(), a.format.or(SourceFormat::Csl)) {
-            Ok(t) => text(t),
+        match reference::source(a.source_id.trim(), a.format.or(SourceFormat::Csl)) {
+            Ok((text, output)) => ok(text, &output),
             Err(why) => refusal(why),
         }
     }
 
     #[tool(
-        description = "Look a word up in the glossary of Kiowa and English terms (e.g. sahe, creek): the matching terms, their meanings and sources."
+        description = "Look a word up in the glossary of Kiowa and English terms (e.g. sahe, creek): the matching terms, their meanings and sources.",
+        output_schema = schema_for_output::<GlossaryOutput>()
     )]
     async fn search_glossary(
         &self,
         params: Parameters<GlossaryArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        match library::glossary_text(&a.query, a.audience.or(Audience::default())) {
-            Ok(t) => text(t),
+        match reference::glossary(&a.query, a.audience.or(Audience::default())) {
+            Ok((text, output)) => ok(text, &output),
             Err(why) => refusal(why),
         }
     }
 
     #[tool(
-        description = "The board as a picture (PNG): both awls, the counters, whose throw it is or who won; now, or as a given move left it."
+        description = "The board as a picture (PNG): both awls, the counters, whose throw it is or who won; now, or as a given move left it.",
+        output_schema = schema_for_output::<BoardOutput>()
     )]
     async fn get_board(&self, params: Parameters<BoardArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let id = match game_id(&a.game_id) {
-            Ok(id) => id,
-            Err(why) => return refusal(why),
-        };
+        let id = game!(a.game_id);
         let game = served!(self.service.game(id).await);
-        let state = if a.move_n == 0 {
+        let move_n = a.move_n.0;
+        let state = if move_n == 0 {
             game.state.clone()
         } else {
-            served!(self.service.move_record(id, a.move_n).await).state
+            served!(self.service.move_record(id, move_n).await).state
         };
         let Ok(table) = game.setup.table() else {
             return refusal("the game's ruleset cannot be drawn");
@@ -488,17 +441,14 @@ impl ZohnAhl {
             }
         };
         let data = base64::engine::general_purpose::STANDARD.encode(png);
-        let brief = game_brief(&game, &state);
-        Ok(CallToolResult::success(vec![
-            ContentBlock::text(standing_line(&brief)),
-            ContentBlock::image(data, "image/png"),
-        ]))
+        let output = BoardOutput {
+            move_n,
+            game: game_brief(&game, &state),
+        };
+        let mut result = ok(standing_line(&output.game), &output)?;
+        result.content.push(ContentBlock::image(data, "image/png"));
+        Ok(result)
     }
-}
-
-/// A text block and structured content.
-fn text_and<T: Serialize>(t: String, structured: &T) -> Result<CallToolResult, ErrorData> {
-    ok(t, structured)
 }
 
 #[tool_handler(router = self.tool_router)]

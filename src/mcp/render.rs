@@ -46,9 +46,11 @@ pub(super) fn render_created(created: &Created) -> Answer {
         brief.game_id, brief.preset, brief.sides[0].name, brief.sides[1].name
     );
     if created.tokens.is_some() {
-        line.push_str(
-            " Seated: keep the tokens; each throw needs the mover's token (or the host's), reporting real sticks and stopping need the host's.",
-        );
+        line.push_str(if game.sides_report_throws {
+            " Seated: keep the tokens; each throw, and each report of real sticks, needs the mover's token (or the host's); stopping needs the host's."
+        } else {
+            " Seated: keep the tokens; each throw needs the mover's token (or the host's), reporting real sticks and stopping need the host's."
+        });
     }
     let text = format!("{line}\n{}", standing_line(&brief));
     Answer {

@@ -14,12 +14,18 @@
 mod command;
 mod error;
 mod feed;
+mod new_game;
+mod odds;
+mod refusal;
 mod writer;
 
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
 };
 pub use error::ServiceError;
+pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
+pub use odds::{GameOdds, solution};
+pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
 
 pub use feed::{
     FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove, Hub, Subscription, Watch,

@@ -16,20 +16,12 @@ use utoipa::openapi::schema::{
 
 use super::etag;
 use super::read::{GameView, SeatTokens, game_view};
-use crate::domain::{name_problem, same_name};
 use crate::http::extract::IdempotencyKey;
 use crate::http::json::{self, Obj};
-use crate::http::problem::{ApiError, FieldError, Problem, echo};
+use crate::http::problem::{ApiError, Problem};
 use crate::narration::Audience;
 use crate::rules::{OptionsPatch, Preset, Side};
-use crate::service::{Answer, Created, NewGame, Service};
-
-/// Longest side or player name, in Unicode scalar values.
-pub const MAX_NAME_CHARS: usize = 40;
-/// Longest seed, in Unicode scalar values.
-pub const MAX_SEED_CHARS: usize = 128;
-/// Most players on one side.
-pub const MAX_PLAYERS: usize = 8;
+use crate::service::{self, Answer, Created, GameRequest, NewGame, Service};
 
 /// Body of `POST /v1/games`. Every field is optional: `{}` creates a
 /// composite game between "Side A" and "Side B", A first, server-seeded.
@@ -130,148 +122,37 @@ pub struct NarrationRequest {
     pub audience: Option<Audience>,
 }
 
-/// Check a name: trimmed, 1..=40 Unicode scalar values, no control characters.
-fn name(pointer: &str, raw: &str) -> Result<String, FieldError> {
-    let trimmed = raw.trim();
-    let chars = trimmed.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
-        return Err(FieldError {
-            pointer: pointer.to_owned(),
-            detail: format!("must be from 1 to {MAX_NAME_CHARS} characters, got {chars}"),
-        });
-    }
-    if trimmed.chars().any(char::is_control) {
-        return Err(FieldError {
-            pointer: pointer.to_owned(),
-            detail: "must not contain control characters".to_owned(),
-        });
-    }
-    if let Some(problem) = name_problem(trimmed) {
-        return Err(FieldError {
-            pointer: pointer.to_owned(),
-            detail: problem.to_string(),
-        });
-    }
-    Ok(trimmed.to_owned())
-}
-
+/// The body as the service's creation request: its checks are the
+/// service's ([`GameRequest::check`]), shared with every surface that
+/// creates games.
 impl TryFrom<CreateGameRequest> for NewGame {
     type Error = ApiError;
 
     fn try_from(req: CreateGameRequest) -> Result<Self, ApiError> {
-        let mut errors = Vec::new();
         let ruleset = req.ruleset.unwrap_or_default().0;
-        let preset = ruleset.preset.unwrap_or_default();
-        let options = match ruleset
-            .options
-            .map(|o| o.0)
+        let sides = req.sides.unwrap_or_default().0;
+        let side = |s: Option<Obj<SideRequest>>| {
+            s.map(|Obj(s)| service::SideRequest {
+                name: s.name,
+                players: s
+                    .players
+                    .map(|p| p.into_iter().map(|PlayerName(n)| n).collect()),
+            })
             .unwrap_or_default()
-            .apply(preset.options())
-        {
-            Ok(options) => options,
-            Err(bad) => {
-                errors.extend(bad.into_iter().map(|e| FieldError {
-                    pointer: format!("/ruleset/options/{}", e.option),
-                    detail: format!(
-                        "must be an integer from {} to {}, got {}",
-                        e.min, e.max, e.got
-                    ),
-                }));
-                preset.options()
-            }
         };
-        let sides_req = req.sides.unwrap_or_default().0;
-        let named = [
-            sides_req.a.as_ref().is_some_and(|s| s.0.name.is_some()),
-            sides_req.b.as_ref().is_some_and(|s| s.0.name.is_some()),
-        ];
-        let mut sides: [(String, Vec<String>); 2] = [
-            ("Side A".to_owned(), Vec::new()),
-            ("Side B".to_owned(), Vec::new()),
-        ];
-        for (i, (key, side)) in [("a", sides_req.a), ("b", sides_req.b)]
-            .into_iter()
-            .enumerate()
-        {
-            let Some(Obj(side)) = side else { continue };
-            if let Some(raw) = side.name {
-                match name(&format!("/sides/{key}/name"), &raw) {
-                    Ok(n) => sides[i].0 = n,
-                    Err(e) => errors.push(e),
-                }
-            }
-            if let Some(players) = side.players {
-                if players.is_empty() || players.len() > MAX_PLAYERS {
-                    errors.push(FieldError {
-                        pointer: format!("/sides/{key}/players"),
-                        detail: format!(
-                            "must list from 1 to {MAX_PLAYERS} names, got {}",
-                            players.len()
-                        ),
-                    });
-                }
-                for (j, PlayerName(raw)) in players.iter().enumerate() {
-                    match name(&format!("/sides/{key}/players/{j}"), raw) {
-                        Ok(n) => sides[i].1.push(n),
-                        Err(e) => errors.push(e),
-                    }
-                }
-            }
-        }
-        let seed = match req.seed {
-            Some(seed) => {
-                let chars = seed.chars().count();
-                if chars == 0 || chars > MAX_SEED_CHARS {
-                    errors.push(FieldError {
-                        pointer: "/seed".to_owned(),
-                        detail: format!(
-                            "must be from 1 to {MAX_SEED_CHARS} characters, got {chars}"
-                        ),
-                    });
-                }
-                Some(seed)
-            }
-            None => None,
-        };
-        if !errors.is_empty() {
-            let detail = errors
-                .iter()
-                .map(|e| format!("{}: {}", e.pointer, e.detail))
-                .collect::<Vec<_>>()
-                .join("; ");
-            return Err(ApiError::invalid(detail, errors));
-        }
-        if same_name(&sides[0].0, &sides[1].0) {
-            let pointer = if named[1] {
-                "/sides/b/name"
-            } else {
-                "/sides/a/name"
-            };
-            let detail = format!(
-                "the two sides must have different names (compared without case), both are {:?}",
-                echo(&sides[0].0)
-            );
-            return Err(ApiError::unprocessable(
-                "same-name",
-                "Same name for both sides",
-                format!("{pointer}: {detail}"),
-                vec![FieldError {
-                    pointer: pointer.to_owned(),
-                    detail,
-                }],
-            ));
-        }
         let seats = req.seats.unwrap_or_default();
-        Ok(NewGame {
-            preset,
-            options,
-            sides,
-            first: req.first.unwrap_or(Side::A),
-            seed,
-            audience: req.narration.and_then(|n| n.0.audience).unwrap_or_default(),
+        GameRequest {
+            preset: ruleset.preset,
+            options: ruleset.options.map(|o| o.0),
+            sides: [side(sides.a), side(sides.b)],
+            first: req.first,
+            seed: req.seed,
+            audience: req.narration.and_then(|n| n.0.audience),
             seats: seats.seated,
             sides_report_throws: seats.sides_report_throws,
-        })
+        }
+        .check()
+        .map_err(ApiError::from)
     }
 }
 
@@ -368,43 +249,6 @@ fn created_answer(created: &Created) -> Answer {
         body: serde_json::to_vec(&view).unwrap_or_default(),
         replayed: false,
     }
-}
-
-/// The creation request that other surfaces (the MCP tools) make from
-/// their own arguments, checked exactly as a REST body is, so both accept
-/// and refuse the same games in the same words: names (`sides`), the seed,
-/// the preset and audience (defaults when `None`), seats.
-///
-/// # Errors
-/// The problem a REST creation with the same values gets.
-pub fn new_game_from(
-    preset: Option<Preset>,
-    names: [String; 2],
-    first: Option<Side>,
-    seed: Option<String>,
-    audience: Option<Audience>,
-    seats: bool,
-) -> Result<NewGame, ApiError> {
-    let [a, b] = names.map(|n| {
-        (!n.is_empty()).then_some(Obj(SideRequest {
-            name: Some(n),
-            players: None,
-        }))
-    });
-    NewGame::try_from(CreateGameRequest {
-        ruleset: Some(Obj(RulesetRequest {
-            preset,
-            options: None,
-        })),
-        sides: Some(Obj(SidesRequest { a, b })),
-        first,
-        seed,
-        narration: Some(Obj(NarrationRequest { audience })),
-        seats: Some(SeatsRequest {
-            seated: seats,
-            sides_report_throws: false,
-        }),
-    })
 }
 
 /// Create a game.

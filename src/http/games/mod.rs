@@ -7,7 +7,7 @@ mod read;
 mod stop;
 mod throw;
 
-pub use create::{create_game, new_game_from};
+pub use create::create_game;
 pub use delete::delete_game;
 pub use read::{GameView, game_view, get_game};
 pub use stop::stop_game;
