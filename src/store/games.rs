@@ -1,10 +1,18 @@
 //! Games: reading one, listing them, inserting one, saving a batch of
 //! moves with the games' new states (compare-and-set), deleting one.
 
+use std::collections::BTreeMap;
+
 use sqlx::{QueryBuilder, Row, Sqlite};
 
+use super::codec::LoggedMove;
 use super::{Result, Store, StoreError, WriteTx, from_json, to_json};
 use crate::domain::{Game, GameId, MoveRecord, Seats};
+use crate::narration::RuleStated;
+
+/// A game's memory of the rules stated so far (see
+/// [`crate::narration::Narration::rules_stated`]), kept with the game.
+pub type RulesStated = BTreeMap<String, RuleStated>;
 
 /// `SELECT` of every game column by id.
 const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE id = ?";
@@ -100,9 +108,11 @@ impl WriteTx {
         row.as_ref().map(game_from_row).transpose()
     }
 
-    /// Save a batch: each game's new state, as a compare-and-set on the
-    /// version it had when read (`(game, read_version)`, one statement for
-    /// all), then every move (`(game id, move)`, one statement). Returns
+    /// Save a batch: each game's new state and its memory of the rules
+    /// stated (that of its last move's narration), as a compare-and-set on
+    /// the version it had when read (`(game, read_version, memory)`, one
+    /// statement for all), then every move in the log's binary form
+    /// (`(game id, move)`, one statement). Returns
     /// `false`, having written no move, when some game's version moved on
     /// meanwhile (another writer): the caller must roll back then.
     ///
@@ -111,13 +121,13 @@ impl WriteTx {
     pub async fn save_batch(
         &mut self,
         updated_at: &str,
-        games: &[(&Game, u32)],
+        games: &[(&Game, u32, Option<&RulesStated>)],
         moves: &[(GameId, &MoveRecord)],
     ) -> Result<bool> {
         if !games.is_empty() {
             let rows = games
                 .iter()
-                .map(|(game, read_version)| {
+                .map(|(game, read_version, memory)| {
                     Ok((
                         game.id.to_string(),
                         i64::from(*read_version),
@@ -125,11 +135,12 @@ impl WriteTx {
                         i64::from(game.version),
                         game.status(),
                         to_json(&game.told_facts)?,
+                        to_json(&memory.cloned().unwrap_or_default())?,
                     ))
                 })
                 .collect::<Result<Vec<_>>>()?;
             let mut update = QueryBuilder::<Sqlite>::new(
-                "WITH v (id, read_version, state, version, status, told_facts) AS (",
+                "WITH v (id, read_version, state, version, status, told_facts, rules_stated) AS (",
             );
             update.push_values(rows, |mut b, row| {
                 b.push_bind(row.0)
@@ -137,11 +148,12 @@ impl WriteTx {
                     .push_bind(row.2)
                     .push_bind(row.3)
                     .push_bind(row.4)
-                    .push_bind(row.5);
+                    .push_bind(row.5)
+                    .push_bind(row.6);
             });
             update.push(
                 ") UPDATE games SET state = v.state, version = v.version, status = v.status, \
-                 told_facts = v.told_facts, updated_at = ",
+                 told_facts = v.told_facts, rules_stated = v.rules_stated, updated_at = ",
             );
             update.push_bind(updated_at);
             update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
@@ -157,8 +169,14 @@ impl WriteTx {
         if !moves.is_empty() {
             let rows = moves
                 .iter()
-                .map(|(id, record)| Ok((id.to_string(), i64::from(record.n), to_json(record)?)))
-                .collect::<Result<Vec<_>>>()?;
+                .map(|(id, record)| {
+                    (
+                        id.to_string(),
+                        i64::from(record.n),
+                        LoggedMove::of(record).encode(),
+                    )
+                })
+                .collect::<Vec<_>>();
             let mut insert = QueryBuilder::<Sqlite>::new("INSERT INTO moves (game_id, n, body) ");
             insert.push_values(rows, |mut b, row| {
                 b.push_bind(row.0).push_bind(row.1).push_bind(row.2);

@@ -26,6 +26,7 @@ use tokio::sync::Notify;
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod codec;
 mod games;
 mod keys;
 mod moves;
@@ -33,6 +34,8 @@ mod open;
 mod retention;
 mod seats;
 
+pub use codec::LoggedMove;
+pub use games::RulesStated;
 pub use keys::{IDEMPOTENCY_EXPIRY, IDEMPOTENCY_LIFETIME, StoredAnswer};
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 

@@ -52,12 +52,78 @@ async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<Atomi
 }
 
 /// The embedded migrations.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// The migration after which the moves are converted into the log's binary
+/// form (see [`convert_moves`]).
+const MOVE_LOG_MIGRATION: i64 = 5;
+
+/// Convert the moves kept as JSON records (`moves`, before migration 0006)
+/// into the log's binary form (`move_log`, made by 0005), and give each
+/// game the memory of the rules stated that its last move's narration
+/// kept. Does nothing once 0006 is applied (`move_log` is gone then).
+async fn convert_moves(conn: &mut sqlx::SqliteConnection) -> Result<()> {
+    use std::collections::HashMap;
+
+    use sqlx::Row;
+
+    use super::codec::LoggedMove;
+    use super::{from_json, to_json};
+    use crate::domain::MoveRecord;
+
+    let pending: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'move_log'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if pending == 0 {
+        return Ok(());
+    }
+    // Each game's last move and its memory of the rules stated.
+    let mut memory: HashMap<String, (i64, String)> = HashMap::new();
+    let mut after = 0i64;
+    loop {
+        let rows = sqlx::query(
+            "SELECT rowid, game_id, n, created_at, body FROM moves WHERE rowid > ? ORDER BY rowid LIMIT 1024",
+        )
+        .bind(after)
+        .fetch_all(&mut *conn)
+        .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.try_get("rowid")?;
+        for row in &rows {
+            let game: String = row.try_get("game_id")?;
+            let n: i64 = row.try_get("n")?;
+            let record: MoveRecord = from_json(row.try_get::<&str, _>("body")?)?;
+            sqlx::query("INSERT INTO move_log (game_id, n, created_at, body) VALUES (?, ?, ?, ?)")
+                .bind(&game)
+                .bind(n)
+                .bind(row.try_get::<&str, _>("created_at")?)
+                .bind(LoggedMove::of(&record).encode())
+                .execute(&mut *conn)
+                .await?;
+            let latest = memory.get(&game).is_none_or(|(last, _)| *last < n);
+            if latest {
+                memory.insert(game, (n, to_json(&record.narration.rules_stated)?));
+            }
+        }
+    }
+    for (game, (_, rules_stated)) in memory {
+        sqlx::query("UPDATE games SET rules_stated = ? WHERE id = ?")
+            .bind(rules_stated)
+            .bind(game)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
 
 /// How long a start waits for another process's migrations at most.
 const MIGRATION_WAIT: Duration = Duration::from_secs(120);
 
-/// Apply the pending migrations under the database's write lock.
+/// Apply the pending migrations under the database's write lock (the moves
+/// converted into the log's binary form between 0005 and 0006, in the same
+/// transaction).
 ///
 /// sqlx's SQLite migrator takes no lock of its own, so two processes
 /// started together on a fresh file would both apply the first migration
@@ -72,6 +138,10 @@ async fn migrate(writer: &SqlitePool) -> Result<()> {
     loop {
         match conn.begin_with("BEGIN IMMEDIATE").await {
             Ok(mut tx) => {
+                MIGRATOR
+                    .run_direct(Some(MOVE_LOG_MIGRATION), &mut *tx, false)
+                    .await?;
+                convert_moves(&mut tx).await?;
                 MIGRATOR.run_direct(None, &mut *tx, false).await?;
                 tx.commit().await?;
                 return Ok(());

@@ -28,6 +28,27 @@ impl TestDb {
         Self { dir, url }
     }
 
+    /// The database file of `tests/fixtures/games-0004.db.gz`, written by
+    /// the version before the move log (migrations 0001-0004, moves kept
+    /// as JSON records with their narration): 15 games, one per preset and
+    /// audience, seated and open, with reported throws, idempotency keys, a
+    /// stopped game and a finished one.
+    pub fn with_fixture_0004() -> Self {
+        use std::io::Read;
+        let db = Self::new();
+        let gz = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/games-0004.db.gz"),
+        )
+        .expect("the fixture");
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(gz.as_slice())
+            .read_to_end(&mut bytes)
+            .expect("a gzipped database");
+        std::fs::write(db.dir.path().join("games.db"), bytes).expect("write the fixture");
+        db
+    }
+
     pub async fn service(&self) -> Service {
         Service::new(Store::connect(&self.url).await.expect("open store"))
     }

@@ -35,7 +35,7 @@ use super::{Answer, ServiceError, StopCommand, ThrowCommand};
 use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
 use crate::narration::{self, MoveContext, Narration};
 use crate::rules;
-use crate::store::{Store, StoreError, WriteTx};
+use crate::store::{RulesStated, Store, StoreError, WriteTx};
 use crate::throws::{SeededThrows, ThrowSource};
 
 mod commit;
@@ -352,11 +352,7 @@ async fn load(tx: &mut WriteTx, id: GameId) -> Result<Hot> {
     } else {
         None
     };
-    let previous = if game.version >= 1 {
-        tx.move_record(id, game.version).await?.map(|m| m.narration)
-    } else {
-        None
-    };
+    let previous = tx.last_narration(&game).await?;
     Ok(Hot {
         game,
         seats,
@@ -477,10 +473,13 @@ async fn save(
     played: &[Result<Played>],
     now: &str,
 ) -> std::result::Result<bool, StoreError> {
-    let games: Vec<(&Game, u32)> = touched
+    let games: Vec<(&Game, u32, Option<&RulesStated>)> = touched
         .values()
         .filter(|t| t.changed)
-        .map(|t| (&t.hot.game, t.read_version))
+        .map(|t| {
+            let memory = t.hot.previous.as_ref().map(|p| &p.rules_stated);
+            (&t.hot.game, t.read_version, memory)
+        })
         .collect();
     let moves: Vec<(GameId, &MoveRecord)> = played
         .iter()
