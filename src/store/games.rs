@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::codec::LoggedMove;
-use super::{Result, Store, StoreError, WriteTx, from_json, to_json};
+use super::{Backend, Result, Store, StoreError, Tx, WriteTx, from_json, pg, to_json};
 use crate::domain::{Game, GameId, MoveRecord, Seats};
 use crate::narration::RuleStated;
 
@@ -42,9 +42,13 @@ impl Store {
     /// # Errors
     /// Any database error; corrupt stored JSON.
     pub async fn game(&self, id: GameId) -> Result<Option<Game>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::game(pool, id).await,
+        };
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
-            .fetch_optional(&self.readers)
+            .fetch_optional(readers)
             .await
             .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(game_from_row).transpose()
@@ -55,8 +59,12 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn game_ids(&self) -> Result<Vec<GameId>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::game_ids(pool).await,
+        };
         let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM games ORDER BY created_at, id")
-            .fetch_all(&self.readers)
+            .fetch_all(readers)
             .await
             .map_err(StoreError::from_sqlx)?;
         Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
@@ -70,6 +78,10 @@ impl WriteTx {
     /// # Errors
     /// Any database error (a duplicate id included).
     pub async fn insert_game(&mut self, game: &Game, seats: Option<&Seats>) -> Result<()> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::insert_game(tx, game, seats).await,
+        };
         sqlx::query(
             "INSERT INTO games (id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -86,7 +98,7 @@ impl WriteTx {
         .bind(i64::from(game.version))
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         if let Some(seats) = seats {
@@ -100,9 +112,13 @@ impl WriteTx {
     /// # Errors
     /// Any database error; corrupt stored JSON.
     pub async fn game(&mut self, id: GameId) -> Result<Option<Game>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::tx_game(tx, id).await,
+        };
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
-            .fetch_optional(&mut *self.0)
+            .fetch_optional(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(game_from_row).transpose()
@@ -124,6 +140,10 @@ impl WriteTx {
         games: &[(&Game, u32, Option<&RulesStated>)],
         moves: &[(GameId, &MoveRecord)],
     ) -> Result<bool> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::save_batch(tx, updated_at, games, moves).await,
+        };
         if !games.is_empty() {
             let rows = games
                 .iter()
@@ -159,7 +179,7 @@ impl WriteTx {
             update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
             let done = update
                 .build()
-                .execute(&mut *self.0)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
             if usize::try_from(done.rows_affected()).ok() != Some(games.len()) {
@@ -183,7 +203,7 @@ impl WriteTx {
             });
             insert
                 .build()
-                .execute(&mut *self.0)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         }
@@ -196,9 +216,13 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn delete_game(&mut self, id: GameId) -> Result<bool> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::delete_game(tx, id).await,
+        };
         let done = sqlx::query("DELETE FROM games WHERE id = ?")
             .bind(id.to_string())
-            .execute(&mut *self.0)
+            .execute(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
         Ok(done.rows_affected() > 0)

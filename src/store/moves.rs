@@ -5,12 +5,12 @@
 use sqlx::Row;
 
 use super::codec::LoggedMove;
-use super::{Result, Store, StoreError, WriteTx, corrupt, from_json};
+use super::{Backend, Result, Store, StoreError, Tx, WriteTx, corrupt, from_json, pg};
 use crate::domain::{Game, GameId, MoveRecord, Setup};
 use crate::narration::Narration;
 
 /// Move `n` from its stored bytes.
-fn record(n: i64, body: &[u8], setup: &Setup) -> Result<MoveRecord> {
+pub(super) fn record(n: i64, body: &[u8], setup: &Setup) -> Result<MoveRecord> {
     let n = u32::try_from(n).map_err(|_| corrupt(format!("move number {n}")))?;
     let logged = LoggedMove::decode(body).map_err(|e| corrupt(format!("move {n}: {e}")))?;
     Ok(logged.record(n, setup))
@@ -19,9 +19,13 @@ fn record(n: i64, body: &[u8], setup: &Setup) -> Result<MoveRecord> {
 impl Store {
     /// The setup of a game, if there is such a game.
     async fn setup(&self, id: GameId) -> Result<Option<Setup>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(_) => return Err(StoreError::Unavailable),
+        };
         let setup: Option<String> = sqlx::query_scalar("SELECT setup FROM games WHERE id = ?")
             .bind(id.to_string())
-            .fetch_optional(&self.readers)
+            .fetch_optional(readers)
             .await
             .map_err(StoreError::from_sqlx)?;
         setup.as_deref().map(from_json).transpose()
@@ -32,6 +36,10 @@ impl Store {
     /// # Errors
     /// Any database error; corrupt stored data.
     pub async fn moves(&self, id: GameId, after: u32, limit: u32) -> Result<Vec<MoveRecord>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::moves(pool, id, after, limit).await,
+        };
         let Some(setup) = self.setup(id).await? else {
             return Ok(Vec::new());
         };
@@ -40,7 +48,7 @@ impl Store {
                 .bind(id.to_string())
                 .bind(i64::from(after))
                 .bind(i64::from(limit))
-                .fetch_all(&self.readers)
+                .fetch_all(readers)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         rows.iter()
@@ -53,6 +61,10 @@ impl Store {
     /// # Errors
     /// Any database error; corrupt stored data.
     pub async fn move_record(&self, id: GameId, n: u32) -> Result<Option<MoveRecord>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::move_record(pool, id, n).await,
+        };
         let Some(setup) = self.setup(id).await? else {
             return Ok(None);
         };
@@ -60,7 +72,7 @@ impl Store {
             sqlx::query_scalar("SELECT body FROM moves WHERE game_id = ? AND n = ?")
                 .bind(id.to_string())
                 .bind(i64::from(n))
-                .fetch_optional(&self.readers)
+                .fetch_optional(readers)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         body.map(|b| record(i64::from(n), &b, &setup)).transpose()
@@ -76,12 +88,16 @@ impl WriteTx {
     /// # Errors
     /// Any database error; corrupt stored data.
     pub async fn last_narration(&mut self, game: &Game) -> Result<Option<Narration>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::last_narration(tx, game).await,
+        };
         let row = sqlx::query(
             "SELECT m.n, m.body, g.rules_stated FROM moves m JOIN games g ON g.id = m.game_id
              WHERE m.game_id = ? ORDER BY m.n DESC LIMIT 1",
         )
         .bind(game.id.to_string())
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         let Some(row) = row else { return Ok(None) };

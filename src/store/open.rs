@@ -10,7 +10,7 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::Notify;
 
-use super::{BUSY_TIMEOUT, Result, Store, StoreError};
+use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
 
 /// WAL frames (pages) past which the writer lets the write-ahead log start
 /// again from its beginning (64 MiB of 4 KiB pages; see
@@ -174,13 +174,24 @@ async fn open_pool(pool: SqlitePoolOptions, options: SqliteConnectOptions) -> Re
 }
 
 impl Store {
-    /// Open (creating if missing) and migrate the database at `url`
-    /// (`sqlite://path`, `sqlite:path` or a plain path).
+    /// Open and migrate the database at `url`: PostgreSQL for
+    /// `postgres://...` (or `postgresql://`); otherwise SQLite, creating
+    /// the file if missing (`sqlite://path`, `sqlite:path` or a plain
+    /// path).
     ///
     /// # Errors
-    /// [`StoreError::InMemory`] for an in-memory URL; otherwise any error
-    /// opening or migrating the file.
+    /// [`StoreError::InMemory`] for an in-memory SQLite URL; otherwise any
+    /// error connecting to or migrating the database.
     pub async fn connect(url: &str) -> Result<Self> {
+        if super::pg::is_postgres(url) {
+            let pool = super::pg::connect(url).await?;
+            return Ok(Self {
+                backend: Backend::Postgres(pool),
+                wrote: Arc::new(Notify::new()),
+                wal_frames: Arc::new(AtomicI64::new(0)),
+                wal_wrap_frames: WAL_WRAP_FRAMES,
+            });
+        }
         if url.contains(":memory:") || url.contains("mode=memory") {
             return Err(StoreError::InMemory);
         }
@@ -231,9 +242,11 @@ impl Store {
             Arc::clone(&wal_frames),
         ));
         Ok(Self {
-            writer,
-            readers,
-            checkpointer,
+            backend: Backend::Sqlite(SqlitePools {
+                writer,
+                readers,
+                checkpointer,
+            }),
             wrote,
             wal_frames,
             wal_wrap_frames: WAL_WRAP_FRAMES,
@@ -243,10 +256,28 @@ impl Store {
     /// Close the pools, waiting for connections to finish (the last one to
     /// close copies the write-ahead log into the database).
     pub async fn close(&self) {
-        self.checkpointer.close().await;
-        self.wrote.notify_one();
-        self.writer.close().await;
-        self.readers.close().await;
+        match &self.backend {
+            Backend::Sqlite(pools) => {
+                pools.checkpointer.close().await;
+                self.wrote.notify_one();
+                pools.writer.close().await;
+                pools.readers.close().await;
+            }
+            Backend::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// The writes of every instance on the database, as each commits
+    /// (PostgreSQL; `None` for SQLite, where this process is the only
+    /// writer).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn writes(&self) -> Result<Option<super::pg::Writes>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(pool) => Ok(Some(super::pg::Writes::listen(pool).await?)),
+        }
     }
 
     /// Whether the database answers and every embedded migration is applied.
@@ -254,9 +285,13 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn ready(&self) -> Result<bool> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return super::pg::ready(pool).await,
+        };
         let applied: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success = 1")
-                .fetch_one(&self.readers)
+                .fetch_one(readers)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         let embedded = MIGRATOR.iter().count();
@@ -283,11 +318,14 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn wrap_wal(&self) -> Result<bool> {
+        let Backend::Sqlite(pools) = &self.backend else {
+            return Ok(false);
+        };
         if self.wal_frames.load(Ordering::Relaxed) < self.wal_wrap_frames {
             return Ok(false);
         }
         let (busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
-            .fetch_one(&self.writer)
+            .fetch_one(&pools.writer)
             .await
             .map_err(StoreError::from_sqlx)?;
         let done = busy == 0 && log == copied;

@@ -268,7 +268,13 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         }
-        return finish(tx, cache, touched, jobs, played, commits, hub).await;
+        finish(tx, cache, touched, jobs, played, commits, hub).await;
+        if store.is_postgres() {
+            // Other instances write the same database: a game is read
+            // again (and locked) by each batch, never trusted from memory.
+            cache.clear();
+        }
+        return;
     }
 }
 
@@ -290,19 +296,9 @@ async fn play(
         Job::Stop { id, cmd, .. } => (*id, cmd.idempotency.as_ref(), stop_request_hash(cmd)),
         Job::Delete { .. } | Job::Purge { .. } => return Err(StoreError::Unavailable.into()),
     };
-    if let (Some(key), Some(hash)) = (key, &request_hash)
-        && let Some(stored) = tx.idempotent_answer(id, key).await?
-    {
-        if stored.request_hash != *hash {
-            return Err(ServiceError::KeyReused);
-        }
-        return Ok(Played::Replay(Answer {
-            location: stored.location,
-            etag: stored.etag,
-            body: stored.body,
-            replayed: true,
-        }));
-    }
+    // The game first (on PostgreSQL its row is locked until the commit, so
+    // that another instance's request for it waits), then the key: a key
+    // answered meanwhile by another instance is seen.
     let entry = match touched.entry(id) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => {
@@ -317,6 +313,19 @@ async fn play(
             })
         }
     };
+    if let (Some(key), Some(hash)) = (key, &request_hash)
+        && let Some(stored) = tx.idempotent_answer(id, key).await?
+    {
+        if stored.request_hash != *hash {
+            return Err(ServiceError::KeyReused);
+        }
+        return Ok(Played::Replay(Answer {
+            location: stored.location,
+            etag: stored.etag,
+            body: stored.body,
+            replayed: true,
+        }));
+    }
     let keep = key
         .zip(request_hash)
         .map(|(key, hash)| (key.clone(), hash.to_vec()));
