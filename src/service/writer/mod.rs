@@ -17,7 +17,11 @@
 //!
 //! Should another process have written a game meanwhile (the
 //! compare-and-set then misses), the batch is rolled back, the memory is
-//! dropped and the batch played again from the database. Should the
+//! dropped and the batch played again from the database. On PostgreSQL,
+//! where several instances share the database by design, nothing is kept
+//! between batches: each batch reads its games again, locking their rows
+//! until it commits, so another instance's batch on the same game waits
+//! and then plays on what this one wrote. Should the
 //! commit fail, the requests of the batch get an error, nothing of the
 //! batch is written and the games it touched are read again next time.
 
