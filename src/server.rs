@@ -67,7 +67,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         actix_web::rt::spawn(service.clone().keep_house(retention, PURGE_EVERY));
         tracing::info!(
             addr = %args.addr,
-            database = %args.database_url,
+            database = %crate::store::redacted(&args.database_url),
             retention_days = args.retention_days,
             "serving Zohn Ahl"
         );
@@ -134,7 +134,7 @@ pub fn run_mcp_stdio(url: &str, log: &str) -> Result<(), ServerError> {
         let store = Store::connect(url).await?;
         let service = Service::new(store.clone());
         crate::odds::Solver::shared().solve_presets();
-        tracing::info!(database = %url, "serving Zohn Ahl's MCP tools on stdio");
+        tracing::info!(database = %crate::store::redacted(url), "serving Zohn Ahl's MCP tools on stdio");
         crate::mcp::serve_stdio(service).await?;
         store.close().await;
         Ok(())

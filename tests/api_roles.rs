@@ -65,7 +65,7 @@ async fn to_move<T: common::Target>(app: &T, id: &str) -> String {
 
 #[actix_web::test]
 async fn a_seated_game_gives_a_host_token_once_and_never_shows_it_again() {
-    let (db, app) = spawn_app().await;
+    let (db, app) = common::spawn_sqlite_app().await;
     let created = send(&app, post_json("/v1/games", &json!({"seats": true}))).await;
     let g = Seated::from(&created);
     let body = created.json();
@@ -346,7 +346,7 @@ async fn rows(db: &TestDb, table: &str, id: &str) -> i64 {
 
 #[actix_web::test]
 async fn the_host_deletes_a_seated_game_and_every_read_is_404_after() {
-    let (db, app) = spawn_app().await;
+    let (db, app) = common::spawn_sqlite_app().await;
     let created = send(
         &app,
         post_json("/v1/games", &json!({"seats": true}))
@@ -530,7 +530,7 @@ async fn a_retried_create_with_its_key_makes_no_second_game_and_replays_the_toke
 /// tokens in clear) is not replayed, and the purge deletes it.
 #[actix_web::test]
 async fn an_expired_create_key_is_not_replayed_and_its_tokens_are_purged() {
-    let (db, service, app) = spawn_app_with_service().await;
+    let (db, service, app) = common::spawn_sqlite_app_with_service().await;
     let create = || {
         post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "old"))
     };
@@ -580,7 +580,7 @@ async fn a_database_seated_before_hosts_is_migrated_and_its_sides_keep_their_pow
     ] {
         std::fs::copy(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("migrations")
+                .join("migrations/sqlite")
                 .join(name),
             dir.join(name),
         )
@@ -598,7 +598,7 @@ async fn a_database_seated_before_hosts_is_migrated_and_its_sides_keep_their_pow
         .unwrap();
     // The setup and state of a fresh composite game, as the service writes
     // them (their JSON has not changed).
-    let (fresh, fresh_app) = spawn_app().await;
+    let (fresh, fresh_app) = common::spawn_sqlite_app().await;
     let seeded = send(&fresh_app, post_json("/v1/games", &json!({"seed": "old"})))
         .await
         .json();

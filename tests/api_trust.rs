@@ -411,7 +411,7 @@ async fn with_a_batch_of_one_every_throw_is_its_own_commit() {
 #[actix_web::test]
 async fn a_locked_store_answers_503_with_retry_after() {
     use sqlx::Connection;
-    let (db, app) = spawn_app().await;
+    let (db, app) = common::spawn_sqlite_app().await;
     let g = send(&app, post_empty("/v1/games")).await.json();
     let id = g["id"].as_str().unwrap().to_owned();
     let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();

@@ -74,33 +74,36 @@ async fn a_throw_after_a_stop_finds_the_game_over() {
 }
 
 /// Moves stored before migration 0003 (when the move table was WITHOUT
-/// ROWID) read back unchanged after it, and the games still replay.
+/// ROWID, its moves JSON records) read back unchanged after the migrations
+/// since (the rowid table, then the move log), and the games still replay.
 #[actix_web::test]
 async fn moves_stored_before_the_rowid_migration_are_kept() {
     use sqlx::Row;
-    // A game of today's schema, to copy its rows from.
-    let source = TestDb::new();
-    let source_app = common::spawn_server(source.service().await);
-    let id = new_game(&source_app).await;
-    for _ in 0..5 {
-        let r = send(&source_app, post_empty(&format!("/v1/games/{id}/throws"))).await;
-        assert_eq!(r.status.as_u16(), 201);
-    }
-    let before = send(&source_app, get(&format!("/v1/games/{id}/moves?limit=100")))
-        .await
-        .json();
+    // An open game of the version before the move log, to copy its rows
+    // from; and how it reads once converted.
+    let source = TestDb::with_fixture_0004();
     let pool = sqlx::SqlitePool::connect(&source.url).await.unwrap();
     let game_row = sqlx::query(
-        "SELECT id, created_at, updated_at, setup, seed, seeded, state, version, status, told_facts FROM games",
+        "SELECT id, created_at, updated_at, setup, seed, seeded, state, version, status, told_facts
+         FROM games WHERE seated = 0 AND status = 'in_progress' ORDER BY id LIMIT 1",
     )
     .fetch_one(&pool)
     .await
     .unwrap();
-    let move_rows = sqlx::query("SELECT game_id, n, created_at, body FROM moves ORDER BY n")
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+    let id: String = game_row.get("id");
+    let version: i64 = game_row.get("version");
+    let move_rows =
+        sqlx::query("SELECT game_id, n, created_at, body FROM moves WHERE game_id = ? ORDER BY n")
+            .bind(&id)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert!(move_rows.len() >= 5);
     pool.close().await;
+    let source_app = common::spawn_server(source.service().await);
+    let before = send(&source_app, get(&format!("/v1/games/{id}/moves?limit=100")))
+        .await
+        .json();
 
     // The same rows in a database migrated only to 0002.
     let old = TestDb::new();
@@ -109,7 +112,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     for name in ["0001_games_and_moves.sql", "0002_seats_and_idempotency.sql"] {
         std::fs::copy(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("migrations")
+                .join("migrations/sqlite")
                 .join(name),
             dir.join(name),
         )
@@ -148,8 +151,8 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     }
     pool.close().await;
 
-    // Opening it runs 0003; the moves read back as they were, and the game
-    // plays on from them.
+    // Opening it runs 0003 and the rest; the moves read back as they
+    // were, and the game plays on from them.
     let service = old.service().await;
     let old_app = common::spawn_server(service.clone());
     let after = send(&old_app, get(&format!("/v1/games/{id}/moves?limit=100")))
@@ -158,7 +161,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     assert_eq!(after, before);
     let r = send(&old_app, post_empty(&format!("/v1/games/{id}/throws"))).await;
     assert_eq!(r.status.as_u16(), 201);
-    assert_eq!(r.json()["n"], 6);
+    assert_eq!(r.json()["n"], version + 1);
     let (games, faults) = service.verify().await.unwrap();
     assert_eq!((games, faults), (1, Vec::<String>::new()));
 }

@@ -41,7 +41,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://zohn-ahl.db";
 /// The database a subcommand reads.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DatabaseArgs {
-    /// SQLite database URL or path.
+    /// Database URL: `sqlite://path` (or a path), or `postgres://user:password@host/database`.
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
 }
@@ -49,7 +49,8 @@ pub struct DatabaseArgs {
 /// `zohn-ahl mcp`: the database and the log filter.
 #[derive(Debug, Clone, clap::Args)]
 pub struct McpArgs {
-    /// SQLite database URL or path; created and migrated if missing.
+    /// Database URL: `sqlite://path` (or a path; created if missing), or
+    /// `postgres://user:password@host/database`; migrated at start.
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
     /// Log filter (tracing's EnvFilter syntax); the log goes to standard error.
@@ -60,7 +61,8 @@ pub struct McpArgs {
 /// Settings of the HTTP server.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// SQLite database URL or path; created and migrated if missing.
+    /// Database URL: `sqlite://path` (or a path; created if missing), or
+    /// `postgres://user:password@host/database`; migrated at start.
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
     /// Address to listen on.

@@ -49,7 +49,7 @@ pub use catalogue::{
 };
 pub use facts::{in_games, remember_fact};
 pub use plan::FULL_STATEMENT_EVERY;
-pub use render::{narrate_move, narrate_stop, renarrate_move};
+pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use vocabulary::{

@@ -50,6 +50,36 @@ pub fn renarrate_move(ctx: &MoveContext<'_>, stored: &Narration) -> Narration {
     render(ctx, &Plan::of_stored(stored))
 }
 
+/// The plan a narration followed, as [`narrate_planned`] takes it: the
+/// rules of its `rule` segments, each with whether it is restated briefly,
+/// and its context fact (what [`renarrate_move`] reads off a stored
+/// narration).
+#[must_use]
+pub fn plan_of(narration: &Narration) -> (Vec<(String, bool)>, Option<String>) {
+    let plan = Plan::of_stored(narration);
+    (plan.rules, plan.fact)
+}
+
+/// Narrate a move from its plan as [`plan_of`] gives it: the same text as
+/// [`renarrate_move`] of a narration with that plan (deterministic). The
+/// narration carries no memory of the rules stated (`rules_stated` is
+/// empty). `ctx.told` and `ctx.previous` are not read.
+#[must_use]
+pub fn narrate_planned(
+    ctx: &MoveContext<'_>,
+    rules: &[(String, bool)],
+    fact: Option<&str>,
+) -> Narration {
+    render(
+        ctx,
+        &Plan {
+            rules: rules.to_vec(),
+            fact: fact.map(str::to_owned),
+            rules_stated: BTreeMap::new(),
+        },
+    )
+}
+
 /// Narrate a stopped game's result event ([`Event::Won`] with
 /// [`WinReason::Stopped`], or [`Event::Drawn`]).
 #[must_use]

@@ -398,6 +398,48 @@ impl Watch {
     }
 }
 
+/// Relay the moves other instances write (PostgreSQL) to this instance's
+/// subscribers: on each announced write of a watched game, the moves after
+/// the version it announces are read from the store and published, and the
+/// game's end if it is over. A move this instance wrote itself arrives
+/// twice and is skipped by number, like any move read twice. Returns at
+/// once on SQLite; ends when the store is closed.
+pub async fn relay_other_writers(store: Store, hub: Arc<Hub>) {
+    let mut writes = match store.writes().await {
+        Ok(Some(writes)) => writes,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(error = %e, "the live feed cannot listen to other instances' writes");
+            return;
+        }
+    };
+    loop {
+        let (id, after) = match writes.next().await {
+            Ok(write) => write,
+            Err(e) => {
+                tracing::warn!(error = %e, "the live feed lost other instances' writes");
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if !hub.is_watched(id) {
+            continue;
+        }
+        let (game, moves) = match (store.game(id).await, store.moves(id, after, u32::MAX).await) {
+            (Ok(Some(game)), Ok(moves)) => (Arc::new(game), moves),
+            _ => continue,
+        };
+        let mut items: Vec<FeedItem> = moves
+            .into_iter()
+            .map(|m| FeedItem::Move(Arc::new(FeedMove::new(Arc::clone(&game), m))))
+            .collect();
+        if game.state.is_finished() {
+            items.push(FeedItem::End(game));
+        }
+        hub.publish(id, || items);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

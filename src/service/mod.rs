@@ -142,6 +142,9 @@ impl Service {
             Arc::clone(&commits),
             Arc::clone(&hub),
         ));
+        if store.is_postgres() {
+            tokio::spawn(feed::relay_other_writers(store.clone(), Arc::clone(&hub)));
+        }
         Self {
             store,
             in_flight: Arc::default(),

@@ -5,7 +5,7 @@
 //! the log let wrap between writes) as a throw. `scripts/load.sh` sets
 //! the throws' rate against this one.
 
-use super::{Result, Store, StoreError};
+use super::{Backend, Result, Store, StoreError};
 
 impl Store {
     /// Create the baseline's table if missing (at start, with the feature).
@@ -13,13 +13,16 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn baseline_setup(&self) -> Result<()> {
+        let Backend::Sqlite(pools) = &self.backend else {
+            return Err(StoreError::Unavailable);
+        };
         sqlx::query(
             "CREATE TABLE IF NOT EXISTS bench_baseline (
                  id INTEGER PRIMARY KEY,
                  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
              ) STRICT",
         )
-        .execute(&self.writer)
+        .execute(&pools.writer)
         .await
         .map_err(StoreError::from_sqlx)?;
         Ok(())
@@ -31,8 +34,11 @@ impl Store {
     /// Any database error; [`StoreError::Busy`] when the writer is busy too
     /// long.
     pub async fn baseline_write(&self) -> Result<i64> {
+        let Backend::Sqlite(pools) = &self.backend else {
+            return Err(StoreError::Unavailable);
+        };
         let done = sqlx::query("INSERT INTO bench_baseline DEFAULT VALUES")
-            .execute(&self.writer)
+            .execute(&pools.writer)
             .await
             .map_err(StoreError::from_sqlx)?;
         self.wrote.notify_one();

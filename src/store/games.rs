@@ -1,10 +1,18 @@
 //! Games: reading one, listing them, inserting one, saving a batch of
 //! moves with the games' new states (compare-and-set), deleting one.
 
+use std::collections::BTreeMap;
+
 use sqlx::{QueryBuilder, Row, Sqlite};
 
-use super::{Result, Store, StoreError, WriteTx, from_json, to_json};
+use super::codec::LoggedMove;
+use super::{Backend, Result, Store, StoreError, Tx, WriteTx, from_json, pg, to_json};
 use crate::domain::{Game, GameId, MoveRecord, Seats};
+use crate::narration::RuleStated;
+
+/// A game's memory of the rules stated so far (see
+/// [`crate::narration::Narration::rules_stated`]), kept with the game.
+pub type RulesStated = BTreeMap<String, RuleStated>;
 
 /// `SELECT` of every game column by id.
 const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE id = ?";
@@ -34,9 +42,13 @@ impl Store {
     /// # Errors
     /// Any database error; corrupt stored JSON.
     pub async fn game(&self, id: GameId) -> Result<Option<Game>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::game(pool, id).await,
+        };
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
-            .fetch_optional(&self.readers)
+            .fetch_optional(readers)
             .await
             .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(game_from_row).transpose()
@@ -47,8 +59,12 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn game_ids(&self) -> Result<Vec<GameId>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::game_ids(pool).await,
+        };
         let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM games ORDER BY created_at, id")
-            .fetch_all(&self.readers)
+            .fetch_all(readers)
             .await
             .map_err(StoreError::from_sqlx)?;
         Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
@@ -62,6 +78,10 @@ impl WriteTx {
     /// # Errors
     /// Any database error (a duplicate id included).
     pub async fn insert_game(&mut self, game: &Game, seats: Option<&Seats>) -> Result<()> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::insert_game(tx, game, seats).await,
+        };
         sqlx::query(
             "INSERT INTO games (id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -78,7 +98,7 @@ impl WriteTx {
         .bind(i64::from(game.version))
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         if let Some(seats) = seats {
@@ -92,17 +112,23 @@ impl WriteTx {
     /// # Errors
     /// Any database error; corrupt stored JSON.
     pub async fn game(&mut self, id: GameId) -> Result<Option<Game>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::tx_game(tx, id).await,
+        };
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
-            .fetch_optional(&mut *self.0)
+            .fetch_optional(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(game_from_row).transpose()
     }
 
-    /// Save a batch: each game's new state, as a compare-and-set on the
-    /// version it had when read (`(game, read_version)`, one statement for
-    /// all), then every move (`(game id, move)`, one statement). Returns
+    /// Save a batch: each game's new state and its memory of the rules
+    /// stated (that of its last move's narration), as a compare-and-set on
+    /// the version it had when read (`(game, read_version, memory)`, one
+    /// statement for all), then every move in the log's binary form
+    /// (`(game id, move)`, one statement). Returns
     /// `false`, having written no move, when some game's version moved on
     /// meanwhile (another writer): the caller must roll back then.
     ///
@@ -111,13 +137,17 @@ impl WriteTx {
     pub async fn save_batch(
         &mut self,
         updated_at: &str,
-        games: &[(&Game, u32)],
+        games: &[(&Game, u32, Option<&RulesStated>)],
         moves: &[(GameId, &MoveRecord)],
     ) -> Result<bool> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::save_batch(tx, updated_at, games, moves).await,
+        };
         if !games.is_empty() {
             let rows = games
                 .iter()
-                .map(|(game, read_version)| {
+                .map(|(game, read_version, memory)| {
                     Ok((
                         game.id.to_string(),
                         i64::from(*read_version),
@@ -125,11 +155,12 @@ impl WriteTx {
                         i64::from(game.version),
                         game.status(),
                         to_json(&game.told_facts)?,
+                        to_json(&memory.cloned().unwrap_or_default())?,
                     ))
                 })
                 .collect::<Result<Vec<_>>>()?;
             let mut update = QueryBuilder::<Sqlite>::new(
-                "WITH v (id, read_version, state, version, status, told_facts) AS (",
+                "WITH v (id, read_version, state, version, status, told_facts, rules_stated) AS (",
             );
             update.push_values(rows, |mut b, row| {
                 b.push_bind(row.0)
@@ -137,17 +168,18 @@ impl WriteTx {
                     .push_bind(row.2)
                     .push_bind(row.3)
                     .push_bind(row.4)
-                    .push_bind(row.5);
+                    .push_bind(row.5)
+                    .push_bind(row.6);
             });
             update.push(
                 ") UPDATE games SET state = v.state, version = v.version, status = v.status, \
-                 told_facts = v.told_facts, updated_at = ",
+                 told_facts = v.told_facts, rules_stated = v.rules_stated, updated_at = ",
             );
             update.push_bind(updated_at);
             update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
             let done = update
                 .build()
-                .execute(&mut *self.0)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
             if usize::try_from(done.rows_affected()).ok() != Some(games.len()) {
@@ -157,15 +189,21 @@ impl WriteTx {
         if !moves.is_empty() {
             let rows = moves
                 .iter()
-                .map(|(id, record)| Ok((id.to_string(), i64::from(record.n), to_json(record)?)))
-                .collect::<Result<Vec<_>>>()?;
+                .map(|(id, record)| {
+                    (
+                        id.to_string(),
+                        i64::from(record.n),
+                        LoggedMove::of(record).encode(),
+                    )
+                })
+                .collect::<Vec<_>>();
             let mut insert = QueryBuilder::<Sqlite>::new("INSERT INTO moves (game_id, n, body) ");
             insert.push_values(rows, |mut b, row| {
                 b.push_bind(row.0).push_bind(row.1).push_bind(row.2);
             });
             insert
                 .build()
-                .execute(&mut *self.0)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         }
@@ -178,9 +216,13 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn delete_game(&mut self, id: GameId) -> Result<bool> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::delete_game(tx, id).await,
+        };
         let done = sqlx::query("DELETE FROM games WHERE id = ?")
             .bind(id.to_string())
-            .execute(&mut *self.0)
+            .execute(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
         Ok(done.rows_affected() > 0)

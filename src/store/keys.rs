@@ -4,7 +4,7 @@
 
 use sqlx::Row;
 
-use super::{Result, StoreError, WriteTx};
+use super::{Result, StoreError, Tx, WriteTx, pg};
 use crate::domain::GameId;
 
 /// How long an idempotency key's answer is kept, as an SQLite date modifier.
@@ -47,6 +47,10 @@ impl WriteTx {
         id: GameId,
         key: &str,
     ) -> Result<Option<StoredAnswer>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::idempotent_answer(tx, id, key).await,
+        };
         let row = sqlx::query(
             "SELECT request_hash, location, etag, body FROM idempotency_keys
              WHERE game_id = ? AND key = ?
@@ -55,7 +59,7 @@ impl WriteTx {
         .bind(id.to_string())
         .bind(key)
         .bind(IDEMPOTENCY_EXPIRY)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(answer_from_row).transpose()
@@ -72,13 +76,17 @@ impl WriteTx {
         key: &str,
         answer: &StoredAnswer,
     ) -> Result<()> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::keep_answer(tx, id, key, answer).await,
+        };
         sqlx::query(
             "DELETE FROM idempotency_keys
              WHERE game_id = ? AND created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
         )
         .bind(id.to_string())
         .bind(IDEMPOTENCY_EXPIRY)
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         sqlx::query(
@@ -91,7 +99,7 @@ impl WriteTx {
         .bind(&answer.location)
         .bind(&answer.etag)
         .bind(answer.body.as_slice())
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         Ok(())
@@ -103,13 +111,17 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn create_answer(&mut self, key: &str) -> Result<Option<StoredAnswer>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::create_answer(tx, key).await,
+        };
         let row = sqlx::query(
             "SELECT request_hash, location, etag, body FROM create_keys
              WHERE key = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
         )
         .bind(key)
         .bind(IDEMPOTENCY_EXPIRY)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         row.as_ref().map(answer_from_row).transpose()
@@ -126,13 +138,17 @@ impl WriteTx {
         game: GameId,
         answer: &StoredAnswer,
     ) -> Result<()> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::keep_create_answer(tx, key, game, answer).await,
+        };
         sqlx::query(
             "DELETE FROM create_keys
              WHERE key = ? OR created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
         )
         .bind(key)
         .bind(IDEMPOTENCY_EXPIRY)
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         sqlx::query(
@@ -145,7 +161,7 @@ impl WriteTx {
         .bind(&answer.location)
         .bind(&answer.etag)
         .bind(answer.body.as_slice())
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await
         .map_err(StoreError::from_sqlx)?;
         Ok(())
@@ -159,6 +175,10 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn delete_keys_before(&mut self, before: &str) -> Result<u64> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::delete_keys_before(tx, before).await,
+        };
         let mut deleted = 0;
         for delete in [
             "DELETE FROM idempotency_keys WHERE created_at <= ?",
@@ -166,7 +186,7 @@ impl WriteTx {
         ] {
             let done = sqlx::query(delete)
                 .bind(before)
-                .execute(&mut *self.0)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
             deleted += done.rows_affected();

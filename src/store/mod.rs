@@ -1,4 +1,6 @@
-//! SQLite storage (sqlx): the only module with SQL. It knows nothing of
+//! Storage (sqlx): the only module with SQL. SQLite by default; PostgreSQL
+//! (`pg`) when the database URL says `postgres://`, for several instances
+//! on one database. It knows nothing of
 //! the layers above it (service, http): it reads and writes the records of
 //! [`crate::domain`].
 //!
@@ -22,19 +24,25 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::SqlitePool;
+use sqlx::postgres::PgPool;
 use tokio::sync::Notify;
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod codec;
 mod games;
 mod keys;
 mod moves;
 mod open;
+mod pg;
 mod retention;
 mod seats;
 
+pub use codec::LoggedMove;
+pub use games::RulesStated;
 pub use keys::{IDEMPOTENCY_EXPIRY, IDEMPOTENCY_LIFETIME, StoredAnswer};
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
+pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -66,8 +74,13 @@ pub enum StoreError {
 
 impl StoreError {
     fn from_sqlx(e: sqlx::Error) -> Self {
+        // SQLite's BUSY, LOCKED and BUSY_SNAPSHOT; PostgreSQL's
+        // serialization failure, deadlock and lock time-out.
         if let sqlx::Error::Database(db) = &e
-            && matches!(db.code().as_deref(), Some("5" | "6" | "517"))
+            && matches!(
+                db.code().as_deref(),
+                Some("5" | "6" | "517" | "40001" | "40P01" | "55P03")
+            )
         {
             return StoreError::Busy;
         }
@@ -102,21 +115,46 @@ pub fn timestamp(at: time::OffsetDateTime) -> String {
 /// How long a connection waits for a lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The game store.
+/// The game store: SQLite (the default) or PostgreSQL, chosen by the
+/// database URL's scheme ([`Store::connect`]). Each method runs its own
+/// backend's SQL.
 #[derive(Clone, Debug)]
 pub struct Store {
-    writer: SqlitePool,
-    readers: SqlitePool,
-    checkpointer: SqlitePool,
+    backend: Backend,
     wrote: Arc<Notify>,
-    /// WAL frames at the checkpointer's last checkpoint.
+    /// WAL frames at the checkpointer's last checkpoint (SQLite).
     wal_frames: Arc<AtomicI64>,
     /// The bound past which [`Store::wrap_wal`] lets the log wrap.
     wal_wrap_frames: i64,
 }
 
-/// An open write transaction (`BEGIN IMMEDIATE` on the single writer).
-pub struct WriteTx(sqlx::Transaction<'static, sqlx::Sqlite>, Arc<Notify>);
+/// The database behind a store.
+#[derive(Clone, Debug)]
+enum Backend {
+    /// One file: a single writer connection, read-only readers and a
+    /// checkpointer.
+    Sqlite(SqlitePools),
+    /// A PostgreSQL database, possibly shared by several instances.
+    Postgres(PgPool),
+}
+
+/// The SQLite store's connections to its file.
+#[derive(Clone, Debug)]
+struct SqlitePools {
+    writer: SqlitePool,
+    readers: SqlitePool,
+    checkpointer: SqlitePool,
+}
+
+/// An open write transaction (`BEGIN IMMEDIATE` on SQLite's single writer;
+/// a `READ COMMITTED` transaction on PostgreSQL).
+pub struct WriteTx(Tx, Arc<Notify>);
+
+/// A write transaction of either backend.
+enum Tx {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {
     Ok(serde_json::to_string(value)?)
@@ -131,16 +169,30 @@ fn from_json<T: DeserializeOwned>(text: &str) -> Result<T> {
 }
 
 impl Store {
-    /// Start a write transaction with `BEGIN IMMEDIATE` on the writer.
+    /// Whether the store is PostgreSQL's.
+    #[must_use]
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// Start a write transaction: `BEGIN IMMEDIATE` on SQLite's writer, a
+    /// transaction on PostgreSQL.
     ///
     /// # Errors
     /// [`StoreError::Busy`] when the lock cannot be had in time.
     pub async fn begin(&self) -> Result<WriteTx> {
-        let tx = self
-            .writer
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(StoreError::from_sqlx)?;
+        let tx = match &self.backend {
+            Backend::Sqlite(pools) => Tx::Sqlite(
+                pools
+                    .writer
+                    .begin_with("BEGIN IMMEDIATE")
+                    .await
+                    .map_err(StoreError::from_sqlx)?,
+            ),
+            Backend::Postgres(pool) => {
+                Tx::Postgres(pool.begin().await.map_err(StoreError::from_sqlx)?)
+            }
+        };
         Ok(WriteTx(tx, Arc::clone(&self.wrote)))
     }
 }
@@ -151,7 +203,11 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn rollback(self) -> Result<()> {
-        self.0.rollback().await.map_err(StoreError::from_sqlx)
+        match self.0 {
+            Tx::Sqlite(tx) => tx.rollback().await,
+            Tx::Postgres(tx) => tx.rollback().await,
+        }
+        .map_err(StoreError::from_sqlx)
     }
 
     /// Commit.
@@ -159,7 +215,11 @@ impl WriteTx {
     /// # Errors
     /// Any database error; nothing is written then.
     pub async fn commit(self) -> Result<()> {
-        self.0.commit().await.map_err(StoreError::from_sqlx)?;
+        match self.0 {
+            Tx::Sqlite(tx) => tx.commit().await,
+            Tx::Postgres(tx) => tx.commit().await,
+        }
+        .map_err(StoreError::from_sqlx)?;
         self.1.notify_one();
         Ok(())
     }

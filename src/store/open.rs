@@ -10,7 +10,7 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::Notify;
 
-use super::{BUSY_TIMEOUT, Result, Store, StoreError};
+use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
 
 /// WAL frames (pages) past which the writer lets the write-ahead log start
 /// again from its beginning (64 MiB of 4 KiB pages; see
@@ -52,12 +52,78 @@ async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<Atomi
 }
 
 /// The embedded migrations.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// The migration after which the moves are converted into the log's binary
+/// form (see [`convert_moves`]).
+const MOVE_LOG_MIGRATION: i64 = 5;
+
+/// Convert the moves kept as JSON records (`moves`, before migration 0006)
+/// into the log's binary form (`move_log`, made by 0005), and give each
+/// game the memory of the rules stated that its last move's narration
+/// kept. Does nothing once 0006 is applied (`move_log` is gone then).
+async fn convert_moves(conn: &mut sqlx::SqliteConnection) -> Result<()> {
+    use std::collections::HashMap;
+
+    use sqlx::Row;
+
+    use super::codec::LoggedMove;
+    use super::{from_json, to_json};
+    use crate::domain::MoveRecord;
+
+    let pending: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'move_log'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if pending == 0 {
+        return Ok(());
+    }
+    // Each game's last move and its memory of the rules stated.
+    let mut memory: HashMap<String, (i64, String)> = HashMap::new();
+    let mut after = 0i64;
+    loop {
+        let rows = sqlx::query(
+            "SELECT rowid, game_id, n, created_at, body FROM moves WHERE rowid > ? ORDER BY rowid LIMIT 1024",
+        )
+        .bind(after)
+        .fetch_all(&mut *conn)
+        .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.try_get("rowid")?;
+        for row in &rows {
+            let game: String = row.try_get("game_id")?;
+            let n: i64 = row.try_get("n")?;
+            let record: MoveRecord = from_json(row.try_get::<&str, _>("body")?)?;
+            sqlx::query("INSERT INTO move_log (game_id, n, created_at, body) VALUES (?, ?, ?, ?)")
+                .bind(&game)
+                .bind(n)
+                .bind(row.try_get::<&str, _>("created_at")?)
+                .bind(LoggedMove::of(&record).encode())
+                .execute(&mut *conn)
+                .await?;
+            let latest = memory.get(&game).is_none_or(|(last, _)| *last < n);
+            if latest {
+                memory.insert(game, (n, to_json(&record.narration.rules_stated)?));
+            }
+        }
+    }
+    for (game, (_, rules_stated)) in memory {
+        sqlx::query("UPDATE games SET rules_stated = ? WHERE id = ?")
+            .bind(rules_stated)
+            .bind(game)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
 
 /// How long a start waits for another process's migrations at most.
 const MIGRATION_WAIT: Duration = Duration::from_secs(120);
 
-/// Apply the pending migrations under the database's write lock.
+/// Apply the pending migrations under the database's write lock (the moves
+/// converted into the log's binary form between 0005 and 0006, in the same
+/// transaction).
 ///
 /// sqlx's SQLite migrator takes no lock of its own, so two processes
 /// started together on a fresh file would both apply the first migration
@@ -72,6 +138,10 @@ async fn migrate(writer: &SqlitePool) -> Result<()> {
     loop {
         match conn.begin_with("BEGIN IMMEDIATE").await {
             Ok(mut tx) => {
+                MIGRATOR
+                    .run_direct(Some(MOVE_LOG_MIGRATION), &mut *tx, false)
+                    .await?;
+                convert_moves(&mut tx).await?;
                 MIGRATOR.run_direct(None, &mut *tx, false).await?;
                 tx.commit().await?;
                 return Ok(());
@@ -104,13 +174,24 @@ async fn open_pool(pool: SqlitePoolOptions, options: SqliteConnectOptions) -> Re
 }
 
 impl Store {
-    /// Open (creating if missing) and migrate the database at `url`
-    /// (`sqlite://path`, `sqlite:path` or a plain path).
+    /// Open and migrate the database at `url`: PostgreSQL for
+    /// `postgres://...` (or `postgresql://`); otherwise SQLite, creating
+    /// the file if missing (`sqlite://path`, `sqlite:path` or a plain
+    /// path).
     ///
     /// # Errors
-    /// [`StoreError::InMemory`] for an in-memory URL; otherwise any error
-    /// opening or migrating the file.
+    /// [`StoreError::InMemory`] for an in-memory SQLite URL; otherwise any
+    /// error connecting to or migrating the database.
     pub async fn connect(url: &str) -> Result<Self> {
+        if super::pg::is_postgres(url) {
+            let pool = super::pg::connect(url).await?;
+            return Ok(Self {
+                backend: Backend::Postgres(pool),
+                wrote: Arc::new(Notify::new()),
+                wal_frames: Arc::new(AtomicI64::new(0)),
+                wal_wrap_frames: WAL_WRAP_FRAMES,
+            });
+        }
         if url.contains(":memory:") || url.contains("mode=memory") {
             return Err(StoreError::InMemory);
         }
@@ -161,9 +242,11 @@ impl Store {
             Arc::clone(&wal_frames),
         ));
         Ok(Self {
-            writer,
-            readers,
-            checkpointer,
+            backend: Backend::Sqlite(SqlitePools {
+                writer,
+                readers,
+                checkpointer,
+            }),
             wrote,
             wal_frames,
             wal_wrap_frames: WAL_WRAP_FRAMES,
@@ -173,10 +256,28 @@ impl Store {
     /// Close the pools, waiting for connections to finish (the last one to
     /// close copies the write-ahead log into the database).
     pub async fn close(&self) {
-        self.checkpointer.close().await;
-        self.wrote.notify_one();
-        self.writer.close().await;
-        self.readers.close().await;
+        match &self.backend {
+            Backend::Sqlite(pools) => {
+                pools.checkpointer.close().await;
+                self.wrote.notify_one();
+                pools.writer.close().await;
+                pools.readers.close().await;
+            }
+            Backend::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// The writes of every instance on the database, as each commits
+    /// (PostgreSQL; `None` for SQLite, where this process is the only
+    /// writer).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn writes(&self) -> Result<Option<super::pg::Writes>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(pool) => Ok(Some(super::pg::Writes::listen(pool).await?)),
+        }
     }
 
     /// Whether the database answers and every embedded migration is applied.
@@ -184,9 +285,13 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn ready(&self) -> Result<bool> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return super::pg::ready(pool).await,
+        };
         let applied: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success = 1")
-                .fetch_one(&self.readers)
+                .fetch_one(readers)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         let embedded = MIGRATOR.iter().count();
@@ -213,11 +318,14 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn wrap_wal(&self) -> Result<bool> {
+        let Backend::Sqlite(pools) = &self.backend else {
+            return Ok(false);
+        };
         if self.wal_frames.load(Ordering::Relaxed) < self.wal_wrap_frames {
             return Ok(false);
         }
         let (busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
-            .fetch_one(&self.writer)
+            .fetch_one(&pools.writer)
             .await
             .map_err(StoreError::from_sqlx)?;
         let done = busy == 0 && log == copied;

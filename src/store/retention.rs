@@ -3,7 +3,7 @@
 
 use sqlx::{QueryBuilder, Sqlite};
 
-use super::{Result, Store, StoreError, WriteTx};
+use super::{Backend, Result, Store, StoreError, Tx, WriteTx, pg};
 use crate::domain::GameId;
 
 impl Store {
@@ -18,12 +18,16 @@ impl Store {
     /// # Errors
     /// Any database error.
     pub async fn games_untouched_since(&self, before: &str, limit: u32) -> Result<Vec<GameId>> {
+        let readers = match &self.backend {
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return pg::games_untouched_since(pool, before, limit).await,
+        };
         let ids: Vec<String> = sqlx::query_scalar(
             "SELECT id FROM games WHERE updated_at < ? ORDER BY updated_at LIMIT ?",
         )
         .bind(before)
         .bind(i64::from(limit))
-        .fetch_all(&self.readers)
+        .fetch_all(readers)
         .await
         .map_err(StoreError::from_sqlx)?;
         Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
@@ -42,6 +46,12 @@ impl WriteTx {
         ids: &[GameId],
         before: &str,
     ) -> Result<Vec<GameId>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => {
+                return pg::delete_games_untouched_since(tx, ids, before).await;
+            }
+        };
         let mut deleted = Vec::new();
         for chunk in ids.chunks(256) {
             let mut delete = QueryBuilder::<Sqlite>::new("DELETE FROM games WHERE updated_at < ");
@@ -54,7 +64,7 @@ impl WriteTx {
             delete.push(") RETURNING id");
             let gone: Vec<String> = delete
                 .build_query_scalar()
-                .fetch_all(&mut *self.0)
+                .fetch_all(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
             deleted.extend(gone.iter().filter_map(|id| GameId::parse(id).ok()));

@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::{Result, StoreError, WriteTx, corrupt};
+use super::{Result, StoreError, Tx, WriteTx, corrupt, pg};
 use crate::domain::{GameId, Seats};
 
 impl WriteTx {
@@ -13,6 +13,10 @@ impl WriteTx {
     /// # Errors
     /// Any database error (a token hash another seat has included).
     pub(super) async fn insert_seats(&mut self, id: GameId, seats: &Seats) -> Result<()> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(_) => return Err(super::StoreError::Unavailable),
+        };
         let rows = [
             ("A", Some(seats.sides[0])),
             ("B", Some(seats.sides[1])),
@@ -24,7 +28,7 @@ impl WriteTx {
                 .bind(id.to_string())
                 .bind(side)
                 .bind(hash.as_slice())
-                .execute(&mut *self.0)
+                .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
         }
@@ -36,9 +40,13 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn seat_of(&mut self, token_hash: &[u8; 32]) -> Result<Option<(String, String)>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::seat_of(tx, token_hash).await,
+        };
         let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = ?")
             .bind(token_hash.as_slice())
-            .fetch_optional(&mut *self.0)
+            .fetch_optional(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
         row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))
@@ -52,31 +60,47 @@ impl WriteTx {
     /// Any database error; [`StoreError::Corrupt`] for a seat row that is
     /// not a side's or the host's 32-byte hash.
     pub async fn seats(&mut self, id: GameId) -> Result<Option<Seats>> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::seats(tx, id).await,
+        };
         let rows = sqlx::query("SELECT side, token_hash FROM seats WHERE game_id = ?")
             .bind(id.to_string())
-            .fetch_all(&mut *self.0)
+            .fetch_all(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
-        if rows.is_empty() {
-            return Ok(None);
-        }
-        let mut seats = Seats {
-            sides: [[0; 32]; 2],
-            host: None,
-        };
-        for row in &rows {
-            let side: String = row.try_get("side")?;
-            let hash: Vec<u8> = row.try_get("token_hash")?;
-            let hash: [u8; 32] = hash
-                .try_into()
-                .map_err(|_| corrupt("a seat hash is not 32 bytes".to_owned()))?;
-            match side.as_str() {
-                "A" => seats.sides[0] = hash,
-                "B" => seats.sides[1] = hash,
-                "host" => seats.host = Some(hash),
-                _ => return Err(corrupt(format!("seat of side {side:?}"))),
-            }
-        }
-        Ok(Some(seats))
+        let rows = rows
+            .iter()
+            .map(|r| Ok((r.try_get("side")?, r.try_get("token_hash")?)))
+            .collect::<Result<Vec<(String, Vec<u8>)>>>()?;
+        seats_from_rows(rows)
     }
+}
+
+/// A game's seats from its rows of `seats` (side, token hash); `None` when
+/// it has none.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] for a row that is not a side's or the host's
+/// 32-byte hash.
+pub(super) fn seats_from_rows(rows: Vec<(String, Vec<u8>)>) -> Result<Option<Seats>> {
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut seats = Seats {
+        sides: [[0; 32]; 2],
+        host: None,
+    };
+    for (side, hash) in rows {
+        let hash: [u8; 32] = hash
+            .try_into()
+            .map_err(|_| corrupt("a seat hash is not 32 bytes".to_owned()))?;
+        match side.as_str() {
+            "A" => seats.sides[0] = hash,
+            "B" => seats.sides[1] = hash,
+            "host" => seats.host = Some(hash),
+            _ => return Err(corrupt(format!("seat of side {side:?}"))),
+        }
+    }
+    Ok(Some(seats))
 }

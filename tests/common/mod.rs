@@ -28,18 +28,122 @@ impl TestDb {
         Self { dir, url }
     }
 
+    /// The database file of `tests/fixtures/games-0004.db.gz`, written by
+    /// the version before the move log (migrations 0001-0004, moves kept
+    /// as JSON records with their narration): 15 games, one per preset and
+    /// audience, seated and open, with reported throws, idempotency keys, a
+    /// stopped game and a finished one.
+    pub fn with_fixture_0004() -> Self {
+        use std::io::Read;
+        let db = Self::new();
+        let gz = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/games-0004.db.gz"),
+        )
+        .expect("the fixture");
+        let mut bytes = Vec::new();
+        flate2::read::GzDecoder::new(gz.as_slice())
+            .read_to_end(&mut bytes)
+            .expect("a gzipped database");
+        std::fs::write(db.dir.path().join("games.db"), bytes).expect("write the fixture");
+        db
+    }
+
+    /// A fresh database for an HTTP suite: SQLite, or PostgreSQL when
+    /// `ZOHN_AHL_TEST_BACKEND=postgres` (panicking when no server is given:
+    /// that run asked for one).
+    pub async fn for_suite() -> Self {
+        let mut db = Self::new();
+        if std::env::var("ZOHN_AHL_TEST_BACKEND").as_deref() == Ok("postgres") {
+            db.url = fresh_postgres()
+                .await
+                .expect("ZOHN_AHL_TEST_BACKEND=postgres needs a PostgreSQL server");
+        }
+        db
+    }
+
     pub async fn service(&self) -> Service {
         Service::new(Store::connect(&self.url).await.expect("open store"))
     }
 }
 
+/// The URL of a fresh, empty PostgreSQL schema for one test (its
+/// connections' `search_path`), made on the
+/// server named by `ZOHN_AHL_TEST_POSTGRES` (a `postgres://` URL whose role
+/// may create databases) or, without it, by the `PG*` variables that
+/// `pg_virtualenv` exports (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`).
+/// `None` when neither is set; when `CI` is set it panics instead: CI
+/// provides PostgreSQL, and its tests must not pass by skipping.
+pub async fn fresh_postgres() -> Option<String> {
+    let base = match std::env::var("ZOHN_AHL_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => url,
+        _ => match (std::env::var("PGHOST"), std::env::var("PGUSER")) {
+            (Ok(host), Ok(user)) => format!(
+                "postgres://{user}:{}@{host}:{}/{}",
+                std::env::var("PGPASSWORD").unwrap_or_default(),
+                std::env::var("PGPORT").unwrap_or_else(|_| "5432".to_owned()),
+                std::env::var("PGDATABASE").unwrap_or_else(|_| "postgres".to_owned()),
+            ),
+            _ => {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "CI is set but no PostgreSQL is given (ZOHN_AHL_TEST_POSTGRES or PGHOST/PGUSER): the PostgreSQL tests cannot run"
+                );
+                eprintln!(
+                    "skipped: no PostgreSQL (set ZOHN_AHL_TEST_POSTGRES, or run under pg_virtualenv)"
+                );
+                return None;
+            }
+        },
+    };
+    use sqlx::ConnectOptions;
+    use std::str::FromStr;
+    let mut admin = sqlx::postgres::PgConnectOptions::from_str(&base)
+        .expect("a PostgreSQL URL")
+        .connect()
+        .await
+        .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at {base}: {e}"));
+    // A schema of its own (far cheaper than a database): the test's
+    // connections find their tables there first.
+    let name = format!("zohn_test_{}", uuid::Uuid::new_v4().simple());
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {name}")))
+        .execute(&mut admin)
+        .await
+        .expect("create a test schema");
+    let separator = if base.contains('?') { '&' } else { '?' };
+    Some(format!(
+        "{base}{separator}options=-c%20search_path%3D{name}"
+    ))
+}
+
 /// The real application over a fresh SQLite file (real migrations), served
 /// on a bound loopback port: `let (_db, app) = spawn_app().await;` (keep
 /// the database alive while the app runs).
+///
+/// With `ZOHN_AHL_TEST_BACKEND=postgres` (and a server, see
+/// [`fresh_postgres`]) the application runs on a fresh PostgreSQL database
+/// instead: `db.url` is its URL. CI runs the HTTP suites that way too.
 pub async fn spawn_app() -> (TestDb, Bound) {
+    let db = TestDb::for_suite().await;
+    let app = spawn_server(db.service().await);
+    (db, app)
+}
+
+/// [`spawn_app`] on a SQLite file whatever the backend asked for: for the
+/// tests that read the file itself.
+pub async fn spawn_sqlite_app() -> (TestDb, Bound) {
     let db = TestDb::new();
     let app = spawn_server(db.service().await);
     (db, app)
+}
+
+/// [`spawn_app_with_service`] on a SQLite file whatever the backend asked
+/// for: for the tests that read the file itself.
+pub async fn spawn_sqlite_app_with_service() -> (TestDb, Service, Bound) {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let app = spawn_server(service.clone());
+    (db, service, app)
 }
 
 /// The application over `service`, served by actix's HTTP server on a port
@@ -137,7 +241,7 @@ impl Target for Bound {
 /// for tests that call it directly (a purge, `verify`): `let (db, service,
 /// app) = spawn_app_with_service().await;`.
 pub async fn spawn_app_with_service() -> (TestDb, Service, Bound) {
-    let db = TestDb::new();
+    let db = TestDb::for_suite().await;
     let service = db.service().await;
     let app = spawn_server(service.clone());
     (db, service, app)

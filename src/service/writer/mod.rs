@@ -17,7 +17,11 @@
 //!
 //! Should another process have written a game meanwhile (the
 //! compare-and-set then misses), the batch is rolled back, the memory is
-//! dropped and the batch played again from the database. Should the
+//! dropped and the batch played again from the database. On PostgreSQL,
+//! where several instances share the database by design, nothing is kept
+//! between batches: each batch reads its games again, locking their rows
+//! until it commits, so another instance's batch on the same game waits
+//! and then plays on what this one wrote. Should the
 //! commit fail, the requests of the batch get an error, nothing of the
 //! batch is written and the games it touched are read again next time.
 
@@ -35,7 +39,7 @@ use super::{Answer, ServiceError, StopCommand, ThrowCommand};
 use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
 use crate::narration::{self, MoveContext, Narration};
 use crate::rules;
-use crate::store::{Store, StoreError, WriteTx};
+use crate::store::{RulesStated, Store, StoreError, WriteTx};
 use crate::throws::{SeededThrows, ThrowSource};
 
 mod commit;
@@ -268,7 +272,13 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         }
-        return finish(tx, cache, touched, jobs, played, commits, hub).await;
+        finish(tx, cache, touched, jobs, played, commits, hub).await;
+        if store.is_postgres() {
+            // Other instances write the same database: a game is read
+            // again (and locked) by each batch, never trusted from memory.
+            cache.clear();
+        }
+        return;
     }
 }
 
@@ -290,19 +300,9 @@ async fn play(
         Job::Stop { id, cmd, .. } => (*id, cmd.idempotency.as_ref(), stop_request_hash(cmd)),
         Job::Delete { .. } | Job::Purge { .. } => return Err(StoreError::Unavailable.into()),
     };
-    if let (Some(key), Some(hash)) = (key, &request_hash)
-        && let Some(stored) = tx.idempotent_answer(id, key).await?
-    {
-        if stored.request_hash != *hash {
-            return Err(ServiceError::KeyReused);
-        }
-        return Ok(Played::Replay(Answer {
-            location: stored.location,
-            etag: stored.etag,
-            body: stored.body,
-            replayed: true,
-        }));
-    }
+    // The game first (on PostgreSQL its row is locked until the commit, so
+    // that another instance's request for it waits), then the key: a key
+    // answered meanwhile by another instance is seen.
     let entry = match touched.entry(id) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => {
@@ -317,6 +317,19 @@ async fn play(
             })
         }
     };
+    if let (Some(key), Some(hash)) = (key, &request_hash)
+        && let Some(stored) = tx.idempotent_answer(id, key).await?
+    {
+        if stored.request_hash != *hash {
+            return Err(ServiceError::KeyReused);
+        }
+        return Ok(Played::Replay(Answer {
+            location: stored.location,
+            etag: stored.etag,
+            body: stored.body,
+            replayed: true,
+        }));
+    }
     let keep = key
         .zip(request_hash)
         .map(|(key, hash)| (key.clone(), hash.to_vec()));
@@ -352,11 +365,7 @@ async fn load(tx: &mut WriteTx, id: GameId) -> Result<Hot> {
     } else {
         None
     };
-    let previous = if game.version >= 1 {
-        tx.move_record(id, game.version).await?.map(|m| m.narration)
-    } else {
-        None
-    };
+    let previous = tx.last_narration(&game).await?;
     Ok(Hot {
         game,
         seats,
@@ -477,10 +486,13 @@ async fn save(
     played: &[Result<Played>],
     now: &str,
 ) -> std::result::Result<bool, StoreError> {
-    let games: Vec<(&Game, u32)> = touched
+    let games: Vec<(&Game, u32, Option<&RulesStated>)> = touched
         .values()
         .filter(|t| t.changed)
-        .map(|t| (&t.hot.game, t.read_version))
+        .map(|t| {
+            let memory = t.hot.previous.as_ref().map(|p| &p.rules_stated);
+            (&t.hot.game, t.read_version, memory)
+        })
         .collect();
     let moves: Vec<(GameId, &MoveRecord)> = played
         .iter()
