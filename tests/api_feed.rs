@@ -360,3 +360,72 @@ async fn malformed_resume_points_and_unknown_games_are_problems() {
     );
     s.stop().await;
 }
+
+#[actix_web::test]
+async fn a_deleted_games_subscribers_got_only_keep_alives_now_a_deleted_event_ends_each_stream() {
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-deleted"})).await;
+    for _ in 0..2 {
+        assert_eq!(s.throw(&id).await.status, 201);
+    }
+    let mut sse = s.stream(&events(&id), &[]).await;
+    assert_eq!(sse.event().await.unwrap().event.as_deref(), Some("snapshot"));
+    let mut ndjson = s
+        .stream(&events(&id), &[("accept", "application/x-ndjson")])
+        .await;
+    assert_eq!(ndjson.line().await.unwrap()["event"], "snapshot");
+    // A resumed stream that has told nothing yet is told too.
+    let mut resumed = s.stream(&events(&id), &[("last-event-id", "1")]).await;
+    assert_eq!(resumed.event().await.unwrap().id(), 2);
+
+    let deleted = s
+        .request("DELETE", &format!("/v1/games/{id}"), &[], b"")
+        .await;
+    assert_eq!(deleted.status, 204);
+
+    let data = json!({"id": id, "reason": "request"});
+    for feed in [&mut sse, &mut resumed] {
+        let e = feed.event().await.expect("an event before the stream ends");
+        assert_eq!(e.event.as_deref(), Some("deleted"), "{e:?}");
+        assert_eq!(e.id(), 2, "the last move told");
+        assert_eq!(e.json(), data);
+        assert!(feed.ends().await, "the stream closes after `deleted`");
+    }
+    assert_eq!(
+        ndjson.line().await.unwrap(),
+        json!({"event": "deleted", "id": 2, "data": data})
+    );
+    assert!(ndjson.ends().await);
+    // The game's feed is gone with it.
+    let again = s.request("GET", &events(&id), &[], b"").await;
+    assert_eq!(again.status, 404);
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn a_game_removed_by_retention_tells_its_subscribers_and_ends_their_streams() {
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-retention"})).await;
+    let second = s.create(&json!({"seed": "feed-second"})).await;
+    let mut feed = s.stream(&events(&id), &[]).await;
+    assert_eq!(feed.event().await.unwrap().event.as_deref(), Some("snapshot"));
+    let mut other = s.stream(&events(&second), &[]).await;
+    other.event().await.unwrap();
+    // A month on, with a retention of a day: both games are old enough;
+    // the purge removes them both.
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(30);
+    let purged = s
+        .service
+        .purge(later, Some(time::Duration::days(1)))
+        .await
+        .unwrap();
+    assert_eq!(purged.games, 2);
+    for (feed, game) in [(&mut feed, &id), (&mut other, &second)] {
+        let e = feed.event().await.expect("an event before the stream ends");
+        assert_eq!(e.event.as_deref(), Some("deleted"), "{e:?}");
+        assert_eq!(e.id(), 0);
+        assert_eq!(e.json(), json!({"id": game, "reason": "retention"}));
+        assert!(feed.ends().await);
+    }
+    s.stop().await;
+}
