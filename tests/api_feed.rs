@@ -6,8 +6,11 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::live::{PATIENCE, Served};
 use serde_json::json;
+use zohn_ahl::domain::GameId;
 use zohn_ahl::service::FeedLimits;
 
 async fn served() -> Served {
@@ -267,8 +270,8 @@ async fn subscribers_beyond_the_bounds_get_503_problem_with_retry_after() {
             .unwrap()
             .contains("server")
     );
-    // A stream whose client hangs up gives its place back (noticed when the
-    // next event is written to it: here, a move).
+    // A stream whose client hangs up gives its place back (at once; see
+    // below: a move here only makes sure that the game goes on).
     drop(third);
     let mut again = None;
     for _ in 0..100 {
@@ -428,4 +431,69 @@ async fn a_game_removed_by_retention_tells_its_subscribers_and_ends_their_stream
         assert!(feed.ends().await);
     }
     s.stop().await;
+}
+
+#[actix_web::test]
+async fn a_subscriber_that_hung_up_kept_its_place_until_the_next_event_now_it_is_given_back_at_once()
+{
+    let s = Served::start(FeedLimits {
+        per_game: 1,
+        total: 1,
+    })
+    .await;
+    let id = s.create(&json!({})).await;
+    let game = GameId::parse(&id).unwrap();
+    let mut feed = s.stream(&events(&id), &[]).await;
+    assert_eq!(feed.event().await.unwrap().event.as_deref(), Some("snapshot"));
+    assert_eq!(s.service.hub().subscribers(game), (1, 1));
+    drop(feed);
+    // No move is made and the first keep-alive is 15 s away: only the
+    // hang-up itself can end the stream within this wait.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while s.service.hub().subscribers(game) != (0, 0) {
+        assert!(
+            Instant::now() < deadline,
+            "the closed stream still holds its place"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = s.stream(&events(&id), &[]).await;
+    assert_eq!(again.status, 200, "its place is free for another");
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn the_server_sets_tcp_nodelay_so_that_nagle_holds_back_no_event() {
+    use actix_web::{App, HttpRequest, HttpServer, web};
+
+    #[derive(Clone)]
+    struct NoDelay(bool);
+    async fn nodelay(req: HttpRequest) -> String {
+        match req.conn_data::<NoDelay>() {
+            Some(NoDelay(true)) => "on".to_owned(),
+            Some(NoDelay(false)) => "off".to_owned(),
+            None => "unknown".to_owned(),
+        }
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = zohn_ahl::server::tuned(HttpServer::new(|| {
+        App::new().route("/", web::get().to(nodelay))
+    }))
+    .on_connect(|conn, data| {
+        if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
+            data.insert(NoDelay(tcp.nodelay().unwrap_or(false)));
+        }
+    })
+    .workers(1)
+    .disable_signals()
+    .listen(listener)
+    .unwrap()
+    .run();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+    let mut answer = common::live::Stream::open(addr, "GET", "/", &[], b"").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.body().await, b"on");
+    handle.stop(false).await;
 }

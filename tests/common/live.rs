@@ -35,8 +35,11 @@ impl Served {
         let served = service.clone();
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = listener.local_addr().expect("address");
-        let server = HttpServer::new(move || zohn_ahl::http::app(service.clone()))
-            .workers(2)
+        // The server's own settings (TCP_NODELAY, hang-ups noticed).
+        let server = zohn_ahl::server::tuned(HttpServer::new(move || {
+            zohn_ahl::http::app(service.clone())
+        }))
+        .workers(2)
             .disable_signals()
             .shutdown_timeout(1)
             .listen(listener)
