@@ -103,10 +103,8 @@ pub fn tuned<F, I, S, B>(server: HttpServer<F, I, S, B>) -> HttpServer<F, I, S, 
 where
     F: Fn() -> I + Send + Clone + 'static,
     I: actix_service::IntoServiceFactory<S, actix_http::Request>,
-    S: actix_web::dev::ServiceFactory<
-            actix_http::Request,
-            Config = actix_web::dev::AppConfig,
-        > + 'static,
+    S: actix_web::dev::ServiceFactory<actix_http::Request, Config = actix_web::dev::AppConfig>
+        + 'static,
     S::Error: Into<actix_web::Error> + 'static,
     S::InitError: std::fmt::Debug,
     S::Response: Into<actix_http::Response<B>> + 'static,

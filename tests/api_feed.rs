@@ -372,7 +372,10 @@ async fn a_deleted_games_subscribers_got_only_keep_alives_now_a_deleted_event_en
         assert_eq!(s.throw(&id).await.status, 201);
     }
     let mut sse = s.stream(&events(&id), &[]).await;
-    assert_eq!(sse.event().await.unwrap().event.as_deref(), Some("snapshot"));
+    assert_eq!(
+        sse.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
     let mut ndjson = s
         .stream(&events(&id), &[("accept", "application/x-ndjson")])
         .await;
@@ -411,7 +414,10 @@ async fn a_game_removed_by_retention_tells_its_subscribers_and_ends_their_stream
     let id = s.create(&json!({"seed": "feed-retention"})).await;
     let second = s.create(&json!({"seed": "feed-second"})).await;
     let mut feed = s.stream(&events(&id), &[]).await;
-    assert_eq!(feed.event().await.unwrap().event.as_deref(), Some("snapshot"));
+    assert_eq!(
+        feed.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
     let mut other = s.stream(&events(&second), &[]).await;
     other.event().await.unwrap();
     // A month on, with a retention of a day: both games are old enough;
@@ -435,7 +441,7 @@ async fn a_game_removed_by_retention_tells_its_subscribers_and_ends_their_stream
 
 #[actix_web::test]
 async fn a_subscriber_that_hung_up_kept_its_place_until_the_next_event_now_it_is_given_back_at_once()
-{
+ {
     let s = Served::start(FeedLimits {
         per_game: 1,
         total: 1,
@@ -444,7 +450,10 @@ async fn a_subscriber_that_hung_up_kept_its_place_until_the_next_event_now_it_is
     let id = s.create(&json!({})).await;
     let game = GameId::parse(&id).unwrap();
     let mut feed = s.stream(&events(&id), &[]).await;
-    assert_eq!(feed.event().await.unwrap().event.as_deref(), Some("snapshot"));
+    assert_eq!(
+        feed.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
     assert_eq!(s.service.hub().subscribers(game), (1, 1));
     drop(feed);
     // No move is made and the first keep-alive is 15 s away: only the

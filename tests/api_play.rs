@@ -141,6 +141,10 @@ async fn the_pages_had_no_icon_now_each_links_the_embedded_svg_served_under_the_
     assert_eq!(root.tag_name().name(), "svg");
     assert_eq!(root.attribute("viewBox"), Some("0 0 32 32"));
     // Nothing from another origin: no reference but the SVG namespace.
-    assert!(!text.replace("http://www.w3.org/2000/svg", "").contains("http"));
+    assert!(
+        !text
+            .replace("http://www.w3.org/2000/svg", "")
+            .contains("http")
+    );
     assert!(!text.contains("href"));
 }

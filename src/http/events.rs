@@ -323,7 +323,8 @@ impl Feed {
                 let data = serde_json::to_vec(&FeedDeletion {
                     id: id.to_string(),
                     reason,
-                }).unwrap_or_default();
+                })
+                .unwrap_or_default();
                 frame(self.ndjson, FeedEventName::Deleted, last, &data)
             }
             WatchEvent::End(game) => frame(

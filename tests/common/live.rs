@@ -40,11 +40,11 @@ impl Served {
             zohn_ahl::http::app(service.clone())
         }))
         .workers(2)
-            .disable_signals()
-            .shutdown_timeout(1)
-            .listen(listener)
-            .expect("listen")
-            .run();
+        .disable_signals()
+        .shutdown_timeout(1)
+        .listen(listener)
+        .expect("listen")
+        .run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
         Self {
