@@ -506,3 +506,39 @@ async fn the_server_sets_tcp_nodelay_so_that_nagle_holds_back_no_event() {
     assert_eq!(answer.body().await, b"on");
     handle.stop(false).await;
 }
+
+#[actix_web::test]
+async fn a_subscriber_that_falls_behind_the_channel_reads_the_missed_moves_from_the_store() {
+    use zohn_ahl::service::{CHANNEL_BUFFER, WatchEvent};
+
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-behind"})).await;
+    let game = GameId::parse(&id).unwrap();
+    let mut watch = s
+        .service
+        .watch(game, None, true, Duration::from_secs(15))
+        .await
+        .unwrap();
+    assert!(matches!(
+        watch.next().await.unwrap(),
+        Some(WatchEvent::Snapshot(_))
+    ));
+    // More moves than the channel holds, while the watcher reads nothing.
+    let moves = u32::try_from(CHANNEL_BUFFER).unwrap() + 8;
+    let mut made = 0;
+    while made < moves && s.throw(&id).await.status == 201 {
+        made += 1;
+    }
+    assert!(
+        made > u32::try_from(CHANNEL_BUFFER).unwrap(),
+        "{made} moves"
+    );
+    for n in 1..=made {
+        match watch.next().await.unwrap() {
+            Some(WatchEvent::Move(m)) => assert_eq!(m.record.n, n),
+            Some(WatchEvent::End(g)) => panic!("the end before move {n}: {}", g.state.throws),
+            other => panic!("move {n}: {other:?}"),
+        }
+    }
+    s.stop().await;
+}

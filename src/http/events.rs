@@ -307,12 +307,12 @@ impl Feed {
                 // audience and format; the others share its bytes.
                 let audience = self.audience.unwrap_or(m.game.setup.audience);
                 let ndjson = self.ndjson;
-                m.framed(audience, ndjson, |m| {
-                    let data = m.rendered(audience, |game, record| {
-                        let record = for_audience(game, record.clone(), Some(audience));
-                        serde_json::to_vec(&move_view(game, &record, false)).unwrap_or_default()
-                    });
-                    frame(ndjson, FeedEventName::Move, m.record.n, &data)
+                m.framed(audience, ndjson, |game, record| {
+                    let n = record.n;
+                    let record = for_audience(game, record.clone(), Some(audience));
+                    let data =
+                        serde_json::to_vec(&move_view(game, &record, false)).unwrap_or_default();
+                    frame(ndjson, FeedEventName::Move, n, &data)
                 })
             }
             WatchEvent::Deleted { id, last, why } => {

@@ -37,8 +37,10 @@ pub const FEED_PER_GAME: usize = 1000;
 /// Most subscribers in all, by default.
 pub const FEED_TOTAL: usize = 4000;
 /// Items a game's channel holds for a slow subscriber before it must read
-/// the store again.
-const CHANNEL_BUFFER: usize = 256;
+/// the store again. The channel keeps its last items (each with the
+/// move's renderings) until they are overwritten, whoever has read them,
+/// so this is also what every watched game keeps in memory.
+pub const CHANNEL_BUFFER: usize = 32;
 
 /// The bounds on feed subscribers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,41 +72,22 @@ pub enum FeedFull {
     Server(usize),
 }
 
-/// A committed move, with its rendering for each audience and its framing
-/// for each format made once and shared by every subscriber.
+/// A committed move, with its framing for each audience and format made
+/// once and shared by every subscriber.
 #[derive(Debug)]
 pub struct FeedMove {
     /// The game (after the move, or later: only its setup is read).
     pub game: Arc<Game>,
     /// The move.
     pub record: MoveRecord,
-    /// The move's JSON, per audience.
-    rendered: [OnceLock<Arc<[u8]>>; 3],
     /// The framed event, per audience and format: what is written to each
     /// subscriber's connection, shared (a `Bytes` clone copies nothing).
+    /// Only the framed bytes are kept, not the move's JSON apart: a game
+    /// watched in both formats for one audience renders the move twice.
     framed: [OnceLock<Bytes>; 6],
 }
 
-fn audience_index(audience: Audience) -> usize {
-    match audience {
-        Audience::Young => 0,
-        Audience::General => 1,
-        Audience::Scholar => 2,
-    }
-}
-
 impl FeedMove {
-    /// The move rendered for `audience` by `render`, made by the first
-    /// subscriber that asks and kept for the others.
-    pub fn rendered(
-        &self,
-        audience: Audience,
-        render: impl FnOnce(&Game, &MoveRecord) -> Vec<u8>,
-    ) -> Arc<[u8]> {
-        let slot = &self.rendered[audience_index(audience)];
-        Arc::clone(slot.get_or_init(|| render(&self.game, &self.record).into()))
-    }
-
     /// The event framed for `audience` as an NDJSON line (`ndjson`) or a
     /// Server-Sent Event by `frame`, made by the first subscriber that asks
     /// and shared with the others without a copy.
@@ -112,10 +95,16 @@ impl FeedMove {
         &self,
         audience: Audience,
         ndjson: bool,
-        frame: impl FnOnce(&Self) -> Bytes,
+        frame: impl FnOnce(&Game, &MoveRecord) -> Bytes,
     ) -> Bytes {
-        let slot = &self.framed[audience_index(audience) * 2 + usize::from(ndjson)];
-        slot.get_or_init(|| frame(self)).clone()
+        let index = match audience {
+            Audience::Young => 0,
+            Audience::General => 1,
+            Audience::Scholar => 2,
+        };
+        self.framed[index * 2 + usize::from(ndjson)]
+            .get_or_init(|| frame(&self.game, &self.record))
+            .clone()
     }
 }
 
@@ -270,7 +259,6 @@ impl FeedMove {
         Self {
             game,
             record,
-            rendered: Default::default(),
             framed: Default::default(),
         }
     }

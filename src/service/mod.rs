@@ -22,8 +22,8 @@ pub use command::{
 pub use error::ServiceError;
 
 pub use feed::{
-    Deletion, FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove, Hub,
-    Subscription, Watch, WatchEvent,
+    CHANNEL_BUFFER, Deletion, FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove,
+    Hub, Subscription, Watch, WatchEvent,
 };
 pub use writer::{HOT_GAMES, MAX_BATCH};
 
