@@ -2,7 +2,8 @@
 # Live-feed load benchmark: 1,000 SSE subscribers on one game, then 100 games
 # with 10 subscribers each, while throws are made; the delay from a throw's
 # answer to its event reaching every subscriber (p50, p99, max) and the
-# server's resident memory (peak, sampled every 0.2 s).
+# server's resident memory (peak, sampled every 0.2 s, and the process's
+# peak since its start, VmHWM, which includes the exact-odds solve at start).
 #
 #   scripts/feed_load.sh                   # 300 throws at 50/s per scenario
 #   THROWS=600 RATE=100 scripts/feed_load.sh
@@ -45,6 +46,16 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 curl -sf "$URL/readyz" >/dev/null || { echo "the server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
+start_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
+# The presets' exact odds are solved in the background from the start (a
+# transient peak of its own): wait for them, so that the scenarios measure
+# the feed alone; the process's own peak (VmHWM) is reported as well.
+for preset in composite culin1898 ludii a4 boxed; do
+    for _ in $(seq 1 600); do
+        [ "$(curl -s -o /dev/null -w "%{http_code}" "$URL/v1/rulesets/$preset/statistics")" != 503 ] && break
+        sleep 0.1
+    done
+done
 idle_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
 
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
@@ -56,7 +67,8 @@ scenario() {
     : >"$TMP/rss.txt"
     ( while kill -0 "$SERVER" 2>/dev/null; do ps -o rss= -p "$SERVER" >>"$TMP/rss.txt"; sleep 0.2; done ) &
     local sampler=$!
-    echo "== $label: $games game(s) x $subs subscribers, $THROWS throws at $RATE/s" >&2
+    echo "== $label: $games game(s) x $subs subscribers, $THROWS throws at $RATE/s; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+    loads="$loads $label: $(cut -d' ' -f1 /proc/loadavg);"
     line=$("$TARGET/release/examples/feed_load" "127.0.0.1:$PORT" "$games" "$subs" "$THROWS" "$RATE" | grep '^RESULT')
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
@@ -69,12 +81,16 @@ scenario() {
     # Let the server notice the closed streams before the next scenario.
     sleep 1
 }
+loads=""
 scenario "one game" 1 1000
 scenario "100 games" 100 10
 end_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
+hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$SERVER/status")
 {
     echo
-    echo "Server RSS after start: $(mib "$idle_rss") MiB; at the end: $(mib "$end_rss") MiB."
+    echo "Server RSS when ready: $(mib "$start_rss") MiB; with the odds solved: $(mib "$idle_rss") MiB;" \
+        "at the end: $(mib "$end_rss") MiB; the process's peak since its start (VmHWM): $(mib "$hwm") MiB."
+    echo "Load average (1 min) at the start of each scenario:$loads"
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
         "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); client and server on the same cores."
 } >>"$OUT/feed.md"

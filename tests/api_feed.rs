@@ -6,8 +6,11 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::live::{PATIENCE, Served};
 use serde_json::json;
+use zohn_ahl::domain::GameId;
 use zohn_ahl::service::FeedLimits;
 
 async fn served() -> Served {
@@ -267,8 +270,8 @@ async fn subscribers_beyond_the_bounds_get_503_problem_with_retry_after() {
             .unwrap()
             .contains("server")
     );
-    // A stream whose client hangs up gives its place back (noticed when the
-    // next event is written to it: here, a move).
+    // A stream whose client hangs up gives its place back (at once; see
+    // below: a move here only makes sure that the game goes on).
     drop(third);
     let mut again = None;
     for _ in 0..100 {
@@ -358,5 +361,184 @@ async fn malformed_resume_points_and_unknown_games_are_problems() {
         unknown.header("content-type"),
         Some("application/problem+json")
     );
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn a_deleted_games_subscribers_got_only_keep_alives_now_a_deleted_event_ends_each_stream() {
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-deleted"})).await;
+    for _ in 0..2 {
+        assert_eq!(s.throw(&id).await.status, 201);
+    }
+    let mut sse = s.stream(&events(&id), &[]).await;
+    assert_eq!(
+        sse.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
+    let mut ndjson = s
+        .stream(&events(&id), &[("accept", "application/x-ndjson")])
+        .await;
+    assert_eq!(ndjson.line().await.unwrap()["event"], "snapshot");
+    // A resumed stream that has told nothing yet is told too.
+    let mut resumed = s.stream(&events(&id), &[("last-event-id", "1")]).await;
+    assert_eq!(resumed.event().await.unwrap().id(), 2);
+
+    let deleted = s
+        .request("DELETE", &format!("/v1/games/{id}"), &[], b"")
+        .await;
+    assert_eq!(deleted.status, 204);
+
+    let data = json!({"id": id, "reason": "request"});
+    for feed in [&mut sse, &mut resumed] {
+        let e = feed.event().await.expect("an event before the stream ends");
+        assert_eq!(e.event.as_deref(), Some("deleted"), "{e:?}");
+        assert_eq!(e.id(), 2, "the last move told");
+        assert_eq!(e.json(), data);
+        assert!(feed.ends().await, "the stream closes after `deleted`");
+    }
+    assert_eq!(
+        ndjson.line().await.unwrap(),
+        json!({"event": "deleted", "id": 2, "data": data})
+    );
+    assert!(ndjson.ends().await);
+    // The game's feed is gone with it.
+    let again = s.request("GET", &events(&id), &[], b"").await;
+    assert_eq!(again.status, 404);
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn a_game_removed_by_retention_tells_its_subscribers_and_ends_their_streams() {
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-retention"})).await;
+    let second = s.create(&json!({"seed": "feed-second"})).await;
+    let mut feed = s.stream(&events(&id), &[]).await;
+    assert_eq!(
+        feed.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
+    let mut other = s.stream(&events(&second), &[]).await;
+    other.event().await.unwrap();
+    // A month on, with a retention of a day: both games are old enough;
+    // the purge removes them both.
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(30);
+    let purged = s
+        .service
+        .purge(later, Some(time::Duration::days(1)))
+        .await
+        .unwrap();
+    assert_eq!(purged.games, 2);
+    for (feed, game) in [(&mut feed, &id), (&mut other, &second)] {
+        let e = feed.event().await.expect("an event before the stream ends");
+        assert_eq!(e.event.as_deref(), Some("deleted"), "{e:?}");
+        assert_eq!(e.id(), 0);
+        assert_eq!(e.json(), json!({"id": game, "reason": "retention"}));
+        assert!(feed.ends().await);
+    }
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn a_subscriber_that_hung_up_kept_its_place_until_the_next_event_now_it_is_given_back_at_once()
+ {
+    let s = Served::start(FeedLimits {
+        per_game: 1,
+        total: 1,
+    })
+    .await;
+    let id = s.create(&json!({})).await;
+    let game = GameId::parse(&id).unwrap();
+    let mut feed = s.stream(&events(&id), &[]).await;
+    assert_eq!(
+        feed.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
+    assert_eq!(s.service.hub().subscribers(game), (1, 1));
+    drop(feed);
+    // No move is made and the first keep-alive is 15 s away: only the
+    // hang-up itself can end the stream within this wait.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while s.service.hub().subscribers(game) != (0, 0) {
+        assert!(
+            Instant::now() < deadline,
+            "the closed stream still holds its place"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = s.stream(&events(&id), &[]).await;
+    assert_eq!(again.status, 200, "its place is free for another");
+    s.stop().await;
+}
+
+#[actix_web::test]
+async fn the_server_sets_tcp_nodelay_so_that_nagle_holds_back_no_event() {
+    use actix_web::{App, HttpRequest, HttpServer, web};
+
+    #[derive(Clone)]
+    struct NoDelay(bool);
+    async fn nodelay(req: HttpRequest) -> String {
+        match req.conn_data::<NoDelay>() {
+            Some(NoDelay(true)) => "on".to_owned(),
+            Some(NoDelay(false)) => "off".to_owned(),
+            None => "unknown".to_owned(),
+        }
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = zohn_ahl::server::tuned(HttpServer::new(|| {
+        App::new().route("/", web::get().to(nodelay))
+    }))
+    .on_connect(|conn, data| {
+        if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
+            data.insert(NoDelay(tcp.nodelay().unwrap_or(false)));
+        }
+    })
+    .workers(1)
+    .disable_signals()
+    .listen(listener)
+    .unwrap()
+    .run();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+    let mut answer = common::live::Stream::open(addr, "GET", "/", &[], b"").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.body().await, b"on");
+    handle.stop(false).await;
+}
+
+#[actix_web::test]
+async fn a_subscriber_that_falls_behind_the_channel_reads_the_missed_moves_from_the_store() {
+    use zohn_ahl::service::{CHANNEL_BUFFER, WatchEvent};
+
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-behind"})).await;
+    let game = GameId::parse(&id).unwrap();
+    let mut watch = s
+        .service
+        .watch(game, None, true, Duration::from_secs(15))
+        .await
+        .unwrap();
+    assert!(matches!(
+        watch.next().await.unwrap(),
+        Some(WatchEvent::Snapshot(_))
+    ));
+    // More moves than the channel holds, while the watcher reads nothing.
+    let moves = u32::try_from(CHANNEL_BUFFER).unwrap() + 8;
+    let mut made = 0;
+    while made < moves && s.throw(&id).await.status == 201 {
+        made += 1;
+    }
+    assert!(
+        made > u32::try_from(CHANNEL_BUFFER).unwrap(),
+        "{made} moves"
+    );
+    for n in 1..=made {
+        match watch.next().await.unwrap() {
+            Some(WatchEvent::Move(m)) => assert_eq!(m.record.n, n),
+            Some(WatchEvent::End(g)) => panic!("the end before move {n}: {}", g.state.throws),
+            other => panic!("move {n}: {other:?}"),
+        }
+    }
     s.stop().await;
 }

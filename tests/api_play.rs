@@ -104,3 +104,47 @@ async fn the_game_page_never_puts_a_seat_token_in_a_url_it_requests() {
         );
     }
 }
+
+#[actix_web::test]
+async fn the_pages_had_no_icon_now_each_links_the_embedded_svg_served_under_the_csp() {
+    let (_db, app) = spawn_app().await;
+    let id = send(&app, post_json("/v1/games", &json!({}))).await.json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let link = "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">";
+    for path in [
+        "/play".to_owned(),
+        format!("/play/{id}"),
+        "/play/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79".to_owned(),
+    ] {
+        let page = String::from_utf8(send(&app, get(&path)).await.body).unwrap();
+        assert!(page.contains(link), "{path} links the icon");
+    }
+    // Browsers that read no page ask for /favicon.ico: the same picture.
+    let svg = send(&app, get("/favicon.svg")).await;
+    let ico = send(&app, get("/favicon.ico")).await;
+    for r in [&svg, &ico] {
+        assert_eq!(r.status.as_u16(), 200);
+        assert_eq!(r.header("content-type").as_deref(), Some("image/svg+xml"));
+        assert_eq!(r.header("content-security-policy").as_deref(), Some(CSP));
+        assert_eq!(
+            r.header("x-content-type-options").as_deref(),
+            Some("nosniff")
+        );
+    }
+    assert_eq!(svg.body, ico.body);
+    let text = String::from_utf8(svg.body.clone()).unwrap();
+    assert!(text.len() < 2048, "a small icon: {} bytes", text.len());
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.attribute("viewBox"), Some("0 0 32 32"));
+    // Nothing from another origin: no reference but the SVG namespace.
+    assert!(
+        !text
+            .replace("http://www.w3.org/2000/svg", "")
+            .contains("http")
+    );
+    assert!(!text.contains("href"));
+}

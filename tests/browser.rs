@@ -235,6 +235,38 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
             .iter()
             .all(|h| h.as_str().unwrap().starts_with("/v1/sources/"))
     );
+    // Each source has a label of its own: they once read "Digital Ludeme
+    // Project" for five sources and "Zohn Ahl" for two.
+    let labels = js(&client, "return window.zohnAhl.labels()").await;
+    let labels = labels.as_object().unwrap();
+    let catalogue: Value = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/v1/sources').then(r => r.json()).then(done);",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    let catalogue = catalogue["items"].as_array().unwrap();
+    assert_eq!(labels.len(), catalogue.len(), "a label for every source");
+    let distinct: std::collections::HashSet<&str> =
+        labels.values().map(|l| l.as_str().unwrap()).collect();
+    assert_eq!(distinct.len(), labels.len(), "labels alike: {labels:?}");
+    assert_eq!(labels["culin1907"], "Culin 1907");
+    // A citation's link reads its source's label, then the page if any.
+    let links = js(
+        &client,
+        "return [...document.querySelectorAll('#moves .cites a')].map(a => [decodeURIComponent(a.getAttribute('href').split('/').pop()), a.textContent])",
+    )
+    .await;
+    for link in links.as_array().unwrap() {
+        let (source, text) = (link[0].as_str().unwrap(), link[1].as_str().unwrap());
+        let label = labels[source].as_str().unwrap();
+        assert!(
+            text == label || text.starts_with(&format!("{label}, ")),
+            "{source}: {text:?}"
+        );
+    }
 
     // The board moved: its picture is now the fifth move's, drawn, and not
     // the opening's.
@@ -403,7 +435,59 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         "return document.body.classList.contains('big')",
     )
     .await;
+    // On a 1920 x 1080 projector the board and the newest move's caption
+    // and narration are all above the fold (the feed once started below
+    // it, under the board).
+    // The window's own frame taken into account, so that the page gets
+    // 1920 x 1080 as on a projector in full screen.
+    client.set_window_size(1920, 1080).await.unwrap();
+    let frame = js(&client, "return window.outerHeight - window.innerHeight").await;
+    let frame = u32::try_from(frame.as_u64().unwrap_or(0)).unwrap();
+    client.set_window_size(1920, 1080 + frame).await.unwrap();
+    until(
+        &client,
+        "the page at 1920 x 1080",
+        "return window.innerWidth === 1920 && window.innerHeight === 1080",
+    )
+    .await;
+    until(
+        &client,
+        "the board drawn",
+        "const b = document.getElementById('board'); return b.complete && b.naturalWidth > 0",
+    )
+    .await;
+    let layout = js(
+        &client,
+        "const r = (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+         const first = document.querySelector('#moves li');
+         return { height: window.innerHeight, width: window.innerWidth,
+                  board: r(document.getElementById('board')),
+                  latest: r(document.getElementById('latest')),
+                  latestText: document.getElementById('latest').textContent,
+                  caption: r(first.querySelector('.caption')),
+                  segment: r(first.querySelector('.segment')),
+                  throwButton: r(document.getElementById('throw')) };",
+    )
+    .await;
+    let height = layout["height"].as_f64().unwrap();
+    let side = |name: &str, i: usize| layout[name][i].as_f64().unwrap();
+    for name in ["board", "latest", "caption", "segment", "throwButton"] {
+        assert!(
+            side(name, 3) <= height && side(name, 1) >= 0.0 && side(name, 3) > side(name, 1),
+            "{name} above the fold: {layout}"
+        );
+    }
+    assert!(
+        side("board", 3) - side("board", 1) >= 0.6 * height,
+        "the board large: {layout}"
+    );
+    assert!(
+        side("latest", 0) >= side("board", 2),
+        "the narration beside the board: {layout}"
+    );
+    assert!(!layout["latestText"].as_str().unwrap().is_empty());
     save("play-big.png", &client.screenshot().await.unwrap());
+    client.set_window_size(1280, 1000).await.unwrap();
 
     // A seated game: each side plays from its own link; the token stays in
     // the fragment and no URL the page requested carries it.

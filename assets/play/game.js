@@ -39,6 +39,7 @@
   let refreshTimer = null;
   let busy = false; // a throw or report is on its way: one at a time
   let newest = null; // the newest move shown
+  let gone = false; // the game was deleted
 
   function headers(extra) {
     const h = Object.assign({}, extra || {});
@@ -60,21 +61,67 @@
   }
 
   // ---- sources, for the citation links -------------------------------------
+  // Each source's label, as a short citation reads: who (the authors'
+  // family names, else the publisher or the site) and the year, or, for a
+  // source without a year (a web page, a game file), who and a short title;
+  // a short title added where that is not enough to tell two sources apart,
+  // and the source's id where even that is not. Every source gets its own
+  // label (the page's citations once read "Digital Ludeme Project" for five).
+  function sourceLabels(items) {
+    const who = (s) => {
+      const names = (s.author || []).map((a) => a.family || a.literal).filter(Boolean);
+      if (names.length > 2) return names[0] + " et al.";
+      if (names.length) return names.join(" and ");
+      return s.publisher || s["container-title"] || "";
+    };
+    const year = (s) => {
+      const parts = s.issued && s.issued["date-parts"];
+      return parts && parts[0] && parts[0][0] ? String(parts[0][0]) : "";
+    };
+    const shortTitle = (s) => {
+      const title = (s["title-short"] || s.title || "").split(/[:;] /)[0].trim();
+      const words = title.split(/\s+/).filter(Boolean);
+      return words.length > 5
+        ? words.slice(0, 5).join(" ").replace(/[,;:.]+$/, "") + "…"
+        : words.join(" ");
+    };
+    const count = (labels) => {
+      const n = {};
+      for (const l of Object.values(labels)) n[l] = (n[l] || 0) + 1;
+      return n;
+    };
+    const labels = {};
+    for (const s of items) {
+      const [w, y, t] = [who(s), year(s), shortTitle(s)];
+      labels[s.id] = (w && y ? w + " " + y : w && t && t !== w ? w + ", " + t : w || t) || s.id;
+    }
+    let n = count(labels);
+    for (const s of items) {
+      const title = shortTitle(s);
+      if (n[labels[s.id]] > 1 && title && !labels[s.id].includes(title)) {
+        labels[s.id] += ", " + title;
+      }
+    }
+    n = count(labels);
+    for (const s of items) {
+      if (n[labels[s.id]] > 1) labels[s.id] += " [" + s.id + "]";
+    }
+    return labels;
+  }
+
   async function loadSources() {
     try {
       const res = await fetch("/v1/sources");
       if (!res.ok) return;
       const body = await res.json();
       const items = Array.isArray(body) ? body : body.items || body.sources || [];
-      for (const s of items) {
-        const who = (s.author && s.author[0] && (s.author[0].family || s.author[0].literal)) || s.publisher || "";
-        const year = s.issued && s.issued["date-parts"] && s.issued["date-parts"][0] && s.issued["date-parts"][0][0];
-        sources[s.id] = [who, year].filter(Boolean).join(" ") || s.title || s.id;
-      }
+      sources = sourceLabels(items);
     } catch (_) {
       // Citations then show the source ids.
     }
   }
+  // For the page's tests and for anyone reading the page: the labels in use.
+  window.zohnAhl = { sourceLabels, labels: () => Object.assign({}, sources) };
 
   // ---- the game view -------------------------------------------------------
   function sideName(side) {
@@ -118,7 +165,7 @@
   }
 
   function updateControls() {
-    const over = !game || game.status === "finished";
+    const over = !game || game.status === "finished" || gone;
     const host = seatSide === "host";
     let canThrow = !over && !busy;
     let canReport = canThrow;
@@ -145,7 +192,7 @@
         }
       }
     }
-    if (over) note = "The game is over.";
+    if (over) note = gone ? "The game was deleted." : "The game is over.";
     $("seat-note").textContent = note;
     $("throw").disabled = !canThrow;
     $("throw").hidden = watching;
@@ -273,11 +320,21 @@
       $("board").setAttribute("src", api + "/board.svg");
       feed.close();
     });
+    feed.addEventListener("deleted", () => {
+      if (gen !== generation) return;
+      feed.close();
+      gone = true;
+      $("status").textContent = "This game was deleted: its moves are no longer kept.";
+      $("latest").textContent = "";
+      $("board").removeAttribute("src");
+      $("board").alt = "The board of a deleted game";
+      updateControls();
+    });
     feed.addEventListener("error", () => {
       if (gen !== generation) return;
       // The browser reconnects by itself (with Last-Event-ID) unless the
       // server refused the stream; then keep in step by asking for the moves.
-      if (feed.readyState === EventSource.CLOSED && !(game && game.status === "finished")) {
+      if (feed.readyState === EventSource.CLOSED && !gone && !(game && game.status === "finished")) {
         poll(gen);
       }
     });

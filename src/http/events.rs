@@ -7,11 +7,13 @@
 //! `n + 1`; then one `move` per move (the move view, as
 //! `GET /v1/games/{id}/moves/{n}` gives it, with `id` = its number); when
 //! the game ends (won or stopped), `end` with the final game view, and the
-//! stream closes. `?follow=false` tells what the store holds (and `end` if
+//! stream closes; when the game is deleted (by a request, or by the
+//! server's retention), `deleted`, and the stream closes. `?follow=false` tells what the store holds (and `end` if
 //! the game is over), then closes without waiting for more. SSE streams
 //! send `retry: 2000` once and a `: keep-alive` comment after 15 s without
 //! news; NDJSON streams send an empty line then. The fan-out is the
-//! service's (`service::Hub`); this module only frames.
+//! service's (`service::Hub`); this module only frames, each move once per
+//! audience and format for all of its subscribers.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -28,7 +30,7 @@ use super::moves::{MoveView, for_audience, move_view};
 use super::problem::{ApiError, Problem};
 use crate::domain::Game;
 use crate::narration::Audience;
-use crate::service::{Service, Watch, WatchEvent};
+use crate::service::{Deletion, Service, Watch, WatchEvent};
 
 /// How long a stream may stay silent before a keep-alive.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -144,6 +146,9 @@ pub enum FeedEventName {
     Move,
     /// The game is over (`data`: the final game view); the stream closes.
     End,
+    /// The game was deleted (`data`: a `FeedDeletion`); the stream closes,
+    /// and the game's reads answer 404 from now on.
+    Deleted,
 }
 
 impl FeedEventName {
@@ -152,23 +157,48 @@ impl FeedEventName {
             FeedEventName::Snapshot => "snapshot",
             FeedEventName::Move => "move",
             FeedEventName::End => "end",
+            FeedEventName::Deleted => "deleted",
         }
     }
 }
 
+/// Why a game's feed ended without an `end`: its `deleted` event.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FeedDeletion {
+    /// The game's id.
+    #[schema(example = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")]
+    id: String,
+    /// `request`: deleted by `DELETE /v1/games/{id}`; `retention`: removed
+    /// by the server's retention (finished, or without a move, for longer
+    /// than the retention period).
+    reason: DeletionReason,
+}
+
+/// Why the game was deleted.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeletionReason {
+    /// By `DELETE /v1/games/{id}`.
+    Request,
+    /// By the server's retention.
+    Retention,
+}
+
 /// One Server-Sent Event of the feed, as its fields: `event`, `id` and
 /// `data` (one line of JSON: a `GameView` for `snapshot` and `end`, a
-/// `MoveView` for `move`). The stream also carries `retry:` once and
+/// `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
 /// `: keep-alive` comments, which are not events.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SseEvent {
-    /// `snapshot`, `move` or `end`.
+    /// `snapshot`, `move`, `end` or `deleted`.
     event: FeedEventName,
-    /// The moves so far (`snapshot`, `end`) or the move's number (`move`):
-    /// send it back as `Last-Event-ID` to resume after it.
+    /// The moves so far (`snapshot`, `end`), the move's number (`move`),
+    /// or the last move told (`deleted`): send it back as `Last-Event-ID`
+    /// to resume after it.
     #[schema(pattern = "^[0-9]{1,9}$", example = "3")]
     id: String,
-    /// The event's JSON (`GameView` or `MoveView`), on one line.
+    /// The event's JSON (`GameView`, `MoveView` or `FeedDeletion`), on one
+    /// line.
     #[schema(content_media_type = "application/json")]
     data: String,
 }
@@ -201,6 +231,14 @@ pub enum FeedLine {
         id: u32,
         /// The final game.
         data: Box<GameView>,
+    },
+    /// The game was deleted; the stream closes.
+    #[schema(title = "Deleted")]
+    Deleted {
+        /// The last move told.
+        id: u32,
+        /// The game and why it was deleted.
+        data: FeedDeletion,
     },
 }
 
@@ -265,12 +303,29 @@ impl Feed {
                 &game_json(&game),
             ),
             WatchEvent::Move(m) => {
+                // Rendered and framed by the first subscriber of each
+                // audience and format; the others share its bytes.
                 let audience = self.audience.unwrap_or(m.game.setup.audience);
-                let data = m.rendered(audience, |game, record| {
+                let ndjson = self.ndjson;
+                m.framed(audience, ndjson, |game, record| {
+                    let n = record.n;
                     let record = for_audience(game, record.clone(), Some(audience));
-                    serde_json::to_vec(&move_view(game, &record, false)).unwrap_or_default()
-                });
-                frame(self.ndjson, FeedEventName::Move, m.record.n, &data)
+                    let data =
+                        serde_json::to_vec(&move_view(game, &record, false)).unwrap_or_default();
+                    frame(ndjson, FeedEventName::Move, n, &data)
+                })
+            }
+            WatchEvent::Deleted { id, last, why } => {
+                let reason = match why {
+                    Deletion::Request => DeletionReason::Request,
+                    Deletion::Retention => DeletionReason::Retention,
+                };
+                let data = serde_json::to_vec(&FeedDeletion {
+                    id: id.to_string(),
+                    reason,
+                })
+                .unwrap_or_default();
+                frame(self.ndjson, FeedEventName::Deleted, last, &data)
             }
             WatchEvent::End(game) => frame(
                 self.ndjson,
@@ -296,6 +351,10 @@ impl Feed {
 /// `caption`), and, once the game is won or stopped, `end` (`data`: the
 /// final game view), after which the stream closes. A game already over
 /// gets its snapshot (or the moves after the resume point) and `end`.
+/// When the game is deleted (`DELETE /v1/games/{id}`, or the server's
+/// retention), its subscribers get `deleted` (`id`: the last move told;
+/// `data`: the game's id and `reason`, `request` or `retention`), and the
+/// stream closes; the game's reads, this one included, then answer 404.
 ///
 /// `Last-Event-ID: n` (SSE; browsers send it when they reconnect) or
 /// `?since=n` resumes after move `n`, with no gap and no duplicate, even
@@ -311,7 +370,7 @@ impl Feed {
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over; SSE by default, NDJSON with `Accept: application/x-ndjson`",
+        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson`",
             content(
                 (SseEvent = "text/event-stream"),
                 (FeedLine = "application/x-ndjson"),

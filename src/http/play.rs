@@ -17,6 +17,10 @@ use crate::service::{Service, ServiceError};
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const NEW_HTML: &str = include_str!("../../assets/play/new.html");
+/// The site's icon: a small SVG (the ring of spaces, the two creeks and
+/// an awl), linked from every page and also served at `/favicon.ico` for
+/// clients that ask there without reading the page.
+const FAVICON_SVG: &str = include_str!("../../assets/play/favicon.svg");
 const GAME_HTML: &str = include_str!("../../assets/play/game.html");
 
 /// The page's assets, by name: (content type, body).
@@ -54,7 +58,7 @@ fn page(
 
 const HTML: &str = "text/html; charset=utf-8";
 
-const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
+const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
 
 /// `GET /play`: the form that starts a game.
 async fn new_game() -> HttpResponse {
@@ -93,9 +97,22 @@ async fn asset(req: HttpRequest) -> HttpResponse {
     }
 }
 
+/// `GET /favicon.svg` and `GET /favicon.ico`: the icon, as SVG (browsers
+/// read the type from the answer, not the name).
+async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "image/svg+xml"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(FAVICON_SVG)
+}
+
 /// Register the page's routes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/play", web::get().to(new_game))
+    cfg.route("/favicon.svg", web::get().to(favicon))
+        .route("/favicon.ico", web::get().to(favicon))
+        .route("/play", web::get().to(new_game))
         .route("/play/", web::get().to(new_game))
         .route("/play/assets/{name}", web::get().to(asset))
         .route("/play/{id}", web::get().to(game_page));

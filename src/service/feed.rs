@@ -3,7 +3,10 @@
 //!
 //! The writer publishes after each durable commit, in commit order: one
 //! [`FeedItem::Move`] per move, then [`FeedItem::End`] for a game the batch
-//! finished (won, or stopped). A subscriber subscribes first and reads the
+//! finished (won, or stopped). A deletion (by request, or by the
+//! retention purge) publishes [`FeedItem::Deleted`] after its commit: the
+//! game's watchers are told and their streams end. A subscriber subscribes
+//! first and reads the
 //! store second, so a move committed in between reaches it twice (once in
 //! the read, once from the channel) and never not at all; it skips the
 //! second by move number. A subscriber that falls behind the channel's
@@ -17,6 +20,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use bytes::Bytes;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -33,8 +37,10 @@ pub const FEED_PER_GAME: usize = 1000;
 /// Most subscribers in all, by default.
 pub const FEED_TOTAL: usize = 4000;
 /// Items a game's channel holds for a slow subscriber before it must read
-/// the store again.
-const CHANNEL_BUFFER: usize = 256;
+/// the store again. The channel keeps its last items (each with the
+/// move's renderings) until they are overwritten, whoever has read them,
+/// so this is also what every watched game keeps in memory.
+pub const CHANNEL_BUFFER: usize = 32;
 
 /// The bounds on feed subscribers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,31 +72,39 @@ pub enum FeedFull {
     Server(usize),
 }
 
-/// A committed move, with its rendering for each audience made once and
-/// shared by every subscriber.
+/// A committed move, with its framing for each audience and format made
+/// once and shared by every subscriber.
 #[derive(Debug)]
 pub struct FeedMove {
     /// The game (after the move, or later: only its setup is read).
     pub game: Arc<Game>,
     /// The move.
     pub record: MoveRecord,
-    rendered: [OnceLock<Arc<[u8]>>; 3],
+    /// The framed event, per audience and format: what is written to each
+    /// subscriber's connection, shared (a `Bytes` clone copies nothing).
+    /// Only the framed bytes are kept, not the move's JSON apart: a game
+    /// watched in both formats for one audience renders the move twice.
+    framed: [OnceLock<Bytes>; 6],
 }
 
 impl FeedMove {
-    /// The move rendered for `audience` by `render`, made by the first
-    /// subscriber that asks and kept for the others.
-    pub fn rendered(
+    /// The event framed for `audience` as an NDJSON line (`ndjson`) or a
+    /// Server-Sent Event by `frame`, made by the first subscriber that asks
+    /// and shared with the others without a copy.
+    pub fn framed(
         &self,
         audience: Audience,
-        render: impl FnOnce(&Game, &MoveRecord) -> Vec<u8>,
-    ) -> Arc<[u8]> {
-        let slot = &self.rendered[match audience {
+        ndjson: bool,
+        frame: impl FnOnce(&Game, &MoveRecord) -> Bytes,
+    ) -> Bytes {
+        let index = match audience {
             Audience::Young => 0,
             Audience::General => 1,
             Audience::Scholar => 2,
-        }];
-        Arc::clone(slot.get_or_init(|| render(&self.game, &self.record).into()))
+        };
+        self.framed[index * 2 + usize::from(ndjson)]
+            .get_or_init(|| frame(&self.game, &self.record))
+            .clone()
     }
 }
 
@@ -101,6 +115,18 @@ pub enum FeedItem {
     Move(Arc<FeedMove>),
     /// The game ended (won or stopped): the final game.
     End(Arc<Game>),
+    /// The game was deleted: nothing more comes.
+    Deleted(Deletion),
+}
+
+/// Why a game was deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deletion {
+    /// By a request (`DELETE /v1/games/{id}`).
+    Request,
+    /// By the server's retention: finished, or left without a move, for
+    /// longer than the retention period.
+    Retention,
 }
 
 #[derive(Debug)]
@@ -233,7 +259,7 @@ impl FeedMove {
         Self {
             game,
             record,
-            rendered: Default::default(),
+            framed: Default::default(),
         }
     }
 }
@@ -248,6 +274,16 @@ pub enum WatchEvent {
     Move(Arc<FeedMove>),
     /// The game is over (won or stopped): the final game. Nothing follows.
     End(Arc<Game>),
+    /// The game was deleted: `last` is the last move told. Nothing
+    /// follows.
+    Deleted {
+        /// The game.
+        id: GameId,
+        /// The last move told (the resume point so far).
+        last: u32,
+        /// Why.
+        why: Deletion,
+    },
     /// Nothing happened for the keep-alive interval.
     Idle,
 }
@@ -273,6 +309,8 @@ pub struct Watch {
     more_in_store: bool,
     /// Whether the game was over when last read: the end follows its moves.
     over: bool,
+    /// Whether the game was found deleted while catching up.
+    gone: bool,
     done: bool,
 }
 
@@ -308,6 +346,7 @@ impl Watch {
             backlog: VecDeque::new(),
             more_in_store: true,
             over,
+            gone: false,
             done: false,
         })
     }
@@ -322,6 +361,19 @@ impl Watch {
         loop {
             if self.done {
                 return Ok(None);
+            }
+            if self.gone {
+                // The deletion is the newest item of the channel, unless
+                // another process deleted the game.
+                let mut why = Deletion::Request;
+                loop {
+                    match self.subscription.receiver.try_recv() {
+                        Ok(FeedItem::Deleted(w)) => why = w,
+                        Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+                        Err(_) => break,
+                    }
+                }
+                return Ok(Some(self.deleted(why)));
             }
             if let Some(game) = self.snapshot.take() {
                 return Ok(Some(WatchEvent::Snapshot(Box::new(game))));
@@ -374,6 +426,7 @@ impl Watch {
                     self.done = true;
                     return Ok(Some(WatchEvent::End(game)));
                 }
+                Ok(FeedItem::Deleted(why)) => return Ok(Some(self.deleted(why))),
                 Err(RecvError::Lagged(_)) => self.catch_up().await?,
                 Err(RecvError::Closed) => {
                     self.done = true;
@@ -383,14 +436,25 @@ impl Watch {
         }
     }
 
+    /// The game is gone: the last thing told.
+    fn deleted(&mut self, why: Deletion) -> WatchEvent {
+        self.done = true;
+        self.backlog.clear();
+        WatchEvent::Deleted {
+            id: self.id,
+            last: self.last,
+            why,
+        }
+    }
+
     /// Fallen behind the hub: read the game and the moves after the last
-    /// told from the store again.
+    /// told from the store again. A game no longer there was deleted (its
+    /// deletion was among the items missed): the watch tells so next.
     async fn catch_up(&mut self) -> Result<(), ServiceError> {
-        let game = self
-            .store
-            .game(self.id)
-            .await?
-            .ok_or(ServiceError::GameNotFound(self.id))?;
+        let Some(game) = self.store.game(self.id).await? else {
+            self.gone = true;
+            return Ok(());
+        };
         self.over = game.state.is_finished();
         self.game = Arc::new(game);
         self.more_in_store = true;

@@ -28,8 +28,8 @@ pub use odds::{GameOdds, solution};
 pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
 
 pub use feed::{
-    FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove, Hub, Subscription, Watch,
-    WatchEvent,
+    CHANNEL_BUFFER, Deletion, FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove,
+    Hub, Subscription, Watch, WatchEvent,
 };
 pub use writer::{HOT_GAMES, MAX_BATCH};
 
@@ -365,7 +365,8 @@ impl Service {
     }
 
     /// Delete a game with its moves, seats and idempotency keys, through
-    /// the single writer. A seated game needs the host's token (or, for a
+    /// the single writer; its live-feed watchers are told, and their
+    /// streams end. A seated game needs the host's token (or, for a
     /// game seated before hosts existed, either side's); a game without
     /// seats may be deleted by anyone, as anyone may play it.
     ///

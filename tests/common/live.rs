@@ -21,6 +21,8 @@ pub const PATIENCE: Duration = Duration::from_secs(20);
 pub struct Served {
     pub db: TestDb,
     pub addr: SocketAddr,
+    /// The service behind the server (for what has no route: a purge).
+    pub service: Service,
     handle: ServerHandle,
 }
 
@@ -30,18 +32,27 @@ impl Served {
         let db = TestDb::new();
         let store = Store::connect(&db.url).await.expect("open store");
         let service = Service::with_limits(store, MAX_BATCH, limits);
+        let served = service.clone();
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = listener.local_addr().expect("address");
-        let server = HttpServer::new(move || zohn_ahl::http::app(service.clone()))
-            .workers(2)
-            .disable_signals()
-            .shutdown_timeout(1)
-            .listen(listener)
-            .expect("listen")
-            .run();
+        // The server's own settings (TCP_NODELAY, hang-ups noticed).
+        let server = zohn_ahl::server::tuned(HttpServer::new(move || {
+            zohn_ahl::http::app(service.clone())
+        }))
+        .workers(2)
+        .disable_signals()
+        .shutdown_timeout(1)
+        .listen(listener)
+        .expect("listen")
+        .run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
-        Self { db, addr, handle }
+        Self {
+            db,
+            addr,
+            service: served,
+            handle,
+        }
     }
 
     pub async fn stop(self) {

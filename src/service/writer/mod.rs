@@ -204,7 +204,7 @@ pub(super) async fn run(
                 if !group.is_empty() {
                     write_batch(&store, &mut hot, std::mem::take(&mut group), &commits, &hub).await;
                 }
-                write_alone(&store, &mut hot, job, &commits).await;
+                write_alone(&store, &mut hot, job, &commits, &hub).await;
             } else {
                 group.push(job);
             }

@@ -1,5 +1,6 @@
 //! The exclusive jobs: a deletion and a purge, each committed alone; the
-//! games they remove leave the writer's memory.
+//! games they remove leave the writer's memory, and their live-feed
+//! watchers are told once the removal is durable.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -9,6 +10,7 @@ use super::roles::check_host;
 use super::{Hot, Job, Result, batch_error, load};
 use crate::domain::GameId;
 use crate::service::ServiceError;
+use crate::service::feed::{Deletion, FeedItem, Hub};
 use crate::store::{Store, StoreError};
 
 /// Write an exclusive job (a deletion, a purge) in a transaction of its own.
@@ -17,10 +19,15 @@ pub(super) async fn write_alone(
     cache: &mut LruCache<GameId, Hot>,
     job: Job,
     commits: &AtomicU64,
+    hub: &Hub,
 ) {
     match job {
         Job::Delete { id, token, reply } => {
-            let _ = reply.send(delete(store, cache, id, token.as_deref(), commits).await);
+            let deleted = delete(store, cache, id, token.as_deref(), commits).await;
+            if deleted.is_ok() {
+                hub.publish(id, || vec![FeedItem::Deleted(Deletion::Request)]);
+            }
+            let _ = reply.send(deleted);
         }
         Job::Purge {
             games,
@@ -37,7 +44,12 @@ pub(super) async fn write_alone(
                 commits,
             )
             .await;
-            let _ = reply.send(purged);
+            if let Ok((ids, _)) = &purged {
+                for &id in ids {
+                    hub.publish(id, || vec![FeedItem::Deleted(Deletion::Retention)]);
+                }
+            }
+            let _ = reply.send(purged.map(|(ids, keys)| (ids.len(), keys)));
         }
         job @ (Job::Throw { .. } | Job::Stop { .. }) => {
             job.fail(StoreError::Unavailable.into());
@@ -75,7 +87,7 @@ pub(super) async fn delete(
 }
 
 /// Delete the games of a retention purge that are still untouched, and
-/// the expired idempotency answers: how many of each.
+/// the expired idempotency answers: the games deleted, and how many keys.
 pub(super) async fn purge(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
@@ -83,7 +95,7 @@ pub(super) async fn purge(
     games_before: Option<&str>,
     keys_before: &str,
     commits: &AtomicU64,
-) -> Result<(usize, u64)> {
+) -> Result<(Vec<GameId>, u64)> {
     let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
     let deleted = match games_before {
         Some(before) if !games.is_empty() => tx.delete_games_untouched_since(games, before).await?,
@@ -98,5 +110,5 @@ pub(super) async fn purge(
     for id in &deleted {
         cache.pop(id);
     }
-    Ok((deleted.len(), keys))
+    Ok((deleted, keys))
 }
