@@ -95,16 +95,52 @@ fn without_memory(record: &MoveRecord) -> MoveRecord {
     record
 }
 
-/// Assert that `new` reads as `old` did, word for word, for every
-/// audience: the record, each audience's narration and caption.
+/// The parts of a stored narration that the narration data's wording does
+/// not decide: each segment's kind, rule and fact.
+fn plan_view(record: &MoveRecord) -> Vec<Value> {
+    serde_json::to_value(&record.narration).unwrap()["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| json!([s["kind"], s["rule"], s["fact"]]))
+        .collect()
+}
+
+/// A record's JSON without its narration and caption (their words are the
+/// narration data's).
+fn without_words(record: &MoveRecord) -> Value {
+    let mut value = serde_json::to_value(record).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object.remove("narration");
+    object.remove("caption");
+    value
+}
+
+/// Assert that `new` reads as `old` did: the record itself, the plan of its
+/// narration, and, for every audience, the narration and caption word for
+/// word as the narration data tells them now. The words stored in the
+/// fixture are those of the data when it was written; after a correction
+/// of the data, a converted game is told in the corrected words, as every
+/// game is, so only the plan is compared with what was stored.
 fn assert_reads_as(setup: &Setup, old: &MoveRecord, new: &MoveRecord, what: &str) {
     assert_eq!(
-        text(new),
-        text(&without_memory(old)),
+        without_words(new),
+        without_words(&without_memory(old)),
         "{what}: move {}",
         old.n
     );
+    assert_eq!(
+        plan_view(new),
+        plan_view(old),
+        "{what}: move {} plan",
+        old.n
+    );
     for audience in Audience::ALL {
+        if audience == old.narration.audience {
+            // The stored audience's words are the old data's (compared by
+            // plan above).
+            continue;
+        }
         let narration = |record: &MoveRecord| {
             let mut narration = record.narration_for(setup, audience);
             narration.rules_stated.clear();
@@ -156,7 +192,7 @@ fn next_move_as_before(old: &OldGame) -> Narration {
 /// for byte, and a game plays on narrated as the version before would have
 /// narrated it; its moves then take a few dozen bytes each.
 #[actix_web::test]
-async fn a_database_of_version_0004_is_converted_and_reads_word_for_word() {
+async fn a_database_of_version_0004_is_converted_and_reads_as_it_did() {
     let db = TestDb::with_fixture_0004();
     let old = old_games(&db.url).await;
     assert_eq!(old.len(), 15);
