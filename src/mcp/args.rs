@@ -315,14 +315,17 @@ pub struct CreateGameArgs {
     /// The ruleset (default `composite`, the composite reconstruction).
     pub preset: Choice<Preset>,
     /// Side A's name, 1 to 40 characters (default "Side A").
-    pub side_a: String,
+    #[schemars(with = "String", length(min = 1, max = 40))]
+    pub side_a: Option<String>,
     /// Side B's name, 1 to 40 characters (default "Side B").
-    pub side_b: String,
+    #[schemars(with = "String", length(min = 1, max = 40))]
+    pub side_b: Option<String>,
     /// The side that throws first (default `A`).
     pub first: Choice<Side>,
     /// A seed (1 to 128 characters): the same seed gives the same throws.
     /// Leave it out for a secret one.
-    pub seed: String,
+    #[schemars(with = "String", length(min = 1, max = 128))]
+    pub seed: Option<String>,
     /// Who the narration is for: `young` (ages 7-10), `general` (default)
     /// or `scholar`.
     pub audience: Choice<Audience>,
@@ -499,6 +502,7 @@ pub struct SourceArgs {
 pub struct GlossaryArgs {
     /// A word to look for in the terms and their meanings (1 to 40
     /// characters), e.g. `sahe` or `creek`.
+    #[schemars(length(min = 1, max = 40))]
     pub query: String,
     /// Who it is for (default `general`; `young` gives the simpler
     /// meanings).

@@ -145,8 +145,8 @@ impl ZohnAhl {
                 "`sides_report_throws`: only a seated game has side tokens to report with; set `seats` to true as well",
             );
         }
-        let side = |name: String| SideRequest {
-            name: (!name.is_empty()).then_some(name),
+        let side = |name: Option<String>| SideRequest {
+            name,
             players: None,
         };
         let request = GameRequest {
@@ -154,7 +154,7 @@ impl ZohnAhl {
             options: None,
             sides: [side(a.side_a), side(a.side_b)],
             first: a.first.0,
-            seed: (!a.seed.is_empty()).then_some(a.seed),
+            seed: a.seed,
             audience: a.audience.0,
             seats: a.seats,
             sides_report_throws: a.sides_report_throws,

@@ -471,3 +471,35 @@ async fn rest_and_the_tools_refuse_a_new_game_in_the_same_words() {
     );
     client.cancel().await.unwrap();
 }
+
+/// Regression: the names, the seed and the glossary query stated their
+/// lengths only in prose, and the names and seed advertised a default of
+/// "" that the tool then read as "not given". Their schemas carry the
+/// service's bounds and no empty default, and an empty name is refused.
+#[tokio::test]
+async fn string_arguments_state_the_services_length_bounds() {
+    use zohn_ahl::service::{MAX_NAME_CHARS, MAX_SEED_CHARS};
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let listed = tools(&client).await;
+    let schema = |tool: &str, arg: &str| {
+        let t = listed.iter().find(|t| t.name == tool).unwrap();
+        t.input_schema["properties"][arg].clone()
+    };
+    for (tool, arg, max) in [
+        ("create_game", "side_a", MAX_NAME_CHARS),
+        ("create_game", "side_b", MAX_NAME_CHARS),
+        ("create_game", "seed", MAX_SEED_CHARS),
+        ("search_glossary", "query", 40),
+    ] {
+        let s = schema(tool, arg);
+        assert_eq!(s["minLength"], 1, "{tool}.{arg}: {s}");
+        assert_eq!(s["maxLength"], max, "{tool}.{arg}: {s}");
+        assert_ne!(s.get("default"), Some(&json!("")), "{tool}.{arg}: {s}");
+    }
+    let empty = refused(&call(&client, "create_game", json!({"side_a": ""})).await);
+    assert!(
+        empty.contains("side_a") && empty.contains("1 to 40"),
+        "{empty}"
+    );
+}
