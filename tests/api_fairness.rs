@@ -64,7 +64,7 @@ async fn every_configuration_once_is_exactly_fair_and_the_probabilities_are_the_
     // The cells are the composite table's results with the rules' own
     // probabilities (as /v1/sticks gives them).
     let sticks = send(&app, get("/v1/sticks")).await.json();
-    let table = sticks["tables"]
+    let table = sticks["items"]
         .as_array()
         .unwrap()
         .iter()

@@ -162,6 +162,8 @@ async fn answer(
         .body(body))
 }
 
+/// Draw a game's board now, as SVG or PNG.
+///
 /// A game's board now, as SVG (or PNG with `format=png`).
 ///
 /// The picture shows both awls at their spaces, the counters each side
@@ -173,6 +175,7 @@ async fn answer(
 /// the classes `creek` and `dry-branch`, the awls `awl-a` and `awl-b`. The
 /// same state always gives the same bytes.
 #[utoipa::path(
+    operation_id = "get_board",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -204,10 +207,13 @@ pub async fn get_board(
     answer(&req, svg, format).await
 }
 
+/// Draw a game's board as a move left it, as SVG or PNG.
+///
 /// A game's board after move `n`, as SVG (or PNG with `format=png`).
 ///
 /// The same picture as the game's board, for the state the move left.
 #[utoipa::path(
+    operation_id = "get_move_board",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -242,6 +248,8 @@ pub async fn get_move_board(
     answer(&req, svg, format).await
 }
 
+/// Draw a preset's empty board with both numberings, as SVG or PNG.
+///
 /// A preset's empty board with both numberings, as SVG (or PNG with
 /// `format=png`).
 ///
@@ -250,6 +258,7 @@ pub async fn get_move_board(
 /// square. The creeks (torrents) and dry branches (dry gullies) are drawn
 /// and labelled, with their banks ringed.
 #[utoipa::path(
+    operation_id = "get_ruleset_board",
     tag = "rulesets",
     params(
         ("preset" = crate::rules::Preset, Path, description = "The preset"),

@@ -268,7 +268,7 @@ impl Feed {
                 let audience = self.audience.unwrap_or(m.game.setup.audience);
                 let data = m.rendered(audience, |game, record| {
                     let record = for_audience(game, record.clone(), Some(audience));
-                    serde_json::to_vec(&move_view(game, &record, false)).unwrap_or_default()
+                    serde_json::to_vec(&move_view(game, &record)).unwrap_or_default()
                 });
                 frame(self.ndjson, FeedEventName::Move, m.record.n, &data)
             }
@@ -285,6 +285,8 @@ impl Feed {
     }
 }
 
+/// Follow a game live: a snapshot, each move as it is made, then the end.
+///
 /// The live feed of a game: a snapshot, then each move as it is made,
 /// then the end.
 ///
@@ -304,6 +306,7 @@ impl Feed {
 /// after 15 s without news (NDJSON: an empty line). Subscribers are
 /// bounded per game and in all: beyond, 503 with `Retry-After`.
 #[utoipa::path(
+    operation_id = "stream_events",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),

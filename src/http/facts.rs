@@ -29,31 +29,27 @@ pub struct FactTextView {
 /// options take one of the values listed for each option named. An option
 /// left out may take any value; no option named means every game.
 #[derive(Debug, Default, Serialize, ToSchema)]
-#[schema(example = json!({"throw_table": ["sticks_sahe"]}))]
+#[schema(example = json!({
+    "board": null, "throw_table": ["sticks_sahe"], "deadly_north_bank": null,
+    "own_last_space": null, "overshoot": null, "dry_branch": null,
+    "turn_order": null, "end_check": null
+}))]
 pub struct FactWhenView {
     /// Track shapes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub board: Option<Vec<Board>>,
     /// Throw tables.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub throw_table: Option<Vec<ThrowTable>>,
     /// Deadly banks of the north creek.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub deadly_north_bank: Option<Vec<DeadlyNorthBank>>,
     /// What landing exactly on own last space does.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub own_last_space: Option<Vec<OwnLastSpace>>,
     /// What passing own last space does.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub overshoot: Option<Vec<Overshoot>>,
     /// What a dry branch does.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dry_branch: Option<Vec<DryBranch>>,
     /// How turns pass between team players.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub turn_order: Option<Vec<TurnOrder>>,
     /// When the counters are checked for a winner.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end_check: Option<Vec<EndCheck>>,
 }
 
@@ -80,7 +76,6 @@ pub struct FactView {
     pub when: FactWhenView,
     /// The rule it retells, if it retells one: it is not told on a move
     /// that states that rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub retells: Option<RuleId>,
     /// Whether games of the composite reconstruction (the default ruleset)
     /// tell it: it fits the options and every audience may hear it.
@@ -93,7 +88,7 @@ pub struct FactView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FactsView {
     /// Facts in the catalogue's order.
-    pub facts: Vec<FactView>,
+    pub items: Vec<FactView>,
 }
 
 fn when_view(fact: &Fact) -> FactWhenView {
@@ -135,22 +130,28 @@ fn fact_view(fact: &Fact) -> FactView {
     }
 }
 
+/// List every cultural-context fact the narration can tell.
+///
 /// Every cultural-context fact the narration can tell, with its text for
 /// each audience, its evidence grade and sources, the options it
 /// presupposes and the rulesets whose games tell it.
 #[utoipa::path(
+    operation_id = "list_facts",
     tag = "reference",
     responses((status = 200, description = "Every fact", body = FactsView))
 )]
 #[get("/v1/facts")]
 pub async fn get_facts() -> HttpResponse {
     HttpResponse::Ok().json(FactsView {
-        facts: catalogue().facts.iter().map(fact_view).collect(),
+        items: catalogue().facts.iter().map(fact_view).collect(),
     })
 }
 
+/// Read one fact, by the id a narration's context segment carries.
+///
 /// One fact, by the id a narration's context segment carries.
 #[utoipa::path(
+    operation_id = "get_fact",
     tag = "reference",
     params(("id" = String, Path, description = "The fact's id, e.g. womens-game", pattern = "^[a-z0-9-]{1,64}$", example = "womens-game")),
     responses(

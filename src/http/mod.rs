@@ -7,6 +7,7 @@
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 mod board;
+mod contract;
 pub mod dto;
 mod events;
 mod extract;
@@ -21,7 +22,7 @@ pub mod problem;
 mod reference;
 mod rules;
 mod rulesets;
-mod schema;
+pub(crate) mod schema;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};
@@ -57,6 +58,7 @@ use crate::service::Service;
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
+    servers((url = "/", description = "The server this document is served from")),
     components(schemas(problem::Problem, problem::FieldError, fairness::ClassGameId)),
     modifiers(&SecuritySchemes)
 )]
@@ -156,7 +158,7 @@ fn routes(cfg: &mut ServiceConfig) {
 /// The OpenAPI document the service serves at `/openapi.json`.
 #[must_use]
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    with_links(
+    finish(
         App::new()
             .into_utoipa_app()
             .openapi(ApiDoc::openapi())
@@ -164,6 +166,11 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
             .split_for_parts()
             .1,
     )
+}
+
+/// The document as served: the conventions applied, the links added.
+fn finish(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    with_links(contract::apply(api))
 }
 
 /// Add OpenAPI links from the answers that name a game (creating one,
@@ -174,12 +181,12 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     use utoipa::openapi::link::LinkBuilder;
     let game_ops = [
         ("GetGame", "get_game"),
-        ("PostThrow", "post_throw"),
+        ("PlayThrow", "play_throw"),
         ("StopGame", "stop_game"),
         ("DeleteGame", "delete_game"),
         ("ListMoves", "list_moves"),
         ("GetBoard", "get_board"),
-        ("GetEvents", "get_events"),
+        ("StreamEvents", "stream_events"),
     ];
     for (path, id_expr, with_move) in [
         ("/v1/games", "$response.body#/id", false),
@@ -337,7 +344,7 @@ pub fn app_with(
         }))
         .configure(routes)
         .split_for_parts();
-    let api = with_links(api);
+    let api = finish(api);
     let app = app
         .service(web::redirect("/docs", "/docs/"))
         .configure(play::routes)

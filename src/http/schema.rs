@@ -7,10 +7,12 @@ use std::borrow::Cow;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
+use crate::domain::ThrowOrigin;
 use crate::narration::{Audience, SegmentKind};
 use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Face, OptionKind, OptionsPatch, Overshoot,
-    OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable, TurnOrder, option_specs,
+    Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Face, Feature, OptionKind,
+    OptionsPatch, Overshoot, OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable, TurnOrder,
+    WinReason, option_specs,
 };
 
 fn string_enum(values: &[&'static str], description: &str) -> RefOr<Schema> {
@@ -121,6 +123,64 @@ enum_schema!(
     &["event", "rule", "context"],
     "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
 );
+
+enum_schema!(
+    Creek,
+    "Creek",
+    <Creek as strum::VariantNames>::VARIANTS,
+    "Which creek an awl fell into: `north` or `south`."
+);
+enum_schema!(
+    CounterReason,
+    "CounterReason",
+    <CounterReason as strum::VariantNames>::VARIANTS,
+    "Why a counter changed hands: `circuit`, `whip` or `creek_fall`."
+);
+enum_schema!(
+    WinReason,
+    "WinReason",
+    <WinReason as strum::VariantNames>::VARIANTS,
+    "Why a side won: `all_counters`, `circuits` or `stopped`."
+);
+enum_schema!(
+    ThrowOrigin,
+    "ThrowOrigin",
+    <ThrowOrigin as strum::VariantNames>::VARIANTS,
+    "Where a throw came from: `server` (the game's seeded generator) or `reported` (a physical throw sent by the client)."
+);
+
+/// The name of what is drawn at a space, as a side sees it
+/// ([`Feature::key`]); documentation only, the value is sent as a string.
+pub struct FeatureName;
+
+enum_schema!(
+    FeatureName,
+    "Feature",
+    &Feature::ALL.map(Feature::key),
+    "What is drawn at a space, seen by one side: `ordinary`, a dry branch's stroke (`dry_branch_east`, `dry_branch_west`), a bank of the north creek (`north_creek_near`, `north_creek_far`) or of the south creek (`south_creek_far` is the side's own start, `south_creek_near` the other side's)."
+);
+
+/// The value of a ruleset option, for documentation: a choice's name, a
+/// count, or `null` for a count switched off.
+pub struct OptionValue;
+
+impl utoipa::PartialSchema for OptionValue {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::schema::SchemaType;
+        ObjectBuilder::new()
+            .schema_type(SchemaType::from_iter([Type::String, Type::Integer, Type::Null]))
+            .description(Some(
+                "An option's value: a choice's name (a string), a count (an integer), or `null` for a count switched off.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for OptionValue {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("OptionValue")
+    }
+}
 
 /// The schema of every choice option's type, by type name.
 fn choice_schema(type_name: &str) -> Option<RefOr<Schema>> {
