@@ -87,7 +87,6 @@ impl BoardFormat {
 
 /// The format a picture is asked for in.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
     /// `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
@@ -129,7 +128,7 @@ fn etag(svg: &str, format: BoardFormat) -> String {
 
 /// Whether `If-None-Match` names `etag` (or is `*`); weak tags compare equal
 /// to strong ones, as RFC 9110 asks for this header.
-fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+pub(super) fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
     headers
         .get_all(header::IF_NONE_MATCH)
         .filter_map(|v| v.to_str().ok())

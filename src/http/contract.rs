@@ -8,6 +8,10 @@
 //!   not have.
 //! - **Bodies**: a request body is a plain `$ref` to its schema and may be
 //!   left out (`required: false`) where the operation takes an empty body.
+//! - **Security**: an operation that takes no token says so (`security: []`).
+//! - **Refusals below the handlers**: every operation may answer 414 and 431
+//!   (see [`super::conventions`]), and every write 403 for a cross-origin
+//!   page the server does not let write.
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -23,6 +27,7 @@ pub fn apply(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         return api;
     };
     let requests = plain_request_bodies(&mut doc);
+    every_operation(&mut doc);
     if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
         let names: Vec<String> = schemas.keys().cloned().collect();
         for name in names {
@@ -35,6 +40,47 @@ pub fn apply(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         }
     }
     serde_json::from_value(doc).unwrap_or(api)
+}
+
+/// A problem answer of `description`, as the handlers' own are written.
+fn problem(description: &str) -> Value {
+    serde_json::json!({
+        "description": description,
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    })
+}
+
+/// What every operation shares: its security, and the refusals made before
+/// any handler reads the request.
+fn every_operation(doc: &mut Value) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Value::Object(item) = item else { continue };
+        for (method, operation) in item.iter_mut() {
+            let Value::Object(operation) = operation else {
+                continue;
+            };
+            operation
+                .entry("security")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+                continue;
+            };
+            if method == "post" || method == "delete" {
+                responses.entry("403").or_insert_with(|| {
+                    problem("A page of another origin, which the server does not let write")
+                });
+            }
+            responses
+                .entry("414")
+                .or_insert_with(|| problem("The path and query are too long"));
+            responses
+                .entry("431")
+                .or_insert_with(|| problem("Too many headers, or headers too large"));
+        }
+    }
 }
 
 /// Turn every request body's `oneOf [$ref, null]` into the plain `$ref`

@@ -40,10 +40,9 @@ pub const RETRY_MS: u32 = 2000;
 pub const NDJSON: &str = "application/x-ndjson";
 
 /// The feed's query parameters, as documented; extracted first so that an
-/// unknown or repeated one is refused. The values are read by [`Resume`],
+/// repeated one is refused (unknown ones are ignored). The values are read by [`Resume`],
 /// [`Follow`] and [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[expect(
     dead_code,
     reason = "parsed only to refuse parameters the operation does not document"

@@ -299,11 +299,8 @@ pub async fn get_class_fairness(
     let mut ids: Vec<GameId> = Vec::new();
     let mut errors = Vec::new();
     for (i, (key, value)) in query.iter().enumerate() {
+        // Parameters other than `game` are ignored, as everywhere.
         if key != "game" {
-            errors.push(FieldError {
-                pointer: format!("#/query/{key}"),
-                detail: "unknown parameter (only `game`)".to_owned(),
-            });
             continue;
         }
         match GameId::parse(value) {

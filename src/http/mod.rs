@@ -6,8 +6,9 @@
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
-mod board;
+pub(crate) mod board;
 mod contract;
+mod conventions;
 pub mod dto;
 mod events;
 mod extract;
@@ -35,6 +36,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use conventions::{CorsPolicy, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use games::new_game_from;
 pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
@@ -104,11 +106,11 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
                 .map(|(path, item)| {
                     let methods = [
                         ("GET", item.get.is_some()),
+                        ("HEAD", item.get.is_some()),
                         ("POST", item.post.is_some()),
                         ("PUT", item.put.is_some()),
                         ("PATCH", item.patch.is_some()),
                         ("DELETE", item.delete.is_some()),
-                        ("HEAD", item.head.is_some()),
                         ("OPTIONS", item.options.is_some()),
                     ];
                     let allowed = methods
@@ -118,7 +120,7 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
                     (ResourceDef::new(path.as_str()), allowed)
                 })
                 .collect();
-            table.push((ResourceDef::new("/openapi.json"), vec!["GET"]));
+            table.push((ResourceDef::new("/openapi.json"), vec!["GET", "HEAD"]));
             table
         });
     &TABLE
@@ -266,7 +268,21 @@ fn to_problem<B: MessageBody + 'static>(
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();
+    let cors = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<actix_cors::CorsError>())
+        .map(ToString::to_string);
     let error = match status.as_u16() {
+        _ if let Some(refusal) = cors => ApiError::new(
+            actix_web::http::StatusCode::FORBIDDEN,
+            "cors-refused",
+            "Cross-origin request refused",
+            format!(
+                "{}: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                refusal.replace('`', "")
+            ),
+        ),
         404 => ApiError::no_route(res.request().path()),
         413 => json::too_large(),
         _ => ApiError::new(
@@ -314,7 +330,7 @@ pub fn app_with_odds(
         InitError = (),
     >,
 > {
-    app_with(service, odds, |_| {})
+    app_with(service, odds, CorsPolicy::default(), |_| {})
 }
 
 /// [`app_with_odds`] with more services mounted by `mount` (the MCP
@@ -323,6 +339,7 @@ pub fn app_with_odds(
 pub fn app_with(
     service: Service,
     odds: Solver,
+    cors: CorsPolicy,
     mount: impl FnOnce(&mut web::ServiceConfig),
 ) -> App<
     impl ServiceFactory<
@@ -340,7 +357,16 @@ pub fn app_with(
         .app_data(web::Data::new(odds))
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(|err, _| {
-            ApiError::invalid(format!("query string: {err}"), Vec::new()).into()
+            let detail =
+                problem::clip_echoes(&err.to_string().replace("Query deserialize error: ", ""));
+            ApiError::invalid(
+                format!("query string: {detail}"),
+                vec![problem::FieldError {
+                    pointer: "#/query".to_owned(),
+                    detail,
+                }],
+            )
+            .into()
         }))
         .configure(routes)
         .split_for_parts();
@@ -356,5 +382,10 @@ pub fn app_with(
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .default_service(web::to(no_route))
         .wrap(ErrorHandlers::new().default_handler(to_problem))
+        .wrap(conventions::cors(cors))
+        // Again outside CORS: its own refusals become problems too.
+        .wrap(ErrorHandlers::new().default_handler(to_problem))
+        .wrap(actix_web::middleware::from_fn(conventions::limits))
+        .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
         .wrap(TracingLogger::default())
 }

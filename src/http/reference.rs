@@ -525,6 +525,9 @@ pub async fn get_glossary() -> HttpResponse {
 }
 
 /// Read one glossary term.
+///
+/// A term by its id, as `/v1/glossary` lists them: its meaning, a simpler
+/// explanation for ages 7-10, related terms, its evidence grade and sources.
 #[utoipa::path(
     operation_id = "get_glossary_term",
     tag = "reference",
@@ -567,6 +570,8 @@ pub struct Health {
 }
 
 /// Check liveness: the process answers.
+///
+/// 200 while the process runs; nothing else (not even the database) is checked.
 #[utoipa::path(operation_id = "check_health", tag = "health", responses((status = 200, description = "Alive", body = Health)))]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
@@ -576,6 +581,8 @@ pub async fn healthz() -> HttpResponse {
 }
 
 /// Check readiness: the database answers and every migration is applied.
+///
+/// 200 once the database answers and its migrations are in; 503 otherwise.
 #[utoipa::path(
     operation_id = "check_readiness",
     tag = "health",

@@ -91,7 +91,6 @@ pub struct RulesView {
 
 /// The preset the rules are worded for.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct RulesQuery {
     /// A preset (default `composite`): its board's words fill the

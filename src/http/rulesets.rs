@@ -195,7 +195,6 @@ pub async fn get_rulesets() -> HttpResponse {
 
 /// Choosing the lesson's audience.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LessonQuery {
     /// `young`, `general` (default) or `scholar`.

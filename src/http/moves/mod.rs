@@ -40,21 +40,17 @@ pub(super) fn for_audience(
 }
 
 /// Paging through the move log: the operation's query parameters, as
-/// documented. Extracted first so that an unknown or repeated parameter is
-/// refused before anything else; the values are read by [`Page`] and
+/// documented. Extracted first so that a repeated parameter is refused
+/// before anything else (unknown ones are ignored); the values are read by [`Page`] and
 /// [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed only to refuse parameters the operation does not document"
-)]
+#[expect(dead_code, reason = "parsed only to refuse repeated parameters")]
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
     /// The `next_cursor` of the previous page; absent (or empty) for the
     /// first page. A client may pass the last page's `next_cursor`
     /// as it is: `null` is the same as absent.
-    #[param(pattern = "^[0-9]{1,9}$", nullable = true)]
+    #[param(pattern = "^[0-9]{0,9}$", nullable = true)]
     cursor: Option<String>,
     /// Moves per page, 1 to 100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
@@ -67,14 +63,10 @@ pub struct MovesQuery {
 }
 
 /// The audience to narrate one move for: the operation's query parameters,
-/// as documented, extracted first to refuse unknown or repeated ones; the
+/// as documented, extracted first to refuse a repeated one; the
 /// value is read by [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed only to refuse parameters the operation does not document"
-)]
+#[expect(dead_code, reason = "parsed only to refuse repeated parameters")]
 #[into_params(parameter_in = Query)]
 pub struct MoveQuery {
     /// Narrate the move again for this audience (default: the game's own).
@@ -153,8 +145,8 @@ impl FromRequest for Page {
 #[get("/v1/games/{id}/moves")]
 pub async fn list_moves(
     service: web::Data<Service>,
-    // The documented parameters first: an unknown or repeated one is
-    // refused before the path is read.
+    // The documented parameters first: a repeated one is refused before
+    // the path is read (unknown ones are ignored).
     _params: web::Query<MovesQuery>,
     GameIdPath(id): GameIdPath,
     Page { after, limit }: Page,
@@ -193,8 +185,8 @@ pub async fn list_moves(
 #[get("/v1/games/{id}/moves/{n}")]
 pub async fn get_move(
     service: web::Data<Service>,
-    // The documented parameters first: an unknown or repeated one is
-    // refused before the path is read.
+    // The documented parameters first: a repeated one is refused before
+    // the path is read (unknown ones are ignored).
     _params: web::Query<MoveQuery>,
     GameIdPath(id): GameIdPath,
     MoveNumber(n): MoveNumber,
