@@ -151,6 +151,7 @@ async fn head_answers_wherever_get_does_with_the_headers_only() {
         "/v1/sticks".to_owned(),
         "/v1/sources/culin1907".to_owned(),
         "/openapi.json".to_owned(),
+        format!("/v1/games/{id}/events?follow=false"),
     ] {
         let got = send(&app, get(&path)).await;
         let head = send(
@@ -168,6 +169,21 @@ async fn head_answers_wherever_get_does_with_the_headers_only() {
             "{path}"
         );
     }
+    // The live feed of a game in progress streams for as long as the game
+    // lasts; HEAD answers its headers and ends.
+    let head = send(
+        &app,
+        TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri(&format!("/v1/games/{id}/events")),
+    )
+    .await;
+    assert_eq!(head.status.as_u16(), 200);
+    assert!(
+        head.header("content-type")
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
     // 405 lists HEAD beside GET.
     let r = send(&app, TestRequest::put().uri("/v1/sticks")).await;
     let p = r.problem(405);

@@ -67,7 +67,6 @@ fn same_origin(origin: &str, head: &RequestHead) -> bool {
 /// The CORS middleware for `policy`: a write from another origin is
 /// refused before it is served (403 problem), not merely hidden from the
 /// page.
-#[must_use]
 pub fn cors(policy: CorsPolicy) -> Cors {
     Cors::default()
         .allowed_origin_fn(move |origin, head| {
@@ -97,15 +96,24 @@ pub fn cors(policy: CorsPolicy) -> Cors {
 }
 
 /// Serve `HEAD` as `GET` (the server sends the headers only), except on the
-/// mounted MCP endpoint, which has its own methods.
+/// mounted MCP endpoint, which has its own methods. A streamed answer (the
+/// live feed) is dropped at once rather than followed to its end.
 pub async fn head_as_get(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    if req.method() == Method::HEAD && !req.path().starts_with(MOUNTED_PREFIX) {
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let head = req.method() == Method::HEAD && !req.path().starts_with(MOUNTED_PREFIX);
+    if head {
         req.head_mut().method = Method::GET;
     }
-    next.call(req).await
+    let res = next.call(req).await?;
+    Ok(res.map_body(|_, body| {
+        if head && matches!(body.size(), actix_web::body::BodySize::Stream) {
+            BoxBody::new(())
+        } else {
+            body.boxed()
+        }
+    }))
 }
 
 /// 414 for a request target past [`MAX_URI_BYTES`], 431 for more than

@@ -323,9 +323,7 @@ fn accept_prefers_bibtex(req: &HttpRequest) -> bool {
             .unwrap_or(1.0);
         if BIBTEX_TYPES.contains(&media.as_str()) {
             bibtex = bibtex.max(q);
-        } else if media == "application/json" {
-            json = json.max(q);
-        } else if media == "*/*" || media == "application/*" {
+        } else if ["application/json", "application/*", "*/*"].contains(&media.as_str()) {
             json = json.max(q);
         }
     }
