@@ -360,6 +360,20 @@ fn closed_sets_are_enums() {
     assert_eq!(values("WinReason"), ["all_counters", "circuits", "stopped"]);
     assert_eq!(values("HealthStatus"), ["ok", "ready"]);
     assert_eq!(values("Feature").len(), 7);
+    assert_eq!(
+        values("LessonSectionId"),
+        [
+            "board",
+            "sticks",
+            "turn",
+            "north_creek",
+            "home",
+            "whip",
+            "dry_branches",
+            "winning",
+            "stopping"
+        ]
+    );
     let refs = |pointer: &str| {
         doc.pointer(pointer)
             .map(|s| s.to_string())

@@ -90,6 +90,7 @@ pub struct RulesetsView {
 pub struct LessonSectionView {
     /// Stable id: `board`, `sticks`, `turn`, `north_creek`, `home`, `whip`,
     /// `dry_branches`, `winning`, `stopping`.
+    #[schema(value_type = crate::http::schema::LessonSectionId)]
     pub id: String,
     /// Heading.
     pub title: String,

@@ -160,6 +160,34 @@ enum_schema!(
     "What is drawn at a space, seen by one side: `ordinary`, a dry branch's stroke (`dry_branch_east`, `dry_branch_west`), a bank of the north creek (`north_creek_near`, `north_creek_far`) or of the south creek (`south_creek_far` is the side's own start, `south_creek_near` the other side's)."
 );
 
+/// The id of a lesson's section, for documentation: the ids the lessons
+/// of every preset are built with (`narration::lesson`), in their order.
+pub struct LessonSectionId;
+
+impl utoipa::PartialSchema for LessonSectionId {
+    fn schema() -> RefOr<Schema> {
+        let mut ids: Vec<String> = Vec::new();
+        for preset in Preset::ALL {
+            for section in crate::narration::lesson(preset, Audience::General).sections {
+                if !ids.contains(&section.id) {
+                    ids.push(section.id);
+                }
+            }
+        }
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(ids))
+            .description(Some("A lesson section's stable id."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for LessonSectionId {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("LessonSectionId")
+    }
+}
+
 /// The value of a ruleset option, for documentation: a choice's name, a
 /// count, or `null` for a count switched off.
 pub struct OptionValue;

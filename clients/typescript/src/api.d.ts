@@ -1560,6 +1560,11 @@ export interface components {
          * @enum {string}
          */
         HealthStatus: "ok" | "ready";
+        /**
+         * @description A lesson section's stable id.
+         * @enum {string}
+         */
+        LessonSectionId: "board" | "sticks" | "turn" | "north_creek" | "home" | "whip" | "dry_branches" | "winning" | "stopping";
         /** @description A lesson section. */
         LessonSectionView: {
             /** @description Its sources. */
@@ -1570,7 +1575,7 @@ export interface components {
              * @description Stable id: `board`, `sticks`, `turn`, `north_creek`, `home`, `whip`,
              *     `dry_branches`, `winning`, `stopping`.
              */
-            id: string;
+            id: components["schemas"]["LessonSectionId"];
             /** @description The rule. */
             text: string;
             /** @description Heading. */
