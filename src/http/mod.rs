@@ -9,6 +9,7 @@ mod baseline;
 pub(crate) mod board;
 mod contract;
 mod conventions;
+mod csl;
 pub mod dto;
 mod events;
 mod extract;
