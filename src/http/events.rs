@@ -93,20 +93,28 @@ fn parse(headers: &HeaderMap, query: &str) -> Result<Request, ApiError> {
     let header = headers
         .get("last-event-id")
         .map(|v| v.to_str().unwrap_or("?").trim());
-    let resume = match (header, params.since.as_deref()) {
-        (Some(text), _) => Some(move_number(text).ok_or_else(|| {
+    // `since` is checked even when the header wins: a malformed one is
+    // refused either way.
+    let since = params
+        .since
+        .as_deref()
+        .map(|text| {
+            move_number(text).ok_or_else(|| {
+                ApiError::field(
+                    "#/query/since",
+                    "must be a move number, an integer from 0 to 999999999",
+                )
+            })
+        })
+        .transpose()?;
+    let resume = match header {
+        Some(text) => Some(move_number(text).ok_or_else(|| {
             ApiError::field(
                 "#/header/Last-Event-ID",
                 "must be the id of an event of this feed, a move number from 0",
             )
         })?),
-        (None, Some(text)) => Some(move_number(text).ok_or_else(|| {
-            ApiError::field(
-                "#/query/since",
-                "must be a move number, an integer from 0 to 999999999",
-            )
-        })?),
-        (None, None) => None,
+        None => since,
     };
     // Either case: clients written in other languages send `True`.
     let follow = match params.follow.as_deref() {
@@ -395,6 +403,7 @@ mod tests {
             (&[("last-event-id", "")][..], "", "#/header/Last-Event-ID"),
             (&[][..], "since=-1", "#/query/since"),
             (&[][..], "since=1234567890", "#/query/since"),
+            (&[("last-event-id", "5")][..], "since=x", "#/query/since"),
             (&[][..], "follow=yes", "#/query/follow"),
         ] {
             let err = parse(&headers(h), q).err().unwrap();
