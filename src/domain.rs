@@ -247,8 +247,9 @@ pub fn same_name(a: &str, b: &str) -> bool {
 }
 
 /// Where a throw came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::VariantNames)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ThrowOrigin {
     /// The server's seeded generator.
     Server,

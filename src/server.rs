@@ -43,6 +43,8 @@ pub struct Settings {
     pub feed: crate::service::FeedLimits,
     /// `Host` values the MCP endpoint accepts (empty: loopback only).
     pub mcp_allowed_hosts: Vec<String>,
+    /// Which web origins may read and write from a browser.
+    pub cors: crate::http::CorsPolicy,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -76,8 +78,11 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             crate::odds::Solver::shared(),
             &args.mcp_allowed_hosts,
         );
-        let mut server =
-            tuned(HttpServer::new(move || app(service.clone(), mcp.clone()))).bind(args.addr)?;
+        let cors = args.cors.clone();
+        let mut server = tuned(HttpServer::new(move || {
+            app_with_cors(service.clone(), mcp.clone(), cors.clone())
+        }))
+        .bind(args.addr)?;
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }
@@ -130,7 +135,8 @@ fn init_log(filter: &str, default: &str) {
 }
 
 /// The application the server runs: the API ([`crate::http::app`]) and
-/// the MCP endpoint at `/mcp`, over one service.
+/// the MCP endpoint at `/mcp`, over one service; browsers of any origin may
+/// read, none may write.
 pub fn app(
     service: Service,
     mcp: crate::mcp::HttpService,
@@ -143,7 +149,24 @@ pub fn app(
         InitError = (),
     >,
 > {
-    crate::http::app_with(service, crate::odds::Solver::shared(), move |cfg| {
+    app_with_cors(service, mcp, crate::http::CorsPolicy::default())
+}
+
+/// [`app`] with the web origins `cors` lets write.
+pub fn app_with_cors(
+    service: Service,
+    mcp: crate::mcp::HttpService,
+    cors: crate::http::CorsPolicy,
+) -> actix_web::App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    crate::http::app_with(service, crate::odds::Solver::shared(), cors, move |cfg| {
         cfg.service(actix_web::web::scope(crate::http::MOUNTED_PREFIX).service(mcp.scope()));
     })
 }

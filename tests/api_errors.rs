@@ -185,7 +185,11 @@ async fn malformed_ids_are_400_and_unknown_ids_404() {
     send(&app, get(&format!("/v1/games/{id}/moves?cursor=x")))
         .await
         .problem(400);
-    send(&app, get(&format!("/v1/games/{id}/moves?page=2")))
+    // An unknown parameter is ignored (as everywhere); a known one twice
+    // is refused.
+    let r = send(&app, get(&format!("/v1/games/{id}/moves?page=2"))).await;
+    assert_eq!(r.status.as_u16(), 200);
+    send(&app, get(&format!("/v1/games/{id}/moves?limit=2&limit=3")))
         .await
         .problem(400);
 }

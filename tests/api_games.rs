@@ -97,7 +97,12 @@ async fn create_game_returns_201_location_etag_and_state() {
     let again = send(&app, get(&format!("/v1/games/{id}"))).await;
     assert_eq!(again.status.as_u16(), 200);
     assert_eq!(again.header("etag").unwrap(), "\"0\"");
-    assert_eq!(again.json(), g);
+    // The read is the creation answer without the tokens (none here).
+    let mut without_tokens = g.clone();
+    let fields = without_tokens.as_object_mut().unwrap();
+    assert_eq!(fields.remove("seat_tokens"), Some(Value::Null));
+    assert_eq!(fields.remove("host_token"), Some(Value::Null));
+    assert_eq!(again.json(), without_tokens);
 }
 
 #[actix_web::test]
@@ -464,4 +469,45 @@ async fn moves_are_narrated_again_for_another_audience() {
             "{detail}"
         );
     }
+}
+
+/// The presence rule: every field is sent, `null` when it has no value; the
+/// creation answer and the throw answer each have their own shape.
+#[actix_web::test]
+async fn absent_values_are_sent_as_null_and_each_answer_has_its_own_shape() {
+    let (_db, app) = spawn_app().await;
+    let created = send(&app, post_empty("/v1/games")).await;
+    assert_eq!(created.status.as_u16(), 201);
+    let g = created.json();
+    for key in ["seat_tokens", "host_token", "winner", "result"] {
+        assert_eq!(g.get(key), Some(&Value::Null), "{key}: {g}");
+    }
+    let id = g["id"].as_str().unwrap().to_owned();
+    let read = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+    assert!(read.get("seat_tokens").is_none() && read.get("host_token").is_none());
+    let thrown = send(&app, post_empty(&format!("/v1/games/{id}/throws")))
+        .await
+        .json();
+    assert!(thrown["state"]["id"].is_string(), "{thrown}");
+    assert_eq!(thrown.get("spinner"), Some(&Value::Null), "a stick game");
+    for s in thrown["narration"]["segments"].as_array().unwrap() {
+        assert!(s.get("rule").is_some() && s.get("fact").is_some(), "{s}");
+    }
+    let page = send(&app, get(&format!("/v1/games/{id}/moves")))
+        .await
+        .json();
+    let logged = &page["items"][0];
+    assert!(logged.get("state").is_none(), "{logged}");
+    assert_eq!(logged.get("spinner"), Some(&Value::Null));
+    assert_eq!(page.get("next_cursor"), Some(&Value::Null));
+    // `cursor` takes the last page's `next_cursor` as it is: empty is the
+    // first page.
+    let again = send(&app, get(&format!("/v1/games/{id}/moves?cursor="))).await;
+    assert_eq!(again.status.as_u16(), 200);
+    assert_eq!(again.json()["items"], page["items"]);
+    let missing = send(&app, get("/v1/games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")).await;
+    let p = missing.problem(404);
+    assert_eq!(p["errors"], json!([]));
+    assert_eq!(p["allowed"], json!([]));
+    assert_eq!(p["current_version"], Value::Null);
 }

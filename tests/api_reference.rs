@@ -81,7 +81,7 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
 async fn sticks_lists_every_table_with_exact_probabilities() {
     let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/sticks")).await.json();
-    let tables = body["tables"].as_array().unwrap();
+    let tables = body["items"].as_array().unwrap();
     assert_eq!(tables.len(), 3);
     let sahe = &tables[0];
     assert_eq!(sahe["id"], "sticks_sahe");
@@ -135,7 +135,7 @@ async fn sources_are_csl_items_and_resolve_one_by_one() {
 async fn glossary_terms_resolve_and_are_cited() {
     let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/glossary")).await.json();
-    let terms = body["terms"].as_array().unwrap();
+    let terms = body["items"].as_array().unwrap();
     for id in ["zohn", "ahl", "sahe", "awl", "creek", "dry-branch", "whip"] {
         assert!(terms.iter().any(|t| t["id"] == id), "{id} in glossary");
         let one = send(&app, get(&format!("/v1/glossary/{id}"))).await.json();
@@ -164,7 +164,7 @@ async fn sources_are_served_as_bibtex_on_request() {
     assert!(
         bib.header("content-type")
             .unwrap()
-            .starts_with("text/x-bibtex"),
+            .starts_with("application/x-bibtex"),
         "{:?}",
         bib.headers
     );
@@ -172,7 +172,37 @@ async fn sources_are_served_as_bibtex_on_request() {
     assert!(text.starts_with("@incollection{culin1907,\n"), "{text}");
     assert!(text.contains("title = {{Games of the North American Indians}}"));
     assert!(text.contains("pages = {1--809}"));
+    // Accept chooses too: BibTeX when it is preferred to JSON, by either of
+    // its names; JSON otherwise (a wildcard counts for JSON).
+    for accept in [
+        "application/x-bibtex",
+        "text/x-bibtex",
+        "application/json;q=0.5, application/x-bibtex",
+    ] {
+        let r = send(
+            &app,
+            get("/v1/sources/culin1907").insert_header(("accept", accept)),
+        )
+        .await;
+        assert_eq!(r.body, bib.body, "{accept}");
+        let vary = r.header("vary").unwrap_or_default();
+        assert!(vary.split(", ").any(|v| v == "Accept"), "{accept}: {vary}");
+    }
+    for accept in ["application/json", "*/*", "application/x-bibtex;q=0.5, */*"] {
+        let r = send(
+            &app,
+            get("/v1/sources/culin1907").insert_header(("accept", accept)),
+        )
+        .await;
+        assert_eq!(r.body, csl.body, "{accept}");
+    }
+    let by_accept = send(
+        &app,
+        get("/v1/sources").insert_header(("accept", "application/x-bibtex")),
+    )
+    .await;
     let all = send(&app, get("/v1/sources?format=bibtex")).await;
+    assert_eq!(by_accept.body, all.body);
     assert_eq!(all.status.as_u16(), 200);
     let all = String::from_utf8(all.body).unwrap();
     for s in &zohn_ahl::narration::catalogue().sources {
@@ -188,6 +218,189 @@ async fn sources_are_served_as_bibtex_on_request() {
         assert!(
             detail.contains("csl") && detail.contains("bibtex"),
             "{detail}"
+        );
+    }
+}
+
+/// Every operation of the served document, with its path and method.
+fn operations(doc: &Value) -> Vec<(String, String, &Value)> {
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if ["get", "post", "put", "patch", "delete", "head"].contains(&method.as_str()) {
+                out.push((path.clone(), method.clone(), op));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_summary_is_one_plain_line_and_every_operation_id_a_stable_verb() {
+    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let verbs = [
+        "create", "get", "list", "delete", "play", "stop", "stream", "check", "compute", "draw",
+    ];
+    let mut ids = std::collections::BTreeSet::new();
+    for (path, method, op) in operations(&doc) {
+        let summary = op["summary"].as_str().unwrap_or_default();
+        assert!(
+            !summary.is_empty()
+                && summary.chars().count() <= 120
+                && !summary.contains('`')
+                && !summary.contains('\n'),
+            "{method} {path}: {summary:?}"
+        );
+        let id = op["operationId"].as_str().unwrap();
+        let verb = id.split('_').next().unwrap();
+        assert!(
+            verbs.contains(&verb) && id.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "{method} {path}: operationId {id}"
+        );
+        assert!(ids.insert(id.to_owned()), "{id} twice");
+    }
+    assert_eq!(doc["servers"][0]["url"], "/");
+}
+
+#[test]
+fn request_bodies_are_plain_refs_and_an_empty_body_is_allowed() {
+    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    for (path, method, op) in operations(&doc) {
+        let Some(body) = op.get("requestBody") else {
+            continue;
+        };
+        let schema = &body["content"]["application/json"]["schema"];
+        assert!(
+            schema["$ref"].is_string() && schema.as_object().unwrap().len() == 1,
+            "{method} {path}: {schema}"
+        );
+        assert_eq!(body["required"], false, "{method} {path}");
+    }
+}
+
+/// The presence rule: every property of every object an answer carries is
+/// required (sent, `null` when it has no value); CSL-JSON items, which leave
+/// absent fields out as their format does, are the one exception.
+#[test]
+fn every_field_of_an_answer_is_required() {
+    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    fn check(name: &str, schema: &Value) {
+        if let Some(props) = schema["properties"].as_object() {
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for key in props.keys() {
+                assert!(
+                    required.contains(&key.as_str()),
+                    "{name}.{key} is not required"
+                );
+            }
+            props.values().for_each(|p| check(name, p));
+        }
+        for key in ["oneOf", "allOf", "anyOf"] {
+            for s in schema[key].as_array().into_iter().flatten() {
+                check(name, s);
+            }
+        }
+        if schema["items"].is_object() {
+            check(name, &schema["items"]);
+        }
+    }
+    let requests = [
+        "CreateGameRequest",
+        "RulesetRequest",
+        "SidesRequest",
+        "SideRequest",
+        "NarrationRequest",
+        "SeatsRequest",
+        "OptionsRequest",
+        "ThrowRequest",
+    ];
+    for (name, schema) in doc["components"]["schemas"].as_object().unwrap() {
+        if requests.contains(&name.as_str()) || name.starts_with("Csl") {
+            continue;
+        }
+        check(name, schema);
+    }
+    // And the server sends every one: an unseated game's creation answer
+    // names its (absent) tokens.
+    for name in [
+        "GameView",
+        "MoveView",
+        "SegmentView",
+        "OutcomeView",
+        "Problem",
+    ] {
+        assert!(
+            doc["components"]["schemas"][name]["required"].is_array(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn closed_sets_are_enums() {
+    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let values = |name: &str| -> Vec<String> {
+        schemas[name]["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name} is an enum"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(values("GameStatus"), ["in_progress", "finished"]);
+    assert_eq!(values("GameResult"), ["won", "draw"]);
+    assert_eq!(values("ThrowOrigin"), ["server", "reported"]);
+    assert_eq!(values("Direction"), ["counter_clockwise", "clockwise"]);
+    assert_eq!(values("Creek"), ["north", "south"]);
+    assert_eq!(values("CounterReason"), ["circuit", "whip", "creek_fall"]);
+    assert_eq!(values("WinReason"), ["all_counters", "circuits", "stopped"]);
+    assert_eq!(values("HealthStatus"), ["ok", "ready"]);
+    assert_eq!(values("Feature").len(), 7);
+    assert_eq!(
+        values("LessonSectionId"),
+        [
+            "board",
+            "sticks",
+            "turn",
+            "north_creek",
+            "home",
+            "whip",
+            "dry_branches",
+            "winning",
+            "stopping"
+        ]
+    );
+    let refs = |pointer: &str| {
+        doc.pointer(pointer)
+            .map(|s| s.to_string())
+            .unwrap_or_default()
+    };
+    assert!(refs("/components/schemas/GameView/properties/status").contains("GameStatus"));
+    assert!(refs("/components/schemas/GameView/properties/result").contains("GameResult"));
+    assert!(refs("/components/schemas/AwlView/properties/feature").contains("Feature"));
+    assert!(refs("/components/schemas/MoveView/properties/origin").contains("ThrowOrigin"));
+    assert!(refs("/components/schemas/SideView/properties/direction").contains("Direction"));
+}
+
+#[actix_web::test]
+async fn every_list_answer_keeps_its_list_in_items() {
+    let (_db, app) = spawn_app().await;
+    for uri in [
+        "/v1/sticks",
+        "/v1/sources",
+        "/v1/glossary",
+        "/v1/facts",
+        "/v1/rules",
+        "/v1/rulesets",
+    ] {
+        let body = send(&app, get(uri)).await.json();
+        assert!(
+            body["items"].as_array().is_some_and(|i| !i.is_empty()),
+            "{uri}"
         );
     }
 }

@@ -31,14 +31,14 @@ fn assert_cited(v: &Value, sources: &HashSet<String>) {
 async fn rulesets_lists_every_preset_and_option_with_sources() {
     let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/rulesets")).await.json();
-    let ids: Vec<_> = body["presets"]
+    let ids: Vec<_> = body["items"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["id"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(ids, PRESETS);
-    let ludii = &body["presets"][2];
+    let ludii = &body["items"][2];
     assert_eq!(ludii["options"]["counters_per_side"], 10);
     assert_eq!(ludii["options"]["overshoot"], "no_move");
     assert_eq!(ludii["players_per_side"], 2);
@@ -376,7 +376,7 @@ async fn young_rules_in_play_on_the_spinner_sheet_speak_of_spins_not_throws() {
     let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/rules?preset=a4")).await.json();
     let mut checked = 0;
-    for rule in body["rules"].as_array().unwrap() {
+    for rule in body["items"].as_array().unwrap() {
         if rule["in_play"] != true {
             continue;
         }

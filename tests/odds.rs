@@ -418,7 +418,7 @@ async fn game_odds_over_http() {
     let p = send(&app, post_empty(&format!("/v1/games/{id}/odds")))
         .await
         .problem(405);
-    assert_eq!(p["allowed"], json!(["GET"]));
+    assert_eq!(p["allowed"], json!(["GET", "HEAD"]));
 }
 
 #[actix_web::test]

@@ -116,6 +116,11 @@ pub struct ServeArgs {
     /// `127.0.0.1`, `::1`). Name the host a deployment is reached by.
     #[arg(long, env = "ZOHN_AHL_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
     pub mcp_allowed_hosts: Vec<String>,
+    /// Web origins (`https://class.example`, comma-separated; `*` for any)
+    /// whose pages may write (create, throw, stop, delete) from a browser.
+    /// Reads are open to every origin.
+    #[arg(long, env = "ZOHN_AHL_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -132,6 +137,9 @@ impl From<ServeArgs> for crate::server::Settings {
                 total: args.feed_total as usize,
             },
             mcp_allowed_hosts: args.mcp_allowed_hosts,
+            cors: crate::http::CorsPolicy {
+                write_origins: args.cors_origins,
+            },
         }
     }
 }

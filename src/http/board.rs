@@ -87,7 +87,6 @@ impl BoardFormat {
 
 /// The format a picture is asked for in.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
     /// `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
@@ -129,7 +128,7 @@ fn etag(svg: &str, format: BoardFormat) -> String {
 
 /// Whether `If-None-Match` names `etag` (or is `*`); weak tags compare equal
 /// to strong ones, as RFC 9110 asks for this header.
-fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+pub(super) fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
     headers
         .get_all(header::IF_NONE_MATCH)
         .filter_map(|v| v.to_str().ok())
@@ -162,6 +161,8 @@ async fn answer(
         .body(body))
 }
 
+/// Draw a game's board now, as SVG or PNG.
+///
 /// A game's board now, as SVG (or PNG with `format=png`).
 ///
 /// The picture shows both awls at their spaces, the counters each side
@@ -173,6 +174,7 @@ async fn answer(
 /// the classes `creek` and `dry-branch`, the awls `awl-a` and `awl-b`. The
 /// same state always gives the same bytes.
 #[utoipa::path(
+    operation_id = "get_board",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -204,10 +206,13 @@ pub async fn get_board(
     answer(&req, svg, format).await
 }
 
+/// Draw a game's board as a move left it, as SVG or PNG.
+///
 /// A game's board after move `n`, as SVG (or PNG with `format=png`).
 ///
 /// The same picture as the game's board, for the state the move left.
 #[utoipa::path(
+    operation_id = "get_move_board",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -242,6 +247,8 @@ pub async fn get_move_board(
     answer(&req, svg, format).await
 }
 
+/// Draw a preset's empty board with both numberings, as SVG or PNG.
+///
 /// A preset's empty board with both numberings, as SVG (or PNG with
 /// `format=png`).
 ///
@@ -250,6 +257,7 @@ pub async fn get_move_board(
 /// square. The creeks (torrents) and dry branches (dry gullies) are drawn
 /// and labelled, with their banks ringed.
 #[utoipa::path(
+    operation_id = "get_ruleset_board",
     tag = "rulesets",
     params(
         ("preset" = crate::rules::Preset, Path, description = "The preset"),

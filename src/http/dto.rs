@@ -114,11 +114,11 @@ pub struct SegmentView {
     pub text: String,
     /// Its sources (at least one).
     pub citations: Vec<CitationView>,
-    /// For `event` and `rule` segments: the id of the rule behind it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// For `event` and `rule` segments: the id of the rule behind it
+    /// (`null` for a `context` segment).
     pub rule: Option<String>,
-    /// For `context` segments: the stable id of the fact told.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// For `context` segments: the stable id of the fact told (`null`
+    /// otherwise).
     pub fact: Option<String>,
 }
 

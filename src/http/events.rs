@@ -42,10 +42,9 @@ pub const RETRY_MS: u32 = 2000;
 pub const NDJSON: &str = "application/x-ndjson";
 
 /// The feed's query parameters, as documented; extracted first so that an
-/// unknown or repeated one is refused. The values are read by [`Resume`],
+/// repeated one is refused (unknown ones are ignored). The values are read by [`Resume`],
 /// [`Follow`] and [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[expect(
     dead_code,
     reason = "parsed only to refuse parameters the operation does not document"
@@ -96,20 +95,28 @@ fn parse(headers: &HeaderMap, query: &str) -> Result<Request, ApiError> {
     let header = headers
         .get("last-event-id")
         .map(|v| v.to_str().unwrap_or("?").trim());
-    let resume = match (header, params.since.as_deref()) {
-        (Some(text), _) => Some(move_number(text).ok_or_else(|| {
+    // `since` is checked even when the header wins: a malformed one is
+    // refused either way.
+    let since = params
+        .since
+        .as_deref()
+        .map(|text| {
+            move_number(text).ok_or_else(|| {
+                ApiError::field(
+                    "#/query/since",
+                    "must be a move number, an integer from 0 to 999999999",
+                )
+            })
+        })
+        .transpose()?;
+    let resume = match header {
+        Some(text) => Some(move_number(text).ok_or_else(|| {
             ApiError::field(
                 "#/header/Last-Event-ID",
                 "must be the id of an event of this feed, a move number from 0",
             )
         })?),
-        (None, Some(text)) => Some(move_number(text).ok_or_else(|| {
-            ApiError::field(
-                "#/query/since",
-                "must be a move number, an integer from 0 to 999999999",
-            )
-        })?),
-        (None, None) => None,
+        None => since,
     };
     // Either case: clients written in other languages send `True`.
     let follow = match params.follow.as_deref() {
@@ -310,8 +317,7 @@ impl Feed {
                 m.framed(audience, ndjson, |game, record| {
                     let n = record.n;
                     let record = for_audience(game, record.clone(), Some(audience));
-                    let data =
-                        serde_json::to_vec(&move_view(game, &record, false)).unwrap_or_default();
+                    let data = serde_json::to_vec(&move_view(game, &record)).unwrap_or_default();
                     frame(ndjson, FeedEventName::Move, n, &data)
                 })
             }
@@ -340,6 +346,8 @@ impl Feed {
     }
 }
 
+/// Follow a game live: a snapshot, each move as it is made, then the end.
+///
 /// The live feed of a game: a snapshot, then each move as it is made,
 /// then the end.
 ///
@@ -363,6 +371,7 @@ impl Feed {
 /// after 15 s without news (NDJSON: an empty line). Subscribers are
 /// bounded per game and in all: beyond, 503 with `Retry-After`.
 #[utoipa::path(
+    operation_id = "stream_events",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -452,6 +461,7 @@ mod tests {
             (&[("last-event-id", "")][..], "", "#/header/Last-Event-ID"),
             (&[][..], "since=-1", "#/query/since"),
             (&[][..], "since=1234567890", "#/query/since"),
+            (&[("last-event-id", "5")][..], "since=x", "#/query/since"),
             (&[][..], "follow=yes", "#/query/follow"),
         ] {
             let err = parse(&headers(h), q).err().unwrap();

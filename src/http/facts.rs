@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use super::dto::CitationView;
 use super::problem::{ApiError, Problem};
 use crate::narration::{Audience, EvidenceGrade, Fact, RuleId, catalogue, in_games};
-use crate::rules::{Options, OptionsCondition, Preset};
+use crate::rules::{Options, OptionsCondition, Preset, option_specs};
 
 /// A fact's text for each audience.
 #[derive(Debug, Serialize, ToSchema)]
@@ -22,12 +22,33 @@ pub struct FactTextView {
     pub scholar: String,
 }
 
-/// The ruleset options a fact presupposes, as the catalogue writes them;
-/// its schema is built from the rules' one list of options
-/// (`http/schema.rs`).
+/// The ruleset options a fact presupposes: every option of the rules' one
+/// list, with the values the fact fits, or `null` where it fits any; its
+/// schema is built from that list (`http/schema.rs`).
 #[derive(Debug, Serialize)]
 #[serde(transparent)]
-pub struct FactWhenView(OptionsCondition);
+pub struct FactWhenView(serde_json::Map<String, serde_json::Value>);
+
+impl From<&OptionsCondition> for FactWhenView {
+    fn from(condition: &OptionsCondition) -> Self {
+        let named = match serde_json::to_value(condition) {
+            Ok(serde_json::Value::Object(named)) => named,
+            _ => serde_json::Map::new(),
+        };
+        Self(
+            option_specs()
+                .iter()
+                .map(|spec| {
+                    let values = named.get(spec.name).cloned();
+                    (
+                        spec.name.to_owned(),
+                        values.unwrap_or(serde_json::Value::Null),
+                    )
+                })
+                .collect(),
+        )
+    }
+}
 
 /// A cultural-context fact, as a narration's `context` segment names it
 /// (`fact`).
@@ -52,7 +73,6 @@ pub struct FactView {
     pub when: FactWhenView,
     /// The rule it retells, if it retells one: it is not told on a move
     /// that states that rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub retells: Option<RuleId>,
     /// Whether games of the composite reconstruction (the default ruleset)
     /// tell it: it fits the options and every audience may hear it.
@@ -65,11 +85,11 @@ pub struct FactView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FactsView {
     /// Facts in the catalogue's order.
-    pub facts: Vec<FactView>,
+    pub items: Vec<FactView>,
 }
 
 fn when_view(fact: &Fact) -> FactWhenView {
-    FactWhenView(fact.when.clone())
+    FactWhenView::from(&fact.when)
 }
 
 fn fact_view(fact: &Fact) -> FactView {
@@ -97,22 +117,28 @@ fn fact_view(fact: &Fact) -> FactView {
     }
 }
 
+/// List every cultural-context fact the narration can tell.
+///
 /// Every cultural-context fact the narration can tell, with its text for
 /// each audience, its evidence grade and sources, the options it
 /// presupposes and the rulesets whose games tell it.
 #[utoipa::path(
+    operation_id = "list_facts",
     tag = "reference",
     responses((status = 200, description = "Every fact", body = FactsView))
 )]
 #[get("/v1/facts")]
 pub async fn get_facts() -> HttpResponse {
     HttpResponse::Ok().json(FactsView {
-        facts: catalogue().facts.iter().map(fact_view).collect(),
+        items: catalogue().facts.iter().map(fact_view).collect(),
     })
 }
 
+/// Read one fact, by the id a narration's context segment carries.
+///
 /// One fact, by the id a narration's context segment carries.
 #[utoipa::path(
+    operation_id = "get_fact",
     tag = "reference",
     params(("id" = String, Path, description = "The fact's id, e.g. womens-game", pattern = "^[a-z0-9-]{1,64}$", example = "womens-game")),
     responses(

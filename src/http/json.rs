@@ -133,7 +133,7 @@ pub fn parse<T: DeserializeOwned>(
         }
         body
     };
-    let mut value: serde_json::Value = serde_json::from_slice(text).map_err(|e| {
+    let value: serde_json::Value = serde_json::from_slice(text).map_err(|e| {
         ApiError::invalid(
             format!(
                 "the body is not valid JSON (line {}, column {})",
@@ -143,10 +143,8 @@ pub fn parse<T: DeserializeOwned>(
             Vec::new(),
         )
     })?;
-    if empty_ok && value.is_null() {
-        // An optional body sent as JSON `null` is the same as no body.
-        value = serde_json::Value::Object(serde_json::Map::new());
-    }
+    // An optional body is left out, not sent as JSON `null`: the document
+    // describes it as an object, and `null` is refused as any non-object.
     serde_path_to_error::deserialize(value)
         .map(|Obj(t)| t)
         .map_err(|e| {

@@ -6,7 +6,10 @@
 
 #[cfg(feature = "bench-baseline")]
 mod baseline;
-mod board;
+pub(crate) mod board;
+mod contract;
+mod conventions;
+mod csl;
 pub mod dto;
 mod events;
 mod extract;
@@ -21,7 +24,7 @@ pub mod problem;
 mod reference;
 mod rules;
 mod rulesets;
-mod schema;
+pub(crate) mod schema;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};
@@ -34,6 +37,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use conventions::{CorsPolicy, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 use problem::{ApiError, PROBLEM_JSON};
@@ -55,6 +59,7 @@ use crate::service::Service;
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
+    servers((url = "/", description = "The server this document is served from")),
     components(schemas(problem::Problem, problem::FieldError, fairness::ClassGameId)),
     modifiers(&SecuritySchemes)
 )]
@@ -100,11 +105,11 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
                 .map(|(path, item)| {
                     let methods = [
                         ("GET", item.get.is_some()),
+                        ("HEAD", item.get.is_some()),
                         ("POST", item.post.is_some()),
                         ("PUT", item.put.is_some()),
                         ("PATCH", item.patch.is_some()),
                         ("DELETE", item.delete.is_some()),
-                        ("HEAD", item.head.is_some()),
                         ("OPTIONS", item.options.is_some()),
                     ];
                     let allowed = methods
@@ -114,7 +119,7 @@ fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
                     (ResourceDef::new(path.as_str()), allowed)
                 })
                 .collect();
-            table.push((ResourceDef::new("/openapi.json"), vec!["GET"]));
+            table.push((ResourceDef::new("/openapi.json"), vec!["GET", "HEAD"]));
             table
         });
     &TABLE
@@ -154,7 +159,7 @@ fn routes(cfg: &mut ServiceConfig) {
 /// The OpenAPI document the service serves at `/openapi.json`.
 #[must_use]
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    with_links(
+    finish(
         App::new()
             .into_utoipa_app()
             .openapi(ApiDoc::openapi())
@@ -162,6 +167,11 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
             .split_for_parts()
             .1,
     )
+}
+
+/// The document as served: the conventions applied, the links added.
+fn finish(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    with_links(contract::apply(api))
 }
 
 /// Add OpenAPI links from the answers that name a game (creating one,
@@ -172,12 +182,12 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     use utoipa::openapi::link::LinkBuilder;
     let game_ops = [
         ("GetGame", "get_game"),
-        ("PostThrow", "post_throw"),
+        ("PlayThrow", "play_throw"),
         ("StopGame", "stop_game"),
         ("DeleteGame", "delete_game"),
         ("ListMoves", "list_moves"),
         ("GetBoard", "get_board"),
-        ("GetEvents", "get_events"),
+        ("StreamEvents", "stream_events"),
     ];
     for (path, id_expr, with_move) in [
         ("/v1/games", "$response.body#/id", false),
@@ -257,7 +267,21 @@ fn to_problem<B: MessageBody + 'static>(
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     let status = res.status();
+    let cors = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<actix_cors::CorsError>())
+        .map(ToString::to_string);
     let error = match status.as_u16() {
+        _ if let Some(refusal) = cors => ApiError::new(
+            actix_web::http::StatusCode::FORBIDDEN,
+            "cors-refused",
+            "Cross-origin request refused",
+            format!(
+                "{}: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                refusal.replace('`', "")
+            ),
+        ),
         404 => ApiError::no_route(res.request().path()),
         413 => json::too_large(),
         _ => ApiError::new(
@@ -305,7 +329,7 @@ pub fn app_with_odds(
         InitError = (),
     >,
 > {
-    app_with(service, odds, |_| {})
+    app_with(service, odds, CorsPolicy::default(), |_| {})
 }
 
 /// [`app_with_odds`] with more services mounted by `mount` (the MCP
@@ -314,6 +338,7 @@ pub fn app_with_odds(
 pub fn app_with(
     service: Service,
     odds: Solver,
+    cors: CorsPolicy,
     mount: impl FnOnce(&mut web::ServiceConfig),
 ) -> App<
     impl ServiceFactory<
@@ -331,11 +356,20 @@ pub fn app_with(
         .app_data(web::Data::new(odds))
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(|err, _| {
-            ApiError::invalid(format!("query string: {err}"), Vec::new()).into()
+            let detail =
+                problem::clip_echoes(&err.to_string().replace("Query deserialize error: ", ""));
+            ApiError::invalid(
+                format!("query string: {detail}"),
+                vec![problem::FieldError {
+                    pointer: "#/query".to_owned(),
+                    detail,
+                }],
+            )
+            .into()
         }))
         .configure(routes)
         .split_for_parts();
-    let api = with_links(api);
+    let api = finish(api);
     let app = app
         .service(web::redirect("/docs", "/docs/"))
         .configure(play::routes)
@@ -347,5 +381,10 @@ pub fn app_with(
     app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .default_service(web::to(no_route))
         .wrap(ErrorHandlers::new().default_handler(to_problem))
+        .wrap(conventions::cors(cors))
+        // Again outside CORS: its own refusals become problems too.
+        .wrap(ErrorHandlers::new().default_handler(to_problem))
+        .wrap(actix_web::middleware::from_fn(conventions::limits))
+        .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
         .wrap(TracingLogger::default())
 }

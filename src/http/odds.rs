@@ -24,16 +24,24 @@ use crate::odds::{Solution, Solver, TOLERANCE};
 use crate::rules::{Preset, Side, Table};
 use crate::service::{self, Service, ServiceError};
 
+/// How a chain is solved: `components_gauss_seidel_gmres`, the game's
+/// absorbing Markov chain cut into its strongly connected components and
+/// solved one component after the other from the finish, each by
+/// Gauss-Seidel sweeps swept backwards from the finish, accelerated by
+/// GMRES where they settle slowly, then checked by whole sweeps of the
+/// chain.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverMethod {
+    /// The one method.
+    ComponentsGaussSeidelGmres,
+}
+
 /// How the odds were computed.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SolverView {
-    /// `components_gauss_seidel_gmres`: the game's absorbing Markov chain,
-    /// cut into its strongly connected components and solved one component
-    /// after the other from the finish, each by Gauss-Seidel sweeps swept
-    /// backwards from the finish, accelerated by GMRES where they settle
-    /// slowly, then checked by whole sweeps of the chain.
-    #[schema(example = "components_gauss_seidel_gmres")]
-    pub method: String,
+    /// The method.
+    pub method: SolverMethod,
     /// States of the chain (reachable from the opening).
     #[schema(example = 19712)]
     pub states: usize,
@@ -55,7 +63,7 @@ pub struct SolverView {
 impl From<&Solution> for SolverView {
     fn from(s: &Solution) -> Self {
         Self {
-            method: "components_gauss_seidel_gmres".to_owned(),
+            method: SolverMethod::ComponentsGaussSeidelGmres,
             states: s.states(),
             components: s.components,
             sweeps: s.sweeps,
@@ -117,6 +125,8 @@ async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiErr
     Ok(service::solution(solver, table).await?)
 }
 
+/// Compute each side's exact chance of winning from the game's current state.
+///
 /// Each side's exact probability of winning from the game's current state,
 /// and the expected number of throws left.
 ///
@@ -130,6 +140,7 @@ async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiErr
 /// type `/problems/odds-queue-full` (nothing was queued). Rulesets whose
 /// chain has more than 5,000,000 states are refused (422).
 #[utoipa::path(
+    operation_id = "get_odds",
     tag = "games",
     params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
     responses(
@@ -170,6 +181,8 @@ async fn game_odds(service: &Service, solver: &Solver, id: GameId) -> Result<Odd
     })
 }
 
+/// Compute a preset's exact first-side win probability and mean game length.
+///
 /// A preset's exact statistics: the probability that the side throwing
 /// first wins, and the mean length of a game in throws.
 ///
@@ -180,6 +193,7 @@ async fn game_odds(service: &Service, solver: &Solver, id: GameId) -> Result<Odd
 /// the game odds apply (at most 2 s of waiting, then **503** with
 /// `Retry-After`).
 #[utoipa::path(
+    operation_id = "get_ruleset_statistics",
     tag = "rulesets",
     params(("preset" = Preset, Path, description = "The preset")),
     responses(

@@ -53,7 +53,10 @@ pub struct FieldError {
     "type": "/problems/game-not-found",
     "title": "Game not found",
     "status": 404,
-    "detail": "no game has the id 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+    "detail": "no game has the id 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+    "errors": [],
+    "current_version": null,
+    "allowed": []
 }))]
 pub struct Problem {
     /// A URI reference naming the kind of problem (see the README's API
@@ -66,14 +69,12 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong this time, for a person.
     pub detail: String,
-    /// The invalid inputs, each with a JSON pointer.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The invalid inputs, each with a JSON pointer (`[]` when the problem
+    /// is not about an input).
     pub errors: Vec<FieldError>,
-    /// For a conflict: the game's current version.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// For a conflict: the game's current version (`null` otherwise).
     pub current_version: Option<u32>,
-    /// Allowed methods, on 405.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Allowed methods, on 405 (`[]` otherwise).
     pub allowed: Vec<String>,
 }
 

@@ -1,10 +1,11 @@
 //! Reference resources: the throw tables, the bibliography, the glossary,
 //! and health checks.
 
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::csl::CslItem;
 use super::dto::{CitationView, ProbabilityView};
 use super::problem::{ApiError, Problem};
 use crate::narration::{Source, catalogue};
@@ -15,16 +16,12 @@ use crate::service::Service;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct OutcomeView {
     /// Each stick's face, the sahe last (stick tables).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sticks: Option<Vec<Face>>,
     /// Flat faces up (stick tables).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub flat_faces: Option<u8>,
     /// Whether the sahe is flat up (stick tables).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sahe_flat: Option<bool>,
     /// The sector (spinner).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub spinner: Option<SpinnerSector>,
     /// Spaces moved.
     pub value: u8,
@@ -68,7 +65,7 @@ pub struct ThrowTableView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SticksView {
     /// One entry per table; `sticks_sahe` is the default.
-    pub tables: Vec<ThrowTableView>,
+    pub items: Vec<ThrowTableView>,
 }
 
 fn table_view(table: ThrowTable) -> ThrowTableView {
@@ -131,27 +128,16 @@ fn table_view(table: ThrowTable) -> ThrowTableView {
     }
 }
 
+/// List the throw tables, with the exact probability of every outcome.
+///
 /// The throw tables, with the exact probability of every outcome.
-#[utoipa::path(tag = "reference", responses((status = 200, description = "The throw tables", body = SticksView)))]
+#[utoipa::path(operation_id = "list_throw_tables", tag = "reference", responses((status = 200, description = "The throw tables", body = SticksView)))]
 #[get("/v1/sticks")]
 pub async fn get_sticks() -> HttpResponse {
     HttpResponse::Ok().json(SticksView {
-        tables: ThrowTable::ALL.into_iter().map(table_view).collect(),
+        items: ThrowTable::ALL.into_iter().map(table_view).collect(),
     })
 }
-
-/// A bibliography entry as a CSL-JSON item (`id`, `type`, `title`,
-/// `author`, `issued`, `publisher`, `page`, `URL`, ...), with its rights
-/// status and how the research reached it in `custom`.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(value_type = Object, example = json!({
-    "id": "culin1907", "type": "report",
-    "title": "Games of the North American Indians",
-    "author": [{"family": "Culin", "given": "Stewart"}],
-    "issued": {"date-parts": [[1907]]},
-    "custom": {"rights": "public-domain"}
-}))]
-pub struct CslItem(serde_json::Map<String, serde_json::Value>);
 
 /// The bibliography.
 #[derive(Debug, Serialize, ToSchema)]
@@ -166,26 +152,62 @@ pub struct SourcesView {
 pub enum SourceFormat {
     /// The CSL-JSON item (`application/json`), the default.
     Csl,
-    /// A BibTeX entry (`text/x-bibtex`).
+    /// A BibTeX entry (`application/x-bibtex`).
     Bibtex,
 }
 
-/// The media type of BibTeX.
-pub const BIBTEX: &str = "text/x-bibtex; charset=utf-8";
+/// The media type of BibTeX, as served.
+pub const BIBTEX: &str = "application/x-bibtex; charset=utf-8";
+
+/// The answer depends on `Accept`.
+const VARY_ACCEPT: (actix_web::http::header::HeaderName, &str) =
+    (actix_web::http::header::VARY, "Accept");
+
+/// The BibTeX media types an `Accept` header may name (the second is an
+/// older name, still accepted).
+const BIBTEX_TYPES: [&str; 2] = ["application/x-bibtex", "text/x-bibtex"];
+
+/// Whether an `Accept` header prefers BibTeX to JSON: BibTeX named with a
+/// quality above JSON's (a wildcard counts for both, so JSON wins ties).
+fn accept_prefers_bibtex(req: &HttpRequest) -> bool {
+    let Some(accept) = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let (mut bibtex, mut json) = (0.0_f32, 0.0_f32);
+    for range in accept.split(',') {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if BIBTEX_TYPES.contains(&media.as_str()) {
+            bibtex = bibtex.max(q);
+        } else if ["application/json", "application/*", "*/*"].contains(&media.as_str()) {
+            json = json.max(q);
+        }
+    }
+    bibtex > json
+}
 
 /// The format a source is asked for in.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct SourceQuery {
-    /// `csl` (default): CSL-JSON; `bibtex`: BibTeX (`text/x-bibtex`).
+    /// `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
+    /// it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
     #[param(inline, value_type = Option<SourceFormat>)]
     format: Option<String>,
 }
 
 impl SourceQuery {
-    fn format(&self) -> Result<SourceFormat, ApiError> {
+    fn format(&self, req: &HttpRequest) -> Result<SourceFormat, ApiError> {
         match self.format.as_deref() {
+            None if accept_prefers_bibtex(req) => Ok(SourceFormat::Bibtex),
             None | Some("csl") => Ok(SourceFormat::Csl),
             Some("bibtex") => Ok(SourceFormat::Bibtex),
             Some(other) => Err(ApiError::field(
@@ -203,27 +225,34 @@ fn bibtex_of(source: &Source) -> Result<String, ApiError> {
     crate::narration::bibtex(source).map_err(|e| ApiError::internal(&e))
 }
 
-/// The bibliography every citation points into, as CSL-JSON items (with
-/// their rights status in `custom`) or, with `format=bibtex`, as a BibTeX
-/// file.
+/// List the bibliography every citation points into.
+///
+/// CSL-JSON items (with their rights status in `custom`), or a BibTeX file
+/// when `Accept` prefers `application/x-bibtex` (or with `format=bibtex`).
 #[utoipa::path(
     tag = "reference",
+    operation_id = "list_sources",
     params(SourceQuery),
     responses(
-        (status = 200, description = "The bibliography", content(
+        (status = 200, description = "The bibliography: CSL-JSON, or BibTeX as `Accept` (or `format`) chooses", content(
             (SourcesView = "application/json"),
-            (String = "text/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
+            (String = "application/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
         )),
         (status = 400, description = "An unknown format", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/sources")]
-pub async fn get_sources(query: web::Query<SourceQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn get_sources(
+    req: HttpRequest,
+    query: web::Query<SourceQuery>,
+) -> Result<HttpResponse, ApiError> {
     let sources = &catalogue().sources;
-    Ok(match query.format()? {
-        SourceFormat::Csl => HttpResponse::Ok().json(SourcesView {
-            items: sources.iter().map(|s| CslItem(s.csl.clone())).collect(),
-        }),
+    Ok(match query.format(&req)? {
+        SourceFormat::Csl => HttpResponse::Ok()
+            .insert_header(VARY_ACCEPT)
+            .json(SourcesView {
+                items: sources.iter().map(CslItem::of).collect(),
+            }),
         SourceFormat::Bibtex => {
             let mut text = String::new();
             for (i, source) in sources.iter().enumerate() {
@@ -232,7 +261,10 @@ pub async fn get_sources(query: web::Query<SourceQuery>) -> Result<HttpResponse,
                 }
                 text.push_str(&bibtex_of(source)?);
             }
-            HttpResponse::Ok().content_type(BIBTEX).body(text)
+            HttpResponse::Ok()
+                .insert_header(VARY_ACCEPT)
+                .content_type(BIBTEX)
+                .body(text)
         }
     })
 }
@@ -253,15 +285,18 @@ fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
     }
 }
 
-/// One source, as a CSL-JSON item (default, or `format=csl`) or as a
-/// BibTeX entry (`format=bibtex`, served as `text/x-bibtex`).
+/// Get one source, as a CSL-JSON item or a BibTeX entry.
+///
+/// CSL-JSON by default; BibTeX (`application/x-bibtex`) when `Accept`
+/// prefers it, or with `format=bibtex`.
 #[utoipa::path(
     tag = "reference",
+    operation_id = "get_source",
     params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$", example = "culin1907"), SourceQuery),
     responses(
-        (status = 200, description = "The source", content(
+        (status = 200, description = "The source: CSL-JSON, or BibTeX as `Accept` (or `format`) chooses", content(
             (CslItem = "application/json"),
-            (String = "text/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
+            (String = "application/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
         )),
         (status = 400, description = "Malformed id or unknown format", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such source", body = Problem, content_type = "application/problem+json"),
@@ -269,11 +304,12 @@ fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
 )]
 #[get("/v1/sources/{id}")]
 pub async fn get_source(
+    req: HttpRequest,
     id: web::Path<String>,
     query: web::Query<SourceQuery>,
 ) -> Result<HttpResponse, ApiError> {
     check_id("#/path/id", &id)?;
-    let format = query.format()?;
+    let format = query.format(&req)?;
     let source = catalogue().source(&id).ok_or_else(|| {
         ApiError::new(
             actix_web::http::StatusCode::NOT_FOUND,
@@ -283,8 +319,11 @@ pub async fn get_source(
         )
     })?;
     Ok(match format {
-        SourceFormat::Csl => HttpResponse::Ok().json(CslItem(source.csl.clone())),
+        SourceFormat::Csl => HttpResponse::Ok()
+            .insert_header(VARY_ACCEPT)
+            .json(CslItem::of(source)),
         SourceFormat::Bibtex => HttpResponse::Ok()
+            .insert_header(VARY_ACCEPT)
             .content_type(BIBTEX)
             .body(bibtex_of(source)?),
     })
@@ -319,7 +358,7 @@ pub struct TermView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GlossaryView {
     /// Terms in catalogue order.
-    pub terms: Vec<TermView>,
+    pub items: Vec<TermView>,
 }
 
 fn term_view(t: &crate::narration::GlossaryTerm) -> TermView {
@@ -336,17 +375,23 @@ fn term_view(t: &crate::narration::GlossaryTerm) -> TermView {
     }
 }
 
+/// List the Kiowa and English terms of the game, each cited.
+///
 /// Kiowa and English terms of the game, each cited.
-#[utoipa::path(tag = "reference", responses((status = 200, description = "The glossary", body = GlossaryView)))]
+#[utoipa::path(operation_id = "list_glossary_terms", tag = "reference", responses((status = 200, description = "The glossary", body = GlossaryView)))]
 #[get("/v1/glossary")]
 pub async fn get_glossary() -> HttpResponse {
     HttpResponse::Ok().json(GlossaryView {
-        terms: catalogue().glossary.iter().map(term_view).collect(),
+        items: catalogue().glossary.iter().map(term_view).collect(),
     })
 }
 
-/// One glossary term.
+/// Read one glossary term.
+///
+/// A term by its id, as `/v1/glossary` lists them: its meaning, a simpler
+/// explanation for ages 7-10, related terms, its evidence grade and sources.
 #[utoipa::path(
+    operation_id = "get_glossary_term",
     tag = "reference",
     params(("term" = String, Path, description = "The term's id, e.g. zohn", pattern = "^[a-z0-9-]{1,64}$", example = "zohn")),
     responses(
@@ -369,25 +414,39 @@ pub async fn get_glossary_term(term: web::Path<String>) -> Result<HttpResponse, 
     Ok(HttpResponse::Ok().json(term_view(found)))
 }
 
+/// What a health check found: `ok` (alive) or `ready` (serving).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthStatus {
+    /// The process answers.
+    Ok,
+    /// The database answers and every migration is applied.
+    Ready,
+}
+
 /// Health status.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     /// `ok` or `ready`.
-    #[schema(example = "ok")]
-    pub status: String,
+    pub status: HealthStatus,
 }
 
-/// Liveness: the process answers.
-#[utoipa::path(tag = "health", responses((status = 200, description = "Alive", body = Health)))]
+/// Check liveness: the process answers.
+///
+/// 200 while the process runs; nothing else (not even the database) is checked.
+#[utoipa::path(operation_id = "check_health", tag = "health", responses((status = 200, description = "Alive", body = Health)))]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health {
-        status: "ok".to_owned(),
+        status: HealthStatus::Ok,
     })
 }
 
-/// Readiness: the database answers and every migration is applied.
+/// Check readiness: the database answers and every migration is applied.
+///
+/// 200 once the database answers and its migrations are in; 503 otherwise.
 #[utoipa::path(
+    operation_id = "check_readiness",
     tag = "health",
     responses(
         (status = 200, description = "Ready", body = Health),
@@ -399,7 +458,7 @@ pub async fn readyz(service: web::Data<Service>) -> Result<HttpResponse, ApiErro
     let ready = service.ready().await;
     if ready {
         Ok(HttpResponse::Ok().json(Health {
-            status: "ready".to_owned(),
+            status: HealthStatus::Ready,
         }))
     } else {
         Err(ApiError::new(

@@ -86,12 +86,11 @@ pub struct RulesView {
     /// The preset the rules are worded for.
     pub preset: Preset,
     /// Every rule, in the narration's order.
-    pub rules: Vec<RuleView>,
+    pub items: Vec<RuleView>,
 }
 
 /// The preset the rules are worded for.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct RulesQuery {
     /// A preset (default `composite`): its board's words fill the
@@ -145,10 +144,13 @@ fn rule_view(preset: Preset, id: RuleId) -> RuleView {
     }
 }
 
+/// List every rule the narration states, worded for a preset.
+///
 /// Every rule the narration states, each with its full statement and
 /// short forms for each audience and its sources, worded for a preset
 /// (default `composite`), and whether that preset's games call for it.
 #[utoipa::path(
+    operation_id = "list_rules",
     tag = "reference",
     params(RulesQuery),
     responses(
@@ -161,13 +163,16 @@ pub async fn get_rules(query: web::Query<RulesQuery>) -> Result<HttpResponse, Ap
     let preset = query.preset()?;
     Ok(HttpResponse::Ok().json(RulesView {
         preset,
-        rules: RuleId::iter().map(|id| rule_view(preset, id)).collect(),
+        items: RuleId::iter().map(|id| rule_view(preset, id)).collect(),
     }))
 }
 
+/// Read one rule, by the id a narration's segment carries.
+///
 /// One rule, by the id a narration's segment carries, worded for a preset
 /// (default `composite`).
 #[utoipa::path(
+    operation_id = "get_rule",
     tag = "reference",
     params(("id" = RuleId, Path, description = "The rule's id, e.g. sticks_sahe", example = "sticks_sahe"), RulesQuery),
     responses(

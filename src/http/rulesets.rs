@@ -62,7 +62,9 @@ pub struct OptionView {
     pub name: String,
     /// What it decides.
     pub description: String,
-    /// The composite reconstruction's value.
+    /// The composite reconstruction's value: one of `values` for an
+    /// enumerated option, an integer or `null` for a numeric one.
+    #[schema(value_type = crate::http::schema::OptionValue)]
     pub default: serde_json::Value,
     /// The allowed values (enumerated options).
     pub values: Vec<OptionValueView>,
@@ -78,7 +80,7 @@ pub struct OptionView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RulesetsView {
     /// Every preset; `composite` is the default.
-    pub presets: Vec<PresetView>,
+    pub items: Vec<PresetView>,
     /// Every option, with its allowed values and their sources.
     pub options: Vec<OptionView>,
 }
@@ -88,6 +90,7 @@ pub struct RulesetsView {
 pub struct LessonSectionView {
     /// Stable id: `board`, `sticks`, `turn`, `north_creek`, `home`, `whip`,
     /// `dry_branches`, `winning`, `stopping`.
+    #[schema(value_type = crate::http::schema::LessonSectionId)]
     pub id: String,
     /// Heading.
     pub title: String,
@@ -164,8 +167,10 @@ fn options_doc() -> Vec<OptionView> {
         .collect()
 }
 
+/// List every preset and option, with allowed values and sources.
+///
 /// Every preset and option, with allowed values and sources.
-#[utoipa::path(tag = "rulesets", responses((status = 200, description = "Presets and options", body = RulesetsView)))]
+#[utoipa::path(operation_id = "list_rulesets", tag = "rulesets", responses((status = 200, description = "Presets and options", body = RulesetsView)))]
 #[get("/v1/rulesets")]
 pub async fn get_rulesets() -> HttpResponse {
     let presets = Preset::ALL
@@ -184,14 +189,13 @@ pub async fn get_rulesets() -> HttpResponse {
         })
         .collect();
     HttpResponse::Ok().json(RulesetsView {
-        presets,
+        items: presets,
         options: options_doc(),
     })
 }
 
 /// Choosing the lesson's audience.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LessonQuery {
     /// `young`, `general` (default) or `scholar`.
@@ -237,8 +241,11 @@ fn lesson_view(preset: Preset, audience: Audience) -> LessonView {
     }
 }
 
+/// Read a preset's rules as a narrated lesson.
+///
 /// A preset's rules as a narrated lesson.
 #[utoipa::path(
+    operation_id = "get_ruleset",
     tag = "rulesets",
     params(("preset" = Preset, Path, description = "The preset"), LessonQuery),
     responses(

@@ -9,10 +9,12 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use super::dto::OptionsView;
 use super::facts::FactWhenView;
+use crate::domain::ThrowOrigin;
 use crate::narration::{Audience, SegmentKind};
 use crate::rules::{
-    Board, DeadlyNorthBank, DryBranch, EndCheck, Face, OptionKind, OptionSpec, OptionsPatch,
-    Overshoot, OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable, TurnOrder, option_specs,
+    Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Face, Feature, OptionKind,
+    OptionSpec, OptionsPatch, Overshoot, OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable,
+    TurnOrder, WinReason, option_specs,
 };
 
 fn string_enum(values: &[&'static str], description: &str) -> RefOr<Schema> {
@@ -123,6 +125,92 @@ enum_schema!(
     &["event", "rule", "context"],
     "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
 );
+
+enum_schema!(
+    Creek,
+    "Creek",
+    <Creek as strum::VariantNames>::VARIANTS,
+    "Which creek an awl fell into: `north` or `south`."
+);
+enum_schema!(
+    CounterReason,
+    "CounterReason",
+    <CounterReason as strum::VariantNames>::VARIANTS,
+    "Why a counter changed hands: `circuit`, `whip` or `creek_fall`."
+);
+enum_schema!(
+    WinReason,
+    "WinReason",
+    <WinReason as strum::VariantNames>::VARIANTS,
+    "Why a side won: `all_counters`, `circuits` or `stopped`."
+);
+enum_schema!(
+    ThrowOrigin,
+    "ThrowOrigin",
+    <ThrowOrigin as strum::VariantNames>::VARIANTS,
+    "Where a throw came from: `server` (the game's seeded generator) or `reported` (a physical throw sent by the client)."
+);
+
+/// The name of what is drawn at a space, as a side sees it
+/// ([`Feature::key`]); documentation only, the value is sent as a string.
+pub struct FeatureName;
+
+enum_schema!(
+    FeatureName,
+    "Feature",
+    &Feature::ALL.map(Feature::key),
+    "What is drawn at a space, seen by one side: `ordinary`, a dry branch's stroke (`dry_branch_east`, `dry_branch_west`), a bank of the north creek (`north_creek_near`, `north_creek_far`) or of the south creek (`south_creek_far` is the side's own start, `south_creek_near` the other side's)."
+);
+
+/// The id of a lesson's section, for documentation: the ids the lessons
+/// of every preset are built with (`narration::lesson`), in their order.
+pub struct LessonSectionId;
+
+impl utoipa::PartialSchema for LessonSectionId {
+    fn schema() -> RefOr<Schema> {
+        let mut ids: Vec<String> = Vec::new();
+        for preset in Preset::ALL {
+            for section in crate::narration::lesson(preset, Audience::General).sections {
+                if !ids.contains(&section.id) {
+                    ids.push(section.id);
+                }
+            }
+        }
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(ids))
+            .description(Some("A lesson section's stable id."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for LessonSectionId {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("LessonSectionId")
+    }
+}
+
+/// The value of a ruleset option, for documentation: a choice's name, a
+/// count, or `null` for a count switched off.
+pub struct OptionValue;
+
+impl utoipa::PartialSchema for OptionValue {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::schema::SchemaType;
+        ObjectBuilder::new()
+            .schema_type(SchemaType::from_iter([Type::String, Type::Integer, Type::Null]))
+            .description(Some(
+                "An option's value: a choice's name (a string), a count (an integer), or `null` for a count switched off.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for OptionValue {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("OptionValue")
+    }
+}
 
 /// The schema of every choice option's type, by type name.
 fn choice_schema(type_name: &str) -> Option<RefOr<Schema>> {
@@ -255,16 +343,24 @@ impl utoipa::PartialSchema for FactWhenView {
             .schema_type(Type::Object)
             .description(Some(
                 "The ruleset options a fact presupposes: it is told only in games whose options \
-                 take one of the values listed for each option named. An option left out may \
-                 take any value; no option named means every game.",
+                 take one of the values listed for each option named; `null`: any value.",
             ))
-            .examples([serde_json::json!({"throw_table": ["sticks_sahe"]})]);
+            .examples([serde_json::json!({
+                "board": null, "throw_table": ["sticks_sahe"], "deadly_north_bank": null,
+                "own_last_space": null, "overshoot": null, "dry_branch": null,
+                "counters_per_side": null, "turn_order": null, "circuits_to_win": null,
+                "end_check": null
+            })]);
         for spec in option_specs() {
             let values = ArrayBuilder::new()
+                .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+                    Type::Array,
+                    Type::Null,
+                ]))
                 .items(option_value_schema(spec, None))
                 .min_items(Some(1))
                 .description(Some(spec.description));
-            object = object.property(spec.name, values);
+            object = object.property(spec.name, values).required(spec.name);
         }
         object.into()
     }

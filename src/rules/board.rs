@@ -164,6 +164,21 @@ pub enum Feature {
 }
 
 impl Feature {
+    /// Every feature, in the order of [`Feature::key`]'s list.
+    pub const ALL: [Feature; 7] = [
+        Feature::Ordinary,
+        Feature::DryBranch {
+            compass: Compass::East,
+        },
+        Feature::DryBranch {
+            compass: Compass::West,
+        },
+        Feature::NorthCreek { bank: Bank::Near },
+        Feature::NorthCreek { bank: Bank::Far },
+        Feature::SouthCreek { bank: Bank::Far },
+        Feature::SouthCreek { bank: Bank::Near },
+    ];
+
     /// A stable identifier of the feature as seen by a side: `ordinary`,
     /// `dry_branch_east`, `dry_branch_west`, `north_creek_near`,
     /// `north_creek_far`, `south_creek_far` (own start), `south_creek_near`.

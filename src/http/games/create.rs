@@ -15,7 +15,7 @@ use utoipa::openapi::schema::{
 };
 
 use super::etag;
-use super::read::{GameView, SeatTokens, game_view};
+use super::read::{CreatedGameView, SeatTokens, game_view};
 use crate::http::extract::IdempotencyKey;
 use crate::http::json::{self, Obj};
 use crate::http::problem::{ApiError, Problem};
@@ -237,12 +237,14 @@ impl utoipa::ToSchema for SeatsRequest {
 /// The answer to a creation, as sent (tokens included, for a seated game).
 fn created_answer(created: &Created) -> Answer {
     let game = &created.game;
-    let mut view = game_view(game, &game.state);
-    if let Some(tokens) = &created.tokens {
-        let [a, b] = tokens.sides.clone();
-        view.seat_tokens = Some(SeatTokens { a, b });
-        view.host_token = Some(tokens.host.clone());
-    }
+    let view = CreatedGameView {
+        game: game_view(game, &game.state),
+        seat_tokens: created.tokens.as_ref().map(|tokens| {
+            let [a, b] = tokens.sides.clone();
+            SeatTokens { a, b }
+        }),
+        host_token: created.tokens.as_ref().map(|tokens| tokens.host.clone()),
+    };
     Answer {
         location: format!("/v1/games/{}", game.id),
         etag: etag(game.version),
@@ -258,13 +260,14 @@ fn created_answer(created: &Created) -> Answer {
 /// A seated game's answer carries its tokens, once: `seat_tokens` (one per
 /// side) and `host_token`.
 #[utoipa::path(
+    operation_id = "create_game",
     tag = "games",
     params(
         ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second game and gets the first answer again, byte for byte, tokens included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409"),
     ),
     request_body(content = Option<CreateGameRequest>, content_type = "application/json"),
     responses(
-        (status = 201, description = "The game, created", body = GameView,
+        (status = 201, description = "The game, created", body = CreatedGameView,
             headers(("Location" = String, description = "The game's URL"),
                     ("ETag" = String, description = "The game's version, quoted"))),
         (status = 400, description = "A field out of bounds or unknown", body = Problem, content_type = "application/problem+json"),

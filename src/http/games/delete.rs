@@ -6,12 +6,15 @@ use crate::http::extract::{Bearer, GameIdPath};
 use crate::http::problem::{ApiError, Problem};
 use crate::service::Service;
 
+/// Delete a game and everything stored with it.
+///
 /// Delete a game: its setup and names, its moves, seats and idempotency
 /// answers. Every read of it is 404 afterwards.
 ///
 /// A seated game needs the host's token; a game without seats may be
 /// deleted by anyone, as anyone may play it.
 #[utoipa::path(
+    operation_id = "delete_game",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),

@@ -2,7 +2,7 @@
 //! answer about a game carries.
 
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -25,11 +25,40 @@ pub struct AwlView {
     /// (the same index for both sides means the same space).
     #[schema(minimum = 0, maximum = 39, example = 0)]
     pub physical_index: u8,
-    /// What is drawn there, seen by this side: `ordinary`,
-    /// `dry_branch_east`, `dry_branch_west`, `north_creek_near`,
-    /// `north_creek_far`, `south_creek_far` (own start), `south_creek_near`.
-    #[schema(example = "south_creek_far")]
-    pub feature: String,
+    /// What is drawn there, seen by this side.
+    #[schema(value_type = crate::http::schema::FeatureName, example = "south_creek_far")]
+    pub feature: &'static str,
+}
+
+/// The way a side's awl goes round: `counter_clockwise` (A) or `clockwise` (B).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Side A's way.
+    CounterClockwise,
+    /// Side B's way.
+    Clockwise,
+}
+
+/// Whether a game is being played: `in_progress`, or `finished` (won,
+/// drawn or stopped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Throws are still played.
+    InProgress,
+    /// Won, drawn or stopped: no more throws.
+    Finished,
+}
+
+/// How a finished game ended: `won` (see `winner`) or `draw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameResult {
+    /// A side won.
+    Won,
+    /// A stopped game with equal counters.
+    Draw,
 }
 
 /// One side's place in the game.
@@ -42,8 +71,7 @@ pub struct SideView {
     /// Player names in throwing order.
     pub players: Vec<String>,
     /// `counter_clockwise` (A) or `clockwise` (B).
-    #[schema(example = "counter_clockwise")]
-    pub direction: String,
+    pub direction: Direction,
     /// Its awl.
     pub awl: AwlView,
     /// Counters it holds.
@@ -72,8 +100,7 @@ pub struct GameView {
     #[schema(example = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")]
     pub id: String,
     /// `in_progress` or `finished`.
-    #[schema(example = "in_progress")]
-    pub status: String,
+    pub status: GameStatus,
     /// Changes with every move or stop (also sent as `ETag`).
     pub version: u32,
     /// Creation time, RFC 3339 UTC.
@@ -88,10 +115,10 @@ pub struct GameView {
     pub to_throw: Option<SeatView>,
     /// Whether the side to move is throwing again after a throw that said so.
     pub extra_throw_pending: bool,
-    /// The winner, once there is one.
+    /// The winner, once there is one; `null` before and in a draw.
     pub winner: Option<Side>,
     /// `won` or `draw` once finished; `null` before.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Throws played.
     pub throws: u32,
     /// The narration's audience.
@@ -104,17 +131,25 @@ pub struct GameView {
     /// In a seated game, whether a side's own token may report a physical
     /// throw (otherwise only the host's may).
     pub sides_report_throws: bool,
-    /// The seat tokens (A's and B's), in the creation answer of a seated
-    /// game only: they are never shown again. Keep them secret.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seat_tokens: Option<SeatTokens>,
-    /// The host's token (the teacher's, the app's), in the creation answer
-    /// of a seated game only: it throws for either side, reports physical
-    /// throws, stops and deletes the game. Never shown again; keep it secret.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub host_token: Option<String>,
     /// Related resources.
     pub links: GameLinks,
+}
+
+/// The answer to creating a game: its state and, for a seated game, its
+/// tokens, shown this once.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedGameView {
+    /// The game's state.
+    #[serde(flatten)]
+    pub game: GameView,
+    /// The seat tokens (A's and B's) of a seated game, never shown again:
+    /// keep them secret; `null` for a game without seats.
+    pub seat_tokens: Option<SeatTokens>,
+    /// The host's token (the teacher's, the app's) of a seated game: it
+    /// throws for either side, reports physical throws, stops and deletes
+    /// the game. Never shown again: keep it secret; `null` for a game
+    /// without seats.
+    pub host_token: Option<String>,
 }
 
 /// The secret seat tokens of a seated game.
@@ -143,14 +178,13 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
                 name: setup.sides[side.index()].name.clone(),
                 players: setup.sides[side.index()].players.clone(),
                 direction: match side {
-                    Side::A => "counter_clockwise",
-                    Side::B => "clockwise",
-                }
-                .to_owned(),
+                    Side::A => Direction::CounterClockwise,
+                    Side::B => Direction::Clockwise,
+                },
                 awl: AwlView {
                     space,
                     physical_index: board.physical(side, space),
-                    feature: board.feature(side, space).key().to_owned(),
+                    feature: board.feature(side, space).key(),
                 },
                 counters: state.counters(side),
                 circuits: state.circuits[side.index()],
@@ -159,7 +193,11 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         .collect();
     let finished = state.is_finished();
     GameView {
-        status: if finished { "finished" } else { "in_progress" }.to_owned(),
+        status: if finished {
+            GameStatus::Finished
+        } else {
+            GameStatus::InProgress
+        },
         version: game.version,
         created_at: game.created_at.clone(),
         updated_at: game.updated_at.clone(),
@@ -177,20 +215,15 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
             Some(Outcome::Won { side }) => Some(side),
             _ => None,
         },
-        result: state.outcome.map(|o| {
-            match o {
-                Outcome::Won { .. } => "won",
-                Outcome::Draw => "draw",
-            }
-            .to_owned()
+        result: state.outcome.map(|o| match o {
+            Outcome::Won { .. } => GameResult::Won,
+            Outcome::Draw => GameResult::Draw,
         }),
         throws: state.throws,
         audience: setup.audience,
         seed: (finished || game.seeded).then(|| game.seed.clone()),
         seated: game.seated,
         sides_report_throws: game.sides_report_throws,
-        seat_tokens: None,
-        host_token: None,
         links: GameLinks {
             self_: format!("/v1/games/{id}"),
             throws: format!("/v1/games/{id}/throws"),
@@ -201,11 +234,20 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
 }
 
 /// Read a game's state.
+///
+/// The state after the last move, its `version` also sent as the `ETag`:
+/// `If-None-Match` with it gives 304 while the game is unchanged.
 #[utoipa::path(
+    operation_id = "get_game",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of the state already held: 304 while the game is at that version"),
+    ),
     responses(
         (status = 200, description = "The game", body = GameView,
+            headers(("ETag" = String, description = "The game's version, quoted"))),
+        (status = 304, description = "Not modified: If-None-Match names the game's current ETag",
             headers(("ETag" = String, description = "The game's version, quoted"))),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
@@ -214,10 +256,17 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
 #[get("/v1/games/{id}")]
 pub async fn get_game(
     service: web::Data<Service>,
+    req: HttpRequest,
     GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
     let game = service.game(id).await?;
+    let tag = etag(game.version);
+    if crate::http::board::not_modified(req.headers(), &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish());
+    }
     Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(game.version)))
+        .insert_header((header::ETAG, tag))
         .json(game_view(&game, &game.state)))
 }

@@ -37,6 +37,8 @@ fn stopped_answer(game: &Game, narration: &Narration) -> Answer {
     }
 }
 
+/// Stop a game early: more counters wins, equal counts draw.
+///
 /// Stop a game early: the side with more counters wins; equal counts are a
 /// draw (the A4 sheet's rule).
 ///
@@ -44,6 +46,7 @@ fn stopped_answer(game: &Game, narration: &Narration) -> Answer {
 /// makes the stop conditional on the version; `Idempotency-Key` works as
 /// for a throw.
 #[utoipa::path(
+    operation_id = "stop_game",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::etag;
 use crate::http::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::http::json;
-use crate::http::moves::{MoveView, move_view};
+use crate::http::moves::{ThrowView, throw_view};
 use crate::http::problem::{ApiError, Problem};
 use crate::rules::{Face, SpinnerSector, Sticks, Throw};
 use crate::service::{Answer, Service, ThrowCommand};
@@ -57,6 +57,7 @@ impl ThrowRequest {
 /// throw needs the host's, or the mover's when the game was created with
 /// `sides_report_throws`.
 #[utoipa::path(
+    operation_id = "play_throw",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -66,7 +67,7 @@ impl ThrowRequest {
     request_body(content = Option<ThrowRequest>, content_type = "application/json"),
     security((), ("token" = [])),
     responses(
-        (status = 201, description = "The move, played and narrated", body = MoveView,
+        (status = 201, description = "The move, played and narrated", body = ThrowView,
             headers(("Location" = String, description = "The move's URL"),
                     ("ETag" = String, description = "The game's new version, quoted"))),
         (status = 400, description = "Malformed id or throw", body = Problem, content_type = "application/problem+json"),
@@ -103,7 +104,7 @@ pub async fn post_throw(
         .throw(id, cmd, |game, record| Answer {
             location: format!("/v1/games/{}/moves/{}", game.id, record.n),
             etag: etag(game.version),
-            body: serde_json::to_vec(&move_view(game, record, true)).unwrap_or_default(),
+            body: serde_json::to_vec(&throw_view(game, record)).unwrap_or_default(),
             replayed: false,
         })
         .await?;

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use view::MovePage;
-pub use view::{MoveView, move_view};
+pub use view::{MoveView, ThrowView, move_view, throw_view};
 
 use super::extract::{AudienceQuery, GameIdPath, MoveNumber};
 use super::problem::{ApiError, Problem};
@@ -40,19 +40,17 @@ pub(super) fn for_audience(
 }
 
 /// Paging through the move log: the operation's query parameters, as
-/// documented. Extracted first so that an unknown or repeated parameter is
-/// refused before anything else; the values are read by [`Page`] and
+/// documented. Extracted first so that a repeated parameter is refused
+/// before anything else (unknown ones are ignored); the values are read by [`Page`] and
 /// [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed only to refuse parameters the operation does not document"
-)]
+#[expect(dead_code, reason = "parsed only to refuse repeated parameters")]
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
-    /// The `next_cursor` of the previous page; absent for the first page.
-    #[param(pattern = "^[0-9]{1,9}$")]
+    /// The `next_cursor` of the previous page; absent (or empty) for the
+    /// first page. A client may pass the last page's `next_cursor`
+    /// as it is: `null` is the same as absent.
+    #[param(pattern = "^[0-9]{0,9}$", nullable = true)]
     cursor: Option<String>,
     /// Moves per page, 1 to 100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
@@ -65,14 +63,10 @@ pub struct MovesQuery {
 }
 
 /// The audience to narrate one move for: the operation's query parameters,
-/// as documented, extracted first to refuse unknown or repeated ones; the
+/// as documented, extracted first to refuse a repeated one; the
 /// value is read by [`AudienceQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed only to refuse parameters the operation does not document"
-)]
+#[expect(dead_code, reason = "parsed only to refuse repeated parameters")]
 #[into_params(parameter_in = Query)]
 pub struct MoveQuery {
     /// Narrate the move again for this audience (default: the game's own).
@@ -98,8 +92,8 @@ struct PageParams {
 
 impl Page {
     fn parse(params: &PageParams) -> Result<Self, ApiError> {
-        let after = match &params.cursor {
-            None => 0,
+        let after = match params.cursor.as_deref() {
+            None | Some("") => 0,
             Some(c) => c.parse::<u32>().map_err(|_| {
                 ApiError::field(
                     "#/query/cursor",
@@ -134,9 +128,12 @@ impl FromRequest for Page {
     }
 }
 
+/// List the move log, oldest first, a page at a time.
+///
 /// The move log, oldest first, a page at a time; with `audience`, every
 /// move narrated again from its stored events for that audience.
 #[utoipa::path(
+    operation_id = "list_moves",
     tag = "games",
     params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), MovesQuery),
     responses(
@@ -148,8 +145,8 @@ impl FromRequest for Page {
 #[get("/v1/games/{id}/moves")]
 pub async fn list_moves(
     service: web::Data<Service>,
-    // The documented parameters first: an unknown or repeated one is
-    // refused before the path is read.
+    // The documented parameters first: a repeated one is refused before
+    // the path is read (unknown ones are ignored).
     _params: web::Query<MovesQuery>,
     GameIdPath(id): GameIdPath,
     Page { after, limit }: Page,
@@ -162,14 +159,17 @@ pub async fn list_moves(
         .map(|last| last.n.to_string());
     let items = records
         .into_iter()
-        .map(|r| move_view(&game, &for_audience(&game, r, audience), false))
+        .map(|r| move_view(&game, &for_audience(&game, r, audience)))
         .collect();
     Ok(HttpResponse::Ok().json(MovePage { items, next_cursor }))
 }
 
+/// Read one move of the log.
+///
 /// One move of the log, narrated for the game's audience or, with
 /// `audience`, narrated again from its stored events for another.
 #[utoipa::path(
+    operation_id = "get_move",
     tag = "games",
     params(
         ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
@@ -185,8 +185,8 @@ pub async fn list_moves(
 #[get("/v1/games/{id}/moves/{n}")]
 pub async fn get_move(
     service: web::Data<Service>,
-    // The documented parameters first: an unknown or repeated one is
-    // refused before the path is read.
+    // The documented parameters first: a repeated one is refused before
+    // the path is read (unknown ones are ignored).
     _params: web::Query<MoveQuery>,
     GameIdPath(id): GameIdPath,
     MoveNumber(n): MoveNumber,
@@ -195,5 +195,5 @@ pub async fn get_move(
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
     let record = for_audience(&game, record, audience);
-    Ok(HttpResponse::Ok().json(move_view(&game, &record, false)))
+    Ok(HttpResponse::Ok().json(move_view(&game, &record)))
 }

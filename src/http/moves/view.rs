@@ -17,10 +17,8 @@ pub struct MoveView {
     pub side: Side,
     /// The player who threw.
     pub player: SeatView,
-    /// `server` (the game's seeded generator) or `reported` (a physical
-    /// throw sent by the client).
-    #[schema(example = "server")]
-    pub origin: String,
+    /// Where the throw came from.
+    pub origin: ThrowOrigin,
     /// Each stick's face, the sahe last (`null` for a spinner game).
     pub sticks: Option<Vec<Face>>,
     /// Flat faces up (`null` for a spinner game).
@@ -28,8 +26,7 @@ pub struct MoveView {
     pub flat_faces: Option<u8>,
     /// Whether the sahe showed its flat face (`null` for a spinner game).
     pub sahe_flat: Option<bool>,
-    /// The spinner's sector (spinner games only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The spinner's sector (`null` for a stick game).
     pub spinner: Option<SpinnerSector>,
     /// Spaces moved by the throw.
     #[schema(example = 3)]
@@ -52,14 +49,30 @@ pub struct MoveView {
     pub caption: String,
     /// What happened, why, and context, with citations.
     pub narration: NarrationView,
-    /// The game after this move (in the response to a throw).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<GameView>,
 }
 
-/// The API form of a stored move, with the game's state when given.
+/// The answer to a throw: the move, and the game after it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ThrowView {
+    /// The move played.
+    #[serde(flatten)]
+    pub played: MoveView,
+    /// The game after this move.
+    pub state: GameView,
+}
+
+/// The answer to a throw: the move `record` and the game as it now is.
 #[must_use]
-pub fn move_view(game: &Game, record: &MoveRecord, with_state: bool) -> MoveView {
+pub fn throw_view(game: &Game, record: &MoveRecord) -> ThrowView {
+    ThrowView {
+        played: move_view(game, record),
+        state: game_view(game, &game.state),
+    }
+}
+
+/// The API form of a stored move.
+#[must_use]
+pub fn move_view(game: &Game, record: &MoveRecord) -> MoveView {
     let setup = &game.setup;
     let (sticks, flat_faces, sahe_flat, spinner) = match record.throw {
         Throw::Sticks(s) => (
@@ -74,11 +87,7 @@ pub fn move_view(game: &Game, record: &MoveRecord, with_state: bool) -> MoveView
         n: record.n,
         side: record.seat.side,
         player: seat_view(setup, record.seat),
-        origin: match record.origin {
-            ThrowOrigin::Server => "server",
-            ThrowOrigin::Reported => "reported",
-        }
-        .to_owned(),
+        origin: record.origin,
         sticks,
         flat_faces,
         sahe_flat,
@@ -95,7 +104,6 @@ pub fn move_view(game: &Game, record: &MoveRecord, with_state: bool) -> MoveView
         },
         caption: record.caption(setup, record.narration.audience),
         narration: (&record.narration).into(),
-        state: with_state.then(|| game_view(game, &game.state)),
     }
 }
 
@@ -105,6 +113,7 @@ pub struct MovePage {
     /// Moves, oldest first.
     pub items: Vec<MoveView>,
     /// Pass as `cursor` to get the next page; `null` on the last page.
+    #[schema(pattern = "^[0-9]{1,9}$")]
     pub next_cursor: Option<String>,
 }
 
@@ -146,8 +155,8 @@ pub enum EventView {
     FellIntoCreek {
         /// The mover.
         side: Side,
-        /// `north` or `south`.
-        creek: String,
+        /// Which creek.
+        creek: Creek,
         /// Where it landed.
         space: u8,
     },
@@ -168,8 +177,8 @@ pub enum EventView {
         payer: Side,
         /// Who took it.
         payee: Side,
-        /// `circuit`, `whip` or `creek_fall`.
-        reason: String,
+        /// Why.
+        reason: CounterReason,
         /// Counters after the transfer.
         counters: CountersView,
     },
@@ -180,8 +189,8 @@ pub enum EventView {
         payer: Side,
         /// To whom.
         payee: Side,
-        /// `circuit`, `whip` or `creek_fall`.
-        reason: String,
+        /// Why.
+        reason: CounterReason,
     },
     /// The throw was not played: an exact throw is needed to come home.
     #[schema(title = "ForcedPass")]
@@ -242,25 +251,17 @@ pub enum EventView {
     Won {
         /// The winner.
         side: Side,
-        /// `all_counters`, `circuits` or `stopped`.
-        reason: String,
+        /// Why.
+        reason: WinReason,
     },
     /// A stopped game with equal counters.
     #[schema(title = "Drawn")]
     Drawn,
 }
 
-fn word<T: Serialize>(v: T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
-
 /// The API form of an event.
 #[must_use]
 pub fn event_view(setup: &Setup, event: &Event) -> EventView {
-    let reason = |r: CounterReason| word(r);
     match *event {
         Event::Moved {
             side,
@@ -283,11 +284,9 @@ pub fn event_view(setup: &Setup, event: &Event) -> EventView {
             circuits,
             exact,
         },
-        Event::FellIntoCreek { side, creek, space } => EventView::FellIntoCreek {
-            side,
-            creek: word::<Creek>(creek),
-            space,
-        },
+        Event::FellIntoCreek { side, creek, space } => {
+            EventView::FellIntoCreek { side, creek, space }
+        }
         Event::Whipped {
             side,
             victim,
@@ -305,7 +304,7 @@ pub fn event_view(setup: &Setup, event: &Event) -> EventView {
         } => EventView::CounterPaid {
             payer,
             payee,
-            reason: reason(r),
+            reason: r,
             counters: CountersView {
                 a: counters[0],
                 b: counters[1],
@@ -318,7 +317,7 @@ pub fn event_view(setup: &Setup, event: &Event) -> EventView {
         } => EventView::CounterUnpaid {
             payer,
             payee,
-            reason: reason(r),
+            reason: r,
         },
         Event::ForcedPass { side, value } => EventView::ForcedPass { side, value },
         Event::LandedOnDryBranch { side, space } => EventView::LandedOnDryBranch { side, space },
@@ -343,10 +342,7 @@ pub fn event_view(setup: &Setup, event: &Event) -> EventView {
         Event::TurnPassed { seat } => EventView::TurnPassed {
             seat: seat_view(setup, seat),
         },
-        Event::Won { side, reason: r } => EventView::Won {
-            side,
-            reason: word::<WinReason>(r),
-        },
+        Event::Won { side, reason: r } => EventView::Won { side, reason: r },
         Event::Drawn => EventView::Drawn,
     }
 }

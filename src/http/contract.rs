@@ -1,0 +1,184 @@
+//! The document's conventions, applied once to everything the handlers
+//! declare (see the README's API conventions):
+//!
+//! - **Presence**: every field of a JSON answer is always sent, `null` when
+//!   it has no value; so every property of an answer's object is
+//!   `required` (nullable where it may be `null`). CSL-JSON items are the
+//!   one exception: as that format does, they leave out what a source does
+//!   not have.
+//! - **Bodies**: a request body is a plain `$ref` to its schema and may be
+//!   left out (`required: false`) where the operation takes an empty body.
+//! - **Security**: an operation that takes no token says so (`security: []`).
+//! - **Refusals below the handlers**: every operation may answer 414 and 431
+//!   (see [`super::conventions`]), and every write 403 for a cross-origin
+//!   page the server does not let write.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// Schemas whose absent fields are left out, not sent as `null`: the
+/// CSL-JSON item and its parts.
+const LEAVE_OUT_ABSENT: [&str; 4] = ["CslItem", "CslName", "CslDate", "CslCustom"];
+
+/// Apply the conventions to `api`.
+#[must_use]
+pub fn apply(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    let Ok(mut doc) = serde_json::to_value(&api) else {
+        return api;
+    };
+    let requests = plain_request_bodies(&mut doc);
+    every_operation(&mut doc);
+    if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
+        let names: Vec<String> = schemas.keys().cloned().collect();
+        for name in names {
+            if requests.contains(&name) || LEAVE_OUT_ABSENT.contains(&name.as_str()) {
+                continue;
+            }
+            if let Some(schema) = schemas.get_mut(&name) {
+                require_every_property(schema);
+            }
+        }
+    }
+    serde_json::from_value(doc).unwrap_or(api)
+}
+
+/// A problem answer of `description`, as the handlers' own are written.
+fn problem(description: &str) -> Value {
+    serde_json::json!({
+        "description": description,
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    })
+}
+
+/// What every operation shares: its security, and the refusals made before
+/// any handler reads the request.
+fn every_operation(doc: &mut Value) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Value::Object(item) = item else { continue };
+        for (method, operation) in item.iter_mut() {
+            let Value::Object(operation) = operation else {
+                continue;
+            };
+            operation
+                .entry("security")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+                continue;
+            };
+            if method == "post" || method == "delete" {
+                responses.entry("403").or_insert_with(|| {
+                    problem("A page of another origin, which the server does not let write")
+                });
+            }
+            responses
+                .entry("414")
+                .or_insert_with(|| problem("The path and query are too long"));
+            responses
+                .entry("431")
+                .or_insert_with(|| problem("Too many headers, or headers too large"));
+        }
+    }
+}
+
+/// Turn every request body's `oneOf [$ref, null]` into the plain `$ref`
+/// (the body stays optional: `required: false`); return the names of the
+/// schemas request bodies reach.
+fn plain_request_bodies(doc: &mut Value) -> BTreeSet<String> {
+    let mut roots = Vec::new();
+    if let Some(Value::Object(paths)) = doc.get_mut("paths") {
+        for item in paths.values_mut() {
+            let Value::Object(item) = item else { continue };
+            for operation in item.values_mut() {
+                let Some(body) = operation.get_mut("requestBody") else {
+                    continue;
+                };
+                let Some(Value::Object(content)) = body.get_mut("content") else {
+                    continue;
+                };
+                let mut optional = false;
+                for media in content.values_mut() {
+                    let Some(schema) = media.get_mut("schema") else {
+                        continue;
+                    };
+                    if let Some(plain) = without_null(schema) {
+                        *schema = plain;
+                        optional = true;
+                    }
+                    collect_refs(schema, &mut roots);
+                }
+                if optional && let Value::Object(body) = body {
+                    body.insert("required".to_owned(), Value::Bool(false));
+                }
+            }
+        }
+    }
+    let schemas = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut reached = BTreeSet::new();
+    while let Some(name) = roots.pop() {
+        if reached.insert(name.clone())
+            && let Some(schema) = schemas.get(&name)
+        {
+            collect_refs(schema, &mut roots);
+        }
+    }
+    reached
+}
+
+/// The one non-null alternative of a `oneOf [X, {"type": "null"}]`.
+fn without_null(schema: &Value) -> Option<Value> {
+    let alternatives = schema.get("oneOf")?.as_array()?;
+    let is_null = |s: &Value| s.get("type").and_then(Value::as_str) == Some("null");
+    match alternatives.as_slice() {
+        [a, b] if is_null(b) => Some(a.clone()),
+        [a, b] if is_null(a) => Some(b.clone()),
+        _ => None,
+    }
+}
+
+/// The component names `schema` refers to.
+fn collect_refs(schema: &Value, into: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref")
+                && let Some(name) = r.strip_prefix("#/components/schemas/")
+            {
+                into.push(name.to_owned());
+            }
+            map.values().for_each(|v| collect_refs(v, into));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, into)),
+        _ => {}
+    }
+}
+
+/// Mark every property of `schema`'s objects (its own, and those of the
+/// objects inside it) required.
+fn require_every_property(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        let all: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+        map.insert("required".to_owned(), Value::Array(all));
+    }
+    for key in ["properties"] {
+        if let Some(Value::Object(properties)) = map.get_mut(key) {
+            properties.values_mut().for_each(require_every_property);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = map.get_mut(key) {
+            require_every_property(inner);
+        }
+    }
+    for key in ["oneOf", "allOf", "anyOf"] {
+        if let Some(Value::Array(items)) = map.get_mut(key) {
+            items.iter_mut().for_each(require_every_property);
+        }
+    }
+}

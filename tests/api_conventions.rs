@@ -1,0 +1,272 @@
+//! HTTP conventions over a bound port: CORS, conditional reads, HEAD,
+//! problems for what is refused below the handlers, unknown query
+//! parameters, echoed input.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use actix_web::test::TestRequest;
+use common::{Bound, get, post_empty, send, spawn_app, spawn_server_with};
+use serde_json::json;
+
+const ORIGIN: &str = "https://class.example";
+
+async fn game(app: &Bound) -> String {
+    let g = send(app, post_empty("/v1/games")).await;
+    assert_eq!(g.status.as_u16(), 201);
+    g.json()["id"].as_str().unwrap().to_owned()
+}
+
+fn preflight(path: &str, method: &str, origin: &str) -> TestRequest {
+    TestRequest::default()
+        .method(actix_web::http::Method::OPTIONS)
+        .uri(path)
+        .insert_header(("origin", origin))
+        .insert_header(("access-control-request-method", method))
+}
+
+#[actix_web::test]
+async fn reads_are_open_to_every_origin_and_writes_only_to_configured_ones() {
+    let (_db, app) = spawn_app().await;
+    let id = game(&app).await;
+    // A read from any page: allowed, with the headers a page may read.
+    let r = send(
+        &app,
+        get(&format!("/v1/games/{id}")).insert_header(("origin", ORIGIN)),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 200);
+    assert_eq!(
+        r.header("access-control-allow-origin").as_deref(),
+        Some(ORIGIN)
+    );
+    assert!(
+        r.header("access-control-expose-headers")
+            .unwrap()
+            .to_ascii_lowercase()
+            .contains("etag")
+    );
+    let pre = send(&app, preflight(&format!("/v1/games/{id}"), "GET", ORIGIN)).await;
+    assert_eq!(pre.status.as_u16(), 200, "a read's preflight");
+    // No origin may write by default: its preflight is refused, and a
+    // write sent without one (an empty POST needs none) is refused as a
+    // problem, before the handler plays it.
+    let pre = send(
+        &app,
+        preflight(&format!("/v1/games/{id}/throws"), "POST", ORIGIN),
+    )
+    .await;
+    assert!(
+        pre.header("access-control-allow-origin").is_none(),
+        "{:?}",
+        pre.headers
+    );
+    // The server's own pages (the lesson page) write as always.
+    let own = app.base.clone();
+    let r = send(
+        &app,
+        post_empty(&format!("/v1/games/{id}/throws")).insert_header(("origin", own.as_str())),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 201, "same origin");
+    let r = send(
+        &app,
+        post_empty(&format!("/v1/games/{id}/throws")).insert_header(("origin", ORIGIN)),
+    )
+    .await;
+    let p = r.problem(403);
+    assert_eq!(p["type"], "/problems/cors-refused");
+    let state = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(state["throws"], 1, "the refused throw was not played");
+
+    // A configured origin writes.
+    let db2 = common::TestDb::new();
+    let service = db2.service().await;
+    let allowed = spawn_server_with(move || {
+        zohn_ahl::http::app_with(
+            service.clone(),
+            zohn_ahl::odds::Solver::shared(),
+            zohn_ahl::http::CorsPolicy {
+                write_origins: vec![ORIGIN.to_owned()],
+            },
+            |_| {},
+        )
+    });
+    let id = game(&allowed).await;
+    let pre = send(
+        &allowed,
+        preflight(&format!("/v1/games/{id}/throws"), "POST", ORIGIN),
+    )
+    .await;
+    assert_eq!(pre.status.as_u16(), 200);
+    assert_eq!(
+        pre.header("access-control-allow-origin").as_deref(),
+        Some(ORIGIN)
+    );
+    let r = send(
+        &allowed,
+        post_empty(&format!("/v1/games/{id}/throws")).insert_header(("origin", ORIGIN)),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 201);
+    let other = send(
+        &allowed,
+        post_empty(&format!("/v1/games/{id}/throws"))
+            .insert_header(("origin", "https://elsewhere.example")),
+    )
+    .await;
+    other.problem(403);
+}
+
+#[actix_web::test]
+async fn if_none_match_with_the_games_etag_gets_304() {
+    let (_db, app) = spawn_app().await;
+    let id = game(&app).await;
+    let first = send(&app, get(&format!("/v1/games/{id}"))).await;
+    let tag = first.header("etag").unwrap();
+    let again = send(
+        &app,
+        get(&format!("/v1/games/{id}")).insert_header(("if-none-match", tag.as_str())),
+    )
+    .await;
+    assert_eq!(again.status.as_u16(), 304);
+    assert!(again.body.is_empty());
+    assert_eq!(again.header("etag").as_deref(), Some(tag.as_str()));
+    send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    let changed = send(
+        &app,
+        get(&format!("/v1/games/{id}")).insert_header(("if-none-match", tag.as_str())),
+    )
+    .await;
+    assert_eq!(changed.status.as_u16(), 200, "a move changes the version");
+}
+
+#[actix_web::test]
+async fn head_answers_wherever_get_does_with_the_headers_only() {
+    let (_db, app) = spawn_app().await;
+    let id = game(&app).await;
+    for path in [
+        format!("/v1/games/{id}"),
+        format!("/v1/games/{id}/moves"),
+        "/v1/sticks".to_owned(),
+        "/v1/sources/culin1907".to_owned(),
+        "/openapi.json".to_owned(),
+        format!("/v1/games/{id}/events?follow=false"),
+    ] {
+        let got = send(&app, get(&path)).await;
+        let head = send(
+            &app,
+            TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri(&path),
+        )
+        .await;
+        assert_eq!(head.status.as_u16(), 200, "{path}");
+        assert!(head.body.is_empty(), "{path}");
+        assert_eq!(
+            head.header("content-type"),
+            got.header("content-type"),
+            "{path}"
+        );
+    }
+    // The live feed of a game in progress streams for as long as the game
+    // lasts; HEAD answers its headers and ends.
+    let head = send(
+        &app,
+        TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri(&format!("/v1/games/{id}/events")),
+    )
+    .await;
+    assert_eq!(head.status.as_u16(), 200);
+    assert!(
+        head.header("content-type")
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    // 405 lists HEAD beside GET.
+    let r = send(&app, TestRequest::put().uri("/v1/sticks")).await;
+    let p = r.problem(405);
+    assert!(
+        p["allowed"].as_array().unwrap().contains(&json!("HEAD")),
+        "{p}"
+    );
+}
+
+#[actix_web::test]
+async fn a_long_uri_is_414_and_too_many_headers_431_as_problems() {
+    let (_db, app) = spawn_app().await;
+    let long = format!(
+        "/v1/sticks?pad={}",
+        "x".repeat(zohn_ahl::http::MAX_URI_BYTES)
+    );
+    let p = send(&app, get(&long)).await.problem(414);
+    assert_eq!(p["type"], "/problems/uri-too-long");
+    let mut many = get("/v1/sticks");
+    for i in 0..=zohn_ahl::http::MAX_HEADERS {
+        many = many.insert_header((format!("x-pad-{i}"), "1"));
+    }
+    let p = send(&app, many).await.problem(431);
+    assert_eq!(p["type"], "/problems/headers-too-large");
+    let big =
+        get("/v1/sticks").insert_header(("x-pad", "y".repeat(zohn_ahl::http::MAX_HEADER_BYTES)));
+    send(&app, big).await.problem(431);
+    // A body past the limit is 413, a problem too.
+    let body = vec![b' '; zohn_ahl::http::BODY_LIMIT + 1];
+    let r = send(
+        &app,
+        TestRequest::post()
+            .uri("/v1/games")
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body),
+    )
+    .await;
+    r.problem(413);
+}
+
+#[actix_web::test]
+async fn unknown_query_parameters_are_ignored_everywhere() {
+    let (_db, app) = spawn_app().await;
+    let id = game(&app).await;
+    send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    for path in [
+        format!("/v1/games/{id}?utm_source=x"),
+        format!("/v1/games/{id}/moves?utm_source=x&limit=5"),
+        format!("/v1/games/{id}/moves/1?utm_source=x"),
+        format!("/v1/games/{id}/board.svg?utm_source=x"),
+        format!("/v1/games/{id}/fairness?utm_source=x"),
+        format!("/v1/fairness?game={id}&utm_source=x"),
+        "/v1/sources?utm_source=x".to_owned(),
+        "/v1/rules?utm_source=x".to_owned(),
+        "/v1/rulesets/composite?utm_source=x".to_owned(),
+        format!("/v1/games/{id}/events?follow=false&utm_source=x"),
+    ] {
+        let r = send(&app, get(&path)).await;
+        assert_eq!(
+            r.status.as_u16(),
+            200,
+            "{path}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+    }
+}
+
+/// An 8 KB bad `audience` was echoed twice in full, in a 16 KB problem.
+#[actix_web::test]
+async fn an_8_kb_bad_audience_is_echoed_cut() {
+    let (_db, app) = spawn_app().await;
+    let id = game(&app).await;
+    let bad = "y".repeat(8 * 1024);
+    for path in [
+        format!("/v1/games/{id}/moves?audience={bad}"),
+        format!("/v1/games/{id}/moves?limit={bad}"),
+        format!("/v1/games/{id}/moves?audience=young&audience={bad}"),
+        format!("/v1/sources?format={bad}"),
+    ] {
+        let r = send(&app, get(&path)).await;
+        assert_eq!(r.status.as_u16(), 400, "{path}");
+        assert!(r.body.len() < 1024, "{} bytes", r.body.len());
+        let p = r.problem(400);
+        assert!(!p["errors"].as_array().unwrap().is_empty(), "{p}");
+    }
+}
