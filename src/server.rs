@@ -45,6 +45,8 @@ pub struct Settings {
     pub mcp_allowed_hosts: Vec<String>,
     /// Which web origins may read and write from a browser.
     pub cors: crate::http::CorsPolicy,
+    /// Where the lesson pages tell readers to report a correction.
+    pub corrections_contact: Option<crate::http::CorrectionsContact>,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -79,8 +81,13 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             &args.mcp_allowed_hosts,
         );
         let cors = args.cors.clone();
+        let contact = args.corrections_contact.clone();
         let mut server = tuned(HttpServer::new(move || {
-            app_with_cors(service.clone(), mcp.clone(), cors.clone())
+            let app = app_with_cors(service.clone(), mcp.clone(), cors.clone());
+            match &contact {
+                Some(c) => app.app_data(actix_web::web::Data::new(c.clone())),
+                None => app,
+            }
         }))
         .bind(args.addr)?;
         if let Some(workers) = args.workers {

@@ -148,3 +148,70 @@ async fn the_pages_had_no_icon_now_each_links_the_embedded_svg_served_under_the_
     );
     assert!(!text.contains("href"));
 }
+
+/// Regression: a curator found no way on the kiosk's pages to report a
+/// correction, and no word there that the text is unreviewed. Both pages
+/// say that no Kiowa educator has reviewed the narration and how to report
+/// a correction: to the operator's configured address when there is one
+/// (escaped into the link), to whoever runs the screen otherwise.
+#[actix_web::test]
+async fn the_pages_say_the_text_is_unreviewed_and_where_to_report_a_correction() {
+    use zohn_ahl::http::CorrectionsContact;
+    let (db, plain) = spawn_app().await;
+    let game = send(&plain, post_json("/v1/games", &json!({})))
+        .await
+        .json();
+    let id = game["id"].as_str().unwrap().to_owned();
+    for path in ["/play".to_owned(), format!("/play/{id}")] {
+        let html = assert_page(
+            &send(&plain, get(&path)).await,
+            200,
+            "text/html; charset=utf-8",
+        );
+        assert!(
+            html.contains("not been reviewed by Kiowa educators"),
+            "{path}"
+        );
+        assert!(
+            html.contains("tell the people who run this screen"),
+            "{path}"
+        );
+        assert!(!html.contains("<!-- corrections -->"), "{path}");
+    }
+
+    let contact =
+        CorrectionsContact::parse("mailto:curator@museum.example?subject=Zohn Ahl \"text\"")
+            .unwrap();
+    let service = db.service().await;
+    let with_contact = common::spawn_server_with(move || {
+        zohn_ahl::http::app(service.clone()).app_data(actix_web::web::Data::new(contact.clone()))
+    });
+    for path in ["/play".to_owned(), format!("/play/{id}")] {
+        let html = assert_page(
+            &send(&with_contact, get(&path)).await,
+            200,
+            "text/html; charset=utf-8",
+        );
+        assert!(
+            html.contains("not been reviewed by Kiowa educators"),
+            "{path}"
+        );
+        let link = references(&html)
+            .into_iter()
+            .find(|r| r.starts_with("mailto:"))
+            .unwrap_or_else(|| panic!("{path}: no mailto link"));
+        assert!(
+            link.starts_with("mailto:curator@museum.example?subject="),
+            "{link}"
+        );
+        assert!(!link.contains('"'), "{link}");
+    }
+
+    for bad in [
+        "javascript:alert(1)",
+        "curator@museum.example",
+        "ftp://x.example/",
+    ] {
+        assert!(CorrectionsContact::parse(bad).is_err(), "{bad}");
+    }
+}

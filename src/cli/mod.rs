@@ -121,6 +121,12 @@ pub struct ServeArgs {
     /// Reads are open to every origin.
     #[arg(long, env = "ZOHN_AHL_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
+    /// Where readers report a correction of the narration (an `https:`,
+    /// `http:` or `mailto:` address, e.g. the curator's): the lesson pages
+    /// show it beside the notice that no Kiowa educator has reviewed the
+    /// text.
+    #[arg(long, env = "ZOHN_AHL_CORRECTIONS_CONTACT", value_parser = crate::http::CorrectionsContact::parse)]
+    pub corrections_contact: Option<crate::http::CorrectionsContact>,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -140,6 +146,7 @@ impl From<ServeArgs> for crate::server::Settings {
             cors: crate::http::CorsPolicy {
                 write_origins: args.cors_origins,
             },
+            corrections_contact: args.corrections_contact,
         }
     }
 }

@@ -40,6 +40,7 @@ use utoipa_swagger_ui::SwaggerUi;
 pub use conventions::{CorsPolicy, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
+pub use play::CorrectionsContact;
 use problem::{ApiError, PROBLEM_JSON};
 
 use crate::odds::Solver;
@@ -51,7 +52,7 @@ use crate::service::Service;
 #[openapi(
     info(
         title = "Zohn Ahl narrated rules service",
-        description = "Play Zohn Ahl, the Kiowa women's and girls' stick-dice race game, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
+        description = "Play Zohn Ahl, the Kiowa stick-dice race game that the 1890s record gives to women and girls, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
     ),
     tags(
         (name = "games", description = "Create games, throw, read state and the move log"),

@@ -45,7 +45,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
 fn page(
     status: actix_web::http::StatusCode,
     content_type: &str,
-    body: &'static str,
+    body: impl actix_web::body::MessageBody + 'static,
 ) -> HttpResponse {
     HttpResponse::build(status)
         .insert_header((header::CONTENT_TYPE, content_type))
@@ -60,14 +60,84 @@ const HTML: &str = "text/html; charset=utf-8";
 
 const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
 
+/// Where readers of the narration send a correction, as the operator
+/// configured it (`--corrections-contact`): an `https:`, `http:` or
+/// `mailto:` address. The pages show it beside the notice that the
+/// narration has not been reviewed by Kiowa educators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorrectionsContact(url::Url);
+
+impl CorrectionsContact {
+    /// Read an address.
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong with it.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let address =
+            url::Url::parse(text.trim()).map_err(|e| format!("not an address ({e}): {text:?}"))?;
+        match address.scheme() {
+            "https" | "http" | "mailto" => Ok(Self(address)),
+            other => Err(format!(
+                "must be an https:, http: or mailto: address, got {other}:"
+            )),
+        }
+    }
+
+    /// The address as written.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+/// The placeholder in the pages' footers where the corrections notice goes.
+const CORRECTIONS_SLOT: &str = "<!-- corrections -->";
+
+/// The footer's notice: the narration is not reviewed by Kiowa educators,
+/// and where to report a correction (the configured contact, or, without
+/// one, whoever runs the screen).
+fn corrections_notice(contact: Option<&CorrectionsContact>) -> String {
+    let how = contact.map_or_else(
+        || {
+            "To report a correction, tell the people who run this screen which sentence and \
+             which source it cites."
+                .to_owned()
+        },
+        |c| {
+            format!(
+                "<a id=\"corrections-link\" href=\"{}\">Report a correction</a>, naming the \
+                 sentence and the source it cites.",
+                html_escape::encode_double_quoted_attribute(c.as_str())
+            )
+        },
+    );
+    format!(
+        "<p id=\"corrections\">The narration, facts and glossary have not been reviewed by Kiowa \
+         educators. {how}</p>"
+    )
+}
+
+/// A page with its corrections notice filled in.
+fn with_notice(html: &'static str, contact: Option<&web::Data<CorrectionsContact>>) -> String {
+    html.replace(
+        CORRECTIONS_SLOT,
+        &corrections_notice(contact.map(|c| c.get_ref())),
+    )
+}
+
 /// `GET /play`: the form that starts a game.
-async fn new_game() -> HttpResponse {
-    page(actix_web::http::StatusCode::OK, HTML, NEW_HTML)
+async fn new_game(contact: Option<web::Data<CorrectionsContact>>) -> HttpResponse {
+    page(
+        actix_web::http::StatusCode::OK,
+        HTML,
+        with_notice(NEW_HTML, contact.as_ref()),
+    )
 }
 
 /// `GET /play/{id}`: the page of one game (404 page for an unknown id).
 async fn game_page(
     service: web::Data<Service>,
+    contact: Option<web::Data<CorrectionsContact>>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, super::problem::ApiError> {
     let Ok(id) = GameId::parse(&id) else {
@@ -78,7 +148,11 @@ async fn game_page(
         ));
     };
     match service.game(id).await {
-        Ok(_) => Ok(page(actix_web::http::StatusCode::OK, HTML, GAME_HTML)),
+        Ok(_) => Ok(page(
+            actix_web::http::StatusCode::OK,
+            HTML,
+            with_notice(GAME_HTML, contact.as_ref()),
+        )),
         Err(ServiceError::GameNotFound(_)) => Ok(page(
             actix_web::http::StatusCode::NOT_FOUND,
             HTML,
@@ -92,7 +166,7 @@ async fn game_page(
 async fn asset(req: HttpRequest) -> HttpResponse {
     let name = req.match_info().get("name").unwrap_or_default();
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, content_type, body)) => page(actix_web::http::StatusCode::OK, content_type, body),
+        Some((_, content_type, body)) => page(actix_web::http::StatusCode::OK, content_type, *body),
         None => super::problem::ApiError::no_route(req.path()).error_response(),
     }
 }

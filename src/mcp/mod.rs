@@ -54,7 +54,7 @@ use reference::{
 use reply::{kept, ok, refusal, refused, schema_for_output, service_error};
 
 /// What the server tells a client about itself when it connects.
-pub const INSTRUCTIONS: &str = "Zohn Ahl is the Kiowa women's and girls' race game: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished; the service throws the sticks (never choose them). A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
+pub const INSTRUCTIONS: &str = "Zohn Ahl is a Kiowa race game, recorded in the 1890s as played by women and girls: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished; the service throws the sticks (never choose them). A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
 
 /// The MCP server: the game's tools over one [`Service`].
 #[derive(Clone)]
