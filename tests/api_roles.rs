@@ -134,7 +134,11 @@ async fn a_server_throw_needs_the_movers_token_or_the_hosts() {
     let other = Seated::from(&send(&app, post_json("/v1/games", &json!({"seats": true}))).await);
     let throw = |t: Option<&str>| bearer(post_empty(&format!("/v1/games/{}/throws", g.id)), t);
     send(&app, throw(None)).await.problem(401);
-    send(&app, throw(Some(&"f".repeat(64)))).await.problem(401);
+    // Regression: an unknown token was told to "send one of its tokens",
+    // as though none had been sent.
+    let unknown = send(&app, throw(Some(&"f".repeat(64)))).await.problem(401);
+    let detail = unknown["detail"].as_str().unwrap();
+    assert!(detail.contains("the one sent is unknown"), "{detail}");
     send(&app, throw(Some(&other.host))).await.problem(403);
     for n in 0..12 {
         let side = to_move(&app, &g.id).await;

@@ -32,7 +32,7 @@ pub enum ServiceError {
     /// A request on a seated game came without a token, or with one that
     /// is no game's.
     #[error(
-        "this game is seated: send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's)"
+        "this game is seated and no token of any game came (none was sent, or the one sent is unknown): send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's)"
     )]
     Unauthorized,
     /// The token is another side's or another game's.
