@@ -15,6 +15,7 @@
 mod board;
 mod engine;
 mod events;
+mod option_spec;
 mod options;
 mod presets;
 mod state;
