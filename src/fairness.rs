@@ -247,7 +247,7 @@ impl Fairness {
                 "In {n} throws, some results came up a lot more or a lot less often than fair {thing} would give. That can happen by luck, but not often."
             ),
             (Audience::Young, Some(_)) => format!(
-                "In {n} throws, each result came up about as often as fair {thing} would give. Our {thing} look fair."
+                "In {n} throws, any differences from what fair {thing} would give are no bigger than luck often makes. So far there is no sign that our {thing} are unfair."
             ),
             (Audience::General, None) => format!(
                 "{n} reported throws are too few to test: the comparison with fair {thing} is only reliable from {need} throws on."
@@ -352,6 +352,28 @@ mod tests {
         assert!(close(t.statistic, 0.0, 1e-12));
         assert!(close(t.p_value, 1.0, 1e-12));
         assert!(!f.unlike_fair());
+    }
+
+    #[test]
+    fn regression_the_young_verdict_said_our_sticks_look_fair_beside_a_table_that_differed() {
+        // 24 throws whose pooled cells cancel out: the test finds nothing,
+        // but single results are far from their expected counts. A child
+        // reading the table beside the verdict must not be told the counts
+        // match, nor that a test of 24 throws shows the sticks are fair.
+        let table = ThrowTable::SticksSahe;
+        let mut scores = vec![score_of(table, 2, false); 9];
+        scores.extend(vec![score_of(table, 1, false); 6]);
+        scores.extend(vec![score_of(table, 3, true); 6]);
+        scores.extend(vec![score_of(table, 0, false); 3]);
+        let f = test(table, &scores);
+        assert!(f.test.is_some() && !f.unlike_fair(), "{:?}", f.test);
+        let young = f.explanation(Audience::Young);
+        assert!(!young.contains("look fair"), "{young}");
+        assert!(!young.contains("about as often"), "{young}");
+        assert!(
+            young.contains("no sign that our sticks are unfair"),
+            "{young}"
+        );
     }
 
     #[test]

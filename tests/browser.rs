@@ -222,19 +222,24 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     )
     .await;
     assert_eq!(items, json!(5));
-    // Every citation links to a source's record.
+    // Every citation links to its source: the source online where its
+    // record gives an https URL, else the record.
     let cites = js(
         &client,
-        "return [...document.querySelectorAll('#moves .cites a')].map(a => a.getAttribute('href'))",
+        "return fetch('/v1/sources').then(r => r.json()).then(b => { const url = Object.fromEntries(b.items.map(s => [s.id, s.URL])); return [...document.querySelectorAll('#moves .cites a')].map(a => [a.title, a.getAttribute('href'), url]); })",
     )
     .await;
     let cites = cites.as_array().unwrap();
     assert!(!cites.is_empty());
-    assert!(
-        cites
-            .iter()
-            .all(|h| h.as_str().unwrap().starts_with("/v1/sources/"))
-    );
+    for cite in cites {
+        let href = cite[1].as_str().unwrap();
+        let online = cite[2]
+            .as_object()
+            .unwrap()
+            .values()
+            .any(|u| u.as_str() == Some(href) && href.starts_with("https://"));
+        assert!(online || href.starts_with("/v1/sources/"), "{cite:?}");
+    }
     // Each source has a label of its own: they once read "Digital Ludeme
     // Project" for five sources and "Zohn Ahl" for two.
     let labels = js(&client, "return window.zohnAhl.labels()").await;
@@ -256,7 +261,7 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     // A citation's link reads its source's label, then the page if any.
     let links = js(
         &client,
-        "return [...document.querySelectorAll('#moves .cites a')].map(a => [decodeURIComponent(a.getAttribute('href').split('/').pop()), a.textContent])",
+        "return [...document.querySelectorAll('#moves .cites a')].map(a => [a.dataset.source, a.textContent])",
     )
     .await;
     for link in links.as_array().unwrap() {
@@ -509,6 +514,14 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         .unwrap()
         .unwrap();
     assert!(host_href.contains("#seat=host."), "{host_href}");
+    // The projector's link opens the big screen.
+    let watch_href = css(&client, "#link-watch")
+        .await
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(watch_href.ends_with("#big=1"), "{watch_href}");
     let token = href.split("#seat=A.").nth(1).unwrap().to_owned();
     assert_eq!(token.len(), 64);
     client.goto(&format!("{base}{href}")).await.unwrap();
@@ -560,6 +573,61 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         "return fetch(location.pathname.replace('/play/', '/v1/games/') + '/moves').then(r => r.json()).then(p => p.items.some(m => m.origin === 'reported'))",
     )
     .await;
+
+    // From the keyboard: Enter on the throw button throws, and the focus
+    // stays on the button for the next throw (it was lost to the page's
+    // body after each throw, so a second Enter did nothing).
+    let moves_before = js(
+        &client,
+        "return document.querySelectorAll('#moves li[data-n]').length",
+    )
+    .await;
+    let next = moves_before.as_u64().unwrap() + 1;
+    js(
+        &client,
+        "document.getElementById('throw').focus(); return true",
+    )
+    .await;
+    css(&client, "#throw")
+        .await
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    css(&client, &format!("#moves li[data-n=\"{next}\"]")).await;
+    until(
+        &client,
+        "the keyboard's focus back on the throw button after a throw",
+        "return document.activeElement && document.activeElement.id === 'throw'",
+    )
+    .await;
+
+    // A citation opens in a new tab, so that a tap keeps the game on screen.
+    until(
+        &client,
+        "citation links that open a new tab",
+        "const a = [...document.querySelectorAll('#moves .cites a')]; return a.length > 0 && a.every(x => x.target === '_blank' && x.rel.includes('noopener'))",
+    )
+    .await;
+
+    // Stop, from the teacher's page: the stop's narrated result is shown
+    // (the page once read the answer as a game view and threw a TypeError).
+    js(
+        &client,
+        "window.__errors = []; window.addEventListener('error', e => window.__errors.push(String(e.message))); window.confirm = () => true; return true",
+    )
+    .await;
+    css(&client, "#stop").await.click().await.unwrap();
+    until(
+        &client,
+        "the stop's narration at the top of the moves and the game over",
+        "return document.querySelector('#moves li.stop .segment') !== null && document.getElementById('status').textContent.startsWith('The game is over')",
+    )
+    .await;
+    assert_eq!(
+        js(&client, "return window.__errors").await,
+        json!([]),
+        "no script error on stop"
+    );
 
     client.close().await.unwrap();
     handle.stop(false).await;

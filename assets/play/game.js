@@ -36,6 +36,7 @@
   let poller = null; // the fallback when the feed is unavailable
   let lastN = 0; // the newest move shown
   let sources = {}; // source id -> short label
+  let sourceUrls = {}; // source id -> the source online (https), where it is
   let refreshTimer = null;
   let busy = false; // a throw or report is on its way: one at a time
   let newest = null; // the newest move shown
@@ -116,6 +117,9 @@
       const body = await res.json();
       const items = Array.isArray(body) ? body : body.items || body.sources || [];
       sources = sourceLabels(items);
+      sourceUrls = Object.fromEntries(
+        items.filter((s) => typeof s.URL === "string" && /^https:\/\//.test(s.URL)).map((s) => [s.id, s.URL]),
+      );
     } catch (_) {
       // Citations then show the source ids.
     }
@@ -209,15 +213,40 @@
     board.dataset.move = String(n);
   }
 
+  // The stop's narrated result, on the page that stopped the game: in the
+  // latest move's line and at the top of the moves, with its citations.
+  let stopShown = false;
+  function showStop(narration) {
+    const segments = (narration && narration.segments) || [];
+    if (!segments.length) return;
+    stopShown = true;
+    $("latest").textContent = segments[0].text;
+    const li = document.createElement("li");
+    li.className = "stop";
+    for (const s of segments) {
+      const p = document.createElement("p");
+      p.className = "segment " + s.kind;
+      p.textContent = s.text;
+      p.append(citationLinks(s.citations));
+      li.append(p);
+    }
+    $("moves").prepend(li);
+  }
+
   // ---- the moves -----------------------------------------------------------
   function citationLinks(citations) {
     const span = document.createElement("span");
     span.className = "cites";
     for (const c of citations || []) {
       const a = document.createElement("a");
-      a.href = "/v1/sources/" + encodeURIComponent(c.source);
+      // The source itself where it is online, else its record; in a new
+      // tab, so that a tap on a citation keeps the game on screen.
+      a.href = sourceUrls[c.source] || "/v1/sources/" + encodeURIComponent(c.source);
+      a.target = "_blank";
+      a.dataset.source = c.source;
+      a.rel = "noopener noreferrer";
       a.textContent = (sources[c.source] || c.source) + (c.locator ? ", " + c.locator : "");
-      a.title = "The source's record: " + c.source;
+      a.title = (sourceUrls[c.source] ? "The source, online: " : "The source's record: ") + c.source + " (opens a new tab)";
       span.append(" ", a);
     }
     return span;
@@ -319,6 +348,9 @@
       renderGame(JSON.parse(ev.data));
       $("board").setAttribute("src", api + "/board.svg");
       feed.close();
+      // A game ends by a throw (its last move says who won) or by a stop.
+      const wonByThrow = newest && (newest.events || []).some((e) => e.kind === "won");
+      if (!wonByThrow && !stopShown) $("latest").textContent = "The game was stopped.";
     });
     feed.addEventListener("deleted", () => {
       if (gen !== generation) return;
@@ -380,8 +412,19 @@
     return res.json();
   }
 
+  // The throw button is disabled while a throw is on its way, which takes the
+  // keyboard's focus away: give it back to the button when it can throw
+  // again, else to the latest move's line, so that the next Tab, Enter or
+  // Space goes on from where the player was.
+  function keepFocus(from) {
+    if (document.activeElement !== document.body && document.activeElement !== from) return;
+    if (!from.disabled && !from.hidden) from.focus();
+    else $("latest").focus();
+  }
+
   $("throw").addEventListener("click", async () => {
     if (busy) return; // a double tap throws once
+    const focused = document.activeElement === $("throw");
     busy = true;
     updateControls();
     try {
@@ -389,6 +432,7 @@
     } finally {
       busy = false;
       updateControls();
+      if (focused) keepFocus($("throw"));
     }
   });
 
@@ -398,6 +442,7 @@
       ? { spinner: $("spinner").value }
       : { sticks: [1, 2, 3, 4].map((i) => $("stick-" + i).value) };
     if (busy) return;
+    const focused = document.activeElement === $("report-send");
     busy = true;
     updateControls();
     try {
@@ -405,13 +450,18 @@
     } finally {
       busy = false;
       updateControls();
+      if (focused) keepFocus($("report-send"));
     }
   });
 
   $("stop").addEventListener("click", async () => {
     if (!confirm("Stop the game now? The side with more counters wins; equal is a draw.")) return;
-    const view = await send("/stop");
-    if (view) renderGame(view);
+    // The answer is the game after the stop and the stop's narrated result.
+    const stopped = await send("/stop");
+    if (stopped) {
+      renderGame(stopped.state);
+      showStop(stopped.narration);
+    }
   });
 
   $("audience").addEventListener("change", () => {
@@ -451,7 +501,7 @@
     for (const c of test.cells) {
       const tr = document.createElement("tr");
       const label = c.value + (c.throws_again ? ", throw again" : "");
-      for (const [text, num] of [[label, false], [String(c.observed), true], [c.expected.toFixed(1), true]]) {
+      for (const [text, num] of [[label, false], [String(c.observed), true], [key === "young" ? String(Math.round(c.expected)) : c.expected.toFixed(1), true]]) {
         const td = document.createElement("td");
         td.textContent = text;
         if (num) td.className = "num";

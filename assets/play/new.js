@@ -48,7 +48,8 @@
       // The tokens go in the fragment only: browsers never send it to the server.
       const names = Object.fromEntries(game.sides.map((s) => [s.side, s.name]));
       const links = {
-        watch: page,
+        // The projector's link opens in big-screen mode.
+        watch: page + "#big=1",
         host: page + "#seat=host." + game.host_token,
         a: page + "#seat=A." + game.seat_tokens.a,
         b: page + "#seat=B." + game.seat_tokens.b,
