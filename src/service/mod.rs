@@ -45,7 +45,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, SideSetup};
 use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
-use crate::throws::fresh_seed;
+use crate::throws::{FromSeed, ServerThrows, fresh_seed};
 use writer::{Job, Thrown};
 
 type Result<T> = std::result::Result<T, ServiceError>;
@@ -131,6 +131,20 @@ impl Service {
     /// inside a Tokio runtime.
     #[must_use]
     pub fn with_limits(store: Store, max_batch: usize, feed: FeedLimits) -> Self {
+        Self::with_throws(store, max_batch, feed, Arc::new(FromSeed))
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together,
+    /// whose live feed takes at most `feed` subscribers, and whose server
+    /// throws come from `throws` ([`FromSeed`] for a server; a scripted
+    /// source for a test). Must be called inside a Tokio runtime.
+    #[must_use]
+    pub fn with_throws(
+        store: Store,
+        max_batch: usize,
+        feed: FeedLimits,
+        throws: Arc<dyn ServerThrows>,
+    ) -> Self {
         let max_batch = max_batch.max(1);
         let (writer, jobs) = mpsc::channel(4 * max_batch);
         let commits = Arc::new(AtomicU64::new(0));
@@ -141,6 +155,7 @@ impl Service {
             max_batch,
             Arc::clone(&commits),
             Arc::clone(&hub),
+            throws,
         ));
         if store.is_postgres() {
             tokio::spawn(feed::relay_other_writers(store.clone(), Arc::clone(&hub)));

@@ -40,7 +40,7 @@ use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
 use crate::narration::{self, MoveContext, Narration};
 use crate::rules;
 use crate::store::{RulesStated, Store, StoreError, WriteTx};
-use crate::throws::{SeededThrows, ThrowSource};
+use crate::throws::ServerThrows;
 
 mod commit;
 mod removal;
@@ -194,6 +194,7 @@ pub(super) async fn run(
     max_batch: usize,
     commits: Arc<AtomicU64>,
     hub: Arc<Hub>,
+    throws: Arc<dyn ServerThrows>,
 ) {
     let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
     let mut batch = Vec::with_capacity(max_batch);
@@ -202,7 +203,15 @@ pub(super) async fn run(
         for job in batch.drain(..) {
             if job.is_exclusive() {
                 if !group.is_empty() {
-                    write_batch(&store, &mut hot, std::mem::take(&mut group), &commits, &hub).await;
+                    write_batch(
+                        &store,
+                        &mut hot,
+                        std::mem::take(&mut group),
+                        &commits,
+                        &hub,
+                        throws.as_ref(),
+                    )
+                    .await;
                 }
                 write_alone(&store, &mut hot, job, &commits, &hub).await;
             } else {
@@ -210,7 +219,7 @@ pub(super) async fn run(
             }
         }
         if !group.is_empty() {
-            write_batch(&store, &mut hot, group, &commits, &hub).await;
+            write_batch(&store, &mut hot, group, &commits, &hub, throws.as_ref()).await;
         }
         // Between two batches, with every answer sent: let a long log wrap.
         if let Err(e) = store.wrap_wal().await {
@@ -234,6 +243,7 @@ async fn write_batch(
     jobs: Vec<Job>,
     commits: &AtomicU64,
     hub: &Hub,
+    throws: &dyn ServerThrows,
 ) {
     // Played once from memory; played again from the database only if the
     // compare-and-set shows that another process wrote one of the games.
@@ -249,7 +259,7 @@ async fn write_batch(
         let mut touched: HashMap<GameId, Touched> = HashMap::new();
         let mut played = Vec::with_capacity(jobs.len());
         for job in &jobs {
-            played.push(play(&mut tx, cache, &mut touched, job, &now).await);
+            played.push(play(&mut tx, cache, &mut touched, job, &now, throws).await);
         }
         match save(&mut tx, &touched, &played, &now).await {
             Ok(true) => {}
@@ -290,6 +300,7 @@ async fn play(
     touched: &mut HashMap<GameId, Touched>,
     job: &Job,
     now: &str,
+    throws: &dyn ServerThrows,
 ) -> Result<Played> {
     let (id, key, request_hash) = match job {
         Job::Throw { id, cmd, .. } => (
@@ -335,7 +346,7 @@ async fn play(
         .map(|(key, hash)| (key.clone(), hash.to_vec()));
     match job {
         Job::Throw { cmd, .. } => {
-            let record = throw(tx, &mut entry.hot, cmd, now).await?;
+            let record = throw(tx, &mut entry.hot, cmd, now, throws).await?;
             let game = entry.hot.game.clone();
             entry.changed = true;
             Ok(Played::Throw {
@@ -380,6 +391,7 @@ async fn throw(
     hot: &mut Hot,
     cmd: &ThrowCommand,
     now: &str,
+    throws: &dyn ServerThrows,
 ) -> Result<MoveRecord> {
     let game = &hot.game;
     let table = game.setup.table()?;
@@ -409,7 +421,7 @@ async fn throw(
     let (throw, origin) = match cmd.reported {
         Some(t) => (t, ThrowOrigin::Reported),
         None => (
-            SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
+            throws.throw(&game.seed, table.options().throw_table, n),
             ThrowOrigin::Server,
         ),
     };
