@@ -36,8 +36,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
-use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
-use crate::narration::{self, MoveContext, Narration};
+use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin, Turn, play_move};
+use crate::narration::{self, Narration};
 use crate::rules;
 use crate::store::{RulesStated, Store, StoreError, WriteTx};
 use crate::throws::ServerThrows;
@@ -425,38 +425,17 @@ async fn throw(
             ThrowOrigin::Server,
         ),
     };
-    let from = game.state.awl(seat.side);
-    let played = rules::play(&table, &game.state, &throw)?;
     let cast = game.setup.cast();
-    let narration = narration::narrate_move(&MoveContext {
-        options: table.options(),
+    let turn = Turn {
+        table: &table,
         cast: &cast,
         audience: game.setup.audience,
-        move_number: n,
-        seat,
-        throw: &throw,
-        score: &played.score,
-        events: &played.events,
-        told: &game.told_facts,
+        state: &hot.game.state,
         previous: hot.previous.as_ref(),
-    });
-    let record = MoveRecord {
-        n,
-        seat,
-        origin,
-        throw,
-        score: played.score,
-        from,
-        to: played.state.awl(seat.side),
-        events: played.events,
-        narration,
-        state: played.state.clone(),
     };
+    let record = play_move(&turn, n, throw, origin, &mut hot.game.told_facts)?;
     let game = &mut hot.game;
-    if let Some(fact) = record.narration.fact() {
-        narration::remember_fact(&mut game.told_facts, fact, table.options());
-    }
-    game.state = played.state;
+    game.state = record.state.clone();
     game.version = n;
     now.clone_into(&mut game.updated_at);
     hot.previous = Some(record.narration.clone());

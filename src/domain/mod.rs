@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+mod play;
+
+pub use play::{Turn, play_move};
+
 use serde::{Deserialize, Serialize};
 
 use crate::narration::{self, Audience, Cast, MoveContext, Narration};
@@ -290,21 +294,33 @@ impl MoveRecord {
     pub fn caption(&self, setup: &Setup, audience: Audience) -> String {
         let cast = setup.cast();
         narration::caption(
-            &MoveContext {
-                options: &setup.options,
-                cast: &cast,
-                audience,
-                move_number: self.n,
-                seat: self.seat,
-                throw: &self.throw,
-                score: &self.score,
-                events: &self.events,
-                told: &[],
-                previous: None,
-            },
+            &self.context(&setup.options, &cast, audience),
             self.from,
             self.to,
         )
+    }
+
+    /// This move as the narration sees it for `audience`, without its
+    /// game's history (for telling a stored move again).
+    #[must_use]
+    pub fn context<'a>(
+        &'a self,
+        options: &'a Options,
+        cast: &'a Cast,
+        audience: Audience,
+    ) -> MoveContext<'a> {
+        MoveContext {
+            options,
+            cast,
+            audience,
+            move_number: self.n,
+            seat: self.seat,
+            throw: &self.throw,
+            score: &self.score,
+            events: &self.events,
+            told: &[],
+            previous: None,
+        }
     }
 
     /// This move's narration for `audience`: the stored narration when it
@@ -318,18 +334,7 @@ impl MoveRecord {
         }
         let cast = setup.cast();
         narration::renarrate_move(
-            &MoveContext {
-                options: &setup.options,
-                cast: &cast,
-                audience,
-                move_number: self.n,
-                seat: self.seat,
-                throw: &self.throw,
-                score: &self.score,
-                events: &self.events,
-                told: &[],
-                previous: None,
-            },
+            &self.context(&setup.options, &cast, audience),
             &self.narration,
         )
     }
