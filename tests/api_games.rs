@@ -216,7 +216,7 @@ async fn a_seeded_game_plays_to_a_winner_through_http() {
     let throws: Vec<_> = moves.iter().map(|m| m.throw).collect();
     let replayed = zohn_ahl::rules::replay(&table, &throws).unwrap();
     assert_eq!(replayed, game.state);
-    assert_eq!(game.version as usize, moves.len());
+    assert_eq!(game.version.get() as usize, moves.len());
 }
 
 #[actix_web::test]

@@ -3,8 +3,10 @@
 use std::fmt;
 
 mod play;
+mod values;
 
 pub use play::{Turn, play_move};
+pub use values::Version;
 
 use serde::{Deserialize, Serialize};
 
@@ -132,8 +134,9 @@ pub struct Game {
     pub sides_report_throws: bool,
     /// The state after the last move.
     pub state: GameState,
-    /// Moves stored so far (the compare-and-set version).
-    pub version: u32,
+    /// Changes stored so far: its moves, and a stop (the compare-and-set
+    /// version, and its ETag).
+    pub version: Version,
     /// Context facts told so far, oldest first.
     pub told_facts: Vec<String>,
 }

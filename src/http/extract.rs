@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::problem::{ApiError, echo};
-use crate::domain::GameId;
+use crate::domain::{GameId, Version};
 use crate::narration::Audience;
 use crate::rules::Preset;
 
@@ -59,9 +59,9 @@ impl FromRequest for GameIdPath {
 /// (also accepted weak, `W/"3"`, or bare, `3`); anything else is a 400
 /// problem pointing at `#/header/If-Match`.
 #[derive(Clone, Copy, Debug)]
-pub struct IfMatch(pub Option<u32>);
+pub struct IfMatch(pub Option<Version>);
 
-fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
+fn if_match(headers: &HeaderMap) -> Result<Option<Version>, ApiError> {
     let Some(value) = headers.get(header::IF_MATCH) else {
         return Ok(None);
     };
@@ -69,16 +69,12 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
     if text == "*" {
         return Ok(None);
     }
-    Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
-        .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|t| t.parse::<u32>().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::field(
-                "#/header/If-Match",
-                "must be the game's ETag, a quoted version such as \"3\"",
-            )
-        })
+    Version::from_etag(text).map(Some).ok_or_else(|| {
+        ApiError::field(
+            "#/header/If-Match",
+            "must be the game's ETag, a quoted version such as \"3\"",
+        )
+    })
 }
 
 impl FromRequest for IfMatch {
@@ -246,7 +242,7 @@ mod tests {
             if_match(req.headers())
         };
         for etag in ["\"3\"", "W/\"3\"", "3"] {
-            assert_eq!(version(etag).ok(), Some(Some(3)), "{etag}");
+            assert_eq!(version(etag).ok(), Some(Some(Version::new(3))), "{etag}");
         }
         assert_eq!(version("*").ok(), Some(None));
         for bad in ["\"x\"", "\"\"", "\"1234567890\""] {

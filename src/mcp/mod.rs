@@ -297,7 +297,7 @@ impl ZohnAhl {
         };
         let output = OddsOutput {
             game_id: odds.game.id.to_string(),
-            version: odds.game.version,
+            version: odds.game.version.get(),
             win_a: odds.odds.win[0],
             win_b: odds.odds.win[1],
             expected_throws_left: odds.odds.expected_throws,

@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::Game;
+use crate::domain::{Game, Version};
 use crate::narration::Audience;
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -50,7 +50,7 @@ pub struct Created {
 #[derive(Clone, Debug, Default)]
 pub struct StopCommand {
     /// Stop only if the game is at this version (`If-Match`).
-    pub expected_version: Option<u32>,
+    pub expected_version: Option<Version>,
     /// The bearer token, for seated games.
     pub token: Option<String>,
     /// The idempotency key.
@@ -77,7 +77,7 @@ pub struct ThrowCommand {
     /// A physical throw reported by the client; `None`: the server throws.
     pub reported: Option<Throw>,
     /// Play only if the game is at this version (`If-Match`).
-    pub expected_version: Option<u32>,
+    pub expected_version: Option<Version>,
     /// The bearer token, for seated games.
     pub token: Option<String>,
     /// The idempotency key and the SHA-256 of the request's body.

@@ -43,7 +43,7 @@ use sha2::{Digest, Sha256};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, SideSetup};
+use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, SideSetup, Version};
 use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
 use crate::throws::{FromSeed, ServerThrows, fresh_seed};
 use writer::{Job, Thrown};
@@ -493,7 +493,7 @@ impl Service {
                     continue;
                 }
             };
-            let stopped = game.version as usize == moves.len() + 1;
+            let stopped = game.version.get() as usize == moves.len() + 1;
             if stopped && let Ok((s, _)) = rules::stop(&replayed) {
                 replayed = s;
             }
@@ -502,7 +502,7 @@ impl Service {
                     "game {id}: stored state differs from the replay of its moves"
                 ));
             }
-            if game.version as usize != moves.len() + usize::from(stopped) {
+            if game.version.get() as usize != moves.len() + usize::from(stopped) {
                 faults.push(format!(
                     "game {id}: version {} for {} moves",
                     game.version,
@@ -585,7 +585,7 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
         seeded,
         seated: new.seats,
         sides_report_throws: new.seats && new.sides_report_throws,
-        version: 0,
+        version: Version::NEW,
         told_facts: Vec::new(),
     };
     let tokens = new.seats.then(|| Tokens {

@@ -7,7 +7,7 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::codec::LoggedMove;
 use super::{Backend, Result, Store, StoreError, Tx, WriteTx, from_json, pg, to_json};
-use crate::domain::{Game, GameId, MoveRecord, Seats};
+use crate::domain::{Game, GameId, MoveRecord, Seats, Version};
 use crate::narration::RuleStated;
 
 /// A game's memory of the rules stated so far (see
@@ -31,7 +31,7 @@ fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
         seated: row.try_get::<i64, _>("seated")? != 0,
         sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
         state: from_json(row.try_get::<&str, _>("state")?)?,
-        version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
+        version: Version::from_stored(row.try_get::<i64, _>("version")?),
         told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
     })
 }
@@ -95,7 +95,7 @@ impl WriteTx {
         .bind(i64::from(game.seated))
         .bind(i64::from(game.sides_report_throws))
         .bind(to_json(&game.state)?)
-        .bind(i64::from(game.version))
+        .bind(game.version.to_stored())
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
         .execute(&mut **tx)
@@ -137,7 +137,7 @@ impl WriteTx {
     pub async fn save_batch(
         &mut self,
         updated_at: &str,
-        games: &[(&Game, u32, Option<&RulesStated>)],
+        games: &[(&Game, Version, Option<&RulesStated>)],
         moves: &[(GameId, &MoveRecord)],
     ) -> Result<bool> {
         let tx = match &mut self.0 {
@@ -150,9 +150,9 @@ impl WriteTx {
                 .map(|(game, read_version, memory)| {
                     Ok((
                         game.id.to_string(),
-                        i64::from(*read_version),
+                        read_version.to_stored(),
                         to_json(&game.state)?,
-                        i64::from(game.version),
+                        game.version.to_stored(),
                         game.status(),
                         to_json(&game.told_facts)?,
                         to_json(&memory.cloned().unwrap_or_default())?,

@@ -16,7 +16,7 @@ use super::games::RulesStated;
 use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
-use crate::domain::{Game, GameId, MoveRecord, Seats, Setup};
+use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, Version};
 use crate::narration::Narration;
 
 /// The embedded migrations of the PostgreSQL store.
@@ -85,7 +85,7 @@ fn game_from_row(row: &PgRow) -> Result<Game> {
         seated: row.try_get::<i64, _>("seated")? != 0,
         sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
         state: from_json(row.try_get::<&str, _>("state")?)?,
-        version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
+        version: Version::from_stored(row.try_get::<i64, _>("version")?),
         told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
     })
 }
@@ -196,7 +196,7 @@ pub(super) async fn insert_game(
     .bind(i64::from(game.seated))
     .bind(i64::from(game.sides_report_throws))
     .bind(to_json(&game.state)?)
-    .bind(i64::from(game.version))
+    .bind(game.version.to_stored())
     .bind(game.status())
     .bind(to_json(&game.told_facts)?)
     .execute(&mut *tx)
@@ -234,7 +234,7 @@ pub(super) async fn tx_game(tx: &mut PgConnection, id: GameId) -> Result<Option<
 pub(super) async fn save_batch(
     tx: &mut PgConnection,
     updated_at: &str,
-    games: &[(&Game, u32, Option<&RulesStated>)],
+    games: &[(&Game, Version, Option<&RulesStated>)],
     moves: &[(GameId, &MoveRecord)],
 ) -> Result<bool> {
     if !games.is_empty() {
@@ -243,9 +243,9 @@ pub(super) async fn save_batch(
             .map(|(game, read_version, memory)| {
                 Ok((
                     game.id.to_string(),
-                    i64::from(*read_version),
+                    read_version.to_stored(),
                     to_json(&game.state)?,
-                    i64::from(game.version),
+                    game.version.to_stored(),
                     game.status(),
                     to_json(&game.told_facts)?,
                     to_json(&memory.cloned().unwrap_or_default())?,
@@ -307,7 +307,7 @@ pub const WRITES_CHANNEL: &str = "zohn_ahl_writes";
 /// delivers the notifications when, and only if, the transaction commits).
 async fn announce(
     tx: &mut PgConnection,
-    games: &[(&Game, u32, Option<&RulesStated>)],
+    games: &[(&Game, Version, Option<&RulesStated>)],
 ) -> Result<()> {
     let payloads: Vec<String> = games
         .iter()
@@ -345,14 +345,14 @@ impl Writes {
     ///
     /// # Errors
     /// Any database error.
-    pub async fn next(&mut self) -> Result<(GameId, u32)> {
+    pub async fn next(&mut self) -> Result<(GameId, Version)> {
         loop {
             let note = self.0.recv().await?;
             let mut parts = note.payload().split(' ');
             if let (Some(id), Some(version)) = (parts.next(), parts.next())
                 && let (Ok(id), Ok(version)) = (GameId::parse(id), version.parse())
             {
-                return Ok((id, version));
+                return Ok((id, Version::new(version)));
             }
         }
     }

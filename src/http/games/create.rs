@@ -14,7 +14,6 @@ use utoipa::openapi::schema::{
     AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
 };
 
-use super::etag;
 use super::read::{CreatedGameView, SeatTokens, game_view};
 use crate::http::extract::IdempotencyKey;
 use crate::http::json::{self, Obj};
@@ -247,7 +246,7 @@ fn created_answer(created: &Created) -> Answer {
     };
     Answer {
         location: format!("/v1/games/{}", game.id),
-        etag: etag(game.version),
+        etag: game.version.etag(),
         body: serde_json::to_vec(&view).unwrap_or_default(),
         replayed: false,
     }

@@ -6,7 +6,6 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::etag;
 use crate::domain::Game;
 use crate::http::dto::{RulesetView, SeatView, seat_view};
 use crate::http::extract::GameIdPath;
@@ -198,7 +197,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         } else {
             GameStatus::InProgress
         },
-        version: game.version,
+        version: game.version.get(),
         created_at: game.created_at.clone(),
         updated_at: game.updated_at.clone(),
         ruleset: RulesetView {
@@ -260,7 +259,7 @@ pub async fn get_game(
     GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
     let game = service.game(id).await?;
-    let tag = etag(game.version);
+    let tag = game.version.etag();
     if crate::http::board::not_modified(req.headers(), &tag) {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))

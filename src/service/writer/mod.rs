@@ -36,7 +36,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
-use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin, Turn, play_move};
+use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin, Turn, Version, play_move};
 use crate::narration::{self, Narration};
 use crate::rules;
 use crate::store::{RulesStated, Store, StoreError, WriteTx};
@@ -161,7 +161,7 @@ struct Hot {
 /// A game touched by the batch: as it was read (its version then, for the
 /// compare-and-set) and as the batch left it.
 struct Touched {
-    read_version: u32,
+    read_version: Version,
     changed: bool,
     hot: Hot,
 }
@@ -417,7 +417,8 @@ async fn throw(
     if game.state.is_finished() {
         return Err(ServiceError::GameOver);
     }
-    let n = game.version + 1;
+    let version = game.version.next();
+    let n = version.get();
     let (throw, origin) = match cmd.reported {
         Some(t) => (t, ThrowOrigin::Reported),
         None => (
@@ -436,7 +437,7 @@ async fn throw(
     let record = play_move(&turn, n, throw, origin, &mut hot.game.told_facts)?;
     let game = &mut hot.game;
     game.state = record.state.clone();
-    game.version = n;
+    game.version = version;
     now.clone_into(&mut game.updated_at);
     hot.previous = Some(record.narration.clone());
     Ok(record)
@@ -463,7 +464,7 @@ async fn stop(tx: &mut WriteTx, hot: &mut Hot, cmd: &StopCommand, now: &str) -> 
         &event,
     );
     game.state = state;
-    game.version += 1;
+    game.version = game.version.next();
     now.clone_into(&mut game.updated_at);
     Ok(narration)
 }
@@ -477,7 +478,7 @@ async fn save(
     played: &[Result<Played>],
     now: &str,
 ) -> std::result::Result<bool, StoreError> {
-    let games: Vec<(&Game, u32, Option<&RulesStated>)> = touched
+    let games: Vec<(&Game, Version, Option<&RulesStated>)> = touched
         .values()
         .filter(|t| t.changed)
         .map(|t| {

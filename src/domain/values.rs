@@ -1,0 +1,97 @@
+//! The small values a game is told apart by, each parsed once where it
+//! enters (a header, a body, a row) and carried as its own type from there:
+//! a game's version.
+
+use std::fmt;
+
+/// A game's version: how many changes it has stored (its moves, and a stop
+/// that ended it early). It is the compare-and-set key of every write and,
+/// quoted, the game's ETag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version(u32);
+
+impl Version {
+    /// A new game's version: nothing stored yet.
+    pub const NEW: Self = Self(0);
+
+    /// The version after `changes` changes.
+    #[must_use]
+    pub const fn new(changes: u32) -> Self {
+        Self(changes)
+    }
+
+    /// How many changes it counts.
+    #[must_use]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
+    /// The version after one more change.
+    #[must_use]
+    pub const fn next(self) -> Self {
+        Self(self.0.saturating_add(1))
+    }
+
+    /// The version as a row stores it.
+    #[must_use]
+    pub fn to_stored(self) -> i64 {
+        i64::from(self.0)
+    }
+
+    /// The version a row stores (a number out of range, which no write
+    /// makes, reads as the largest version: it matches no request).
+    #[must_use]
+    pub fn from_stored(stored: i64) -> Self {
+        Self(u32::try_from(stored).unwrap_or(u32::MAX))
+    }
+
+    /// The game's ETag at this version: the number, quoted (`"3"`).
+    #[must_use]
+    pub fn etag(self) -> String {
+        format!("\"{}\"", self.0)
+    }
+
+    /// The version an ETag names: the number, quoted or not, weak (`W/`)
+    /// or not, of at most nine digits; `None` for anything else.
+    #[must_use]
+    pub fn from_etag(text: &str) -> Option<Self> {
+        Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
+            .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|t| t.parse::<u32>().ok())
+            .map(Self)
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_etag_names_its_version_and_nothing_else_does() {
+        for v in [0, 3, 999_999_999] {
+            let version = Version::new(v);
+            assert_eq!(Version::from_etag(&version.etag()), Some(version));
+        }
+        assert_eq!(Version::from_etag("W/\"7\""), Some(Version::new(7)));
+        assert_eq!(Version::from_etag("7"), Some(Version::new(7)));
+        for bad in ["", "\"\"", "-1", "1000000000", "v3", "3.0"] {
+            assert_eq!(Version::from_etag(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_stored_version_out_of_range_matches_no_request() {
+        assert_eq!(Version::from_stored(-1), Version::new(u32::MAX));
+        assert_eq!(Version::from_stored(i64::MAX), Version::new(u32::MAX));
+        assert_eq!(
+            Version::from_stored(Version::new(5).to_stored()),
+            Version::new(5)
+        );
+    }
+}
