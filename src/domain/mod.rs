@@ -6,7 +6,7 @@ mod play;
 mod values;
 
 pub use play::{Turn, play_move};
-pub use values::Version;
+pub use values::{BadIdempotencyKey, IdempotencyKey, Version};
 
 use serde::{Deserialize, Serialize};
 

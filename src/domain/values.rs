@@ -1,6 +1,6 @@
 //! The small values a game is told apart by, each parsed once where it
 //! enters (a header, a body, a row) and carried as its own type from there:
-//! a game's version.
+//! a game's version, an idempotency key.
 
 use std::fmt;
 
@@ -68,6 +68,49 @@ impl fmt::Display for Version {
     }
 }
 
+/// The key a client sends with a request (`Idempotency-Key`) so that a
+/// retry of it gets the first answer: 1 to [`IdempotencyKey::MAX_CHARS`]
+/// visible ASCII characters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IdempotencyKey(String);
+
+/// A string that is not an idempotency key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("must be 1 to {} visible ASCII characters", IdempotencyKey::MAX_CHARS)]
+pub struct BadIdempotencyKey;
+
+impl IdempotencyKey {
+    /// Most characters a key has.
+    pub const MAX_CHARS: usize = 255;
+
+    /// The key `text` is.
+    ///
+    /// # Errors
+    /// [`BadIdempotencyKey`] when it is empty, longer than
+    /// [`IdempotencyKey::MAX_CHARS`] or has anything but visible ASCII.
+    pub fn parse(text: &str) -> Result<Self, BadIdempotencyKey> {
+        if text.is_empty()
+            || text.len() > Self::MAX_CHARS
+            || !text.bytes().all(|b| b.is_ascii_graphic())
+        {
+            return Err(BadIdempotencyKey);
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    /// The key as sent.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for IdempotencyKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +136,23 @@ mod tests {
             Version::from_stored(Version::new(5).to_stored()),
             Version::new(5)
         );
+    }
+
+    #[test]
+    fn an_idempotency_key_is_one_to_255_visible_ascii_characters() {
+        let longest = "k".repeat(IdempotencyKey::MAX_CHARS);
+        assert_eq!(
+            IdempotencyKey::parse(&longest).map(|k| k.as_str().len()),
+            Ok(IdempotencyKey::MAX_CHARS)
+        );
+        assert!(IdempotencyKey::parse("a-1_B.~").is_ok());
+        for bad in [
+            String::new(),
+            "k".repeat(256),
+            "a b".to_owned(),
+            "é".to_owned(),
+        ] {
+            assert_eq!(IdempotencyKey::parse(&bad), Err(BadIdempotencyKey), "{bad}");
+        }
     }
 }

@@ -16,9 +16,6 @@ use crate::domain::{GameId, Version};
 use crate::narration::Audience;
 use crate::rules::Preset;
 
-/// Longest `Idempotency-Key`, in characters.
-pub const MAX_IDEMPOTENCY_KEY: usize = 255;
-
 /// Named segments of the matched path, percent-decoded as actix's own
 /// `web::Path` decodes them.
 ///
@@ -116,23 +113,15 @@ impl FromRequest for Bearer {
 /// The `Idempotency-Key` header, if any: 1 to 255 visible ASCII characters;
 /// anything else is a 400 problem pointing at `#/header/Idempotency-Key`.
 #[derive(Clone, Debug)]
-pub struct IdempotencyKey(pub Option<String>);
+pub struct IdempotencyKey(pub Option<crate::domain::IdempotencyKey>);
 
-fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<crate::domain::IdempotencyKey>, ApiError> {
     let Some(value) = headers.get("idempotency-key") else {
         return Ok(None);
     };
-    let key = value.to_str().unwrap_or_default();
-    if key.is_empty()
-        || key.len() > MAX_IDEMPOTENCY_KEY
-        || !key.bytes().all(|b| b.is_ascii_graphic())
-    {
-        return Err(ApiError::field(
-            "#/header/Idempotency-Key",
-            format!("must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
-        ));
-    }
-    Ok(Some(key.to_owned()))
+    crate::domain::IdempotencyKey::parse(value.to_str().unwrap_or_default())
+        .map(Some)
+        .map_err(|e| ApiError::field("#/header/Idempotency-Key", e.to_string()))
 }
 
 impl FromRequest for IdempotencyKey {
@@ -225,9 +214,18 @@ mod tests {
                 .to_http_request();
             idempotency_key(req.headers())
         };
-        let longest = "k".repeat(MAX_IDEMPOTENCY_KEY);
-        assert_eq!(key(longest.clone()).ok().flatten(), Some(longest));
-        for bad in ["k".repeat(MAX_IDEMPOTENCY_KEY + 1), "a b".to_owned()] {
+        let longest = "k".repeat(crate::domain::IdempotencyKey::MAX_CHARS);
+        assert_eq!(
+            key(longest.clone())
+                .ok()
+                .flatten()
+                .map(|k| k.as_str().to_owned()),
+            Some(longest)
+        );
+        for bad in [
+            "k".repeat(crate::domain::IdempotencyKey::MAX_CHARS + 1),
+            "a b".to_owned(),
+        ] {
             let e = key(bad).expect_err("refused");
             assert_eq!(pointer(&e), "#/header/Idempotency-Key");
         }

@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::{Game, Version};
+use crate::domain::{Game, IdempotencyKey, Version};
 use crate::narration::Audience;
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -54,7 +54,7 @@ pub struct StopCommand {
     /// The bearer token, for seated games.
     pub token: Option<String>,
     /// The idempotency key.
-    pub idempotency: Option<String>,
+    pub idempotency: Option<IdempotencyKey>,
 }
 
 /// What a purge removed.
@@ -81,7 +81,7 @@ pub struct ThrowCommand {
     /// The bearer token, for seated games.
     pub token: Option<String>,
     /// The idempotency key and the SHA-256 of the request's body.
-    pub idempotency: Option<(String, [u8; 32])>,
+    pub idempotency: Option<(IdempotencyKey, [u8; 32])>,
 }
 
 /// The answer to a create, a throw or a stop, as sent: kept under an

@@ -43,7 +43,7 @@ use sha2::{Digest, Sha256};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, SideSetup, Version};
+use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, Seats, Setup, SideSetup, Version};
 use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
 use crate::throws::{FromSeed, ServerThrows, fresh_seed};
 use writer::{Job, Thrown};
@@ -63,19 +63,19 @@ fn fresh_token() -> String {
 
 /// Idempotency keys being served: a game's (throws and stops), or a
 /// creation's (`None`).
-type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, String)>>>;
+type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, IdempotencyKey)>>>;
 
 /// Removes an idempotency key from the in-flight set when dropped.
 struct InFlight {
     set: InFlightSet,
-    entry: (Option<GameId>, String),
+    entry: (Option<GameId>, IdempotencyKey),
 }
 
 impl InFlight {
     /// Claim a key, or [`ServiceError::KeyInFlight`] when a request with it
     /// is still being served.
-    fn claim(set: &InFlightSet, game: Option<GameId>, key: &str) -> Result<Self> {
-        let entry = (game, key.to_owned());
+    fn claim(set: &InFlightSet, game: Option<GameId>, key: &IdempotencyKey) -> Result<Self> {
+        let entry = (game, key.clone());
         let fresh = set
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -245,7 +245,7 @@ impl Service {
     pub async fn create(
         &self,
         new: NewGame,
-        idempotency: Option<(String, [u8; 32])>,
+        idempotency: Option<(IdempotencyKey, [u8; 32])>,
         render: fn(&Created) -> Answer,
     ) -> Result<Answer> {
         let _guard = idempotency

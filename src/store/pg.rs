@@ -16,7 +16,7 @@ use super::games::RulesStated;
 use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
-use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, Version};
+use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, Seats, Setup, Version};
 use crate::narration::Narration;
 
 /// The embedded migrations of the PostgreSQL store.
@@ -415,14 +415,14 @@ pub(super) async fn seats(tx: &mut PgConnection, id: GameId) -> Result<Option<Se
 pub(super) async fn idempotent_answer(
     tx: &mut PgConnection,
     id: GameId,
-    key: &str,
+    key: &IdempotencyKey,
 ) -> Result<Option<StoredAnswer>> {
     let row = sqlx::query(
         "SELECT request_hash, location, etag, body FROM idempotency_keys
          WHERE game_id = $1 AND key = $2 AND created_at > $3",
     )
     .bind(id.to_string())
-    .bind(key)
+    .bind(key.as_str())
     .bind(expired_before())
     .fetch_optional(&mut *tx)
     .await?;
@@ -432,7 +432,7 @@ pub(super) async fn idempotent_answer(
 pub(super) async fn keep_answer(
     tx: &mut PgConnection,
     id: GameId,
-    key: &str,
+    key: &IdempotencyKey,
     answer: &StoredAnswer,
 ) -> Result<()> {
     sqlx::query("DELETE FROM idempotency_keys WHERE game_id = $1 AND created_at <= $2")
@@ -448,7 +448,7 @@ pub(super) async fn keep_answer(
              created_at = EXCLUDED.created_at",
     )
     .bind(id.to_string())
-    .bind(key)
+    .bind(key.as_str())
     .bind(answer.request_hash.as_slice())
     .bind(&answer.location)
     .bind(&answer.etag)
@@ -461,12 +461,12 @@ pub(super) async fn keep_answer(
 
 pub(super) async fn create_answer(
     tx: &mut PgConnection,
-    key: &str,
+    key: &IdempotencyKey,
 ) -> Result<Option<StoredAnswer>> {
     let row = sqlx::query(
         "SELECT request_hash, location, etag, body FROM create_keys WHERE key = $1 AND created_at > $2",
     )
-    .bind(key)
+    .bind(key.as_str())
     .bind(expired_before())
     .fetch_optional(&mut *tx)
     .await?;
@@ -475,12 +475,12 @@ pub(super) async fn create_answer(
 
 pub(super) async fn keep_create_answer(
     tx: &mut PgConnection,
-    key: &str,
+    key: &IdempotencyKey,
     game: GameId,
     answer: &StoredAnswer,
 ) -> Result<()> {
     sqlx::query("DELETE FROM create_keys WHERE key = $1 OR created_at <= $2")
-        .bind(key)
+        .bind(key.as_str())
         .bind(expired_before())
         .execute(&mut *tx)
         .await?;
@@ -488,7 +488,7 @@ pub(super) async fn keep_create_answer(
         "INSERT INTO create_keys (key, request_hash, game_id, location, etag, body, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
-    .bind(key)
+    .bind(key.as_str())
     .bind(answer.request_hash.as_slice())
     .bind(game.to_string())
     .bind(&answer.location)

@@ -36,7 +36,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
-use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin, Turn, Version, play_move};
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, ThrowOrigin, Turn, Version, play_move,
+};
 use crate::narration::{self, Narration};
 use crate::rules;
 use crate::store::{RulesStated, Store, StoreError, WriteTx};
@@ -173,7 +175,7 @@ enum Played {
         game: Game,
         record: Box<MoveRecord>,
         /// The idempotency key and request hash to keep the answer under.
-        keep: Option<(String, Vec<u8>)>,
+        keep: Option<(IdempotencyKey, Vec<u8>)>,
     },
     /// An earlier answer under the same idempotency key.
     Replay(Answer),
@@ -182,7 +184,7 @@ enum Played {
         game: Game,
         narration: Narration,
         /// The idempotency key and request hash to keep the answer under.
-        keep: Option<(String, Vec<u8>)>,
+        keep: Option<(IdempotencyKey, Vec<u8>)>,
     },
 }
 
