@@ -190,11 +190,3 @@ impl ServerThrows for ScriptedServerThrows {
             .throw(table, n)
     }
 }
-
-/// A fresh random seed for a game created without one: 128 bits from the
-/// operating system's generator, as 32 hex digits.
-#[must_use]
-pub fn fresh_seed() -> String {
-    let bytes: [u8; 16] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}

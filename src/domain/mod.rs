@@ -6,7 +6,7 @@ mod play;
 mod values;
 
 pub use play::{Turn, play_move};
-pub use values::{BadIdempotencyKey, IdempotencyKey, Version};
+pub use values::{BadIdempotencyKey, BadSeed, IdempotencyKey, Seed, Version};
 
 use serde::{Deserialize, Serialize};
 
@@ -124,7 +124,7 @@ pub struct Game {
     /// The setup.
     pub setup: Setup,
     /// The seed of its throw generator.
-    pub seed: String,
+    pub seed: Seed,
     /// Whether the creator chose the seed.
     pub seeded: bool,
     /// Whether throws need the side's seat token (or the host's).

@@ -1,6 +1,6 @@
 //! The small values a game is told apart by, each parsed once where it
 //! enters (a header, a body, a row) and carried as its own type from there:
-//! a game's version, an idempotency key.
+//! a game's version, an idempotency key, a game's seed.
 
 use std::fmt;
 
@@ -111,6 +111,64 @@ impl fmt::Display for IdempotencyKey {
     }
 }
 
+/// A game's seed: the string its server throws are drawn from, 1 to
+/// [`Seed::MAX_CHARS`] characters, chosen by the game's creator or, fresh,
+/// by the server.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Seed(String);
+
+/// A string that is not a seed: how many characters it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("must be from 1 to {} characters, got {chars}", Seed::MAX_CHARS)]
+pub struct BadSeed {
+    /// The characters it has.
+    pub chars: usize,
+}
+
+impl Seed {
+    /// Most characters a seed has.
+    pub const MAX_CHARS: usize = 128;
+
+    /// The seed a creator chose.
+    ///
+    /// # Errors
+    /// [`BadSeed`] when it is empty or longer than [`Seed::MAX_CHARS`].
+    pub fn parse(text: &str) -> Result<Self, BadSeed> {
+        let chars = text.chars().count();
+        if chars == 0 || chars > Self::MAX_CHARS {
+            return Err(BadSeed { chars });
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    /// A fresh random seed, for a game created without one: 128 bits from
+    /// the operating system's generator, as 32 hex digits.
+    #[must_use]
+    pub fn fresh() -> Self {
+        let bytes: [u8; 16] = rand::random();
+        Self(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// The seed a row stores, as it was stored (every seed stored was
+    /// parsed or made fresh when its game was created).
+    #[must_use]
+    pub fn from_stored(text: String) -> Self {
+        Self(text)
+    }
+
+    /// The seed's text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Seed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +212,23 @@ mod tests {
         ] {
             assert_eq!(IdempotencyKey::parse(&bad), Err(BadIdempotencyKey), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_seed_is_one_to_128_characters_and_a_fresh_one_is_32_hex_digits() {
+        let longest = "é".repeat(Seed::MAX_CHARS);
+        assert_eq!(
+            Seed::parse(&longest).map(|s| s.as_str().to_owned()),
+            Ok(longest)
+        );
+        assert_eq!(Seed::parse(""), Err(BadSeed { chars: 0 }));
+        assert_eq!(
+            Seed::parse(&"s".repeat(129)).map_err(|e| e.to_string()),
+            Err("must be from 1 to 128 characters, got 129".to_owned())
+        );
+        let fresh = Seed::fresh();
+        assert_eq!(fresh.as_str().len(), 32);
+        assert!(fresh.as_str().bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_ne!(fresh, Seed::fresh());
     }
 }

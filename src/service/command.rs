@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::{Game, IdempotencyKey, Version};
+use crate::domain::{Game, IdempotencyKey, Seed, Version};
 use crate::narration::Audience;
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -17,7 +17,7 @@ pub struct NewGame {
     /// Who throws first.
     pub first: Side,
     /// The seed; `None`: a fresh random one, kept secret until the end.
-    pub seed: Option<String>,
+    pub seed: Option<Seed>,
     /// Narration audience.
     pub audience: Audience,
     /// Whether the game is seated: a token per side and one for the host.

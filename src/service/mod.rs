@@ -43,9 +43,11 @@ use sha2::{Digest, Sha256};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, Seats, Setup, SideSetup, Version};
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, SideSetup, Version,
+};
 use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
-use crate::throws::{FromSeed, ServerThrows, fresh_seed};
+use crate::throws::{FromSeed, ServerThrows};
 use writer::{Job, Thrown};
 
 type Result<T> = std::result::Result<T, ServiceError>;
@@ -572,7 +574,7 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
     let table = setup.table()?;
     let (seed, seeded) = match new.seed {
         Some(seed) => (seed, true),
-        None => (fresh_seed(), false),
+        None => (Seed::fresh(), false),
     };
     let now = crate::store::now();
     let game = Game {

@@ -7,7 +7,7 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::codec::LoggedMove;
 use super::{Backend, Result, Store, StoreError, Tx, WriteTx, from_json, pg, to_json};
-use crate::domain::{Game, GameId, MoveRecord, Seats, Version};
+use crate::domain::{Game, GameId, MoveRecord, Seats, Seed, Version};
 use crate::narration::RuleStated;
 
 /// A game's memory of the rules stated so far (see
@@ -26,7 +26,7 @@ fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         setup: from_json(row.try_get::<&str, _>("setup")?)?,
-        seed: row.try_get("seed")?,
+        seed: Seed::from_stored(row.try_get("seed")?),
         seeded: row.try_get::<i64, _>("seeded")? != 0,
         seated: row.try_get::<i64, _>("seated")? != 0,
         sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
@@ -90,7 +90,7 @@ impl WriteTx {
         .bind(&game.created_at)
         .bind(&game.updated_at)
         .bind(to_json(&game.setup)?)
-        .bind(&game.seed)
+        .bind(game.seed.as_str())
         .bind(i64::from(game.seeded))
         .bind(i64::from(game.seated))
         .bind(i64::from(game.sides_report_throws))

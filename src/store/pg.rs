@@ -16,7 +16,7 @@ use super::games::RulesStated;
 use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
-use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, Seats, Setup, Version};
+use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Version};
 use crate::narration::Narration;
 
 /// The embedded migrations of the PostgreSQL store.
@@ -80,7 +80,7 @@ fn game_from_row(row: &PgRow) -> Result<Game> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         setup: from_json(row.try_get::<&str, _>("setup")?)?,
-        seed: row.try_get("seed")?,
+        seed: Seed::from_stored(row.try_get("seed")?),
         seeded: row.try_get::<i64, _>("seeded")? != 0,
         seated: row.try_get::<i64, _>("seated")? != 0,
         sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
@@ -191,7 +191,7 @@ pub(super) async fn insert_game(
     .bind(&game.created_at)
     .bind(&game.updated_at)
     .bind(to_json(&game.setup)?)
-    .bind(&game.seed)
+    .bind(game.seed.as_str())
     .bind(i64::from(game.seeded))
     .bind(i64::from(game.seated))
     .bind(i64::from(game.sides_report_throws))

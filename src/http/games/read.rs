@@ -220,7 +220,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         }),
         throws: state.throws,
         audience: setup.audience,
-        seed: (finished || game.seeded).then(|| game.seed.clone()),
+        seed: (finished || game.seeded).then(|| game.seed.as_str().to_owned()),
         seated: game.seated,
         sides_report_throws: game.sides_report_throws,
         links: GameLinks {

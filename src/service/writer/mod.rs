@@ -424,7 +424,7 @@ async fn throw(
     let (throw, origin) = match cmd.reported {
         Some(t) => (t, ThrowOrigin::Reported),
         None => (
-            throws.throw(&game.seed, table.options().throw_table, n),
+            throws.throw(game.seed.as_str(), table.options().throw_table, n),
             ThrowOrigin::Server,
         ),
     };
