@@ -6,7 +6,7 @@ mod play;
 mod values;
 
 pub use play::{Turn, play_move};
-pub use values::{BadIdempotencyKey, BadSeed, IdempotencyKey, Seed, Version};
+pub use values::{BadIdempotencyKey, BadSeed, IdempotencyKey, Seed, Timestamp, Version};
 
 use serde::{Deserialize, Serialize};
 
@@ -117,10 +117,10 @@ impl Setup {
 pub struct Game {
     /// Its id.
     pub id: GameId,
-    /// Creation time, RFC 3339 UTC.
-    pub created_at: String,
-    /// Time of the last change, RFC 3339 UTC.
-    pub updated_at: String,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Time of the last change.
+    pub updated_at: Timestamp,
     /// The setup.
     pub setup: Setup,
     /// The seed of its throw generator.

@@ -1,6 +1,6 @@
 //! The small values a game is told apart by, each parsed once where it
 //! enters (a header, a body, a row) and carried as its own type from there:
-//! a game's version, an idempotency key, a game's seed.
+//! a game's version, an idempotency key, a game's seed, a timestamp.
 
 use std::fmt;
 
@@ -169,6 +169,53 @@ impl fmt::Display for Seed {
     }
 }
 
+/// A moment as a game records it: RFC 3339, UTC, milliseconds
+/// (`2026-11-30T05:40:12.345Z`, as SQLite's
+/// `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` writes it), so that two of them
+/// compare as their texts do.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(String);
+
+impl Timestamp {
+    /// Now.
+    #[must_use]
+    pub fn now() -> Self {
+        Self::at(time::OffsetDateTime::now_utc())
+    }
+
+    /// The moment `at`, in UTC.
+    #[must_use]
+    pub fn at(at: time::OffsetDateTime) -> Self {
+        const FORMAT: &[time::format_description::BorrowedFormatItem<'_>] = time::macros::format_description!(
+            "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+        );
+        Self(
+            at.to_offset(time::UtcOffset::UTC)
+                .format(FORMAT)
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The moment a row stores, as it was stored (written by
+    /// [`Timestamp::at`] or by the database's own default, in the same form).
+    #[must_use]
+    pub fn from_stored(text: String) -> Self {
+        Self(text)
+    }
+
+    /// The moment's text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +277,14 @@ mod tests {
         assert_eq!(fresh.as_str().len(), 32);
         assert!(fresh.as_str().bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(fresh, Seed::fresh());
+    }
+
+    #[test]
+    fn a_timestamp_is_utc_with_milliseconds_and_orders_as_its_text() {
+        let at = time::macros::datetime!(2026-11-30 06:40:12.3456 +01:00);
+        assert_eq!(Timestamp::at(at).as_str(), "2026-11-30T05:40:12.345Z");
+        let later = Timestamp::at(at + time::Duration::milliseconds(1));
+        assert!(Timestamp::at(at) < later);
+        assert_eq!(Timestamp::from_stored(later.as_str().to_owned()), later);
     }
 }

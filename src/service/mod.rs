@@ -44,9 +44,9 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, SideSetup, Version,
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, SideSetup, Timestamp, Version,
 };
-use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
+use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer};
 use crate::throws::{FromSeed, ServerThrows};
 use writer::{Job, Thrown};
 
@@ -416,7 +416,7 @@ impl Service {
     ) -> Result<Purged> {
         const CHUNK: u32 = 512;
         let mut purged = Purged::default();
-        let games_before = retention.map(|r| timestamp(at - r));
+        let games_before = retention.map(|r| Timestamp::at(at - r));
         loop {
             let ids = match &games_before {
                 Some(before) => self.store.games_untouched_since(before, CHUNK).await?,
@@ -427,7 +427,7 @@ impl Service {
             self.send(Job::Purge {
                 games: ids,
                 games_before: games_before.clone(),
-                keys_before: timestamp(at - IDEMPOTENCY_LIFETIME),
+                keys_before: Timestamp::at(at - IDEMPOTENCY_LIFETIME),
                 reply,
             })
             .await?;
@@ -576,7 +576,7 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
         Some(seed) => (seed, true),
         None => (Seed::fresh(), false),
     };
-    let now = crate::store::now();
+    let now = Timestamp::now();
     let game = Game {
         id: GameId::new(),
         created_at: now.clone(),

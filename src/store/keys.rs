@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use super::{Result, StoreError, Tx, WriteTx, pg};
-use crate::domain::{GameId, IdempotencyKey};
+use crate::domain::{GameId, IdempotencyKey, Timestamp};
 
 /// How long an idempotency key's answer is kept, as an SQLite date modifier.
 pub const IDEMPOTENCY_EXPIRY: &str = "-24 hours";
@@ -168,16 +168,16 @@ impl WriteTx {
     }
 
     /// Delete every idempotency answer (of throws, stops and creations)
-    /// kept since before `before` (a [`timestamp`](super::timestamp)): an answer to a
+    /// kept since before `before` (a [`Timestamp`]): an answer to a
     /// creation holds the game's tokens in clear until then. Returns how
     /// many were deleted.
     ///
     /// # Errors
     /// Any database error.
-    pub async fn delete_keys_before(&mut self, before: &str) -> Result<u64> {
+    pub async fn delete_keys_before(&mut self, before: &Timestamp) -> Result<u64> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::delete_keys_before(tx, before).await,
+            Tx::Postgres(tx) => return pg::delete_keys_before(tx, before.as_str()).await,
         };
         let mut deleted = 0;
         for delete in [
@@ -185,7 +185,7 @@ impl WriteTx {
             "DELETE FROM create_keys WHERE created_at <= ?",
         ] {
             let done = sqlx::query(delete)
-                .bind(before)
+                .bind(before.as_str())
                 .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;

@@ -16,7 +16,9 @@ use super::games::RulesStated;
 use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
-use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Version};
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Timestamp, Version,
+};
 use crate::narration::Narration;
 
 /// The embedded migrations of the PostgreSQL store.
@@ -77,8 +79,8 @@ fn game_from_row(row: &PgRow) -> Result<Game> {
     let id: String = row.try_get("id")?;
     Ok(Game {
         id: GameId::parse(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
+        created_at: Timestamp::from_stored(row.try_get("created_at")?),
+        updated_at: Timestamp::from_stored(row.try_get("updated_at")?),
         setup: from_json(row.try_get::<&str, _>("setup")?)?,
         seed: Seed::from_stored(row.try_get("seed")?),
         seeded: row.try_get::<i64, _>("seeded")? != 0,
@@ -101,7 +103,9 @@ fn answer_from_row(row: &PgRow) -> Result<StoredAnswer> {
 
 /// The time before which an idempotency answer has expired.
 fn expired_before() -> String {
-    super::timestamp(time::OffsetDateTime::now_utc() - IDEMPOTENCY_LIFETIME)
+    Timestamp::at(time::OffsetDateTime::now_utc() - IDEMPOTENCY_LIFETIME)
+        .as_str()
+        .to_owned()
 }
 
 pub(super) async fn game(pool: &PgPool, id: GameId) -> Result<Option<Game>> {
@@ -188,8 +192,8 @@ pub(super) async fn insert_game(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(game.id.to_string())
-    .bind(&game.created_at)
-    .bind(&game.updated_at)
+    .bind(game.created_at.as_str())
+    .bind(game.updated_at.as_str())
     .bind(to_json(&game.setup)?)
     .bind(game.seed.as_str())
     .bind(i64::from(game.seeded))
@@ -453,7 +457,7 @@ pub(super) async fn keep_answer(
     .bind(&answer.location)
     .bind(&answer.etag)
     .bind(answer.body.as_slice())
-    .bind(super::now())
+    .bind(Timestamp::now().as_str().to_owned())
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -494,7 +498,7 @@ pub(super) async fn keep_create_answer(
     .bind(&answer.location)
     .bind(&answer.etag)
     .bind(answer.body.as_slice())
-    .bind(super::now())
+    .bind(Timestamp::now().as_str().to_owned())
     .execute(&mut *tx)
     .await?;
     Ok(())

@@ -198,8 +198,8 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
             GameStatus::InProgress
         },
         version: game.version.get(),
-        created_at: game.created_at.clone(),
-        updated_at: game.updated_at.clone(),
+        created_at: game.created_at.as_str().to_owned(),
+        updated_at: game.updated_at.as_str().to_owned(),
         ruleset: RulesetView {
             preset: setup.preset,
             options: setup.options.into(),

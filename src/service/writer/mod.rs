@@ -37,7 +37,8 @@ use tokio::sync::{mpsc, oneshot};
 use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, ThrowOrigin, Turn, Version, play_move,
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, ThrowOrigin, Timestamp, Turn, Version,
+    play_move,
 };
 use crate::narration::{self, Narration};
 use crate::rules;
@@ -103,8 +104,8 @@ pub(super) enum Job {
     /// (exclusive: committed alone). Answers how many games and keys.
     Purge {
         games: Vec<GameId>,
-        games_before: Option<String>,
-        keys_before: String,
+        games_before: Option<Timestamp>,
+        keys_before: Timestamp,
         reply: oneshot::Sender<Result<(usize, u64)>>,
     },
 }
@@ -257,7 +258,7 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         };
-        let now = crate::store::now();
+        let now = Timestamp::now();
         let mut touched: HashMap<GameId, Touched> = HashMap::new();
         let mut played = Vec::with_capacity(jobs.len());
         for job in &jobs {
@@ -301,7 +302,7 @@ async fn play(
     cache: &mut LruCache<GameId, Hot>,
     touched: &mut HashMap<GameId, Touched>,
     job: &Job,
-    now: &str,
+    now: &Timestamp,
     throws: &dyn ServerThrows,
 ) -> Result<Played> {
     let (id, key, request_hash) = match job {
@@ -392,7 +393,7 @@ async fn throw(
     tx: &mut WriteTx,
     hot: &mut Hot,
     cmd: &ThrowCommand,
-    now: &str,
+    now: &Timestamp,
     throws: &dyn ServerThrows,
 ) -> Result<MoveRecord> {
     let game = &hot.game;
@@ -447,7 +448,12 @@ async fn throw(
 
 /// Stop a game, in place: the stop's narration. A seated game needs the
 /// host's token. Nothing changes when it fails.
-async fn stop(tx: &mut WriteTx, hot: &mut Hot, cmd: &StopCommand, now: &str) -> Result<Narration> {
+async fn stop(
+    tx: &mut WriteTx,
+    hot: &mut Hot,
+    cmd: &StopCommand,
+    now: &Timestamp,
+) -> Result<Narration> {
     check_host(tx, hot, cmd.token.as_deref(), "stop this game").await?;
     if let Some(expected) = cmd.expected_version
         && expected != hot.game.version
@@ -478,7 +484,7 @@ async fn save(
     tx: &mut WriteTx,
     touched: &HashMap<GameId, Touched>,
     played: &[Result<Played>],
-    now: &str,
+    now: &Timestamp,
 ) -> std::result::Result<bool, StoreError> {
     let games: Vec<(&Game, Version, Option<&RulesStated>)> = touched
         .values()

@@ -8,7 +8,7 @@ use lru::LruCache;
 
 use super::roles::check_host;
 use super::{Hot, Job, Result, batch_error, load};
-use crate::domain::GameId;
+use crate::domain::{GameId, Timestamp};
 use crate::service::ServiceError;
 use crate::service::feed::{Deletion, FeedItem, Hub};
 use crate::store::{Store, StoreError};
@@ -39,7 +39,7 @@ pub(super) async fn write_alone(
                 store,
                 cache,
                 &games,
-                games_before.as_deref(),
+                games_before.as_ref(),
                 &keys_before,
                 commits,
             )
@@ -92,8 +92,8 @@ pub(super) async fn purge(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
     games: &[GameId],
-    games_before: Option<&str>,
-    keys_before: &str,
+    games_before: Option<&Timestamp>,
+    keys_before: &Timestamp,
     commits: &AtomicU64,
 ) -> Result<(Vec<GameId>, u64)> {
     let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
