@@ -6,7 +6,9 @@ mod play;
 mod values;
 
 pub use play::{Turn, play_move};
-pub use values::{BadIdempotencyKey, BadSeed, IdempotencyKey, Seed, Timestamp, Version};
+pub use values::{
+    BadIdempotencyKey, BadSeed, IdempotencyKey, SeatToken, Seed, Timestamp, TokenHash, Version,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -166,9 +168,9 @@ impl Game {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Seats {
     /// Each side's token (A first).
-    pub sides: [[u8; 32]; 2],
+    pub sides: [TokenHash; 2],
     /// The host's token; `None` for a game seated before hosts existed.
-    pub host: Option<[u8; 32]>,
+    pub host: Option<TokenHash>,
 }
 
 /// Why a side or player name is refused (besides its length and control

@@ -1,8 +1,11 @@
 //! The small values a game is told apart by, each parsed once where it
 //! enters (a header, a body, a row) and carried as its own type from there:
-//! a game's version, an idempotency key, a game's seed, a timestamp.
+//! a game's version, an idempotency key, a game's seed, a timestamp, a
+//! seat's token and its hash.
 
 use std::fmt;
+
+use sha2::{Digest, Sha256};
 
 /// A game's version: how many changes it has stored (its moves, and a stop
 /// that ended it early). It is the compare-and-set key of every write and,
@@ -216,6 +219,66 @@ impl fmt::Display for Timestamp {
     }
 }
 
+/// A seat's secret token (a side's or the host's) as shown once at a
+/// seated game's creation, or as a request sent it (`Authorization: Bearer`,
+/// a tool's `token`). Any text may be sent; only the one a seat was given
+/// hashes to that seat's [`TokenHash`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct SeatToken(String);
+
+impl SeatToken {
+    /// A fresh token: 256 bits from the operating system's generator, as 64
+    /// hex digits.
+    #[must_use]
+    pub fn fresh() -> Self {
+        let bytes: [u8; 32] = rand::random();
+        Self(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// The token a request sent, as its surface read it.
+    #[must_use]
+    pub fn from_sent(text: String) -> Self {
+        Self(text)
+    }
+
+    /// The token's text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The hash a seat keeps of its token (SHA-256).
+    #[must_use]
+    pub fn hash(&self) -> TokenHash {
+        TokenHash(Sha256::digest(self.0.as_bytes()).into())
+    }
+}
+
+/// Never shows the secret.
+impl fmt::Debug for SeatToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatToken(..)")
+    }
+}
+
+/// The SHA-256 hash of a [`SeatToken`]: what a seated game stores of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TokenHash([u8; 32]);
+
+impl TokenHash {
+    /// The hash a row stores; `None` unless it is 32 bytes.
+    #[must_use]
+    pub fn from_stored(bytes: &[u8]) -> Option<Self> {
+        bytes.try_into().ok().map(Self)
+    }
+
+    /// The hash as a row stores it.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,5 +349,20 @@ mod tests {
         let later = Timestamp::at(at + time::Duration::milliseconds(1));
         assert!(Timestamp::at(at) < later);
         assert_eq!(Timestamp::from_stored(later.as_str().to_owned()), later);
+    }
+
+    #[test]
+    fn a_token_hashes_to_its_seat_and_a_fresh_one_to_no_other() {
+        let token = SeatToken::fresh();
+        assert_eq!(token.as_str().len(), 64);
+        let sent = SeatToken::from_sent(token.as_str().to_owned());
+        assert_eq!(sent.hash(), token.hash());
+        assert_ne!(SeatToken::fresh().hash(), token.hash());
+        assert_eq!(
+            TokenHash::from_stored(token.hash().as_bytes()),
+            Some(token.hash())
+        );
+        assert_eq!(TokenHash::from_stored(&[0; 31]), None);
+        assert!(!format!("{token:?}").contains(token.as_str()));
     }
 }

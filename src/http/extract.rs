@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::problem::{ApiError, echo};
-use crate::domain::{GameId, Version};
+use crate::domain::{GameId, SeatToken, Version};
 use crate::narration::Audience;
 use crate::rules::Preset;
 
@@ -88,7 +88,7 @@ impl FromRequest for IfMatch {
 /// seated game answers it with 401, an open game ignores it (as it ignores
 /// any credentials).
 #[derive(Clone, Debug)]
-pub struct Bearer(pub Option<String>);
+pub struct Bearer(pub Option<SeatToken>);
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?;
@@ -106,7 +106,7 @@ impl FromRequest for Bearer {
     type Future = Ready<Result<Self, Infallible>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(Ok(Self(bearer(req.headers()))))
+        ready(Ok(Self(bearer(req.headers()).map(SeatToken::from_sent))))
     }
 }
 

@@ -36,9 +36,9 @@ pub(super) fn render_created(created: &Created) -> Answer {
         .tokens
         .as_ref()
         .map(|t| TokensBrief {
-            a: t.sides[0].clone(),
-            b: t.sides[1].clone(),
-            host: t.host.clone(),
+            a: t.sides[0].as_str().to_owned(),
+            b: t.sides[1].as_str().to_owned(),
+            host: t.host.as_str().to_owned(),
         })
         .unwrap_or_default();
     let mut line = format!(

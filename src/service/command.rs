@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::{Game, IdempotencyKey, Seed, Version};
+use crate::domain::{Game, IdempotencyKey, SeatToken, Seed, Version};
 use crate::narration::Audience;
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -32,9 +32,9 @@ pub struct NewGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tokens {
     /// Each side's token, A first.
-    pub sides: [String; 2],
+    pub sides: [SeatToken; 2],
     /// The host's token.
-    pub host: String,
+    pub host: SeatToken,
 }
 
 /// A new game and, for a seated game, its tokens, shown only this once.
@@ -52,7 +52,7 @@ pub struct StopCommand {
     /// Stop only if the game is at this version (`If-Match`).
     pub expected_version: Option<Version>,
     /// The bearer token, for seated games.
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     /// The idempotency key.
     pub idempotency: Option<IdempotencyKey>,
 }
@@ -79,7 +79,7 @@ pub struct ThrowCommand {
     /// Play only if the game is at this version (`If-Match`).
     pub expected_version: Option<Version>,
     /// The bearer token, for seated games.
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     /// The idempotency key and the SHA-256 of the request's body.
     pub idempotency: Option<(IdempotencyKey, [u8; 32])>,
 }

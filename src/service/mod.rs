@@ -39,29 +39,17 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use sha2::{Digest, Sha256};
-
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, SideSetup, Timestamp, Version,
+    Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, Seed, Setup, SideSetup, Timestamp,
+    Version,
 };
 use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer};
 use crate::throws::{FromSeed, ServerThrows};
 use writer::{Job, Thrown};
 
 type Result<T> = std::result::Result<T, ServiceError>;
-
-fn token_hash(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// A fresh seat or host token: 256 bits from the operating system's
-/// generator, hex.
-fn fresh_token() -> String {
-    let bytes: [u8; 32] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// Idempotency keys being served: a game's (throws and stops), or a
 /// creation's (`None`).
@@ -390,7 +378,7 @@ impl Service {
     /// # Errors
     /// [`ServiceError::GameNotFound`], [`ServiceError::Unauthorized`],
     /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`]; storage errors.
-    pub async fn delete(&self, id: GameId, token: Option<String>) -> Result<()> {
+    pub async fn delete(&self, id: GameId, token: Option<SeatToken>) -> Result<()> {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Delete { id, token, reply }).await?;
         answer
@@ -591,12 +579,12 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
         told_facts: Vec::new(),
     };
     let tokens = new.seats.then(|| Tokens {
-        sides: [fresh_token(), fresh_token()],
-        host: fresh_token(),
+        sides: [SeatToken::fresh(), SeatToken::fresh()],
+        host: SeatToken::fresh(),
     });
     let seats = tokens.as_ref().map(|t| Seats {
-        sides: [token_hash(&t.sides[0]), token_hash(&t.sides[1])],
-        host: Some(token_hash(&t.host)),
+        sides: [t.sides[0].hash(), t.sides[1].hash()],
+        host: Some(t.host.hash()),
     });
     Ok((Created { game, tokens }, seats))
 }

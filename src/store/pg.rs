@@ -17,7 +17,7 @@ use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Timestamp, Version,
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Timestamp, TokenHash, Version,
 };
 use crate::narration::Narration;
 
@@ -216,7 +216,7 @@ pub(super) async fn insert_game(
             sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES ($1, $2, $3)")
                 .bind(game.id.to_string())
                 .bind(side)
-                .bind(hash.as_slice())
+                .bind(hash.as_bytes())
                 .execute(&mut *tx)
                 .await?;
         }
@@ -394,10 +394,10 @@ pub(super) async fn last_narration(
 
 pub(super) async fn seat_of(
     tx: &mut PgConnection,
-    token_hash: &[u8; 32],
+    token_hash: &TokenHash,
 ) -> Result<Option<(String, String)>> {
     let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = $1")
-        .bind(token_hash.as_slice())
+        .bind(token_hash.as_bytes())
         .fetch_optional(&mut *tx)
         .await?;
     row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))

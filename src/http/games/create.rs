@@ -239,10 +239,13 @@ fn created_answer(created: &Created) -> Answer {
     let view = CreatedGameView {
         game: game_view(game, &game.state),
         seat_tokens: created.tokens.as_ref().map(|tokens| {
-            let [a, b] = tokens.sides.clone();
+            let [a, b] = tokens.sides.each_ref().map(|t| t.as_str().to_owned());
             SeatTokens { a, b }
         }),
-        host_token: created.tokens.as_ref().map(|tokens| tokens.host.clone()),
+        host_token: created
+            .tokens
+            .as_ref()
+            .map(|tokens| tokens.host.as_str().to_owned()),
     };
     Answer {
         location: format!("/v1/games/{}", game.id),

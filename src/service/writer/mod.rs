@@ -37,8 +37,8 @@ use tokio::sync::{mpsc, oneshot};
 use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, ThrowOrigin, Timestamp, Turn, Version,
-    play_move,
+    Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, ThrowOrigin, Timestamp, Turn,
+    Version, play_move,
 };
 use crate::narration::{self, Narration};
 use crate::rules;
@@ -96,7 +96,7 @@ pub(super) enum Job {
     /// Delete a game (exclusive: committed alone).
     Delete {
         id: GameId,
-        token: Option<String>,
+        token: Option<SeatToken>,
         reply: oneshot::Sender<Result<()>>,
     },
     /// Delete those of `games` still untouched since `games_before`, and
@@ -399,7 +399,7 @@ async fn throw(
     let game = &hot.game;
     let table = game.setup.table()?;
     let seat = game.state.to_throw(&table);
-    match role(tx, hot, cmd.token.as_deref()).await? {
+    match role(tx, hot, cmd.token.as_ref()).await? {
         Role::Anyone | Role::Host => {}
         Role::Side(side) if side != seat.side => return Err(ServiceError::Forbidden),
         Role::Side(_) if cmd.reported.is_some() && !hot.game.sides_report_throws => {
@@ -454,7 +454,7 @@ async fn stop(
     cmd: &StopCommand,
     now: &Timestamp,
 ) -> Result<Narration> {
-    check_host(tx, hot, cmd.token.as_deref(), "stop this game").await?;
+    check_host(tx, hot, cmd.token.as_ref(), "stop this game").await?;
     if let Some(expected) = cmd.expected_version
         && expected != hot.game.version
     {

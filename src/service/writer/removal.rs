@@ -8,7 +8,7 @@ use lru::LruCache;
 
 use super::roles::check_host;
 use super::{Hot, Job, Result, batch_error, load};
-use crate::domain::{GameId, Timestamp};
+use crate::domain::{GameId, SeatToken, Timestamp};
 use crate::service::ServiceError;
 use crate::service::feed::{Deletion, FeedItem, Hub};
 use crate::store::{Store, StoreError};
@@ -23,7 +23,7 @@ pub(super) async fn write_alone(
 ) {
     match job {
         Job::Delete { id, token, reply } => {
-            let deleted = delete(store, cache, id, token.as_deref(), commits).await;
+            let deleted = delete(store, cache, id, token.as_ref(), commits).await;
             if deleted.is_ok() {
                 hub.publish(id, || vec![FeedItem::Deleted(Deletion::Request)]);
             }
@@ -63,7 +63,7 @@ pub(super) async fn delete(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
     id: GameId,
-    token: Option<&str>,
+    token: Option<&SeatToken>,
     commits: &AtomicU64,
 ) -> Result<()> {
     let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
