@@ -60,7 +60,12 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         let store = Store::connect(&args.database_url).await?;
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
-        let service = Service::with_limits(store.clone(), args.max_batch, args.feed);
+        let service = Service::with_throws(
+            store.clone(),
+            args.max_batch,
+            args.feed,
+            std::sync::Arc::new(crate::throws::FromSeed),
+        );
         // Every preset's exact odds, solved in the background from now on.
         crate::odds::Solver::shared().solve_presets();
         // Expired idempotency answers (and, with a retention, old games)

@@ -7,6 +7,9 @@
 //! number: the same seed gives the same throws across restarts, and no
 //! generator state needs storing.
 
+use std::fmt;
+use std::sync::{Mutex, PoisonError};
+
 use rand::SeedableRng;
 use rand::{Rng, RngExt};
 use rand_chacha::{ChaCha8Rng, ChaCha20Rng};
@@ -18,6 +21,26 @@ use crate::rules::{SpinnerSector, Sticks, Throw, ThrowTable};
 pub trait ThrowSource {
     /// The throw for move number `n` (1-based) under `table`.
     fn throw(&mut self, table: ThrowTable, n: u32) -> Throw;
+}
+
+/// Where the server's throws come from, for every game: chosen when the
+/// service is built ([`FromSeed`] in the server, a [`ScriptedServerThrows`]
+/// in a test that needs given throws).
+pub trait ServerThrows: Send + Sync + fmt::Debug {
+    /// The server's throw for move number `n` (1-based) of the game whose
+    /// seed is `seed`, under `table`.
+    fn throw(&self, seed: &str, table: ThrowTable, n: u32) -> Throw;
+}
+
+/// Every game's throws drawn from its seed by [`SeededThrows`]: the same
+/// seed gives the same game, across restarts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FromSeed;
+
+impl ServerThrows for FromSeed {
+    fn throw(&self, seed: &str, table: ThrowTable, n: u32) -> Throw {
+        SeededThrows::new(seed).throw(table, n)
+    }
 }
 
 /// Throws drawn from a game's seed (see the module docs).
@@ -142,10 +165,28 @@ impl ThrowSource for ScriptedThrows {
     }
 }
 
-/// A fresh random seed for a game created without one: 128 bits from the
-/// operating system's generator, as 32 hex digits.
-#[must_use]
-pub fn fresh_seed() -> String {
-    let bytes: [u8; 16] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The server's throws given in order, whatever the game and its seed, as
+/// [`ScriptedThrows`] plays them (the last one repeated once the script is
+/// played): a test scripts the throws that make a move happen.
+///
+/// # Panics
+/// [`ServerThrows::throw`] panics when the script is empty.
+#[derive(Debug)]
+pub struct ScriptedServerThrows(Mutex<ScriptedThrows>);
+
+impl ScriptedServerThrows {
+    /// The server throws `script`, in order.
+    #[must_use]
+    pub fn new(script: Vec<Throw>) -> Self {
+        Self(Mutex::new(ScriptedThrows::new(script)))
+    }
+}
+
+impl ServerThrows for ScriptedServerThrows {
+    fn throw(&self, _seed: &str, table: ThrowTable, n: u32) -> Throw {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .throw(table, n)
+    }
 }

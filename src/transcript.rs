@@ -3,13 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::narration::{
-    self, Audience, Cast, MoveContext, Narration, Segment, SegmentKind, catalogue,
-};
-use crate::rules::{
-    self, Event, GameState, Options, Preset, RulesError, Score, Seat, SetupError, Side, Table,
-    Throw,
-};
+use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
+use crate::narration::{Audience, Cast, MoveContext, Segment, SegmentKind, catalogue};
+use crate::rules::{GameState, Options, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
 
 /// Most throws a transcript plays before it gives up (no game of the
@@ -39,25 +35,6 @@ fn cite(segment: &Segment) -> String {
         .join("; ")
 }
 
-/// One move of a narrated game.
-#[derive(Clone, Debug)]
-pub struct NarratedMove {
-    /// 1-based move number.
-    pub n: u32,
-    /// Who threw.
-    pub seat: Seat,
-    /// The throw.
-    pub throw: Throw,
-    /// Its score.
-    pub score: Score,
-    /// What happened.
-    pub events: Vec<Event>,
-    /// Counters after the move, A first.
-    pub counters: [u8; 2],
-    /// The narration.
-    pub narration: Narration,
-}
-
 /// A seeded game played to its end, every move narrated.
 #[derive(Clone, Debug)]
 pub struct NarratedGame {
@@ -66,26 +43,15 @@ pub struct NarratedGame {
     /// The names: "Side A" and "Side B" (numbered players for teams).
     pub cast: Cast,
     /// The moves, in order.
-    pub moves: Vec<NarratedMove>,
+    pub moves: Vec<MoveRecord>,
 }
 
 impl NarratedGame {
     /// The context of move `m` for `audience`, as the narration sees it
     /// (without history: for re-rendering a stored move).
     #[must_use]
-    pub fn context<'a>(&'a self, m: &'a NarratedMove, audience: Audience) -> MoveContext<'a> {
-        MoveContext {
-            options: &self.options,
-            cast: &self.cast,
-            audience,
-            move_number: m.n,
-            seat: m.seat,
-            throw: &m.throw,
-            score: &m.score,
-            events: &m.events,
-            told: &[],
-            previous: None,
-        }
+    pub fn context<'a>(&'a self, m: &'a MoveRecord, audience: Audience) -> MoveContext<'a> {
+        m.context(&self.options, &self.cast, audience)
     }
 }
 
@@ -114,40 +80,25 @@ pub fn narrated_game(
         }),
     };
     let mut throws = SeededThrows::new(seed);
-    let mut state = GameState::new(&table);
+    let start = GameState::new(&table);
     let mut told: Vec<String> = Vec::new();
-    let mut moves: Vec<NarratedMove> = Vec::new();
-    let mut n = 0;
-    while !state.is_finished() && n < MAX_THROWS {
-        n += 1;
-        let seat = state.to_throw(&table);
-        let throw = throws.throw(options.throw_table, n);
-        let played = rules::play(&table, &state, &throw)?;
-        let narration = narration::narrate_move(&MoveContext {
-            options: &options,
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    for n in 1..=MAX_THROWS {
+        let last = moves.last();
+        let state = last.map_or(&start, |m| &m.state);
+        if state.is_finished() {
+            break;
+        }
+        let turn = Turn {
+            table: &table,
             cast: &cast,
             audience,
-            move_number: n,
-            seat,
-            throw: &throw,
-            score: &played.score,
-            events: &played.events,
-            told: &told,
-            previous: moves.last().map(|m| &m.narration),
-        });
-        if let Some(fact) = narration.fact() {
-            narration::remember_fact(&mut told, fact, &options);
-        }
-        moves.push(NarratedMove {
-            n,
-            seat,
-            throw,
-            score: played.score,
-            events: played.events,
-            counters: played.state.counters,
-            narration,
-        });
-        state = played.state;
+            state,
+            previous: last.map(|m| &m.narration),
+        };
+        let throw = throws.throw(options.throw_table, n);
+        let record = play_move(&turn, n, throw, ThrowOrigin::Server, &mut told)?;
+        moves.push(record);
     }
     Ok(NarratedGame {
         options,
@@ -182,7 +133,7 @@ pub fn transcript(
         let _ = writeln!(
             out,
             "## Move {}\n\nCounters after: A {}, B {}.\n",
-            m.n, m.counters[0], m.counters[1]
+            m.n, m.state.counters[0], m.state.counters[1]
         );
         for segment in &m.narration.segments {
             let label = match segment.kind {

@@ -216,7 +216,7 @@ async fn a_seeded_game_plays_to_a_winner_through_http() {
     let throws: Vec<_> = moves.iter().map(|m| m.throw).collect();
     let replayed = zohn_ahl::rules::replay(&table, &throws).unwrap();
     assert_eq!(replayed, game.state);
-    assert_eq!(game.version as usize, moves.len());
+    assert_eq!(game.version.get() as usize, moves.len());
 }
 
 #[actix_web::test]
@@ -510,4 +510,87 @@ async fn absent_values_are_sent_as_null_and_each_answer_has_its_own_shape() {
     assert_eq!(p["errors"], json!([]));
     assert_eq!(p["allowed"], json!([]));
     assert_eq!(p["current_version"], Value::Null);
+}
+
+/// The server's throws scripted (ten, six, three: 1 to 11 to 17 to 20, each
+/// of the first two throwing again): side A's awl stops on the deadly bank
+/// of the north creek, falls in and pays a counter, and the answer says so
+/// in its events and its narration.
+#[actix_web::test]
+async fn a_scripted_ten_six_three_drops_the_awl_into_the_north_creek() {
+    use std::sync::Arc;
+    use zohn_ahl::rules::{Face, Sticks, Throw};
+    use zohn_ahl::service::{FeedLimits, MAX_BATCH, Service};
+    use zohn_ahl::store::Store;
+    use zohn_ahl::throws::ScriptedServerThrows;
+    const F: Face = Face::Flat;
+    const R: Face = Face::Round;
+    let script = vec![
+        Throw::Sticks(Sticks::new([R, R, R, R])),
+        Throw::Sticks(Sticks::new([F, F, F, F])),
+        Throw::Sticks(Sticks::new([F, F, F, R])),
+    ];
+    let db = TestDb::for_suite().await;
+    let service = Service::with_throws(
+        Store::connect(&db.url).await.unwrap(),
+        MAX_BATCH,
+        FeedLimits::default(),
+        Arc::new(ScriptedServerThrows::new(script)),
+    );
+    let app = common::spawn_server(service);
+    let g = send(&app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap();
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+        assert_eq!(r.status.as_u16(), 201);
+        answers.push(r.json());
+    }
+    let steps: Vec<(u64, u64, u64, bool)> = answers
+        .iter()
+        .map(|m| {
+            assert_eq!(m["origin"], "server");
+            (
+                m["value"].as_u64().unwrap(),
+                m["from"].as_u64().unwrap(),
+                m["to"].as_u64().unwrap(),
+                m["throws_again"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    // The fall sends the awl back to its start.
+    assert_eq!(
+        steps,
+        [(10, 1, 11, true), (6, 11, 17, true), (3, 17, 1, false)]
+    );
+    let fall = &answers[2];
+    check_move(fall, 3, &source_ids());
+    let kinds: Vec<&str> = fall["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["moved", "fell_into_creek", "counter_paid", "turn_passed"],
+        "{fall}"
+    );
+    assert_eq!(fall["events"][1]["creek"], "north");
+    assert_eq!(fall["events"][1]["space"], 20);
+    assert_eq!(fall["counters"]["a"], 3);
+    assert_eq!(fall["counters"]["b"], 5);
+    assert_eq!(fall["state"]["to_throw"]["side"], "B");
+    let told: Vec<&str> = fall["narration"]["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "event")
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        told.iter()
+            .any(|t| t.contains("space 20") && t.contains("north creek") && t.contains("falls in")),
+        "the narration tells the fall: {told:?}"
+    );
 }

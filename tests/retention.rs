@@ -10,15 +10,15 @@ use clap::Parser;
 use common::{TestDb, get, post_empty, post_json, send, spawn_app_with_service};
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
-use zohn_ahl::store::timestamp;
+use zohn_ahl::domain::Timestamp;
 
 /// Set a game's creation to `created` and its last change (its end, for a
 /// finished game) to `changed`.
 async fn age(db: &TestDb, id: &str, created: OffsetDateTime, changed: OffsetDateTime) {
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
     sqlx::query("UPDATE games SET created_at = ?, updated_at = ? WHERE id = ?")
-        .bind(timestamp(created))
-        .bind(timestamp(changed))
+        .bind(Timestamp::at(created).as_str().to_owned())
+        .bind(Timestamp::at(changed).as_str().to_owned())
         .bind(id)
         .execute(&pool)
         .await
@@ -110,7 +110,7 @@ async fn finished_games_go_n_days_after_their_end_and_abandoned_ones_n_days_afte
 
     let store = zohn_ahl::store::Store::connect(&db.url).await.unwrap();
     let due = store
-        .games_untouched_since(&timestamp(days(30)), 100)
+        .games_untouched_since(&Timestamp::at(days(30)), 100)
         .await
         .unwrap();
     let due: Vec<String> = due.iter().map(ToString::to_string).collect();

@@ -2426,3 +2426,27 @@ fn named_values_list_every_option_in_the_api_order() {
     let composite = Preset::Composite.options().named_values();
     assert!(composite.contains(&("circuits_to_win", "none".to_owned())));
 }
+
+/// A game's setup is stored with its options; one stored before an option
+/// existed lacks it and must still read, with that option at its default
+/// (the rule the game was played by) and every other option as stored.
+#[test]
+fn a_stored_setup_without_a_newer_option_reads_it_as_its_default() {
+    let stored = Options {
+        dry_branch: DryBranch::CrossOver,
+        counters_per_side: 6,
+        end_check: EndCheck::AfterMove,
+        ..Options::default()
+    };
+    let mut json = serde_json::to_value(stored).unwrap();
+    let fields = json.as_object_mut().unwrap();
+    assert!(fields.remove("end_check").is_some());
+    let read: Options = serde_json::from_value(json).unwrap();
+    assert_eq!(
+        read,
+        Options {
+            end_check: EndCheck::Immediate,
+            ..stored
+        }
+    );
+}

@@ -12,12 +12,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::problem::{ApiError, echo};
-use crate::domain::GameId;
+use crate::domain::{GameId, SeatToken, Version};
 use crate::narration::Audience;
 use crate::rules::Preset;
-
-/// Longest `Idempotency-Key`, in characters.
-pub const MAX_IDEMPOTENCY_KEY: usize = 255;
 
 /// Named segments of the matched path, percent-decoded as actix's own
 /// `web::Path` decodes them.
@@ -59,9 +56,9 @@ impl FromRequest for GameIdPath {
 /// (also accepted weak, `W/"3"`, or bare, `3`); anything else is a 400
 /// problem pointing at `#/header/If-Match`.
 #[derive(Clone, Copy, Debug)]
-pub struct IfMatch(pub Option<u32>);
+pub struct IfMatch(pub Option<Version>);
 
-fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
+fn if_match(headers: &HeaderMap) -> Result<Option<Version>, ApiError> {
     let Some(value) = headers.get(header::IF_MATCH) else {
         return Ok(None);
     };
@@ -69,16 +66,12 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u32>, ApiError> {
     if text == "*" {
         return Ok(None);
     }
-    Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
-        .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|t| t.parse::<u32>().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::field(
-                "#/header/If-Match",
-                "must be the game's ETag, a quoted version such as \"3\"",
-            )
-        })
+    Version::from_etag(text).map(Some).ok_or_else(|| {
+        ApiError::field(
+            "#/header/If-Match",
+            "must be the game's ETag, a quoted version such as \"3\"",
+        )
+    })
 }
 
 impl FromRequest for IfMatch {
@@ -95,7 +88,7 @@ impl FromRequest for IfMatch {
 /// seated game answers it with 401, an open game ignores it (as it ignores
 /// any credentials).
 #[derive(Clone, Debug)]
-pub struct Bearer(pub Option<String>);
+pub struct Bearer(pub Option<SeatToken>);
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?;
@@ -113,30 +106,22 @@ impl FromRequest for Bearer {
     type Future = Ready<Result<Self, Infallible>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(Ok(Self(bearer(req.headers()))))
+        ready(Ok(Self(bearer(req.headers()).map(SeatToken::from_sent))))
     }
 }
 
 /// The `Idempotency-Key` header, if any: 1 to 255 visible ASCII characters;
 /// anything else is a 400 problem pointing at `#/header/Idempotency-Key`.
 #[derive(Clone, Debug)]
-pub struct IdempotencyKey(pub Option<String>);
+pub struct IdempotencyKey(pub Option<crate::domain::IdempotencyKey>);
 
-fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<crate::domain::IdempotencyKey>, ApiError> {
     let Some(value) = headers.get("idempotency-key") else {
         return Ok(None);
     };
-    let key = value.to_str().unwrap_or_default();
-    if key.is_empty()
-        || key.len() > MAX_IDEMPOTENCY_KEY
-        || !key.bytes().all(|b| b.is_ascii_graphic())
-    {
-        return Err(ApiError::field(
-            "#/header/Idempotency-Key",
-            format!("must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters"),
-        ));
-    }
-    Ok(Some(key.to_owned()))
+    crate::domain::IdempotencyKey::parse(value.to_str().unwrap_or_default())
+        .map(Some)
+        .map_err(|e| ApiError::field("#/header/Idempotency-Key", e.to_string()))
 }
 
 impl FromRequest for IdempotencyKey {
@@ -229,9 +214,18 @@ mod tests {
                 .to_http_request();
             idempotency_key(req.headers())
         };
-        let longest = "k".repeat(MAX_IDEMPOTENCY_KEY);
-        assert_eq!(key(longest.clone()).ok().flatten(), Some(longest));
-        for bad in ["k".repeat(MAX_IDEMPOTENCY_KEY + 1), "a b".to_owned()] {
+        let longest = "k".repeat(crate::domain::IdempotencyKey::MAX_CHARS);
+        assert_eq!(
+            key(longest.clone())
+                .ok()
+                .flatten()
+                .map(|k| k.as_str().to_owned()),
+            Some(longest)
+        );
+        for bad in [
+            "k".repeat(crate::domain::IdempotencyKey::MAX_CHARS + 1),
+            "a b".to_owned(),
+        ] {
             let e = key(bad).expect_err("refused");
             assert_eq!(pointer(&e), "#/header/Idempotency-Key");
         }
@@ -246,7 +240,7 @@ mod tests {
             if_match(req.headers())
         };
         for etag in ["\"3\"", "W/\"3\"", "3"] {
-            assert_eq!(version(etag).ok(), Some(Some(3)), "{etag}");
+            assert_eq!(version(etag).ok(), Some(Some(Version::new(3))), "{etag}");
         }
         assert_eq!(version("*").ok(), Some(None));
         for bad in ["\"x\"", "\"\"", "\"1234567890\""] {

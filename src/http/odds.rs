@@ -168,7 +168,7 @@ async fn game_odds(service: &Service, solver: &Solver, id: GameId) -> Result<Odd
     let odds = service.odds(solver, id).await?;
     Ok(OddsView {
         game_id: odds.game.id.to_string(),
-        version: odds.game.version,
+        version: odds.game.version.get(),
         sides: Side::BOTH
             .iter()
             .map(|&side| SideOddsView {

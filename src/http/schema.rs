@@ -12,9 +12,8 @@ use super::facts::FactWhenView;
 use crate::domain::ThrowOrigin;
 use crate::narration::{Audience, SegmentKind};
 use crate::rules::{
-    Board, CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Face, Feature, OptionKind,
-    OptionSpec, OptionsPatch, Overshoot, OwnLastSpace, Preset, Side, SpinnerSector, ThrowTable,
-    TurnOrder, WinReason, option_specs,
+    CounterReason, Creek, Face, Feature, OptionKind, OptionSpec, OptionsPatch, Preset, Side,
+    SpinnerSector, ThrowTable, WinReason, option_specs,
 };
 
 fn string_enum(values: &[&'static str], description: &str) -> RefOr<Schema> {
@@ -52,54 +51,6 @@ enum_schema!(
     "Preset",
     <Preset as strum::VariantNames>::VARIANTS,
     "A ruleset preset: `composite` (default; the reconstruction from Culin 1907), `culin1898`, `ludii`, `a4`, `boxed`."
-);
-enum_schema!(
-    Board,
-    "Board",
-    <Board as strum::VariantNames>::VARIANTS,
-    "Track: `circle40` (the 40-space awl cloth) or `square28` (the A4 sheet's 28-cell ring)."
-);
-enum_schema!(
-    ThrowTable,
-    "ThrowTable",
-    <ThrowTable as strum::VariantNames>::VARIANTS,
-    "How a throw is scored: `sticks_sahe` (composite: 1, 2, 3, 6, 10 with the sahe's extra throws), `sticks_count` (Culin 1898 via Ludii: 1, 2, 3, 5, 10), `spinner` (A4 sheet)."
-);
-enum_schema!(
-    DeadlyNorthBank,
-    "DeadlyNorthBank",
-    <DeadlyNorthBank as strum::VariantNames>::VARIANTS,
-    "Which bank of the north creek makes the awl fall in: `near` (own 20) or `far` (own 21)."
-);
-enum_schema!(
-    OwnLastSpace,
-    "OwnLastSpace",
-    <OwnLastSpace as strum::VariantNames>::VARIANTS,
-    "Landing exactly on own 40: `falls_in` (back to 1, pay a counter), `ordinary`, or `completes_circuit` (Ludii)."
-);
-enum_schema!(
-    Overshoot,
-    "Overshoot",
-    <Overshoot as strum::VariantNames>::VARIANTS,
-    "Passing own 40: `carry_on` (circuit complete, keep moving) or `no_move` (exact throw needed; Ludii)."
-);
-enum_schema!(
-    DryBranch,
-    "DryBranch",
-    <DryBranch as strum::VariantNames>::VARIANTS,
-    "Landing on a dry branch: `no_effect`, `lose_throw` (cyningstan, A4 sheet) or `cross_over` (a print-and-play option)."
-);
-enum_schema!(
-    TurnOrder,
-    "TurnOrder",
-    <TurnOrder as strum::VariantNames>::VARIANTS,
-    "Team turn order: `side_blocks` (all of one side, then the other) or `alternate` (A1, B1, A2, B2, ...)."
-);
-enum_schema!(
-    EndCheck,
-    "EndCheck",
-    <EndCheck as strum::VariantNames>::VARIANTS,
-    "When counters end the game: `immediate` (the moment a side holds all) or `after_move` (Ludii: after the mover's move, if the other side holds none)."
 );
 enum_schema!(
     Face,
@@ -212,21 +163,40 @@ impl utoipa::ToSchema for OptionValue {
     }
 }
 
-/// The schema of every choice option's type, by type name.
+/// The schema of a choice option's type, by type name, from the option's
+/// own declaration (its values and what they do): a new choice option
+/// needs no line here.
 fn choice_schema(type_name: &str) -> Option<RefOr<Schema>> {
-    use utoipa::PartialSchema;
-    Some(match type_name {
-        "Board" => Board::schema(),
-        "ThrowTable" => ThrowTable::schema(),
-        "DeadlyNorthBank" => DeadlyNorthBank::schema(),
-        "OwnLastSpace" => OwnLastSpace::schema(),
-        "Overshoot" => Overshoot::schema(),
-        "DryBranch" => DryBranch::schema(),
-        "TurnOrder" => TurnOrder::schema(),
-        "EndCheck" => EndCheck::schema(),
-        _ => return None,
+    option_specs().iter().find_map(|spec| match spec.kind {
+        OptionKind::Choice {
+            type_name: name,
+            description,
+            values,
+            ..
+        } if name == type_name => Some(string_enum(values, description)),
+        _ => None,
     })
 }
+
+/// A choice option's type that other answers carry too: its schema is the
+/// option's ([`choice_schema`]).
+macro_rules! choice_type_schema {
+    ($ty:ident) => {
+        impl utoipa::PartialSchema for $ty {
+            fn schema() -> RefOr<Schema> {
+                choice_schema(stringify!($ty))
+                    .unwrap_or_else(|| ObjectBuilder::new().schema_type(Type::String).into())
+            }
+        }
+        impl utoipa::ToSchema for $ty {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($ty))
+            }
+        }
+    };
+}
+
+choice_type_schema!(ThrowTable);
 
 /// The option overrides' schema, built from the rules' one list of options
 /// ([`option_specs`]): a choice refers to its type's schema, a count carries
@@ -345,12 +315,7 @@ impl utoipa::PartialSchema for FactWhenView {
                 "The ruleset options a fact presupposes: it is told only in games whose options \
                  take one of the values listed for each option named; `null`: any value.",
             ))
-            .examples([serde_json::json!({
-                "board": null, "throw_table": ["sticks_sahe"], "deadly_north_bank": null,
-                "own_last_space": null, "overshoot": null, "dry_branch": null,
-                "counters_per_side": null, "turn_order": null, "circuits_to_win": null,
-                "end_check": null
-            })]);
+            .examples([fact_when_example()]);
         for spec in option_specs() {
             let values = ArrayBuilder::new()
                 .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
@@ -366,6 +331,23 @@ impl utoipa::PartialSchema for FactWhenView {
     }
 }
 
+/// A condition that fits the sahe-counting sticks only: every option is
+/// named, `throw_table` with its one value and the others `null`.
+fn fact_when_example() -> serde_json::Value {
+    option_specs()
+        .iter()
+        .map(|spec| {
+            let values = if spec.name == "throw_table" {
+                serde_json::json!(["sticks_sahe"])
+            } else {
+                serde_json::Value::Null
+            };
+            (spec.name.to_owned(), values)
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
 impl utoipa::ToSchema for FactWhenView {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("FactWhenView")
@@ -376,12 +358,16 @@ impl utoipa::ToSchema for FactWhenView {
 mod tests {
     use super::*;
 
+    /// `ThrowTable`'s schema is found among the options, values and all,
+    /// rather than falling back to a bare string.
     #[test]
-    fn every_choice_option_has_its_type_schema() {
-        for spec in option_specs() {
-            if let OptionKind::Choice { type_name, .. } = spec.kind {
-                assert!(choice_schema(type_name).is_some(), "{type_name}");
-            }
-        }
+    fn the_throw_table_schema_is_the_throw_table_option_schema() {
+        use utoipa::PartialSchema;
+        let schema = serde_json::to_value(ThrowTable::schema()).unwrap_or_default();
+        assert_eq!(
+            schema["enum"],
+            serde_json::json!(<ThrowTable as strum::VariantNames>::VARIANTS)
+        );
+        assert!(choice_schema("Preset").is_none());
     }
 }

@@ -191,7 +191,7 @@ pub fn game_brief(game: &Game, state: &GameState) -> GameBrief {
         extra_throw_pending: state.extra_throw,
         preset: <&str>::from(setup.preset).to_owned(),
         throws: state.throws,
-        version: game.version,
+        version: game.version.get(),
         seated: game.seated,
         sides_report_throws: game.sides_report_throws,
         sides: Side::BOTH

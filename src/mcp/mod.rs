@@ -34,7 +34,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
-use crate::domain::GameId;
+use crate::domain::{GameId, SeatToken};
 use crate::narration::Audience;
 use crate::odds::Solver;
 use crate::picture;
@@ -74,9 +74,9 @@ fn game_id(raw: &str) -> Result<GameId, String> {
     GameId::parse(raw.trim()).map_err(|e| format!("`game_id`: {e}"))
 }
 
-fn token(raw: String) -> Option<String> {
+fn token(raw: String) -> Option<SeatToken> {
     let t = raw.trim();
-    (!t.is_empty()).then(|| t.to_owned())
+    (!t.is_empty()).then(|| SeatToken::from_sent(t.to_owned()))
 }
 
 /// Unwrap the arguments or answer what is wrong with them.
@@ -297,7 +297,7 @@ impl ZohnAhl {
         };
         let output = OddsOutput {
             game_id: odds.game.id.to_string(),
-            version: odds.game.version,
+            version: odds.game.version.get(),
             win_a: odds.odds.win[0],
             win_b: odds.odds.win[1],
             expected_throws_left: odds.odds.expected_throws,

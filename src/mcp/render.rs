@@ -21,7 +21,7 @@ pub(super) fn render_throw(game: &Game, record: &MoveRecord) -> Answer {
     };
     Answer {
         location: format!("/v1/games/{}/moves/{}", game.id, record.n),
-        etag: format!("\"{}\"", game.version),
+        etag: game.version.etag(),
         body: serde_json::to_vec(&(text, output)).unwrap_or_default(),
         replayed: false,
     }
@@ -36,9 +36,9 @@ pub(super) fn render_created(created: &Created) -> Answer {
         .tokens
         .as_ref()
         .map(|t| TokensBrief {
-            a: t.sides[0].clone(),
-            b: t.sides[1].clone(),
-            host: t.host.clone(),
+            a: t.sides[0].as_str().to_owned(),
+            b: t.sides[1].as_str().to_owned(),
+            host: t.host.as_str().to_owned(),
         })
         .unwrap_or_default();
     let mut line = format!(
@@ -55,7 +55,7 @@ pub(super) fn render_created(created: &Created) -> Answer {
     let text = format!("{line}\n{}", standing_line(&brief));
     Answer {
         location: format!("/v1/games/{}", game.id),
-        etag: format!("\"{}\"", game.version),
+        etag: game.version.etag(),
         body: serde_json::to_vec(&(
             text,
             CreatedOutput {
@@ -75,7 +75,7 @@ pub(super) fn render_stopped(game: &Game, narration: &Narration) -> Answer {
     let text = format!("{}\n{}", narration_text(narration), standing_line(&brief));
     Answer {
         location: format!("/v1/games/{}", game.id),
-        etag: format!("\"{}\"", game.version),
+        etag: game.version.etag(),
         body: serde_json::to_vec(&(text, brief)).unwrap_or_default(),
         replayed: false,
     }

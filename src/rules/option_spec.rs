@@ -53,6 +53,9 @@ pub enum OptionKind {
     Choice {
         /// The Rust type's name (`Board`), which is also its schema's name.
         type_name: &'static str,
+        /// One sentence saying what each value does: the type's
+        /// description in the API.
+        description: &'static str,
         /// Every value, as written in the API.
         values: &'static [&'static str],
         /// The default's name.

@@ -188,16 +188,23 @@ pub enum EndCheck {
 /// [`Options`], [`OptionsPatch`] (the overrides a game or a command line
 /// names), [`OptionsCondition`] (the values a fact presupposes), their
 /// checks, [`Options::named_values`] and [`option_specs`] (what the API and
-/// the command line document). The kinds: `choice` (a closed set, a
-/// strum-derived enum), `count(MIN..=MAX)` and `optional_count(MIN..=MAX)`
-/// (`None`: the rule is off), with bounds written as constants.
+/// the command line document, the OpenAPI schemas of the options and of
+/// their choice types included). The kinds: `choice("...")` (a closed set, a
+/// strum-derived enum, with one sentence saying what each value does: its
+/// type's description in the API), `count(MIN, MAX)` and
+/// `optional_count(MIN, MAX)` (`None`: the rule is off), with bounds written
+/// as constants.
 macro_rules! ruleset_options {
     ($(
         $(#[doc = $doc:literal])+
-        $name:ident: $ty:ty = $default:expr, $kind:ident $(($min:expr, $max:expr))?;
+        $name:ident: $ty:ty = $default:expr, $kind:ident $(($($arg:expr),+))?;
     )+) => {
         /// The resolved options of a ruleset (see `docs/rules.md#options`).
+        /// An option missing from a stored setup (one written before the
+        /// option existed) reads as its default, the rule such games were
+        /// played by.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(default)]
         pub struct Options {
             $( $(#[doc = $doc])+ pub $name: $ty, )+
         }
@@ -261,7 +268,7 @@ macro_rules! ruleset_options {
                 $( OptionSpec {
                     name: stringify!($name),
                     description: concat!($($doc),+).trim(),
-                    kind: ruleset_options!(@spec $kind $ty, $default $(, $min, $max)?),
+                    kind: ruleset_options!(@spec $kind $ty, $default $($(, $arg)+)?),
                 }, )+
             ]);
             &SPECS
@@ -281,7 +288,7 @@ macro_rules! ruleset_options {
             /// # Errors
             /// [`OptionError`] naming the first option out of its bounds.
             pub fn validate(&self) -> Result<(), OptionError> {
-                $( ruleset_options!(@validate self, $name, $kind $(, $min, $max)?); )+
+                $( ruleset_options!(@validate self, $name, $kind $($(, $arg)+)?); )+
                 Ok(())
             }
         }
@@ -300,7 +307,7 @@ macro_rules! ruleset_options {
             pub fn apply(&self, base: Options) -> Result<Options, Vec<OptionError>> {
                 let mut options = base;
                 let mut errors = Vec::new();
-                $( ruleset_options!(@apply self, options, errors, $name, $kind $(, $min, $max)?); )+
+                $( ruleset_options!(@apply self, options, errors, $name, $kind $($(, $arg)+)?); )+
                 if errors.is_empty() { Ok(options) } else { Err(errors) }
             }
 
@@ -328,9 +335,10 @@ macro_rules! ruleset_options {
     (@patch choice $ty:ty) => { Option<$ty> };
     (@patch count $ty:ty) => { Option<i64> };
     (@patch optional_count $ty:ty) => { Option<Option<i64>> };
-    (@spec choice $ty:ty, $default:expr) => {
+    (@spec choice $ty:ty, $default:expr, $values_doc:expr) => {
         OptionKind::Choice {
             type_name: stringify!($ty),
+            description: $values_doc,
             values: <$ty as strum::VariantNames>::VARIANTS,
             default: {
                 let d: $ty = $default;
@@ -344,7 +352,7 @@ macro_rules! ruleset_options {
     (@spec optional_count $ty:ty, $default:expr, $min:expr, $max:expr) => {
         OptionKind::Count { min: $min, max: $max, default: $default, nullable: true }
     };
-    (@validate $o:ident, $name:ident, choice) => {};
+    (@validate $o:ident, $name:ident, choice, $values_doc:expr) => {};
     (@validate $o:ident, $name:ident, count, $min:expr, $max:expr) => {
         if !($min..=$max).contains(&$o.$name) {
             return Err(OptionError::new(stringify!($name), $min, $max, i64::from($o.$name)));
@@ -355,7 +363,7 @@ macro_rules! ruleset_options {
             return Err(OptionError::new(stringify!($name), $min, $max, i64::from(n)));
         }
     };
-    (@apply $p:ident, $o:ident, $e:ident, $name:ident, choice) => {
+    (@apply $p:ident, $o:ident, $e:ident, $name:ident, choice, $values_doc:expr) => {
         if let Some(v) = $p.$name { $o.$name = v; }
     };
     (@apply $p:ident, $o:ident, $e:ident, $name:ident, count, $min:expr, $max:expr) => {
@@ -402,25 +410,41 @@ macro_rules! ruleset_options {
 
 ruleset_options! {
     /// The shape of the track.
-    board: Board = Board::Circle40, choice;
+    board: Board = Board::Circle40, choice(
+        "Track: `circle40` (the 40-space awl cloth) or `square28` (the A4 sheet's 28-cell ring)."
+    );
     /// How a throw is scored.
-    throw_table: ThrowTable = ThrowTable::SticksSahe, choice;
+    throw_table: ThrowTable = ThrowTable::SticksSahe, choice(
+        "How a throw is scored: `sticks_sahe` (composite: 1, 2, 3, 6, 10 with the sahe's extra throws), `sticks_count` (Culin 1898 via Ludii: 1, 2, 3, 5, 10), `spinner` (A4 sheet)."
+    );
     /// Which bank of the north creek makes the awl fall in.
-    deadly_north_bank: DeadlyNorthBank = DeadlyNorthBank::Near, choice;
+    deadly_north_bank: DeadlyNorthBank = DeadlyNorthBank::Near, choice(
+        "Which bank of the north creek makes the awl fall in: `near` (own 20) or `far` (own 21)."
+    );
     /// What landing exactly on own last space (own 40) does.
-    own_last_space: OwnLastSpace = OwnLastSpace::FallsIn, choice;
+    own_last_space: OwnLastSpace = OwnLastSpace::FallsIn, choice(
+        "Landing exactly on own 40: `falls_in` (back to 1, pay a counter), `ordinary`, or `completes_circuit` (Ludii)."
+    );
     /// What a throw that would carry the awl past home does.
-    overshoot: Overshoot = Overshoot::CarryOn, choice;
+    overshoot: Overshoot = Overshoot::CarryOn, choice(
+        "Passing own 40: `carry_on` (circuit complete, keep moving) or `no_move` (exact throw needed; Ludii)."
+    );
     /// What landing on a dry branch does.
-    dry_branch: DryBranch = DryBranch::NoEffect, choice;
+    dry_branch: DryBranch = DryBranch::NoEffect, choice(
+        "Landing on a dry branch: `no_effect`, `lose_throw` (cyningstan, A4 sheet) or `cross_over` (a print-and-play option)."
+    );
     /// Counters each side holds at the start.
     counters_per_side: u8 = 4, count(Options::MIN_COUNTERS, Options::MAX_COUNTERS);
     /// How turns pass between the players of two teams.
-    turn_order: TurnOrder = TurnOrder::SideBlocks, choice;
+    turn_order: TurnOrder = TurnOrder::SideBlocks, choice(
+        "Team turn order: `side_blocks` (all of one side, then the other) or `alternate` (A1, B1, A2, B2, ...)."
+    );
     /// Circuits that win outright; null: only counters decide.
     circuits_to_win: Option<u8> = None, optional_count(1, Options::MAX_CIRCUITS_TO_WIN);
     /// When counters end the game.
-    end_check: EndCheck = EndCheck::Immediate, choice;
+    end_check: EndCheck = EndCheck::Immediate, choice(
+        "When counters end the game: `immediate` (the moment a side holds all) or `after_move` (Ludii: after the mover's move, if the other side holds none)."
+    );
 }
 
 /// An option whose value is one of a closed set (a unit enum whose names

@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::Game;
+use crate::domain::{Game, IdempotencyKey, SeatToken, Seed, Version};
 use crate::narration::Audience;
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -17,7 +17,7 @@ pub struct NewGame {
     /// Who throws first.
     pub first: Side,
     /// The seed; `None`: a fresh random one, kept secret until the end.
-    pub seed: Option<String>,
+    pub seed: Option<Seed>,
     /// Narration audience.
     pub audience: Audience,
     /// Whether the game is seated: a token per side and one for the host.
@@ -32,9 +32,9 @@ pub struct NewGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tokens {
     /// Each side's token, A first.
-    pub sides: [String; 2],
+    pub sides: [SeatToken; 2],
     /// The host's token.
-    pub host: String,
+    pub host: SeatToken,
 }
 
 /// A new game and, for a seated game, its tokens, shown only this once.
@@ -50,11 +50,11 @@ pub struct Created {
 #[derive(Clone, Debug, Default)]
 pub struct StopCommand {
     /// Stop only if the game is at this version (`If-Match`).
-    pub expected_version: Option<u32>,
+    pub expected_version: Option<Version>,
     /// The bearer token, for seated games.
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     /// The idempotency key.
-    pub idempotency: Option<String>,
+    pub idempotency: Option<IdempotencyKey>,
 }
 
 /// What a purge removed.
@@ -77,11 +77,11 @@ pub struct ThrowCommand {
     /// A physical throw reported by the client; `None`: the server throws.
     pub reported: Option<Throw>,
     /// Play only if the game is at this version (`If-Match`).
-    pub expected_version: Option<u32>,
+    pub expected_version: Option<Version>,
     /// The bearer token, for seated games.
-    pub token: Option<String>,
+    pub token: Option<SeatToken>,
     /// The idempotency key and the SHA-256 of the request's body.
-    pub idempotency: Option<(String, [u8; 32])>,
+    pub idempotency: Option<(IdempotencyKey, [u8; 32])>,
 }
 
 /// The answer to a create, a throw or a stop, as sent: kept under an

@@ -1,7 +1,7 @@
 //! What a use case refuses or cannot do.
 
 use super::feed::FeedFull;
-use crate::domain::GameId;
+use crate::domain::{GameId, Version};
 use crate::rules::{RulesError, SetupError, ThrowMismatch};
 use crate::store::StoreError;
 
@@ -21,7 +21,7 @@ pub enum ServiceError {
     #[error("the game changed while the throw was being played; it is now at version {current}")]
     Conflict {
         /// The game's version now.
-        current: u32,
+        current: Version,
     },
     /// The reported throw does not fit the game's throw table.
     #[error(transparent)]

@@ -489,7 +489,10 @@ pub async fn relay_other_writers(store: Store, hub: Arc<Hub>) {
         if !hub.is_watched(id) {
             continue;
         }
-        let (game, moves) = match (store.game(id).await, store.moves(id, after, u32::MAX).await) {
+        let (game, moves) = match (
+            store.game(id).await,
+            store.moves(id, after.get(), u32::MAX).await,
+        ) {
             (Ok(Some(game)), Ok(moves)) => (Arc::new(game), moves),
             _ => continue,
         };

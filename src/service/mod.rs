@@ -39,43 +39,33 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use sha2::{Digest, Sha256};
-
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{Game, GameId, MoveRecord, Seats, Setup, SideSetup};
-use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer, timestamp};
-use crate::throws::fresh_seed;
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, Seed, Setup, SideSetup, Timestamp,
+    Version,
+};
+use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer};
+use crate::throws::{FromSeed, ServerThrows};
 use writer::{Job, Thrown};
 
 type Result<T> = std::result::Result<T, ServiceError>;
 
-fn token_hash(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// A fresh seat or host token: 256 bits from the operating system's
-/// generator, hex.
-fn fresh_token() -> String {
-    let bytes: [u8; 32] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Idempotency keys being served: a game's (throws and stops), or a
 /// creation's (`None`).
-type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, String)>>>;
+type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, IdempotencyKey)>>>;
 
 /// Removes an idempotency key from the in-flight set when dropped.
 struct InFlight {
     set: InFlightSet,
-    entry: (Option<GameId>, String),
+    entry: (Option<GameId>, IdempotencyKey),
 }
 
 impl InFlight {
     /// Claim a key, or [`ServiceError::KeyInFlight`] when a request with it
     /// is still being served.
-    fn claim(set: &InFlightSet, game: Option<GameId>, key: &str) -> Result<Self> {
-        let entry = (game, key.to_owned());
+    fn claim(set: &InFlightSet, game: Option<GameId>, key: &IdempotencyKey) -> Result<Self> {
+        let entry = (game, key.clone());
         let fresh = set
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -131,6 +121,20 @@ impl Service {
     /// inside a Tokio runtime.
     #[must_use]
     pub fn with_limits(store: Store, max_batch: usize, feed: FeedLimits) -> Self {
+        Self::with_throws(store, max_batch, feed, Arc::new(FromSeed))
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together,
+    /// whose live feed takes at most `feed` subscribers, and whose server
+    /// throws come from `throws` ([`FromSeed`] for a server; a scripted
+    /// source for a test). Must be called inside a Tokio runtime.
+    #[must_use]
+    pub fn with_throws(
+        store: Store,
+        max_batch: usize,
+        feed: FeedLimits,
+        throws: Arc<dyn ServerThrows>,
+    ) -> Self {
         let max_batch = max_batch.max(1);
         let (writer, jobs) = mpsc::channel(4 * max_batch);
         let commits = Arc::new(AtomicU64::new(0));
@@ -141,6 +145,7 @@ impl Service {
             max_batch,
             Arc::clone(&commits),
             Arc::clone(&hub),
+            throws,
         ));
         if store.is_postgres() {
             tokio::spawn(feed::relay_other_writers(store.clone(), Arc::clone(&hub)));
@@ -230,7 +235,7 @@ impl Service {
     pub async fn create(
         &self,
         new: NewGame,
-        idempotency: Option<(String, [u8; 32])>,
+        idempotency: Option<(IdempotencyKey, [u8; 32])>,
         render: fn(&Created) -> Answer,
     ) -> Result<Answer> {
         let _guard = idempotency
@@ -373,7 +378,7 @@ impl Service {
     /// # Errors
     /// [`ServiceError::GameNotFound`], [`ServiceError::Unauthorized`],
     /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`]; storage errors.
-    pub async fn delete(&self, id: GameId, token: Option<String>) -> Result<()> {
+    pub async fn delete(&self, id: GameId, token: Option<SeatToken>) -> Result<()> {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Delete { id, token, reply }).await?;
         answer
@@ -399,7 +404,7 @@ impl Service {
     ) -> Result<Purged> {
         const CHUNK: u32 = 512;
         let mut purged = Purged::default();
-        let games_before = retention.map(|r| timestamp(at - r));
+        let games_before = retention.map(|r| Timestamp::at(at - r));
         loop {
             let ids = match &games_before {
                 Some(before) => self.store.games_untouched_since(before, CHUNK).await?,
@@ -410,7 +415,7 @@ impl Service {
             self.send(Job::Purge {
                 games: ids,
                 games_before: games_before.clone(),
-                keys_before: timestamp(at - IDEMPOTENCY_LIFETIME),
+                keys_before: Timestamp::at(at - IDEMPOTENCY_LIFETIME),
                 reply,
             })
             .await?;
@@ -478,7 +483,7 @@ impl Service {
                     continue;
                 }
             };
-            let stopped = game.version as usize == moves.len() + 1;
+            let stopped = game.version.get() as usize == moves.len() + 1;
             if stopped && let Ok((s, _)) = rules::stop(&replayed) {
                 replayed = s;
             }
@@ -487,7 +492,7 @@ impl Service {
                     "game {id}: stored state differs from the replay of its moves"
                 ));
             }
-            if game.version as usize != moves.len() + usize::from(stopped) {
+            if game.version.get() as usize != moves.len() + usize::from(stopped) {
                 faults.push(format!(
                     "game {id}: version {} for {} moves",
                     game.version,
@@ -557,9 +562,9 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
     let table = setup.table()?;
     let (seed, seeded) = match new.seed {
         Some(seed) => (seed, true),
-        None => (fresh_seed(), false),
+        None => (Seed::fresh(), false),
     };
-    let now = crate::store::now();
+    let now = Timestamp::now();
     let game = Game {
         id: GameId::new(),
         created_at: now.clone(),
@@ -570,16 +575,16 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
         seeded,
         seated: new.seats,
         sides_report_throws: new.seats && new.sides_report_throws,
-        version: 0,
+        version: Version::NEW,
         told_facts: Vec::new(),
     };
     let tokens = new.seats.then(|| Tokens {
-        sides: [fresh_token(), fresh_token()],
-        host: fresh_token(),
+        sides: [SeatToken::fresh(), SeatToken::fresh()],
+        host: SeatToken::fresh(),
     });
     let seats = tokens.as_ref().map(|t| Seats {
-        sides: [token_hash(&t.sides[0]), token_hash(&t.sides[1])],
-        host: Some(token_hash(&t.host)),
+        sides: [t.sides[0].hash(), t.sides[1].hash()],
+        host: Some(t.host.hash()),
     });
     Ok((Created { game, tokens }, seats))
 }

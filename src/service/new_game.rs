@@ -6,14 +6,14 @@
 
 use super::command::NewGame;
 use super::refusal::{Fault, Refusal, RefusalKind, echo};
-use crate::domain::{name_problem, same_name};
+use crate::domain::{Seed, name_problem, same_name};
 use crate::narration::Audience;
 use crate::rules::{OptionsPatch, Preset, Side};
 
 /// Longest side or player name, in Unicode scalar values.
 pub const MAX_NAME_CHARS: usize = 40;
 /// Longest seed, in Unicode scalar values.
-pub const MAX_SEED_CHARS: usize = 128;
+pub const MAX_SEED_CHARS: usize = Seed::MAX_CHARS;
 /// Most players on one side.
 pub const MAX_PLAYERS: usize = 8;
 
@@ -126,15 +126,16 @@ impl GameRequest {
                 }
             }
         }
-        if let Some(seed) = &self.seed {
-            let chars = seed.chars().count();
-            if chars == 0 || chars > MAX_SEED_CHARS {
+        let seed = match self.seed.as_deref().map(Seed::parse).transpose() {
+            Ok(seed) => seed,
+            Err(e) => {
                 faults.push(Fault {
                     pointer: "/seed".to_owned(),
-                    detail: format!("must be from 1 to {MAX_SEED_CHARS} characters, got {chars}"),
+                    detail: e.to_string(),
                 });
+                None
             }
-        }
+        };
         if !faults.is_empty() {
             let detail = faults
                 .iter()
@@ -170,7 +171,7 @@ impl GameRequest {
             options,
             sides,
             first: self.first.unwrap_or(Side::A),
-            seed: self.seed,
+            seed,
             audience: self.audience.unwrap_or_default(),
             seats: self.seats,
             sides_report_throws: self.sides_report_throws,

@@ -162,7 +162,7 @@ impl From<ServiceError> for Refusal {
                         "the game is at version {current}, not the one this request expected; read it again"
                     ),
                 );
-                r.current_version = Some(current);
+                r.current_version = Some(current.get());
                 r
             }
             ServiceError::ThrowMismatch(m) => {

@@ -7,7 +7,7 @@ use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::codec::LoggedMove;
 use super::{Backend, Result, Store, StoreError, Tx, WriteTx, from_json, pg, to_json};
-use crate::domain::{Game, GameId, MoveRecord, Seats};
+use crate::domain::{Game, GameId, MoveRecord, Seats, Seed, Timestamp, Version};
 use crate::narration::RuleStated;
 
 /// A game's memory of the rules stated so far (see
@@ -23,15 +23,15 @@ fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
         id: GameId::parse(&id).map_err(|_| {
             StoreError::Corrupt(serde::de::Error::custom(format!("bad game id {id:?}")))
         })?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
+        created_at: Timestamp::from_stored(row.try_get("created_at")?),
+        updated_at: Timestamp::from_stored(row.try_get("updated_at")?),
         setup: from_json(row.try_get::<&str, _>("setup")?)?,
-        seed: row.try_get("seed")?,
+        seed: Seed::from_stored(row.try_get("seed")?),
         seeded: row.try_get::<i64, _>("seeded")? != 0,
         seated: row.try_get::<i64, _>("seated")? != 0,
         sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
         state: from_json(row.try_get::<&str, _>("state")?)?,
-        version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
+        version: Version::from_stored(row.try_get::<i64, _>("version")?),
         told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
     })
 }
@@ -87,15 +87,15 @@ impl WriteTx {
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game.id.to_string())
-        .bind(&game.created_at)
-        .bind(&game.updated_at)
+        .bind(game.created_at.as_str())
+        .bind(game.updated_at.as_str())
         .bind(to_json(&game.setup)?)
-        .bind(&game.seed)
+        .bind(game.seed.as_str())
         .bind(i64::from(game.seeded))
         .bind(i64::from(game.seated))
         .bind(i64::from(game.sides_report_throws))
         .bind(to_json(&game.state)?)
-        .bind(i64::from(game.version))
+        .bind(game.version.to_stored())
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
         .execute(&mut **tx)
@@ -136,13 +136,13 @@ impl WriteTx {
     /// Any database error.
     pub async fn save_batch(
         &mut self,
-        updated_at: &str,
-        games: &[(&Game, u32, Option<&RulesStated>)],
+        updated_at: &Timestamp,
+        games: &[(&Game, Version, Option<&RulesStated>)],
         moves: &[(GameId, &MoveRecord)],
     ) -> Result<bool> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::save_batch(tx, updated_at, games, moves).await,
+            Tx::Postgres(tx) => return pg::save_batch(tx, updated_at.as_str(), games, moves).await,
         };
         if !games.is_empty() {
             let rows = games
@@ -150,9 +150,9 @@ impl WriteTx {
                 .map(|(game, read_version, memory)| {
                     Ok((
                         game.id.to_string(),
-                        i64::from(*read_version),
+                        read_version.to_stored(),
                         to_json(&game.state)?,
-                        i64::from(game.version),
+                        game.version.to_stored(),
                         game.status(),
                         to_json(&game.told_facts)?,
                         to_json(&memory.cloned().unwrap_or_default())?,
@@ -175,7 +175,7 @@ impl WriteTx {
                 ") UPDATE games SET state = v.state, version = v.version, status = v.status, \
                  told_facts = v.told_facts, rules_stated = v.rules_stated, updated_at = ",
             );
-            update.push_bind(updated_at);
+            update.push_bind(updated_at.as_str());
             update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
             let done = update
                 .build()

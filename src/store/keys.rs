@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use super::{Result, StoreError, Tx, WriteTx, pg};
-use crate::domain::GameId;
+use crate::domain::{GameId, IdempotencyKey, Timestamp};
 
 /// How long an idempotency key's answer is kept, as an SQLite date modifier.
 pub const IDEMPOTENCY_EXPIRY: &str = "-24 hours";
@@ -45,7 +45,7 @@ impl WriteTx {
     pub async fn idempotent_answer(
         &mut self,
         id: GameId,
-        key: &str,
+        key: &IdempotencyKey,
     ) -> Result<Option<StoredAnswer>> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
@@ -57,7 +57,7 @@ impl WriteTx {
                AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
         )
         .bind(id.to_string())
-        .bind(key)
+        .bind(key.as_str())
         .bind(IDEMPOTENCY_EXPIRY)
         .fetch_optional(&mut **tx)
         .await
@@ -73,7 +73,7 @@ impl WriteTx {
     pub async fn keep_answer(
         &mut self,
         id: GameId,
-        key: &str,
+        key: &IdempotencyKey,
         answer: &StoredAnswer,
     ) -> Result<()> {
         let tx = match &mut self.0 {
@@ -94,7 +94,7 @@ impl WriteTx {
              VALUES (?, ?, ?, ?, ?, ?)",
         )
         .bind(id.to_string())
-        .bind(key)
+        .bind(key.as_str())
         .bind(answer.request_hash.as_slice())
         .bind(&answer.location)
         .bind(&answer.etag)
@@ -110,7 +110,7 @@ impl WriteTx {
     ///
     /// # Errors
     /// Any database error.
-    pub async fn create_answer(&mut self, key: &str) -> Result<Option<StoredAnswer>> {
+    pub async fn create_answer(&mut self, key: &IdempotencyKey) -> Result<Option<StoredAnswer>> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
             Tx::Postgres(tx) => return pg::create_answer(tx, key).await,
@@ -119,7 +119,7 @@ impl WriteTx {
             "SELECT request_hash, location, etag, body FROM create_keys
              WHERE key = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
         )
-        .bind(key)
+        .bind(key.as_str())
         .bind(IDEMPOTENCY_EXPIRY)
         .fetch_optional(&mut **tx)
         .await
@@ -134,7 +134,7 @@ impl WriteTx {
     /// Any database error.
     pub async fn keep_create_answer(
         &mut self,
-        key: &str,
+        key: &IdempotencyKey,
         game: GameId,
         answer: &StoredAnswer,
     ) -> Result<()> {
@@ -146,7 +146,7 @@ impl WriteTx {
             "DELETE FROM create_keys
              WHERE key = ? OR created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
         )
-        .bind(key)
+        .bind(key.as_str())
         .bind(IDEMPOTENCY_EXPIRY)
         .execute(&mut **tx)
         .await
@@ -155,7 +155,7 @@ impl WriteTx {
             "INSERT INTO create_keys (key, request_hash, game_id, location, etag, body)
              VALUES (?, ?, ?, ?, ?, ?)",
         )
-        .bind(key)
+        .bind(key.as_str())
         .bind(answer.request_hash.as_slice())
         .bind(game.to_string())
         .bind(&answer.location)
@@ -168,16 +168,16 @@ impl WriteTx {
     }
 
     /// Delete every idempotency answer (of throws, stops and creations)
-    /// kept since before `before` (a [`timestamp`](super::timestamp)): an answer to a
+    /// kept since before `before` (a [`Timestamp`]): an answer to a
     /// creation holds the game's tokens in clear until then. Returns how
     /// many were deleted.
     ///
     /// # Errors
     /// Any database error.
-    pub async fn delete_keys_before(&mut self, before: &str) -> Result<u64> {
+    pub async fn delete_keys_before(&mut self, before: &Timestamp) -> Result<u64> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::delete_keys_before(tx, before).await,
+            Tx::Postgres(tx) => return pg::delete_keys_before(tx, before.as_str()).await,
         };
         let mut deleted = 0;
         for delete in [
@@ -185,7 +185,7 @@ impl WriteTx {
             "DELETE FROM create_keys WHERE created_at <= ?",
         ] {
             let done = sqlx::query(delete)
-                .bind(before)
+                .bind(before.as_str())
                 .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;

@@ -93,25 +93,6 @@ impl StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// The current time as the database's defaults write it: RFC 3339, UTC,
-/// milliseconds (`2026-11-30T05:40:12.345Z`, like SQLite's
-/// `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`).
-#[must_use]
-pub fn now() -> String {
-    timestamp(time::OffsetDateTime::now_utc())
-}
-
-/// A time as the database stores it (see [`now`]), in UTC.
-#[must_use]
-pub fn timestamp(at: time::OffsetDateTime) -> String {
-    const FORMAT: &[time::format_description::BorrowedFormatItem<'_>] = time::macros::format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
-    );
-    at.to_offset(time::UtcOffset::UTC)
-        .format(FORMAT)
-        .unwrap_or_default()
-}
-
 /// How long a connection waits for a lock before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 

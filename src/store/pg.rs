@@ -16,7 +16,9 @@ use super::games::RulesStated;
 use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
-use crate::domain::{Game, GameId, MoveRecord, Seats, Setup};
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Timestamp, TokenHash, Version,
+};
 use crate::narration::Narration;
 
 /// The embedded migrations of the PostgreSQL store.
@@ -77,15 +79,15 @@ fn game_from_row(row: &PgRow) -> Result<Game> {
     let id: String = row.try_get("id")?;
     Ok(Game {
         id: GameId::parse(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
+        created_at: Timestamp::from_stored(row.try_get("created_at")?),
+        updated_at: Timestamp::from_stored(row.try_get("updated_at")?),
         setup: from_json(row.try_get::<&str, _>("setup")?)?,
-        seed: row.try_get("seed")?,
+        seed: Seed::from_stored(row.try_get("seed")?),
         seeded: row.try_get::<i64, _>("seeded")? != 0,
         seated: row.try_get::<i64, _>("seated")? != 0,
         sides_report_throws: row.try_get::<i64, _>("sides_report_throws")? != 0,
         state: from_json(row.try_get::<&str, _>("state")?)?,
-        version: u32::try_from(row.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
+        version: Version::from_stored(row.try_get::<i64, _>("version")?),
         told_facts: from_json(row.try_get::<&str, _>("told_facts")?)?,
     })
 }
@@ -101,7 +103,9 @@ fn answer_from_row(row: &PgRow) -> Result<StoredAnswer> {
 
 /// The time before which an idempotency answer has expired.
 fn expired_before() -> String {
-    super::timestamp(time::OffsetDateTime::now_utc() - IDEMPOTENCY_LIFETIME)
+    Timestamp::at(time::OffsetDateTime::now_utc() - IDEMPOTENCY_LIFETIME)
+        .as_str()
+        .to_owned()
 }
 
 pub(super) async fn game(pool: &PgPool, id: GameId) -> Result<Option<Game>> {
@@ -188,15 +192,15 @@ pub(super) async fn insert_game(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(game.id.to_string())
-    .bind(&game.created_at)
-    .bind(&game.updated_at)
+    .bind(game.created_at.as_str())
+    .bind(game.updated_at.as_str())
     .bind(to_json(&game.setup)?)
-    .bind(&game.seed)
+    .bind(game.seed.as_str())
     .bind(i64::from(game.seeded))
     .bind(i64::from(game.seated))
     .bind(i64::from(game.sides_report_throws))
     .bind(to_json(&game.state)?)
-    .bind(i64::from(game.version))
+    .bind(game.version.to_stored())
     .bind(game.status())
     .bind(to_json(&game.told_facts)?)
     .execute(&mut *tx)
@@ -212,7 +216,7 @@ pub(super) async fn insert_game(
             sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES ($1, $2, $3)")
                 .bind(game.id.to_string())
                 .bind(side)
-                .bind(hash.as_slice())
+                .bind(hash.as_bytes())
                 .execute(&mut *tx)
                 .await?;
         }
@@ -234,7 +238,7 @@ pub(super) async fn tx_game(tx: &mut PgConnection, id: GameId) -> Result<Option<
 pub(super) async fn save_batch(
     tx: &mut PgConnection,
     updated_at: &str,
-    games: &[(&Game, u32, Option<&RulesStated>)],
+    games: &[(&Game, Version, Option<&RulesStated>)],
     moves: &[(GameId, &MoveRecord)],
 ) -> Result<bool> {
     if !games.is_empty() {
@@ -243,9 +247,9 @@ pub(super) async fn save_batch(
             .map(|(game, read_version, memory)| {
                 Ok((
                     game.id.to_string(),
-                    i64::from(*read_version),
+                    read_version.to_stored(),
                     to_json(&game.state)?,
-                    i64::from(game.version),
+                    game.version.to_stored(),
                     game.status(),
                     to_json(&game.told_facts)?,
                     to_json(&memory.cloned().unwrap_or_default())?,
@@ -307,7 +311,7 @@ pub const WRITES_CHANNEL: &str = "zohn_ahl_writes";
 /// delivers the notifications when, and only if, the transaction commits).
 async fn announce(
     tx: &mut PgConnection,
-    games: &[(&Game, u32, Option<&RulesStated>)],
+    games: &[(&Game, Version, Option<&RulesStated>)],
 ) -> Result<()> {
     let payloads: Vec<String> = games
         .iter()
@@ -345,14 +349,14 @@ impl Writes {
     ///
     /// # Errors
     /// Any database error.
-    pub async fn next(&mut self) -> Result<(GameId, u32)> {
+    pub async fn next(&mut self) -> Result<(GameId, Version)> {
         loop {
             let note = self.0.recv().await?;
             let mut parts = note.payload().split(' ');
             if let (Some(id), Some(version)) = (parts.next(), parts.next())
                 && let (Ok(id), Ok(version)) = (GameId::parse(id), version.parse())
             {
-                return Ok((id, version));
+                return Ok((id, Version::new(version)));
             }
         }
     }
@@ -390,10 +394,10 @@ pub(super) async fn last_narration(
 
 pub(super) async fn seat_of(
     tx: &mut PgConnection,
-    token_hash: &[u8; 32],
+    token_hash: &TokenHash,
 ) -> Result<Option<(String, String)>> {
     let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = $1")
-        .bind(token_hash.as_slice())
+        .bind(token_hash.as_bytes())
         .fetch_optional(&mut *tx)
         .await?;
     row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))
@@ -415,14 +419,14 @@ pub(super) async fn seats(tx: &mut PgConnection, id: GameId) -> Result<Option<Se
 pub(super) async fn idempotent_answer(
     tx: &mut PgConnection,
     id: GameId,
-    key: &str,
+    key: &IdempotencyKey,
 ) -> Result<Option<StoredAnswer>> {
     let row = sqlx::query(
         "SELECT request_hash, location, etag, body FROM idempotency_keys
          WHERE game_id = $1 AND key = $2 AND created_at > $3",
     )
     .bind(id.to_string())
-    .bind(key)
+    .bind(key.as_str())
     .bind(expired_before())
     .fetch_optional(&mut *tx)
     .await?;
@@ -432,7 +436,7 @@ pub(super) async fn idempotent_answer(
 pub(super) async fn keep_answer(
     tx: &mut PgConnection,
     id: GameId,
-    key: &str,
+    key: &IdempotencyKey,
     answer: &StoredAnswer,
 ) -> Result<()> {
     sqlx::query("DELETE FROM idempotency_keys WHERE game_id = $1 AND created_at <= $2")
@@ -448,12 +452,12 @@ pub(super) async fn keep_answer(
              created_at = EXCLUDED.created_at",
     )
     .bind(id.to_string())
-    .bind(key)
+    .bind(key.as_str())
     .bind(answer.request_hash.as_slice())
     .bind(&answer.location)
     .bind(&answer.etag)
     .bind(answer.body.as_slice())
-    .bind(super::now())
+    .bind(Timestamp::now().as_str().to_owned())
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -461,12 +465,12 @@ pub(super) async fn keep_answer(
 
 pub(super) async fn create_answer(
     tx: &mut PgConnection,
-    key: &str,
+    key: &IdempotencyKey,
 ) -> Result<Option<StoredAnswer>> {
     let row = sqlx::query(
         "SELECT request_hash, location, etag, body FROM create_keys WHERE key = $1 AND created_at > $2",
     )
-    .bind(key)
+    .bind(key.as_str())
     .bind(expired_before())
     .fetch_optional(&mut *tx)
     .await?;
@@ -475,12 +479,12 @@ pub(super) async fn create_answer(
 
 pub(super) async fn keep_create_answer(
     tx: &mut PgConnection,
-    key: &str,
+    key: &IdempotencyKey,
     game: GameId,
     answer: &StoredAnswer,
 ) -> Result<()> {
     sqlx::query("DELETE FROM create_keys WHERE key = $1 OR created_at <= $2")
-        .bind(key)
+        .bind(key.as_str())
         .bind(expired_before())
         .execute(&mut *tx)
         .await?;
@@ -488,13 +492,13 @@ pub(super) async fn keep_create_answer(
         "INSERT INTO create_keys (key, request_hash, game_id, location, etag, body, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
-    .bind(key)
+    .bind(key.as_str())
     .bind(answer.request_hash.as_slice())
     .bind(game.to_string())
     .bind(&answer.location)
     .bind(&answer.etag)
     .bind(answer.body.as_slice())
-    .bind(super::now())
+    .bind(Timestamp::now().as_str().to_owned())
     .execute(&mut *tx)
     .await?;
     Ok(())

@@ -4,11 +4,11 @@
 use sqlx::{QueryBuilder, Sqlite};
 
 use super::{Backend, Result, Store, StoreError, Tx, WriteTx, pg};
-use crate::domain::GameId;
+use crate::domain::{GameId, Timestamp};
 
 impl Store {
     /// Games whose last change (creation, move or stop) came before
-    /// `before` (a [`timestamp`](super::timestamp)), at most `limit`,
+    /// `before` (a [`Timestamp`]), at most `limit`,
     /// oldest change first: the candidates of a retention purge, found on a
     /// reader connection so that the search holds no write lock. Nothing
     /// changes a finished game (a throw or a stop on it is refused), so its
@@ -17,15 +17,21 @@ impl Store {
     ///
     /// # Errors
     /// Any database error.
-    pub async fn games_untouched_since(&self, before: &str, limit: u32) -> Result<Vec<GameId>> {
+    pub async fn games_untouched_since(
+        &self,
+        before: &Timestamp,
+        limit: u32,
+    ) -> Result<Vec<GameId>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::games_untouched_since(pool, before, limit).await,
+            Backend::Postgres(pool) => {
+                return pg::games_untouched_since(pool, before.as_str(), limit).await;
+            }
         };
         let ids: Vec<String> = sqlx::query_scalar(
             "SELECT id FROM games WHERE updated_at < ? ORDER BY updated_at LIMIT ?",
         )
-        .bind(before)
+        .bind(before.as_str())
         .bind(i64::from(limit))
         .fetch_all(readers)
         .await
@@ -36,7 +42,7 @@ impl Store {
 
 impl WriteTx {
     /// Delete those of `ids` whose last change still came before `before`
-    /// (a [`timestamp`](super::timestamp); a game played meanwhile is kept), with their
+    /// (a [`Timestamp`]; a game played meanwhile is kept), with their
     /// moves, seats and keys. Returns the ids deleted.
     ///
     /// # Errors
@@ -44,18 +50,18 @@ impl WriteTx {
     pub async fn delete_games_untouched_since(
         &mut self,
         ids: &[GameId],
-        before: &str,
+        before: &Timestamp,
     ) -> Result<Vec<GameId>> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
             Tx::Postgres(tx) => {
-                return pg::delete_games_untouched_since(tx, ids, before).await;
+                return pg::delete_games_untouched_since(tx, ids, before.as_str()).await;
             }
         };
         let mut deleted = Vec::new();
         for chunk in ids.chunks(256) {
             let mut delete = QueryBuilder::<Sqlite>::new("DELETE FROM games WHERE updated_at < ");
-            delete.push_bind(before);
+            delete.push_bind(before.as_str());
             delete.push(" AND id IN (");
             let mut list = delete.separated(", ");
             for id in chunk {

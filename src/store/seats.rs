@@ -4,7 +4,7 @@
 use sqlx::Row;
 
 use super::{Result, StoreError, Tx, WriteTx, corrupt, pg};
-use crate::domain::{GameId, Seats};
+use crate::domain::{GameId, Seats, TokenHash};
 
 impl WriteTx {
     /// Insert the hashes of a seated game's tokens: each side's and the
@@ -27,7 +27,7 @@ impl WriteTx {
             sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES (?, ?, ?)")
                 .bind(id.to_string())
                 .bind(side)
-                .bind(hash.as_slice())
+                .bind(hash.as_bytes())
                 .execute(&mut **tx)
                 .await
                 .map_err(StoreError::from_sqlx)?;
@@ -39,13 +39,13 @@ impl WriteTx {
     ///
     /// # Errors
     /// Any database error.
-    pub async fn seat_of(&mut self, token_hash: &[u8; 32]) -> Result<Option<(String, String)>> {
+    pub async fn seat_of(&mut self, token_hash: &TokenHash) -> Result<Option<(String, String)>> {
         let tx = match &mut self.0 {
             Tx::Sqlite(tx) => tx,
             Tx::Postgres(tx) => return pg::seat_of(tx, token_hash).await,
         };
         let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = ?")
-            .bind(token_hash.as_slice())
+            .bind(token_hash.as_bytes())
             .fetch_optional(&mut **tx)
             .await
             .map_err(StoreError::from_sqlx)?;
@@ -87,14 +87,10 @@ pub(super) fn seats_from_rows(rows: Vec<(String, Vec<u8>)>) -> Result<Option<Sea
     if rows.is_empty() {
         return Ok(None);
     }
-    let mut seats = Seats {
-        sides: [[0; 32]; 2],
-        host: None,
-    };
+    let mut seats = Seats::default();
     for (side, hash) in rows {
-        let hash: [u8; 32] = hash
-            .try_into()
-            .map_err(|_| corrupt("a seat hash is not 32 bytes".to_owned()))?;
+        let hash = TokenHash::from_stored(&hash)
+            .ok_or_else(|| corrupt("a seat hash is not 32 bytes".to_owned()))?;
         match side.as_str() {
             "A" => seats.sides[0] = hash,
             "B" => seats.sides[1] = hash,

@@ -14,7 +14,6 @@ use utoipa::openapi::schema::{
     AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
 };
 
-use super::etag;
 use super::read::{CreatedGameView, SeatTokens, game_view};
 use crate::http::extract::IdempotencyKey;
 use crate::http::json::{self, Obj};
@@ -240,14 +239,17 @@ fn created_answer(created: &Created) -> Answer {
     let view = CreatedGameView {
         game: game_view(game, &game.state),
         seat_tokens: created.tokens.as_ref().map(|tokens| {
-            let [a, b] = tokens.sides.clone();
+            let [a, b] = tokens.sides.each_ref().map(|t| t.as_str().to_owned());
             SeatTokens { a, b }
         }),
-        host_token: created.tokens.as_ref().map(|tokens| tokens.host.clone()),
+        host_token: created
+            .tokens
+            .as_ref()
+            .map(|tokens| tokens.host.as_str().to_owned()),
     };
     Answer {
         location: format!("/v1/games/{}", game.id),
-        etag: etag(game.version),
+        etag: game.version.etag(),
         body: serde_json::to_vec(&view).unwrap_or_default(),
         replayed: false,
     }

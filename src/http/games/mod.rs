@@ -12,8 +12,3 @@ pub use delete::delete_game;
 pub use read::{GameView, game_view, get_game};
 pub use stop::stop_game;
 pub use throw::post_throw;
-
-/// A game's ETag: its version, quoted.
-fn etag(version: u32) -> String {
-    format!("\"{version}\"")
-}

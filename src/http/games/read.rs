@@ -6,7 +6,6 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::etag;
 use crate::domain::Game;
 use crate::http::dto::{RulesetView, SeatView, seat_view};
 use crate::http::extract::GameIdPath;
@@ -198,9 +197,9 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         } else {
             GameStatus::InProgress
         },
-        version: game.version,
-        created_at: game.created_at.clone(),
-        updated_at: game.updated_at.clone(),
+        version: game.version.get(),
+        created_at: game.created_at.as_str().to_owned(),
+        updated_at: game.updated_at.as_str().to_owned(),
         ruleset: RulesetView {
             preset: setup.preset,
             options: setup.options.into(),
@@ -221,7 +220,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         }),
         throws: state.throws,
         audience: setup.audience,
-        seed: (finished || game.seeded).then(|| game.seed.clone()),
+        seed: (finished || game.seeded).then(|| game.seed.as_str().to_owned()),
         seated: game.seated,
         sides_report_throws: game.sides_report_throws,
         links: GameLinks {
@@ -260,7 +259,7 @@ pub async fn get_game(
     GameIdPath(id): GameIdPath,
 ) -> Result<HttpResponse, ApiError> {
     let game = service.game(id).await?;
-    let tag = etag(game.version);
+    let tag = game.version.etag();
     if crate::http::board::not_modified(req.headers(), &tag) {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))

@@ -5,7 +5,6 @@ use actix_web::{HttpResponse, post, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::etag;
 use super::read::{GameView, game_view};
 use crate::domain::Game;
 use crate::http::dto::NarrationView;
@@ -31,7 +30,7 @@ fn stopped_answer(game: &Game, narration: &Narration) -> Answer {
     };
     Answer {
         location: format!("/v1/games/{}", game.id),
-        etag: etag(game.version),
+        etag: game.version.etag(),
         body: serde_json::to_vec(&view).unwrap_or_default(),
         replayed: false,
     }

@@ -7,7 +7,6 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use super::etag;
 use crate::http::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::http::json;
 use crate::http::moves::{ThrowView, throw_view};
@@ -103,7 +102,7 @@ pub async fn post_throw(
     let answer = service
         .throw(id, cmd, |game, record| Answer {
             location: format!("/v1/games/{}/moves/{}", game.id, record.n),
-            etag: etag(game.version),
+            etag: game.version.etag(),
             body: serde_json::to_vec(&throw_view(game, record)).unwrap_or_default(),
             replayed: false,
         })

@@ -36,11 +36,14 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
-use crate::domain::{Game, GameId, MoveRecord, Seats, ThrowOrigin};
-use crate::narration::{self, MoveContext, Narration};
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, ThrowOrigin, Timestamp, Turn,
+    Version, play_move,
+};
+use crate::narration::{self, Narration};
 use crate::rules;
 use crate::store::{RulesStated, Store, StoreError, WriteTx};
-use crate::throws::{SeededThrows, ThrowSource};
+use crate::throws::ServerThrows;
 
 mod commit;
 mod removal;
@@ -93,7 +96,7 @@ pub(super) enum Job {
     /// Delete a game (exclusive: committed alone).
     Delete {
         id: GameId,
-        token: Option<String>,
+        token: Option<SeatToken>,
         reply: oneshot::Sender<Result<()>>,
     },
     /// Delete those of `games` still untouched since `games_before`, and
@@ -101,8 +104,8 @@ pub(super) enum Job {
     /// (exclusive: committed alone). Answers how many games and keys.
     Purge {
         games: Vec<GameId>,
-        games_before: Option<String>,
-        keys_before: String,
+        games_before: Option<Timestamp>,
+        keys_before: Timestamp,
         reply: oneshot::Sender<Result<(usize, u64)>>,
     },
 }
@@ -161,7 +164,7 @@ struct Hot {
 /// A game touched by the batch: as it was read (its version then, for the
 /// compare-and-set) and as the batch left it.
 struct Touched {
-    read_version: u32,
+    read_version: Version,
     changed: bool,
     hot: Hot,
 }
@@ -173,7 +176,7 @@ enum Played {
         game: Game,
         record: Box<MoveRecord>,
         /// The idempotency key and request hash to keep the answer under.
-        keep: Option<(String, Vec<u8>)>,
+        keep: Option<(IdempotencyKey, Vec<u8>)>,
     },
     /// An earlier answer under the same idempotency key.
     Replay(Answer),
@@ -182,7 +185,7 @@ enum Played {
         game: Game,
         narration: Narration,
         /// The idempotency key and request hash to keep the answer under.
-        keep: Option<(String, Vec<u8>)>,
+        keep: Option<(IdempotencyKey, Vec<u8>)>,
     },
 }
 
@@ -194,6 +197,7 @@ pub(super) async fn run(
     max_batch: usize,
     commits: Arc<AtomicU64>,
     hub: Arc<Hub>,
+    throws: Arc<dyn ServerThrows>,
 ) {
     let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
     let mut batch = Vec::with_capacity(max_batch);
@@ -202,7 +206,15 @@ pub(super) async fn run(
         for job in batch.drain(..) {
             if job.is_exclusive() {
                 if !group.is_empty() {
-                    write_batch(&store, &mut hot, std::mem::take(&mut group), &commits, &hub).await;
+                    write_batch(
+                        &store,
+                        &mut hot,
+                        std::mem::take(&mut group),
+                        &commits,
+                        &hub,
+                        throws.as_ref(),
+                    )
+                    .await;
                 }
                 write_alone(&store, &mut hot, job, &commits, &hub).await;
             } else {
@@ -210,7 +222,7 @@ pub(super) async fn run(
             }
         }
         if !group.is_empty() {
-            write_batch(&store, &mut hot, group, &commits, &hub).await;
+            write_batch(&store, &mut hot, group, &commits, &hub, throws.as_ref()).await;
         }
         // Between two batches, with every answer sent: let a long log wrap.
         if let Err(e) = store.wrap_wal().await {
@@ -234,6 +246,7 @@ async fn write_batch(
     jobs: Vec<Job>,
     commits: &AtomicU64,
     hub: &Hub,
+    throws: &dyn ServerThrows,
 ) {
     // Played once from memory; played again from the database only if the
     // compare-and-set shows that another process wrote one of the games.
@@ -245,11 +258,11 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         };
-        let now = crate::store::now();
+        let now = Timestamp::now();
         let mut touched: HashMap<GameId, Touched> = HashMap::new();
         let mut played = Vec::with_capacity(jobs.len());
         for job in &jobs {
-            played.push(play(&mut tx, cache, &mut touched, job, &now).await);
+            played.push(play(&mut tx, cache, &mut touched, job, &now, throws).await);
         }
         match save(&mut tx, &touched, &played, &now).await {
             Ok(true) => {}
@@ -289,7 +302,8 @@ async fn play(
     cache: &mut LruCache<GameId, Hot>,
     touched: &mut HashMap<GameId, Touched>,
     job: &Job,
-    now: &str,
+    now: &Timestamp,
+    throws: &dyn ServerThrows,
 ) -> Result<Played> {
     let (id, key, request_hash) = match job {
         Job::Throw { id, cmd, .. } => (
@@ -335,7 +349,7 @@ async fn play(
         .map(|(key, hash)| (key.clone(), hash.to_vec()));
     match job {
         Job::Throw { cmd, .. } => {
-            let record = throw(tx, &mut entry.hot, cmd, now).await?;
+            let record = throw(tx, &mut entry.hot, cmd, now, throws).await?;
             let game = entry.hot.game.clone();
             entry.changed = true;
             Ok(Played::Throw {
@@ -379,12 +393,13 @@ async fn throw(
     tx: &mut WriteTx,
     hot: &mut Hot,
     cmd: &ThrowCommand,
-    now: &str,
+    now: &Timestamp,
+    throws: &dyn ServerThrows,
 ) -> Result<MoveRecord> {
     let game = &hot.game;
     let table = game.setup.table()?;
     let seat = game.state.to_throw(&table);
-    match role(tx, hot, cmd.token.as_deref()).await? {
+    match role(tx, hot, cmd.token.as_ref()).await? {
         Role::Anyone | Role::Host => {}
         Role::Side(side) if side != seat.side => return Err(ServiceError::Forbidden),
         Role::Side(_) if cmd.reported.is_some() && !hot.game.sides_report_throws => {
@@ -405,47 +420,27 @@ async fn throw(
     if game.state.is_finished() {
         return Err(ServiceError::GameOver);
     }
-    let n = game.version + 1;
+    let version = game.version.next();
+    let n = version.get();
     let (throw, origin) = match cmd.reported {
         Some(t) => (t, ThrowOrigin::Reported),
         None => (
-            SeededThrows::new(&game.seed).throw(table.options().throw_table, n),
+            throws.throw(game.seed.as_str(), table.options().throw_table, n),
             ThrowOrigin::Server,
         ),
     };
-    let from = game.state.awl(seat.side);
-    let played = rules::play(&table, &game.state, &throw)?;
     let cast = game.setup.cast();
-    let narration = narration::narrate_move(&MoveContext {
-        options: table.options(),
+    let turn = Turn {
+        table: &table,
         cast: &cast,
         audience: game.setup.audience,
-        move_number: n,
-        seat,
-        throw: &throw,
-        score: &played.score,
-        events: &played.events,
-        told: &game.told_facts,
+        state: &hot.game.state,
         previous: hot.previous.as_ref(),
-    });
-    let record = MoveRecord {
-        n,
-        seat,
-        origin,
-        throw,
-        score: played.score,
-        from,
-        to: played.state.awl(seat.side),
-        events: played.events,
-        narration,
-        state: played.state.clone(),
     };
+    let record = play_move(&turn, n, throw, origin, &mut hot.game.told_facts)?;
     let game = &mut hot.game;
-    if let Some(fact) = record.narration.fact() {
-        narration::remember_fact(&mut game.told_facts, fact, table.options());
-    }
-    game.state = played.state;
-    game.version = n;
+    game.state = record.state.clone();
+    game.version = version;
     now.clone_into(&mut game.updated_at);
     hot.previous = Some(record.narration.clone());
     Ok(record)
@@ -453,8 +448,13 @@ async fn throw(
 
 /// Stop a game, in place: the stop's narration. A seated game needs the
 /// host's token. Nothing changes when it fails.
-async fn stop(tx: &mut WriteTx, hot: &mut Hot, cmd: &StopCommand, now: &str) -> Result<Narration> {
-    check_host(tx, hot, cmd.token.as_deref(), "stop this game").await?;
+async fn stop(
+    tx: &mut WriteTx,
+    hot: &mut Hot,
+    cmd: &StopCommand,
+    now: &Timestamp,
+) -> Result<Narration> {
+    check_host(tx, hot, cmd.token.as_ref(), "stop this game").await?;
     if let Some(expected) = cmd.expected_version
         && expected != hot.game.version
     {
@@ -472,7 +472,7 @@ async fn stop(tx: &mut WriteTx, hot: &mut Hot, cmd: &StopCommand, now: &str) -> 
         &event,
     );
     game.state = state;
-    game.version += 1;
+    game.version = game.version.next();
     now.clone_into(&mut game.updated_at);
     Ok(narration)
 }
@@ -484,9 +484,9 @@ async fn save(
     tx: &mut WriteTx,
     touched: &HashMap<GameId, Touched>,
     played: &[Result<Played>],
-    now: &str,
+    now: &Timestamp,
 ) -> std::result::Result<bool, StoreError> {
-    let games: Vec<(&Game, u32, Option<&RulesStated>)> = touched
+    let games: Vec<(&Game, Version, Option<&RulesStated>)> = touched
         .values()
         .filter(|t| t.changed)
         .map(|t| {

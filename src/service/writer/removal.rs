@@ -8,7 +8,7 @@ use lru::LruCache;
 
 use super::roles::check_host;
 use super::{Hot, Job, Result, batch_error, load};
-use crate::domain::GameId;
+use crate::domain::{GameId, SeatToken, Timestamp};
 use crate::service::ServiceError;
 use crate::service::feed::{Deletion, FeedItem, Hub};
 use crate::store::{Store, StoreError};
@@ -23,7 +23,7 @@ pub(super) async fn write_alone(
 ) {
     match job {
         Job::Delete { id, token, reply } => {
-            let deleted = delete(store, cache, id, token.as_deref(), commits).await;
+            let deleted = delete(store, cache, id, token.as_ref(), commits).await;
             if deleted.is_ok() {
                 hub.publish(id, || vec![FeedItem::Deleted(Deletion::Request)]);
             }
@@ -39,7 +39,7 @@ pub(super) async fn write_alone(
                 store,
                 cache,
                 &games,
-                games_before.as_deref(),
+                games_before.as_ref(),
                 &keys_before,
                 commits,
             )
@@ -63,7 +63,7 @@ pub(super) async fn delete(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
     id: GameId,
-    token: Option<&str>,
+    token: Option<&SeatToken>,
     commits: &AtomicU64,
 ) -> Result<()> {
     let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
@@ -92,8 +92,8 @@ pub(super) async fn purge(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
     games: &[GameId],
-    games_before: Option<&str>,
-    keys_before: &str,
+    games_before: Option<&Timestamp>,
+    keys_before: &Timestamp,
     commits: &AtomicU64,
 ) -> Result<(Vec<GameId>, u64)> {
     let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;

@@ -4,8 +4,9 @@
 use sha2::{Digest, Sha256};
 
 use super::{Hot, Result};
+use crate::domain::SeatToken;
 use crate::rules::Side;
-use crate::service::{ServiceError, StopCommand, ThrowCommand, token_hash};
+use crate::service::{ServiceError, StopCommand, ThrowCommand};
 use crate::store::WriteTx;
 
 /// The hash that a replay under the same idempotency key must match: the
@@ -15,7 +16,7 @@ pub(super) fn request_hash(cmd: &ThrowCommand) -> Option<[u8; 32]> {
     cmd.idempotency.as_ref().map(|(_, body_hash)| {
         let mut h = Sha256::new();
         h.update(body_hash);
-        h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
+        h.update(cmd.token.as_ref().map_or("", SeatToken::as_str).as_bytes());
         h.update(
             cmd.expected_version
                 .map(|v| v.to_string())
@@ -33,7 +34,7 @@ pub(super) fn stop_request_hash(cmd: &StopCommand) -> Option<[u8; 32]> {
     cmd.idempotency.as_ref().map(|_| {
         let mut h = Sha256::new();
         h.update(b"stop\0");
-        h.update(cmd.token.as_deref().unwrap_or_default().as_bytes());
+        h.update(cmd.token.as_ref().map_or("", SeatToken::as_str).as_bytes());
         h.update(b"\0");
         h.update(
             cmd.expected_version
@@ -58,11 +59,11 @@ pub(super) enum Role {
 /// The role a token gives in this game. [`ServiceError::Unauthorized`] for
 /// no token, or one that is no token of any game; [`ServiceError::Forbidden`]
 /// for another game's.
-pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&str>) -> Result<Role> {
+pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&SeatToken>) -> Result<Role> {
     if !hot.game.seated {
         return Ok(Role::Anyone);
     }
-    let hash = token_hash(token.ok_or(ServiceError::Unauthorized)?);
+    let hash = token.ok_or(ServiceError::Unauthorized)?.hash();
     let seats = hot.seats.unwrap_or_default();
     if seats.host == Some(hash) {
         return Ok(Role::Host);
@@ -82,7 +83,7 @@ pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&str>) -> Re
 pub(super) async fn check_host(
     tx: &mut WriteTx,
     hot: &Hot,
-    token: Option<&str>,
+    token: Option<&SeatToken>,
     action: &'static str,
 ) -> Result<()> {
     match role(tx, hot, token).await? {

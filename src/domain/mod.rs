@@ -2,6 +2,14 @@
 
 use std::fmt;
 
+mod play;
+mod values;
+
+pub use play::{Turn, play_move};
+pub use values::{
+    BadIdempotencyKey, BadSeed, IdempotencyKey, SeatToken, Seed, Timestamp, TokenHash, Version,
+};
+
 use serde::{Deserialize, Serialize};
 
 use crate::narration::{self, Audience, Cast, MoveContext, Narration};
@@ -111,14 +119,14 @@ impl Setup {
 pub struct Game {
     /// Its id.
     pub id: GameId,
-    /// Creation time, RFC 3339 UTC.
-    pub created_at: String,
-    /// Time of the last change, RFC 3339 UTC.
-    pub updated_at: String,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Time of the last change.
+    pub updated_at: Timestamp,
     /// The setup.
     pub setup: Setup,
     /// The seed of its throw generator.
-    pub seed: String,
+    pub seed: Seed,
     /// Whether the creator chose the seed.
     pub seeded: bool,
     /// Whether throws need the side's seat token (or the host's).
@@ -128,8 +136,9 @@ pub struct Game {
     pub sides_report_throws: bool,
     /// The state after the last move.
     pub state: GameState,
-    /// Moves stored so far (the compare-and-set version).
-    pub version: u32,
+    /// Changes stored so far: its moves, and a stop (the compare-and-set
+    /// version, and its ETag).
+    pub version: Version,
     /// Context facts told so far, oldest first.
     pub told_facts: Vec<String>,
 }
@@ -159,9 +168,9 @@ impl Game {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Seats {
     /// Each side's token (A first).
-    pub sides: [[u8; 32]; 2],
+    pub sides: [TokenHash; 2],
     /// The host's token; `None` for a game seated before hosts existed.
-    pub host: Option<[u8; 32]>,
+    pub host: Option<TokenHash>,
 }
 
 /// Why a side or player name is refused (besides its length and control
@@ -290,21 +299,33 @@ impl MoveRecord {
     pub fn caption(&self, setup: &Setup, audience: Audience) -> String {
         let cast = setup.cast();
         narration::caption(
-            &MoveContext {
-                options: &setup.options,
-                cast: &cast,
-                audience,
-                move_number: self.n,
-                seat: self.seat,
-                throw: &self.throw,
-                score: &self.score,
-                events: &self.events,
-                told: &[],
-                previous: None,
-            },
+            &self.context(&setup.options, &cast, audience),
             self.from,
             self.to,
         )
+    }
+
+    /// This move as the narration sees it for `audience`, without its
+    /// game's history (for telling a stored move again).
+    #[must_use]
+    pub fn context<'a>(
+        &'a self,
+        options: &'a Options,
+        cast: &'a Cast,
+        audience: Audience,
+    ) -> MoveContext<'a> {
+        MoveContext {
+            options,
+            cast,
+            audience,
+            move_number: self.n,
+            seat: self.seat,
+            throw: &self.throw,
+            score: &self.score,
+            events: &self.events,
+            told: &[],
+            previous: None,
+        }
     }
 
     /// This move's narration for `audience`: the stored narration when it
@@ -318,18 +339,7 @@ impl MoveRecord {
         }
         let cast = setup.cast();
         narration::renarrate_move(
-            &MoveContext {
-                options: &setup.options,
-                cast: &cast,
-                audience,
-                move_number: self.n,
-                seat: self.seat,
-                throw: &self.throw,
-                score: &self.score,
-                events: &self.events,
-                told: &[],
-                previous: None,
-            },
+            &self.context(&setup.options, &cast, audience),
             &self.narration,
         )
     }
