@@ -6,7 +6,7 @@
 mod common;
 
 use actix_web::test::TestRequest;
-use common::{Bound, get, post_empty, send, spawn_app, spawn_server_with};
+use common::{Bound, get, post_empty, post_json, send, spawn_app, spawn_server_with};
 use serde_json::json;
 
 const ORIGIN: &str = "https://class.example";
@@ -268,5 +268,43 @@ async fn an_8_kb_bad_audience_is_echoed_cut() {
         assert!(r.body.len() < 1024, "{} bytes", r.body.len());
         let p = r.problem(400);
         assert!(!p["errors"].as_array().unwrap().is_empty(), "{p}");
+    }
+}
+
+/// A generated client sends JSON `null` for an optional body left unset;
+/// it was refused (400), so the client's first "no body" call failed.
+#[actix_web::test]
+async fn a_null_body_is_no_body_where_the_body_is_optional() {
+    let (_db, app) = spawn_app().await;
+    let null = |path: &str| post_json(path, &serde_json::Value::Null);
+    let created = send(&app, null("/v1/games")).await;
+    assert_eq!(created.status.as_u16(), 201, "{:?}", created.json());
+    let id = created.json()["id"].as_str().unwrap().to_owned();
+    let thrown = send(&app, null(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(thrown.status.as_u16(), 201, "{:?}", thrown.json());
+    assert_eq!(thrown.json()["origin"], "server");
+    // In a seated game, the mover's token with a null body throws too.
+    let seated = send(&app, post_json("/v1/games", &json!({"seats": true}))).await;
+    let seated = seated.json();
+    let sid = seated["id"].as_str().unwrap();
+    let mover = seated["to_throw"]["side"].as_str().unwrap().to_ascii_lowercase();
+    let token = seated["seat_tokens"][&mover].as_str().unwrap();
+    let r = send(
+        &app,
+        null(&format!("/v1/games/{sid}/throws"))
+            .insert_header(("authorization", format!("Bearer {token}"))),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 201, "{:?}", r.json());
+    // Any other non-object body is still refused.
+    for body in ["[]", "3", "\"x\"", "true"] {
+        let r = send(
+            &app,
+            post_empty("/v1/games")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(body),
+        )
+        .await;
+        r.problem(400);
     }
 }
