@@ -47,6 +47,9 @@ pub struct Settings {
     pub cors: crate::http::CorsPolicy,
     /// Where the lesson pages tell readers to report a correction.
     pub corrections_contact: Option<crate::http::CorrectionsContact>,
+    /// The base URL the served OpenAPI document names (`None`: the one
+    /// each request reached).
+    pub public_url: Option<crate::http::PublicUrl>,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -82,10 +85,15 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         );
         let cors = args.cors.clone();
         let contact = args.corrections_contact.clone();
+        let public_url = args.public_url.clone();
         let mut server = tuned(HttpServer::new(move || {
             let app = app_with_cors(service.clone(), mcp.clone(), cors.clone());
-            match &contact {
+            let app = match &contact {
                 Some(c) => app.app_data(actix_web::web::Data::new(c.clone())),
+                None => app,
+            };
+            match &public_url {
+                Some(u) => app.app_data(actix_web::web::Data::new(u.clone())),
                 None => app,
             }
         }))
