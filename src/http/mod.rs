@@ -22,10 +22,11 @@ pub mod odds;
 mod play;
 pub mod problem;
 mod reference;
-mod served;
 mod rules;
 mod rulesets;
 pub(crate) mod schema;
+mod served;
+pub mod wire;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};
@@ -42,8 +43,8 @@ pub use conventions::{CorsPolicy, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 pub use play::CorrectionsContact;
-pub use served::PublicUrl;
 use problem::{ApiError, PROBLEM_JSON};
+pub use served::PublicUrl;
 
 use crate::odds::Solver;
 use crate::service::Service;
@@ -252,7 +253,9 @@ fn query_problem(err: &actix_web::error::QueryPayloadError) -> ApiError {
         .find_map(|prefix| message.strip_prefix(prefix))
         .and_then(|rest| rest.split_once('`'))
         .map(|(name, _)| name)
-        .filter(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+        .filter(|name| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        });
     let (pointer, detail) = match name {
         Some(name) if message.starts_with("duplicate") => (
             format!("#/query/{name}"),
@@ -413,12 +416,12 @@ pub fn app_with(
     .service(
         SwaggerUi::new("/docs/{_:.*}").config(utoipa_swagger_ui::Config::new(["/openapi.json"])),
     )
-        .default_service(web::to(no_route))
-        .wrap(ErrorHandlers::new().default_handler(to_problem))
-        .wrap(conventions::cors(cors))
-        // Again outside CORS: its own refusals become problems too.
-        .wrap(ErrorHandlers::new().default_handler(to_problem))
-        .wrap(actix_web::middleware::from_fn(conventions::limits))
-        .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
-        .wrap(TracingLogger::default())
+    .default_service(web::to(no_route))
+    .wrap(ErrorHandlers::new().default_handler(to_problem))
+    .wrap(conventions::cors(cors))
+    // Again outside CORS: its own refusals become problems too.
+    .wrap(ErrorHandlers::new().default_handler(to_problem))
+    .wrap(actix_web::middleware::from_fn(conventions::limits))
+    .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
+    .wrap(TracingLogger::default())
 }
