@@ -204,16 +204,31 @@ async fn a_parameter_given_twice_points_at_its_name() {
     for (path, name) in [
         (format!("/v1/games/{id}/moves?limit=2&limit=3"), "limit"),
         (format!("/v1/games/{id}/moves?cursor=1&cursor=2"), "cursor"),
-        (format!("/v1/games/{id}/moves/1?audience=young&audience=young"), "audience"),
-        (format!("/v1/games/{id}/board.svg?format=png&format=svg"), "format"),
+        (
+            format!("/v1/games/{id}/moves/1?audience=young&audience=young"),
+            "audience",
+        ),
+        (
+            format!("/v1/games/{id}/board.svg?format=png&format=svg"),
+            "format",
+        ),
         ("/v1/sources?format=csl&format=csl".to_owned(), "format"),
         ("/v1/rules?preset=ludii&preset=a4".to_owned(), "preset"),
-        ("/v1/rulesets/ludii?audience=young&audience=scholar".to_owned(), "audience"),
+        (
+            "/v1/rulesets/ludii?audience=young&audience=scholar".to_owned(),
+            "audience",
+        ),
     ] {
         let p = send(&app, get(&path)).await.problem(400);
-        assert_eq!(p["errors"][0]["pointer"], format!("#/query/{name}"), "{path}: {p}");
+        assert_eq!(
+            p["errors"][0]["pointer"],
+            format!("#/query/{name}"),
+            "{path}: {p}"
+        );
         assert!(
-            p["detail"].as_str().is_some_and(|d| d.contains(&format!("`{name}`"))),
+            p["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains(&format!("`{name}`"))),
             "{path}: {p}"
         );
     }

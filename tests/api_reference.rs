@@ -33,8 +33,7 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
     let r = send(&app, get("/openapi.json")).await;
     assert_eq!(r.status.as_u16(), 200);
     let mut served = r.json();
-    let mut generated: Value =
-        zohn_ahl::http::openapi();
+    let mut generated: Value = zohn_ahl::http::openapi();
     // The same document, but for the server it names.
     served["servers"] = Value::Null;
     generated["servers"] = Value::Null;
@@ -288,7 +287,12 @@ fn request_bodies_are_plain_refs_and_an_empty_body_is_allowed() {
         for ok in [Value::Null, serde_json::json!({})] {
             assert!(validator.is_valid(&ok), "{method} {path}: {ok}");
         }
-        for refused in [serde_json::json!([]), serde_json::json!("x"), serde_json::json!(3), serde_json::json!(true)] {
+        for refused in [
+            serde_json::json!([]),
+            serde_json::json!("x"),
+            serde_json::json!(3),
+            serde_json::json!(true),
+        ] {
             assert!(!validator.is_valid(&refused), "{method} {path}: {refused}");
         }
     }
@@ -450,7 +454,8 @@ fn every_closed_set_parameter_is_a_ref_to_its_component() {
     }
     let one = |name: &str, component: &str| {
         assert_eq!(
-            seen.get(name).map(|s| s.iter().cloned().collect::<Vec<_>>()),
+            seen.get(name)
+                .map(|s| s.iter().cloned().collect::<Vec<_>>()),
             Some(vec![format!("#/components/schemas/{component}")]),
             "{name}"
         );
@@ -571,12 +576,20 @@ async fn the_served_document_names_an_absolute_server() {
     assert_eq!(servers.as_array().map(Vec::len), Some(1), "{servers}");
     assert_eq!(servers[0]["url"], app.base, "{servers}");
     assert!(
-        r.header("vary").is_some_and(|v| v.split(',').any(|h| h.trim() == "Host")),
+        r.header("vary")
+            .is_some_and(|v| v.split(',').any(|h| h.trim() == "Host")),
         "{:?}",
         r.header("vary")
     );
-    let other = send(&app, get("/openapi.json").insert_header(("host", "Zohn.Example:8443"))).await;
-    assert_eq!(other.json()["servers"][0]["url"], "http://zohn.example:8443");
+    let other = send(
+        &app,
+        get("/openapi.json").insert_header(("host", "Zohn.Example:8443")),
+    )
+    .await;
+    assert_eq!(
+        other.json()["servers"][0]["url"],
+        "http://zohn.example:8443"
+    );
     // A Host that is not a plain host[:port] is not echoed: the default stays.
     let odd = send(&app, get("/openapi.json").insert_header(("host", "a\"b"))).await;
     assert_eq!(odd.json()["servers"][0]["url"], "http://127.0.0.1:8080");

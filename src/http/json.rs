@@ -191,7 +191,29 @@ pub fn too_large() -> ApiError {
 
 #[cfg(test)]
 mod tests {
-    use super::plain_words;
+    use super::{parse, plain_words};
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Probe {
+        seed: Option<String>,
+    }
+
+    #[test]
+    fn null_is_no_body_only_where_the_body_is_optional() {
+        let req = actix_web::test::TestRequest::post()
+            .insert_header(("content-type", "application/json"))
+            .to_http_request();
+        let null = actix_web::web::Bytes::from_static(b"null");
+        let probe: Probe = parse(&req, &null, true).expect("null is no body");
+        assert!(probe.seed.is_none());
+        let refused = parse::<Probe>(&req, &null, false).expect_err("a body is required");
+        assert_eq!(refused.problem().status, 400);
+        for other in [&b"[]"[..], b"3", b"\"x\"", b"true"] {
+            let body = actix_web::web::Bytes::copy_from_slice(other);
+            assert!(parse::<Probe>(&req, &body, true).is_err(), "{other:?}");
+        }
+    }
 
     #[test]
     fn serde_messages_lose_rust_type_names() {

@@ -212,7 +212,9 @@ impl utoipa::PartialSchema for OptionValue {
                     .title(Some("count"))
                     .minimum(Some(0))
                     .maximum(Some(255))
-                    .description(Some("A count, within the option's `minimum` and `maximum`.")),
+                    .description(Some(
+                        "A count, within the option's `minimum` and `maximum`.",
+                    )),
             )
             .description(Some(
                 "An option's value: a choice's name (a string) or a count (an integer).",
