@@ -298,8 +298,7 @@ impl<IO: AsyncRead + Unpin> Guarded<IO> {
                 let held = self.held.split();
                 self.out.extend_from_slice(&held);
             } else {
-                let read = read.to_vec();
-                self.feed(&read);
+                self.feed(read);
             }
         }
         Poll::Ready(Ok(()))
