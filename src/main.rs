@@ -62,7 +62,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Openapi => match zohn_ahl::http::openapi().to_pretty_json() {
+        Command::Openapi => match serde_json::to_string_pretty(&zohn_ahl::http::openapi()) {
             Ok(json) => print_out(&(json + "\n")),
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");

@@ -47,6 +47,9 @@ pub struct Settings {
     pub cors: crate::http::CorsPolicy,
     /// Where the lesson pages tell readers to report a correction.
     pub corrections_contact: Option<crate::http::CorrectionsContact>,
+    /// The base URL the served OpenAPI document names (`None`: the one
+    /// each request reached).
+    pub public_url: Option<crate::http::PublicUrl>,
 }
 
 /// Open the database (creating and migrating it), then serve until
@@ -87,14 +90,19 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         );
         let cors = args.cors.clone();
         let contact = args.corrections_contact.clone();
-        let mut server = tuned(HttpServer::new(move || {
+        let public_url = args.public_url.clone();
+        let listener = std::net::TcpListener::bind(args.addr)?;
+        let mut server = serve_on(listener, move || {
             let app = app_with_cors(service.clone(), mcp.clone(), cors.clone());
-            match &contact {
+            let app = match &contact {
                 Some(c) => app.app_data(actix_web::web::Data::new(c.clone())),
                 None => app,
+            };
+            match &public_url {
+                Some(u) => app.app_data(actix_web::web::Data::new(u.clone())),
+                None => app,
             }
-        }))
-        .bind(args.addr)?;
+        })?;
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }
@@ -130,6 +138,62 @@ where
     B: actix_web::body::MessageBody + 'static,
 {
     server.tcp_nodelay(true).h1_allow_half_closed(false)
+}
+
+/// The server for the application `factory` builds, on `listener`, with
+/// the settings of [`tuned`] and actix-web's defaults (keep-alive 5 s, 5 s
+/// to send a request head, 1 s to close): each connection is guarded
+/// ([`crate::http::wire`]), so that a request head past the limits gets a
+/// problem rather than the HTTP layer's empty answer. Set workers and
+/// signals on the builder, then `run()` it.
+///
+/// # Errors
+/// When the listener's address cannot be read or it cannot be listened on.
+pub fn serve_on<F, I, S, B>(
+    listener: std::net::TcpListener,
+    factory: F,
+) -> std::io::Result<actix_server::ServerBuilder>
+where
+    F: Fn() -> I + Send + Clone + 'static,
+    I: actix_service::IntoServiceFactory<S, actix_http::Request>,
+    S: actix_web::dev::ServiceFactory<actix_http::Request, Config = actix_web::dev::AppConfig>
+        + 'static,
+    S::Error: Into<actix_web::Error> + 'static,
+    S::InitError: std::fmt::Debug,
+    S::Response: Into<actix_http::Response<B>> + 'static,
+    <S::Service as actix_web::dev::Service<actix_http::Request>>::Future: 'static,
+    S::Service: 'static,
+    B: actix_web::body::MessageBody + 'static,
+{
+    use actix_service::{ServiceFactoryExt, fn_service, map_config};
+    use std::time::Duration;
+    let addr = listener.local_addr()?;
+    let builder = actix_server::Server::build();
+    let shutdown = builder.graceful_shutdown_signal();
+    builder.listen(format!("zohn-ahl-{addr}"), listener, move || {
+        let signal = shutdown.clone();
+        let app = factory()
+            .into_factory()
+            .map_err(|err| err.into().error_response());
+        let http = actix_http::HttpService::build()
+            .keep_alive(actix_http::KeepAlive::Timeout(Duration::from_secs(5)))
+            .client_request_timeout(Duration::from_secs(5))
+            .client_disconnect_timeout(Duration::from_secs(1))
+            .h1_allow_half_closed(false)
+            .local_addr(addr)
+            .graceful_shutdown_signal(move || {
+                let signal = signal.clone();
+                async move { signal.notified().await }
+            })
+            .h1(map_config(app, |()| actix_web::dev::AppConfig::default()));
+        fn_service(|io: actix_web::rt::net::TcpStream| {
+            // TCP_NODELAY, as `tuned` sets it.
+            let _ = io.set_nodelay(true);
+            let peer = io.peer_addr().ok();
+            std::future::ready(Ok((crate::http::wire::Guarded::new(io), peer)))
+        })
+        .and_then(http)
+    })
 }
 
 /// Logs to standard error, never standard output (which the stdio MCP

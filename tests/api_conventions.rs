@@ -6,7 +6,7 @@
 mod common;
 
 use actix_web::test::TestRequest;
-use common::{Bound, get, post_empty, send, spawn_app, spawn_server_with};
+use common::{Bound, get, post_empty, post_json, send, spawn_app, spawn_server_with};
 use serde_json::json;
 
 const ORIGIN: &str = "https://class.example";
@@ -269,4 +269,143 @@ async fn an_8_kb_bad_audience_is_echoed_cut() {
         let p = r.problem(400);
         assert!(!p["errors"].as_array().unwrap().is_empty(), "{p}");
     }
+}
+
+/// A generated client sends JSON `null` for an optional body left unset;
+/// it was refused (400), so the client's first "no body" call failed.
+#[actix_web::test]
+async fn a_null_body_is_no_body_where_the_body_is_optional() {
+    let (_db, app) = spawn_app().await;
+    let null = |path: &str| post_json(path, &serde_json::Value::Null);
+    let created = send(&app, null("/v1/games")).await;
+    assert_eq!(created.status.as_u16(), 201, "{:?}", created.json());
+    let id = created.json()["id"].as_str().unwrap().to_owned();
+    let thrown = send(&app, null(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(thrown.status.as_u16(), 201, "{:?}", thrown.json());
+    assert_eq!(thrown.json()["origin"], "server");
+    // In a seated game, the mover's token with a null body throws too.
+    let seated = send(&app, post_json("/v1/games", &json!({"seats": true}))).await;
+    let seated = seated.json();
+    let sid = seated["id"].as_str().unwrap();
+    let mover = seated["to_throw"]["side"]
+        .as_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    let token = seated["seat_tokens"][&mover].as_str().unwrap();
+    let r = send(
+        &app,
+        null(&format!("/v1/games/{sid}/throws"))
+            .insert_header(("authorization", format!("Bearer {token}"))),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 201, "{:?}", r.json());
+    // Any other non-object body is still refused.
+    for body in ["[]", "3", "\"x\"", "true"] {
+        let r = send(
+            &app,
+            post_empty("/v1/games")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(body),
+        )
+        .await;
+        r.problem(400);
+    }
+}
+
+/// Send `bytes` on a new connection to `app`, read until the server closes
+/// it; the answers as text.
+async fn raw(app: &Bound, bytes: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = app.base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // The server may answer and stop reading before all is sent.
+    let _ = stream.write_all(bytes).await;
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        stream.read_to_end(&mut answer),
+    )
+    .await
+    .expect("the server closes the connection");
+    assert!(read.is_ok(), "{read:?} after {} bytes", answer.len());
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The problem of the last answer in `text`, with its status.
+fn last_problem(text: &str, status: u16) -> serde_json::Value {
+    let at = text
+        .rfind("HTTP/1.1 ")
+        .unwrap_or_else(|| panic!("no answer: {text:?}"));
+    let answer = &text[at..];
+    assert!(
+        answer.starts_with(&format!("HTTP/1.1 {status} ")),
+        "{answer}"
+    );
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/problem+json"),
+        "{head}"
+    );
+    let p: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(p["status"], status, "{p}");
+    p
+}
+
+/// Past what the HTTP layer reads itself, a request was answered with an
+/// empty 400 (a target of 64 to 128 KiB, or more than 96 headers) or not
+/// at all (a head past 128 KiB): each is a problem now, on a real socket,
+/// in its place after the requests before it on the connection.
+#[actix_web::test]
+async fn heads_the_http_layer_refused_bare_are_problems_on_the_wire() {
+    let (_db, app) = spawn_app().await;
+    for kib in [70, 200] {
+        let head = format!(
+            "GET /v1/sticks?pad={} HTTP/1.1\r\nhost: x\r\n\r\n",
+            "x".repeat(kib * 1024)
+        );
+        let p = last_problem(&raw(&app, head.as_bytes()).await, 414);
+        assert_eq!(p["type"], "/problems/uri-too-long", "{kib} KiB");
+    }
+    let mut many = String::from("GET /v1/sticks HTTP/1.1\r\nhost: x\r\n");
+    for i in 0..120 {
+        many.push_str(&format!("x-pad-{i}: 1\r\n"));
+    }
+    many.push_str("\r\n");
+    let p = last_problem(&raw(&app, many.as_bytes()).await, 431);
+    assert_eq!(p["type"], "/problems/headers-too-large");
+    let big = format!(
+        "GET /v1/sticks HTTP/1.1\r\nhost: x\r\nx-pad: {}\r\n\r\n",
+        "y".repeat(200 * 1024)
+    );
+    last_problem(&raw(&app, big.as_bytes()).await, 431);
+    let p = last_problem(
+        &raw(&app, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n").await,
+        400,
+    );
+    assert_eq!(p["type"], "/problems/malformed-request");
+
+    // After a body and a request on the same connection, in order.
+    let long = format!(
+        "GET /v1/sticks?pad={} HTTP/1.1\r\nhost: x\r\n\r\n",
+        "x".repeat(70 * 1024)
+    );
+    let piped = format!(
+        "POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{{}}\
+         GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n{long}"
+    );
+    let text = raw(&app, piped.as_bytes()).await;
+    let statuses: Vec<&str> = text
+        .match_indices("HTTP/1.1 ")
+        .map(|(i, _)| &text[i + 9..i + 12])
+        .collect();
+    assert_eq!(statuses, ["201", "200", "414"], "{text}");
+    last_problem(&text, 414);
+    // A head within the limits is served as before.
+    let ok = raw(
+        &app,
+        b"GET /healthz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(ok.starts_with("HTTP/1.1 200 "), "{ok}");
 }

@@ -194,6 +194,46 @@ async fn malformed_ids_are_400_and_unknown_ids_404() {
         .problem(400);
 }
 
+/// A duplicated query parameter pointed at `#/query`, not at the
+/// parameter, on every operation that reads a query.
+#[actix_web::test]
+async fn a_parameter_given_twice_points_at_its_name() {
+    let (_db, app) = spawn_app().await;
+    let created = send(&app, post_empty("/v1/games")).await;
+    let id = created.json()["id"].as_str().expect("id").to_owned();
+    for (path, name) in [
+        (format!("/v1/games/{id}/moves?limit=2&limit=3"), "limit"),
+        (format!("/v1/games/{id}/moves?cursor=1&cursor=2"), "cursor"),
+        (
+            format!("/v1/games/{id}/moves/1?audience=young&audience=young"),
+            "audience",
+        ),
+        (
+            format!("/v1/games/{id}/board.svg?format=png&format=svg"),
+            "format",
+        ),
+        ("/v1/sources?format=csl&format=csl".to_owned(), "format"),
+        ("/v1/rules?preset=ludii&preset=a4".to_owned(), "preset"),
+        (
+            "/v1/rulesets/ludii?audience=young&audience=scholar".to_owned(),
+            "audience",
+        ),
+    ] {
+        let p = send(&app, get(&path)).await.problem(400);
+        assert_eq!(
+            p["errors"][0]["pointer"],
+            format!("#/query/{name}"),
+            "{path}: {p}"
+        );
+        assert!(
+            p["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains(&format!("`{name}`"))),
+            "{path}: {p}"
+        );
+    }
+}
+
 #[actix_web::test]
 async fn unknown_routes_are_404_and_wrong_methods_405() {
     let (_db, app) = spawn_app().await;

@@ -13,7 +13,7 @@ const SPEC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.js
 /// run rewrites the file and fails, so it never passes unnoticed.
 #[actix_web::test]
 async fn committed_openapi_matches_the_generated_one() {
-    let generated = zohn_ahl::http::openapi().to_pretty_json().unwrap() + "\n";
+    let generated = serde_json::to_string_pretty(&zohn_ahl::http::openapi()).unwrap() + "\n";
     let committed = std::fs::read_to_string(SPEC_PATH).unwrap_or_default();
     if std::env::var_os("UPDATE_OPENAPI").is_some() && committed != generated {
         std::fs::write(SPEC_PATH, &generated).unwrap();
@@ -32,9 +32,11 @@ async fn the_served_spec_is_the_generated_one_and_docs_are_served() {
     let (_db, app) = spawn_app().await;
     let r = send(&app, get("/openapi.json")).await;
     assert_eq!(r.status.as_u16(), 200);
-    let served = r.json();
-    let generated: Value =
-        serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let mut served = r.json();
+    let mut generated: Value = zohn_ahl::http::openapi();
+    // The same document, but for the server it names.
+    served["servers"] = Value::Null;
+    generated["servers"] = Value::Null;
     assert_eq!(served, generated);
     assert_eq!(served["info"]["license"]["identifier"], "MIT");
     for path in [
@@ -237,7 +239,7 @@ fn operations(doc: &Value) -> Vec<(String, String, &Value)> {
 
 #[test]
 fn every_summary_is_one_plain_line_and_every_operation_id_a_stable_verb() {
-    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let doc: Value = zohn_ahl::http::openapi();
     let verbs = [
         "create", "get", "list", "delete", "play", "stop", "stream", "check", "compute", "draw",
     ];
@@ -259,12 +261,12 @@ fn every_summary_is_one_plain_line_and_every_operation_id_a_stable_verb() {
         );
         assert!(ids.insert(id.to_owned()), "{id} twice");
     }
-    assert_eq!(doc["servers"][0]["url"], "/");
+    assert_eq!(doc["servers"][0]["url"], "http://127.0.0.1:8080");
 }
 
 #[test]
 fn request_bodies_are_plain_refs_and_an_empty_body_is_allowed() {
-    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let doc: Value = zohn_ahl::http::openapi();
     for (path, method, op) in operations(&doc) {
         let Some(body) = op.get("requestBody") else {
             continue;
@@ -275,6 +277,24 @@ fn request_bodies_are_plain_refs_and_an_empty_body_is_allowed() {
             "{method} {path}: {schema}"
         );
         assert_eq!(body["required"], false, "{method} {path}");
+        // JSON `null` is no body (what generated clients send for a body
+        // left unset): the schema admits it, and objects, and nothing else.
+        let root = serde_json::json!({
+            "$ref": schema["$ref"],
+            "components": doc["components"],
+        });
+        let validator = jsonschema::validator_for(&root).unwrap();
+        for ok in [Value::Null, serde_json::json!({})] {
+            assert!(validator.is_valid(&ok), "{method} {path}: {ok}");
+        }
+        for refused in [
+            serde_json::json!([]),
+            serde_json::json!("x"),
+            serde_json::json!(3),
+            serde_json::json!(true),
+        ] {
+            assert!(!validator.is_valid(&refused), "{method} {path}: {refused}");
+        }
     }
 }
 
@@ -283,7 +303,7 @@ fn request_bodies_are_plain_refs_and_an_empty_body_is_allowed() {
 /// absent fields out as their format does, are the one exception.
 #[test]
 fn every_field_of_an_answer_is_required() {
-    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let doc: Value = zohn_ahl::http::openapi();
     fn check(name: &str, schema: &Value) {
         if let Some(props) = schema["properties"].as_object() {
             let required: Vec<&str> = schema["required"]
@@ -341,7 +361,7 @@ fn every_field_of_an_answer_is_required() {
 
 #[test]
 fn closed_sets_are_enums() {
-    let doc: Value = serde_json::from_str(&zohn_ahl::http::openapi().to_json().unwrap()).unwrap();
+    let doc: Value = zohn_ahl::http::openapi();
     let schemas = &doc["components"]["schemas"];
     let values = |name: &str| -> Vec<String> {
         schemas[name]["enum"]
@@ -403,4 +423,184 @@ async fn every_list_answer_keeps_its_list_in_items() {
             "{uri}"
         );
     }
+}
+
+/// Inline `audience` and `format` enums on some parameters made generators
+/// build one type per operation: every parameter of a closed set is a `$ref`
+/// to the one component of its concept.
+#[test]
+fn every_closed_set_parameter_is_a_ref_to_its_component() {
+    let doc: Value = zohn_ahl::http::openapi();
+    let mut seen = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for (path, method, op) in operations(&doc) {
+        for param in op["parameters"].as_array().into_iter().flatten() {
+            let name = param["name"].as_str().unwrap();
+            let schema = &param["schema"];
+            let inner = if schema["items"].is_object() {
+                &schema["items"]
+            } else {
+                schema
+            };
+            assert!(
+                !inner.to_string().contains("\"enum\""),
+                "{method} {path}: `{name}` has an inline enum: {schema}"
+            );
+            if let Some(target) = inner["$ref"].as_str() {
+                seen.entry(name.to_owned())
+                    .or_default()
+                    .insert(target.to_owned());
+            }
+        }
+    }
+    let one = |name: &str, component: &str| {
+        assert_eq!(
+            seen.get(name)
+                .map(|s| s.iter().cloned().collect::<Vec<_>>()),
+            Some(vec![format!("#/components/schemas/{component}")]),
+            "{name}"
+        );
+    };
+    // Every reference of the document resolves to a component.
+    fn refs<'a>(schema: &'a Value, into: &mut Vec<&'a str>) {
+        match schema {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    into.push(r);
+                }
+                map.values().for_each(|v| refs(v, into));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, into)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    refs(&doc, &mut all);
+    for r in all {
+        let pointer = r.strip_prefix('#').unwrap_or(r);
+        assert!(doc.pointer(pointer).is_some(), "{r} does not resolve");
+    }
+    one("audience", "Audience");
+    one("preset", "Preset");
+    // `format` is two concepts: a picture's and a source's.
+    let formats = &seen["format"];
+    assert!(
+        formats.contains("#/components/schemas/BoardFormat")
+            && formats.contains("#/components/schemas/SourceFormat")
+            && formats.len() == 2,
+        "{formats:?}"
+    );
+}
+
+/// The pictures' media types had no schema, so generators gave no bytes
+/// or text type: every media type of every answer has one.
+#[test]
+fn every_media_type_of_an_answer_has_a_schema() {
+    let doc: Value = zohn_ahl::http::openapi();
+    let mut pictures = 0;
+    for (path, method, op) in operations(&doc) {
+        for (status, response) in op["responses"].as_object().unwrap() {
+            for (media, body) in response["content"].as_object().into_iter().flatten() {
+                let schema = &body["schema"];
+                assert!(
+                    schema.is_object(),
+                    "{method} {path} {status} {media}: no schema"
+                );
+                if media.starts_with("image/") || media == "application/x-bibtex" {
+                    assert_eq!(schema["type"], "string", "{method} {path} {media}");
+                }
+                if media == "image/png" {
+                    pictures += 1;
+                    assert_eq!(schema["contentMediaType"], "image/png");
+                    assert_eq!(schema["format"], "binary");
+                }
+                if media == "image/svg+xml" {
+                    assert_eq!(schema["contentMediaType"], "image/svg+xml");
+                }
+            }
+        }
+    }
+    assert_eq!(pictures, 3, "the three board operations answer PNG");
+}
+
+/// `OptionValue` was one schema of three types (`[string, integer,
+/// null]`), which a generator turned into an empty struct that read
+/// nothing: it is a `oneOf` of typed alternatives, and no schema of the
+/// document has more than one type besides `null`.
+#[test]
+fn option_values_are_a_union_of_typed_alternatives() {
+    let doc: Value = zohn_ahl::http::openapi();
+    let value = &doc["components"]["schemas"]["OptionValue"];
+    let types: Vec<&str> = value["oneOf"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a oneOf: {value}"))
+        .iter()
+        .map(|s| s["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["string", "integer"]);
+    // A count switched off is null: the field adds it.
+    let default = &doc["components"]["schemas"]["OptionView"]["properties"]["default"];
+    assert!(
+        default.to_string().contains("OptionValue") && default.to_string().contains("null"),
+        "{default}"
+    );
+    fn check(at: &str, schema: &Value) {
+        match schema {
+            Value::Object(map) => {
+                if let Some(Value::Array(types)) = map.get("type") {
+                    let others = types.iter().filter(|t| *t != "null").count();
+                    assert!(others <= 1, "{at}: {schema}");
+                }
+                // (What a schema refuses, under `not`, may list several.)
+                for (key, inner) in map.iter().filter(|(key, _)| *key != "not") {
+                    check(&format!("{at}/{key}"), inner);
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .for_each(|(i, inner)| check(&format!("{at}/{i}"), inner)),
+            _ => {}
+        }
+    }
+    check("#", &doc);
+}
+
+/// A relative `servers` URL (`/`) gave generated clients no usable base
+/// URL: the served document names the URL the request reached, or the
+/// public URL configured, always absolute.
+#[actix_web::test]
+async fn the_served_document_names_an_absolute_server() {
+    let (_db, app) = spawn_app().await;
+    let r = send(&app, get("/openapi.json")).await;
+    let servers = r.json()["servers"].clone();
+    assert_eq!(servers.as_array().map(Vec::len), Some(1), "{servers}");
+    assert_eq!(servers[0]["url"], app.base, "{servers}");
+    assert!(
+        r.header("vary")
+            .is_some_and(|v| v.split(',').any(|h| h.trim() == "Host")),
+        "{:?}",
+        r.header("vary")
+    );
+    let other = send(
+        &app,
+        get("/openapi.json").insert_header(("host", "Zohn.Example:8443")),
+    )
+    .await;
+    assert_eq!(
+        other.json()["servers"][0]["url"],
+        "http://zohn.example:8443"
+    );
+    // A Host that is not a plain host[:port] is not echoed: the default stays.
+    let odd = send(&app, get("/openapi.json").insert_header(("host", "a\"b"))).await;
+    assert_eq!(odd.json()["servers"][0]["url"], "http://127.0.0.1:8080");
+
+    // With a public URL (behind a proxy or TLS), that is the server.
+    let db = common::TestDb::new();
+    let service = db.service().await;
+    let public = zohn_ahl::http::PublicUrl::parse("https://zohn.example/games/").unwrap();
+    let proxied = common::spawn_server_with(move || {
+        zohn_ahl::http::app(service.clone()).app_data(actix_web::web::Data::new(public.clone()))
+    });
+    let r = send(&proxied, get("/openapi.json")).await;
+    assert_eq!(r.json()["servers"][0]["url"], "https://zohn.example/games");
 }

@@ -127,6 +127,12 @@ pub struct ServeArgs {
     /// text.
     #[arg(long, env = "ZOHN_AHL_CORRECTIONS_CONTACT", value_parser = crate::http::CorrectionsContact::parse)]
     pub corrections_contact: Option<crate::http::CorrectionsContact>,
+    /// The base URL clients reach this server by (`https://zohn.example`),
+    /// named in the served OpenAPI document's `servers`; without it the
+    /// document names `http://` and the `Host` each request came with.
+    /// Set it behind a proxy or TLS.
+    #[arg(long, env = "ZOHN_AHL_PUBLIC_URL", value_parser = crate::http::PublicUrl::parse)]
+    pub public_url: Option<crate::http::PublicUrl>,
 }
 
 impl From<ServeArgs> for crate::server::Settings {
@@ -147,6 +153,7 @@ impl From<ServeArgs> for crate::server::Settings {
                 write_origins: args.cors_origins,
             },
             corrections_contact: args.corrections_contact,
+            public_url: args.public_url,
         }
     }
 }

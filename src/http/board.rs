@@ -92,7 +92,7 @@ pub struct BoardQuery {
     /// `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
     /// same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
     /// that cannot show SVG.
-    #[param(inline, value_type = Option<BoardFormat>)]
+    #[param(value_type = Option<BoardFormat>)]
     format: Option<String>,
 }
 

@@ -8,7 +8,16 @@
 //!   not have.
 //! - **Bodies**: a request body is a plain `$ref` to its schema and may be
 //!   left out (`required: false`) where the operation takes an empty body.
+//!   There JSON `null` is also "no body" (generated clients send it for a
+//!   body left unset), so the schema of such a body admits an object or
+//!   `null` and nothing else: `not` an array, boolean, number or string.
+//!   Written that way, not as `type: [object, null]` or a `oneOf` with
+//!   `null`, because generators make a model of it (a union's unset value
+//!   was sent as JSON by one), and still send no body when none is set.
 //! - **Security**: an operation that takes no token says so (`security: []`).
+//! - **Media types**: every answer's media type has a schema; the pictures
+//!   are strings, the PNG of raw bytes (`contentMediaType`, and
+//!   `format: binary` for generators that read only that), the SVG of text.
 //! - **Refusals below the handlers**: every operation may answer 414 and 431
 //!   (see [`super::conventions`]), and every write 403 for a cross-origin
 //!   page the server does not let write.
@@ -28,6 +37,7 @@ pub fn apply(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     };
     let requests = plain_request_bodies(&mut doc);
     every_operation(&mut doc);
+    picture_schemas(&mut doc);
     if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
         let names: Vec<String> = schemas.keys().cloned().collect();
         for name in names {
@@ -40,6 +50,35 @@ pub fn apply(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         }
     }
     serde_json::from_value(doc).unwrap_or(api)
+}
+
+/// The document as JSON, with what utoipa's types cannot hold: the schema
+/// of each optional body admits `null` (see the module's conventions).
+#[must_use]
+pub fn finish(api: utoipa::openapi::OpenApi) -> Value {
+    let mut doc = serde_json::to_value(&api).unwrap_or_default();
+    let mut optional_roots = Vec::new();
+    if let Some(Value::Object(paths)) = doc.get("paths") {
+        for item in paths.values() {
+            let Value::Object(item) = item else { continue };
+            for operation in item.values() {
+                let body = &operation["requestBody"];
+                if body["required"] == Value::Bool(false)
+                    && let Some(Value::Object(content)) = body.get("content")
+                {
+                    for media in content.values() {
+                        collect_refs(&media["schema"], &mut optional_roots);
+                    }
+                }
+            }
+        }
+    }
+    for name in &optional_roots {
+        if let Some(schema) = doc.pointer_mut(&format!("/components/schemas/{name}")) {
+            object_or_null(schema);
+        }
+    }
+    doc
 }
 
 /// A problem answer of `description`, as the handlers' own are written.
@@ -79,6 +118,51 @@ fn every_operation(doc: &mut Value) {
             responses
                 .entry("431")
                 .or_insert_with(|| problem("Too many headers, or headers too large"));
+        }
+    }
+}
+
+/// The schema of a picture's media type: a string, of bytes for PNG, of
+/// text for SVG.
+fn picture_schema(media: &str) -> Option<Value> {
+    match media {
+        "image/png" => Some(serde_json::json!({
+            "type": "string",
+            "format": "binary",
+            "contentMediaType": "image/png",
+            "description": "A PNG picture (raw bytes)."
+        })),
+        "image/svg+xml" => Some(serde_json::json!({
+            "type": "string",
+            "contentMediaType": "image/svg+xml",
+            "description": "An SVG picture (UTF-8 text)."
+        })),
+        _ => None,
+    }
+}
+
+/// Give every answer's picture media type its schema where the handler
+/// declared none.
+fn picture_schemas(doc: &mut Value) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Value::Object(item) = item else { continue };
+        for operation in item.values_mut() {
+            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+                continue;
+            };
+            for response in responses.values_mut() {
+                let Some(Value::Object(content)) = response.get_mut("content") else {
+                    continue;
+                };
+                for (media, body) in content.iter_mut() {
+                    if let (Some(schema), Value::Object(body)) = (picture_schema(media), body) {
+                        body.entry("schema").or_insert(schema);
+                    }
+                }
+            }
         }
     }
 }
@@ -129,6 +213,34 @@ fn plain_request_bodies(doc: &mut Value) -> BTreeSet<String> {
         }
     }
     reached
+}
+
+/// Make an object schema admit `null` too (an optional body's: `null` is no
+/// body), and still nothing else.
+fn object_or_null(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if map.get("type").and_then(Value::as_str) != Some("object") {
+        return;
+    }
+    map.remove("type");
+    map.insert(
+        "not".to_owned(),
+        // (`items` says nothing here; linters ask for it beside `array`.)
+        serde_json::json!({"type": ["array", "boolean", "number", "string"], "items": {}}),
+    );
+    let description = map
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim_end()
+        .to_owned();
+    let sep = if description.is_empty() { "" } else { " " };
+    map.insert(
+        "description".to_owned(),
+        Value::String(format!(
+            "{description}{sep}A JSON object; `null` is the same as no body."
+        )),
+    );
 }
 
 /// The one non-null alternative of a `oneOf [X, {"type": "null"}]`.

@@ -116,6 +116,32 @@ pub async fn head_as_get(
     }))
 }
 
+/// The problem for a request refused below the handlers with `status`.
+fn refused(status: StatusCode) -> ApiError {
+    match status {
+        StatusCode::URI_TOO_LONG => ApiError::new(
+            status,
+            "uri-too-long",
+            "URI too long",
+            format!("the request's path and query are limited to {MAX_URI_BYTES} bytes"),
+        ),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => ApiError::new(
+            status,
+            "headers-too-large",
+            "Request header fields too large",
+            format!(
+                "requests are limited to {MAX_HEADERS} headers and {MAX_HEADER_BYTES} bytes of them"
+            ),
+        ),
+        _ => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "Malformed request",
+            "the request's head could not be read as HTTP/1.1",
+        ),
+    }
+}
+
 /// 414 for a request target past [`MAX_URI_BYTES`], 431 for more than
 /// [`MAX_HEADERS`] headers or more than [`MAX_HEADER_BYTES`] of them, as
 /// problem details, before any handler reads them.
@@ -129,22 +155,17 @@ pub async fn limits(
         .iter()
         .map(|(name, value)| name.as_str().len() + value.len())
         .sum();
-    let refusal = if target > MAX_URI_BYTES {
-        Some(ApiError::new(
-            StatusCode::URI_TOO_LONG,
-            "uri-too-long",
-            "URI too long",
-            format!("the request's path and query are limited to {MAX_URI_BYTES} bytes"),
-        ))
+    // A head the connection refused (see `wire`) comes as the server's own
+    // stand-in request, which says with what.
+    let refusal = if let Some(status) = headers
+        .get(super::wire::REFUSAL_HEADER)
+        .and_then(|v| super::wire::refusal(v.as_bytes()))
+    {
+        Some(refused(status))
+    } else if target > MAX_URI_BYTES {
+        Some(refused(StatusCode::URI_TOO_LONG))
     } else if headers.len() > MAX_HEADERS || header_bytes > MAX_HEADER_BYTES {
-        Some(ApiError::new(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "headers-too-large",
-            "Request header fields too large",
-            format!(
-                "requests are limited to {MAX_HEADERS} headers and {MAX_HEADER_BYTES} bytes of them"
-            ),
-        ))
+        Some(refused(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE))
     } else {
         None
     };

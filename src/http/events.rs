@@ -53,7 +53,7 @@ pub const NDJSON: &str = "application/x-ndjson";
 pub struct EventsQuery {
     /// Narrate every move again for this audience (default: the game's
     /// own), as on the move log.
-    #[param(inline, value_type = Option<Audience>)]
+    #[param(value_type = Option<Audience>)]
     audience: Option<String>,
     /// Resume after move `since` (no snapshot): the first event is move
     /// `since + 1`. For clients without `Last-Event-ID` (NDJSON); the

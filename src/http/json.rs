@@ -100,8 +100,8 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
     p
 }
 
-/// Parse a JSON body into `T`. An empty body parses as `{}` when
-/// `empty_ok`; otherwise it is an error.
+/// Parse a JSON body into `T`. An empty body, or JSON `null`, parses as
+/// `{}` when `empty_ok` (the body is optional); otherwise it is an error.
 ///
 /// # Errors
 /// 415 for a non-JSON content type, 413 past [`BODY_LIMIT`], 400 for
@@ -143,8 +143,21 @@ pub fn parse<T: DeserializeOwned>(
             Vec::new(),
         )
     })?;
-    // An optional body is left out, not sent as JSON `null`: the document
-    // describes it as an object, and `null` is refused as any non-object.
+    // JSON `null` is "no body" where a body is optional (client generators
+    // send it for a body left unset), and refused where one is required.
+    let value = match value {
+        serde_json::Value::Null if empty_ok => serde_json::Value::Object(serde_json::Map::new()),
+        serde_json::Value::Null => {
+            return Err(ApiError::invalid(
+                "the request needs a JSON object as its body, not null",
+                vec![FieldError {
+                    pointer: String::new(),
+                    detail: "must be a JSON object".to_owned(),
+                }],
+            ));
+        }
+        value => value,
+    };
     serde_path_to_error::deserialize(value)
         .map(|Obj(t)| t)
         .map_err(|e| {
@@ -178,7 +191,29 @@ pub fn too_large() -> ApiError {
 
 #[cfg(test)]
 mod tests {
-    use super::plain_words;
+    use super::{parse, plain_words};
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Probe {
+        seed: Option<String>,
+    }
+
+    #[test]
+    fn null_is_no_body_only_where_the_body_is_optional() {
+        let req = actix_web::test::TestRequest::post()
+            .insert_header(("content-type", "application/json"))
+            .to_http_request();
+        let null = actix_web::web::Bytes::from_static(b"null");
+        let probe: Probe = parse(&req, &null, true).expect("null is no body");
+        assert!(probe.seed.is_none());
+        let refused = parse::<Probe>(&req, &null, false).expect_err("a body is required");
+        assert_eq!(refused.problem().status, 400);
+        for other in [&b"[]"[..], b"3", b"\"x\"", b"true"] {
+            let body = actix_web::web::Bytes::copy_from_slice(other);
+            assert!(parse::<Probe>(&req, &body, true).is_err(), "{other:?}");
+        }
+    }
 
     #[test]
     fn serde_messages_lose_rust_type_names() {

@@ -25,6 +25,8 @@ mod reference;
 mod rules;
 mod rulesets;
 pub(crate) mod schema;
+mod served;
+pub mod wire;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};
@@ -42,6 +44,7 @@ pub use json::BODY_LIMIT;
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 pub use play::CorrectionsContact;
 use problem::{ApiError, PROBLEM_JSON};
+pub use served::PublicUrl;
 
 use crate::odds::Solver;
 use crate::service::Service;
@@ -60,8 +63,14 @@ use crate::service::Service;
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
     ),
-    servers((url = "/", description = "The server this document is served from")),
-    components(schemas(problem::Problem, problem::FieldError, fairness::ClassGameId)),
+    servers((url = "http://127.0.0.1:8080", description = "The default address; the document served at /openapi.json names the server it is served from")),
+    components(schemas(
+        problem::Problem,
+        problem::FieldError,
+        fairness::ClassGameId,
+        board::BoardFormat,
+        reference::SourceFormat
+    )),
     modifiers(&SecuritySchemes)
 )]
 struct ApiDoc;
@@ -99,7 +108,7 @@ impl utoipa::Modify for SecuritySchemes {
 fn route_table() -> &'static [(ResourceDef, Vec<&'static str>)] {
     static TABLE: std::sync::LazyLock<Vec<(ResourceDef, Vec<&'static str>)>> =
         std::sync::LazyLock::new(|| {
-            let mut table: Vec<(ResourceDef, Vec<&'static str>)> = openapi()
+            let mut table: Vec<(ResourceDef, Vec<&'static str>)> = described()
                 .paths
                 .paths
                 .iter()
@@ -157,22 +166,26 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(reference::readyz);
 }
 
-/// The OpenAPI document the service serves at `/openapi.json`.
+/// What the handlers declare, as utoipa collects it.
+fn described() -> utoipa::openapi::OpenApi {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts()
+        .1
+}
+
+/// The OpenAPI document (as committed; the one served at `/openapi.json`
+/// names the server it is served from).
 #[must_use]
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    finish(
-        App::new()
-            .into_utoipa_app()
-            .openapi(ApiDoc::openapi())
-            .configure(routes)
-            .split_for_parts()
-            .1,
-    )
+pub fn openapi() -> serde_json::Value {
+    finish(described())
 }
 
 /// The document as served: the conventions applied, the links added.
-fn finish(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
-    with_links(contract::apply(api))
+fn finish(api: utoipa::openapi::OpenApi) -> serde_json::Value {
+    contract::finish(with_links(contract::apply(api)))
 }
 
 /// Add OpenAPI links from the answers that name a game (creating one,
@@ -228,6 +241,33 @@ fn with_links(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         }
     }
     api
+}
+
+/// The problem for a query string the operation's query type refused: a
+/// parameter given twice (serde's "duplicate field `limit`") points at
+/// `#/query/limit`; what names no parameter points at `#/query`.
+fn query_problem(err: &actix_web::error::QueryPayloadError) -> ApiError {
+    let message = err.to_string().replace("Query deserialize error: ", "");
+    let name = ["duplicate field `", "missing field `", "unknown field `"]
+        .iter()
+        .find_map(|prefix| message.strip_prefix(prefix))
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name)
+        .filter(|name| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        });
+    let (pointer, detail) = match name {
+        Some(name) if message.starts_with("duplicate") => (
+            format!("#/query/{name}"),
+            format!("`{name}` is given more than once; give it once"),
+        ),
+        Some(name) => (format!("#/query/{name}"), problem::clip_echoes(&message)),
+        None => ("#/query".to_owned(), problem::clip_echoes(&message)),
+    };
+    ApiError::invalid(
+        format!("query string: {detail}"),
+        vec![problem::FieldError { pointer, detail }],
+    )
 }
 
 /// Where the MCP endpoint is mounted (see [`app_with`]): its answers,
@@ -356,21 +396,10 @@ pub fn app_with(
         .app_data(web::Data::new(service))
         .app_data(web::Data::new(odds))
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
-        .app_data(web::QueryConfig::default().error_handler(|err, _| {
-            let detail =
-                problem::clip_echoes(&err.to_string().replace("Query deserialize error: ", ""));
-            ApiError::invalid(
-                format!("query string: {detail}"),
-                vec![problem::FieldError {
-                    pointer: "#/query".to_owned(),
-                    detail,
-                }],
-            )
-            .into()
-        }))
+        .app_data(web::QueryConfig::default().error_handler(|err, _| query_problem(&err).into()))
         .configure(routes)
         .split_for_parts();
-    let api = finish(api);
+    let document = finish(api);
     let app = app
         .service(web::redirect("/docs", "/docs/"))
         .configure(play::routes)
@@ -379,13 +408,20 @@ pub fn app_with(
     // `bench-baseline` feature (not documented, not in the product).
     #[cfg(feature = "bench-baseline")]
     let app = app.service(baseline::post_baseline);
-    app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
-        .default_service(web::to(no_route))
-        .wrap(ErrorHandlers::new().default_handler(to_problem))
-        .wrap(conventions::cors(cors))
-        // Again outside CORS: its own refusals become problems too.
-        .wrap(ErrorHandlers::new().default_handler(to_problem))
-        .wrap(actix_web::middleware::from_fn(conventions::limits))
-        .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
-        .wrap(TracingLogger::default())
+    app.service(
+        web::resource("/openapi.json")
+            .app_data(web::Data::new(served::Document(document)))
+            .route(web::get().to(served::serve)),
+    )
+    .service(
+        SwaggerUi::new("/docs/{_:.*}").config(utoipa_swagger_ui::Config::new(["/openapi.json"])),
+    )
+    .default_service(web::to(no_route))
+    .wrap(ErrorHandlers::new().default_handler(to_problem))
+    .wrap(conventions::cors(cors))
+    // Again outside CORS: its own refusals become problems too.
+    .wrap(ErrorHandlers::new().default_handler(to_problem))
+    .wrap(actix_web::middleware::from_fn(conventions::limits))
+    .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
+    .wrap(TracingLogger::default())
 }

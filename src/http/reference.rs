@@ -200,7 +200,7 @@ fn accept_prefers_bibtex(req: &HttpRequest) -> bool {
 pub struct SourceQuery {
     /// `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
     /// it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
-    #[param(inline, value_type = Option<SourceFormat>)]
+    #[param(value_type = Option<SourceFormat>)]
     format: Option<String>,
 }
 

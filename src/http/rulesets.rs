@@ -63,8 +63,8 @@ pub struct OptionView {
     /// What it decides.
     pub description: String,
     /// The composite reconstruction's value: one of `values` for an
-    /// enumerated option, an integer or `null` for a numeric one.
-    #[schema(value_type = crate::http::schema::OptionValue)]
+    /// enumerated option, an integer or `null` (off) for a numeric one.
+    #[schema(value_type = Option<crate::http::schema::OptionValue>)]
     pub default: serde_json::Value,
     /// The allowed values (enumerated options).
     pub values: Vec<OptionValueView>,

@@ -141,17 +141,34 @@ impl utoipa::ToSchema for LessonSectionId {
     }
 }
 
-/// The value of a ruleset option, for documentation: a choice's name, a
-/// count, or `null` for a count switched off.
+/// The value of a ruleset option, for documentation: a choice's name or a
+/// count, each its own typed alternative (a union, not one multi-type
+/// schema, so that generated clients get a sum type). A count switched off
+/// is `null`, which the fields that may hold it add (`Option<OptionValue>`).
 pub struct OptionValue;
 
 impl utoipa::PartialSchema for OptionValue {
     fn schema() -> RefOr<Schema> {
-        use utoipa::openapi::schema::SchemaType;
-        ObjectBuilder::new()
-            .schema_type(SchemaType::from_iter([Type::String, Type::Integer, Type::Null]))
+        use utoipa::openapi::schema::OneOfBuilder;
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .title(Some("choice"))
+                    .description(Some("A choice's name, one of the option's `values`.")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .title(Some("count"))
+                    .minimum(Some(0))
+                    .maximum(Some(255))
+                    .description(Some(
+                        "A count, within the option's `minimum` and `maximum`.",
+                    )),
+            )
             .description(Some(
-                "An option's value: a choice's name (a string), a count (an integer), or `null` for a count switched off.",
+                "An option's value: a choice's name (a string) or a count (an integer).",
             ))
             .into()
     }

@@ -5,7 +5,6 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use actix_web::HttpServer;
 use actix_web::dev::ServerHandle;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -35,16 +34,15 @@ impl Served {
         let served = service.clone();
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = listener.local_addr().expect("address");
-        // The server's own settings (TCP_NODELAY, hang-ups noticed).
-        let server = zohn_ahl::server::tuned(HttpServer::new(move || {
-            zohn_ahl::http::app(service.clone())
-        }))
-        .workers(2)
-        .disable_signals()
-        .shutdown_timeout(1)
-        .listen(listener)
-        .expect("listen")
-        .run();
+        // The server's own settings (TCP_NODELAY, hang-ups noticed,
+        // guarded connections).
+        let server =
+            zohn_ahl::server::serve_on(listener, move || zohn_ahl::http::app(service.clone()))
+                .expect("listen")
+                .workers(2)
+                .disable_signals()
+                .shutdown_timeout(1)
+                .run();
         let handle = server.handle();
         actix_web::rt::spawn(server);
         Self {

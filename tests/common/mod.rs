@@ -167,11 +167,12 @@ where
 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
     let addr = listener.local_addr().expect("bound address");
-    let server = actix_web::HttpServer::new(factory)
+    // As the server runs it: each connection guarded (request heads past
+    // the limits get problems).
+    let server = zohn_ahl::server::serve_on(listener, factory)
+        .expect("listen")
         .workers(1)
         .disable_signals()
-        .listen(listener)
-        .expect("listen")
         .run();
     actix_web::rt::spawn(server);
     Bound {

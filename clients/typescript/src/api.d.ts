@@ -688,6 +688,11 @@ export interface components {
          * @enum {string}
          */
         Board: "circle40" | "square28";
+        /**
+         * @description What the picture is sent as.
+         * @enum {string}
+         */
+        BoardFormat: "svg" | "png";
         /** @description A source citation. */
         CitationView: {
             /**
@@ -736,7 +741,7 @@ export interface components {
         };
         /**
          * @description Body of `POST /v1/games`. Every field is optional: `{}` creates a
-         *     composite game between "Side A" and "Side B", A first, server-seeded.
+         *     composite game between "Side A" and "Side B", A first, server-seeded. A JSON object; `null` is the same as no body.
          * @example {
          *       "ruleset": {
          *         "preset": "composite",
@@ -1727,8 +1732,8 @@ export interface components {
              */
             version: number;
         };
-        /** @description An option's value: a choice's name (a string), a count (an integer), or `null` for a count switched off. */
-        OptionValue: string | number | null;
+        /** @description An option's value: a choice's name (a string) or a count (an integer). */
+        OptionValue: string | number;
         /** @description One allowed value of an option. */
         OptionValueView: {
             departure: components["schemas"]["CitedTextView"] | null;
@@ -1737,11 +1742,7 @@ export interface components {
         };
         /** @description One option of a ruleset. */
         OptionView: {
-            /**
-             * @description The composite reconstruction's value: one of `values` for an
-             *     enumerated option, an integer or `null` for a numeric one.
-             */
-            default: components["schemas"]["OptionValue"];
+            default: components["schemas"]["OptionValue"] | null;
             /** @description What it decides. */
             description: string;
             /**
@@ -2192,6 +2193,11 @@ export interface components {
              */
             tolerance: number;
         };
+        /**
+         * @description How a source is written.
+         * @enum {string}
+         */
+        SourceFormat: "csl" | "bibtex";
         /** @description The bibliography. */
         SourcesView: {
             /** @description CSL-JSON items. */
@@ -2302,7 +2308,7 @@ export interface components {
         /**
          * @description Body of `POST /v1/games/{id}/throws`. Empty (or `{}`): the server throws
          *     with the game's seeded generator. Or report a physical throw: `sticks`
-         *     for the stick tables, `spinner` for the spinner table.
+         *     for the stick tables, `spinner` for the spinner table. A JSON object; `null` is the same as no body.
          * @example {
          *       "sticks": [
          *         "flat",
@@ -2887,7 +2893,7 @@ export interface operations {
                  *     same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
                  *     that cannot show SVG.
                  */
-                format?: "svg" | "png";
+                format?: components["schemas"]["BoardFormat"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -2911,8 +2917,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/svg+xml": unknown;
-                    "image/png": unknown;
+                    "image/svg+xml": string;
+                    "image/png": string;
                 };
             };
             /** @description Not modified: If-None-Match names the picture's ETag */
@@ -2971,7 +2977,7 @@ export interface operations {
                  * @description Narrate every move again for this audience (default: the game's
                  *     own), as on the move log.
                  */
-                audience?: "young" | "general" | "scholar";
+                audience?: components["schemas"]["Audience"];
                 /**
                  * @description Resume after move `since` (no snapshot): the first event is move
                  *     `since + 1`. For clients without `Last-Event-ID` (NDJSON); the
@@ -3130,7 +3136,7 @@ export interface operations {
                  *     own). The same rules and context facts are told, in that audience's
                  *     words; the result is the same on every request.
                  */
-                audience?: "young" | "general" | "scholar";
+                audience?: components["schemas"]["Audience"];
             };
             header?: never;
             path: {
@@ -3196,7 +3202,7 @@ export interface operations {
                  *     The same rules and context fact are told, in that audience's words;
                  *     the result is the same on every request.
                  */
-                audience?: "young" | "general" | "scholar";
+                audience?: components["schemas"]["Audience"];
             };
             header?: never;
             path: {
@@ -3264,7 +3270,7 @@ export interface operations {
                  *     same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
                  *     that cannot show SVG.
                  */
-                format?: "svg" | "png";
+                format?: components["schemas"]["BoardFormat"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -3290,8 +3296,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/svg+xml": unknown;
-                    "image/png": unknown;
+                    "image/svg+xml": string;
+                    "image/png": string;
                 };
             };
             /** @description Not modified: If-None-Match names the picture's ETag */
@@ -4024,7 +4030,7 @@ export interface operations {
                  *     same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
                  *     that cannot show SVG.
                  */
-                format?: "svg" | "png";
+                format?: components["schemas"]["BoardFormat"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -4048,8 +4054,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/svg+xml": unknown;
-                    "image/png": unknown;
+                    "image/svg+xml": string;
+                    "image/png": string;
                 };
             };
             /** @description Not modified: If-None-Match names the picture's ETag */
@@ -4169,7 +4175,7 @@ export interface operations {
                  * @description `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
                  *     it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
                  */
-                format?: "csl" | "bibtex";
+                format?: components["schemas"]["SourceFormat"];
             };
             header?: never;
             path?: never;
@@ -4230,7 +4236,7 @@ export interface operations {
                  * @description `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
                  *     it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
                  */
-                format?: "csl" | "bibtex";
+                format?: components["schemas"]["SourceFormat"];
             };
             header?: never;
             path: {

@@ -58,7 +58,7 @@ pub struct MovesQuery {
     /// Narrate every move again for this audience (default: the game's
     /// own). The same rules and context facts are told, in that audience's
     /// words; the result is the same on every request.
-    #[param(inline, value_type = Option<Audience>)]
+    #[param(value_type = Option<Audience>)]
     audience: Option<String>,
 }
 
@@ -72,7 +72,7 @@ pub struct MoveQuery {
     /// Narrate the move again for this audience (default: the game's own).
     /// The same rules and context fact are told, in that audience's words;
     /// the result is the same on every request.
-    #[param(inline, value_type = Option<Audience>)]
+    #[param(value_type = Option<Audience>)]
     audience: Option<String>,
 }
 
