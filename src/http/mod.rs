@@ -17,6 +17,7 @@ mod facts;
 mod fairness;
 mod games;
 mod json;
+mod log;
 mod moves;
 pub mod odds;
 mod play;
@@ -423,5 +424,5 @@ pub fn app_with(
     .wrap(ErrorHandlers::new().default_handler(to_problem))
     .wrap(actix_web::middleware::from_fn(conventions::limits))
     .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
-    .wrap(TracingLogger::default())
+    .wrap(TracingLogger::<log::RequestLog>::new())
 }
