@@ -88,6 +88,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             crate::odds::Solver::shared(),
             &args.mcp_allowed_hosts,
         );
+        let service_hub = service.hub_handle();
         let cors = args.cors.clone();
         let contact = args.corrections_contact.clone();
         let public_url = args.public_url.clone();
@@ -106,6 +107,14 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }
+        // On the signal that stops the server, the live feeds end first:
+        // an open stream would hold the graceful stop for its whole timeout
+        // (30 s) and then be cut.
+        let hub = service_hub.clone();
+        actix_web::rt::spawn(async move {
+            stop_signal().await;
+            hub.close_all();
+        });
         server.run().await?;
         store.close().await;
         Ok(())
@@ -194,6 +203,29 @@ where
         })
         .and_then(http)
     })
+}
+
+/// Ctrl-C or SIGTERM: the signals on which actix-server stops gracefully.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// Logs to standard error, never standard output (which the stdio MCP

@@ -103,3 +103,146 @@ async fn stores_opened_together_on_a_fresh_database_all_migrate() {
         store.close().await;
     }
 }
+
+/// Start a server on a fresh SQLite file with `log` as its log filter;
+/// its standard error is piped.
+fn spawn_server(dir: &std::path::Path, port: u16, log: &str) -> Child {
+    let url = format!("sqlite://{}?mode=rwc", dir.join("games.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+        .args([
+            "--database-url",
+            &url,
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+        ])
+        .args(["--log", log, "--workers", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while get_status(port, "/readyz") != Some(200) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the server exited at start"
+        );
+        assert!(Instant::now() < deadline, "the server did not become ready");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+/// An operator's log had a warning with a debug dump of the error for
+/// every refused request (a wrong seat token, an unknown game): refusals
+/// are the client's affair and get the request's own line only.
+#[test]
+fn regression_refused_requests_were_logged_as_warnings_with_a_debug_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = spawn_server(dir.path(), port, "info");
+    assert_eq!(
+        get_status(port, "/v1/games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"),
+        Some(404)
+    );
+    assert_eq!(get_status(port, "/v1/games/not-a-game"), Some(400));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut log = String::new();
+    server
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(log.contains("http.status_code=404"), "{log}");
+    assert!(log.contains("http.status_code=400"), "{log}");
+    for line in log.lines() {
+        assert!(
+            !line.contains("WARN"),
+            "a refusal logged as a warning: {line}"
+        );
+        assert!(
+            !line.contains("ApiError"),
+            "a debug dump in the log: {line}"
+        );
+    }
+}
+
+/// Send `request` (a whole HTTP/1.1 request) and read the answer's head
+/// and as much of its body as came within the timeout.
+fn send_raw(port: u16, request: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+/// An operator's SIGTERM took 30 s while a live feed was open, and the
+/// feed was then cut (curl: partial transfer): the feeds now end first,
+/// each stream closed cleanly, and the server exits at once.
+#[test]
+fn regression_a_stopping_server_held_its_live_feeds_open_for_thirty_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = spawn_server(dir.path(), port, "warn");
+    let created = send_raw(
+        port,
+        "POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    let id = created
+        .split("\"id\":\"")
+        .nth(1)
+        .and_then(|rest| rest.get(..36))
+        .unwrap()
+        .to_owned();
+    let mut feed = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    feed.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        feed,
+        "GET /v1/games/{id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0_u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("event: snapshot") {
+        let n = feed.read(&mut buf).unwrap();
+        assert!(n > 0, "the feed closed before its snapshot");
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let asked = Instant::now();
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The stream ends with the last chunk of its chunked body.
+    loop {
+        let n = feed
+            .read(&mut buf)
+            .expect("the feed was not ended within 20 s");
+        seen.extend_from_slice(&buf[..n]);
+        if n == 0 || seen.ends_with(b"0\r\n\r\n") {
+            break;
+        }
+    }
+    assert!(seen.ends_with(b"0\r\n\r\n"), "the feed was cut, not ended");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let exit = loop {
+        if let Some(exit) = server.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server had not exited 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit}");
+    eprintln!("stopped {:?} after SIGTERM", asked.elapsed());
+}

@@ -239,6 +239,18 @@ impl Hub {
         })
     }
 
+    /// End every subscriber's feed: the server is stopping. Each watch
+    /// tells what it has and ends, so that its stream closes cleanly (an
+    /// `EventSource` then reconnects with `Last-Event-ID`, to this server
+    /// once it is back or to another instance) rather than holding the
+    /// server's graceful stop until its timeout and being cut. Their places
+    /// are given back as they go.
+    pub fn close_all(&self) {
+        let mut channels = self.channels.lock().unwrap_or_else(PoisonError::into_inner);
+        // Dropping a game's sender closes its channel for every receiver.
+        channels.games.clear();
+    }
+
     /// Send `items` of game `id` to its subscribers, in order (nothing when
     /// nobody watches it).
     pub fn publish(&self, id: GameId, items: impl FnOnce() -> Vec<FeedItem>) {

@@ -165,6 +165,12 @@ impl Service {
         &self.hub
     }
 
+    /// The live feed's hub, shared (to end the feeds when the server stops).
+    #[must_use]
+    pub fn hub_handle(&self) -> Arc<Hub> {
+        Arc::clone(&self.hub)
+    }
+
     /// Watch a game: its snapshot (or, with `resume`, the moves after move
     /// `resume`), then each move as it is committed, then its end. The
     /// subscription is taken before the store is read, so that no move is
