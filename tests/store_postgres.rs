@@ -428,3 +428,22 @@ async fn two_batches_on_the_same_games_in_opposite_orders_do_not_deadlock() {
     assert_eq!((games, faults), (6, Vec::<String>::new()));
     pool.close().await;
 }
+
+/// A server on PostgreSQL told to stop closes its store: the live feed's
+/// relay, which listens for other instances' writes, lets its connection go
+/// once the pool is closed. It retried for ever instead, and closing the
+/// pool waited for it: the process never exited after SIGTERM.
+#[actix_web::test]
+async fn a_stopping_server_closes_its_postgresql_store() {
+    let Some(url) = fresh_postgres().await else {
+        return;
+    };
+    let store = Store::connect(&url).await.unwrap();
+    let _service = Service::new(store.clone());
+    // The relay listening, as on a server that has run a while.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    tokio::time::timeout(std::time::Duration::from_secs(10), store.close())
+        .await
+        .expect("the store closes while the service's relay runs");
+    assert!(store.is_closed());
+}
