@@ -10,8 +10,8 @@ doubles, and (with `zohn-ahl verify`) that every game's state equals the
 replay of its moves.
 
 With --postgres, the same on PostgreSQL with two instances: both serve one
-fresh database (created for the run and dropped after it when every check
-passes), concurrent clients spread throws for the same games over both
+fresh database (created for the run and, with the servers' logs, dropped
+after it when every check passes), concurrent clients spread throws for the same games over both
 (and some games go to one instance only), one instance is killed with
 SIGKILL mid-load while the other goes on serving, the killed one is
 started again and serves too; then every throw answered 201 must be in
@@ -33,6 +33,7 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -273,6 +274,9 @@ def run_postgres(binary, server):
         print(f"durability: the database {name} and the servers' logs in {work} are kept")
         sys.exit(1)
     psql(server, f"DROP DATABASE {name}")
+    for f in logs:
+        f.close()
+    shutil.rmtree(work)
 
 
 def check_postgres(binary, db, procs, bases, ports, logs, failed):
