@@ -11,7 +11,19 @@
 
 local threads = {}
 
+-- LOAD_TARGETS (environment), "host:port,host:port": each wrk thread in
+-- turn sends to the next of these servers instead of URL's (several
+-- instances on one database; wrk adds up their answers and latencies).
+local targets = {}
+for target in string.gmatch(os.getenv("LOAD_TARGETS") or "", "[^,]+") do
+  targets[#targets + 1] = target
+end
+
 function setup(thread)
+  if #targets > 0 then
+    local host, port = targets[#threads % #targets + 1]:match("^(.+):(%d+)$")
+    thread.addr = wrk.lookup(host, port)[1]
+  end
   table.insert(threads, thread)
 end
 

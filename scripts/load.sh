@@ -5,10 +5,23 @@
 # /bench/baseline, built only with the `bench-baseline` feature), and the
 # server's resident memory. Then the same many-games run on a server started
 # with --max-batch 1 (one commit, so one fsync, per throw): group commit's
-# before and after in one run. Loopback only; every run is bounded in time.
+# before and after in one run. Then, with BACKENDS="sqlite postgres" (or
+# "postgres" alone), the many-games and one-game runs on PostgreSQL: one
+# instance, then two instances on one database (the clients split evenly
+# between them, one wrk thread for each). Loopback only;
+# every run is bounded in time.
 #
-#   scripts/load.sh                  # 5 s per point
+#   scripts/load.sh                  # 5 s per point, SQLite only
 #   DURATION=10 CLIENTS="1 32" scripts/load.sh
+#   BACKENDS="sqlite postgres" pg_virtualenv -o fsync=on scripts/load.sh
+#
+# PostgreSQL: the server named by PG_URL (postgres://user:password@host:port/db,
+# a role that may create databases) or, without it, by the PG* variables
+# (PGHOST, PGPORT, PGUSER, PGPASSWORD: what pg_virtualenv exports); each
+# configuration gets a fresh database there, dropped at the end. Needs psql.
+# pg_virtualenv turns fsync off unless told (-o fsync=on): the script refuses
+# a server without fsync, whose commits are not durable (PG_ALLOW_NO_FSYNC=1
+# runs anyway).
 #
 # Needs wrk (installed from Debian with apt-get when missing and run as root)
 # and curl. Builds the release server with --features bench-baseline (the
@@ -23,9 +36,14 @@ DURATION=${DURATION:-5}
 CLIENTS=${CLIENTS:-"1 8 32 128"}
 PORT=${PORT:-18480}
 GAMES=${GAMES:-256}
+BACKENDS=${BACKENDS:-sqlite}
+PG_CLIENTS=${PG_CLIENTS:-$CLIENTS}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${OUT:-$TARGET/load}
 URL="http://127.0.0.1:$PORT"
+URLS=("$URL")
+case " $BACKENDS " in *" sqlite "*) RUN_SQLITE=1 ;; *) RUN_SQLITE="" ;; esac
+case " $BACKENDS " in *" postgres "*) RUN_PG=1 ;; *) RUN_PG="" ;; esac
 
 if ! command -v wrk >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -44,29 +62,59 @@ cargo build --release --locked --features bench-baseline >&2
 TMP=$(mktemp -d)
 mkdir -p "$OUT"
 cp "$TARGET/release/zohn-ahl" "$TMP/zohn-ahl"
-SERVER=""
+SERVERS=()
+PG_DATABASES=()
 stop_server() {
-    if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
-    SERVER=""
+    local pid
+    for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    SERVERS=()
 }
 cleanup() {
     stop_server
+    local db
+    for db in "${PG_DATABASES[@]}"; do psql -qAt "$PG_SERVER" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
     rm -rf "$TMP"
 }
 trap cleanup EXIT
+
+# start_instance NAME DATABASE_URL PORT [ARGS...]: one more server.
+start_instance() {
+    local name=$1 db=$2 port=$3
+    shift 3
+    "$TMP/zohn-ahl" --database-url "$db" --addr "127.0.0.1:$port" --log warn "$@" \
+        >"$TMP/$name.log" 2>&1 &
+    SERVERS+=("$!")
+    for _ in $(seq 1 100); do
+        curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null ||
+        { echo "the server did not start:" >&2; cat "$TMP/$name.log" >&2; exit 1; }
+}
 
 # start_server NAME [ARGS...]: a server on a fresh database $TMP/NAME.db.
 start_server() {
     local name=$1
     shift
-    "$TMP/zohn-ahl" --database-url "sqlite://$TMP/$name.db" --addr "127.0.0.1:$PORT" --log warn "$@" \
-        >"$TMP/$name.log" 2>&1 &
-    SERVER=$!
-    for _ in $(seq 1 100); do
-        curl -sf "$URL/readyz" >/dev/null 2>&1 && break
-        sleep 0.1
-    done
-    curl -sf "$URL/readyz" >/dev/null || { echo "the server did not start:" >&2; cat "$TMP/$name.log" >&2; exit 1; }
+    URLS=("$URL")
+    start_instance "$name" "sqlite://$TMP/$name.db" "$PORT" "$@"
+}
+
+# The PostgreSQL server, as a URL (its database part is replaced by each
+# configuration's own).
+pg_server() {
+    if [ -n "${PG_URL:-}" ]; then echo "$PG_URL"; return; fi
+    [ -n "${PGHOST:-}" ] && [ -n "${PGUSER:-}" ] ||
+        { echo "PostgreSQL: set PG_URL, or the PG* variables (e.g. run under pg_virtualenv)" >&2; exit 1; }
+    printf 'postgres://%s:%s@%s:%s/%s\n' "$PGUSER" "${PGPASSWORD:-}" "$PGHOST" "${PGPORT:-5432}" "${PGDATABASE:-postgres}"
+}
+
+# fresh_pg_database NAME: a new database on the server, its URL in PG_DB.
+fresh_pg_database() {
+    local db="zohn_load_$1_$$"
+    psql -v ON_ERROR_STOP=1 -qAt "$PG_SERVER" -c "CREATE DATABASE $db" >/dev/null
+    PG_DATABASES+=("$db")
+    PG_DB="${PG_SERVER%/*}/$db"
 }
 
 # Long games (15 counters a side, about 2,300 throws on average).
@@ -80,8 +128,8 @@ rss_peak() { sort -n "$1" | tail -1; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-printf '%s\n' "| scenario | clients | ok/s | p50 ms | p99 ms | max ms | 409s | other non-2xx | socket errors | peak RSS MiB |" \
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" >"$OUT/results.md"
+printf '%s\n' "| scenario | clients | ok/s | p50 ms | p99 ms | max ms | 409s | other non-2xx | socket errors | peak RSS MiB | load |" \
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" >"$OUT/results.md"
 declare -A RATE
 PEAK=0
 # point SCENARIO LABEL CLIENTS: one wrk run against the running server.
@@ -95,12 +143,23 @@ point() {
         one) for _ in $(seq 1 64); do new_game; done >"$games" ;;
     esac
     : >"$TMP/rss.txt"
-    ( while kill -0 "$SERVER" 2>/dev/null; do ps -o rss= -p "$SERVER" >>"$TMP/rss.txt"; sleep 0.2; done ) &
+    ( while kill -0 "${SERVERS[0]}" 2>/dev/null; do
+        ps -o rss= -p "$(IFS=,; echo "${SERVERS[*]}")" >>"$TMP/rss.txt"; sleep 0.2
+    done ) &
     local sampler=$!
-    echo "== $label, $c client(s), ${DURATION} s" >&2
+    local load
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    echo "== $label, $c client(s), ${DURATION} s (load $load)" >&2
     local line
-    line=$(wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s -s scripts/load.lua "$URL" -- "$scenario" "$games" "$c" |
-        grep '^RESULT')
+    # With several instances, one wrk thread per instance (the clients
+    # split evenly); wrk adds up their answers and latencies.
+    local targets="" threads=1
+    if [ "${#URLS[@]}" -gt 1 ] && [ "$c" -ge "${#URLS[@]}" ]; then
+        targets=$(printf '%s\n' "${URLS[@]}" | sed 's|^http://||' | paste -sd, -)
+        threads=${#URLS[@]}
+    fi
+    line=$(LOAD_TARGETS="$targets" wrk -t"$threads" -c"$c" -d"${DURATION}s" --timeout 10s -s scripts/load.lua "${URLS[0]}" -- \
+        "$scenario" "$games" "$((c / threads))" | grep '^RESULT')
     kill "$sampler" 2>/dev/null || true
     wait "$sampler" 2>/dev/null || true
     get() { echo "$line" | grep -o "$1=[^ ]*" | cut -d= -f2; }
@@ -108,20 +167,31 @@ point() {
     rss=$(rss_peak "$TMP/rss.txt")
     [ "${rss:-0}" -gt "$PEAK" ] && PEAK=$rss
     RATE[$label-$c]=$(get ok_per_s)
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$c" "$(get ok_per_s)" \
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$c" "$(get ok_per_s)" \
         "$(get p50_ms)" "$(get p99_ms)" "$(get max_ms)" "$(get conflicts)" "$(get other)" \
-        "$(get socket_errors)" "$(mib "$rss")" >>"$OUT/results.md"
+        "$(get socket_errors)" "$(mib "$rss")" "$load" >>"$OUT/results.md"
 }
 
+if [ -n "$RUN_PG" ]; then
+    command -v psql >/dev/null || { echo "psql is missing (Debian: apt-get install postgresql-client)" >&2; exit 1; }
+    PG_SERVER=$(pg_server)
+    if [ "$(psql -qAt "$PG_SERVER" -c 'SHOW fsync')" != on ] && [ -z "${PG_ALLOW_NO_FSYNC:-}" ]; then
+        echo "PostgreSQL runs with fsync off: its commits are not durable, so its figures would not compare" \
+            "with SQLite's (pg_virtualenv -o fsync=on)" >&2
+        exit 1
+    fi
+fi
+
+if [ -n "$RUN_SQLITE" ]; then
 echo "== the server as it runs (group commit, up to 64 throws a commit)" >&2
 start_server grouped
 echo "== creating $GAMES games" >&2
 for _ in $(seq 1 "$GAMES"); do new_game; done >"$TMP/games.txt"
-idle_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
+idle_rss=$(ps -o rss= -p "${SERVERS[0]}" | tr -d ' ')
 for scenario in baseline many one; do
     for c in $CLIENTS; do point "$scenario" "$scenario" "$c"; done
 done
-end_rss=$(ps -o rss= -p "$SERVER" | tr -d ' ')
+end_rss=$(ps -o rss= -p "${SERVERS[0]}" | tr -d ' ')
 db_size=$(du -sh "$TMP/grouped.db" "$TMP/grouped.db-shm" "$TMP/grouped.db-wal" 2>/dev/null | awk '{print $1}' | paste -sd, - | sed 's/,/, /g')
 stop_server
 
@@ -129,8 +199,32 @@ echo "== before group commit: the same server with --max-batch 1" >&2
 start_server single --max-batch 1
 for c in $CLIENTS; do point many "many, one commit per throw" "$c"; done
 stop_server
+fi
+
+if [ -n "$RUN_PG" ]; then
+    echo "== PostgreSQL, one instance" >&2
+    URLS=("$URL")
+    fresh_pg_database one
+    start_instance pg-one "$PG_DB" "$PORT"
+    for scenario in many one; do
+        for c in $PG_CLIENTS; do point "$scenario" "PostgreSQL, one instance, $scenario" "$c"; done
+    done
+    stop_server
+    echo "== PostgreSQL, two instances on one database" >&2
+    fresh_pg_database two
+    URLS=("$URL" "http://127.0.0.1:$((PORT + 1))")
+    start_instance pg-two-a "$PG_DB" "$PORT"
+    start_instance pg-two-b "$PG_DB" "$((PORT + 1))"
+    for scenario in many one; do
+        for c in $PG_CLIENTS; do point "$scenario" "PostgreSQL, two instances, $scenario" "$c"; done
+    done
+    stop_server
+    URLS=("$URL")
+    PG_SETTINGS=$(psql -qAt "$PG_SERVER" -c "SELECT current_setting('server_version') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', fsync=' || current_setting('fsync') || ', shared_buffers=' || current_setting('shared_buffers')")
+fi
 
 {
+    if [ -n "$RUN_SQLITE" ]; then
     echo
     echo "Throws/s as a share of the baseline at the same concurrency:"
     echo
@@ -145,6 +239,23 @@ stop_server
     echo "Server RSS after start and $GAMES game creations: $(mib "$idle_rss") MiB;" \
         "peak over every point: $(mib "$PEAK") MiB; at the end of the grouped runs: $(mib "$end_rss") MiB;" \
         "database files then (database, shared memory, write-ahead log): $db_size."
+    fi
+    if [ -n "$RUN_PG" ]; then
+        echo
+        echo "PostgreSQL: throws/s of one instance as a share of SQLite's (when both ran), of two instances as a share of one:"
+        echo
+        echo "| clients | many: one instance ÷ SQLite | one game: one instance ÷ SQLite | many: two ÷ one | one game: two ÷ one |"
+        echo "|---:|---:|---:|---:|---:|"
+        for c in $PG_CLIENTS; do
+            printf '| %s | %s | %s | %s | %s |\n' "$c" \
+                "$(ratio "${RATE[PostgreSQL, one instance, many-$c]}" "${RATE[many-$c]:-0}")" \
+                "$(ratio "${RATE[PostgreSQL, one instance, one-$c]}" "${RATE[one-$c]:-0}")" \
+                "$(ratio "${RATE[PostgreSQL, two instances, many-$c]}" "${RATE[PostgreSQL, one instance, many-$c]}")" \
+                "$(ratio "${RATE[PostgreSQL, two instances, one-$c]}" "${RATE[PostgreSQL, one instance, one-$c]}")"
+        done
+        echo
+        echo "PostgreSQL $PG_SETTINGS; on the same machine and cores. With two instances, wrk runs two threads (one per instance) on the same cores too."
+    fi
     echo
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
         "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $DURATION s per point; wrk -t1 on the same cores."

@@ -348,3 +348,102 @@ async fn the_live_feed_carries_moves_written_by_another_instance() {
         }
     }
 }
+
+/// Two instances' group commits taking the same two games in opposite
+/// orders: instance A's batch plays g1 then g2, B's plays g2 then g1, each
+/// with a game between them that a third connection holds, so each batch
+/// has taken its first game when it reaches the second. Taking each row as
+/// it played it, the two batches deadlocked: PostgreSQL aborted one and its
+/// throws got 503. A batch now locks its games in one order (by id) before
+/// playing any: one batch waits for the other and every throw is played.
+#[actix_web::test]
+async fn two_batches_on_the_same_games_in_opposite_orders_do_not_deadlock() {
+    use std::time::Duration;
+    let Some(url) = fresh_postgres().await else {
+        return;
+    };
+    let (_one, a) = instance(&url).await;
+    let (two, b) = instance(&url).await;
+    let mut ids = Vec::new();
+    for i in 0..6 {
+        ids.push(
+            create(&a, &json!({"seed": format!("pg-order-{i}")}))
+                .await
+                .0,
+        );
+    }
+    // g1 and g2 are shared; a0 and b0 hold each writer before its batch
+    // forms (so the batch's three throws queue together), a2 and b2 stand
+    // between the batch's first game and its second.
+    let (g1, g2, a0, b0, a2, b2) = (&ids[0], &ids[1], &ids[2], &ids[3], &ids[4], &ids[5]);
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let lock = |games: [&String; 2]| {
+        let pool = pool.clone();
+        let games: Vec<String> = games.iter().map(|g| (*g).clone()).collect();
+        async move {
+            let mut tx = pool.begin().await.unwrap();
+            sqlx::query("SELECT id FROM games WHERE id = ANY($1) FOR UPDATE")
+                .bind(&games)
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            tx
+        }
+    };
+    let first = lock([a0, b0]).await;
+    let between = lock([a2, b2]).await;
+
+    let throw_at = |app, id: &String, ms| {
+        let req = throw_req(id);
+        async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            send(app, req).await.status.as_u16()
+        }
+    };
+    let throws = futures_util::future::join_all([
+        throw_at(&a, a0, 0),
+        throw_at(&b, b0, 0),
+        throw_at(&a, g1, 150),
+        throw_at(&b, g2, 150),
+        throw_at(&a, a2, 300),
+        throw_at(&b, b2, 300),
+        throw_at(&a, g2, 450),
+        throw_at(&b, g1, 450),
+    ]);
+    let gates = async {
+        // Both batches formed behind a0 and b0: let them start, each takes
+        // its first game and waits at its second.
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        first.commit().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        between.commit().await.unwrap();
+    };
+    let (codes, ()) = futures_util::join!(throws, gates);
+    assert_eq!(codes, [201; 8], "a0, b0, g1, g2, a2, b2, g2, g1 answered");
+    for id in [g1, g2] {
+        let game = send(&b, get(&format!("/v1/games/{id}"))).await.json();
+        assert_eq!(game["version"], 2, "both throws on {id} are played");
+    }
+    let (games, faults) = two.verify().await.unwrap();
+    assert_eq!((games, faults), (6, Vec::<String>::new()));
+    pool.close().await;
+}
+
+/// A server on PostgreSQL told to stop closes its store: the live feed's
+/// relay, which listens for other instances' writes, lets its connection go
+/// once the pool is closed. It retried for ever instead, and closing the
+/// pool waited for it: the process never exited after SIGTERM.
+#[actix_web::test]
+async fn a_stopping_server_closes_its_postgresql_store() {
+    let Some(url) = fresh_postgres().await else {
+        return;
+    };
+    let store = Store::connect(&url).await.unwrap();
+    let _service = Service::new(store.clone());
+    // The relay listening, as on a server that has run a while.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    tokio::time::timeout(std::time::Duration::from_secs(10), store.close())
+        .await
+        .expect("the store closes while the service's relay runs");
+    assert!(store.is_closed());
+}

@@ -492,6 +492,9 @@ pub async fn relay_other_writers(store: Store, hub: Arc<Hub>) {
     loop {
         let (id, after) = match writes.next().await {
             Ok(write) => write,
+            // The server is stopping: let the listener's connection go,
+            // or closing the pool would wait for it.
+            Err(_) if store.is_closed() => return,
             Err(e) => {
                 tracing::warn!(error = %e, "the live feed lost other instances' writes");
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;

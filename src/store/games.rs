@@ -107,6 +107,22 @@ impl WriteTx {
         Ok(())
     }
 
+    /// Lock these games' rows until the transaction ends, all at once and
+    /// in one order (by id), before any is read: on PostgreSQL, where
+    /// another instance's transaction may want the same games, so that two
+    /// such transactions wait for each other rather than deadlock. Nothing
+    /// to do on SQLite, whose write transaction holds the whole file.
+    ///
+    /// # Errors
+    /// Any database error; [`StoreError::Busy`] when PostgreSQL gives up
+    /// waiting.
+    pub async fn lock_games(&mut self, ids: &[GameId]) -> Result<()> {
+        match &mut self.0 {
+            Tx::Sqlite(_) => Ok(()),
+            Tx::Postgres(tx) => pg::lock_games(tx, ids).await,
+        }
+    }
+
     /// The game, read inside the transaction.
     ///
     /// # Errors

@@ -267,6 +267,15 @@ impl Store {
         }
     }
 
+    /// Whether [`Store::close`] has been called.
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        match &self.backend {
+            Backend::Sqlite(pools) => pools.writer.is_closed(),
+            Backend::Postgres(pool) => pool.is_closed(),
+        }
+    }
+
     /// The writes of every instance on the database, as each commits
     /// (PostgreSQL; `None` for SQLite, where this process is the only
     /// writer).

@@ -235,6 +235,20 @@ pub(super) async fn tx_game(tx: &mut PgConnection, id: GameId) -> Result<Option<
     row.as_ref().map(game_from_row).transpose()
 }
 
+/// Lock the rows of these games (those that exist) until the transaction
+/// ends, in one order, by id: two transactions locking overlapping games
+/// this way wait for each other instead of deadlocking, whatever order
+/// their requests came in.
+pub(super) async fn lock_games(tx: &mut PgConnection, ids: &[GameId]) -> Result<()> {
+    let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
+    sqlx::query("SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE")
+        .bind(&ids)
+        .execute(&mut *tx)
+        .await
+        .map_err(super::StoreError::from_sqlx)?;
+    Ok(())
+}
+
 pub(super) async fn save_batch(
     tx: &mut PgConnection,
     updated_at: &str,

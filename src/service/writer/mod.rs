@@ -21,9 +21,12 @@
 //! where several instances share the database by design, nothing is kept
 //! between batches: each batch reads its games again, locking their rows
 //! until it commits, so another instance's batch on the same game waits
-//! and then plays on what this one wrote. Should the
-//! commit fail, the requests of the batch get an error, nothing of the
-//! batch is written and the games it touched are read again next time.
+//! and then plays on what this one wrote. A batch locks all its games at
+//! once, in one order (by id), before playing any, so two instances'
+//! batches on the same games wait for each other rather than deadlock.
+//! Should the commit fail, the requests of the batch get an error, nothing
+//! of the batch is written and the games it touched are read again next
+//! time.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -129,6 +132,14 @@ impl Job {
     /// Whether the job is committed alone rather than in a batch.
     fn is_exclusive(&self) -> bool {
         matches!(self, Job::Delete { .. } | Job::Purge { .. })
+    }
+
+    /// The game a throw or a stop plays.
+    fn game(&self) -> Option<GameId> {
+        match self {
+            Job::Throw { id, .. } | Job::Stop { id, .. } => Some(*id),
+            Job::Delete { .. } | Job::Purge { .. } => None,
+        }
     }
 
     /// Answer with an error.
@@ -258,6 +269,15 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         };
+        // Every game of the batch locked at once, in one order: another
+        // instance's batch on some of the same games waits for this one
+        // (or this one for it) instead of the two deadlocking.
+        let ids: Vec<GameId> = jobs.iter().filter_map(Job::game).collect();
+        if let Err(e) = tx.lock_games(&ids).await {
+            tracing::warn!(error = %e, "cannot lock the batch's games");
+            let _ = tx.rollback().await;
+            return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
+        }
         let now = Timestamp::now();
         let mut touched: HashMap<GameId, Touched> = HashMap::new();
         let mut played = Vec::with_capacity(jobs.len());

@@ -98,7 +98,12 @@ pub(super) async fn purge(
 ) -> Result<(Vec<GameId>, u64)> {
     let mut tx = store.begin().await.map_err(|e| batch_error(&e))?;
     let deleted = match games_before {
-        Some(before) if !games.is_empty() => tx.delete_games_untouched_since(games, before).await?,
+        Some(before) if !games.is_empty() => {
+            // In the batches' order, so that a purge and another
+            // instance's batch on the same games do not deadlock.
+            tx.lock_games(games).await?;
+            tx.delete_games_untouched_since(games, before).await?
+        }
         _ => Vec::new(),
     };
     let keys = tx.delete_keys_before(keys_before).await?;
