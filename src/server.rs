@@ -205,6 +205,20 @@ where
     })
 }
 
+/// The log filter as given, with PostgreSQL's notices (sqlx logs them at
+/// INFO, such as "relation \"_sqlx_migrations\" already exists, skipping"
+/// at every start of a second instance) only from warnings up, unless the
+/// filter says what to do with sqlx.
+fn log_filter(filter: &str) -> String {
+    if filter.contains("sqlx") {
+        filter.to_owned()
+    } else if filter.trim().is_empty() {
+        "sqlx::postgres::notice=warn".to_owned()
+    } else {
+        format!("{filter},sqlx::postgres::notice=warn")
+    }
+}
+
 /// Ctrl-C or SIGTERM: the signals on which actix-server stops gracefully.
 async fn stop_signal() {
     #[cfg(unix)]
@@ -233,7 +247,8 @@ async fn stop_signal() {
 /// (tracing-actix-web opens one span per request); colours only on a
 /// terminal.
 fn init_log(filter: &str, default: &str) {
-    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new(default));
+    let filter = log_filter(filter);
+    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new(log_filter(default)));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
@@ -311,4 +326,18 @@ pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
         store.close().await;
         Ok(result)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_filter;
+
+    #[test]
+    fn postgresql_notices_are_logged_from_warnings_up_unless_the_filter_names_sqlx() {
+        assert_eq!(log_filter("info"), "info,sqlx::postgres::notice=warn");
+        assert_eq!(log_filter(""), "sqlx::postgres::notice=warn");
+        assert_eq!(log_filter("info,sqlx=debug"), "info,sqlx=debug");
+        // The filter is one EnvFilter accepts.
+        assert!(tracing_subscriber::EnvFilter::try_new(log_filter("warn,zohn_ahl=debug")).is_ok());
+    }
 }
