@@ -149,7 +149,7 @@ impl Seed {
     #[must_use]
     pub fn fresh() -> Self {
         let bytes: [u8; 16] = rand::random();
-        Self(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        Self(hex::encode(bytes))
     }
 
     /// The seed a row stores, as it was stored (every seed stored was
@@ -232,7 +232,7 @@ impl SeatToken {
     #[must_use]
     pub fn fresh() -> Self {
         let bytes: [u8; 32] = rand::random();
-        Self(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        Self(hex::encode(bytes))
     }
 
     /// The token a request sent, as its surface read it.

@@ -43,10 +43,7 @@ static PNGS: LazyLock<Mutex<LruCache<String, web::Bytes>>> = LazyLock::new(|| {
 /// The PNG of `svg`, from the cache or rendered (off the worker's thread:
 /// rasterising takes milliseconds).
 async fn png_of(svg: String) -> Result<web::Bytes, ApiError> {
-    let key: String = Sha256::digest(svg.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let key = hex::encode(Sha256::digest(svg.as_bytes()));
     let cached = PNGS
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -122,8 +119,7 @@ fn names(setup: &Setup) -> Names<'_> {
 /// bits of the SVG's SHA-256, in hex.
 fn etag(svg: &str, format: BoardFormat) -> String {
     let digest = Sha256::digest(svg.as_bytes());
-    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    format!("\"{}-{hex}\"", format.as_str())
+    format!("\"{}-{}\"", format.as_str(), hex::encode(&digest[..8]))
 }
 
 /// Whether `If-None-Match` names `etag` (or is `*`); weak tags compare equal

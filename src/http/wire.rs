@@ -34,7 +34,7 @@ pub(super) const REFUSAL_HEADER: &str = "zohn-ahl-refused";
 /// This process's secret, which only its own stand-in requests carry.
 static SECRET: LazyLock<String> = LazyLock::new(|| {
     let bytes: [u8; 16] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(bytes)
 });
 
 /// Most headers read in one head (past [`MAX_HEADERS`] is refused; this
