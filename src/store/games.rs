@@ -14,6 +14,31 @@ use crate::narration::RuleStated;
 /// [`crate::narration::Narration::rules_stated`]), kept with the game.
 pub type RulesStated = BTreeMap<String, RuleStated>;
 
+/// One game's row of a batch's update, as both stores bind it: id, the
+/// version it was read at (the compare-and-set), state, new version,
+/// status, facts told, rules stated.
+pub(super) type BatchRow = (String, i64, String, i64, &'static str, String, String);
+
+/// The rows of a batch's games, in order.
+pub(super) fn batch_rows(
+    games: &[(&Game, Version, Option<&RulesStated>)],
+) -> Result<Vec<BatchRow>> {
+    games
+        .iter()
+        .map(|(game, read_version, memory)| {
+            Ok((
+                game.id.to_string(),
+                read_version.to_stored(),
+                to_json(&game.state)?,
+                game.version.to_stored(),
+                game.status(),
+                to_json(&game.told_facts)?,
+                to_json(&memory.cloned().unwrap_or_default())?,
+            ))
+        })
+        .collect()
+}
+
 /// `SELECT` of every game column by id.
 const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE id = ?";
 
@@ -161,20 +186,7 @@ impl WriteTx {
             Tx::Postgres(tx) => return pg::save_batch(tx, updated_at.as_str(), games, moves).await,
         };
         if !games.is_empty() {
-            let rows = games
-                .iter()
-                .map(|(game, read_version, memory)| {
-                    Ok((
-                        game.id.to_string(),
-                        read_version.to_stored(),
-                        to_json(&game.state)?,
-                        game.version.to_stored(),
-                        game.status(),
-                        to_json(&game.told_facts)?,
-                        to_json(&memory.cloned().unwrap_or_default())?,
-                    ))
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let rows = batch_rows(games)?;
             let mut update = QueryBuilder::<Sqlite>::new(
                 "WITH v (id, read_version, state, version, status, told_facts, rules_stated) AS (",
             );

@@ -256,20 +256,7 @@ pub(super) async fn save_batch(
     moves: &[(GameId, &MoveRecord)],
 ) -> Result<bool> {
     if !games.is_empty() {
-        let rows = games
-            .iter()
-            .map(|(game, read_version, memory)| {
-                Ok((
-                    game.id.to_string(),
-                    read_version.to_stored(),
-                    to_json(&game.state)?,
-                    game.version.to_stored(),
-                    game.status(),
-                    to_json(&game.told_facts)?,
-                    to_json(&memory.cloned().unwrap_or_default())?,
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let rows = super::games::batch_rows(games)?;
         let mut update = QueryBuilder::<Postgres>::new(
             "UPDATE games SET state = v.state, version = v.version, status = v.status, \
              told_facts = v.told_facts, rules_stated = v.rules_stated, updated_at = ",
