@@ -14,6 +14,13 @@
 #   scripts/load.sh                  # 5 s per point, SQLite only
 #   DURATION=10 CLIENTS="1 32" scripts/load.sh
 #   BACKENDS="sqlite postgres" pg_virtualenv -o fsync=on scripts/load.sh
+#   INSTANCE_CPU=0.4 BACKENDS=postgres pg_virtualenv -o fsync=on scripts/load.sh
+#
+# INSTANCE_CPU (cores, e.g. 0.4) holds each PostgreSQL instance to that share
+# of the CPU (a cgroup of its own with a CPU quota; needs root and cgroup v1's
+# cpu controller or cgroup v2 with cpu delegated): on a machine with few
+# cores, so that one instance is bound by its own CPU while PostgreSQL and
+# wrk have room, and a second instance shows what it adds.
 #
 # PostgreSQL: the server named by PG_URL (postgres://user:password@host:port/db,
 # a role that may create databases) or, without it, by the PG* variables
@@ -38,6 +45,7 @@ PORT=${PORT:-18480}
 GAMES=${GAMES:-256}
 BACKENDS=${BACKENDS:-sqlite}
 PG_CLIENTS=${PG_CLIENTS:-$CLIENTS}
+INSTANCE_CPU=${INSTANCE_CPU:-}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${OUT:-$TARGET/load}
 URL="http://127.0.0.1:$PORT"
@@ -64,6 +72,7 @@ mkdir -p "$OUT"
 cp "$TARGET/release/zohn-ahl" "$TMP/zohn-ahl"
 SERVERS=()
 PG_DATABASES=()
+CGROUPS=()
 stop_server() {
     local pid
     for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
@@ -73,16 +82,42 @@ cleanup() {
     stop_server
     local db
     for db in "${PG_DATABASES[@]}"; do psql -qAt "$PG_SERVER" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
+    for cg in "${CGROUPS[@]}"; do rmdir "$cg" 2>/dev/null || true; done
     rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-# start_instance NAME DATABASE_URL PORT [ARGS...]: one more server.
+# cpu_cgroup NAME: a new cgroup whose processes share $INSTANCE_CPU cores;
+# the file to write a process id into, in CG_PROCS.
+cpu_cgroup() {
+    local dir quota period=100000
+    quota=$(awk -v c="$INSTANCE_CPU" 'BEGIN { printf "%d", c * 100000 }')
+    if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+        dir=/sys/fs/cgroup/zohn-load-$1-$$
+        mkdir "$dir" && echo "$quota $period" >"$dir/cpu.max"
+    else
+        dir=/sys/fs/cgroup/cpu/zohn-load-$1-$$
+        mkdir "$dir" && echo "$period" >"$dir/cpu.cfs_period_us" && echo "$quota" >"$dir/cpu.cfs_quota_us"
+    fi || { echo "INSTANCE_CPU: cannot make a cgroup with a CPU quota (root, and the cpu controller, are needed)" >&2; exit 1; }
+    CGROUPS+=("$dir")
+    CG_PROCS="$dir/cgroup.procs"
+}
+
+# start_instance NAME DATABASE_URL PORT [ARGS...]: one more server (in a
+# cgroup of its own with $INSTANCE_CPU cores when CAPPED=1).
 start_instance() {
     local name=$1 db=$2 port=$3
     shift 3
-    "$TMP/zohn-ahl" --database-url "$db" --addr "127.0.0.1:$port" --log warn "$@" \
-        >"$TMP/$name.log" 2>&1 &
+    if [ "${CAPPED:-}" = 1 ] && [ -n "$INSTANCE_CPU" ]; then
+        cpu_cgroup "$name"
+        # The shell joins the cgroup, then becomes the server (same pid).
+        sh -c 'echo $$ >"$0" && exec "$@"' "$CG_PROCS" \
+            "$TMP/zohn-ahl" --database-url "$db" --addr "127.0.0.1:$port" --log warn "$@" \
+            >"$TMP/$name.log" 2>&1 &
+    else
+        "$TMP/zohn-ahl" --database-url "$db" --addr "127.0.0.1:$port" --log warn "$@" \
+            >"$TMP/$name.log" 2>&1 &
+    fi
     SERVERS+=("$!")
     for _ in $(seq 1 100); do
         curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
@@ -202,7 +237,8 @@ stop_server
 fi
 
 if [ -n "$RUN_PG" ]; then
-    echo "== PostgreSQL, one instance" >&2
+    CAPPED=1
+    echo "== PostgreSQL, one instance${INSTANCE_CPU:+ (held to $INSTANCE_CPU cores)}" >&2
     URLS=("$URL")
     fresh_pg_database one
     start_instance pg-one "$PG_DB" "$PORT"
@@ -210,7 +246,7 @@ if [ -n "$RUN_PG" ]; then
         for c in $PG_CLIENTS; do point "$scenario" "PostgreSQL, one instance, $scenario" "$c"; done
     done
     stop_server
-    echo "== PostgreSQL, two instances on one database" >&2
+    echo "== PostgreSQL, two instances on one database${INSTANCE_CPU:+ (each held to $INSTANCE_CPU cores)}" >&2
     fresh_pg_database two
     URLS=("$URL" "http://127.0.0.1:$((PORT + 1))")
     start_instance pg-two-a "$PG_DB" "$PORT"
@@ -219,6 +255,7 @@ if [ -n "$RUN_PG" ]; then
         for c in $PG_CLIENTS; do point "$scenario" "PostgreSQL, two instances, $scenario" "$c"; done
     done
     stop_server
+    CAPPED=""
     URLS=("$URL")
     PG_SETTINGS=$(psql -qAt "$PG_SERVER" -c "SELECT current_setting('server_version') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', fsync=' || current_setting('fsync') || ', shared_buffers=' || current_setting('shared_buffers')")
 fi
@@ -255,6 +292,10 @@ fi
         done
         echo
         echo "PostgreSQL $PG_SETTINGS; on the same machine and cores. With two instances, wrk runs two threads (one per instance) on the same cores too."
+        if [ -n "$INSTANCE_CPU" ]; then
+            echo
+            echo "Each PostgreSQL instance was held to $INSTANCE_CPU cores (a cgroup's CPU quota); PostgreSQL and wrk were not."
+        fi
     fi
     echo
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \

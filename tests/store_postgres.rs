@@ -226,6 +226,56 @@ async fn two_instances_apply_each_throw_once_per_version() {
     assert_eq!((games, faults), (2, Vec::<String>::new()));
 }
 
+/// A game one instance holds in memory and another then stops, throws on
+/// or deletes is not played from the stale copy: the batch's lock reads
+/// the row's version, so the first instance reads the game again (or finds
+/// it gone).
+#[actix_web::test]
+async fn a_game_another_instance_changed_is_not_played_from_memory() {
+    let Some(url) = fresh_postgres().await else {
+        return;
+    };
+    let (one, a) = instance(&url).await;
+    let (two, b) = instance(&url).await;
+
+    // Thrown on alternately: each instance's copy is stale at every throw.
+    let (id, _) = create(&a, &json!({"seed": "pg-stale"})).await;
+    for n in 1..=6_u64 {
+        let app = if n % 2 == 1 { &a } else { &b };
+        let r = send(app, throw_req(&id)).await;
+        assert_eq!(r.status.as_u16(), 201, "throw {n}");
+        assert_eq!(r.json()["n"], n, "throw {n}");
+    }
+
+    // Stopped by the other instance: over for both.
+    assert_eq!(send(&a, throw_req(&id)).await.status.as_u16(), 201);
+    let stop = send(&b, post_empty(&format!("/v1/games/{id}/stop"))).await;
+    assert!(stop.status.is_success(), "{}", stop.status);
+    let after = send(&a, throw_req(&id)).await;
+    assert_eq!(
+        after.status.as_u16(),
+        409,
+        "{}",
+        String::from_utf8_lossy(&after.body)
+    );
+
+    // Deleted by the other instance: gone for both.
+    let (id, _) = create(&a, &json!({"seed": "pg-gone"})).await;
+    assert_eq!(send(&a, throw_req(&id)).await.status.as_u16(), 201);
+    let delete = actix_web::test::TestRequest::delete().uri(&format!("/v1/games/{id}"));
+    assert_eq!(send(&b, delete).await.status.as_u16(), 204);
+    let after = send(&a, throw_req(&id)).await;
+    assert_eq!(
+        after.status.as_u16(),
+        404,
+        "{}",
+        String::from_utf8_lossy(&after.body)
+    );
+    // Each stale copy was seen as such when its batch locked the game, not
+    // found out by a missed compare-and-set and a batch played again.
+    assert_eq!((one.replays(), two.replays()), (0, 0));
+}
+
 /// Instances started together on a fresh database all come up: the
 /// migrations run under PostgreSQL's advisory lock, once.
 #[actix_web::test]

@@ -96,6 +96,7 @@ pub struct Service {
     in_flight: InFlightSet,
     writer: mpsc::Sender<Job>,
     commits: Arc<AtomicU64>,
+    replays: Arc<AtomicU64>,
     hub: Arc<Hub>,
 }
 
@@ -138,12 +139,14 @@ impl Service {
         let max_batch = max_batch.max(1);
         let (writer, jobs) = mpsc::channel(4 * max_batch);
         let commits = Arc::new(AtomicU64::new(0));
+        let replays = Arc::new(AtomicU64::new(0));
         let hub = Hub::new(feed);
         tokio::spawn(writer::run(
             store.clone(),
             jobs,
             max_batch,
             Arc::clone(&commits),
+            Arc::clone(&replays),
             Arc::clone(&hub),
             throws,
         ));
@@ -155,6 +158,7 @@ impl Service {
             in_flight: Arc::default(),
             writer,
             commits,
+            replays,
             hub,
         }
     }
@@ -205,6 +209,14 @@ impl Service {
     #[must_use]
     pub fn commits(&self) -> u64 {
         self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Batches the writer played twice so far: rolled back because a
+    /// game's compare-and-set missed (another process wrote it without the
+    /// batch's lock seeing it), then played again from the database.
+    #[must_use]
+    pub fn replays(&self) -> u64 {
+        self.replays.load(Ordering::Relaxed)
     }
 
     /// The store (for readiness checks).

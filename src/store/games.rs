@@ -1,18 +1,49 @@
 //! Games: reading one, listing them, inserting one, saving a batch of
 //! moves with the games' new states (compare-and-set), deleting one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::codec::LoggedMove;
 use super::{Backend, Result, Store, StoreError, Tx, WriteTx, from_json, pg, to_json};
 use crate::domain::{Game, GameId, MoveRecord, Seats, Seed, Timestamp, Version};
-use crate::narration::RuleStated;
+use crate::narration::{Narration, RuleStated};
 
 /// A game's memory of the rules stated so far (see
 /// [`crate::narration::Narration::rules_stated`]), kept with the game.
 pub type RulesStated = BTreeMap<String, RuleStated>;
+
+/// A game as a batch plays it: the game, the hashes of its tokens (a
+/// seated game's) and its last move's narration (see
+/// [`WriteTx::last_narration`]).
+#[derive(Debug)]
+pub struct GameToPlay {
+    /// The game as stored.
+    pub game: Game,
+    /// The hashes of its tokens; `None` for a game without seats.
+    pub seats: Option<Seats>,
+    /// Its last move's narration; `None` before the first move.
+    pub previous: Option<Narration>,
+}
+
+/// What [`WriteTx::lock_games`] found: on PostgreSQL, the version of each
+/// locked game as the database has it.
+#[derive(Debug)]
+pub struct Locked(Option<HashMap<GameId, Version>>);
+
+impl Locked {
+    /// Whether a game held in memory at `version` is still the database's:
+    /// always on SQLite, whose only writer is this process's; on
+    /// PostgreSQL when the locked row is there at that version (another
+    /// instance may have written or deleted it since).
+    #[must_use]
+    pub fn is_current(&self, id: GameId, version: Version) -> bool {
+        self.0
+            .as_ref()
+            .is_none_or(|versions| versions.get(&id) == Some(&version))
+    }
+}
 
 /// One game's row of a batch's update, as both stores bind it: id, the
 /// version it was read at (the compare-and-set), state, new version,
@@ -141,11 +172,42 @@ impl WriteTx {
     /// # Errors
     /// Any database error; [`StoreError::Busy`] when PostgreSQL gives up
     /// waiting.
-    pub async fn lock_games(&mut self, ids: &[GameId]) -> Result<()> {
+    pub async fn lock_games(&mut self, ids: &[GameId]) -> Result<Locked> {
         match &mut self.0 {
-            Tx::Sqlite(_) => Ok(()),
-            Tx::Postgres(tx) => pg::lock_games(tx, ids).await,
+            Tx::Sqlite(_) => Ok(Locked(None)),
+            Tx::Postgres(tx) => pg::lock_games(tx, ids).await.map(|v| Locked(Some(v))),
         }
+    }
+
+    /// Those of these games that exist, each with its seats and its last
+    /// move's narration, read inside the transaction: on PostgreSQL in two
+    /// statements whatever their number (the games with their last moves,
+    /// then the seats of the seated ones).
+    ///
+    /// # Errors
+    /// Any database error; corrupt stored data.
+    pub async fn games_to_play(&mut self, ids: &[GameId]) -> Result<Vec<GameToPlay>> {
+        if let Tx::Postgres(tx) = &mut self.0 {
+            return pg::games_to_play(tx, ids).await;
+        }
+        let mut games = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let Some(game) = self.game(id).await? else {
+                continue;
+            };
+            let seats = if game.seated {
+                self.seats(id).await?
+            } else {
+                None
+            };
+            let previous = self.last_narration(&game).await?;
+            games.push(GameToPlay {
+                game,
+                seats,
+                previous,
+            });
+        }
+        Ok(games)
     }
 
     /// The game, read inside the transaction.

@@ -39,7 +39,7 @@ mod retention;
 mod seats;
 
 pub use codec::LoggedMove;
-pub use games::RulesStated;
+pub use games::{GameToPlay, Locked, RulesStated};
 pub use keys::{IDEMPOTENCY_EXPIRY, IDEMPOTENCY_LIFETIME, StoredAnswer};
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};

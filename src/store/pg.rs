@@ -6,13 +6,14 @@
 //! waits for the other transaction and then finds the version moved on),
 //! and the migrations run under sqlx's advisory lock.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 use sqlx::{PgConnection, Postgres, QueryBuilder, Row};
 
 use super::codec::LoggedMove;
-use super::games::RulesStated;
+use super::games::{GameToPlay, RulesStated};
 use super::keys::IDEMPOTENCY_LIFETIME;
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
@@ -239,14 +240,87 @@ pub(super) async fn tx_game(tx: &mut PgConnection, id: GameId) -> Result<Option<
 /// ends, in one order, by id: two transactions locking overlapping games
 /// this way wait for each other instead of deadlocking, whatever order
 /// their requests came in.
-pub(super) async fn lock_games(tx: &mut PgConnection, ids: &[GameId]) -> Result<()> {
+pub(super) async fn lock_games(
+    tx: &mut PgConnection,
+    ids: &[GameId],
+) -> Result<HashMap<GameId, Version>> {
     let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
-    sqlx::query("SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE")
-        .bind(&ids)
-        .execute(&mut *tx)
-        .await
-        .map_err(super::StoreError::from_sqlx)?;
-    Ok(())
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("SELECT id, version FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE")
+            .bind(&ids)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(super::StoreError::from_sqlx)?;
+    rows.into_iter()
+        .map(|(id, version)| {
+            let id = GameId::parse(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?;
+            Ok((id, Version::from_stored(version)))
+        })
+        .collect()
+}
+
+/// The games of `ids` that exist, each with its last move (one statement)
+/// and, for the seated ones, its seats (one more).
+pub(super) async fn games_to_play(
+    tx: &mut PgConnection,
+    ids: &[GameId],
+) -> Result<Vec<GameToPlay>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
+    let rows = sqlx::query(
+        "SELECT g.id, g.created_at, g.updated_at, g.setup, g.seed, g.seeded, g.seated, \
+                g.sides_report_throws, g.state, g.version, g.status, g.told_facts, \
+                g.rules_stated, m.n, m.body \
+         FROM games g LEFT JOIN LATERAL \
+             (SELECT n, body FROM moves WHERE moves.game_id = g.id ORDER BY n DESC LIMIT 1) m \
+             ON true \
+         WHERE g.id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut games = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let game = game_from_row(row)?;
+        let previous = match row.try_get::<Option<i64>, _>("n")? {
+            None => None,
+            Some(n) => {
+                let mut narration =
+                    record(n, row.try_get::<&[u8], _>("body")?, &game.setup)?.narration;
+                narration.rules_stated = from_json(row.try_get::<&str, _>("rules_stated")?)?;
+                Some(narration)
+            }
+        };
+        games.push(GameToPlay {
+            game,
+            seats: None,
+            previous,
+        });
+    }
+    let seated: Vec<String> = games
+        .iter()
+        .filter(|g| g.game.seated)
+        .map(|g| g.game.id.to_string())
+        .collect();
+    if !seated.is_empty() {
+        let rows: Vec<(String, String, Vec<u8>)> = sqlx::query_as(
+            "SELECT game_id, side, token_hash FROM seats WHERE game_id = ANY($1) ORDER BY game_id",
+        )
+        .bind(&seated)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut by_game: HashMap<String, Vec<(String, Vec<u8>)>> = HashMap::new();
+        for (game, side, hash) in rows {
+            by_game.entry(game).or_default().push((side, hash));
+        }
+        for g in games.iter_mut().filter(|g| g.game.seated) {
+            let rows = by_game.remove(&g.game.id.to_string()).unwrap_or_default();
+            g.seats = super::seats::seats_from_rows(rows)?;
+        }
+    }
+    Ok(games)
 }
 
 pub(super) async fn save_batch(

@@ -15,16 +15,18 @@
 //! game it changed (a compare-and-set on each game's version), one
 //! `INSERT` of every move, the idempotency answers, `COMMIT`.
 //!
-//! Should another process have written a game meanwhile (the
-//! compare-and-set then misses), the batch is rolled back, the memory is
-//! dropped and the batch played again from the database. On PostgreSQL,
-//! where several instances share the database by design, nothing is kept
-//! between batches: each batch reads its games again, locking their rows
-//! until it commits, so another instance's batch on the same game waits
-//! and then plays on what this one wrote. A batch locks all its games at
-//! once, in one order (by id), before playing any, so two instances'
+//! Each batch first locks the rows of all its games at once, in one order
+//! (by id; nothing to do on SQLite, whose write transaction holds the
+//! whole file). On PostgreSQL, where several instances share the database
+//! by design, that lock also reads each game's version: a game held in
+//! memory at that version is played from memory, the others (never held,
+//! or written or deleted by another instance since) are read again, all
+//! in two statements. Another instance's batch on the same games waits
+//! for this one's commit, then finds the versions moved on; two instances'
 //! batches on the same games wait for each other rather than deadlock.
-//! Should the commit fail, the requests of the batch get an error, nothing
+//! Should a compare-and-set still miss (a process that wrote without
+//! locking), the batch is rolled back, the memory is dropped and the batch
+//! played again from the database. Should the commit fail, the requests of the batch get an error, nothing
 //! of the batch is written and the games it touched are read again next
 //! time.
 
@@ -32,7 +34,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use lru::LruCache;
 use tokio::sync::{mpsc, oneshot};
@@ -207,6 +209,7 @@ pub(super) async fn run(
     mut jobs: mpsc::Receiver<Job>,
     max_batch: usize,
     commits: Arc<AtomicU64>,
+    replays: Arc<AtomicU64>,
     hub: Arc<Hub>,
     throws: Arc<dyn ServerThrows>,
 ) {
@@ -221,7 +224,7 @@ pub(super) async fn run(
                         &store,
                         &mut hot,
                         std::mem::take(&mut group),
-                        &commits,
+                        [&commits, &replays],
                         &hub,
                         throws.as_ref(),
                     )
@@ -233,7 +236,15 @@ pub(super) async fn run(
             }
         }
         if !group.is_empty() {
-            write_batch(&store, &mut hot, group, &commits, &hub, throws.as_ref()).await;
+            write_batch(
+                &store,
+                &mut hot,
+                group,
+                [&commits, &replays],
+                &hub,
+                throws.as_ref(),
+            )
+            .await;
         }
         // Between two batches, with every answer sent: let a long log wrap.
         if let Err(e) = store.wrap_wal().await {
@@ -255,7 +266,7 @@ async fn write_batch(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
     jobs: Vec<Job>,
-    commits: &AtomicU64,
+    [commits, replays]: [&AtomicU64; 2],
     hub: &Hub,
     throws: &dyn ServerThrows,
 ) {
@@ -273,8 +284,8 @@ async fn write_batch(
         // instance's batch on some of the same games waits for this one
         // (or this one for it) instead of the two deadlocking.
         let ids: Vec<GameId> = jobs.iter().filter_map(Job::game).collect();
-        if let Err(e) = tx.lock_games(&ids).await {
-            tracing::warn!(error = %e, "cannot lock the batch's games");
+        if let Err(e) = hold(&mut tx, cache, &ids).await {
+            tracing::warn!(error = %e, "cannot lock and read the batch's games");
             let _ = tx.rollback().await;
             return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
         }
@@ -288,6 +299,7 @@ async fn write_batch(
             Ok(true) => {}
             Ok(false) if attempt == 0 => {
                 tracing::warn!("a game was changed by another writer; playing the batch again");
+                replays.fetch_add(1, Ordering::Relaxed);
                 let _ = tx.rollback().await;
                 cache.clear();
                 continue;
@@ -306,13 +318,41 @@ async fn write_batch(
             }
         }
         finish(tx, cache, touched, jobs, played, commits, hub).await;
-        if store.is_postgres() {
-            // Other instances write the same database: a game is read
-            // again (and locked) by each batch, never trusted from memory.
-            cache.clear();
-        }
         return;
     }
+}
+
+/// Lock the batch's games and have each in memory as the database has
+/// it: a game held at the version its locked row has is kept; the others
+/// (never held, or written or deleted by another instance since) are read
+/// again, all in one go.
+async fn hold(
+    tx: &mut WriteTx,
+    cache: &mut LruCache<GameId, Hot>,
+    ids: &[GameId],
+) -> std::result::Result<(), StoreError> {
+    let locked = tx.lock_games(ids).await?;
+    let mut missing = Vec::new();
+    for &id in ids {
+        let current = cache
+            .get(&id)
+            .is_some_and(|hot| locked.is_current(id, hot.game.version));
+        if !current && !missing.contains(&id) {
+            cache.pop(&id);
+            missing.push(id);
+        }
+    }
+    for read in tx.games_to_play(&missing).await? {
+        cache.put(
+            read.game.id,
+            Hot {
+                game: read.game,
+                seats: read.seats,
+                previous: read.previous,
+            },
+        );
+    }
+    Ok(())
 }
 
 /// Play one request against the batch's games (read from memory or the
