@@ -4,8 +4,10 @@
 --   wrk ... -s scripts/load.lua URL -- MODE [GAMES_FILE [CLIENTS]]
 --
 -- MODE: "baseline" (POST /bench/baseline), "many" (throws round-robin over
--- the games listed in GAMES_FILE, one id a line), "one" (every throw to one
--- game: the first of GAMES_FILE, then, when it ends (409), the next).
+-- the games listed in GAMES_FILE, one id a line), "split" (as "many", but
+-- with several targets each thread, so each server, takes its own share of
+-- the games: every game played through one instance), "one" (every throw to
+-- one game: the first of GAMES_FILE, then, when it ends (409), the next).
 -- CLIENTS: the number of connections (for "one": after a switch, that many
 -- answers may still be for the old game).
 
@@ -20,6 +22,8 @@ for target in string.gmatch(os.getenv("LOAD_TARGETS") or "", "[^,]+") do
 end
 
 function setup(thread)
+  thread:set("thread_index", #threads)
+  thread:set("thread_count", math.max(#targets, 1))
   if #targets > 0 then
     local host, port = targets[#threads % #targets + 1]:match("^(.+):(%d+)$")
     thread.addr = wrk.lookup(host, port)[1]
@@ -33,8 +37,15 @@ function init(args)
   mode = args[1] or "many"
   clients = tonumber(args[3] or "1")
   if args[2] then
+    local i = 0
     for line in io.lines(args[2]) do
-      if #line > 0 then ids[#ids + 1] = line end
+      if #line > 0 then
+        -- "split": this thread's share, every thread_count-th game.
+        if mode ~= "split" or i % thread_count == thread_index % thread_count then
+          ids[#ids + 1] = line
+        end
+        i = i + 1
+      end
     end
   end
   ok, conflicts, other = 0, 0, 0
