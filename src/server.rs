@@ -77,9 +77,19 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             .retention_days
             .map(|days| time::Duration::days(i64::from(days)));
         actix_web::rt::spawn(service.clone().keep_house(retention, PURGE_EVERY));
+        // The schema as the migrations left it: an operator sees that
+        // they ran (a second instance finds them done).
+        let schema = match service.store().schema_version().await {
+            Ok(version) => version,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the schema's version");
+                None
+            }
+        };
         tracing::info!(
             addr = %args.addr,
             database = %crate::store::redacted(&args.database_url),
+            schema,
             retention_days = args.retention_days,
             "serving Zohn Ahl"
         );

@@ -168,6 +168,57 @@ fn regression_refused_requests_were_logged_as_warnings_with_a_debug_dump() {
     }
 }
 
+/// The newest migration's version in `migrations/sqlite/` (its file
+/// name's number).
+fn newest_sqlite_migration() -> i64 {
+    std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.split('_').next()?.parse().ok()
+        })
+        .max()
+        .unwrap()
+}
+
+/// An operator could not tell from the log whether the migrations had run:
+/// the start line names the schema's version.
+#[test]
+fn regression_the_start_up_log_did_not_say_the_migrations_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = spawn_server(dir.path(), port, "info");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut log = String::new();
+    server
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    let start = log
+        .lines()
+        .find(|l| l.contains("serving Zohn Ahl"))
+        .unwrap_or_else(|| panic!("no start line in {log}"));
+    let schema = format!("schema={}", newest_sqlite_migration());
+    assert!(start.contains(&schema), "{start}");
+}
+
+/// A fresh store's schema is at the newest embedded migration.
+#[tokio::test]
+async fn a_fresh_store_is_at_the_newest_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("fresh.db").display());
+    let store = Store::connect(&url).await.unwrap();
+    assert_eq!(
+        store.schema_version().await.unwrap(),
+        Some(newest_sqlite_migration())
+    );
+    assert_eq!(store.latest_migration(), Some(newest_sqlite_migration()));
+    store.close().await;
+}
+
 /// Send `request` (a whole HTTP/1.1 request) and read the answer's head
 /// and as much of its body as came within the timeout.
 fn send_raw(port: u16, request: &str) -> String {

@@ -54,6 +54,11 @@ async fn games_play_read_and_go_on_postgres() {
     };
     let (service, app) = instance(&url).await;
     assert!(service.ready().await);
+    assert_eq!(
+        service.store().schema_version().await.unwrap(),
+        service.store().latest_migration()
+    );
+    assert!(service.store().latest_migration().is_some());
     for (i, preset) in ["composite", "culin1898", "ludii", "a4", "boxed"]
         .into_iter()
         .enumerate()

@@ -307,6 +307,31 @@ impl Store {
         Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
     }
 
+    /// The version of the last migration applied to the database (that of
+    /// the newest embedded migration once the store is open), for the
+    /// start-up log.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn schema_version(&self) -> Result<Option<i64>> {
+        const LAST: &str = "SELECT MAX(version) FROM _sqlx_migrations WHERE success";
+        match &self.backend {
+            Backend::Sqlite(pools) => sqlx::query_scalar(LAST).fetch_one(&pools.readers).await,
+            Backend::Postgres(pool) => sqlx::query_scalar(LAST).fetch_one(pool).await,
+        }
+        .map_err(StoreError::from_sqlx)
+    }
+
+    /// The newest embedded migration's version for this store's backend.
+    #[must_use]
+    pub fn latest_migration(&self) -> Option<i64> {
+        let migrator = match &self.backend {
+            Backend::Sqlite(_) => &MIGRATOR,
+            Backend::Postgres(_) => &super::pg::MIGRATOR,
+        };
+        migrator.iter().map(|m| m.version).max()
+    }
+
     /// The same store, letting the write-ahead log wrap past `frames` (4 KiB
     /// pages) instead of [`WAL_WRAP_FRAMES`] (at least 1).
     #[must_use]
