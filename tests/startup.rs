@@ -132,19 +132,8 @@ fn spawn_server(dir: &std::path::Path, port: u16, log: &str) -> Child {
     child
 }
 
-/// An operator's log had a warning with a debug dump of the error for
-/// every refused request (a wrong seat token, an unknown game): refusals
-/// are the client's affair and get the request's own line only.
-#[test]
-fn regression_refused_requests_were_logged_as_warnings_with_a_debug_dump() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let mut server = spawn_server(dir.path(), port, "info");
-    assert_eq!(
-        get_status(port, "/v1/games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"),
-        Some(404)
-    );
-    assert_eq!(get_status(port, "/v1/games/not-a-game"), Some(400));
+/// Kill the server and read what it wrote on standard error.
+fn kill_and_read_log(mut server: Child) -> String {
     server.kill().unwrap();
     server.wait().unwrap();
     let mut log = String::new();
@@ -154,6 +143,23 @@ fn regression_refused_requests_were_logged_as_warnings_with_a_debug_dump() {
         .unwrap()
         .read_to_string(&mut log)
         .unwrap();
+    log
+}
+
+/// An operator's log had a warning with a debug dump of the error for
+/// every refused request (a wrong seat token, an unknown game): refusals
+/// are the client's affair and get the request's own line only.
+#[test]
+fn regression_refused_requests_were_logged_as_warnings_with_a_debug_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let server = spawn_server(dir.path(), port, "info");
+    assert_eq!(
+        get_status(port, "/v1/games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"),
+        Some(404)
+    );
+    assert_eq!(get_status(port, "/v1/games/not-a-game"), Some(400));
+    let log = kill_and_read_log(server);
     assert!(log.contains("http.status_code=404"), "{log}");
     assert!(log.contains("http.status_code=400"), "{log}");
     for line in log.lines() {
@@ -187,16 +193,8 @@ fn newest_sqlite_migration() -> i64 {
 fn regression_the_start_up_log_did_not_say_the_migrations_ran() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let mut server = spawn_server(dir.path(), port, "info");
-    server.kill().unwrap();
-    server.wait().unwrap();
-    let mut log = String::new();
-    server
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
+    let server = spawn_server(dir.path(), port, "info");
+    let log = kill_and_read_log(server);
     let start = log
         .lines()
         .find(|l| l.contains("serving Zohn Ahl"))
