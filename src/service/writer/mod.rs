@@ -26,9 +26,9 @@
 //! batches on the same games wait for each other rather than deadlock.
 //! Should a compare-and-set still miss (a process that wrote without
 //! locking), the batch is rolled back, the memory is dropped and the batch
-//! played again from the database. Should the commit fail, the requests of the batch get an error, nothing
-//! of the batch is written and the games it touched are read again next
-//! time.
+//! played again from the database. Should the commit fail, the requests
+//! of the batch get an error, nothing of the batch is written and the
+//! games it touched are read again next time.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -47,7 +47,7 @@ use crate::domain::{
 };
 use crate::narration::{self, Narration};
 use crate::rules;
-use crate::store::{RulesStated, Store, StoreError, WriteTx};
+use crate::store::{GameToPlay, RulesStated, Store, StoreError, WriteTx};
 use crate::throws::ServerThrows;
 
 mod commit;
@@ -172,6 +172,16 @@ struct Hot {
     /// The last move's narration (its rules are not repeated word for word
     /// by the next move, and its memory of the rules stated carries on).
     previous: Option<Narration>,
+}
+
+impl From<GameToPlay> for Hot {
+    fn from(read: GameToPlay) -> Self {
+        Self {
+            game: read.game,
+            seats: read.seats,
+            previous: read.previous,
+        }
+    }
 }
 
 /// A game touched by the batch: as it was read (its version then, for the
@@ -343,14 +353,7 @@ async fn hold(
         }
     }
     for read in tx.games_to_play(&missing).await? {
-        cache.put(
-            read.game.id,
-            Hot {
-                game: read.game,
-                seats: read.seats,
-                previous: read.previous,
-            },
-        );
+        cache.put(read.game.id, read.into());
     }
     Ok(())
 }
@@ -433,18 +436,8 @@ async fn play(
 
 /// Read a game, its seats and its last move's narration.
 async fn load(tx: &mut WriteTx, id: GameId) -> Result<Hot> {
-    let game = tx.game(id).await?.ok_or(ServiceError::GameNotFound(id))?;
-    let seats = if game.seated {
-        tx.seats(id).await?
-    } else {
-        None
-    };
-    let previous = tx.last_narration(&game).await?;
-    Ok(Hot {
-        game,
-        seats,
-        previous,
-    })
+    let read = tx.games_to_play(&[id]).await?.pop();
+    read.map(Hot::from).ok_or(ServiceError::GameNotFound(id))
 }
 
 /// Play one throw on a game, in place: the move. Nothing changes when it
