@@ -78,8 +78,8 @@ pub enum FeedFull {
 pub struct FeedMove {
     /// The game (after the move, or later: only its setup is read).
     pub game: Arc<Game>,
-    /// The move.
-    pub record: MoveRecord,
+    /// The move (shared with the throw's answer).
+    pub record: Arc<MoveRecord>,
     /// The framed event, per audience and format: what is written to each
     /// subscriber's connection, shared (a `Bytes` clone copies nothing).
     /// Only the framed bytes are kept, not the move's JSON apart: a game
@@ -267,7 +267,7 @@ impl Hub {
 impl FeedMove {
     /// A move to publish.
     #[must_use]
-    pub fn new(game: Arc<Game>, record: MoveRecord) -> Self {
+    pub fn new(game: Arc<Game>, record: Arc<MoveRecord>) -> Self {
         Self {
             game,
             record,
@@ -395,7 +395,8 @@ impl Watch {
                     self.last = record.n;
                     let game = Arc::clone(&self.game);
                     return Ok(Some(WatchEvent::Move(Arc::new(FeedMove::new(
-                        game, record,
+                        game,
+                        Arc::new(record),
                     )))));
                 }
                 continue;
@@ -513,7 +514,7 @@ pub async fn relay_other_writers(store: Store, hub: Arc<Hub>) {
         };
         let mut items: Vec<FeedItem> = moves
             .into_iter()
-            .map(|m| FeedItem::Move(Arc::new(FeedMove::new(Arc::clone(&game), m))))
+            .map(|m| FeedItem::Move(Arc::new(FeedMove::new(Arc::clone(&game), Arc::new(m)))))
             .collect();
         if game.state.is_finished() {
             items.push(FeedItem::End(game));

@@ -64,7 +64,10 @@ pub(super) fn batch_rows(
                 game.version.to_stored(),
                 game.status(),
                 to_json(&game.told_facts)?,
-                to_json(&memory.cloned().unwrap_or_default())?,
+                match memory {
+                    Some(memory) => to_json(memory)?,
+                    None => to_json(&RulesStated::default())?,
+                },
             ))
         })
         .collect()

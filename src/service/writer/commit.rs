@@ -22,20 +22,19 @@ fn feed_items(played: &[Result<Played>]) -> Vec<(GameId, FeedItem)> {
     for p in played {
         match p {
             Ok(Played::Throw { game, record, .. }) => {
-                let game = Arc::new(game.clone());
                 items.push((
                     game.id,
                     FeedItem::Move(Arc::new(FeedMove::new(
-                        Arc::clone(&game),
-                        (**record).clone(),
+                        Arc::clone(game),
+                        Arc::clone(record),
                     ))),
                 ));
                 if game.state.is_finished() {
-                    items.push((game.id, FeedItem::End(game)));
+                    items.push((game.id, FeedItem::End(Arc::clone(game))));
                 }
             }
             Ok(Played::Stop { game, .. }) => {
-                items.push((game.id, FeedItem::End(Arc::new(game.clone()))));
+                items.push((game.id, FeedItem::End(Arc::clone(game))));
             }
             _ => {}
         }

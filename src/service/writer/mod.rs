@@ -75,8 +75,9 @@ pub(super) type StopRender = fn(&Game, &Narration) -> Answer;
 /// What the writer sends back for a throw.
 pub(super) enum Thrown {
     /// The throw was played: the game after it and its move, for the
-    /// caller to render (off the writer's path).
-    Played(Game, Box<MoveRecord>),
+    /// caller to render (off the writer's path). Shared with the live feed
+    /// and the writer's memory, not copied.
+    Played(Arc<Game>, Arc<MoveRecord>),
     /// The answer as sent: rendered by the writer to be kept under an
     /// idempotency key, or kept earlier and replayed.
     Answer(Answer),
@@ -166,20 +167,40 @@ impl Job {
 /// A game as the writer holds it.
 #[derive(Clone, Debug)]
 struct Hot {
-    game: Game,
+    /// Shared with the answers and the live feed of its last move; a move
+    /// copies it only while one of those still holds it
+    /// ([`Arc::make_mut`]).
+    game: Arc<Game>,
     /// The hashes of the tokens, for a seated game.
     seats: Option<Seats>,
     /// The last move's narration (its rules are not repeated word for word
     /// by the next move, and its memory of the rules stated carries on).
-    previous: Option<Narration>,
+    previous: Option<Previous>,
+}
+
+/// The last move's narration: of a move this writer played (shared with
+/// that move's answer), or as read from the store.
+#[derive(Clone, Debug)]
+enum Previous {
+    Played(Arc<MoveRecord>),
+    Read(Narration),
+}
+
+impl Previous {
+    fn narration(&self) -> &Narration {
+        match self {
+            Previous::Played(record) => &record.narration,
+            Previous::Read(narration) => narration,
+        }
+    }
 }
 
 impl From<GameToPlay> for Hot {
     fn from(read: GameToPlay) -> Self {
         Self {
-            game: read.game,
+            game: Arc::new(read.game),
             seats: read.seats,
-            previous: read.previous,
+            previous: read.previous.map(Previous::Read),
         }
     }
 }
@@ -196,8 +217,8 @@ struct Touched {
 enum Played {
     /// A throw was played: the game after it and its move.
     Throw {
-        game: Game,
-        record: Box<MoveRecord>,
+        game: Arc<Game>,
+        record: Arc<MoveRecord>,
         /// The idempotency key and request hash to keep the answer under.
         keep: Option<(IdempotencyKey, Vec<u8>)>,
     },
@@ -205,7 +226,7 @@ enum Played {
     Replay(Answer),
     /// The game was stopped.
     Stop {
-        game: Game,
+        game: Arc<Game>,
         narration: Narration,
         /// The idempotency key and request hash to keep the answer under.
         keep: Option<(IdempotencyKey, Vec<u8>)>,
@@ -413,11 +434,10 @@ async fn play(
     match job {
         Job::Throw { cmd, .. } => {
             let record = throw(tx, &mut entry.hot, cmd, now, throws).await?;
-            let game = entry.hot.game.clone();
             entry.changed = true;
             Ok(Played::Throw {
-                game,
-                record: Box::new(record),
+                game: Arc::clone(&entry.hot.game),
+                record,
                 keep,
             })
         }
@@ -425,7 +445,7 @@ async fn play(
             let narration = stop(tx, &mut entry.hot, cmd, now).await?;
             entry.changed = true;
             Ok(Played::Stop {
-                game: entry.hot.game.clone(),
+                game: Arc::clone(&entry.hot.game),
                 narration,
                 keep,
             })
@@ -448,7 +468,7 @@ async fn throw(
     cmd: &ThrowCommand,
     now: &Timestamp,
     throws: &dyn ServerThrows,
-) -> Result<MoveRecord> {
+) -> Result<Arc<MoveRecord>> {
     let game = &hot.game;
     let table = game.setup.table()?;
     let seat = game.state.to_throw(&table);
@@ -483,19 +503,21 @@ async fn throw(
         ),
     };
     let cast = game.setup.cast();
+    let audience = game.setup.audience;
+    let previous = hot.previous.as_ref().map(Previous::narration);
+    let game = Arc::make_mut(&mut hot.game);
     let turn = Turn {
         table: &table,
         cast: &cast,
-        audience: game.setup.audience,
-        state: &hot.game.state,
-        previous: hot.previous.as_ref(),
+        audience,
+        state: &game.state,
+        previous,
     };
-    let record = play_move(&turn, n, throw, origin, &mut hot.game.told_facts)?;
-    let game = &mut hot.game;
+    let record = Arc::new(play_move(&turn, n, throw, origin, &mut game.told_facts)?);
     game.state = record.state.clone();
     game.version = version;
     now.clone_into(&mut game.updated_at);
-    hot.previous = Some(record.narration.clone());
+    hot.previous = Some(Previous::Played(Arc::clone(&record)));
     Ok(record)
 }
 
@@ -515,8 +537,8 @@ async fn stop(
             current: hot.game.version,
         });
     }
-    let game = &mut hot.game;
-    let (state, event) = rules::stop(&game.state)?;
+    let (state, event) = rules::stop(&hot.game.state)?;
+    let game = Arc::make_mut(&mut hot.game);
     let narration = narration::narrate_stop(
         &game.setup.options,
         &game.setup.cast(),
@@ -543,8 +565,8 @@ async fn save(
         .values()
         .filter(|t| t.changed)
         .map(|t| {
-            let memory = t.hot.previous.as_ref().map(|p| &p.rules_stated);
-            (&t.hot.game, t.read_version, memory)
+            let memory = t.hot.previous.as_ref().map(|p| &p.narration().rules_stated);
+            (&*t.hot.game, t.read_version, memory)
         })
         .collect();
     let moves: Vec<(GameId, &MoveRecord)> = played
