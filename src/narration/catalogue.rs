@@ -1,7 +1,7 @@
 //! The narration catalogue: templates, rules, facts, sources and glossary,
 //! parsed once from the JSON embedded in the binary.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::LazyLock;
 
 use serde::de::DeserializeOwned;
@@ -380,8 +380,10 @@ pub struct Catalogue {
     pub glossary: Vec<GlossaryTerm>,
     /// Feature names.
     pub features: FeatureWords,
-    /// Each fact's place in `facts`, by id.
-    fact_index: HashMap<String, usize>,
+    /// Each fact's place in `facts`, by id (looked up for every fact a game
+    /// has told, at each of its moves: a fast hash rather than SipHash,
+    /// whose resistance to chosen keys the catalogue's own ids need not).
+    fact_index: foldhash::HashMap<String, usize>,
 }
 
 impl Catalogue {

@@ -51,12 +51,22 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     topics
 }
 
-/// The walk through the facts over `told`: where each round starts (the
-/// first start is 0, the last the current round's) and, by catalogue
-/// index, which facts the current round has told. A round ends when every
-/// fact that fits the game's options has been told once (ids of facts that
-/// do not fit, or no longer exist, are skipped).
-fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> (Vec<usize>, Vec<bool>) {
+/// The walk through the facts over `told`.
+struct Walk {
+    /// Where each round starts in `told`: the first start is 0, the last
+    /// the current round's.
+    starts: Vec<usize>,
+    /// By catalogue index: whether the current round has told the fact.
+    round: Vec<bool>,
+    /// By catalogue index: whether the fact may be told in this game
+    /// ([`in_games`]).
+    fits: Vec<bool>,
+}
+
+/// Walk through the facts over `told`. A round ends when every fact that
+/// fits the game's options has been told once (ids of facts that do not
+/// fit, or no longer exist, are skipped).
+fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> Walk {
     let fits: Vec<bool> = cat.facts.iter().map(|f| in_games(f, options)).collect();
     let fitting = fits.iter().filter(|f| **f).count();
     let mut starts = vec![0];
@@ -76,7 +86,11 @@ fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> (Vec<usize>, Vec
             }
         }
     }
-    (starts, round)
+    Walk {
+        starts,
+        round,
+        fits,
+    }
 }
 
 /// Whether a game played with `options` may tell the fact: it fits the
@@ -99,7 +113,7 @@ pub fn in_games(fact: &Fact, options: &Options) -> bool {
 /// ends when every fact that fits `options` (the game's) has been told.
 pub fn remember_fact(told: &mut Vec<String>, fact: &str, options: &Options) {
     told.push(fact.to_owned());
-    let (starts, _) = walk(catalogue(), options, told);
+    let Walk { starts, .. } = walk(catalogue(), options, told);
     // `starts` ends with the current round's start; keep the round before.
     if let Some(&keep) = starts.iter().rev().nth(1)
         && keep > 0
@@ -121,10 +135,10 @@ pub(super) fn choose_fact<'c>(
     if !(n == 1 || !topics.is_empty() || n.is_multiple_of(3)) {
         return None;
     }
-    let (_, round) = walk(cat, ctx.options, ctx.told);
+    let Walk { round, fits, .. } = walk(cat, ctx.options, ctx.told);
     let last = ctx.told.last().map(String::as_str);
     let untold = |&(k, f): &(usize, &Fact)| {
-        in_games(f, ctx.options)
+        fits[k]
             && !round[k]
             && Some(f.id.as_str()) != last
             && !f
