@@ -34,7 +34,7 @@
 # Needs wrk (installed from Debian with apt-get when missing and run as root)
 # and curl. Builds the release server with --features bench-baseline (the
 # feature only adds the baseline route), starts it on a temporary SQLite file
-# with the default settings (WAL, synchronous=FULL, one writer, one worker
+# with the default settings (WAL, each answer after its log is synced, one writer, one worker
 # per core) and the log at warn, and stops it at the end. Results: a Markdown
 # table on standard output and in $OUT/results.md.
 set -euo pipefail

@@ -255,3 +255,34 @@ async fn the_write_ahead_log_wraps_past_its_bound() {
         "the log reached {kept} bytes with a bound of 32 frames"
     );
 }
+
+/// The writer's commits do not wait for the disk: the store syncs the
+/// write-ahead log after them, and the answers wait for that sync. The
+/// game's creation and each throw are answered only once the log has been
+/// synced since the request was sent.
+#[actix_web::test]
+async fn a_throw_is_answered_only_after_its_log_is_synced() {
+    let (_db, service, app) = common::spawn_sqlite_app_with_service().await;
+    let store = service.store();
+    let before = store.log_syncs();
+    let id = new_game(&app).await;
+    assert!(
+        store.log_syncs() > before,
+        "the creation was answered with no sync of the log since it was sent"
+    );
+    let throws = format!("/v1/games/{id}/throws");
+    for n in 1..=5 {
+        let before = store.log_syncs();
+        let r = send(&app, post_empty(&throws)).await;
+        assert_eq!(
+            r.status.as_u16(),
+            201,
+            "{}",
+            String::from_utf8_lossy(&r.body)
+        );
+        assert!(
+            store.log_syncs() > before,
+            "throw {n} was answered with no sync of the log since it was sent"
+        );
+    }
+}

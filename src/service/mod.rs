@@ -305,8 +305,9 @@ impl Service {
 
     /// Play one throw for the side to move. The throw is handed to the
     /// single writer, which plays the throws that arrive together, for any
-    /// games, in one `BEGIN IMMEDIATE` transaction (group commit: one fsync
-    /// for the batch; see the `writer` module): it takes the game (from
+    /// games, in one `BEGIN IMMEDIATE` transaction (group commit; the log is
+    /// synced once for the batches committed meanwhile; see the `writer`
+    /// module): it takes the game (from
     /// memory when it wrote it recently), checks the seat token and the
     /// expected version, plays, narrates, writes the move and the new state
     /// and, with an idempotency key, keeps the answer that `render` makes

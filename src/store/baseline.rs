@@ -1,8 +1,8 @@
 //! The load benchmark's baseline (cargo feature `bench-baseline`, never in
 //! the product build): the cheapest durable write, one tiny row inserted in
 //! autocommit on the same writer connection, with the same settings (WAL,
-//! `synchronous=FULL`, busy time-out, checkpoints off the writer's path,
-//! the log let wrap between writes) as a throw. `scripts/load.sh` sets
+//! the commit then the log synced, busy time-out, checkpoints off the
+//! writer's path, the log let wrap between writes) as a throw. `scripts/load.sh` sets
 //! the throws' rate against this one.
 
 use super::{Backend, Result, Store, StoreError};
@@ -45,6 +45,8 @@ impl Store {
             .await
             .map_err(StoreError::from_sqlx)?;
         self.wrote.notify_one();
+        // Durable, as a throw's commit is.
+        self.sync_log().await?;
         // As the throws' writer does between two transactions.
         self.wrap_wal().await?;
         Ok(done.last_insert_rowid())

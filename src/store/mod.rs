@@ -6,8 +6,13 @@
 //!
 //! One writer connection (writes are serialised, so no two writers ever
 //! race for the lock), a pool of read-only connections and one checkpointer
-//! connection on the same file, in WAL mode with `synchronous=FULL`: a
-//! throw answered 201 has reached the disk. The write-ahead log is copied
+//! connection on the same file, in WAL mode. The writer commits with
+//! `synchronous=NORMAL` (the commit writes the log, without waiting for the
+//! disk) and the store then syncs the log itself ([`Store::sync_log`]):
+//! [`WriteTx::commit`] does both, so a throw answered 201 has reached the
+//! disk; the single writer uses [`WriteTx::commit_unsynced`] and syncs one
+//! group of batches at a time while it writes the next (see
+//! `service::writer`). The write-ahead log is copied
 //! into the database by the checkpointer, off the writer's path, and let
 //! wrap by the writer between transactions ([`Store::wrap_wal`]).
 //! Migrations are embedded in the binary and run on connect.
@@ -125,11 +130,14 @@ struct SqlitePools {
     writer: SqlitePool,
     readers: SqlitePool,
     checkpointer: SqlitePool,
+    /// The write-ahead log's file, synced by [`Store::sync_log`].
+    log: open::LogFile,
 }
 
 /// An open write transaction (`BEGIN IMMEDIATE` on SQLite's single writer;
 /// a `READ COMMITTED` transaction on PostgreSQL).
-pub struct WriteTx(Tx, Arc<Notify>);
+/// On SQLite it also names the write-ahead log to sync after the commit.
+pub struct WriteTx(Tx, Arc<Notify>, Option<open::LogFile>);
 
 /// A write transaction of either backend.
 enum Tx {
@@ -162,19 +170,23 @@ impl Store {
     /// # Errors
     /// [`StoreError::Busy`] when the lock cannot be had in time.
     pub async fn begin(&self) -> Result<WriteTx> {
-        let tx = match &self.backend {
-            Backend::Sqlite(pools) => Tx::Sqlite(
-                pools
-                    .writer
-                    .begin_with("BEGIN IMMEDIATE")
-                    .await
-                    .map_err(StoreError::from_sqlx)?,
+        let (tx, log) = match &self.backend {
+            Backend::Sqlite(pools) => (
+                Tx::Sqlite(
+                    pools
+                        .writer
+                        .begin_with("BEGIN IMMEDIATE")
+                        .await
+                        .map_err(StoreError::from_sqlx)?,
+                ),
+                Some(pools.log.clone()),
             ),
-            Backend::Postgres(pool) => {
-                Tx::Postgres(pool.begin().await.map_err(StoreError::from_sqlx)?)
-            }
+            Backend::Postgres(pool) => (
+                Tx::Postgres(pool.begin().await.map_err(StoreError::from_sqlx)?),
+                None,
+            ),
         };
-        Ok(WriteTx(tx, Arc::clone(&self.wrote)))
+        Ok(WriteTx(tx, Arc::clone(&self.wrote), log))
     }
 }
 
@@ -191,11 +203,31 @@ impl WriteTx {
         .map_err(StoreError::from_sqlx)
     }
 
-    /// Commit.
+    /// Commit, durably: on SQLite the commit, then the write-ahead log
+    /// synced ([`Store::sync_log`]).
+    ///
+    /// # Errors
+    /// Any database error; nothing is written then. [`StoreError::Unavailable`]
+    /// when the log cannot be synced: the transaction is committed but may
+    /// not survive a power cut.
+    pub async fn commit(self) -> Result<()> {
+        let log = self.2.clone();
+        self.commit_unsynced().await?;
+        match log {
+            Some(log) => log.sync().await,
+            None => Ok(()),
+        }
+    }
+
+    /// Commit without waiting for the disk. On SQLite the transaction is
+    /// then in the write-ahead log, visible to readers and kept if the
+    /// process is killed, but not yet on the disk: nobody may be told it is
+    /// durable before [`Store::sync_log`] has returned. On PostgreSQL the
+    /// same as [`WriteTx::commit`].
     ///
     /// # Errors
     /// Any database error; nothing is written then.
-    pub async fn commit(self) -> Result<()> {
+    pub async fn commit_unsynced(self) -> Result<()> {
         match self.0 {
             Tx::Sqlite(tx) => tx.commit().await,
             Tx::Postgres(tx) => tx.commit().await,

@@ -1,9 +1,10 @@
 //! Opening the store: the connections, the embedded migrations (under the
 //! write lock), the checkpointer, readiness and the write-ahead log's wrap.
 
+use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 use sqlx::SqlitePool;
@@ -46,6 +47,44 @@ async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<Atomi
                     return;
                 }
                 tracing::warn!(error = %e, "checkpoint failed");
+            }
+        }
+    }
+}
+
+/// The write-ahead log's file, and how many times it was synced.
+#[derive(Clone, Debug)]
+pub(super) struct LogFile {
+    path: Arc<Path>,
+    syncs: Arc<AtomicU64>,
+}
+
+impl LogFile {
+    /// Sync the log to the disk: every transaction committed before the
+    /// call is durable once it returns. The file is opened afresh each
+    /// time, so that a log SQLite has removed and made again (after
+    /// copying it all into the database, which it then syncs) is never
+    /// missed; no log at all means nothing is left to sync.
+    pub(super) async fn sync(&self) -> Result<()> {
+        let path = Arc::clone(&self.path);
+        let synced = tokio::task::spawn_blocking(move || match std::fs::File::open(&*path) {
+            Ok(file) => file.sync_data(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        })
+        .await;
+        match synced {
+            Ok(Ok(())) => {
+                self.syncs.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, "cannot sync the write-ahead log");
+                Err(StoreError::Unavailable)
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the write-ahead log's sync did not finish");
+                Err(StoreError::Unavailable)
             }
         }
     }
@@ -206,20 +245,30 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        // No checkpoint on the writer's path (see `checkpoints`); a larger
-        // page cache than the default 2 MiB, and statement journals (a
-        // batch's multi-row statements) in memory.
+        let mut log = base.get_filename().as_os_str().to_owned();
+        log.push("-wal");
+        let log = LogFile {
+            path: Path::new(&log).into(),
+            syncs: Arc::new(AtomicU64::new(0)),
+        };
+        // No checkpoint on the writer's path (see `checkpoints`); its
+        // commits do not wait for the disk (`sync_log` syncs the log after
+        // them, see `WriteTx::commit`); a larger page cache than the
+        // default 2 MiB, and statement journals (a batch's multi-row
+        // statements) in memory.
         let writer = open_pool(
             SqlitePoolOptions::new()
                 .max_connections(1)
                 .acquire_timeout(BUSY_TIMEOUT),
             base.clone()
+                .synchronous(SqliteSynchronous::Normal)
                 .pragma("wal_autocheckpoint", "0")
                 .pragma("cache_size", "-8192")
                 .pragma("temp_store", "memory"),
         )
         .await?;
         migrate(&writer).await?;
+        log.sync().await?;
         let readers = open_pool(
             SqlitePoolOptions::new()
                 .max_connections(4)
@@ -246,6 +295,7 @@ impl Store {
                 writer,
                 readers,
                 checkpointer,
+                log,
             }),
             wrote,
             wal_frames,
@@ -330,6 +380,29 @@ impl Store {
             Backend::Postgres(_) => &super::pg::MIGRATOR,
         };
         migrator.iter().map(|m| m.version).max()
+    }
+
+    /// Make every transaction committed so far durable: on SQLite, sync the
+    /// write-ahead log (after [`WriteTx::commit_unsynced`](super::WriteTx::commit_unsynced));
+    /// nothing to do on PostgreSQL, whose commits wait for its log.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the log cannot be synced.
+    pub async fn sync_log(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(pools) => pools.log.sync().await,
+            Backend::Postgres(_) => Ok(()),
+        }
+    }
+
+    /// How many times the write-ahead log was synced so far (SQLite; 0 on
+    /// PostgreSQL).
+    #[must_use]
+    pub fn log_syncs(&self) -> u64 {
+        match &self.backend {
+            Backend::Sqlite(pools) => pools.log.syncs.load(Ordering::Relaxed),
+            Backend::Postgres(_) => 0,
+        }
     }
 
     /// The same store, letting the write-ahead log wrap past `frames` (4 KiB

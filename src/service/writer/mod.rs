@@ -1,7 +1,11 @@
 //! The single writer: every throw and every stop goes through one task that
 //! plays the requests that arrive together, for any games, in one
-//! `BEGIN IMMEDIATE` transaction and commits them with one fsync (group
-//! commit), answering each request only once that commit is durable.
+//! `BEGIN IMMEDIATE` transaction and commits them together (group commit),
+//! answering each request only once that commit is durable. The commit
+//! itself does not wait for the disk: the batch goes to the deliverer
+//! (`commit::deliver`), which syncs the log once for every batch committed
+//! meanwhile and then answers, while the writer plays and writes the next
+//! batch.
 //!
 //! A deletion and a purge are exclusive: each is committed alone, in
 //! arrival order with the requests around it, and the games it removes
@@ -54,7 +58,7 @@ mod commit;
 mod removal;
 mod roles;
 
-use commit::finish;
+use commit::{Outbox, deliver, finish, flush};
 use removal::write_alone;
 use roles::{Role, check_host, request_hash, role, stop_request_hash};
 
@@ -246,6 +250,8 @@ pub(super) async fn run(
 ) {
     let mut hot = LruCache::new(NonZeroUsize::new(HOT_GAMES).unwrap_or(NonZeroUsize::MIN));
     let mut batch = Vec::with_capacity(max_batch);
+    let (out, deliveries) = mpsc::unbounded_channel();
+    let deliverer = tokio::spawn(deliver(store.clone(), Arc::clone(&hub), deliveries));
     while jobs.recv_many(&mut batch, max_batch).await > 0 {
         let mut group = Vec::with_capacity(batch.len());
         for job in batch.drain(..) {
@@ -256,11 +262,13 @@ pub(super) async fn run(
                         &mut hot,
                         std::mem::take(&mut group),
                         [&commits, &replays],
-                        &hub,
+                        &out,
                         throws.as_ref(),
                     )
                     .await;
                 }
+                // The removal's feed items after every earlier batch's.
+                flush(&out).await;
                 write_alone(&store, &mut hot, job, &commits, &hub).await;
             } else {
                 group.push(job);
@@ -272,16 +280,26 @@ pub(super) async fn run(
                 &mut hot,
                 group,
                 [&commits, &replays],
-                &hub,
+                &out,
                 throws.as_ref(),
             )
             .await;
+            if max_batch == 1 {
+                // One commit, so one fsync, per throw: no batch written
+                // while the last one is synced.
+                flush(&out).await;
+            }
         }
-        // Between two batches, with every answer sent: let a long log wrap.
+        // Between two batches: let a long log wrap (the checkpoint that
+        // allows it syncs the log and then the database, so a batch still
+        // waiting for its sync is on the disk before the log is overwritten).
         if let Err(e) = store.wrap_wal().await {
             tracing::warn!(error = %e, "cannot let the write-ahead log wrap");
         }
     }
+    // Every batch committed is delivered before the writer ends.
+    drop(out);
+    let _ = deliverer.await;
 }
 
 /// The error a request gets when its batch cannot be written.
@@ -298,7 +316,7 @@ async fn write_batch(
     cache: &mut LruCache<GameId, Hot>,
     jobs: Vec<Job>,
     [commits, replays]: [&AtomicU64; 2],
-    hub: &Hub,
+    out: &Outbox,
     throws: &dyn ServerThrows,
 ) {
     // Played once from memory; played again from the database only if the
@@ -348,7 +366,7 @@ async fn write_batch(
                 return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
             }
         }
-        finish(tx, cache, touched, jobs, played, commits, hub).await;
+        finish(tx, cache, touched, jobs, played, commits, out).await;
         return;
     }
 }
