@@ -286,3 +286,63 @@ async fn a_throw_is_answered_only_after_its_log_is_synced() {
         );
     }
 }
+
+/// Regression: the log's path was the database URL's with `-wal` added,
+/// but SQLite names the log after the file a symbolic link points to, so
+/// a database opened through a link had its log never synced. The store
+/// now finds the log where SQLite writes it, and a throw there is answered
+/// after a sync.
+#[actix_web::test]
+async fn regression_a_database_opened_through_a_link_had_its_log_never_synced() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    let real = dir.path().join("data").join("games.db");
+    std::fs::write(&real, b"").unwrap();
+    let link = dir.path().join("games.db");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let store = zohn_ahl::store::Store::connect(&format!("sqlite://{}", link.display()))
+        .await
+        .expect("a database opened through a link starts");
+    assert!(dir.path().join("data").join("games.db-wal").exists());
+    assert!(!dir.path().join("games.db-wal").exists());
+    let service = zohn_ahl::service::Service::new(store);
+    let app = common::spawn_server(service.clone());
+    let id = new_game(&app).await;
+    let before = service.store().log_syncs();
+    let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(
+        r.status.as_u16(),
+        201,
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    assert!(service.store().log_syncs() > before);
+}
+
+/// A log that cannot be synced (here: removed from under the server) is
+/// final: the throw whose batch it held is refused (503), so is every
+/// write after it, and the service says it is not ready, since after a
+/// failed sync the disk may report later ones as done for pages it never
+/// wrote.
+#[actix_web::test]
+async fn a_log_that_cannot_be_synced_stops_the_writes() {
+    let (db, _service, app) = common::spawn_sqlite_app_with_service().await;
+    let id = new_game(&app).await;
+    let throws = format!("/v1/games/{id}/throws");
+    assert_eq!(send(&app, post_empty(&throws)).await.status.as_u16(), 201);
+    std::fs::remove_file(db.dir.path().join("games.db-wal")).unwrap();
+    for _ in 0..2 {
+        let r = send(&app, post_empty(&throws)).await;
+        assert_eq!(
+            r.status.as_u16(),
+            503,
+            "{}",
+            String::from_utf8_lossy(&r.body)
+        );
+    }
+    assert_eq!(
+        send(&app, post_empty("/v1/games")).await.status.as_u16(),
+        503
+    );
+    assert_eq!(send(&app, get("/readyz")).await.status.as_u16(), 503);
+}

@@ -42,6 +42,7 @@ mod open;
 mod pg;
 mod retention;
 mod seats;
+mod wal;
 
 pub use codec::LoggedMove;
 pub use games::{GameToPlay, Locked, RulesStated};
@@ -131,13 +132,13 @@ struct SqlitePools {
     readers: SqlitePool,
     checkpointer: SqlitePool,
     /// The write-ahead log's file, synced by [`Store::sync_log`].
-    log: open::LogFile,
+    log: wal::LogFile,
 }
 
 /// An open write transaction (`BEGIN IMMEDIATE` on SQLite's single writer;
 /// a `READ COMMITTED` transaction on PostgreSQL).
 /// On SQLite it also names the write-ahead log to sync after the commit.
-pub struct WriteTx(Tx, Arc<Notify>, Option<open::LogFile>);
+pub struct WriteTx(Tx, Arc<Notify>, Option<wal::LogFile>);
 
 /// A write transaction of either backend.
 enum Tx {
@@ -171,6 +172,7 @@ impl Store {
     /// [`StoreError::Busy`] when the lock cannot be had in time.
     pub async fn begin(&self) -> Result<WriteTx> {
         let (tx, log) = match &self.backend {
+            Backend::Sqlite(pools) if pools.log.failed() => return Err(StoreError::Unavailable),
             Backend::Sqlite(pools) => (
                 Tx::Sqlite(
                     pools

@@ -1,16 +1,16 @@
 //! Opening the store: the connections, the embedded migrations (under the
 //! write lock), the checkpointer, readiness and the write-ahead log's wrap.
 
-use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::Notify;
 
+use super::wal::LogFile;
 use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
 
 /// WAL frames (pages) past which the writer lets the write-ahead log start
@@ -47,44 +47,6 @@ async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<Atomi
                     return;
                 }
                 tracing::warn!(error = %e, "checkpoint failed");
-            }
-        }
-    }
-}
-
-/// The write-ahead log's file, and how many times it was synced.
-#[derive(Clone, Debug)]
-pub(super) struct LogFile {
-    path: Arc<Path>,
-    syncs: Arc<AtomicU64>,
-}
-
-impl LogFile {
-    /// Sync the log to the disk: every transaction committed before the
-    /// call is durable once it returns. The file is opened afresh each
-    /// time, so that a log SQLite has removed and made again (after
-    /// copying it all into the database, which it then syncs) is never
-    /// missed; no log at all means nothing is left to sync.
-    pub(super) async fn sync(&self) -> Result<()> {
-        let path = Arc::clone(&self.path);
-        let synced = tokio::task::spawn_blocking(move || match std::fs::File::open(&*path) {
-            Ok(file) => file.sync_data(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(e),
-        })
-        .await;
-        match synced {
-            Ok(Ok(())) => {
-                self.syncs.fetch_add(1, Ordering::Relaxed);
-                Ok(())
-            }
-            Ok(Err(e)) => {
-                tracing::error!(error = %e, "cannot sync the write-ahead log");
-                Err(StoreError::Unavailable)
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "the write-ahead log's sync did not finish");
-                Err(StoreError::Unavailable)
             }
         }
     }
@@ -245,20 +207,19 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        let mut log = base.get_filename().as_os_str().to_owned();
-        log.push("-wal");
-        let log = LogFile {
-            path: Path::new(&log).into(),
-            syncs: Arc::new(AtomicU64::new(0)),
-        };
         // No checkpoint on the writer's path (see `checkpoints`); its
         // commits do not wait for the disk (`sync_log` syncs the log after
         // them, see `WriteTx::commit`); a larger page cache than the
         // default 2 MiB, and statement journals (a batch's multi-row
         // statements) in memory.
         let writer = open_pool(
+            // Kept open while the store is: SQLite removes the log when
+            // its last connection closes, and the log synced is this one's.
             SqlitePoolOptions::new()
                 .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
                 .acquire_timeout(BUSY_TIMEOUT),
             base.clone()
                 .synchronous(SqliteSynchronous::Normal)
@@ -268,7 +229,7 @@ impl Store {
         )
         .await?;
         migrate(&writer).await?;
-        log.sync().await?;
+        let log = LogFile::open(base.get_filename()).await?;
         let readers = open_pool(
             SqlitePoolOptions::new()
                 .max_connections(4)
@@ -345,6 +306,8 @@ impl Store {
     /// Any database error.
     pub async fn ready(&self) -> Result<bool> {
         let readers = match &self.backend {
+            // A log that could not be synced: no write is taken again.
+            Backend::Sqlite(pools) if pools.log.failed() => return Ok(false),
             Backend::Sqlite(pools) => &pools.readers,
             Backend::Postgres(pool) => return super::pg::ready(pool).await,
         };
@@ -400,7 +363,7 @@ impl Store {
     #[must_use]
     pub fn log_syncs(&self) -> u64 {
         match &self.backend {
-            Backend::Sqlite(pools) => pools.log.syncs.load(Ordering::Relaxed),
+            Backend::Sqlite(pools) => pools.log.syncs(),
             Backend::Postgres(_) => 0,
         }
     }
