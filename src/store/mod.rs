@@ -19,7 +19,7 @@
 //!
 //! By concern: `open` (connecting, migrations, checkpoints), `games`,
 //! `moves`, `seats`, `keys` (idempotency answers), `retention` (what a
-//! purge deletes); this module holds the store, its write transaction,
+//! purge deletes), `wal` (syncing the write-ahead log); this module holds the store, its write transaction,
 //! its errors and its clock.
 
 use std::sync::Arc;
