@@ -127,6 +127,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         });
         server.run().await?;
         store.close().await;
+        tracing::info!("stopped; the database is closed");
         Ok(())
     })
 }

@@ -295,3 +295,76 @@ fn regression_a_stopping_server_held_its_live_feeds_open_for_thirty_seconds() {
     assert!(exit.success(), "{exit}");
     eprintln!("stopped {:?} after SIGTERM", asked.elapsed());
 }
+
+/// An operator found the `-wal` and `-shm` files still beside the database
+/// after a clean SIGTERM: the last connection to close was a read-only
+/// reader, which cannot copy the log into the database. A stopped server
+/// now leaves the database as one file, which alone holds every move.
+#[tokio::test]
+async fn regression_a_clean_stop_left_the_write_ahead_log_beside_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = spawn_server(dir.path(), port, "info");
+    let created = send_raw(
+        port,
+        "POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    let id = created
+        .split("\"id\":\"")
+        .nth(1)
+        .and_then(|rest| rest.get(..36))
+        .unwrap()
+        .to_owned();
+    for _ in 0..3 {
+        let thrown = send_raw(
+            port,
+            &format!(
+                "POST /v1/games/{id}/throws HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            ),
+        );
+        assert!(thrown.starts_with("HTTP/1.1 201"), "{thrown}");
+    }
+    let database = dir.path().join("games.db");
+    let log = dir.path().join("games.db-wal");
+    assert!(log.exists(), "the server runs with a write-ahead log");
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server.wait().unwrap();
+    assert!(exit.success(), "{exit}");
+    let mut stderr = String::new();
+    server
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(stderr.contains("the database is closed"), "{stderr}");
+    assert!(
+        !log.exists(),
+        "the write-ahead log was left after a clean stop"
+    );
+    assert!(
+        !dir.path().join("games.db-shm").exists(),
+        "the shared-memory file was left after a clean stop"
+    );
+    // The database file alone, copied elsewhere, has all three moves.
+    let copy = tempfile::tempdir().unwrap();
+    std::fs::copy(&database, copy.path().join("copy.db")).unwrap();
+    let store = Store::connect(&format!(
+        "sqlite://{}",
+        copy.path().join("copy.db").display()
+    ))
+    .await
+    .unwrap();
+    let game = store
+        .game(zohn_ahl::domain::GameId::parse(&id).unwrap())
+        .await
+        .unwrap()
+        .expect("the game is in the database file");
+    assert_eq!(game.version.get(), 3);
+    store.close().await;
+}

@@ -264,15 +264,18 @@ impl Store {
         })
     }
 
-    /// Close the pools, waiting for connections to finish (the last one to
-    /// close copies the write-ahead log into the database).
+    /// Close the pools, waiting for connections to finish. On SQLite the
+    /// writer's connection closes last: the last connection to close copies
+    /// the write-ahead log into the database and removes the log and its
+    /// shared-memory file, which a read-only reader cannot do, so that a
+    /// stopped server leaves the database as one file.
     pub async fn close(&self) {
         match &self.backend {
             Backend::Sqlite(pools) => {
+                pools.readers.close().await;
                 pools.checkpointer.close().await;
                 self.wrote.notify_one();
                 pools.writer.close().await;
-                pools.readers.close().await;
             }
             Backend::Postgres(pool) => pool.close().await,
         }
