@@ -9,7 +9,7 @@ use zohn_ahl::narration::{
     narrate_move, narrate_stop,
 };
 use zohn_ahl::rules::{
-    CounterReason, Creek, Event, Face, Preset, Seat, Side, SpinnerSector, Sticks, Throw,
+    Board, CounterReason, Creek, Event, Face, Preset, Seat, Side, SpinnerSector, Sticks, Throw,
     ThrowTable, WinReason,
 };
 
@@ -240,6 +240,17 @@ fn every_event_kind_is_narrated_in_every_audience_and_preset() {
                             s.text
                         );
                         assert!(!s.citations.is_empty(), "{event:?} uncited");
+                        // What happened and the rule behind it are told in
+                        // the board's own words (the record's facts may
+                        // speak of the creeks of the historical board).
+                        if options.board == Board::Square28 && s.kind != SegmentKind::Context {
+                            let plain = s.text.to_lowercase().replace("(a rushing creek)", "");
+                            assert!(
+                                !plain.contains("creek") && !plain.contains("dry branch"),
+                                "{event:?} in {audience:?}, {preset:?}: {}",
+                                s.text
+                            );
+                        }
                     }
                 }
                 for (counters, event) in [
@@ -1575,6 +1586,13 @@ fn facts_fit_the_ruleset_in_play() {
                 !text.contains("sahe") || options.throw_table == ThrowTable::SticksSahe,
             );
             claim("all four marked faces", stick_table);
+            // A fact that tells of the play in this service speaks of the
+            // board in play: the square board has a torrent and dry
+            // gullies, not a creek and dry branches.
+            if text.contains("in this service") || text.contains("in this game") {
+                claim("creek", options.board == Board::Circle40);
+                claim("dry branch", options.board == Board::Circle40);
+            }
             if f.tags.iter().any(|t| t == "dry_branch") {
                 claim("nothing happens", options.dry_branch == DryBranch::NoEffect);
                 claim(
@@ -1598,6 +1616,57 @@ fn facts_fit_the_ruleset_in_play() {
     ] {
         assert!(checked.contains(phrase), "no fitting fact says {phrase:?}");
     }
+}
+
+/// The whip-and-fall fact, which tells of the play in this service, said
+/// "falls into the creek" in games on the A4 sheet's square board, whose
+/// hazard is a torrent.
+#[test]
+fn regression_the_whip_and_fall_fact_said_creek_on_the_square_board() {
+    let fact = catalogue()
+        .facts
+        .iter()
+        .find(|f| f.id == "whip-and-fall")
+        .unwrap();
+    assert!(fact.fits(&Preset::A4.options()), "told in A4 games");
+    for text in [&fact.general, &fact.young] {
+        assert!(!text.to_lowercase().contains("creek"), "{text}");
+    }
+}
+
+/// Every rule statement, full and short, in every audience, on the
+/// square board says torrent and dry gully, never the circle's creek and
+/// dry branch: the scholars' whip-then-fall statement said Ludii checks
+/// "the creek second" in A4 games.
+#[test]
+fn rule_statements_use_the_square_boards_words() {
+    use strum::IntoEnumIterator;
+    use zohn_ahl::narration::{RuleId, rule_short_forms, rule_statement};
+    let mut told = 0;
+    for options in every_ruleset()
+        .into_iter()
+        .filter(|o| o.board == Board::Square28)
+    {
+        for audience in Audience::ALL {
+            for rule in RuleId::iter() {
+                let full = rule_statement(&options, audience, rule).map(|(text, _)| text);
+                for text in full
+                    .into_iter()
+                    .chain(rule_short_forms(&options, audience, rule))
+                {
+                    told += 1;
+                    // The young audience's gloss of the torrent is the one
+                    // creek the square board's words name.
+                    let plain = text.to_lowercase().replace("(a rushing creek)", "");
+                    assert!(
+                        !plain.contains("creek") && !plain.contains("dry branch"),
+                        "{rule:?} for {audience:?} on the square board: {text}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(told > 1000, "only {told} statements checked");
 }
 
 /// Regressions of the rule above: a `culin1898` game (only 5 and 10 throw
