@@ -230,6 +230,21 @@ fn send_raw(port: u16, request: &str) -> String {
     answer
 }
 
+/// Create a game with the defaults; its id.
+fn create_game(port: u16) -> String {
+    let created = send_raw(
+        port,
+        "POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    created
+        .split("\"id\":\"")
+        .nth(1)
+        .and_then(|rest| rest.get(..36))
+        .unwrap()
+        .to_owned()
+}
+
 /// An operator's SIGTERM took 30 s while a live feed was open, and the
 /// feed was then cut (curl: partial transfer): the feeds now end first,
 /// each stream closed cleanly, and the server exits at once.
@@ -238,17 +253,7 @@ fn regression_a_stopping_server_held_its_live_feeds_open_for_thirty_seconds() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let mut server = spawn_server(dir.path(), port, "warn");
-    let created = send_raw(
-        port,
-        "POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-    );
-    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
-    let id = created
-        .split("\"id\":\"")
-        .nth(1)
-        .and_then(|rest| rest.get(..36))
-        .unwrap()
-        .to_owned();
+    let id = create_game(port);
     let mut feed = TcpStream::connect(("127.0.0.1", port)).unwrap();
     feed.set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
@@ -305,17 +310,7 @@ async fn regression_a_clean_stop_left_the_write_ahead_log_beside_the_database() 
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let mut server = spawn_server(dir.path(), port, "info");
-    let created = send_raw(
-        port,
-        "POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-    );
-    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
-    let id = created
-        .split("\"id\":\"")
-        .nth(1)
-        .and_then(|rest| rest.get(..36))
-        .unwrap()
-        .to_owned();
+    let id = create_game(port);
     for _ in 0..3 {
         let thrown = send_raw(
             port,
