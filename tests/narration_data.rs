@@ -1634,6 +1634,46 @@ fn regression_the_whip_and_fall_fact_said_creek_on_the_square_board() {
     }
 }
 
+/// A rule's full statement stands on its own: a lesson joins the
+/// statements of a section into one text, where the scholars' "No
+/// historical account addresses this" (the extra throw) followed the
+/// direction of travel, and "This rule is known only through" and "This is
+/// the composite table" pointed back at nothing.
+#[test]
+fn regression_lesson_statements_pointed_back_at_a_sentence_they_did_not_follow() {
+    use strum::IntoEnumIterator;
+    use zohn_ahl::narration::{RuleId, rule_statement};
+    let mut checked = 0;
+    for options in every_ruleset() {
+        for audience in Audience::ALL {
+            for rule in RuleId::iter() {
+                let Some((text, _)) = rule_statement(&options, audience, rule) else {
+                    continue;
+                };
+                checked += 1;
+                let first = text.split(". ").next().unwrap_or_default();
+                let mut words = first.split_whitespace();
+                let opening = words.next().unwrap_or_default();
+                // "This version", "this ruleset": the game being played.
+                let of_the_game = opening == "This"
+                    && words.next().is_some_and(|w| {
+                        ["version", "ruleset", "game", "service", "preset", "option"].contains(&w)
+                    });
+                assert!(
+                    of_the_game
+                        || !["This", "That", "It", "Its", "These", "They"].contains(&opening),
+                    "{rule:?} for {audience:?} opens by pointing back: {text}"
+                );
+                assert!(
+                    !first.ends_with(" this") && !first.contains(" this,"),
+                    "{rule:?} for {audience:?} names no subject for \"this\": {text}"
+                );
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} statements checked");
+}
+
 /// Every rule statement, full and short, in every audience, on the
 /// square board says torrent and dry gully, never the circle's creek and
 /// dry branch: the scholars' whip-then-fall statement said Ludii checks
