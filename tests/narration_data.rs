@@ -250,6 +250,16 @@ fn every_event_kind_is_narrated_in_every_audience_and_preset() {
                                 "{event:?} in {audience:?}, {preset:?}: {}",
                                 s.text
                             );
+                            // The torrent and the square's numbering are the
+                            // A4 sheet's: a sentence that tells them cites it.
+                            if plain.contains("torrent") {
+                                assert!(
+                                    s.citations.iter().any(|c| c.source == "a4sheet"),
+                                    "{event:?} in {audience:?}, {preset:?} cites {:?}: {}",
+                                    s.citations,
+                                    s.text
+                                );
+                            }
                         }
                     }
                 }
@@ -1634,6 +1644,34 @@ fn regression_the_whip_and_fall_fact_said_creek_on_the_square_board() {
     }
 }
 
+/// On the A4 sheet's square board the north torrent's, the whip's and
+/// the move's sentences cited only the sources of the circle (Culin as the
+/// Digital Ludeme Project summarises it, Ludii), which say creek and count
+/// forty spaces; they now cite the sheet's own rule too.
+#[test]
+fn regression_square_board_rules_cited_only_the_circles_sources() {
+    use zohn_ahl::narration::{RuleId, rule_key_citations, rule_statement};
+    let a4 = Preset::A4.options();
+    let composite = Preset::Composite.options();
+    for (rule, locator) in [
+        (RuleId::Move, "rule 2"),
+        (RuleId::NorthCreekNear, "rule 6"),
+        (RuleId::Whip, "rule 8"),
+    ] {
+        let sheet = |c: &Citation| c.source == "a4sheet" && c.locator.as_deref() == Some(locator);
+        assert!(rule_key_citations(&a4, rule).iter().any(sheet), "{rule:?}");
+        for audience in Audience::ALL {
+            let (_, cites) = rule_statement(&a4, audience, rule).unwrap();
+            assert!(cites.iter().any(sheet), "{rule:?} for {audience:?}");
+            let (_, cites) = rule_statement(&composite, audience, rule).unwrap();
+            assert!(
+                cites.iter().all(|c| c.source != "a4sheet"),
+                "{rule:?} on the circle cites the sheet"
+            );
+        }
+    }
+}
+
 /// A rule's full statement stands on its own: a lesson joins the
 /// statements of a section into one text, where the scholars' "No
 /// historical account addresses this" (the extra throw) followed the
@@ -1681,7 +1719,7 @@ fn regression_lesson_statements_pointed_back_at_a_sentence_they_did_not_follow()
 #[test]
 fn rule_statements_use_the_square_boards_words() {
     use strum::IntoEnumIterator;
-    use zohn_ahl::narration::{RuleId, rule_short_forms, rule_statement};
+    use zohn_ahl::narration::{RuleId, rule_key_citations, rule_short_forms, rule_statement};
     let mut told = 0;
     for options in every_ruleset()
         .into_iter()
@@ -1702,6 +1740,15 @@ fn rule_statements_use_the_square_boards_words() {
                         !plain.contains("creek") && !plain.contains("dry branch"),
                         "{rule:?} for {audience:?} on the square board: {text}"
                     );
+                    // Its torrent is the A4 sheet's: the rule cites it.
+                    if plain.contains("torrent") {
+                        assert!(
+                            rule_key_citations(&options, rule)
+                                .iter()
+                                .any(|c| c.source == "a4sheet"),
+                            "{rule:?} for {audience:?} tells of the torrent uncited: {text}"
+                        );
+                    }
                 }
             }
         }

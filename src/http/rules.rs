@@ -140,7 +140,10 @@ fn rule_view(preset: Preset, id: RuleId) -> RuleView {
             scholar: rule_short_forms(&options, Audience::Scholar, id),
         },
         citations: citations.iter().map(Into::into).collect(),
-        key_citations: rule_key_citations(id).iter().map(Into::into).collect(),
+        key_citations: rule_key_citations(&options, id)
+            .iter()
+            .map(Into::into)
+            .collect(),
     }
 }
 

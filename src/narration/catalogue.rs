@@ -1,14 +1,14 @@
 //! The narration catalogue: templates, rules, facts, sources and glossary,
 //! parsed once from the JSON embedded in the binary.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::vocabulary::{Audience, Citation};
-use crate::rules::{AnyOf, Options, OptionsCondition};
+use crate::rules::{AnyOf, Board, Options, OptionsCondition};
 
 /// Phrasings of one event (or of a rule's short form), per audience.
 #[derive(Clone, Debug, Deserialize)]
@@ -88,9 +88,36 @@ pub struct RuleText {
     pub cite: Vec<Citation>,
     /// Every source the full statements draw on.
     pub citations: Vec<Citation>,
+    /// What the rule's sentences cite besides, on a board whose own source
+    /// names and numbers what they tell (the A4 sheet's rule for the
+    /// square board's torrent, say): cited with `cite` and `citations`.
+    #[serde(default)]
+    pub on_board: HashMap<Board, Vec<Citation>>,
 }
 
 impl RuleText {
+    /// The one or two sources that carry the rule, with the board's own.
+    #[must_use]
+    pub fn cite_on(&self, board: Board) -> Vec<Citation> {
+        self.with_board(&self.cite, board)
+    }
+
+    /// Every source the full statements draw on, with the board's own.
+    #[must_use]
+    pub fn citations_on(&self, board: Board) -> Vec<Citation> {
+        self.with_board(&self.citations, board)
+    }
+
+    fn with_board(&self, base: &[Citation], board: Board) -> Vec<Citation> {
+        let mut all = base.to_vec();
+        for c in self.on_board.get(&board).into_iter().flatten() {
+            if !all.contains(c) {
+                all.push(c.clone());
+            }
+        }
+        all
+    }
+
     /// The full statement for `audience`.
     #[must_use]
     pub fn full(&self, audience: Audience) -> &str {

@@ -110,7 +110,7 @@ pub fn narrate_stop(
     let mut segments = vec![Segment {
         kind: SegmentKind::Event,
         text,
-        citations: rule_cite(cat, rule),
+        citations: rule_cite(cat, rule, options.board),
         rule: Some(rule.key().to_owned()),
         fact: None,
         brief: false,
@@ -206,7 +206,7 @@ impl Renderer<'_> {
         self.segments.push(Segment {
             kind: SegmentKind::Event,
             text,
-            citations: rule_cite(self.cat, rule),
+            citations: rule_cite(self.cat, rule, self.ctx.options.board),
             rule: Some(rule.key().to_owned()),
             fact: None,
             brief: false,

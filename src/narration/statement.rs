@@ -5,7 +5,7 @@ use super::catalogue::{Catalogue, RuleText, catalogue};
 use super::rule_id::RuleId;
 use super::template::{BoardVars, choose};
 use super::vocabulary::{Audience, Citation, Segment, SegmentKind};
-use crate::rules::Options;
+use crate::rules::{Board, Options};
 
 /// The full statement of rule `rule` for `audience`, with the board's
 /// words filled in for `options`, and its citations; `None` if
@@ -19,7 +19,10 @@ pub fn rule_statement(
     let cat = catalogue();
     let r = rule_text(cat, rule.key())?;
     let board = BoardVars::new(cat, options, audience);
-    Some((board.fill(r.full(audience), &[]), r.citations.clone()))
+    Some((
+        board.fill(r.full(audience), &[]),
+        r.citations_on(options.board),
+    ))
 }
 
 /// The short restatements of rule `rule` for `audience` (what a move
@@ -41,22 +44,22 @@ pub fn rule_short_forms(options: &Options, audience: Audience, rule: RuleId) -> 
         .unwrap_or_default()
 }
 
-/// The one or two sources that carry rule `rule`, which its event
-/// sentences and short restatements cite (the full statements cite every
-/// source they draw on: [`rule_statement`]).
+/// The one or two sources that carry rule `rule` on the board of
+/// `options`, which its event sentences and short restatements cite (the
+/// full statements cite every source they draw on: [`rule_statement`]).
 #[must_use]
-pub fn rule_key_citations(rule: RuleId) -> Vec<Citation> {
-    rule_cite(catalogue(), rule)
+pub fn rule_key_citations(options: &Options, rule: RuleId) -> Vec<Citation> {
+    rule_cite(catalogue(), rule, options.board)
 }
 
 fn rule_text<'c>(cat: &'c Catalogue, rule: &str) -> Option<&'c RuleText> {
     cat.templates.rules.get(rule)
 }
 
-/// The one or two sources that carry a rule.
-pub(super) fn rule_cite(cat: &Catalogue, rule: RuleId) -> Vec<Citation> {
+/// The one or two sources that carry a rule on `board`.
+pub(super) fn rule_cite(cat: &Catalogue, rule: RuleId, board: Board) -> Vec<Citation> {
     rule_text(cat, rule.key())
-        .map(|r| r.cite.clone())
+        .map(|r| r.cite_on(board))
         .unwrap_or_default()
 }
 
@@ -78,9 +81,9 @@ pub(super) fn rule_segment(
             // and cites them all; the others cite the sources that carry the
             // rule.
             let citations = if audience == Audience::Scholar {
-                r.citations.clone()
+                r.citations_on(words.board())
             } else {
-                r.cite.clone()
+                r.cite_on(words.board())
             };
             if brief {
                 let list = r.short.for_audience(audience);

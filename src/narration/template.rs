@@ -91,6 +91,7 @@ pub(super) fn spaces(n: u8) -> String {
 /// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
 /// `{implement}` (`sticks` or `spinner`).
 pub(super) struct BoardVars {
+    board: Board,
     vars: Vec<(&'static str, String)>,
 }
 
@@ -109,6 +110,7 @@ impl BoardVars {
             "sticks"
         };
         Self {
+            board,
             vars: vec![
                 ("creek", words.creek.clone()),
                 ("creek_x", words.creek_x.clone()),
@@ -136,6 +138,11 @@ impl BoardVars {
                 ),
             ],
         }
+    }
+
+    /// The board whose words these are.
+    pub(super) fn board(&self) -> Board {
+        self.board
     }
 
     /// Fill `template` from `vars` first, then from the board's words.
