@@ -32,13 +32,18 @@ fn main() -> ExitCode {
         },
         Command::Verify(args) => match zohn_ahl::server::verify(&args.database_url) {
             Ok((games, faults)) if faults.is_empty() => {
-                print_out(&format!("{games} games checked, no fault\n"))
+                print_out(&format!("{}, no fault\n", checked(games)))
             }
             Ok((games, faults)) => {
                 for f in &faults {
                     eprintln!("{f}");
                 }
-                eprintln!("{games} games checked, {} faults", faults.len());
+                eprintln!(
+                    "{}, {} {}",
+                    checked(games),
+                    faults.len(),
+                    if faults.len() == 1 { "fault" } else { "faults" }
+                );
                 ExitCode::FAILURE
             }
             Err(e) => {
@@ -81,5 +86,14 @@ fn print_out(text: &str) -> ExitCode {
             eprintln!("zohn-ahl: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// "1 game checked", "2 games checked".
+fn checked(games: usize) -> String {
+    if games == 1 {
+        "1 game checked".to_owned()
+    } else {
+        format!("{games} games checked")
     }
 }

@@ -117,15 +117,21 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }
-        // On the signal that stops the server, the live feeds end first:
-        // an open stream would hold the graceful stop for its whole timeout
-        // (30 s) and then be cut.
+        // Ctrl-C and SIGTERM both stop the server gracefully (actix-server's
+        // own handling makes Ctrl-C a forced stop, which cut the requests in
+        // flight): the live feeds end first, since an open stream would hold
+        // the graceful stop for its whole timeout (30 s) and then be cut;
+        // then the requests in flight finish.
+        let server = server.disable_signals().run();
+        let handle = server.handle();
         let hub = service_hub.clone();
         actix_web::rt::spawn(async move {
             stop_signal().await;
+            tracing::info!("stopping: the live feeds end, the requests in flight finish");
             hub.close_all();
+            handle.stop(true).await;
         });
-        server.run().await?;
+        server.await?;
         store.close().await;
         tracing::info!("stopped; the database is closed");
         Ok(())
@@ -230,7 +236,7 @@ fn log_filter(filter: &str) -> String {
     }
 }
 
-/// Ctrl-C or SIGTERM: the signals on which actix-server stops gracefully.
+/// Ctrl-C or SIGTERM: the signals on which the server stops gracefully.
 async fn stop_signal() {
     #[cfg(unix)]
     {

@@ -363,3 +363,53 @@ async fn regression_a_clean_stop_left_the_write_ahead_log_beside_the_database() 
     assert_eq!(game.version.get(), 3);
     store.close().await;
 }
+
+/// An operator's Ctrl-C cut the throws in flight ("Empty reply from
+/// server"), some stored though never answered: actix-server makes SIGINT
+/// a forced stop. Ctrl-C and SIGTERM now both let a request in flight
+/// finish, here one whose body is still arriving when the signal comes.
+#[test]
+fn regression_ctrl_c_cut_the_requests_in_flight() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let mut server = spawn_server(dir.path(), port, "info");
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        stream
+            .write_all(
+                b"POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{",
+            )
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let status = Command::new("kill")
+            .args([signal, &server.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::thread::sleep(Duration::from_millis(300));
+        stream.write_all(b"}").unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        assert!(
+            answer.starts_with("HTTP/1.1 201"),
+            "{signal}: the request in flight got {answer:?}"
+        );
+        let exit = server.wait().unwrap();
+        assert!(exit.success(), "{signal}: {exit}");
+        let mut log = String::new();
+        server
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut log)
+            .unwrap();
+        assert!(!log.contains("forced"), "{signal}: {log}");
+        assert!(
+            log.contains("the requests in flight finish"),
+            "{signal}: {log}"
+        );
+    }
+}
