@@ -1672,6 +1672,27 @@ fn regression_square_board_rules_cited_only_the_circles_sources() {
     }
 }
 
+/// A spinner game told children to move "by the number you threw": the
+/// young rule sentences say spin on the A4 sheet, in every tense.
+#[test]
+fn regression_spinner_games_told_children_the_number_they_threw() {
+    use strum::IntoEnumIterator;
+    use zohn_ahl::narration::{RuleId, rule_short_forms, rule_statement};
+    let a4 = Preset::A4.options();
+    assert_eq!(a4.throw_table, ThrowTable::Spinner);
+    for rule in RuleId::iter() {
+        let full = rule_statement(&a4, Audience::Young, rule).map(|(text, _)| text);
+        for text in full
+            .into_iter()
+            .chain(rule_short_forms(&a4, Audience::Young, rule))
+        {
+            assert!(!text.contains("threw"), "{rule:?}: {text}");
+        }
+    }
+    let (text, _) = rule_statement(&a4, Audience::Young, RuleId::Move).unwrap();
+    assert!(text.contains("the number you spin"), "{text}");
+}
+
 /// A rule's full statement stands on its own: a lesson joins the
 /// statements of a section into one text, where the scholars' "No
 /// historical account addresses this" (the extra throw) followed the
