@@ -413,3 +413,61 @@ fn regression_ctrl_c_cut_the_requests_in_flight() {
         );
     }
 }
+
+/// Stop the server with SIGTERM, wait for it and read what it wrote on
+/// standard error.
+fn stop_and_read_log(mut server: Child) -> String {
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(server.wait().unwrap().success());
+    let mut log = String::new();
+    server
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    log
+}
+
+/// An operator restarted a killed server and its log said nothing of the
+/// write-ahead log it read back: the start now says so, and a start after
+/// a clean stop (which leaves no log) does not.
+#[test]
+fn regression_a_start_after_a_kill_did_not_say_the_log_was_read_back() {
+    const READ_BACK: &str = "its commits were read back";
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let server = spawn_server(dir.path(), port, "info");
+    let id = create_game(port);
+    let thrown = send_raw(
+        port,
+        &format!(
+            "POST /v1/games/{id}/throws HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert!(thrown.starts_with("HTTP/1.1 201"), "{thrown}");
+    let first = kill_and_read_log(server);
+    assert!(!first.contains(READ_BACK), "{first}");
+    let wal = dir.path().join("games.db-wal");
+    assert!(std::fs::metadata(&wal).unwrap().len() > 0);
+
+    let port = free_port();
+    let server = spawn_server(dir.path(), port, "info");
+    let game = send_raw(
+        port,
+        &format!("GET /v1/games/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(game.contains("\"version\":1"), "{game}");
+    let second = stop_and_read_log(server);
+    assert!(second.contains(READ_BACK), "{second}");
+    assert!(!wal.exists());
+
+    let port = free_port();
+    let server = spawn_server(dir.path(), port, "info");
+    let third = stop_and_read_log(server);
+    assert!(!third.contains(READ_BACK), "{third}");
+}

@@ -212,6 +212,7 @@ impl Store {
         // them, see `WriteTx::commit`); a larger page cache than the
         // default 2 MiB, and statement journals (a batch's multi-row
         // statements) in memory.
+        let left_log = super::wal::left_beside(base.get_filename());
         let writer = open_pool(
             // Kept open while the store is: SQLite removes the log when
             // its last connection closes, and the log synced is this one's.
@@ -230,6 +231,12 @@ impl Store {
         .await?;
         migrate(&writer).await?;
         let log = LogFile::open(base.get_filename()).await?;
+        if left_log {
+            tracing::info!(
+                "a write-ahead log lay beside the database (a stop that was not clean, or another \
+                 process has the database open): its commits were read back"
+            );
+        }
         let readers = open_pool(
             SqlitePoolOptions::new()
                 .max_connections(4)

@@ -32,6 +32,19 @@ struct Inner {
     failed: AtomicBool,
 }
 
+/// Whether a write-ahead log with commits in it lies beside the database
+/// file at `database` before this process opens it: one left by a stop
+/// that was not clean (a kill, a crash, a power cut), which SQLite reads
+/// back, or that of another process that has the database open.
+pub(super) fn left_beside(database: &Path) -> bool {
+    let Ok(real) = std::fs::canonicalize(database) else {
+        return false;
+    };
+    let mut path = real.into_os_string();
+    path.push("-wal");
+    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+}
+
 impl LogFile {
     /// The log of the database file at `database` (which must exist and be
     /// open in WAL mode), synced once, with its directory (a new log's name
