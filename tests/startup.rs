@@ -132,10 +132,8 @@ fn spawn_server(dir: &std::path::Path, port: u16, log: &str) -> Child {
     child
 }
 
-/// Kill the server and read what it wrote on standard error.
-fn kill_and_read_log(mut server: Child) -> String {
-    server.kill().unwrap();
-    server.wait().unwrap();
+/// What the server wrote on standard error, once it has exited.
+fn read_log(server: &mut Child) -> String {
     let mut log = String::new();
     server
         .stderr
@@ -144,6 +142,13 @@ fn kill_and_read_log(mut server: Child) -> String {
         .read_to_string(&mut log)
         .unwrap();
     log
+}
+
+/// Kill the server and read what it wrote on standard error.
+fn kill_and_read_log(mut server: Child) -> String {
+    server.kill().unwrap();
+    server.wait().unwrap();
+    read_log(&mut server)
 }
 
 /// An operator's log had a warning with a debug dump of the error for
@@ -309,7 +314,7 @@ fn regression_a_stopping_server_held_its_live_feeds_open_for_thirty_seconds() {
 async fn regression_a_clean_stop_left_the_write_ahead_log_beside_the_database() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let mut server = spawn_server(dir.path(), port, "info");
+    let server = spawn_server(dir.path(), port, "info");
     let id = create_game(port);
     for _ in 0..3 {
         let thrown = send_raw(
@@ -323,20 +328,7 @@ async fn regression_a_clean_stop_left_the_write_ahead_log_beside_the_database() 
     let database = dir.path().join("games.db");
     let log = dir.path().join("games.db-wal");
     assert!(log.exists(), "the server runs with a write-ahead log");
-    let status = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let exit = server.wait().unwrap();
-    assert!(exit.success(), "{exit}");
-    let mut stderr = String::new();
-    server
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let stderr = stop_and_read_log(server);
     assert!(stderr.contains("the database is closed"), "{stderr}");
     assert!(
         !log.exists(),
@@ -373,7 +365,7 @@ fn regression_ctrl_c_cut_the_requests_in_flight() {
     for signal in ["-INT", "-TERM"] {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
-        let mut server = spawn_server(dir.path(), port, "info");
+        let server = spawn_server(dir.path(), port, "info");
         let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
@@ -384,11 +376,7 @@ fn regression_ctrl_c_cut_the_requests_in_flight() {
             )
             .unwrap();
         std::thread::sleep(Duration::from_millis(300));
-        let status = Command::new("kill")
-            .args([signal, &server.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        send_signal(&server, signal);
         std::thread::sleep(Duration::from_millis(300));
         stream.write_all(b"}").unwrap();
         let mut answer = String::new();
@@ -397,15 +385,7 @@ fn regression_ctrl_c_cut_the_requests_in_flight() {
             answer.starts_with("HTTP/1.1 201"),
             "{signal}: the request in flight got {answer:?}"
         );
-        let exit = server.wait().unwrap();
-        assert!(exit.success(), "{signal}: {exit}");
-        let mut log = String::new();
-        server
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut log)
-            .unwrap();
+        let log = wait_and_read_log(server);
         assert!(!log.contains("forced"), "{signal}: {log}");
         assert!(
             log.contains("the requests in flight finish"),
@@ -414,23 +394,27 @@ fn regression_ctrl_c_cut_the_requests_in_flight() {
     }
 }
 
-/// Stop the server with SIGTERM, wait for it and read what it wrote on
-/// standard error.
-fn stop_and_read_log(mut server: Child) -> String {
+/// Send the server `signal` (`-TERM`, `-INT`).
+fn send_signal(server: &Child, signal: &str) {
     let status = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
+        .args([signal, &server.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    assert!(server.wait().unwrap().success());
-    let mut log = String::new();
-    server
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
-    log
+}
+
+/// Wait for the server to exit, which it must do successfully, and read
+/// what it wrote on standard error.
+fn wait_and_read_log(mut server: Child) -> String {
+    let exit = server.wait().unwrap();
+    assert!(exit.success(), "{exit}");
+    read_log(&mut server)
+}
+
+/// Stop the server with SIGTERM and read what it wrote on standard error.
+fn stop_and_read_log(server: Child) -> String {
+    send_signal(&server, "-TERM");
+    wait_and_read_log(server)
 }
 
 /// An operator restarted a killed server and its log said nothing of the
