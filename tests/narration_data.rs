@@ -1693,6 +1693,30 @@ fn regression_spinner_games_told_children_the_number_they_threw() {
     assert!(text.contains("the number you spin"), "{text}");
 }
 
+/// The A4 lesson's departure said "a dry branch costs a throw" on the
+/// board of dry gullies: every section and departure of the A4 lesson, in
+/// every audience, speaks of the square board's features.
+#[test]
+fn regression_the_a4_lesson_spoke_of_a_dry_branch() {
+    for audience in Audience::ALL {
+        let lesson = zohn_ahl::narration::lesson(Preset::A4, audience);
+        // The board section itself explains the renaming ("The dry
+        // branches are called dry gullies").
+        for section in lesson.sections.iter().filter(|s| s.id != "board") {
+            let texts =
+                std::iter::once(&section.text).chain(section.departures.iter().map(|d| &d.text));
+            for text in texts {
+                let plain = text.to_lowercase().replace("(a dry stream bed)", "");
+                assert!(
+                    !plain.contains("dry branch"),
+                    "{} for {audience:?}: {text}",
+                    section.id
+                );
+            }
+        }
+    }
+}
+
 /// A rule's full statement stands on its own: a lesson joins the
 /// statements of a section into one text, where the scholars' "No
 /// historical account addresses this" (the extra throw) followed the
