@@ -37,12 +37,17 @@ struct Inner {
 /// that was not clean (a kill, a crash, a power cut), which SQLite reads
 /// back, or that of another process that has the database open.
 pub(super) fn left_beside(database: &Path) -> bool {
-    let Ok(real) = std::fs::canonicalize(database) else {
-        return false;
-    };
-    let mut path = real.into_os_string();
+    log_path(database)
+        .and_then(std::fs::metadata)
+        .is_ok_and(|m| m.len() > 0)
+}
+
+/// Where SQLite keeps the log of the database file at `database`: beside
+/// the file, with every symbolic link resolved.
+fn log_path(database: &Path) -> std::io::Result<PathBuf> {
+    let mut path = std::fs::canonicalize(database)?.into_os_string();
     path.push("-wal");
-    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+    Ok(PathBuf::from(path))
 }
 
 impl LogFile {
@@ -55,9 +60,7 @@ impl LogFile {
     pub(super) async fn open(database: &Path) -> Result<Self> {
         let database = database.to_owned();
         let opened = tokio::task::spawn_blocking(move || -> std::io::Result<(PathBuf, File)> {
-            let mut path = std::fs::canonicalize(&database)?.into_os_string();
-            path.push("-wal");
-            let path = PathBuf::from(path);
+            let path = log_path(&database)?;
             let file = File::open(&path)?;
             file.sync_data()?;
             if let Some(dir) = path.parent() {
