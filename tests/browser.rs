@@ -6,8 +6,10 @@
 //! in a URL the page requests), and saves screenshots in the target
 //! directory (`play-game.png`, `play-big.png`, `play-new.png`).
 //!
-//! Without `chromedriver` on `PATH` (or `chromium`) the test is skipped with
-//! a message, unless `CI` is set: then it fails.
+//! Built without `chromedriver` and `chromium` (on `PATH`, or `CHROMEDRIVER`
+//! and `CHROMIUM`) the tests are ignored, saying why, unless `CI` is set:
+//! then they run, and fail without them (the cfg `browser_tests`, see
+//! `build.rs`). Each browser test carries the `cfg_attr` below.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -51,6 +53,19 @@ fn tools() -> Result<(PathBuf, PathBuf), String> {
         .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.is_file()))
         .ok_or("no chromium on PATH (Debian: apt-get install chromium chromium-driver)")?;
     Ok((driver, chromium))
+}
+
+/// Built without a browser, `cargo test` said the browser test passed: it
+/// returned at its first line, and the line saying so was captured. It is
+/// ignored now, saying what it needs; built with one (or with `CI` set), it
+/// runs.
+#[test]
+fn regression_the_browser_test_passed_without_a_browser() {
+    common::assert_the_other_tests_run_or_say_why(
+        cfg!(browser_tests),
+        "regression_the_browser_test_passed_without_a_browser",
+        "needs chromium and chromedriver",
+    );
 }
 
 fn free_port() -> u16 {
@@ -133,17 +148,13 @@ async fn throw_and_see(client: &Client, n: u32) {
 }
 
 #[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
 async fn a_teacher_plays_a_game_in_a_real_browser() {
-    let (driver_bin, chromium) = match tools() {
-        Ok(t) => t,
-        Err(why) if std::env::var_os("CI").is_some() => {
-            panic!("CI is set and the browser test cannot run: {why}")
-        }
-        Err(why) => {
-            eprintln!("skipping the browser test: {why}");
-            return;
-        }
-    };
+    let (driver_bin, chromium) =
+        tools().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
 
     // The real server on a local port, over a fresh database file.
     let db = common::TestDb::new();

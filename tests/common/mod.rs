@@ -55,9 +55,7 @@ impl TestDb {
     pub async fn for_suite() -> Self {
         let mut db = Self::new();
         if std::env::var("ZOHN_AHL_TEST_BACKEND").as_deref() == Ok("postgres") {
-            db.url = fresh_postgres()
-                .await
-                .expect("ZOHN_AHL_TEST_BACKEND=postgres needs a PostgreSQL server");
+            db.url = fresh_postgres().await;
         }
         db
     }
@@ -70,11 +68,13 @@ impl TestDb {
 /// The URL of a fresh, empty PostgreSQL schema for one test (its
 /// connections' `search_path`), made on the
 /// server named by `ZOHN_AHL_TEST_POSTGRES` (a `postgres://` URL whose role
-/// may create databases) or, without it, by the `PG*` variables that
-/// `pg_virtualenv` exports (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`).
-/// `None` when neither is set; when `CI` is set it panics instead: CI
-/// provides PostgreSQL, and its tests must not pass by skipping.
-pub async fn fresh_postgres() -> Option<String> {
+/// may create schemas in its database) or, without it, by the `PG*`
+/// variables that `pg_virtualenv` exports (`PGHOST`, `PGPORT`, `PGUSER`,
+/// `PGPASSWORD`). Panics when neither is set: the tests that call it are
+/// ignored unless a server was given when they were built, or `CI` was set
+/// (the cfg `postgres_tests`, see `build.rs`), so a test that gets here was
+/// promised one.
+pub async fn fresh_postgres() -> String {
     let base = match std::env::var("ZOHN_AHL_TEST_POSTGRES") {
         Ok(url) if !url.is_empty() => url,
         _ => match (std::env::var("PGHOST"), std::env::var("PGUSER")) {
@@ -84,16 +84,14 @@ pub async fn fresh_postgres() -> Option<String> {
                 std::env::var("PGPORT").unwrap_or_else(|_| "5432".to_owned()),
                 std::env::var("PGDATABASE").unwrap_or_else(|_| "postgres".to_owned()),
             ),
-            _ => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "CI is set but no PostgreSQL is given (ZOHN_AHL_TEST_POSTGRES or PGHOST/PGUSER): the PostgreSQL tests cannot run"
-                );
-                eprintln!(
-                    "skipped: no PostgreSQL (set ZOHN_AHL_TEST_POSTGRES, or run under pg_virtualenv)"
-                );
-                return None;
-            }
+            _ => panic!(
+                "this test needs PostgreSQL and none is given (ZOHN_AHL_TEST_POSTGRES, or PGHOST and PGUSER as pg_virtualenv exports them){}",
+                if std::env::var_os("CI").is_some() {
+                    ": CI is set, and CI provides PostgreSQL"
+                } else {
+                    ""
+                }
+            ),
         },
     };
     use sqlx::ConnectOptions;
@@ -111,9 +109,60 @@ pub async fn fresh_postgres() -> Option<String> {
         .await
         .expect("create a test schema");
     let separator = if base.contains('?') { '&' } else { '?' };
-    Some(format!(
-        "{base}{separator}options=-c%20search_path%3D{name}"
-    ))
+    format!("{base}{separator}options=-c%20search_path%3D{name}")
+}
+
+/// What libtest does with the other tests of this test binary, which need a
+/// tool (`built_with`: the cfg `build.rs` set for it, `cfg!(postgres_tests)`
+/// or `cfg!(browser_tests)`), checked by running the binary again (no
+/// build). Built without the tool, each is ignored and says why (`test NAME
+/// ... ignored, needs ...`, where `reason` starts the reason) and the
+/// summary counts it ignored, none passed; built with it (or with `CI` set),
+/// none is ignored: they run for real. `this` is the calling test's name.
+pub fn assert_the_other_tests_run_or_say_why(built_with: bool, this: &str, reason: &str) {
+    let exe = std::env::current_exe().expect("this test binary");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(&exe)
+            .args(args)
+            .output()
+            .expect("run this test binary again");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    let others = |list: String| {
+        list.lines()
+            .filter_map(|line| line.strip_suffix(": test"))
+            .filter(|name| *name != this)
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let all = others(run(&["--list", "--format", "terse"]));
+    let ignored = others(run(&["--list", "--format", "terse", "--ignored"]));
+    assert!(!all.is_empty(), "no other test in this binary");
+    if built_with {
+        assert!(
+            ignored.is_empty(),
+            "built to run them, yet ignored: {ignored:?}"
+        );
+        return;
+    }
+    assert_eq!(ignored, all, "built without the tool, yet not ignored");
+    let out = run(&["--exact", "--skip", this]);
+    for name in &all {
+        assert!(
+            out.contains(&format!("test {name} ... ignored, {reason}")),
+            "{name} does not say why it is ignored: {out}"
+        );
+    }
+    assert!(
+        out.contains(&format!("0 passed; 0 failed; {} ignored", all.len())),
+        "{out}"
+    );
 }
 
 /// The real application over a fresh SQLite file (real migrations), served
