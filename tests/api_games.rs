@@ -512,6 +512,41 @@ async fn absent_values_are_sent_as_null_and_each_answer_has_its_own_shape() {
     assert_eq!(p["current_version"], Value::Null);
 }
 
+/// The README says a client may pass the last page's `next_cursor` back as
+/// it is, and that `null` is the same as leaving `cursor` out: the query
+/// `?cursor=null` was refused with 400.
+#[actix_web::test]
+async fn regression_cursor_null_was_refused() {
+    let (_db, app) = spawn_app().await;
+    let id = send(&app, post_json("/v1/games", &json!({"seed": "lesson-4"})))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for _ in 0..3 {
+        send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    }
+    let first = send(&app, get(&format!("/v1/games/{id}/moves?limit=2")))
+        .await
+        .json();
+    let null = send(&app, get(&format!("/v1/games/{id}/moves?limit=2&cursor=null"))).await;
+    assert_eq!(
+        null.status.as_u16(),
+        200,
+        "{}",
+        String::from_utf8_lossy(&null.body)
+    );
+    let null = null.json();
+    assert_eq!(null["items"], first["items"]);
+    assert_eq!(null["items"].as_array().unwrap().len(), 2);
+    // Anything else that is not a cursor is still refused, naming it.
+    let p = send(&app, get(&format!("/v1/games/{id}/moves?cursor=nul")))
+        .await
+        .problem(400);
+    assert_eq!(p["errors"][0]["pointer"], "#/query/cursor");
+}
+
 /// The server's throws scripted (ten, six, three: 1 to 11 to 17 to 20, each
 /// of the first two throwing again): side A's awl stops on the deadly bank
 /// of the north creek, falls in and pays a counter, and the answer says so

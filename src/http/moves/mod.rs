@@ -50,7 +50,7 @@ pub struct MovesQuery {
     /// The `next_cursor` of the previous page; absent (or empty) for the
     /// first page. A client may pass the last page's `next_cursor`
     /// as it is: `null` is the same as absent.
-    #[param(pattern = "^[0-9]{0,9}$", nullable = true)]
+    #[param(pattern = "^([0-9]{0,9}|null)$", nullable = true)]
     cursor: Option<String>,
     /// Moves per page, 1 to 100 (default 20).
     #[param(value_type = Option<u32>, minimum = 1, maximum = 100)]
@@ -93,7 +93,9 @@ struct PageParams {
 impl Page {
     fn parse(params: &PageParams) -> Result<Self, ApiError> {
         let after = match params.cursor.as_deref() {
-            None | Some("") => 0,
+            // `null` is what a client sends for the last page's
+            // `next_cursor` written into the query as it is.
+            None | Some("" | "null") => 0,
             Some(c) => c.parse::<u32>().map_err(|_| {
                 ApiError::field(
                     "#/query/cursor",
