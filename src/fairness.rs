@@ -16,7 +16,9 @@ use statrs::distribution::{ChiSquared, ContinuousCDF};
 use crate::narration::Audience;
 use crate::rules::{Odds, Score, ThrowTable};
 
-/// The smallest expected count a cell of the test may have (Cochran 1954).
+/// The smallest expected count a cell of the test may have: the usual
+/// condition for the chi-square approximation (W. G. Cochran, Biometrics 10,
+/// 1954, recommends it; the served texts name no source for it).
 pub const MIN_EXPECTED: f64 = 5.0;
 
 /// Below this p-value the counts are called unlike fair sticks.
@@ -229,52 +231,73 @@ impl Fairness {
         self.test.is_some_and(|t| t.p_value < SIGNIFICANCE)
     }
 
-    /// What the result means, in one or two sentences for `audience`.
+    /// What the result means, in one or two sentences for `audience`, in
+    /// the words of the table's own equipment: sticks are thrown and are
+    /// fair or not; a spinner is spun and is fair or not.
     #[must_use]
     pub fn explanation(&self, audience: Audience) -> String {
-        let thing = if self.table.uses_sticks() {
-            "sticks"
+        let sticks = self.table.uses_sticks();
+        let (thing, are, throw, throws, fair) = if sticks {
+            ("sticks", "are", "throw", "throws", "fair sticks")
         } else {
-            "spinner"
+            ("spinner", "is", "spin", "spins", "a fair spinner")
         };
         let n = self.throws;
         let need = self.min_throws;
+        let counted = |n: u32| {
+            if n == 1 {
+                format!("1 {throw}")
+            } else {
+                format!("{n} {throws}")
+            }
+        };
+        let reported = |n: u32| {
+            if n == 1 {
+                format!("1 reported {throw} is")
+            } else {
+                format!("{n} reported {throws} are")
+            }
+        };
         match (audience, self.test) {
             (Audience::Young, None) => format!(
-                "We need more throws to tell if the {thing} are fair. We have {n}, and we need at least {need}."
+                "We need more {throws} to tell if the {thing} {are} fair. We have {n}, and we need at least {need}."
             ),
             (Audience::Young, Some(_)) if self.unlike_fair() => format!(
-                "In {n} throws, some results came up a lot more or a lot less often than fair {thing} would give. That can happen by luck, but not often."
+                "In {n} {throws}, some results came up a lot more or a lot less often than {fair} would give. That can happen by luck, but not often."
             ),
             (Audience::Young, Some(_)) => format!(
-                "In {n} throws, any differences from what fair {thing} would give are no bigger than luck often makes. So far there is no sign that our {thing} are unfair."
+                "In {n} {throws}, any differences from what {fair} would give are no bigger than luck often makes. So far there is no sign that our {thing} {are} unfair."
             ),
             (Audience::General, None) => format!(
-                "{n} reported throws are too few to test: the comparison with fair {thing} is only reliable from {need} throws on."
+                "{} too few to test: the comparison with {fair} is only reliable from {need} {throws} on.",
+                reported(n)
             ),
             (Audience::General, Some(t)) => {
+                let these = if sticks { "these" } else { "this" };
+                let look = if sticks { "do not look" } else { "does not look" };
                 let verdict = if self.unlike_fair() {
-                    format!("so these {thing} do not look fair")
+                    format!("so {these} {thing} {look} fair")
                 } else {
-                    format!("so there is no sign that these {thing} are unfair")
+                    format!("so there is no sign that {these} {thing} {are} unfair")
                 };
                 format!(
-                    "In {n} reported throws, counts at least this far from what fair {thing} give would turn up by chance with probability {}, {verdict}.",
+                    "In {n} reported {throws}, counts at least this far from those expected of {fair} would turn up by chance with probability {}, {verdict}.",
                     figure(t.p_value)
                 )
             }
             (Audience::Scholar, None) => format!(
-                "Pearson's chi-square test needs every expected count to be at least 5 (Cochran 1954); with {n} throws, pooling the rarest results leaves fewer than two cells, so no test is made before {need} throws."
+                "Pearson's chi-square test needs every expected count to be at least 5 (the usual condition for its approximation); with {}, pooling the rarest results leaves fewer than two cells, so no test is made before {need} {throws}.",
+                counted(n)
             ),
             (Audience::Scholar, Some(t)) => format!(
-                "Pearson's chi-square goodness-of-fit test of {n} reported throws against the table's exact probabilities, results with expected counts under 5 pooled (Cochran 1954): X² = {:.3}, {} degrees of freedom, p = {}; {} at the 5% level.",
+                "Pearson's chi-square goodness-of-fit test of {n} reported {throws} against the table's exact probabilities, results with expected counts under 5 pooled (the usual condition for the approximation): X² = {:.3}, {} degrees of freedom, p = {}; fair {throws} are {} at the 5% level.",
                 t.statistic,
                 t.degrees_of_freedom,
                 figure(t.p_value),
                 if self.unlike_fair() {
-                    "fair throws are rejected"
+                    "rejected"
                 } else {
-                    "fair throws are not rejected"
+                    "not rejected"
                 }
             ),
         }
@@ -400,6 +423,49 @@ mod tests {
         assert!(f.explanation(Audience::Young).contains("14"));
         let f = test(table, &[score_of(table, 2, false); 14]);
         assert!(f.test.is_some());
+    }
+
+    #[test]
+    fn regression_the_fairness_result_said_1_reported_throws() {
+        let table = ThrowTable::SticksSahe;
+        let f = test(table, &[score_of(table, 2, false)]);
+        let general = f.explanation(Audience::General);
+        assert!(general.starts_with("1 reported throw is too few"), "{general}");
+        let scholar = f.explanation(Audience::Scholar);
+        assert!(scholar.contains("with 1 throw,"), "{scholar}");
+        for audience in [Audience::Young, Audience::General, Audience::Scholar] {
+            let text = f.explanation(audience);
+            assert!(!text.contains("1 reported throws"), "{text}");
+            // Every work a served text names is in the bibliography: this
+            // text names none.
+            assert!(!text.contains("Cochran"), "{text}");
+        }
+    }
+
+    #[test]
+    fn regression_the_spinner_was_called_plural_and_thrown() {
+        let table = ThrowTable::Spinner;
+        let few = test(table, &vec![table.score(&table.outcomes()[0]).unwrap(); 3]);
+        let scores: Vec<Score> = table
+            .outcomes()
+            .iter()
+            .flat_map(|t| std::iter::repeat_n(table.score(t).unwrap(), 5))
+            .collect();
+        let tested = test(table, &scores);
+        for f in [&few, &tested] {
+            for audience in [Audience::Young, Audience::General, Audience::Scholar] {
+                let text = f.explanation(audience);
+                for wrong in ["spinner are", "throw", "sticks"] {
+                    assert!(!text.contains(wrong), "{wrong:?} in {text}");
+                }
+            }
+        }
+        assert!(few.explanation(Audience::Young).contains("the spinner is fair"));
+        assert!(
+            tested
+                .explanation(Audience::General)
+                .contains("this spinner is unfair")
+        );
     }
 
     #[test]

@@ -91,8 +91,8 @@ pub struct ExplanationView {
     "min_expected": 5.0,
     "explanation": {
         "young": "In 20 throws, any differences from what fair sticks would give are no bigger than luck often makes. So far there is no sign that our sticks are unfair.",
-        "general": "In 20 reported throws, counts at least this far from what fair sticks give would turn up by chance with probability 0.766, so there is no sign that these sticks are unfair.",
-        "scholar": "Pearson's chi-square goodness-of-fit test of 20 reported throws against the table's exact probabilities, results with expected counts under 5 pooled (Cochran 1954): X² = 0.533, 2 degrees of freedom, p = 0.766; fair throws are not rejected at the 5% level."
+        "general": "In 20 reported throws, counts at least this far from those expected of fair sticks would turn up by chance with probability 0.766, so there is no sign that these sticks are unfair.",
+        "scholar": "Pearson's chi-square goodness-of-fit test of 20 reported throws against the table's exact probabilities, results with expected counts under 5 pooled (the usual condition for the approximation): X² = 0.533, 2 degrees of freedom, p = 0.766; fair throws are not rejected at the 5% level."
     }
 }))]
 pub struct FairnessTestView {
