@@ -215,3 +215,28 @@ async fn the_pages_say_the_text_is_unreviewed_and_where_to_report_a_correction()
         assert!(CorrectionsContact::parse(bad).is_err(), "{bad}");
     }
 }
+
+/// The page's list of rulesets called the composite "the usual game", where
+/// the API and the rules call it a modern reconstruction: every preset the
+/// page offers is named as the API names it, and none is called usual.
+#[actix_web::test]
+async fn regression_the_page_called_the_composite_the_usual_game() {
+    let (_db, app) = spawn_app().await;
+    let new = assert_page(
+        &send(&app, get("/play")).await,
+        200,
+        "text/html; charset=utf-8",
+    );
+    assert!(!new.contains("usual"), "no preset is the usual game");
+    let composite = new
+        .lines()
+        .find(|l| l.contains("value=\"composite\""))
+        .unwrap();
+    assert!(composite.contains("modern reconstruction"), "{composite}");
+    for preset in ["composite", "culin1898", "ludii", "a4", "boxed"] {
+        assert!(
+            new.contains(&format!("<option value=\"{preset}\"")),
+            "{preset} offered"
+        );
+    }
+}
