@@ -200,3 +200,53 @@ async fn echoed_values_are_cut_to_64_characters() {
     let p = send(&app, get(&format!("/{long}"))).await.problem(404);
     assert_cut(&p);
 }
+
+/// A `ludii` game with one named player against the other side's default
+/// two was accepted silently, though Ludii's coding (which the preset
+/// follows) seats two teams of the same size; other presets take teams of
+/// different sizes, as docs/rules.md says.
+#[actix_web::test]
+async fn regression_a_ludii_game_of_one_player_against_two_was_accepted_silently() {
+    let (_db, app) = spawn_app().await;
+    let create = |body: Value| post_json("/v1/games", &body);
+    let p = send(
+        &app,
+        create(json!({"ruleset": {"preset": "ludii"}, "sides": {"a": {"players": ["Ama"]}}})),
+    )
+    .await
+    .problem(422);
+    assert_eq!(p["type"], "/problems/unequal-teams");
+    assert_eq!(p["errors"][0]["pointer"], "/sides/b/players");
+    let detail = p["errors"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("Ludii's coding")
+            && detail.contains("1 player named")
+            && detail.contains("2 players by default"),
+        "{detail}"
+    );
+    let p = send(
+        &app,
+        create(json!({"ruleset": {"preset": "ludii"},
+                      "sides": {"a": {"players": ["Ama", "Ann"]}, "b": {"players": ["Bea", "Bo", "Bel"]}}})),
+    )
+    .await
+    .problem(422);
+    assert_eq!(p["errors"][0]["pointer"], "/sides/b/players");
+    // Teams of one size are seated; so is one named pair against the default.
+    for sides in [
+        json!({"a": {"players": ["Ama"]}, "b": {"players": ["Bea"]}}),
+        json!({"a": {"players": ["Ama", "Ann"]}}),
+        json!({}),
+    ] {
+        let r = send(&app, create(json!({"ruleset": {"preset": "ludii"}, "sides": sides}))).await;
+        assert_eq!(r.status.as_u16(), 201, "{sides}");
+    }
+    // Other presets take teams of different sizes (docs/rules.md, section 5).
+    let r = send(
+        &app,
+        create(json!({"ruleset": {"preset": "composite", "options": {"turn_order": "alternate"}},
+                      "sides": {"a": {"players": ["Ama", "Ann"]}, "b": {"players": ["Bea", "Bo", "Bel"]}}})),
+    )
+    .await;
+    assert_eq!(r.status.as_u16(), 201);
+}

@@ -166,6 +166,9 @@ impl GameRequest {
             }];
             return Err(refusal);
         }
+        if let Some(refusal) = teams_ludii_cannot_seat(preset, &sides) {
+            return Err(refusal);
+        }
         Ok(NewGame {
             preset,
             options,
@@ -177,4 +180,44 @@ impl GameRequest {
             sides_report_throws: self.sides_report_throws,
         })
     }
+}
+
+/// Under the `ludii` preset, sides whose players differ in number: Ludii's
+/// coding (`ludii-zohnahl`) seats exactly two teams of two, and its
+/// comparison with this service holds only for teams of one size. An
+/// unnamed side has the preset's default of two. Other presets take teams
+/// of different sizes (docs/rules.md, section 5).
+fn teams_ludii_cannot_seat(preset: Preset, sides: &[(String, Vec<String>); 2]) -> Option<Refusal> {
+    if preset != Preset::Ludii {
+        return None;
+    }
+    let default = usize::from(preset.default_players());
+    let counts = sides
+        .each_ref()
+        .map(|(_, players)| if players.is_empty() { default } else { players.len() });
+    if counts[0] == counts[1] {
+        return None;
+    }
+    let named = sides.each_ref().map(|(_, players)| !players.is_empty());
+    let key = if named[1] && !named[0] { "a" } else { "b" };
+    let pointer = format!("/sides/{key}/players");
+    let count = |i: usize| {
+        let n = counts[i];
+        let players = if n == 1 { "player" } else { "players" };
+        let how = if named[i] { "named" } else { "by default" };
+        format!("{n} {players} {how}")
+    };
+    let detail = format!(
+        "the ludii preset follows Ludii's coding, two teams of the same size (two players a side by default); side A has {}, side B {}: name as many players for each side, or choose another preset, whose teams may differ in size",
+        count(0),
+        count(1)
+    );
+    let mut refusal = Refusal::new(
+        RefusalKind::Unprocessable,
+        "unequal-teams",
+        "Teams of different sizes under the ludii preset",
+        format!("{pointer}: {detail}"),
+    );
+    refusal.faults = vec![Fault { pointer, detail }];
+    Some(refusal)
 }
