@@ -567,6 +567,43 @@ fn close(a: [u8; 3], b: [u8; 3]) -> bool {
     a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 3)
 }
 
+/// Emoji in names were empty boxes on the PNG board (the SVG, read by a
+/// browser with its own fonts, showed them): two names that differ only in
+/// their emoji now give two different pictures, and the emoji are drawn
+/// (ink where the name's first character stands).
+#[test]
+fn regression_emoji_in_names_were_empty_boxes_on_the_png() {
+    let table = table(Preset::Composite);
+    let state = played(&table, "lesson-4", 3);
+    let render = |a: &str| {
+        let svg = picture::game_svg(&table, &state, &Names::sides(a, "Bea"));
+        let png = picture::png(&svg).unwrap();
+        (svg, resvg::tiny_skia::Pixmap::decode_png(&png).unwrap())
+    };
+    let (fox_svg, fox) = render("🦊 Foxes");
+    let (_, owl) = render("🦉 Foxes");
+    let (_, plain) = render("Foxes");
+    assert_ne!(fox.data(), owl.data(), "a fox and an owl look alike");
+    // Where the panel writes the name, the emoji has ink of its own.
+    let doc = parse(&fox_svg);
+    let name = doc
+        .descendants()
+        .find(|n| n.has_tag_name("text") && n.text() == Some("🦊 Foxes"))
+        .expect("the panel writes the name");
+    let (x, y, size) = (num(&name, "x"), num(&name, "y"), num(&name, "font-size"));
+    // Ink: pixels unlike the panel's ground just left of the name.
+    let ink = |image: &resvg::tiny_skia::Pixmap| {
+        let ground = pixel(image, x - 3.0, y - size / 2.0);
+        (0..size as u32)
+            .flat_map(|dx| (0..size as u32).map(move |dy| (x + f64::from(dx), y - f64::from(dy))))
+            .filter(|&(px, py)| !close(pixel(image, px, py), ground))
+            .count()
+    };
+    assert!(ink(&fox) > 20, "the fox is drawn: {} inked pixels", ink(&fox));
+    assert_ne!(ink(&fox), ink(&plain), "the emoji's place is not empty");
+    keep("board-emoji-name.png", &picture::png(&fox_svg).unwrap());
+}
+
 /// The file a person can open to look at a picture.
 fn keep(name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -1,11 +1,13 @@
 //! The picture as a PNG: the SVG rendered in-process by resvg.
 //!
-//! Text is set in DejaVu Sans (regular and bold), shipped in `assets/fonts/`
-//! and compiled into the binary; no system font is looked up, so the PNG is
-//! the same on every machine for the same resvg version. Glyphs the font
-//! lacks (for instance CJK characters in a name) render as nothing; the SVG
-//! keeps them for clients with their own fonts. `<image>` references are
-//! never resolved (the drawing has none, and no file is ever read).
+//! Text is set in DejaVu Sans (regular and bold), with Noto Emoji for the
+//! emoji DejaVu lacks (a name such as "🦊 Foxes"), all shipped in
+//! `assets/fonts/` and compiled into the binary; no system font is looked
+//! up, so the PNG is the same on every machine for the same resvg version.
+//! A glyph none of them has (for instance a CJK character in a name)
+//! renders as nothing; the SVG keeps it for clients with their own fonts.
+//! `<image>` references are never resolved (the drawing has none, and no
+//! file is ever read).
 
 use std::sync::{Arc, LazyLock};
 
@@ -13,6 +15,9 @@ use resvg::{tiny_skia, usvg};
 
 static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+/// Noto Emoji 3.006 (monochrome outlines, SIL Open Font License), the
+/// fallback for emoji: 1,512 code points to Unicode 14.
+static EMOJI: &[u8] = include_bytes!("../../assets/fonts/NotoEmoji-Regular.ttf");
 
 /// The family every text falls back to.
 const FAMILY: &str = "DejaVu Sans";
@@ -31,11 +36,14 @@ pub enum PngError {
     Encode(String),
 }
 
-/// Parsing options: the shipped fonts only, no external resources.
+/// Parsing options: the shipped fonts only (DejaVu Sans for every family,
+/// Noto Emoji as the fallback), no external resources.
 static OPTIONS: LazyLock<usvg::Options<'static>> = LazyLock::new(|| {
     let mut fontdb = usvg::fontdb::Database::new();
     fontdb.load_font_data(REGULAR.to_vec());
     fontdb.load_font_data(BOLD.to_vec());
+    // Found by usvg's fallback for a character the family lacks.
+    fontdb.load_font_data(EMOJI.to_vec());
     fontdb.set_sans_serif_family(FAMILY);
     fontdb.set_serif_family(FAMILY);
     fontdb.set_monospace_family(FAMILY);
