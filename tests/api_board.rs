@@ -153,6 +153,99 @@ async fn a_moves_board_shows_the_state_that_move_left() {
     assert_eq!(third.body, pictures[2]);
 }
 
+/// The text of an element of a picture (`title`, `desc`) and an attribute
+/// of its root.
+fn words(svg: &[u8], tag: &str) -> String {
+    let text = std::str::from_utf8(svg).unwrap();
+    let doc = roxmltree::Document::parse(text).unwrap();
+    doc.descendants()
+        .find(|n| n.has_tag_name(tag))
+        .and_then(|n| n.text())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn root_attribute(svg: &[u8], name: &str) -> Option<String> {
+    let text = std::str::from_utf8(svg).unwrap();
+    let doc = roxmltree::Document::parse(text).unwrap();
+    doc.root_element().attribute(name).map(str::to_owned)
+}
+
+/// What the play page shows of a stopped game: the game's board says the
+/// game is over and who won (the side with more counters), where its last
+/// move's board still says whose throw it was (here, that the side throws
+/// again); `?v=`, the version the page adds to tell the game's states
+/// apart, is ignored.
+#[actix_web::test]
+async fn a_stopped_games_board_says_who_won_and_its_last_moves_does_not() {
+    let db = TestDb::new();
+    let app = common::spawn_server(db.service().await);
+    let created = send(
+        &app,
+        post_json(
+            "/v1/games",
+            &json!({"sides": {"a": {"name": "Foxes"}, "b": {"name": "Hawks"}}, "seed": "stopped-board"}),
+        ),
+    )
+    .await
+    .json();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let n = loop {
+        let m = send(&app, post_empty(&format!("/v1/games/{id}/throws")))
+            .await
+            .json();
+        assert_eq!(m["state"]["status"], "in_progress");
+        let sides = &m["state"]["sides"];
+        if m["state"]["extra_throw_pending"] == json!(true)
+            && sides[0]["counters"] != sides[1]["counters"]
+        {
+            break m["n"].as_u64().unwrap();
+        }
+        assert!(
+            m["n"].as_u64().unwrap() < 200,
+            "no extra throw with a side ahead"
+        );
+    };
+    let stopped = send(&app, post_empty(&format!("/v1/games/{id}/stop")))
+        .await
+        .json();
+    let game = &stopped["state"];
+    assert_eq!(game["status"], "finished");
+
+    let last = send(&app, get(&format!("/v1/games/{id}/moves/{n}/board.svg"))).await;
+    ok_picture(&last, "image/svg+xml");
+    assert!(words(&last.body, "desc").contains("throws again next"));
+    assert_eq!(root_attribute(&last.body, "data-winner"), None);
+
+    let version = &game["version"];
+    let board = send(&app, get(&format!("/v1/games/{id}/board.svg?v={version}"))).await;
+    ok_picture(&board, "image/svg+xml");
+    let plain = send(&app, get(&format!("/v1/games/{id}/board.svg"))).await;
+    assert_eq!(board.body, plain.body, "?v= is ignored");
+    let desc = words(&board.body, "desc");
+    let (over, winner) = match game["winner"].as_str() {
+        Some("A") => ("The game is over: Foxes wins.", "a"),
+        Some("B") => ("The game is over: Hawks wins.", "b"),
+        other => panic!("the side with more counters wins: {other:?}"),
+    };
+    assert!(desc.ends_with(over), "{desc}");
+    assert!(!desc.contains("next"), "{desc}");
+    assert_eq!(
+        root_attribute(&board.body, "data-winner").as_deref(),
+        Some(winner)
+    );
+    let throws = if n == 1 {
+        "1 throw".to_owned()
+    } else {
+        format!("{n} throws")
+    };
+    let title = words(&board.body, "title");
+    assert!(
+        title.ends_with(&format!("finished after {throws}")),
+        "{title}"
+    );
+}
+
 #[actix_web::test]
 async fn format_png_serves_the_same_picture_as_a_png() {
     let db = TestDb::new();

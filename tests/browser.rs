@@ -4,7 +4,10 @@
 //! five moves, checks that the board moved, switches the audience, reloads
 //! and resumes, plays a seated game from its side's link (the token never
 //! in a URL the page requests), and saves screenshots in the target
-//! directory (`play-game.png`, `play-big.png`, `play-new.png`).
+//! directory (`play-game.png`, `play-big.png`, `play-new.png`). A stopped
+//! game's page shows the game's final board: on the page that stopped it,
+//! on another page told through the feed, after a reload, an audience
+//! switch and in big-screen mode.
 //!
 //! Built without `chromedriver` and `chromium` (on `PATH`, or `CHROMEDRIVER`
 //! and `CHROMIUM`) the tests are ignored, saying why, unless `CI` is set:
@@ -147,16 +150,20 @@ async fn throw_and_see(client: &Client, n: u32) {
     css(client, &format!("#moves li[data-n=\"{n}\"]")).await;
 }
 
-#[actix_web::test]
-#[cfg_attr(
-    not(browser_tests),
-    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
-)]
-async fn a_teacher_plays_a_game_in_a_real_browser() {
+/// The real server on a local port over a fresh database file, and a
+/// browser driven through chromedriver; dropped, chromedriver stops.
+struct Session {
+    base: String,
+    handle: actix_web::dev::ServerHandle,
+    client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+    _db: common::TestDb,
+}
+
+async fn start() -> Session {
     let (driver_bin, chromium) =
         tools().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
-
-    // The real server on a local port, over a fresh database file.
     let db = common::TestDb::new();
     let service = db.service().await;
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -168,9 +175,8 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         .run();
     let handle = server.handle();
     actix_web::rt::spawn(server);
-
     let port = free_port();
-    let _driver = Driver(
+    let driver = Driver(
         Command::new(&driver_bin)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -180,6 +186,30 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     );
     let profile = tempfile::tempdir().unwrap();
     let client = connect(port, &chromium, profile.path()).await;
+    Session {
+        base,
+        handle,
+        client,
+        _driver: driver,
+        _profile: profile,
+        _db: db,
+    }
+}
+
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn a_teacher_plays_a_game_in_a_real_browser() {
+    let Session {
+        base,
+        handle,
+        client,
+        _driver,
+        _profile,
+        _db,
+    } = start().await;
 
     // /play: start a game for young players.
     client.goto(&format!("{base}/play")).await.unwrap();
@@ -213,7 +243,7 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     until(
         &client,
         "the opening board",
-        "const b = document.getElementById('board'); return b.getAttribute('src') === location.pathname.replace('/play/', '/v1/games/') + '/board.svg' && b.complete && b.naturalWidth > 0",
+        "const b = document.getElementById('board'); return b.getAttribute('src').startsWith(location.pathname.replace('/play/', '/v1/games/') + '/board.svg?v=') && b.dataset.shows === 'game' && b.complete && b.naturalWidth > 0",
     )
     .await;
 
@@ -639,6 +669,285 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         json!([]),
         "no script error on stop"
     );
+
+    client.close().await.unwrap();
+    handle.stop(false).await;
+}
+
+/// `fetch` in the page: the answer's JSON (`null` for an empty body).
+async fn fetch_json(client: &Client, method: &str, path: &str, body: Option<Value>) -> Value {
+    client
+        .execute_async(
+            "const [method, path, body] = arguments; const done = arguments[arguments.length - 1];
+             fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {},
+                           body: body ? JSON.stringify(body) : undefined })
+               .then(r => r.text()).then(t => done(t ? JSON.parse(t) : null));",
+            vec![json!(method), json!(path), body.unwrap_or(Value::Null)],
+        )
+        .await
+        .unwrap()
+}
+
+/// What the page's board shows once its picture is drawn: its `src`, what
+/// the page says it shows (`data-shows`), and the picture's own words (its
+/// `<title>`, `<desc>` and `data-winner`), read from that `src`.
+async fn board_shown(client: &Client) -> Value {
+    until(
+        client,
+        "the board drawn",
+        "const b = document.getElementById('board'); return b.getAttribute('src') !== null && b.complete && b.naturalWidth > 0",
+    )
+    .await;
+    client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const b = document.getElementById('board');
+             const src = b.getAttribute('src');
+             fetch(src).then(r => r.text()).then(t => {
+               const svg = new DOMParser().parseFromString(t, 'image/svg+xml');
+               done({ src, shows: b.dataset.shows || null,
+                      title: svg.querySelector('title').textContent,
+                      desc: svg.querySelector('desc').textContent,
+                      winner: svg.documentElement.getAttribute('data-winner') });
+             });",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+}
+
+/// The page's board is the game's final board: the game's own picture at
+/// its last version, which says who won, and not a move's, which says whose
+/// throw it was.
+async fn assert_final_board(client: &Client, id: &str, game: &Value, what: &str) {
+    let version = &game["version"];
+    let expected = format!("/v1/games/{id}/board.svg?v={version}");
+    until(
+        client,
+        &format!("{what}: the board is {expected}"),
+        &format!(
+            "return document.getElementById('board').getAttribute('src') === {}",
+            json!(expected)
+        ),
+    )
+    .await;
+    let shown = board_shown(client).await;
+    assert_eq!(shown["src"], json!(expected), "{what}: {shown}");
+    assert_eq!(shown["shows"], "final", "{what}: {shown}");
+    let progress = match game["throws"].as_u64().unwrap() {
+        0 => "before the first throw".to_owned(),
+        1 => "after 1 throw".to_owned(),
+        n => format!("after {n} throws"),
+    };
+    let title = shown["title"].as_str().unwrap();
+    assert!(
+        title.ends_with(&format!("finished {progress}")),
+        "{what}: {title}"
+    );
+    let desc = shown["desc"].as_str().unwrap();
+    let over = match game["winner"].as_str() {
+        Some(side) => {
+            let name = game["sides"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["side"] == side)
+                .unwrap()["name"]
+                .as_str()
+                .unwrap();
+            assert_eq!(shown["winner"], side.to_lowercase(), "{what}: {shown}");
+            format!("The game is over: {name} wins.")
+        }
+        None => {
+            assert_eq!(shown["winner"], "draw", "{what}: {shown}");
+            "The game is over: a draw.".to_owned()
+        }
+    };
+    assert!(desc.ends_with(&over), "{what}: {desc}");
+    assert!(
+        !desc.contains("throws next") && !desc.contains("throws again"),
+        "{what}: {desc}"
+    );
+}
+
+/// Regression: a stopped game's page drew the last move's board over the
+/// game's (the board said "Hawks throws again" while the line under it
+/// said "Foxes won"): the moves read after the feed's `end` set their
+/// pictures last. The board of a finished game is now always the game's
+/// own final board: on the page that stops it, on another page that hears
+/// of the stop through the feed, after a reload, an audience switch and in
+/// big-screen mode; and for a game stopped before its first throw, whose
+/// opening board had the same address as its final one.
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn regression_a_stopped_game_showed_the_last_moves_board() {
+    let Session {
+        base,
+        handle,
+        client,
+        _driver,
+        _profile,
+        _db,
+    } = start().await;
+
+    // A game of Foxes and Hawks, thrown until a side is to throw again
+    // with a side ahead on counters (so that the stop has a winner).
+    client.goto(&format!("{base}/play")).await.unwrap();
+    let created = fetch_json(
+        &client,
+        "POST",
+        "/v1/games",
+        Some(json!({"sides": {"a": {"name": "Foxes"}, "b": {"name": "Hawks"}}, "seed": "stopped-board"})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let api = format!("/v1/games/{id}");
+    let n = loop {
+        let m = fetch_json(&client, "POST", &format!("{api}/throws"), None).await;
+        let n = m["n"].as_u64().unwrap();
+        assert_eq!(
+            m["state"]["status"], "in_progress",
+            "the game ended by throws"
+        );
+        let sides = &m["state"]["sides"];
+        if m["state"]["extra_throw_pending"] == json!(true)
+            && sides[0]["counters"] != sides[1]["counters"]
+        {
+            break n;
+        }
+        assert!(n < 200, "no extra throw with a side ahead in {n} throws");
+    };
+    let page = format!("{base}/play/{id}");
+
+    // The watching page (the first tab) shows the last move's board: its
+    // side throws again.
+    client.goto(&page).await.unwrap();
+    css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
+    until(
+        &client,
+        "the watching page showing the last move's board",
+        &format!(
+            "return document.getElementById('board').getAttribute('src') === '{api}/moves/{n}/board.svg'"
+        ),
+    )
+    .await;
+    let before = board_shown(&client).await;
+    assert!(
+        before["desc"]
+            .as_str()
+            .unwrap()
+            .contains("throws again next"),
+        "{before}"
+    );
+    let watching = client.window().await.unwrap();
+
+    // The teacher's page (a second tab) stops the game.
+    let tab = client.new_window(true).await.unwrap();
+    client.switch_to_window(tab.handle).await.unwrap();
+    client.goto(&page).await.unwrap();
+    css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
+    until(
+        &client,
+        "the stop button enabled",
+        "return !document.getElementById('stop').disabled",
+    )
+    .await;
+    js(&client, "window.confirm = () => true; return true").await;
+    css(&client, "#stop").await.click().await.unwrap();
+    until(
+        &client,
+        "the game over on the page that stopped it",
+        "return document.getElementById('status').textContent.startsWith('The game is over')",
+    )
+    .await;
+    let game = fetch_json(&client, "GET", &api, None).await;
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["result"], "won", "a side was ahead: {game}");
+    assert_final_board(&client, &id, &game, "the page that stopped the game").await;
+
+    // The watching page heard of the stop through the feed's `end`.
+    client.switch_to_window(watching).await.unwrap();
+    until(
+        &client,
+        "the stop told to the watching page",
+        "return document.getElementById('status').textContent.startsWith('The game is over')",
+    )
+    .await;
+    assert_final_board(&client, &id, &game, "the page told through the feed").await;
+
+    // A page opened on the stopped game: its moves are read after the
+    // feed's `end` (the reported failure); once every move is listed the
+    // board is still the final one.
+    client.refresh().await.unwrap();
+    css(&client, "#moves li[data-n=\"1\"]").await;
+    css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
+    assert_final_board(&client, &id, &game, "the page opened after the stop").await;
+
+    // Another audience: the moves are read again, the board stays final.
+    css(&client, "#audience")
+        .await
+        .select_by_value("scholar")
+        .await
+        .unwrap();
+    until(
+        &client,
+        "the moves read again for scholars",
+        "return location.hash.includes('audience=scholar') && document.querySelectorAll('#moves li[data-n]').length > 0",
+    )
+    .await;
+    css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
+    assert_final_board(&client, &id, &game, "after the audience switch").await;
+
+    // Big-screen mode, opened from its own link.
+    client.goto("about:blank").await.unwrap();
+    client.goto(&format!("{page}#big=1")).await.unwrap();
+    until(
+        &client,
+        "big-screen mode",
+        "return document.body.classList.contains('big')",
+    )
+    .await;
+    css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
+    assert_final_board(&client, &id, &game, "on the big screen").await;
+
+    // A game stopped before its first throw: the opening board and the
+    // final one are both the game's board, at different versions.
+    let created = fetch_json(
+        &client,
+        "POST",
+        "/v1/games",
+        Some(json!({"sides": {"a": {"name": "Foxes"}, "b": {"name": "Hawks"}}})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    client.goto(&format!("{base}/play/{id}")).await.unwrap();
+    until(
+        &client,
+        "the opening board",
+        "const b = document.getElementById('board'); return b.dataset.shows === 'game' && b.complete && b.naturalWidth > 0",
+    )
+    .await;
+    js(&client, "window.confirm = () => true; return true").await;
+    until(
+        &client,
+        "the stop button enabled",
+        "return !document.getElementById('stop').disabled",
+    )
+    .await;
+    css(&client, "#stop").await.click().await.unwrap();
+    until(
+        &client,
+        "the game over",
+        "return document.getElementById('status').textContent.startsWith('The game is over')",
+    )
+    .await;
+    let game = fetch_json(&client, "GET", &format!("/v1/games/{id}"), None).await;
+    assert_eq!(game["status"], "finished", "{game}");
+    assert_eq!(game["result"], "draw", "equal counters: {game}");
+    assert_final_board(&client, &id, &game, "a game stopped before its first throw").await;
 
     client.close().await.unwrap();
     handle.stop(false).await;

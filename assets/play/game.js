@@ -135,6 +135,9 @@
   }
 
   function renderGame(view) {
+    // A view older than the one shown (a read that crossed a move or the
+    // stop on its way) changes nothing: the page never goes back.
+    if (gone || (game && view.id === game.id && view.version < game.version)) return;
     game = view;
     if (!audience) {
       audience = view.audience;
@@ -157,10 +160,10 @@
     status += " Counters: " + a.name + " " + a.counters + ", " + b.name + " " + b.counters + ".";
     $("status").textContent = status;
     const board = $("board");
-    board.alt = "The board: " + a.name + "'s awl on its space " + a.awl.space + ", " + b.name +
+    board.alt = (view.status === "finished" ? "The final board: " : "The board: ") + a.name + "'s awl on its space " + a.awl.space + ", " + b.name +
       "'s awl on its space " + b.awl.space + "; counters " + a.counters + " and " + b.counters + ".";
     board.dataset.awls = a.awl.space + "," + b.awl.space;
-    if (lastN === 0 && view.throws === 0) setBoard(0);
+    drawBoard();
     const spinner = view.ruleset.options.throw_table === "spinner";
     $("report-sticks").hidden = spinner;
     $("report-spinner").hidden = !spinner;
@@ -206,11 +209,31 @@
     $("stop").hidden = watching || (game && game.seated && !host);
   }
 
-  function setBoard(n) {
-    const src = n > 0 ? api + "/moves/" + n + "/board.svg" : api + "/board.svg";
+  // The board's picture, chosen from the latest state known (the newest
+  // game view and the newest move shown), never from the event or answer
+  // that asks for it, so a late one cannot bring back an older picture. A
+  // finished game (won, drawn or stopped) shows the game's own board, which
+  // says how it ended: the last move's board of a stopped game still shows
+  // whose throw it was. A game in play shows the newest move's board, or
+  // the game's when the game view is newer (before the moves are read).
+  // The game's board is asked for with its version (`?v=`, a parameter the
+  // server ignores), so that each state has its own address: the browser
+  // never shows a picture it kept under the same address for an earlier
+  // state, and the answer for an address no longer set is dropped.
+  function drawBoard() {
+    if (gone || !game) return;
     const board = $("board");
+    let src;
+    let shows;
+    if (game.status !== "finished" && lastN > 0 && lastN >= game.throws) {
+      src = api + "/moves/" + lastN + "/board.svg";
+      shows = "move";
+    } else {
+      src = api + "/board.svg?v=" + game.version;
+      shows = game.status === "finished" ? "final" : "game";
+    }
     if (board.getAttribute("src") !== src) board.setAttribute("src", src);
-    board.dataset.move = String(n);
+    board.dataset.shows = shows;
   }
 
   // The stop's narrated result, on the page that stopped the game: in the
@@ -285,7 +308,7 @@
     if (m.n > lastN) {
       lastN = m.n;
       newest = m;
-      setBoard(lastN);
+      drawBoard();
       if (live) $("latest").textContent = caption(m);
     }
     if (live && m.origin === "reported") loadFairness();
@@ -335,7 +358,6 @@
       const view = JSON.parse(ev.data);
       renderGame(view);
       const n = Number(ev.lastEventId || view.throws || 0);
-      if (n === 0) setBoard(0);
       backfill(n, gen);
     });
     feed.addEventListener("move", (ev) => {
@@ -345,8 +367,8 @@
     });
     feed.addEventListener("end", (ev) => {
       if (gen !== generation) return;
+      // The final view: the board becomes the game's own (drawBoard).
       renderGame(JSON.parse(ev.data));
-      $("board").setAttribute("src", api + "/board.svg");
       feed.close();
       // A game ends by a throw (its last move says who won) or by a stop.
       const wonByThrow = newest && (newest.events || []).some((e) => e.kind === "won");
@@ -388,10 +410,7 @@
       const view = await res.json();
       renderGame(view);
       await backfill(Number.MAX_SAFE_INTEGER, gen, tries > 0);
-      if (view.status === "finished") {
-        clearInterval(poller);
-        $("board").setAttribute("src", api + "/board.svg");
-      }
+      if (view.status === "finished") clearInterval(poller);
       tries += 1;
       if (tries % 15 === 0 && view.status !== "finished") subscribe();
     };
