@@ -3,13 +3,22 @@
 //! happened, in the audience's words and the ruleset's vocabulary.
 //!
 //! The caption is built from parts (the throw, the awl's route, one part per
-//! notable event), each with forms from the longest to the shortest
-//! (`data/captions.json`). It takes the longest forms that fit; while the
-//! line is too long, the least important part that can still shrink takes
-//! its next form, and an optional part is then left out. Names are never
-//! cut inside a word: a long name is shortened to its first words, or to
-//! its side's letter. The thrower, the value and the awl's final space are
-//! in every caption.
+//! notable event, and what happens next), each with forms from the longest
+//! to the shortest (`data/captions.json`). It takes the longest forms that
+//! fit; while the line is too long, the step that loses the least takes
+//! place: first descriptions (a feature's description, words that only
+//! explain), then the optional events' details and the events themselves
+//! (a harmless pass, a counter, a circuit, the win's count), then long
+//! names, then the whipped side's name, and last the route's details (the
+//! feature's name, where the awl came from). Names are never cut inside a
+//! word: a long name is shortened to its first words, or to its side's
+//! letter. The
+//! thrower, the value, the awl's final space and what happens next (the
+//! side throws again, who throws next, or who won) are in every caption.
+//!
+//! No side's name is the subject of a verb (`won by the Foxes`, `a counter
+//! from the Foxes to the Hawks`), since a team's name may be plural; the
+//! thrower, a player, is.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -96,30 +105,89 @@ const PART_KEYS: &[&str] = &[
     "won_circuits",
 ];
 
-/// How much a part matters: the least important shrinks first.
+/// What a step from one form to the next loses, least first: while a
+/// caption is too long, the step that loses the least is taken (among
+/// equals, the later part's). A part's own weight is what its other steps
+/// lose (its details, or the part itself when it is left out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Weight {
-    /// Who throws next.
-    Next,
-    /// Extra throws, skipped turns, harmless passes, unpaid counters.
+    /// A feature's description, or words that only explain (`the awl goes`).
+    Description,
+    /// Skipped turns, harmless passes, unpaid counters.
     Aside,
     /// Counters changing hands.
     Counter,
     /// Circuits and lost throws.
     Notable,
-    /// Whips.
-    Whip,
-    /// The winner.
+    /// The winner's details (`with all 8 counters`).
     Result,
-    /// Where the awl went (always kept).
+    /// A name shortened to its first words or its side's letter.
+    Name,
+    /// Whips: the whipped side's name left out.
+    Whip,
+    /// The route's details: the feature's name, where the awl came from.
     Route,
-    /// Who threw what (always kept).
-    Throw,
+    /// What is in every caption: the throw, the awl's final space, what
+    /// happens next (never left out; only its names shorten).
+    Kept,
+}
+
+/// The name placeholders and their short forms: a step that only swaps a
+/// name for its short form loses [`Weight::Name`].
+const NAMES: &[(&str, &str)] = &[
+    ("player", "player_short"),
+    ("opponent", "opponent_short"),
+    ("payer", "payer_short"),
+    ("payee", "payee_short"),
+    ("next_player", "next_short"),
+    ("side", "side_short"),
+];
+
+/// The placeholders of a template: `{to}` gives `to`.
+fn placeholders(template: &str) -> Vec<&str> {
+    template
+        .split('{')
+        .skip(1)
+        .filter_map(|s| s.split_once('}').map(|(name, _)| name))
+        .collect()
+}
+
+/// What going from template `from` to `to` loses, in a part of `weight`
+/// whose move variables are `vars`: a name swapped for its short form is a
+/// [`Weight::Name`]; the feature's description, a board word or words alone
+/// are a [`Weight::Description`]; any other variable (a count, a space, a
+/// short feature, a name left out) is the part's own weight.
+fn loss(from: &str, to: &str, weight: Weight, vars: &[(&str, &str)]) -> Weight {
+    let after = placeholders(to);
+    let mut detail = None;
+    let mut names = false;
+    for name in placeholders(from) {
+        if after.contains(&name) {
+            continue;
+        }
+        if NAMES
+            .iter()
+            .any(|(long, short)| *long == name && after.contains(short))
+        {
+            names = true;
+        } else if name == "feature" || !vars.iter().any(|(k, _)| *k == name) {
+            detail = detail.max(Some(Weight::Description));
+        } else {
+            detail = Some(weight);
+        }
+    }
+    match detail {
+        Some(Weight::Description) | None if names => Weight::Name,
+        Some(w) => w,
+        None => Weight::Description,
+    }
 }
 
 /// One part of a caption: its forms, longest first, and which one is used.
 struct Part {
     forms: Vec<String>,
+    /// What each step loses: `steps[i]` from form `i` to form `i + 1`.
+    steps: Vec<Weight>,
     weight: Weight,
     /// Whether it may be left out once its shortest form does not fit.
     optional: bool,
@@ -132,8 +200,20 @@ impl Part {
         self.forms.get(self.at).map(String::as_str)
     }
 
-    fn can_shrink(&self) -> bool {
-        self.at + 1 < self.forms.len() || (self.optional && self.at < self.forms.len())
+    /// The part's next step, if it can shrink: what it loses and the form
+    /// it leaves the part at. An optional part is left out at once when
+    /// that loses less than its next form would (a counter is left out
+    /// before the names in it are shortened).
+    fn next_step(&self) -> Option<(Weight, usize)> {
+        let len = self.forms.len();
+        let shrink = (self.at + 1 < len)
+            .then(|| self.steps.get(self.at).map(|w| (*w, self.at + 1)))
+            .flatten();
+        let leave = (self.optional && self.at < len).then_some((self.weight, len));
+        match (shrink, leave) {
+            (Some(s), Some(l)) if l.0 < s.0 => Some(l),
+            (s, l) => s.or(l),
+        }
     }
 }
 
@@ -195,12 +275,18 @@ impl Builder<'_> {
             return;
         };
         let mut filled: Vec<String> = Vec::new();
+        let mut steps = Vec::new();
+        let mut last: Option<&str> = None;
         for template in forms.get(self.audience()) {
             let text = self.words.fill(template, vars);
             // A form whose words are all there, each different from the
             // last.
             if !text.is_empty() && filled.last() != Some(&text) {
+                if let Some(previous) = last {
+                    steps.push(loss(previous, template, weight, vars));
+                }
                 filled.push(text);
+                last = Some(template.as_str());
             }
         }
         if filled.is_empty() {
@@ -208,6 +294,7 @@ impl Builder<'_> {
         }
         self.parts.push(Part {
             forms: filled,
+            steps,
             weight,
             optional,
             at: 0,
@@ -222,7 +309,7 @@ impl Builder<'_> {
         match *ctx.throw {
             Throw::Sticks(_) => self.push(
                 "throw",
-                Weight::Throw,
+                Weight::Kept,
                 false,
                 &[
                     ("player", &player),
@@ -244,7 +331,7 @@ impl Builder<'_> {
                 .clone();
                 self.push(
                     "spin",
-                    Weight::Throw,
+                    Weight::Kept,
                     false,
                     &[
                         ("player", &player),
@@ -432,8 +519,8 @@ impl Builder<'_> {
                     } else {
                         "throws_again"
                     },
-                    Weight::Aside,
-                    true,
+                    Weight::Kept,
+                    false,
                     &[],
                 ),
                 Event::TurnPassed { seat } => {
@@ -441,8 +528,8 @@ impl Builder<'_> {
                     let short = short_name(&player, &self.label(seat.side));
                     self.push(
                         "turn_passed",
-                        Weight::Next,
-                        true,
+                        Weight::Kept,
+                        false,
                         &[("next_player", &player), ("next_short", &short)],
                     );
                 }
@@ -515,16 +602,16 @@ pub fn caption(ctx: &MoveContext<'_>, from: u8, to: u8) -> String {
         if line.chars().count() <= CAPTION_MAX_CHARS {
             return line;
         }
-        let Some(part) = b
+        let Some((_, at, part)) = b
             .parts
             .iter_mut()
             .rev()
-            .filter(|p| p.can_shrink())
-            .min_by_key(|p| p.weight)
+            .filter_map(|p| p.next_step().map(|(w, at)| (w, at, p)))
+            .min_by_key(|(w, _, _)| *w)
         else {
             return cut(&line);
         };
-        part.at += 1;
+        part.at = at;
     }
 }
 
