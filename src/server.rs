@@ -4,7 +4,7 @@ use actix_web::HttpServer;
 use tracing_subscriber::EnvFilter;
 
 use crate::service::{PURGE_EVERY, Service, ServiceError};
-use crate::store::{Store, StoreError};
+use crate::store::{SecretKey, SecretKeyError, Store, StoreError};
 use std::net::SocketAddr;
 
 /// The server could not start or stopped with an error.
@@ -19,6 +19,9 @@ pub enum ServerError {
     /// The address could not be bound, or the server failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
+    /// The secret key file cannot be used.
+    #[error(transparent)]
+    SecretKey(#[from] SecretKeyError),
 }
 
 /// What the server needs to start: the command line's server flags, or a
@@ -27,6 +30,11 @@ pub enum ServerError {
 pub struct Settings {
     /// The database URL or path.
     pub database_url: String,
+    /// The file of the secret key that seals the answers kept under
+    /// idempotency keys; `None`: [`Store::default_key_file`] (beside a
+    /// SQLite file, `zohn-ahl.key` in the working directory for
+    /// PostgreSQL). Made at the first start if missing.
+    pub secret_key_file: Option<std::path::PathBuf>,
     /// The address to listen on.
     pub addr: SocketAddr,
     /// The log filter (tracing's EnvFilter syntax).
@@ -52,15 +60,22 @@ pub struct Settings {
     pub public_url: Option<crate::http::PublicUrl>,
 }
 
-/// Open the database (creating and migrating it), then serve until
-/// interrupted (Ctrl-C or SIGTERM: in-flight requests finish first).
+/// Read the secret key (making its file if missing), open the database
+/// (creating and migrating it), then serve until interrupted (Ctrl-C or
+/// SIGTERM: in-flight requests finish first).
 ///
 /// # Errors
-/// [`ServerError`] when the database cannot be opened or the address bound.
+/// [`ServerError`] when the key file cannot be used, the database cannot
+/// be opened or the address bound.
 pub fn run(args: Settings) -> Result<(), ServerError> {
     init_log(&args.log, "info");
     actix_web::rt::System::new().block_on(async move {
-        let store = Store::connect(&args.database_url).await?;
+        let key_file = match &args.secret_key_file {
+            Some(file) => file.clone(),
+            None => Store::default_key_file(&args.database_url)?,
+        };
+        let secret = SecretKey::load_or_create(&key_file)?;
+        let store = Store::connect_with_key(&args.database_url, Some(secret)).await?;
         #[cfg(feature = "bench-baseline")]
         store.baseline_setup().await?;
         let service = Service::with_throws(
@@ -89,6 +104,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         tracing::info!(
             addr = %args.addr,
             database = %crate::store::redacted(&args.database_url),
+            secret_key_file = %key_file.display(),
             schema,
             retention_days = args.retention_days,
             "serving Zohn Ahl"
@@ -322,7 +338,8 @@ pub fn run_mcp_stdio(url: &str, log: &str) -> Result<(), ServerError> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let store = Store::connect(url).await?;
+        // The tools keep no answer under an idempotency key: no secret key.
+        let store = Store::connect_with_key(url, None).await?;
         let service = Service::new(store.clone());
         crate::odds::Solver::shared().solve_presets();
         tracing::info!(database = %crate::store::redacted(url), "serving Zohn Ahl's MCP tools on stdio");
@@ -338,7 +355,8 @@ pub fn run_mcp_stdio(url: &str, log: &str) -> Result<(), ServerError> {
 /// [`ServerError`] when the database cannot be opened or read.
 pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
     actix_web::rt::System::new().block_on(async move {
-        let store = Store::connect(url).await?;
+        // Verifying reads no answer kept under an idempotency key.
+        let store = Store::connect_with_key(url, None).await?;
         let result = Service::new(store.clone()).verify().await?;
         store.close().await;
         Ok(result)

@@ -531,7 +531,7 @@ async fn a_retried_create_with_its_key_makes_no_second_game_and_replays_the_toke
 }
 
 /// Once its key has expired, a creation's stored answer (which holds the
-/// tokens in clear) is not replayed, and the purge deletes it.
+/// tokens, sealed) is not replayed, and the purge deletes it.
 #[actix_web::test]
 async fn an_expired_create_key_is_not_replayed_and_its_tokens_are_purged() {
     let (db, service, app) = common::spawn_sqlite_app_with_service().await;

@@ -455,3 +455,121 @@ fn regression_a_start_after_a_kill_did_not_say_the_log_was_read_back() {
     let third = stop_and_read_log(server);
     assert!(!third.contains(READ_BACK), "{third}");
 }
+
+/// Create a seated game on the server at `port` with the idempotency key
+/// `key`: the answer's status line and body.
+fn create_seated_with_key(port: u16, key: &str) -> (String, String) {
+    let body = r#"{"seats": true}"#;
+    let answer = send_raw(
+        port,
+        &format!(
+            "POST /v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nIdempotency-Key: {key}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    (head.lines().next().unwrap().to_owned(), body.to_owned())
+}
+
+/// Three servers started together on a fresh setup (no database, no key
+/// file) make one secret key between them: each is ready, a creation kept
+/// by one is replayed by the other two, the same, and the key file is the
+/// only one made, owner-only.
+#[test]
+fn instances_started_together_on_a_fresh_setup_share_one_secret_key() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("shared.db").display()
+    );
+    let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let mut servers = Killed(Vec::new());
+    for port in &ports {
+        servers.0.push(
+            Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+                .args([
+                    "--database-url",
+                    &url,
+                    "--addr",
+                    &format!("127.0.0.1:{port}"),
+                ])
+                .args(["--log", "warn", "--workers", "1"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for (i, port) in ports.iter().enumerate() {
+        while get_status(*port, "/readyz") != Some(200) {
+            if let Some(status) = servers.0[i].try_wait().unwrap() {
+                panic!(
+                    "server {i} exited ({status}): {}",
+                    read_log(&mut servers.0[i])
+                );
+            }
+            assert!(Instant::now() < deadline, "server {i} did not become ready");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let (status, first) = create_seated_with_key(ports[0], "shared-key-1");
+    assert!(status.contains(" 201 "), "{status}: {first}");
+    assert!(first.contains("\"host_token\":\""), "{first}");
+    for port in &ports[1..] {
+        let (status, again) = create_seated_with_key(*port, "shared-key-1");
+        assert!(status.contains(" 201 "), "{status}: {again}");
+        assert_eq!(again, first, "every instance opens the kept answer");
+    }
+    let key = dir.path().join("shared.db.key");
+    let meta = std::fs::metadata(&key).unwrap();
+    assert_eq!(meta.len(), 32);
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| !name.starts_with("shared.db"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+/// A key file its group or others may read is refused at start, and the
+/// server says which file and what to do; so is one of another length.
+#[test]
+fn a_key_file_others_may_read_is_refused_at_start() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("zohn-ahl.key");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("games.db").display()
+    );
+    let start = |key: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+            .args(["--database-url", &url, "--addr", "127.0.0.1:0"])
+            .args(["--log", "warn"])
+            .env("ZOHN_AHL_SECRET_KEY_FILE", key)
+            .stdout(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&key, [1u8; 32]).unwrap();
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let out = start(&key);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&key.display().to_string()), "{said}");
+    assert!(said.contains("chmod 600"), "{said}");
+
+    std::fs::write(&key, b"not a key\n").unwrap();
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = start(&key);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("holds 10 bytes, not 32"), "{said}");
+    assert!(
+        !dir.path().join("games.db").exists(),
+        "the database is not touched before the key is read"
+    );
+}

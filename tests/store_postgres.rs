@@ -323,7 +323,14 @@ async fn instances_started_together_migrate_a_fresh_database_once() {
         .fetch_one(&pool)
         .await
         .unwrap();
-    assert_eq!(applied, 1);
+    let embedded = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres"))
+        .unwrap()
+        .count();
+    assert_eq!(
+        applied,
+        i64::try_from(embedded).unwrap(),
+        "each migration once"
+    );
     pool.close().await;
 }
 
@@ -533,4 +540,101 @@ async fn a_stopping_server_closes_its_postgresql_store() {
         .await
         .expect("the store closes while the service's relay runs");
     assert!(store.is_closed());
+}
+
+/// The answers kept under idempotency keys are sealed on PostgreSQL too: no
+/// row holds a token the creation gave; another instance with the same key
+/// file replays the answer byte for byte; an answer an earlier version kept
+/// in clear is sealed when an instance starts, and replays the same; an
+/// instance given another key file says it cannot read the answer, and
+/// makes no second game.
+#[actix_web::test]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: run under pg_virtualenv, or set ZOHN_AHL_TEST_POSTGRES (README: SQLite or PostgreSQL)"
+)]
+async fn kept_answers_are_sealed_on_postgres() {
+    let url = fresh_postgres().await;
+    let (_, one) = instance(&url).await;
+    let create = || {
+        post_json("/v1/games", &json!({"seats": true}))
+            .insert_header(("Idempotency-Key", "pg-sealed"))
+    };
+    let first = send(&one, create()).await;
+    assert_eq!(first.status.as_u16(), 201);
+    let created = first.json();
+    let tokens: Vec<String> = [
+        &created["seat_tokens"]["a"],
+        &created["seat_tokens"]["b"],
+        &created["host_token"],
+    ]
+    .into_iter()
+    .map(|t| t.as_str().unwrap().to_owned())
+    .collect();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let thrown = send(
+        &one,
+        throw_req(&id)
+            .insert_header(("Authorization", format!("Bearer {}", tokens[2])))
+            .insert_header(("Idempotency-Key", "pg-throw")),
+    )
+    .await;
+    assert_eq!(thrown.status.as_u16(), 201);
+
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let mut kept: Vec<Vec<u8>> = sqlx::query_scalar("SELECT answer FROM create_keys")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    kept.extend(
+        sqlx::query_scalar::<_, Vec<u8>>("SELECT answer FROM idempotency_keys")
+            .fetch_all(&pool)
+            .await
+            .unwrap(),
+    );
+    assert_eq!(kept.len(), 2);
+    for answer in &kept {
+        for token in &tokens {
+            assert!(
+                !answer.windows(token.len()).any(|w| w == token.as_bytes()),
+                "a kept answer holds a token in clear"
+            );
+        }
+        assert!(!answer.windows(7).any(|w| w == b"\"id\":\""), "in clear");
+    }
+
+    let (_, two) = instance(&url).await;
+    let again = send(&two, create()).await;
+    assert_eq!(again.status.as_u16(), 201);
+    assert_eq!(again.header("idempotent-replayed").as_deref(), Some("true"));
+    assert_eq!(
+        again.body, first.body,
+        "the same answer on another instance"
+    );
+
+    // As an earlier version kept it: in clear, with no nonce.
+    sqlx::query("UPDATE create_keys SET answer = $1, nonce = NULL WHERE key = 'pg-sealed'")
+        .bind(&first.body)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let (_, three) = instance(&url).await;
+    let sealed: (Vec<u8>, Option<Vec<u8>>) =
+        sqlx::query_as("SELECT answer, nonce FROM create_keys WHERE key = 'pg-sealed'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(sealed.1.is_some(), "sealed at the instance's start");
+    assert_ne!(sealed.0, first.body);
+    assert_eq!(send(&three, create()).await.body, first.body);
+
+    let dir = tempfile::tempdir().unwrap();
+    let other = zohn_ahl::store::SecretKey::load_or_create(&dir.path().join("other.key")).unwrap();
+    let elsewhere = Service::new(Store::connect_with_key(&url, Some(other)).await.unwrap());
+    let four = common::spawn_server(elsewhere.clone());
+    let refused = send(&four, create()).await;
+    let problem = refused.problem(500);
+    assert_eq!(problem["type"], "/problems/stored-answer-unreadable");
+    assert_eq!(elsewhere.verify().await.unwrap().0, 1, "no second game");
+    pool.close().await;
 }

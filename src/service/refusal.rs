@@ -4,6 +4,7 @@
 //! words live here, once, so both surfaces say the same thing.
 
 use super::error::ServiceError;
+use crate::store::StoreError;
 
 /// Longest value a refusal echoes back, in characters.
 pub const MAX_ECHO_CHARS: usize = 64;
@@ -233,6 +234,21 @@ impl From<ServiceError> for Refusal {
                 "the game store is busy; try again shortly",
             )
             .with_retry_after(1),
+            ServiceError::Store(StoreError::AnswerUnreadable) => {
+                tracing::error!(
+                    error = %e,
+                    "every instance on one database needs the same secret key file (--secret-key-file)"
+                );
+                Self::new(
+                    K::Internal,
+                    "stored-answer-unreadable",
+                    "Stored answer unreadable",
+                    "the answer kept for this Idempotency-Key cannot be read by this server (it was \
+                     sealed under another server key), so it cannot be replayed; the first request \
+                     was applied and is not applied again: read the game to see where it stands, or \
+                     send a new request with a new key",
+                )
+            }
             ServiceError::Store(_) => Self::internal(&e),
         }
     }

@@ -18,8 +18,10 @@
 //! Migrations are embedded in the binary and run on connect.
 //!
 //! By concern: `open` (connecting, migrations, checkpoints), `games`,
-//! `moves`, `seats`, `keys` (idempotency answers), `retention` (what a
-//! purge deletes), `wal` (syncing the write-ahead log); this module holds the store, its write transaction,
+//! `moves`, `seats`, `keys` (idempotency answers, kept sealed), `secret`
+//! (the server's secret key that seals them, kept in a file outside the
+//! database), `retention` (what a purge deletes), `wal` (syncing the
+//! write-ahead log); this module holds the store, its write transaction,
 //! its errors and its clock.
 
 use std::sync::Arc;
@@ -42,6 +44,7 @@ mod open;
 mod pg;
 mod retention;
 mod seats;
+mod secret;
 mod wal;
 
 pub use codec::LoggedMove;
@@ -49,6 +52,7 @@ pub use games::{GameToPlay, Locked, RulesStated};
 pub use keys::{IDEMPOTENCY_EXPIRY, IDEMPOTENCY_LIFETIME, StoredAnswer};
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
+pub use secret::{KEY_BYTES, POSTGRES_KEY_FILE, SecretKey, SecretKeyError};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +80,20 @@ pub enum StoreError {
     /// happened).
     #[error("the database could not complete the write")]
     Unavailable,
+    /// The secret key file cannot be used.
+    #[error(transparent)]
+    SecretKey(#[from] SecretKeyError),
+    /// An answer kept under an idempotency key cannot be opened with this
+    /// store's secret key: it was sealed under another key file (another
+    /// instance's, or one lost since), or its bytes were altered.
+    #[error(
+        "an answer kept under an idempotency key cannot be opened with this server's secret key (it was sealed under another key file)"
+    )]
+    AnswerUnreadable,
+    /// The store was opened without a secret key, so it can neither keep
+    /// nor read an idempotency answer.
+    #[error("this store was opened without a secret key and keeps no idempotency answer")]
+    NoSecretKey,
 }
 
 impl StoreError {
@@ -113,6 +131,9 @@ pub struct Store {
     wal_frames: Arc<AtomicI64>,
     /// The bound past which [`Store::wrap_wal`] lets the log wrap.
     wal_wrap_frames: i64,
+    /// What seals the answers kept under idempotency keys (`None`: a
+    /// store that keeps and reads none, such as `verify`'s).
+    secret: Option<SecretKey>,
 }
 
 /// The database behind a store.
@@ -137,8 +158,9 @@ struct SqlitePools {
 
 /// An open write transaction (`BEGIN IMMEDIATE` on SQLite's single writer;
 /// a `READ COMMITTED` transaction on PostgreSQL).
-/// On SQLite it also names the write-ahead log to sync after the commit.
-pub struct WriteTx(Tx, Arc<Notify>, Option<wal::LogFile>);
+/// On SQLite it also names the write-ahead log to sync after the commit;
+/// it seals and opens idempotency answers with the store's secret key.
+pub struct WriteTx(Tx, Arc<Notify>, Option<wal::LogFile>, Option<SecretKey>);
 
 /// A write transaction of either backend.
 enum Tx {
@@ -188,7 +210,12 @@ impl Store {
                 None,
             ),
         };
-        Ok(WriteTx(tx, Arc::clone(&self.wrote), log))
+        Ok(WriteTx(
+            tx,
+            Arc::clone(&self.wrote),
+            log,
+            self.secret.clone(),
+        ))
     }
 }
 

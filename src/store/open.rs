@@ -1,6 +1,7 @@
 //! Opening the store: the connections, the embedded migrations (under the
 //! write lock), the checkpointer, readiness and the write-ahead log's wrap.
 
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -10,6 +11,7 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::Notify;
 
+use super::secret::{POSTGRES_KEY_FILE, SecretKey};
 use super::wal::LogFile;
 use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
 
@@ -132,7 +134,10 @@ const MIGRATION_WAIT: Duration = Duration::from_secs(120);
 /// IMMEDIATE` transaction (each migration a savepoint of it): the first
 /// process to take the write lock applies everything, the others wait for
 /// the lock (retrying past the busy time-out) and then find nothing to do.
-async fn migrate(writer: &SqlitePool) -> Result<()> {
+///
+/// With a secret key, the answers a version before kept in clear are then
+/// sealed under it, in the same transaction (see `keys::seal_clear_answers`).
+async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> {
     use sqlx::Connection;
     let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
     let mut conn = writer.acquire().await?;
@@ -144,7 +149,17 @@ async fn migrate(writer: &SqlitePool) -> Result<()> {
                     .await?;
                 convert_moves(&mut tx).await?;
                 MIGRATOR.run_direct(None, &mut *tx, false).await?;
+                let sealed = match secret {
+                    Some(secret) => super::keys::seal_clear_answers(&mut tx, secret).await?,
+                    None => 0,
+                };
                 tx.commit().await?;
+                if sealed > 0 {
+                    tracing::info!(
+                        answers = sealed,
+                        "sealed the idempotency answers an earlier version kept in clear"
+                    );
+                }
                 return Ok(());
             }
             Err(e) => match StoreError::from_sqlx(e) {
@@ -174,39 +189,87 @@ async fn open_pool(pool: SqlitePoolOptions, options: SqliteConnectOptions) -> Re
     }
 }
 
+/// The SQLite connection options of `url` (`sqlite://path`, `sqlite:path`
+/// or a plain path), creating the file if missing.
+fn sqlite_options(url: &str) -> Result<SqliteConnectOptions> {
+    if url.contains(":memory:") || url.contains("mode=memory") {
+        return Err(StoreError::InMemory);
+    }
+    let url = if url.starts_with("sqlite:") {
+        url.to_owned()
+    } else {
+        format!("sqlite://{url}")
+    };
+    Ok(SqliteConnectOptions::from_str(&url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .busy_timeout(BUSY_TIMEOUT)
+        .foreign_keys(true))
+}
+
 impl Store {
+    /// Open and migrate the database at `url` (see
+    /// [`Store::connect_with_key`]), with the secret key in its default
+    /// file ([`Store::default_key_file`]), made if missing.
+    ///
+    /// # Errors
+    /// [`StoreError::SecretKey`] when the key file cannot be used; as
+    /// [`Store::connect_with_key`].
+    pub async fn connect(url: &str) -> Result<Self> {
+        let secret = SecretKey::load_or_create(&Self::default_key_file(url)?)?;
+        Self::connect_with_key(url, Some(secret)).await
+    }
+
+    /// Where the secret key of the database at `url` is kept when no file
+    /// is named: beside a SQLite database's file, its name with `.key`
+    /// added (`zohn-ahl.db.key`); for PostgreSQL, [`POSTGRES_KEY_FILE`] in
+    /// the working directory.
+    ///
+    /// # Errors
+    /// [`StoreError::InMemory`] for an in-memory SQLite URL; a SQLite URL
+    /// that does not parse.
+    pub fn default_key_file(url: &str) -> Result<PathBuf> {
+        if super::pg::is_postgres(url) {
+            return Ok(PathBuf::from(POSTGRES_KEY_FILE));
+        }
+        let mut path = sqlite_options(url)?.get_filename().as_os_str().to_owned();
+        path.push(".key");
+        Ok(PathBuf::from(path))
+    }
+
     /// Open and migrate the database at `url`: PostgreSQL for
     /// `postgres://...` (or `postgresql://`); otherwise SQLite, creating
     /// the file if missing (`sqlite://path`, `sqlite:path` or a plain
-    /// path).
+    /// path). The answers kept under idempotency keys are sealed with
+    /// `secret`, and those a version before kept in clear are sealed at
+    /// once; without a key (a store that only reads games, such as
+    /// `verify`'s) none can be kept or read.
     ///
     /// # Errors
     /// [`StoreError::InMemory`] for an in-memory SQLite URL; otherwise any
     /// error connecting to or migrating the database.
-    pub async fn connect(url: &str) -> Result<Self> {
+    pub async fn connect_with_key(url: &str, secret: Option<SecretKey>) -> Result<Self> {
         if super::pg::is_postgres(url) {
             let pool = super::pg::connect(url).await?;
+            if let Some(secret) = &secret {
+                let sealed = super::pg::seal_clear_answers(&pool, secret).await?;
+                if sealed > 0 {
+                    tracing::info!(
+                        answers = sealed,
+                        "sealed the idempotency answers an earlier version kept in clear"
+                    );
+                }
+            }
             return Ok(Self {
                 backend: Backend::Postgres(pool),
                 wrote: Arc::new(Notify::new()),
                 wal_frames: Arc::new(AtomicI64::new(0)),
                 wal_wrap_frames: WAL_WRAP_FRAMES,
+                secret,
             });
         }
-        if url.contains(":memory:") || url.contains("mode=memory") {
-            return Err(StoreError::InMemory);
-        }
-        let url = if url.starts_with("sqlite:") {
-            url.to_owned()
-        } else {
-            format!("sqlite://{url}")
-        };
-        let base = SqliteConnectOptions::from_str(&url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .busy_timeout(BUSY_TIMEOUT)
-            .foreign_keys(true);
+        let base = sqlite_options(url)?;
         // No checkpoint on the writer's path (see `checkpoints`); its
         // commits do not wait for the disk (`sync_log` syncs the log after
         // them, see `WriteTx::commit`); a larger page cache than the
@@ -229,7 +292,7 @@ impl Store {
                 .pragma("temp_store", "memory"),
         )
         .await?;
-        migrate(&writer).await?;
+        migrate(&writer, secret.as_ref()).await?;
         let log = LogFile::open(base.get_filename()).await?;
         if left_log {
             tracing::info!(
@@ -268,6 +331,7 @@ impl Store {
             wrote,
             wal_frames,
             wal_wrap_frames: WAL_WRAP_FRAMES,
+            secret,
         })
     }
 

@@ -12,6 +12,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 use sqlx::{PgConnection, Row};
 
 use super::keys::IDEMPOTENCY_LIFETIME;
+use super::keys::{KeptRow, game_id};
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
 use crate::domain::{
@@ -95,13 +96,18 @@ fn game_from_row(row: &PgRow) -> Result<Game> {
     })
 }
 
-fn answer_from_row(row: &PgRow) -> Result<StoredAnswer> {
-    Ok(StoredAnswer {
+fn kept_row(row: &PgRow) -> Result<KeptRow> {
+    Ok(KeptRow {
         request_hash: row.try_get("request_hash")?,
         location: row.try_get("location")?,
         etag: row.try_get("etag")?,
-        body: row.try_get("body")?,
+        answer: row.try_get("answer")?,
+        nonce: row.try_get("nonce")?,
     })
+}
+
+fn create_row(row: &PgRow) -> Result<(GameId, KeptRow)> {
+    Ok((game_id(row.try_get("game_id")?)?, kept_row(row)?))
 }
 
 /// The time before which an idempotency answer has expired.
@@ -296,9 +302,9 @@ pub(super) async fn idempotent_answer(
     tx: &mut PgConnection,
     id: GameId,
     key: &IdempotencyKey,
-) -> Result<Option<StoredAnswer>> {
+) -> Result<Option<KeptRow>> {
     let row = sqlx::query(
-        "SELECT request_hash, location, etag, body FROM idempotency_keys
+        "SELECT request_hash, location, etag, answer, nonce FROM idempotency_keys
          WHERE game_id = $1 AND key = $2 AND created_at > $3",
     )
     .bind(id.to_string())
@@ -306,14 +312,17 @@ pub(super) async fn idempotent_answer(
     .bind(expired_before())
     .fetch_optional(&mut *tx)
     .await?;
-    row.as_ref().map(answer_from_row).transpose()
+    row.as_ref().map(kept_row).transpose()
 }
 
+/// Keep `answer` with its body sealed (`sealed`, under `nonce`).
 pub(super) async fn keep_answer(
     tx: &mut PgConnection,
     id: GameId,
     key: &IdempotencyKey,
     answer: &StoredAnswer,
+    sealed: &[u8],
+    nonce: &[u8],
 ) -> Result<()> {
     sqlx::query("DELETE FROM idempotency_keys WHERE game_id = $1 AND created_at <= $2")
         .bind(id.to_string())
@@ -321,18 +330,19 @@ pub(super) async fn keep_answer(
         .execute(&mut *tx)
         .await?;
     sqlx::query(
-        "INSERT INTO idempotency_keys (game_id, key, request_hash, location, etag, body, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+        "INSERT INTO idempotency_keys (game_id, key, request_hash, location, etag, answer, nonce, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (game_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash,
-             location = EXCLUDED.location, etag = EXCLUDED.etag, body = EXCLUDED.body,
-             created_at = EXCLUDED.created_at",
+             location = EXCLUDED.location, etag = EXCLUDED.etag, answer = EXCLUDED.answer,
+             nonce = EXCLUDED.nonce, created_at = EXCLUDED.created_at",
     )
     .bind(id.to_string())
     .bind(key.as_str())
     .bind(answer.request_hash.as_slice())
     .bind(&answer.location)
     .bind(&answer.etag)
-    .bind(answer.body.as_slice())
+    .bind(sealed)
+    .bind(nonce)
     .bind(Timestamp::now().as_str().to_owned())
     .execute(&mut *tx)
     .await?;
@@ -342,22 +352,26 @@ pub(super) async fn keep_answer(
 pub(super) async fn create_answer(
     tx: &mut PgConnection,
     key: &IdempotencyKey,
-) -> Result<Option<StoredAnswer>> {
+) -> Result<Option<(GameId, KeptRow)>> {
     let row = sqlx::query(
-        "SELECT request_hash, location, etag, body FROM create_keys WHERE key = $1 AND created_at > $2",
+        "SELECT game_id, request_hash, location, etag, answer, nonce FROM create_keys
+         WHERE key = $1 AND created_at > $2",
     )
     .bind(key.as_str())
     .bind(expired_before())
     .fetch_optional(&mut *tx)
     .await?;
-    row.as_ref().map(answer_from_row).transpose()
+    row.as_ref().map(create_row).transpose()
 }
 
+/// Keep `answer` with its body sealed (`sealed`, under `nonce`).
 pub(super) async fn keep_create_answer(
     tx: &mut PgConnection,
     key: &IdempotencyKey,
     game: GameId,
     answer: &StoredAnswer,
+    sealed: &[u8],
+    nonce: &[u8],
 ) -> Result<()> {
     sqlx::query("DELETE FROM create_keys WHERE key = $1 OR created_at <= $2")
         .bind(key.as_str())
@@ -365,19 +379,71 @@ pub(super) async fn keep_create_answer(
         .execute(&mut *tx)
         .await?;
     sqlx::query(
-        "INSERT INTO create_keys (key, request_hash, game_id, location, etag, body, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO create_keys (key, request_hash, game_id, location, etag, answer, nonce, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(key.as_str())
     .bind(answer.request_hash.as_slice())
     .bind(game.to_string())
     .bind(&answer.location)
     .bind(&answer.etag)
-    .bind(answer.body.as_slice())
+    .bind(sealed)
+    .bind(nonce)
     .bind(Timestamp::now().as_str().to_owned())
     .execute(&mut *tx)
     .await?;
     Ok(())
+}
+
+/// Seal every answer kept in clear by a version before (`nonce` NULL)
+/// under `secret`, in one transaction; rows another instance is sealing
+/// meanwhile are waited for and then found sealed. Returns how many were
+/// sealed. (PostgreSQL keeps the rows' old versions until `VACUUM` reuses
+/// their space.)
+pub(super) async fn seal_clear_answers(
+    pool: &PgPool,
+    secret: &super::secret::SecretKey,
+) -> Result<u64> {
+    use super::keys::{Kept, seal};
+    let mut tx = pool.begin().await?;
+    let mut sealed = 0;
+    for (kept, select, update) in [
+        (
+            Kept::Move,
+            "SELECT game_id, key, request_hash, location, etag, answer FROM idempotency_keys
+             WHERE nonce IS NULL FOR UPDATE",
+            "UPDATE idempotency_keys SET answer = $1, nonce = $2 WHERE game_id = $3 AND key = $4",
+        ),
+        (
+            Kept::Create,
+            "SELECT game_id, key, request_hash, location, etag, answer FROM create_keys
+             WHERE nonce IS NULL FOR UPDATE",
+            "UPDATE create_keys SET answer = $1, nonce = $2 WHERE game_id = $3 AND key = $4",
+        ),
+    ] {
+        let rows = sqlx::query(select).fetch_all(&mut *tx).await?;
+        for row in &rows {
+            let game = game_id(row.try_get("game_id")?)?;
+            let key: String = row.try_get("key")?;
+            let answer = StoredAnswer {
+                request_hash: row.try_get("request_hash")?,
+                location: row.try_get("location")?,
+                etag: row.try_get("etag")?,
+                body: row.try_get("answer")?,
+            };
+            let (nonce, body) = seal(Some(secret), kept, game, &key, &answer)?;
+            sqlx::query(update)
+                .bind(body)
+                .bind(nonce)
+                .bind(game.to_string())
+                .bind(&key)
+                .execute(&mut *tx)
+                .await?;
+            sealed += 1;
+        }
+    }
+    tx.commit().await?;
+    Ok(sealed)
 }
 
 pub(super) async fn delete_keys_before(tx: &mut PgConnection, before: &str) -> Result<u64> {
