@@ -264,6 +264,33 @@ mod tests {
         }
     }
 
+    /// `--corrections-contact` was described in the README but missing from
+    /// its configuration table: every flag of the server has a row there,
+    /// with its environment variable.
+    #[test]
+    fn regression_a_server_flag_was_missing_from_the_readme_table() {
+        use clap::CommandFactory;
+        let readme = include_str!("../../README.md");
+        let command = Cli::command();
+        let mut flags = 0;
+        for arg in command.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if long == "help" || long == "version" {
+                continue;
+            }
+            flags += 1;
+            let row = readme
+                .lines()
+                .find(|l| l.starts_with(&format!("| `--{long}` |")))
+                .unwrap_or_else(|| panic!("README has no configuration row for --{long}"));
+            if let Some(env) = arg.get_env() {
+                let env = env.to_string_lossy();
+                assert!(row.contains(&format!("`{env}`")), "--{long}: {row}");
+            }
+        }
+        assert!(flags >= 12, "the server's flags were read: {flags}");
+    }
+
     /// Each subcommand takes only its own flags: the server's settings are
     /// not offered to (nor shown in the help of) `simulate`, and mixing
     /// them with a subcommand is an error rather than silently ignored.
