@@ -1,5 +1,6 @@
-//! OpenAPI schemas for the rules' and narration's enums, written here so
-//! those pure modules stay free of the API's documentation machinery. Each
+//! OpenAPI schemas for the narration's and the domain's enums, and for the
+//! documentation-only names of the API (the rules crate's own enums carry
+//! theirs behind its `openapi` feature: `zohn_ahl_rules::schema`). Each
 //! schema lists exactly the values serde writes, taken from the enum itself.
 
 use std::borrow::Cow;
@@ -11,19 +12,8 @@ use super::dto::OptionsView;
 use super::facts::FactWhenView;
 use crate::domain::ThrowOrigin;
 use crate::narration::{Audience, SegmentKind};
-use crate::rules::{
-    CounterReason, Creek, Face, Feature, OptionKind, OptionSpec, OptionsPatch, Preset, Side,
-    SpinnerSector, ThrowTable, WinReason, option_specs,
-};
-
-fn string_enum(values: &[&'static str], description: &str) -> RefOr<Schema> {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(values.iter().copied()))
-        .description(Some(description))
-        .examples(values.first().copied())
-        .into()
-}
+use crate::rules::schema::string_enum;
+use crate::rules::{Feature, OptionKind, OptionSpec, Preset, option_specs};
 
 macro_rules! enum_schema {
     ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
@@ -41,30 +31,6 @@ macro_rules! enum_schema {
 }
 
 enum_schema!(
-    Side,
-    "Side",
-    <Side as strum::VariantNames>::VARIANTS,
-    "A side: `A` starts on the east bank of the south creek and moves counter-clockwise; `B` starts on the west bank and moves clockwise."
-);
-enum_schema!(
-    Preset,
-    "Preset",
-    <Preset as strum::VariantNames>::VARIANTS,
-    "A ruleset preset: `composite` (default; the reconstruction from Culin 1907), `culin1898`, `ludii`, `a4`, `boxed`."
-);
-enum_schema!(
-    Face,
-    "Face",
-    <Face as strum::VariantNames>::VARIANTS,
-    "The face a stick shows: `flat` (the grooved, painted face) or `round`."
-);
-enum_schema!(
-    SpinnerSector,
-    "SpinnerSector",
-    <SpinnerSector as strum::VariantNames>::VARIANTS,
-    "A sector of the A4 sheet's spinner; `blue_one`, `blue_three`, `six` and `ten` throw again."
-);
-enum_schema!(
     Audience,
     "Audience",
     &Audience::ALL.map(Audience::key),
@@ -77,24 +43,6 @@ enum_schema!(
     "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
 );
 
-enum_schema!(
-    Creek,
-    "Creek",
-    <Creek as strum::VariantNames>::VARIANTS,
-    "Which creek an awl fell into: `north` or `south`."
-);
-enum_schema!(
-    CounterReason,
-    "CounterReason",
-    <CounterReason as strum::VariantNames>::VARIANTS,
-    "Why a counter changed hands: `circuit`, `whip` or `creek_fall`."
-);
-enum_schema!(
-    WinReason,
-    "WinReason",
-    <WinReason as strum::VariantNames>::VARIANTS,
-    "Why a side won: `all_counters`, `circuits` or `stopped`."
-);
 enum_schema!(
     ThrowOrigin,
     "ThrowOrigin",
@@ -177,96 +125,6 @@ impl utoipa::PartialSchema for OptionValue {
 impl utoipa::ToSchema for OptionValue {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("OptionValue")
-    }
-}
-
-/// The schema of a choice option's type, by type name, from the option's
-/// own declaration (its values and what they do): a new choice option
-/// needs no line here.
-fn choice_schema(type_name: &str) -> Option<RefOr<Schema>> {
-    option_specs().iter().find_map(|spec| match spec.kind {
-        OptionKind::Choice {
-            type_name: name,
-            description,
-            values,
-            ..
-        } if name == type_name => Some(string_enum(values, description)),
-        _ => None,
-    })
-}
-
-/// A choice option's type that other answers carry too: its schema is the
-/// option's ([`choice_schema`]).
-macro_rules! choice_type_schema {
-    ($ty:ident) => {
-        impl utoipa::PartialSchema for $ty {
-            fn schema() -> RefOr<Schema> {
-                choice_schema(stringify!($ty))
-                    .unwrap_or_else(|| ObjectBuilder::new().schema_type(Type::String).into())
-            }
-        }
-        impl utoipa::ToSchema for $ty {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed(stringify!($ty))
-            }
-        }
-    };
-}
-
-choice_type_schema!(ThrowTable);
-
-/// The option overrides' schema, built from the rules' one list of options
-/// ([`option_specs`]): a choice refers to its type's schema, a count carries
-/// its bounds.
-impl utoipa::PartialSchema for OptionsPatch {
-    fn schema() -> RefOr<Schema> {
-        use utoipa::openapi::Ref;
-        use utoipa::openapi::schema::{
-            AdditionalProperties, KnownFormat, OneOfBuilder, SchemaFormat, SchemaType,
-        };
-        let mut object = ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .description(Some(
-                "Option overrides; each absent field keeps the preset's value.",
-            ))
-            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
-        for spec in option_specs() {
-            let property: RefOr<Schema> = match spec.kind {
-                OptionKind::Choice { type_name, .. } => OneOfBuilder::new()
-                    .item({
-                        let mut r = Ref::from_schema_name(type_name);
-                        r.description = spec.description.to_owned();
-                        r
-                    })
-                    .item(ObjectBuilder::new().schema_type(Type::Null))
-                    .into(),
-                OptionKind::Count { min, max, .. } => ObjectBuilder::new()
-                    .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
-                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-                    .description(Some(spec.description))
-                    .minimum(Some(min))
-                    .maximum(Some(max))
-                    .into(),
-            };
-            object = object.property(spec.name, property);
-        }
-        object.into()
-    }
-}
-
-impl utoipa::ToSchema for OptionsPatch {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("OptionsRequest")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        for spec in option_specs() {
-            if let OptionKind::Choice { type_name, .. } = spec.kind
-                && let Some(schema) = choice_schema(type_name)
-            {
-                schemas.push((type_name.to_owned(), schema));
-            }
-        }
     }
 }
 
@@ -368,23 +226,5 @@ fn fact_when_example() -> serde_json::Value {
 impl utoipa::ToSchema for FactWhenView {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("FactWhenView")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `ThrowTable`'s schema is found among the options, values and all,
-    /// rather than falling back to a bare string.
-    #[test]
-    fn the_throw_table_schema_is_the_throw_table_option_schema() {
-        use utoipa::PartialSchema;
-        let schema = serde_json::to_value(ThrowTable::schema()).unwrap_or_default();
-        assert_eq!(
-            schema["enum"],
-            serde_json::json!(<ThrowTable as strum::VariantNames>::VARIANTS)
-        );
-        assert!(choice_schema("Preset").is_none());
     }
 }

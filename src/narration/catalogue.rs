@@ -4,11 +4,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use super::vocabulary::{Audience, Citation};
-use crate::rules::{AnyOf, Board, Options, OptionsCondition};
+use crate::rules::{Board, Options, OptionsCondition};
 
 /// Phrasings of one event (or of a rule's short form), per audience.
 #[derive(Clone, Debug, Deserialize)]
@@ -289,24 +288,6 @@ fn every_audience() -> Vec<Audience> {
 
 fn is_every_audience(audiences: &[Audience]) -> bool {
     Audience::ALL.iter().all(|a| audiences.contains(a))
-}
-
-/// A condition's values are read as the API writes an option: one value
-/// or a list of them; an unknown value names the allowed ones, and an
-/// empty list fails the load.
-impl<'de, T: DeserializeOwned> Deserialize<'de> for AnyOf<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let values = match serde_json::Value::deserialize(deserializer)? {
-            serde_json::Value::Array(items) => items
-                .into_iter()
-                .map(serde_json::from_value)
-                .collect::<Result<Vec<T>, _>>(),
-            one => serde_json::from_value(one).map(|v| vec![v]),
-        }
-        .map_err(D::Error::custom)?;
-        AnyOf::new(values).ok_or_else(|| D::Error::custom("an empty list of values fits no game"))
-    }
 }
 
 impl Fact {

@@ -2,7 +2,7 @@
 //!
 //! A ruleset is a [`Preset`] plus explicit overrides; [`Options::validate`]
 //! is the only way an unchecked set of options becomes playable (through
-//! [`crate::rules::Table::new`]).
+//! [`crate::Table::new`]).
 
 use serde::{Deserialize, Serialize};
 

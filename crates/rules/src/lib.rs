@@ -18,6 +18,8 @@ mod events;
 mod option_spec;
 mod options;
 mod presets;
+#[cfg(feature = "openapi")]
+pub mod schema;
 mod state;
 mod sticks;
 
