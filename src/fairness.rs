@@ -274,7 +274,11 @@ impl Fairness {
             ),
             (Audience::General, Some(t)) => {
                 let these = if sticks { "these" } else { "this" };
-                let look = if sticks { "do not look" } else { "does not look" };
+                let look = if sticks {
+                    "do not look"
+                } else {
+                    "does not look"
+                };
                 let verdict = if self.unlike_fair() {
                     format!("so {these} {thing} {look} fair")
                 } else {
@@ -430,7 +434,10 @@ mod tests {
         let table = ThrowTable::SticksSahe;
         let f = test(table, &[score_of(table, 2, false)]);
         let general = f.explanation(Audience::General);
-        assert!(general.starts_with("1 reported throw is too few"), "{general}");
+        assert!(
+            general.starts_with("1 reported throw is too few"),
+            "{general}"
+        );
         let scholar = f.explanation(Audience::Scholar);
         assert!(scholar.contains("with 1 throw,"), "{scholar}");
         for audience in [Audience::Young, Audience::General, Audience::Scholar] {
@@ -445,7 +452,7 @@ mod tests {
     #[test]
     fn regression_the_spinner_was_called_plural_and_thrown() {
         let table = ThrowTable::Spinner;
-        let few = test(table, &vec![table.score(&table.outcomes()[0]).unwrap(); 3]);
+        let few = test(table, &[table.score(&table.outcomes()[0]).unwrap(); 3]);
         let scores: Vec<Score> = table
             .outcomes()
             .iter()
@@ -460,7 +467,10 @@ mod tests {
                 }
             }
         }
-        assert!(few.explanation(Audience::Young).contains("the spinner is fair"));
+        assert!(
+            few.explanation(Audience::Young)
+                .contains("the spinner is fair")
+        );
         assert!(
             tested
                 .explanation(Audience::General)

@@ -530,7 +530,11 @@ async fn regression_cursor_null_was_refused() {
     let first = send(&app, get(&format!("/v1/games/{id}/moves?limit=2")))
         .await
         .json();
-    let null = send(&app, get(&format!("/v1/games/{id}/moves?limit=2&cursor=null"))).await;
+    let null = send(
+        &app,
+        get(&format!("/v1/games/{id}/moves?limit=2&cursor=null")),
+    )
+    .await;
     assert_eq!(
         null.status.as_u16(),
         200,

@@ -238,7 +238,11 @@ async fn regression_a_ludii_game_of_one_player_against_two_was_accepted_silently
         json!({"a": {"players": ["Ama", "Ann"]}}),
         json!({}),
     ] {
-        let r = send(&app, create(json!({"ruleset": {"preset": "ludii"}, "sides": sides}))).await;
+        let r = send(
+            &app,
+            create(json!({"ruleset": {"preset": "ludii"}, "sides": sides})),
+        )
+        .await;
         assert_eq!(r.status.as_u16(), 201, "{sides}");
     }
     // Other presets take teams of different sizes (docs/rules.md, section 5).

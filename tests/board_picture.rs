@@ -599,7 +599,11 @@ fn regression_emoji_in_names_were_empty_boxes_on_the_png() {
             .filter(|&(px, py)| !close(pixel(image, px, py), ground))
             .count()
     };
-    assert!(ink(&fox) > 20, "the fox is drawn: {} inked pixels", ink(&fox));
+    assert!(
+        ink(&fox) > 20,
+        "the fox is drawn: {} inked pixels",
+        ink(&fox)
+    );
     assert_ne!(ink(&fox), ink(&plain), "the emoji's place is not empty");
     keep("board-emoji-name.png", &picture::png(&fox_svg).unwrap());
 }

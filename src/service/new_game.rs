@@ -192,9 +192,13 @@ fn teams_ludii_cannot_seat(preset: Preset, sides: &[(String, Vec<String>); 2]) -
         return None;
     }
     let default = usize::from(preset.default_players());
-    let counts = sides
-        .each_ref()
-        .map(|(_, players)| if players.is_empty() { default } else { players.len() });
+    let counts = sides.each_ref().map(|(_, players)| {
+        if players.is_empty() {
+            default
+        } else {
+            players.len()
+        }
+    });
     if counts[0] == counts[1] {
         return None;
     }

@@ -43,8 +43,7 @@ impl<T: PartialEq> AnyOf<T> {
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for AnyOf<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let values = deserializer.deserialize_any(OneOrMany(PhantomData))?;
-        AnyOf::new(values)
-            .ok_or_else(|| de::Error::custom("an empty list of values fits no game"))
+        AnyOf::new(values).ok_or_else(|| de::Error::custom("an empty list of values fits no game"))
     }
 }
 
