@@ -12,7 +12,8 @@ pub mod http;
 pub mod mcp;
 pub mod narration;
 pub mod odds;
-pub mod picture;
+/// The board as a picture: the `zohn-ahl-picture` crate (`crates/picture`).
+pub use zohn_ahl_picture as picture;
 /// The rules of Zohn Ahl as a pure engine: the `zohn-ahl-rules` crate
 /// (`crates/rules`).
 pub use zohn_ahl_rules as rules;
@@ -31,7 +32,10 @@ pub mod transcript;
 mod layers {
     /// Each crate of the project, lowest first, with the project's crates it
     /// may use.
-    const LAYERS: &[(&str, &[&str])] = &[("zohn-ahl-rules", &[])];
+    const LAYERS: &[(&str, &[&str])] = &[
+        ("zohn-ahl-rules", &[]),
+        ("zohn-ahl-picture", &["zohn-ahl-rules"]),
+    ];
 
     /// The project's crates a manifest depends on, in any dependency table.
     fn project_dependencies(manifest: &str) -> Vec<String> {

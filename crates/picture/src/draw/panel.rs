@@ -8,9 +8,9 @@ use super::{
     Anchor, PANEL_END, PANEL_RIGHT, PANEL_TEXT, PANEL_X, STONE_TEXT, capitalised, estimated_width,
     label, r,
 };
-use crate::picture::describe::{Words, letter};
-use crate::picture::layout::{CENTRE, GapKind, Xy};
-use crate::picture::palette as colour;
+use crate::describe::{Words, letter};
+use crate::layout::{CENTRE, GapKind, Xy};
+use crate::palette as colour;
 use crate::rules::{Board, Side};
 
 /// One line of text in the panel or on the stone.

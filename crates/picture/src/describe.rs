@@ -8,7 +8,7 @@ use super::Names;
 use crate::rules::{Bank, Board, Compass, Feature, GameState, Outcome, OwnSpace, Side, Table};
 
 /// The words a board uses: Bell's torrent and dry gully on the square
-/// (RULES.md 5), creek and dry branch on the circle.
+/// (docs/rules.md, section 2), creek and dry branch on the circle.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Words {
     pub creek: &'static str,

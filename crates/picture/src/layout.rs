@@ -3,7 +3,7 @@
 //!
 //! Physical index `p` (`0..L`) counts in A's direction from A's start
 //! ([`Board::physical`]); on screen, north is up and A moves
-//! counter-clockwise (east, then north), as RULES.md 1 places it.
+//! counter-clockwise (east, then north), as docs/rules.md (section 2) places it.
 
 use crate::rules::Board;
 
@@ -161,7 +161,7 @@ fn circle_spot(p: u8) -> Spot {
 /// Column and row (0..8, from the top left) of cell `p` on the square:
 /// A's start is the fifth cell of the bottom row; A goes right, up the east
 /// edge, left along the top and down the west edge (corners at A's 4, 11, 18
-/// and 25, RULES.md 5).
+/// and 25, docs/rules.md section 2).
 const fn square_cell(p: u8) -> (u8, u8) {
     match p {
         0..=3 => (4 + p, 7),

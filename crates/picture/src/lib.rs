@@ -5,9 +5,9 @@
 //! clock, no hash-map order, coordinates rounded to a tenth, so the same
 //! state always gives the same bytes ([`game_svg`], [`empty_svg`]). The PNG
 //! ([`png`]) is the SVG rendered in-process by resvg with the DejaVu Sans
-//! font shipped in `assets/fonts/` (no system fonts are read).
+//! fonts shipped in the repository's `assets/fonts/` (no system fonts are read).
 //!
-//! What the picture shows (RULES.md 1 and 5):
+//! What the picture shows (docs/rules.md, sections 1 and 2):
 //! - the 40-space circle, or the 28-cell square of the A4 preset, with both
 //!   numberings on every space: A's number outside the track, B's inside
 //!   (`a + b = L + 1`);
@@ -36,6 +36,9 @@
 //! three characters but not `"`, so no name is ever put in an attribute.
 //! Characters XML cannot carry (control characters, U+FFFE, U+FFFF) are
 //! replaced by U+FFFD.
+
+/// The rules crate under the name the picture's modules use.
+use zohn_ahl_rules as rules;
 
 mod describe;
 mod draw;

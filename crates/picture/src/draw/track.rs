@@ -4,11 +4,9 @@
 use svg::node::element::{Circle, Element, Group, Path, Rectangle, Text};
 
 use super::{Anchor, capitalised, inline, label, polyline, r};
-use crate::picture::describe::{Words, letter};
-use crate::picture::layout::{
-    CELL, CENTRE, CIRCLE_RADIUS, Gap, GapKind, Layout, SPACE_RADIUS, Spot, Xy,
-};
-use crate::picture::palette as colour;
+use crate::describe::{Words, letter};
+use crate::layout::{CELL, CENTRE, CIRCLE_RADIUS, Gap, GapKind, Layout, SPACE_RADIUS, Spot, Xy};
+use crate::palette as colour;
 use crate::rules::{Board, GameState, Side};
 
 /// The classes of a space: `space`, and `bank` with the feature's kind for
