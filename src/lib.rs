@@ -10,7 +10,9 @@ pub mod domain;
 pub mod fairness;
 pub mod http;
 pub mod mcp;
-pub mod narration;
+/// Narration: events to cited text: the `zohn-ahl-narration` crate
+/// (`crates/narration`).
+pub use zohn_ahl_narration as narration;
 pub mod odds;
 /// The board as a picture: the `zohn-ahl-picture` crate (`crates/picture`).
 pub use zohn_ahl_picture as picture;
@@ -34,6 +36,7 @@ mod layers {
     /// may use.
     const LAYERS: &[(&str, &[&str])] = &[
         ("zohn-ahl-rules", &[]),
+        ("zohn-ahl-narration", &["zohn-ahl-rules"]),
         ("zohn-ahl-picture", &["zohn-ahl-rules"]),
     ];
 

@@ -201,7 +201,7 @@ fn ways_to_name(name: &str, side: Side) -> Vec<String> {
 /// own data: the forms of `throws_again` (sticks) or `spins_again`.
 fn again_words(audience: Audience, spinner: bool) -> Vec<String> {
     let data: serde_json::Value =
-        serde_json::from_str(include_str!("../src/narration/data/captions.json")).unwrap();
+        serde_json::from_str(include_str!("../crates/narration/src/data/captions.json")).unwrap();
     let part = if spinner {
         "spins_again"
     } else {

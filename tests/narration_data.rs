@@ -910,19 +910,19 @@ fn every_citation_in_the_data() -> Vec<(&'static str, String, Option<String>)> {
     for (file, text) in [
         (
             "templates.json",
-            include_str!("../src/narration/data/templates.json"),
+            include_str!("../crates/narration/src/data/templates.json"),
         ),
         (
             "facts.json",
-            include_str!("../src/narration/data/facts.json"),
+            include_str!("../crates/narration/src/data/facts.json"),
         ),
         (
             "glossary.json",
-            include_str!("../src/narration/data/glossary.json"),
+            include_str!("../crates/narration/src/data/glossary.json"),
         ),
         (
             "lessons.json",
-            include_str!("../src/narration/data/lessons.json"),
+            include_str!("../crates/narration/src/data/lessons.json"),
         ),
     ] {
         walk(file, &serde_json::from_str(text).unwrap(), &mut out);
@@ -1261,12 +1261,12 @@ fn evidence_grades_have_snake_case_names_on_the_wire_and_in_strum() {
 fn every_fact_and_term_has_a_grade_and_at_least_one_known_source() {
     let cat = catalogue();
     let raw: serde_json::Value =
-        serde_json::from_str(include_str!("../src/narration/data/facts.json")).unwrap();
+        serde_json::from_str(include_str!("../crates/narration/src/data/facts.json")).unwrap();
     for f in raw["facts"].as_array().unwrap() {
         assert!(f["grade"].is_string(), "{}: no grade", f["id"]);
     }
     let raw: serde_json::Value =
-        serde_json::from_str(include_str!("../src/narration/data/glossary.json")).unwrap();
+        serde_json::from_str(include_str!("../crates/narration/src/data/glossary.json")).unwrap();
     for t in raw["terms"].as_array().unwrap() {
         assert!(t["grade"].is_string(), "{}: no grade", t["id"]);
     }
@@ -2015,7 +2015,7 @@ fn child_and_general_texts() -> Vec<(String, String)> {
             _ => {}
         }
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/narration/data");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/narration/src/data");
     let mut out = Vec::new();
     for file in [
         "facts.json",

@@ -2,39 +2,15 @@
 //! `event` segment carries, with its full statement and short forms for
 //! each audience, worded for a preset's board and sources.
 
-use std::borrow::Cow;
-
 use actix_web::{HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use strum::IntoEnumIterator;
-use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{IntoParams, ToSchema};
 
 use super::dto::CitationView;
 use super::problem::{ApiError, Problem};
 use crate::narration::{Audience, RuleId, rule_key_citations, rule_short_forms, rule_statement};
 use crate::rules::Preset;
-
-impl utoipa::PartialSchema for RuleId {
-    fn schema() -> RefOr<Schema> {
-        let ids: Vec<&'static str> = RuleId::iter().map(RuleId::key).collect();
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(ids))
-            .description(Some(
-                "A rule the narration states: the `rule` of an `event` or `rule` segment.",
-            ))
-            .examples(Some(RuleId::SticksSahe.key()))
-            .into()
-    }
-}
-
-impl ToSchema for RuleId {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("RuleId")
-    }
-}
 
 /// A rule's full statement for each audience.
 #[derive(Debug, Serialize, ToSchema)]

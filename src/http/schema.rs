@@ -1,6 +1,6 @@
-//! OpenAPI schemas for the narration's and the domain's enums, and for the
-//! documentation-only names of the API (the rules crate's own enums carry
-//! theirs behind its `openapi` feature: `zohn_ahl_rules::schema`). Each
+//! OpenAPI schemas for the domain's enums and for the documentation-only
+//! names of the API (the rules' and the narration's crates carry their
+//! enums' schemas behind their `openapi` feature). Each
 //! schema lists exactly the values serde writes, taken from the enum itself.
 
 use std::borrow::Cow;
@@ -11,7 +11,6 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use super::dto::OptionsView;
 use super::facts::FactWhenView;
 use crate::domain::ThrowOrigin;
-use crate::narration::{Audience, SegmentKind};
 use crate::rules::schema::string_enum;
 use crate::rules::{Feature, OptionKind, OptionSpec, Preset, option_specs};
 
@@ -29,19 +28,6 @@ macro_rules! enum_schema {
         }
     };
 }
-
-enum_schema!(
-    Audience,
-    "Audience",
-    &Audience::ALL.map(Audience::key),
-    "Who the narration is written for: `young` (ages 7-10), `general` (default) or `scholar`."
-);
-enum_schema!(
-    SegmentKind,
-    "SegmentKind",
-    &["event", "rule", "context"],
-    "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
-);
 
 enum_schema!(
     ThrowOrigin,
@@ -69,7 +55,9 @@ impl utoipa::PartialSchema for LessonSectionId {
     fn schema() -> RefOr<Schema> {
         let mut ids: Vec<String> = Vec::new();
         for preset in Preset::ALL {
-            for section in crate::narration::lesson(preset, Audience::General).sections {
+            for section in
+                crate::narration::lesson(preset, crate::narration::Audience::General).sections
+            {
                 if !ids.contains(&section.id) {
                     ids.push(section.id);
                 }

@@ -174,7 +174,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::bibtex;
-    use crate::narration::catalogue;
+    use crate::catalogue;
 
     #[test]
     fn every_source_writes_an_entry_that_parses_back() {

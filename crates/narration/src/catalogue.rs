@@ -226,13 +226,13 @@ pub struct Templates {
     Ord,
     Serialize,
     Deserialize,
-    utoipa::ToSchema,
     strum::EnumString,
     strum::IntoStaticStr,
     strum::EnumIter,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum EvidenceGrade {
     /// A primary text (a period account, or a Kiowa-authored page speaking
     /// for itself) read, on the page cited.

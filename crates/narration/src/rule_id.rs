@@ -294,7 +294,7 @@ mod tests {
     use strum::IntoEnumIterator;
 
     use super::RuleId;
-    use crate::narration::catalogue;
+    use crate::catalogue;
 
     /// A rule id the narration can name has a statement in
     /// `templates.json`, and every statement there has a rule id.

@@ -27,6 +27,9 @@
 //! narration in words), `caption` (a move in one line), `lesson` (a preset's rules as a lesson) and
 //! `bibtex`.
 
+/// The rules crate under the name the narration's modules use.
+use zohn_ahl_rules as rules;
+
 mod bibtex;
 mod caption;
 mod catalogue;
@@ -35,6 +38,8 @@ mod lesson;
 mod plan;
 mod render;
 mod rule_id;
+#[cfg(feature = "openapi")]
+mod schema;
 mod statement;
 mod template;
 mod vocabulary;

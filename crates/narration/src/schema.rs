@@ -1,0 +1,61 @@
+//! OpenAPI schemas for the narration's enums and rule ids, behind the
+//! `openapi` feature: the HTTP layer turns it on. Each lists exactly the
+//! values serde writes, taken from the enum itself.
+
+use std::borrow::Cow;
+
+use strum::IntoEnumIterator;
+use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+
+use crate::rules::schema::string_enum;
+use crate::{Audience, RuleId, SegmentKind};
+
+macro_rules! enum_schema {
+    ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
+        impl utoipa::PartialSchema for $ty {
+            fn schema() -> RefOr<Schema> {
+                string_enum($all, $doc)
+            }
+        }
+        impl utoipa::ToSchema for $ty {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($name)
+            }
+        }
+    };
+}
+
+enum_schema!(
+    Audience,
+    "Audience",
+    &Audience::ALL.map(Audience::key),
+    "Who the narration is written for: `young` (ages 7-10), `general` (default) or `scholar`."
+);
+enum_schema!(
+    SegmentKind,
+    "SegmentKind",
+    &["event", "rule", "context"],
+    "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
+);
+
+impl utoipa::PartialSchema for RuleId {
+    fn schema() -> RefOr<Schema> {
+        let ids: Vec<&'static str> = RuleId::iter().map(RuleId::key).collect();
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(ids))
+            .description(Some(
+                "A rule the narration states: the `rule` of an `event` or `rule` segment.",
+            ))
+            .examples(Some(RuleId::SticksSahe.key()))
+            .into()
+    }
+}
+
+impl ToSchema for RuleId {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("RuleId")
+    }
+}
