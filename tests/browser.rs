@@ -885,6 +885,15 @@ async fn regression_a_stopped_game_showed_the_last_moves_board() {
     css(&client, "#moves li[data-n=\"1\"]").await;
     css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
     assert_final_board(&client, &id, &game, "the page opened after the stop").await;
+    // The line under the board said the last move's "... throws again."
+    // under "The game is over" (a newcomer's trial): it says the game was
+    // stopped, once the moves are read.
+    until(
+        &client,
+        "the line under the board saying the game was stopped after the reload",
+        "return document.getElementById('latest').textContent === 'The game was stopped.'",
+    )
+    .await;
 
     // Another audience: the moves are read again, the board stays final.
     css(&client, "#audience")
@@ -912,6 +921,12 @@ async fn regression_a_stopped_game_showed_the_last_moves_board() {
     .await;
     css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;
     assert_final_board(&client, &id, &game, "on the big screen").await;
+    until(
+        &client,
+        "the line under the board saying the game was stopped on the big screen",
+        "return document.getElementById('latest').textContent === 'The game was stopped.'",
+    )
+    .await;
 
     // A game stopped before its first throw: the opening board and the
     // final one are both the game's board, at different versions.

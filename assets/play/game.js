@@ -236,6 +236,16 @@
     board.dataset.shows = shows;
   }
 
+  // The line under the board once the game is over: the stop's narrated
+  // result where this page stopped it, else the last move's caption when a
+  // throw won it, else that the game was stopped (never the last move's
+  // "throws again" under a stopped game).
+  function endLine() {
+    if (stopShown || !game || game.status !== "finished") return;
+    const wonByThrow = newest && (newest.events || []).some((e) => e.kind === "won");
+    $("latest").textContent = wonByThrow ? caption(newest) : "The game was stopped.";
+  }
+
   // The stop's narrated result, on the page that stopped the game: in the
   // latest move's line and at the top of the moves, with its citations.
   let stopShown = false;
@@ -329,7 +339,10 @@
     } while (cursor);
     // After a reload the caption line shows the newest move at once, not
     // only from the next move on.
-    if (!live && newest && gen === generation) $("latest").textContent = caption(newest);
+    if (!live && newest && gen === generation) {
+      $("latest").textContent = caption(newest);
+      endLine();
+    }
   }
 
   // Refresh the game view after a move (whose turn, counters), at most once
@@ -370,9 +383,10 @@
       // The final view: the board becomes the game's own (drawBoard).
       renderGame(JSON.parse(ev.data));
       feed.close();
-      // A game ends by a throw (its last move says who won) or by a stop.
-      const wonByThrow = newest && (newest.events || []).some((e) => e.kind === "won");
-      if (!wonByThrow && !stopShown) $("latest").textContent = "The game was stopped.";
+      // A game ends by a throw (its last move says who won) or by a stop;
+      // moves still being read say which when they arrive (backfill).
+      const view = JSON.parse(ev.data);
+      if (newest || !view.throws) endLine();
     });
     feed.addEventListener("deleted", () => {
       if (gen !== generation) return;
