@@ -20,12 +20,12 @@
 //! from the Foxes to the Hawks`), since a team's name may be plural; the
 //! thrower, a player, is.
 
-use std::collections::BTreeMap;
-use std::sync::LazyLock;
+mod data;
 
-use serde::Deserialize;
+pub use data::check_captions;
+use data::{CAPTIONS, CaptionData};
 
-use super::catalogue::{PerAudience, catalogue};
+use super::catalogue::catalogue;
 use super::template::BoardVars;
 use super::vocabulary::{Audience, MoveContext};
 use crate::rules::{Creek, Event, Side, SpinnerSector, Throw, ThrowTable, WinReason};
@@ -35,75 +35,6 @@ pub const CAPTION_MAX_CHARS: usize = 100;
 
 /// A shortened name is at most this many characters (whole words).
 const SHORT_NAME_CHARS: usize = 16;
-
-/// The captions file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CaptionData {
-    #[allow(dead_code, reason = "a note for the file's readers")]
-    comment: String,
-    /// Forms of each part, longest first, per audience.
-    parts: BTreeMap<String, PerAudience<Vec<String>>>,
-    /// A short name for each board feature.
-    features_short: BTreeMap<String, PerAudience<String>>,
-    /// How a side is named when its name is too long to shorten.
-    side_label: PerAudience<String>,
-}
-
-static CAPTIONS: LazyLock<CaptionData> = LazyLock::new(|| {
-    // Compiled in and checked by the test suite: a failure is a build defect.
-    serde_json::from_str(include_str!("data/captions.json"))
-        .unwrap_or_else(|e| panic!("embedded caption data is invalid: captions.json: {e}"))
-});
-
-/// Check the embedded caption data: every part the captions use is there,
-/// with at least one form per audience.
-///
-/// # Errors
-/// The first part missing or empty.
-pub fn check_captions() -> Result<(), String> {
-    let data: CaptionData = serde_json::from_str(include_str!("data/captions.json"))
-        .map_err(|e| format!("captions.json: {e}"))?;
-    for key in PART_KEYS {
-        let part = data
-            .parts
-            .get(*key)
-            .ok_or_else(|| format!("captions.json: part {key} is missing"))?;
-        if part.all().any(Vec::is_empty) {
-            return Err(format!(
-                "captions.json: part {key} has an audience without forms"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Every part key the captions use.
-const PART_KEYS: &[&str] = &[
-    "throw",
-    "spin",
-    "moved",
-    "moved_ordinary",
-    "forced_pass",
-    "now_on",
-    "passed_north_creek",
-    "completed_circuit",
-    "circuit_completed_home",
-    "fell_into_creek_north",
-    "fell_into_creek_south",
-    "crossed_dry_branch",
-    "whipped",
-    "counter_paid",
-    "counter_unpaid",
-    "lost_throw_extra",
-    "lost_throw_next",
-    "turn_skipped",
-    "throws_again",
-    "spins_again",
-    "turn_passed",
-    "won_all_counters",
-    "won_circuits",
-];
 
 /// What a step from one form to the next loses, least first: while a
 /// caption is too long, the step that loses the least is taken (among
