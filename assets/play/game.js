@@ -381,11 +381,11 @@
     feed.addEventListener("end", (ev) => {
       if (gen !== generation) return;
       // The final view: the board becomes the game's own (drawBoard).
-      renderGame(JSON.parse(ev.data));
+      const view = JSON.parse(ev.data);
+      renderGame(view);
       feed.close();
       // A game ends by a throw (its last move says who won) or by a stop;
       // moves still being read say which when they arrive (backfill).
-      const view = JSON.parse(ev.data);
       if (newest || !view.throws) endLine();
     });
     feed.addEventListener("deleted", () => {
