@@ -638,3 +638,85 @@ async fn kept_answers_are_sealed_on_postgres() {
     assert_eq!(elsewhere.verify().await.unwrap().0, 1, "no second game");
     pool.close().await;
 }
+
+/// A creation with an `Idempotency-Key` caught in a real deadlock on
+/// PostgreSQL: it deletes an expired kept answer (locking its row), then
+/// waits to insert its key, which another transaction has inserted and not
+/// committed; that transaction then deletes the expired answer too.
+/// PostgreSQL aborts the creation (SQLSTATE 40P01, the first to wait is
+/// the first to look for the cycle). The PostgreSQL store turned its errors
+/// into `StoreError::Sqlx` with `?`, without the busy classification that
+/// SQLite's errors had, so the creation got 500; it is the documented 503
+/// `/problems/busy` with `Retry-After`, and its retry is created.
+#[actix_web::test]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: run under pg_virtualenv, or set ZOHN_AHL_TEST_POSTGRES (README: SQLite or PostgreSQL)"
+)]
+async fn regression_a_postgres_deadlock_was_a_500() {
+    use std::time::Duration;
+    let url = fresh_postgres().await;
+    let (_service, app) = instance(&url).await;
+    let created = |key: &str| {
+        post_json("/v1/games", &json!({"seed": "pg-deadlock"}))
+            .insert_header(("Idempotency-Key", key))
+    };
+    // An expired kept answer, which the next creation with a key deletes.
+    let r = send(&app, created("pg-expired")).await;
+    assert_eq!(r.status.as_u16(), 201);
+    let game = r.json()["id"].as_str().unwrap().to_owned();
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    sqlx::query("UPDATE create_keys SET created_at = '2000-01-01T00:00:00.000Z'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    // The other transaction: the new key inserted, not committed.
+    let mut other = pool.begin().await.unwrap();
+    let other_pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()")
+        .fetch_one(&mut *other)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO create_keys (key, request_hash, game_id, location, etag, answer)
+         VALUES ('pg-deadlocked', '\\x00', $1, '', '', '\\x00')",
+    )
+    .bind(&game)
+    .execute(&mut *other)
+    .await
+    .unwrap();
+    let closing = async {
+        // Once the creation waits for the other transaction's key...
+        let waiting = async {
+            loop {
+                let waits: bool = sqlx::query_scalar(
+                    "SELECT EXISTS (SELECT FROM pg_stat_activity
+                     WHERE $1 = ANY (pg_blocking_pids(pid)))",
+                )
+                .bind(other_pid)
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+                if waits {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), waiting)
+            .await
+            .expect("the creation waits for the other transaction's key");
+        // ... the other transaction waits for the row the creation locked.
+        sqlx::query("DELETE FROM create_keys WHERE key = 'pg-expired'")
+            .execute(&mut *other)
+            .await
+            .expect("PostgreSQL aborts the creation, not this transaction");
+        other.rollback().await.unwrap();
+    };
+    let (r, ()) = futures_util::join!(send(&app, created("pg-deadlocked")), closing);
+    let p = r.problem(503);
+    assert_eq!(p["type"], "/problems/busy");
+    assert_eq!(r.header("retry-after").as_deref(), Some("1"));
+    let r = send(&app, created("pg-deadlocked")).await;
+    assert_eq!(r.status.as_u16(), 201, "the retry is created");
+    pool.close().await;
+}

@@ -26,8 +26,7 @@ impl Store {
              ) STRICT",
         )
         .execute(&pools.writer)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         Ok(())
     }
 
@@ -42,8 +41,7 @@ impl Store {
         };
         let done = sqlx::query("INSERT INTO bench_baseline DEFAULT VALUES")
             .execute(&pools.writer)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         self.wrote.notify_one();
         // Durable, as a throw's commit is.
         self.sync_log().await?;

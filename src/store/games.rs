@@ -108,8 +108,7 @@ impl Store {
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
             .fetch_optional(readers)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         row.as_ref().map(game_from_row).transpose()
     }
 
@@ -124,8 +123,7 @@ impl Store {
         };
         let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM games ORDER BY created_at, id")
             .fetch_all(readers)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
     }
 }
@@ -158,8 +156,7 @@ impl WriteTx {
         .bind(game.status())
         .bind(to_json(&game.told_facts)?)
         .execute(&mut **tx)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         if let Some(seats) = seats {
             self.insert_seats(game.id, seats).await?;
         }
@@ -225,8 +222,7 @@ impl WriteTx {
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
             .fetch_optional(&mut **tx)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         row.as_ref().map(game_from_row).transpose()
     }
 
@@ -270,11 +266,7 @@ impl WriteTx {
             );
             update.push_bind(updated_at.as_str());
             update.push(" FROM v WHERE games.id = v.id AND games.version = v.read_version");
-            let done = update
-                .build()
-                .execute(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+            let done = update.build().execute(&mut **tx).await?;
             if usize::try_from(done.rows_affected()).ok() != Some(games.len()) {
                 return Ok(false);
             }
@@ -294,11 +286,7 @@ impl WriteTx {
             insert.push_values(rows, |mut b, row| {
                 b.push_bind(row.0).push_bind(row.1).push_bind(row.2);
             });
-            insert
-                .build()
-                .execute(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+            insert.build().execute(&mut **tx).await?;
         }
         Ok(true)
     }
@@ -316,8 +304,7 @@ impl WriteTx {
         let done = sqlx::query("DELETE FROM games WHERE id = ?")
             .bind(id.to_string())
             .execute(&mut **tx)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         Ok(done.rows_affected() > 0)
     }
 }

@@ -18,12 +18,17 @@ use super::secret::SecretKey;
 use super::{Result, StoreError, Tx, WriteTx, corrupt, pg};
 use crate::domain::{GameId, IdempotencyKey, Timestamp};
 
-/// How long an idempotency key's answer is kept, as an SQLite date modifier.
-pub const IDEMPOTENCY_EXPIRY: &str = "-24 hours";
-
-/// How long an idempotency key's answer is kept: [`IDEMPOTENCY_EXPIRY`]
-/// as a duration.
+/// How long an idempotency key's answer is kept.
 pub const IDEMPOTENCY_LIFETIME: time::Duration = time::Duration::hours(24);
+
+/// The time before which an idempotency answer has expired, by the
+/// application's clock, which also stamps each answer kept (on both
+/// stores: one clock, whichever database's clock differs from it).
+pub(super) fn expired_before() -> String {
+    Timestamp::at(time::OffsetDateTime::now_utc() - IDEMPOTENCY_LIFETIME)
+        .as_str()
+        .to_owned()
+}
 
 /// The first answer to a throw sent with an idempotency key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,14 +264,13 @@ impl WriteTx {
             Tx::Sqlite(tx) => sqlx::query(
                 "SELECT request_hash, location, etag, answer, nonce FROM idempotency_keys
                  WHERE game_id = ? AND key = ?
-                   AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+                   AND created_at > ?",
             )
             .bind(id.to_string())
             .bind(key.as_str())
-            .bind(IDEMPOTENCY_EXPIRY)
+            .bind(expired_before())
             .fetch_optional(&mut **tx)
-            .await
-            .map_err(StoreError::from_sqlx)?
+            .await?
             .as_ref()
             .map(row_from)
             .transpose()?,
@@ -297,16 +301,15 @@ impl WriteTx {
         };
         sqlx::query(
             "DELETE FROM idempotency_keys
-             WHERE game_id = ? AND created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+             WHERE game_id = ? AND created_at <= ?",
         )
         .bind(id.to_string())
-        .bind(IDEMPOTENCY_EXPIRY)
+        .bind(expired_before())
         .execute(&mut **tx)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         sqlx::query(
-            "INSERT OR REPLACE INTO idempotency_keys (game_id, key, request_hash, location, etag, answer, nonce)
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO idempotency_keys (game_id, key, request_hash, location, etag, answer, nonce, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(id.to_string())
         .bind(key.as_str())
@@ -315,9 +318,9 @@ impl WriteTx {
         .bind(&answer.etag)
         .bind(sealed)
         .bind(nonce)
+        .bind(Timestamp::now().as_str())
         .execute(&mut **tx)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         Ok(())
     }
 
@@ -331,13 +334,12 @@ impl WriteTx {
         let row = match &mut self.0 {
             Tx::Sqlite(tx) => sqlx::query(
                 "SELECT game_id, request_hash, location, etag, answer, nonce FROM create_keys
-                 WHERE key = ? AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+                 WHERE key = ? AND created_at > ?",
             )
             .bind(key.as_str())
-            .bind(IDEMPOTENCY_EXPIRY)
+            .bind(expired_before())
             .fetch_optional(&mut **tx)
-            .await
-            .map_err(StoreError::from_sqlx)?
+            .await?
             .as_ref()
             .map(create_row_from)
             .transpose()?,
@@ -368,16 +370,15 @@ impl WriteTx {
         };
         sqlx::query(
             "DELETE FROM create_keys
-             WHERE key = ? OR created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
+             WHERE key = ? OR created_at <= ?",
         )
         .bind(key.as_str())
-        .bind(IDEMPOTENCY_EXPIRY)
+        .bind(expired_before())
         .execute(&mut **tx)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         sqlx::query(
-            "INSERT INTO create_keys (key, request_hash, game_id, location, etag, answer, nonce)
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO create_keys (key, request_hash, game_id, location, etag, answer, nonce, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(key.as_str())
         .bind(answer.request_hash.as_slice())
@@ -386,9 +387,9 @@ impl WriteTx {
         .bind(&answer.etag)
         .bind(sealed)
         .bind(nonce)
+        .bind(Timestamp::now().as_str())
         .execute(&mut **tx)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         Ok(())
     }
 
@@ -411,8 +412,7 @@ impl WriteTx {
             let done = sqlx::query(delete)
                 .bind(before.as_str())
                 .execute(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+                .await?;
             deleted += done.rows_affected();
         }
         Ok(deleted)

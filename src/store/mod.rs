@@ -49,7 +49,7 @@ mod wal;
 
 pub use codec::LoggedMove;
 pub use games::{GameToPlay, Locked, RulesStated};
-pub use keys::{IDEMPOTENCY_EXPIRY, IDEMPOTENCY_LIFETIME, StoredAnswer};
+pub use keys::{IDEMPOTENCY_LIFETIME, StoredAnswer};
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
 pub use secret::{KEY_BYTES, POSTGRES_KEY_FILE, SecretKey, SecretKeyError};
@@ -63,17 +63,21 @@ pub enum StoreError {
         "in-memory SQLite databases are not supported (the writer and the readers would see different databases); give a file, e.g. sqlite://zohn-ahl.db"
     )]
     InMemory,
-    /// The database could not be opened, read or written.
+    /// The database could not be opened, read or written. Made only by
+    /// `From<sqlx::Error>`, which tells [`StoreError::Busy`] apart first.
     #[error("database error: {0}")]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(sqlx::Error),
     /// Migrations failed.
     #[error("migration error: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A stored JSON column does not parse (a defect or a foreign edit).
     #[error("stored data is corrupt: {0}")]
     Corrupt(#[from] serde_json::Error),
-    /// The database is locked by another writer for longer than the busy
-    /// time-out.
+    /// The database is busy: on SQLite locked by another writer for
+    /// longer than the busy time-out; on PostgreSQL a deadlock, a
+    /// serialization failure or a lock or statement time-out; on both, no
+    /// connection free within the pool's time-out. Trying again shortly
+    /// may succeed (see [`is_busy`]).
     #[error("the database is busy")]
     Busy,
     /// A write could not be made durable (the cause is logged where it
@@ -96,23 +100,51 @@ pub enum StoreError {
     NoSecretKey,
 }
 
-impl StoreError {
-    fn from_sqlx(e: sqlx::Error) -> Self {
-        // SQLite's BUSY, LOCKED and BUSY_SNAPSHOT; PostgreSQL's
-        // serialization failure, deadlock and lock time-out.
-        if let sqlx::Error::Database(db) = &e
-            && matches!(
-                db.code().as_deref(),
-                Some("5" | "6" | "517" | "40001" | "40P01" | "55P03")
-            )
-        {
-            return StoreError::Busy;
+/// Every `sqlx::Error` of either store becomes a [`StoreError`] here, so
+/// `?` on any query classifies it: busy ([`is_busy`]) or not.
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        if is_busy(&e) {
+            StoreError::Busy
+        } else {
+            StoreError::Sqlx(e)
         }
-        if matches!(e, sqlx::Error::PoolTimedOut) {
-            return StoreError::Busy;
-        }
-        StoreError::Sqlx(e)
     }
+}
+
+/// Whether a database error says the database is busy, so that the same
+/// request may succeed if tried again shortly: no pooled connection free
+/// within the pool's time-out (either store), or a database error of
+/// [`sqlite_busy`] or [`postgres_busy`].
+fn is_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut => true,
+        sqlx::Error::Database(db) => match db.code() {
+            Some(code) if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() => {
+                sqlite_busy(&code)
+            }
+            Some(code) => postgres_busy(&code),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// SQLite's (extended) result codes of a busy database: `SQLITE_BUSY` (5)
+/// and `SQLITE_LOCKED` (6) with each of their extended codes
+/// (`BUSY_RECOVERY`, `BUSY_SNAPSHOT`, `BUSY_TIMEOUT`, `LOCKED_SHAREDCACHE`,
+/// ...), whose low byte is the primary code.
+fn sqlite_busy(code: &str) -> bool {
+    code.parse::<u32>()
+        .is_ok_and(|code| matches!(code & 0xff, 5 | 6))
+}
+
+/// PostgreSQL's SQLSTATEs of a transaction that lost to another and may be
+/// tried again: `40001` serialization_failure, `40P01`
+/// deadlock_detected, `55P03` lock_not_available (`lock_timeout`,
+/// `NOWAIT`) and `57014` query_canceled (`statement_timeout`).
+fn postgres_busy(code: &str) -> bool {
+    matches!(code, "40001" | "40P01" | "55P03" | "57014")
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -196,19 +228,10 @@ impl Store {
         let (tx, log) = match &self.backend {
             Backend::Sqlite(pools) if pools.log.failed() => return Err(StoreError::Unavailable),
             Backend::Sqlite(pools) => (
-                Tx::Sqlite(
-                    pools
-                        .writer
-                        .begin_with("BEGIN IMMEDIATE")
-                        .await
-                        .map_err(StoreError::from_sqlx)?,
-                ),
+                Tx::Sqlite(pools.writer.begin_with("BEGIN IMMEDIATE").await?),
                 Some(pools.log.clone()),
             ),
-            Backend::Postgres(pool) => (
-                Tx::Postgres(pool.begin().await.map_err(StoreError::from_sqlx)?),
-                None,
-            ),
+            Backend::Postgres(pool) => (Tx::Postgres(pool.begin().await?), None),
         };
         Ok(WriteTx(
             tx,
@@ -229,7 +252,7 @@ impl WriteTx {
             Tx::Sqlite(tx) => tx.rollback().await,
             Tx::Postgres(tx) => tx.rollback().await,
         }
-        .map_err(StoreError::from_sqlx)
+        .map_err(StoreError::from)
     }
 
     /// Commit, durably: on SQLite the commit, then the write-ahead log
@@ -260,9 +283,78 @@ impl WriteTx {
         match self.0 {
             Tx::Sqlite(tx) => tx.commit().await,
             Tx::Postgres(tx) => tx.commit().await,
-        }
-        .map_err(StoreError::from_sqlx)?;
+        }?;
         self.1.notify_one();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{StoreError, is_busy, postgres_busy, sqlite_busy};
+
+    #[test]
+    fn sqlite_busy_and_locked_codes_are_busy_with_their_extended_codes() {
+        // BUSY, LOCKED, BUSY_RECOVERY, LOCKED_SHAREDCACHE, BUSY_SNAPSHOT,
+        // LOCKED_VTAB, BUSY_TIMEOUT.
+        for code in ["5", "6", "261", "262", "517", "518", "773"] {
+            assert!(sqlite_busy(code), "SQLite code {code}");
+        }
+        // ERROR, CONSTRAINT_UNIQUE, IOERR_FSYNC, FULL, CORRUPT.
+        for code in ["1", "2067", "1034", "13", "11", "40001", "40P01"] {
+            assert!(!sqlite_busy(code), "SQLite code {code}");
+        }
+    }
+
+    #[test]
+    fn postgres_deadlock_serialization_and_lock_time_outs_are_busy() {
+        for code in ["40001", "40P01", "55P03", "57014"] {
+            assert!(postgres_busy(code), "SQLSTATE {code}");
+        }
+        // unique_violation, foreign_key_violation, undefined_table,
+        // admin_shutdown, and SQLite's codes.
+        for code in ["23505", "23503", "42P01", "57P01", "5", "6", "517"] {
+            assert!(!postgres_busy(code), "SQLSTATE {code}");
+        }
+    }
+
+    #[test]
+    fn a_pool_time_out_is_busy_and_other_errors_are_not() {
+        assert!(is_busy(&sqlx::Error::PoolTimedOut));
+        assert!(matches!(
+            StoreError::from(sqlx::Error::PoolTimedOut),
+            StoreError::Busy
+        ));
+        assert!(matches!(
+            StoreError::from(sqlx::Error::RowNotFound),
+            StoreError::Sqlx(sqlx::Error::RowNotFound)
+        ));
+        assert!(!is_busy(&sqlx::Error::PoolClosed));
+    }
+
+    /// A real SQLite error: a second writer on a file another holds, with
+    /// no busy time-out, gets `SQLITE_BUSY`, which `?` makes `Busy`.
+    #[tokio::test]
+    async fn a_locked_sqlite_file_is_busy() {
+        use sqlx::ConnectOptions;
+        use sqlx::sqlite::SqliteConnectOptions;
+        let dir = tempfile::tempdir().unwrap();
+        let options = SqliteConnectOptions::new()
+            .filename(dir.path().join("busy.db"))
+            .create_if_missing(true)
+            .busy_timeout(std::time::Duration::ZERO);
+        let mut holder = options.connect().await.unwrap();
+        let mut other = options.connect().await.unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut holder)
+            .await
+            .unwrap();
+        let e = sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut other)
+            .await
+            .unwrap_err();
+        assert!(matches!(StoreError::from(e), StoreError::Busy));
     }
 }

@@ -26,8 +26,7 @@ impl Store {
         let setup: Option<String> = sqlx::query_scalar("SELECT setup FROM games WHERE id = ?")
             .bind(id.to_string())
             .fetch_optional(readers)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         setup.as_deref().map(from_json).transpose()
     }
 
@@ -49,8 +48,7 @@ impl Store {
                 .bind(i64::from(after))
                 .bind(i64::from(limit))
                 .fetch_all(readers)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+                .await?;
         rows.iter()
             .map(|r| record(r.try_get("n")?, r.try_get::<&[u8], _>("body")?, &setup))
             .collect()
@@ -73,8 +71,7 @@ impl Store {
                 .bind(id.to_string())
                 .bind(i64::from(n))
                 .fetch_optional(readers)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+                .await?;
         body.map(|b| record(i64::from(n), &b, &setup)).transpose()
     }
 }
@@ -98,8 +95,7 @@ impl WriteTx {
         )
         .bind(game.id.to_string())
         .fetch_optional(&mut **tx)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         let Some(row) = row else { return Ok(None) };
         let mut narration = record(
             row.try_get("n")?,

@@ -162,7 +162,7 @@ async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> 
                 }
                 return Ok(());
             }
-            Err(e) => match StoreError::from_sqlx(e) {
+            Err(e) => match StoreError::from(e) {
                 StoreError::Busy if tokio::time::Instant::now() < deadline => {}
                 other => return Err(other),
             },
@@ -179,7 +179,7 @@ async fn open_pool(pool: SqlitePoolOptions, options: SqliteConnectOptions) -> Re
     loop {
         match pool.clone().connect_with(options.clone()).await {
             Ok(pool) => return Ok(pool),
-            Err(e) => match StoreError::from_sqlx(e) {
+            Err(e) => match StoreError::from(e) {
                 StoreError::Busy if tokio::time::Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
@@ -388,8 +388,7 @@ impl Store {
         let applied: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success = 1")
                 .fetch_one(readers)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+                .await?;
         let embedded = MIGRATOR.iter().count();
         Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
     }
@@ -406,7 +405,7 @@ impl Store {
             Backend::Sqlite(pools) => sqlx::query_scalar(LAST).fetch_one(&pools.readers).await,
             Backend::Postgres(pool) => sqlx::query_scalar(LAST).fetch_one(pool).await,
         }
-        .map_err(StoreError::from_sqlx)
+        .map_err(StoreError::from)
     }
 
     /// The newest embedded migration's version for this store's backend.
@@ -470,8 +469,7 @@ impl Store {
         }
         let (busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
             .fetch_one(&pools.writer)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         let done = busy == 0 && log == copied;
         if done {
             self.wal_frames.store(0, Ordering::Relaxed);

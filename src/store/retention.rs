@@ -3,7 +3,7 @@
 
 use sqlx::{QueryBuilder, Sqlite};
 
-use super::{Backend, Result, Store, StoreError, Tx, WriteTx, pg};
+use super::{Backend, Result, Store, Tx, WriteTx, pg};
 use crate::domain::{GameId, Timestamp};
 
 impl Store {
@@ -34,8 +34,7 @@ impl Store {
         .bind(before.as_str())
         .bind(i64::from(limit))
         .fetch_all(readers)
-        .await
-        .map_err(StoreError::from_sqlx)?;
+        .await?;
         Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
     }
 }
@@ -68,11 +67,7 @@ impl WriteTx {
                 list.push_bind(id.to_string());
             }
             delete.push(") RETURNING id");
-            let gone: Vec<String> = delete
-                .build_query_scalar()
-                .fetch_all(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+            let gone: Vec<String> = delete.build_query_scalar().fetch_all(&mut **tx).await?;
             deleted.extend(gone.iter().filter_map(|id| GameId::parse(id).ok()));
         }
         Ok(deleted)

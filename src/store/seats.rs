@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::{Result, StoreError, Tx, WriteTx, corrupt, pg};
+use super::{Result, Tx, WriteTx, corrupt, pg};
 use crate::domain::{GameId, Seats, TokenHash};
 
 impl WriteTx {
@@ -29,8 +29,7 @@ impl WriteTx {
                 .bind(side)
                 .bind(hash.as_bytes())
                 .execute(&mut **tx)
-                .await
-                .map_err(StoreError::from_sqlx)?;
+                .await?;
         }
         Ok(())
     }
@@ -47,8 +46,7 @@ impl WriteTx {
         let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = ?")
             .bind(token_hash.as_bytes())
             .fetch_optional(&mut **tx)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))
             .transpose()
     }
@@ -67,8 +65,7 @@ impl WriteTx {
         let rows = sqlx::query("SELECT side, token_hash FROM seats WHERE game_id = ?")
             .bind(id.to_string())
             .fetch_all(&mut **tx)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
         let rows = rows
             .iter()
             .map(|r| Ok((r.try_get("side")?, r.try_get("token_hash")?)))

@@ -12,7 +12,7 @@ use crate::domain::{Game, GameId, MoveRecord, Version};
 use crate::store::codec::LoggedMove;
 use crate::store::games::{GameToPlay, RulesStated};
 use crate::store::moves::record;
-use crate::store::{Result, StoreError, corrupt, from_json};
+use crate::store::{Result, corrupt, from_json};
 
 /// Lock the rows of these games (those that exist) until the transaction
 /// ends, in one order, by id: two transactions locking overlapping games
@@ -27,8 +27,7 @@ pub(in crate::store) async fn lock_games(
         sqlx::query_as("SELECT id, version FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE")
             .bind(&ids)
             .fetch_all(&mut *tx)
-            .await
-            .map_err(StoreError::from_sqlx)?;
+            .await?;
     rows.into_iter()
         .map(|(id, version)| {
             let id = GameId::parse(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?;

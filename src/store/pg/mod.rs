@@ -11,8 +11,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
 use sqlx::{PgConnection, Row};
 
-use super::keys::IDEMPOTENCY_LIFETIME;
-use super::keys::{KeptRow, game_id};
+use super::keys::{KeptRow, expired_before, game_id};
 use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
 use crate::domain::{
@@ -108,13 +107,6 @@ fn kept_row(row: &PgRow) -> Result<KeptRow> {
 
 fn create_row(row: &PgRow) -> Result<(GameId, KeptRow)> {
     Ok((game_id(row.try_get("game_id")?)?, kept_row(row)?))
-}
-
-/// The time before which an idempotency answer has expired.
-fn expired_before() -> String {
-    Timestamp::at(time::OffsetDateTime::now_utc() - IDEMPOTENCY_LIFETIME)
-        .as_str()
-        .to_owned()
 }
 
 pub(super) async fn game(pool: &PgPool, id: GameId) -> Result<Option<Game>> {
