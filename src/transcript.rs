@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
-use crate::narration::{Audience, Cast, MoveContext, Segment, SegmentKind, catalogue};
+use crate::narration::{Audience, Cast, Detail, MoveContext, Segment, SegmentKind, catalogue};
 use crate::rules::{GameState, Options, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
 
@@ -51,7 +51,7 @@ impl NarratedGame {
     /// (without history: for re-rendering a stored move).
     #[must_use]
     pub fn context<'a>(&'a self, m: &'a MoveRecord, audience: Audience) -> MoveContext<'a> {
-        m.context(&self.options, &self.cast, audience)
+        m.context(&self.options, &self.cast, audience, Detail::Lesson)
     }
 }
 
@@ -140,6 +140,7 @@ pub fn transcript(
                 SegmentKind::Event => "",
                 SegmentKind::Rule => "*Rule.* ",
                 SegmentKind::Context => "*Context.* ",
+                SegmentKind::Framing => "*This game.* ",
             };
             let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
             for c in &segment.citations {

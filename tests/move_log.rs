@@ -102,6 +102,9 @@ fn plan_view(record: &MoveRecord) -> Vec<Value> {
         .as_array()
         .unwrap()
         .iter()
+        // The plan is the rules and the fact; the events are told from the
+        // move, the first move's framing from the game's options.
+        .filter(|s| s["kind"] == "rule" || s["kind"] == "context")
         .map(|s| json!([s["kind"], s["rule"], s["fact"]]))
         .collect()
 }
@@ -142,7 +145,8 @@ fn assert_reads_as(setup: &Setup, old: &MoveRecord, new: &MoveRecord, what: &str
             continue;
         }
         let narration = |record: &MoveRecord| {
-            let mut narration = record.narration_for(setup, audience);
+            let mut narration =
+                record.narration_for(setup, audience, zohn_ahl::narration::Detail::Lesson);
             narration.rules_stated.clear();
             text(&narration)
         };
@@ -177,6 +181,9 @@ fn next_move_as_before(old: &OldGame) -> Narration {
         cast: &cast,
         audience: setup.audience,
         move_number: n,
+        detail: zohn_ahl::narration::Detail::Lesson,
+        from: old.state.awl(seat.side),
+        to: played.state.awl(seat.side),
         seat,
         throw: &throw,
         score: &played.score,

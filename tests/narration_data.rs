@@ -15,7 +15,12 @@ use zohn_ahl::rules::{
 
 fn all_texts(cat: &Catalogue) -> Vec<String> {
     let mut out = Vec::new();
-    for p in cat.templates.events.values() {
+    for p in cat
+        .templates
+        .events
+        .values()
+        .chain(cat.templates.lesson.values())
+    {
         out.extend(p.all().cloned());
     }
     for r in cat.templates.rules.values() {
@@ -211,6 +216,9 @@ fn every_event_kind_is_narrated_in_every_audience_and_preset() {
                         cast: &cast,
                         audience,
                         move_number: 5,
+                        detail: zohn_ahl::narration::Detail::Lesson,
+                        from: 1,
+                        to: 1,
                         seat: Seat {
                             side: Side::A,
                             player: 0,
@@ -288,7 +296,7 @@ fn every_event_kind_is_narrated_in_every_audience_and_preset() {
 #[test]
 fn every_phrasing_list_has_at_least_two_entries() {
     let cat = catalogue();
-    for (key, p) in &cat.templates.events {
+    for (key, p) in cat.templates.events.iter().chain(&cat.templates.lesson) {
         for a in Audience::ALL {
             assert!(p.for_audience(a).len() >= 2, "event {key} in {a:?}");
         }
@@ -684,7 +692,12 @@ fn glossary_terms_have_meaning_language_citations_and_no_guessed_pronunciation()
 /// Texts for the young audience, with their placeholders removed.
 fn young_texts(cat: &Catalogue) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for p in cat.templates.events.values() {
+    for p in cat
+        .templates
+        .events
+        .values()
+        .chain(cat.templates.lesson.values())
+    {
         out.extend(p.young.iter().cloned());
     }
     for r in cat.templates.rules.values() {

@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use zohn_ahl::narration::{
-    Audience, Cast, MoveContext, SegmentKind, catalogue, narrate_move, remember_fact,
+    Audience, Cast, MoveContext, REMIND_AFTER, SegmentKind, catalogue, narrate_move, remember_fact,
     renarrate_move,
 };
 use zohn_ahl::rules::{Board, Event, GameState, Preset, Side, Table, ThrowTable, play};
@@ -247,6 +247,9 @@ fn the_kept_list_of_facts_chooses_as_the_whole_list_would() {
                 cast: &cast,
                 audience: Audience::General,
                 move_number: n,
+                detail: zohn_ahl::narration::Detail::Lesson,
+                from: state.awl(seat.side),
+                to: played.state.awl(seat.side),
                 seat,
                 throw: &throw,
                 score: &played.score,
@@ -444,25 +447,20 @@ fn counts_agree_with_their_nouns_and_verbs() {
     }
 }
 
-/// Routine moves rotate through the rules instead of restating one: over a
-/// game, several different rules are stated, and a rule stated in full is
-/// restated briefly until it has not been stated in full for a long while.
+/// A lesson states a rule in full the first time, and again only briefly,
+/// only when [`REMIND_AFTER`] moves or more, and no fewer than the move it was last stated at, have passed since it was last
+/// stated (so never on two moves in a row); the first move states the
+/// turn's basics.
 #[test]
-fn routine_moves_rotate_through_the_rules() {
+fn rules_are_stated_once_and_again_only_after_a_long_gap() {
     for (preset, audience, seed, game) in games() {
-        let stated: HashSet<&str> = game
-            .moves
-            .iter()
-            .flat_map(|m| m.narration.rules())
-            .collect();
-        if game.moves.len() >= 12 {
-            assert!(
-                stated.len() >= 4,
-                "{preset:?} {audience:?} {seed}: only {stated:?}"
-            );
-        }
-        let mut full_at: std::collections::HashMap<&str, u32> = Default::default();
+        let mut last: std::collections::HashMap<&str, u32> = Default::default();
         for m in &game.moves {
+            let at = format!("{preset:?} {audience:?} {seed} move {}", m.n);
+            let rules: Vec<&str> = m.narration.rules().collect();
+            if m.n == 1 {
+                assert!(rules.len() >= 3, "{at}: the basics, not {rules:?}");
+            }
             for s in m
                 .narration
                 .segments
@@ -470,15 +468,18 @@ fn routine_moves_rotate_through_the_rules() {
                 .filter(|s| s.kind == SegmentKind::Rule)
             {
                 let id = s.rule.as_deref().unwrap();
-                match full_at.get(id) {
-                    Some(at) if m.n - at < zohn_ahl::narration::FULL_STATEMENT_EVERY => {
-                        assert!(s.brief, "{preset:?} {audience:?} {seed} move {}", m.n);
+                match last.get(id) {
+                    Some(&before) => {
+                        assert!(s.brief, "{at}: {id} in full again");
+                        assert!(
+                            m.n - before >= REMIND_AFTER.max(before),
+                            "{at}: {id} again after {}",
+                            m.n - before
+                        );
                     }
-                    _ => {
-                        assert!(!s.brief, "{preset:?} {audience:?} {seed} move {}", m.n);
-                        full_at.insert(id, m.n);
-                    }
+                    None => assert!(!s.brief, "{at}: {id} first stated briefly"),
                 }
+                last.insert(id, m.n);
             }
         }
     }

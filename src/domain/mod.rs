@@ -12,7 +12,7 @@ pub use values::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::narration::{self, Audience, Cast, MoveContext, Narration};
+use crate::narration::{self, Audience, Cast, Detail, MoveContext, Narration};
 use crate::rules::{
     Event, GameState, Options, Outcome, Preset, Score, Seat, SetupError, Side, Table, Throw,
 };
@@ -299,26 +299,30 @@ impl MoveRecord {
     pub fn caption(&self, setup: &Setup, audience: Audience) -> String {
         let cast = setup.cast();
         narration::caption(
-            &self.context(&setup.options, &cast, audience),
+            &self.context(&setup.options, &cast, audience, Detail::Brief),
             self.from,
             self.to,
         )
     }
 
-    /// This move as the narration sees it for `audience`, without its
-    /// game's history (for telling a stored move again).
+    /// This move as the narration sees it for `audience` at `detail`,
+    /// without its game's history (for telling a stored move again).
     #[must_use]
     pub fn context<'a>(
         &'a self,
         options: &'a Options,
         cast: &'a Cast,
         audience: Audience,
+        detail: Detail,
     ) -> MoveContext<'a> {
         MoveContext {
             options,
             cast,
             audience,
+            detail,
             move_number: self.n,
+            from: self.from,
+            to: self.to,
             seat: self.seat,
             throw: &self.throw,
             score: &self.score,
@@ -328,18 +332,20 @@ impl MoveRecord {
         }
     }
 
-    /// This move's narration for `audience`: the stored narration when it
-    /// was written for that audience; otherwise the stored move narrated
-    /// again from its events, telling the same rules and the same context
-    /// fact in that audience's words (deterministic: the same every time).
+    /// This move's narration for `audience` at `detail`: the stored
+    /// narration when it was written for that audience and the detail is
+    /// [`Detail::Lesson`] (the stored one's); otherwise the stored move
+    /// narrated again from its events and its plan (the same rules and the
+    /// same context fact) in that audience's words at that detail
+    /// (deterministic: the same every time).
     #[must_use]
-    pub fn narration_for(&self, setup: &Setup, audience: Audience) -> Narration {
-        if self.narration.audience == audience {
+    pub fn narration_for(&self, setup: &Setup, audience: Audience, detail: Detail) -> Narration {
+        if self.narration.audience == audience && detail == Detail::Lesson {
             return self.narration.clone();
         }
         let cast = setup.cast();
         narration::renarrate_move(
-            &self.context(&setup.options, &cast, audience),
+            &self.context(&setup.options, &cast, audience, detail),
             &self.narration,
         )
     }

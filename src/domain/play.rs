@@ -2,7 +2,7 @@
 //! record of it. The writer plays a game's moves with it, one request at a
 //! time, and the transcript plays a whole seeded game with it.
 
-use crate::narration::{self, Audience, Cast, MoveContext, Narration};
+use crate::narration::{self, Audience, Cast, Detail, MoveContext, Narration};
 use crate::rules::{self, GameState, RulesError, Table, Throw};
 
 use super::{MoveRecord, ThrowOrigin};
@@ -44,11 +44,17 @@ pub fn play_move(
     let seat = turn.state.to_throw(turn.table);
     let from = turn.state.awl(seat.side);
     let played = rules::play(turn.table, turn.state, &throw)?;
+    let to = played.state.awl(seat.side);
+    // The stored narration is the lesson's: its plan is the game's memory,
+    // and every other detail level is rendered from it when read.
     let narration = narration::narrate_move(&MoveContext {
         options,
         cast: turn.cast,
         audience: turn.audience,
+        detail: Detail::Lesson,
         move_number: n,
+        from,
+        to,
         seat,
         throw: &throw,
         score: &played.score,
@@ -66,7 +72,7 @@ pub fn play_move(
         throw,
         score: played.score,
         from,
-        to: played.state.awl(seat.side),
+        to,
         events: played.events,
         narration,
         state: played.state,

@@ -206,6 +206,10 @@ pub struct Words {
 pub struct Templates {
     /// Event phrasings by template key.
     pub events: BTreeMap<String, Phrasings>,
+    /// Short phrasings of events, by template key, told at the lesson
+    /// detail after the first move: their rule is stated in full when it
+    /// first acts, so the event need not explain it again.
+    pub lesson: BTreeMap<String, Phrasings>,
     /// Rule statements by rule id.
     pub rules: BTreeMap<String, RuleText>,
     /// Spliced words.

@@ -1,16 +1,14 @@
 //! Choosing a move's cultural-context fact: the topics a move touches, and
-//! the walk through the catalogue's facts, each told once a round.
+//! the catalogue's facts, each told at most once a game, at a moment it
+//! fits.
 
-use super::catalogue::{Catalogue, Fact, catalogue};
+use super::catalogue::{Catalogue, Fact};
 use super::vocabulary::{Audience, MoveContext};
 use crate::rules::{Event, Options, Throw, ThrowTable};
 
 /// Topics relevant to this move, most specific first.
 fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     let mut topics = Vec::new();
-    if ctx.move_number == 1 {
-        topics.push("intro");
-    }
     if ctx.events.iter().any(|e| matches!(e, Event::Won { .. })) {
         topics.extend(["women", "history"]);
     }
@@ -45,52 +43,7 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
             }
         }
     }
-    if ctx.move_number == 1 {
-        topics.push("names");
-    }
     topics
-}
-
-/// The walk through the facts over `told`.
-struct Walk {
-    /// Where each round starts in `told`: the first start is 0, the last
-    /// the current round's.
-    starts: Vec<usize>,
-    /// By catalogue index: whether the current round has told the fact.
-    round: Vec<bool>,
-    /// By catalogue index: whether the fact may be told in this game
-    /// ([`in_games`]).
-    fits: Vec<bool>,
-}
-
-/// Walk through the facts over `told`. A round ends when every fact that
-/// fits the game's options has been told once (ids of facts that do not
-/// fit, or no longer exist, are skipped).
-fn walk(cat: &Catalogue, options: &Options, told: &[String]) -> Walk {
-    let fits: Vec<bool> = cat.facts.iter().map(|f| in_games(f, options)).collect();
-    let fitting = fits.iter().filter(|f| **f).count();
-    let mut starts = vec![0];
-    let mut round = vec![false; fits.len()];
-    let mut in_round = 0;
-    for (i, id) in told.iter().enumerate() {
-        if let Some(k) = cat.fact_index(id)
-            && fits[k]
-            && !round[k]
-        {
-            round[k] = true;
-            in_round += 1;
-            if in_round == fitting {
-                round.fill(false);
-                in_round = 0;
-                starts.push(i + 1);
-            }
-        }
-    }
-    Walk {
-        starts,
-        round,
-        fits,
-    }
 }
 
 /// Whether a game played with `options` may tell the fact: it fits the
@@ -104,52 +57,81 @@ pub fn in_games(fact: &Fact, options: &Options) -> bool {
     fact.fits(options) && Audience::ALL.iter().all(|&a| fact.told_to(a))
 }
 
+/// Topics that belong to moments of play: a fact tagged with one of them
+/// waits for such a moment; a fact with a tag outside them may also be told
+/// on a quiet move.
+const MOMENT_TOPICS: &[&str] = &[
+    "creek",
+    "whip",
+    "circuit",
+    "counters",
+    "dry_branch",
+    "sahe",
+    "stone",
+    "sticks",
+    "awl",
+];
+
+/// A quiet move (no notable event) tells a fact only when its number is a
+/// multiple of this.
+pub const QUIET_FACT_EVERY: u32 = 5;
+
 /// Add the fact a narration told to a game's list of facts told
-/// (`told`, oldest first, as [`MoveContext::told`] reads it), and drop from
-/// its front every round of the walk but the last complete one: the next
-/// choices read only the current round and the last fact told, so they
-/// are the same as with the whole list, while the list stays within two
-/// rounds (twice the catalogue's facts) however long the game. A round
-/// ends when every fact that fits `options` (the game's) has been told.
-pub fn remember_fact(told: &mut Vec<String>, fact: &str, options: &Options) {
-    told.push(fact.to_owned());
-    let Walk { starts, .. } = walk(catalogue(), options, told);
-    // `starts` ends with the current round's start; keep the round before.
-    if let Some(&keep) = starts.iter().rev().nth(1)
-        && keep > 0
-    {
-        told.drain(..keep);
+/// (`told`, oldest first, as [`MoveContext::told`] reads it). A game tells
+/// each fact at most once, so the list never holds more than the
+/// catalogue's facts.
+pub fn remember_fact(told: &mut Vec<String>, fact: &str, _options: &Options) {
+    if !told.iter().any(|t| t == fact) {
+        told.push(fact.to_owned());
     }
 }
 
-/// One fact not told yet in this round, relevant where one fits; never the
-/// fact the previous telling told (at the start of a new round), nor one
-/// that retells a rule this move states.
+/// A fact this game has not told, chosen for the moment: on a move with a
+/// notable event, the first untold fact tagged with the move's most
+/// specific topic; on a quiet move whose number is a multiple of
+/// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
+/// to moments of play. None on the first move (it says what game is
+/// played), on a move after one that told a fact, on a move that states a
+/// rule in full (one new thing at a time), nor one that retells a rule
+/// this move states.
 pub(super) fn choose_fact<'c>(
     cat: &'c Catalogue,
     ctx: &MoveContext<'_>,
     rules: &[(String, bool)],
 ) -> Option<&'c Fact> {
-    let topics = topics(ctx);
     let n = ctx.move_number;
-    if !(n == 1 || !topics.is_empty() || n.is_multiple_of(3)) {
+    if n == 1
+        || rules.iter().any(|(_, brief)| !brief)
+        || ctx.previous.is_some_and(|p| p.fact().is_some())
+    {
         return None;
     }
-    let Walk { round, fits, .. } = walk(cat, ctx.options, ctx.told);
-    let last = ctx.told.last().map(String::as_str);
-    let untold = |&(k, f): &(usize, &Fact)| {
-        fits[k]
-            && !round[k]
-            && Some(f.id.as_str()) != last
+    let topics = topics(ctx);
+    let untold = |f: &&Fact| {
+        in_games(f, ctx.options)
+            && !ctx.told.contains(&f.id)
             && !f
                 .rule
                 .as_ref()
                 .is_some_and(|r| rules.iter().any(|(id, _)| id == r))
     };
-    let facts = || cat.facts.iter().enumerate().filter(untold);
-    topics
+    let facts = || cat.facts.iter().filter(untold);
+    if let Some(f) = topics
         .iter()
-        .find_map(|topic| facts().find(|(_, f)| f.tags.iter().any(|t| t == topic)))
-        .or_else(|| facts().next())
-        .map(|(_, f)| f)
+        .find_map(|topic| facts().find(|f| f.tags.iter().any(|t| t == topic)))
+    {
+        return Some(f);
+    }
+    let quiet = !ctx.events.iter().any(notable);
+    (quiet && n.is_multiple_of(QUIET_FACT_EVERY))
+        .then(|| facts().find(|f| f.tags.iter().any(|t| !MOMENT_TOPICS.contains(&t.as_str()))))
+        .flatten()
+}
+
+/// Whether an event is more than a throw, a move and a turn.
+fn notable(event: &Event) -> bool {
+    !matches!(
+        event,
+        Event::Moved { .. } | Event::ThrowsAgain { .. } | Event::TurnPassed { .. }
+    )
 }

@@ -57,11 +57,31 @@ struct DepartureText {
     citations: Vec<Citation>,
 }
 
+/// What a game's first move says it is: the text for options that match
+/// no preset, and the note on review that always follows.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FramingText {
+    #[allow(dead_code)]
+    comment: String,
+    custom: DepartureText,
+    review: ReviewText,
+}
+
+/// The note that no Kiowa educator has reviewed the narration.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewText {
+    text: String,
+    young: String,
+}
+
 #[derive(Deserialize)]
 struct LessonData {
     boards: BTreeMap<String, BoardText>,
     presets: BTreeMap<String, PresetText>,
     departures: BTreeMap<String, DepartureText>,
+    framing: FramingText,
 }
 
 static DATA: LazyLock<LessonData> = LazyLock::new(|| {
@@ -338,6 +358,40 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
             citations: text.map(|t| t.citations.clone()).unwrap_or_default(),
         },
         sections,
+    }
+}
+
+/// What a game played with `options` is and where its rules come from, in
+/// `audience`'s words, then the note that no Kiowa educator has reviewed
+/// the narration: the summary of the preset whose options these are, or a
+/// note that the game mixes options of its own.
+#[must_use]
+pub fn framing(options: &Options, audience: Audience) -> CitedText {
+    let young = audience == Audience::Young;
+    let framing = &DATA.framing;
+    let (text, citations) = match Preset::ALL
+        .into_iter()
+        .find(|p| p.options() == *options)
+        .and_then(|p| DATA.presets.get(key(p)))
+    {
+        Some(p) => (if young { &p.young } else { &p.summary }, &p.citations),
+        None => (
+            if young {
+                &framing.custom.young
+            } else {
+                &framing.custom.text
+            },
+            &framing.custom.citations,
+        ),
+    };
+    let review = if young {
+        &framing.review.young
+    } else {
+        &framing.review.text
+    };
+    CitedText {
+        text: format!("{text} {review}"),
+        citations: citations.clone(),
     }
 }
 

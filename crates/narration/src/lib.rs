@@ -46,17 +46,17 @@ mod vocabulary;
 
 pub use bibtex::{BibtexError, bibtex};
 pub use caption::{CAPTION_MAX_CHARS, caption, check_captions};
-pub use lesson::{CitedText, Lesson, LessonSection, departure, lesson, preset_summary};
+pub use lesson::{CitedText, Lesson, LessonSection, departure, framing, lesson, preset_summary};
 
 pub use catalogue::{
     BoardWords, Catalogue, EvidenceGrade, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText,
     Source, catalogue,
 };
 pub use facts::{in_games, remember_fact};
-pub use plan::FULL_STATEMENT_EVERY;
+pub use plan::REMIND_AFTER;
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use vocabulary::{
-    Audience, Cast, Citation, MoveContext, Narration, RuleStated, Segment, SegmentKind,
+    Audience, Cast, Citation, Detail, MoveContext, Narration, RuleStated, Segment, SegmentKind,
 };

@@ -1,6 +1,7 @@
-//! Planning a move's narration: which rules to state, each in full or
-//! briefly, and which context fact to tell; decided from the game's
-//! history, the same for every audience.
+//! Planning a move's narration for a lesson: which rules to state, each in
+//! full or briefly, and which context fact to tell; decided from the game's
+//! history (the setup and moves 1..n alone), the same for every audience
+//! and every detail level.
 
 use std::collections::BTreeMap;
 
@@ -8,11 +9,13 @@ use super::catalogue::Catalogue;
 use super::facts::choose_fact;
 use super::rule_id::RuleId;
 use super::vocabulary::{MoveContext, Narration, RuleStated, SegmentKind};
-use crate::rules::{Creek, DeadlyNorthBank, Event, Overshoot, WinReason};
+use crate::rules::{Creek, Event, Overshoot, WinReason};
 
-/// A rule stated in full is stated briefly for this many moves; after
-/// that, its next mention is a full statement again.
-pub const FULL_STATEMENT_EVERY: u32 = 40;
+/// A rule that acts again this many moves or more after it was last
+/// stated, and at least as many moves as had passed before that statement,
+/// is restated briefly: a long game restates a rule ever more rarely, and
+/// never on two moves in a row.
+pub const REMIND_AFTER: u32 = 30;
 
 /// What a move's narration tells besides its events: decided from the
 /// game's history, the same for every audience.
@@ -44,30 +47,57 @@ impl Plan {
     }
 }
 
-/// Plan move `ctx` from the game's history: the rules behind its notable
-/// events (or one routine rule), each in full unless stated in full within
-/// the last [`FULL_STATEMENT_EVERY`] moves, and the context fact.
+/// Plan move `ctx` from the game's history (the memory of the rules stated
+/// so far, which the previous move's narration carries, and the facts told
+/// so far):
+///
+/// - on the first move, the turn's basics: the throw, the move and whose
+///   turn it is;
+/// - each rule behind the move's notable events the first time it acts, in
+///   full, and again, briefly, when it acts [`REMIND_AFTER`] moves or more
+///   after it was last stated;
+/// - on a move with none of these, the next rule of the ruleset not stated
+///   yet ([`ahead`]: how to win, then each hazard), so that each is taught
+///   before it decides anything where the game allows;
+/// - a context fact that fits the moment, each at most once a game.
 pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
     let n = ctx.move_number;
-    let previous: Vec<&str> = ctx
-        .previous
-        .map(|p| p.rules().collect())
-        .unwrap_or_default();
     let mut memory = ctx
         .previous
         .map(|p| p.rules_stated.clone())
         .unwrap_or_default();
-    let mut ids = notable_rules(ctx);
-    if ids.is_empty() {
-        ids.push(routine_rule(ctx, &memory, &previous));
+    let known = |id: &RuleId| cat.templates.rules.contains_key(id.key());
+    let mut chosen: Vec<(RuleId, bool)> = Vec::new();
+    let choose = |id: RuleId, brief: bool, chosen: &mut Vec<(RuleId, bool)>| {
+        if !chosen.iter().any(|(c, _)| *c == id) {
+            chosen.push((id, brief));
+        }
+    };
+    if n == 1 {
+        for id in basics(ctx) {
+            choose(id, false, &mut chosen);
+        }
+    }
+    for id in notable_rules(ctx).into_iter().filter(known) {
+        match memory.get(id.key()) {
+            None => choose(id, false, &mut chosen),
+            Some(stated) if n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last) => {
+                choose(id, true, &mut chosen);
+            }
+            Some(_) => {}
+        }
+    }
+    if chosen.is_empty()
+        && let Some(id) = ahead(ctx)
+            .into_iter()
+            .filter(known)
+            .find(|id| !memory.contains_key(id.key()))
+    {
+        choose(id, false, &mut chosen);
     }
     let mut rules = Vec::new();
-    for id in ids {
-        if !cat.templates.rules.contains_key(id.key()) {
-            continue;
-        }
+    for (id, brief) in chosen.into_iter().filter(|(id, _)| known(id)) {
         let stated = memory.entry(id.key().to_owned()).or_default();
-        let brief = stated.full > 0 && n.saturating_sub(stated.full) < FULL_STATEMENT_EVERY;
         stated.last = n;
         if !brief {
             stated.full = n;
@@ -80,6 +110,37 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
         fact,
         rules_stated: memory,
     }
+}
+
+/// The turn's basics, stated on the first move: the throw, the move and
+/// whose turn it is.
+fn basics(ctx: &MoveContext<'_>) -> [RuleId; 3] {
+    let options = ctx.options;
+    [
+        RuleId::throw_table(options.throw_table),
+        RuleId::Move,
+        RuleId::turn(options.turn_order, ctx.cast.has_teams()),
+    ]
+}
+
+/// The ruleset's rules a lesson teaches ahead of their first action, in
+/// order: how to win, then each hazard and how an awl comes home.
+fn ahead(ctx: &MoveContext<'_>) -> Vec<RuleId> {
+    let o = ctx.options;
+    let mut ids = vec![RuleId::counters(o.end_check)];
+    if o.circuits_to_win.is_some() {
+        ids.push(RuleId::CircuitsToWin);
+    }
+    ids.push(RuleId::dry_branch(o.dry_branch));
+    ids.push(RuleId::north_creek(o.deadly_north_bank));
+    ids.push(RuleId::Whip);
+    ids.extend_from_slice(RuleId::coming_home(o.own_last_space));
+    if o.overshoot == Overshoot::NoMove {
+        ids.push(RuleId::OvershootNoMove);
+    }
+    let teams = ctx.cast.has_teams();
+    ids.retain(|id| id.applies(o, teams));
+    ids
 }
 
 /// The rules behind a move's notable events, in order, without repeats.
@@ -117,6 +178,11 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<RuleId> {
             }
             Event::LostThrow { .. } | Event::TurnSkipped { .. } => push(RuleId::DryBranchLoseThrow),
             Event::CrossedDryBranch { .. } => push(RuleId::DryBranchCrossOver),
+            // Harmless, but a rule acts: the first time, it is stated.
+            Event::PassedNorthCreek { .. } => push(RuleId::north_creek(options.deadly_north_bank)),
+            Event::LandedOnDryBranch { .. } => {
+                push(RuleId::landed_on_dry_branch(options.dry_branch))
+            }
             Event::Won {
                 reason: WinReason::Circuits,
                 ..
@@ -145,78 +211,4 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<RuleId> {
         push(RuleId::ExtraThrowFromSticks);
     }
     ids
-}
-
-/// The rule a routine move states: the most specific relevant rule not
-/// stated lately, else the relevant rule stated longest ago; never one the
-/// previous move stated.
-fn routine_rule(
-    ctx: &MoveContext<'_>,
-    memory: &BTreeMap<String, RuleStated>,
-    previous: &[&str],
-) -> RuleId {
-    let options = ctx.options;
-    let n = ctx.move_number;
-    let table = RuleId::throw_table(options.throw_table);
-    // Specific to what just happened or what lies ahead.
-    let mut specific: Vec<RuleId> = Vec::new();
-    if n == 1 {
-        specific.push(table);
-    }
-    let mut last_to = None;
-    for event in ctx.events {
-        match event {
-            Event::LandedOnDryBranch { .. } => {
-                specific.push(RuleId::landed_on_dry_branch(options.dry_branch))
-            }
-            Event::PassedNorthCreek { .. } => {
-                specific.push(RuleId::north_creek(options.deadly_north_bank))
-            }
-            Event::Moved { to, .. } => last_to = Some(*to),
-            _ => {}
-        }
-    }
-    if ctx.score.throws_again {
-        specific.push(table);
-    }
-    if let Some(to) = last_to {
-        let board = options.board;
-        let north = board.north_near_bank();
-        let deadly = match options.deadly_north_bank {
-            DeadlyNorthBank::Near => north,
-            DeadlyNorthBank::Far => north + 1,
-        };
-        if to < deadly && deadly - to <= 6 {
-            specific.push(RuleId::north_creek(options.deadly_north_bank));
-        }
-        let last = board.len();
-        if to < last && last - to <= 6 {
-            specific.push(RuleId::own_last_space(options.own_last_space));
-            if options.overshoot == Overshoot::NoMove {
-                specific.push(RuleId::OvershootNoMove);
-            }
-        }
-    }
-    let mut general: Vec<RuleId> = vec![
-        table,
-        RuleId::Move,
-        RuleId::turn(options.turn_order, ctx.cast.has_teams()),
-    ];
-    general.push(RuleId::counters(options.end_check));
-    let last_stated = |id: RuleId| memory.get(id.key()).map_or(0, |m| m.last);
-    let fresh = |id: &&RuleId| !previous.contains(&id.key());
-    if let Some(&id) = specific
-        .iter()
-        .filter(fresh)
-        .find(|&&id| n.saturating_sub(last_stated(id)) >= 5 || last_stated(id) == 0)
-    {
-        return id;
-    }
-    general
-        .iter()
-        .filter(fresh)
-        // The oldest statement first; `min_by_key` keeps the first of equals.
-        .min_by_key(|&&id| last_stated(id))
-        .copied()
-        .unwrap_or(RuleId::Move)
 }

@@ -17,12 +17,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::caption::caption;
 use super::catalogue::{Catalogue, catalogue};
+use super::lesson::framing;
 use super::plan::{Plan, plan};
 use super::rule_id::RuleId;
 use super::statement::{rule_cite, rule_segment};
 use super::template::{BoardVars, choose, count_word, spaces};
-use super::vocabulary::{Audience, Cast, MoveContext, Narration, Segment, SegmentKind};
+use super::vocabulary::{Audience, Cast, Detail, MoveContext, Narration, Segment, SegmentKind};
 use crate::rules::{
     Creek, DryBranch, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason,
 };
@@ -131,12 +133,39 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
         words: BoardVars::new(cat, ctx.options, ctx.audience),
         segments: Vec::new(),
         used: HashMap::new(),
+        folded_move: false,
     };
+    if ctx.move_number == 1 && ctx.detail != Detail::Brief {
+        let framing = framing(ctx.options, ctx.audience);
+        r.segments.push(Segment {
+            kind: SegmentKind::Framing,
+            text: framing.text,
+            citations: framing.citations,
+            rule: None,
+            fact: None,
+            brief: false,
+        });
+    }
     r.throw();
     for (i, event) in ctx.events.iter().enumerate() {
         r.event(event, ctx.events.get(i + 1));
     }
-    for (id, brief) in &plan.rules {
+    if ctx.detail == Detail::Brief {
+        return brief(ctx, r.segments, plan);
+    }
+    let mut rules = plan.rules.clone();
+    if ctx.detail == Detail::Full {
+        // Every rule behind the move's events, each in full.
+        for rule in r.segments.iter().filter_map(|s| s.rule.as_deref()) {
+            if cat.templates.rules.contains_key(rule) && !rules.iter().any(|(id, _)| id == rule) {
+                rules.push((rule.to_owned(), false));
+            }
+        }
+        for (_, brief) in &mut rules {
+            *brief = false;
+        }
+    }
+    for (id, brief) in &rules {
         r.segments.push(rule_segment(
             cat,
             &r.words,
@@ -176,6 +205,44 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
     }
 }
 
+/// A move at [`Detail::Brief`]: its caption, one sentence, cited by the
+/// sources of every event it sums up; its rule is the move's most notable
+/// one (the last event's rule that is not the throw's, the move's or the
+/// turn's), else the throw's.
+fn brief(ctx: &MoveContext<'_>, events: Vec<Segment>, plan: &Plan) -> Narration {
+    let options = ctx.options;
+    let routine = [
+        RuleId::throw_table(options.throw_table).key(),
+        RuleId::Move.key(),
+        RuleId::turn(options.turn_order, ctx.cast.has_teams()).key(),
+    ];
+    let rule = events
+        .iter()
+        .filter_map(|s| s.rule.as_deref())
+        .filter(|r| !routine.contains(r))
+        .last()
+        .unwrap_or(routine[0])
+        .to_owned();
+    let mut citations = Vec::new();
+    for c in events.into_iter().flat_map(|s| s.citations) {
+        if !citations.contains(&c) {
+            citations.push(c);
+        }
+    }
+    Narration {
+        audience: ctx.audience,
+        segments: vec![Segment {
+            kind: SegmentKind::Event,
+            text: caption(ctx, ctx.from, ctx.to),
+            citations,
+            rule: Some(rule),
+            fact: None,
+            brief: false,
+        }],
+        rules_stated: plan.rules_stated.clone(),
+    }
+}
+
 struct Renderer<'a> {
     cat: &'static Catalogue,
     ctx: &'a MoveContext<'a>,
@@ -183,6 +250,9 @@ struct Renderer<'a> {
     segments: Vec<Segment>,
     /// How often each template key has been used in this move.
     used: HashMap<&'static str, usize>,
+    /// The throw's sentence told the move too (at [`Detail::Lesson`]), so
+    /// the move's own sentence is left out.
+    folded_move: bool,
 }
 
 impl Renderer<'_> {
@@ -191,7 +261,10 @@ impl Renderer<'_> {
     }
 
     fn push_event(&mut self, key: &'static str, rule: RuleId, vars: &[(&str, &str)]) {
-        let Some(p) = self.cat.templates.events.get(key) else {
+        let short = (self.ctx.detail == Detail::Lesson && self.ctx.move_number > 1)
+            .then(|| self.cat.templates.lesson.get(key))
+            .flatten();
+        let Some(p) = short.or_else(|| self.cat.templates.events.get(key)) else {
             return;
         };
         let occurrence = self.used.entry(key).or_default();
@@ -232,13 +305,27 @@ impl Renderer<'_> {
         // On the move that ends the game no throw follows, whatever the
         // sticks said.
         let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
+        // For a lesson, after the first move, the throw and the move are
+        // told in one sentence (the throw's extra throw, or the turn
+        // passing, follows as its own event).
+        let moved: Vec<(u8, u8)> = ctx
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Moved { from, to, .. } => Some((*from, *to)),
+                _ => None,
+            })
+            .collect();
+        let fold = match moved[..] {
+            [(from, to)] if ctx.detail == Detail::Lesson && ctx.move_number > 1 => {
+                Some((from.to_string(), to.to_string()))
+            }
+            _ => None,
+        };
+        self.folded_move = fold.is_some();
+        let (from, to) = fold.clone().unwrap_or_default();
         match *ctx.throw {
             Throw::Sticks(sticks) => {
-                let key = match (over, ctx.score.throws_again) {
-                    (true, _) => "throw_last",
-                    (false, true) => "throw_again",
-                    (false, false) => "throw_end",
-                };
                 let flat = usize::from(sticks.flat_count());
                 let sahe_words = words.sahe.get(audience);
                 // The phrasings take turns by move number, so consecutive
@@ -254,6 +341,20 @@ impl Renderer<'_> {
                     (ThrowTable::SticksSahe, 3, false) => turn(&sahe_words.three_without),
                     _ => "",
                 };
+                // In one sentence with the move, the sahe is named only when
+                // it earns the extra throw.
+                let sahe = if fold.is_some() && !sticks.sahe_flat() {
+                    ""
+                } else {
+                    sahe
+                };
+                let key = match (fold.is_some(), over, ctx.score.throws_again) {
+                    (true, ..) if sahe.is_empty() => "throw_moved",
+                    (true, ..) => "throw_moved_sahe",
+                    (false, true, _) => "throw_last",
+                    (false, false, true) => "throw_again",
+                    (false, false, false) => "throw_end",
+                };
                 let pick = |list: &Vec<String>| list.get(flat).cloned().unwrap_or_default();
                 self.push_event(
                     key,
@@ -266,14 +367,17 @@ impl Renderer<'_> {
                         ("sahe", sahe),
                         ("value", &value.to_string()),
                         ("value_spaces", &spaces(value)),
+                        ("from", &from),
+                        ("to", &to),
                     ],
                 );
             }
             Throw::Spinner(sector) => {
-                let key = match (over, ctx.score.throws_again) {
-                    (true, _) => "spin_last",
-                    (false, true) => "spin_again",
-                    (false, false) => "spin_end",
+                let key = match (fold.is_some(), over, ctx.score.throws_again) {
+                    (true, ..) => "spin_moved",
+                    (false, true, _) => "spin_last",
+                    (false, false, true) => "spin_again",
+                    (false, false, false) => "spin_end",
                 };
                 let s = words.sectors.get(audience);
                 let sector = match sector {
@@ -294,8 +398,21 @@ impl Renderer<'_> {
                         ("sector", &sector),
                         ("value", &value.to_string()),
                         ("value_spaces", &spaces(value)),
+                        ("from", &from),
+                        ("to", &to),
                     ],
                 );
+            }
+        }
+        // The one sentence tells the move too: it cites the move's sources.
+        if self.folded_move {
+            let cites = rule_cite(self.cat, RuleId::Move, ctx.options.board);
+            if let Some(segment) = self.segments.last_mut() {
+                for c in cites {
+                    if !segment.citations.contains(&c) {
+                        segment.citations.push(c);
+                    }
+                }
             }
         }
     }
@@ -306,6 +423,7 @@ impl Renderer<'_> {
         let cast = ctx.cast;
         let audience = self.audience();
         match *event {
+            Event::Moved { .. } if self.folded_move => {}
             Event::Moved {
                 side,
                 from,

@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::rules::schema::string_enum;
-use crate::{Audience, RuleId, SegmentKind};
+use crate::{Audience, Detail, RuleId, SegmentKind};
 
 macro_rules! enum_schema {
     ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
@@ -34,10 +34,16 @@ enum_schema!(
     "Who the narration is written for: `young` (ages 7-10), `general` (default) or `scholar`."
 );
 enum_schema!(
+    Detail,
+    "Detail",
+    &Detail::ALL.map(Detail::key),
+    "How much a move's narration tells: `lesson` (default: each rule when it first acts, each fact at most once a game), `brief` (what happened and who is next, one sentence) or `full` (every rule behind every event, every time)."
+);
+enum_schema!(
     SegmentKind,
     "SegmentKind",
-    &["event", "rule", "context"],
-    "`event`: what happened; `rule`: the rule behind it; `context`: cultural context."
+    &["event", "rule", "context", "framing"],
+    "`event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move)."
 );
 
 impl utoipa::PartialSchema for RuleId {

@@ -54,6 +54,55 @@ impl Audience {
     }
 }
 
+/// How much a move's narration tells. Its names (`lesson`, `brief`,
+/// `full`) are the same in the API, in [`Detail::key`] and in `Display`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Detail {
+    /// For a lesson (default): what happened, each rule when it first acts
+    /// (again only after a long gap) and each fact at most once a game, at
+    /// a moment it fits; the first move says what game is played.
+    #[default]
+    Lesson,
+    /// What happened and who is next, in one cited sentence: for captions
+    /// and chatbots.
+    Brief,
+    /// Every event in full and every rule behind them every time, with the
+    /// lesson's facts: for reference.
+    Full,
+}
+
+impl Detail {
+    /// All detail levels, the default first.
+    pub const ALL: [Detail; 3] = [Detail::Lesson, Detail::Brief, Detail::Full];
+
+    /// The level's name as written in the API.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        self.into()
+    }
+
+    /// The level with this name.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+}
+
 /// A pointer into the bibliography: `source` is an id of
 /// `GET /v1/sources`, `locator` the pages where they were seen, or where
 /// the source's record says they come from (e.g. `p. 641`).
@@ -77,6 +126,8 @@ pub enum SegmentKind {
     Rule,
     /// Cultural context.
     Context,
+    /// What game is played and where its rules come from (the first move).
+    Framing,
 }
 
 /// One narrated sentence or two, with its sources.
@@ -182,10 +233,16 @@ pub struct MoveContext<'a> {
     pub cast: &'a Cast,
     /// Who reads it.
     pub audience: Audience,
+    /// How much it tells.
+    pub detail: Detail,
     /// 1-based move number, for choosing phrasings.
     pub move_number: u32,
     /// Who threw.
     pub seat: Seat,
+    /// The mover's awl before the move, own numbering.
+    pub from: u8,
+    /// The mover's awl after every consequence of the move, own numbering.
+    pub to: u8,
     /// The throw.
     pub throw: &'a Throw,
     /// Its score.

@@ -32,7 +32,7 @@ pub(super) fn for_audience(
 ) -> MoveRecord {
     match audience {
         Some(a) => MoveRecord {
-            narration: record.narration_for(&game.setup, a),
+            narration: record.narration_for(&game.setup, a, crate::narration::Detail::Lesson),
             ..record
         },
         None => record,
