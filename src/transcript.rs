@@ -53,6 +53,17 @@ impl NarratedGame {
     pub fn context<'a>(&'a self, m: &'a MoveRecord, audience: Audience) -> MoveContext<'a> {
         m.context(&self.options, &self.cast, audience, Detail::Lesson)
     }
+
+    /// The context of move `m` for `audience` at `detail`.
+    #[must_use]
+    pub fn context_at<'a>(
+        &'a self,
+        m: &'a MoveRecord,
+        audience: Audience,
+        detail: Detail,
+    ) -> MoveContext<'a> {
+        m.context(&self.options, &self.cast, audience, detail)
+    }
 }
 
 /// Play the seeded game of `preset` between "Side A" and "Side B" (A

@@ -216,7 +216,7 @@ fn every_event_kind_is_narrated_in_every_audience_and_preset() {
                         cast: &cast,
                         audience,
                         move_number: 5,
-                        detail: zohn_ahl::narration::Detail::Lesson,
+                        detail: zohn_ahl::narration::Detail::Full,
                         from: 1,
                         to: 1,
                         seat: Seat {

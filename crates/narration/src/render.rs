@@ -219,8 +219,7 @@ fn brief(ctx: &MoveContext<'_>, events: Vec<Segment>, plan: &Plan) -> Narration 
     let rule = events
         .iter()
         .filter_map(|s| s.rule.as_deref())
-        .filter(|r| !routine.contains(r))
-        .last()
+        .rfind(|r| !routine.contains(r))
         .unwrap_or(routine[0])
         .to_owned();
     let mut citations = Vec::new();
