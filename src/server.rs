@@ -165,7 +165,8 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
 ///   until the next event or keep-alive failed to be written, up to 15 s
 ///   of memory and of the bound for each subscriber that had left).
 ///   HTTP/1.1 clients do not half-close a connection while they wait for
-///   an answer.
+///   an answer;
+/// - the connection's time-outs of [`crate::http::limits`].
 pub fn tuned<F, I, S, B>(server: HttpServer<F, I, S, B>) -> HttpServer<F, I, S, B>
 where
     F: Fn() -> I + Send + Clone + 'static,
@@ -179,15 +180,20 @@ where
     S::Service: 'static,
     B: actix_web::body::MessageBody + 'static,
 {
-    server.tcp_nodelay(true).h1_allow_half_closed(false)
+    use crate::http::limits::{DISCONNECT_TIMEOUT, KEEP_ALIVE, REQUEST_HEAD_TIMEOUT};
+    server
+        .tcp_nodelay(true)
+        .h1_allow_half_closed(false)
+        .keep_alive(KEEP_ALIVE)
+        .client_request_timeout(REQUEST_HEAD_TIMEOUT)
+        .client_disconnect_timeout(DISCONNECT_TIMEOUT)
 }
 
 /// The server for the application `factory` builds, on `listener`, with
-/// the settings of [`tuned`] and actix-web's defaults (keep-alive 5 s, 5 s
-/// to send a request head, 1 s to close): each connection is guarded
-/// ([`crate::http::wire`]), so that a request head past the limits gets a
-/// problem rather than the HTTP layer's empty answer. Set workers and
-/// signals on the builder, then `run()` it.
+/// the settings of [`tuned`] and the connection's time-outs of
+/// [`crate::http::limits`] (keep-alive, the first request head's
+/// deadline, the wait for a close). Set workers and signals on the
+/// builder, then `run()` it.
 ///
 /// # Errors
 /// When the listener's address cannot be read or it cannot be listened on.
@@ -207,8 +213,8 @@ where
     S::Service: 'static,
     B: actix_web::body::MessageBody + 'static,
 {
+    use crate::http::limits::{DISCONNECT_TIMEOUT, KEEP_ALIVE, REQUEST_HEAD_TIMEOUT};
     use actix_service::{ServiceFactoryExt, fn_service, map_config};
-    use std::time::Duration;
     let addr = listener.local_addr()?;
     let builder = actix_server::Server::build();
     let shutdown = builder.graceful_shutdown_signal();
@@ -218,9 +224,9 @@ where
             .into_factory()
             .map_err(|err| err.into().error_response());
         let http = actix_http::HttpService::build()
-            .keep_alive(actix_http::KeepAlive::Timeout(Duration::from_secs(5)))
-            .client_request_timeout(Duration::from_secs(5))
-            .client_disconnect_timeout(Duration::from_secs(1))
+            .keep_alive(actix_http::KeepAlive::Timeout(KEEP_ALIVE))
+            .client_request_timeout(REQUEST_HEAD_TIMEOUT)
+            .client_disconnect_timeout(DISCONNECT_TIMEOUT)
             .h1_allow_half_closed(false)
             .local_addr(addr)
             .graceful_shutdown_signal(move || {
@@ -232,7 +238,7 @@ where
             // TCP_NODELAY, as `tuned` sets it.
             let _ = io.set_nodelay(true);
             let peer = io.peer_addr().ok();
-            std::future::ready(Ok((crate::http::wire::Guarded::new(io), peer)))
+            std::future::ready(Ok((io, peer)))
         })
         .and_then(http)
     })

@@ -315,6 +315,14 @@ async fn a_null_body_is_no_body_where_the_body_is_optional() {
 /// Send `bytes` on a new connection to `app`, read until the server closes
 /// it; the answers as text.
 async fn raw(app: &Bound, bytes: &[u8]) -> String {
+    let (answer, read) = exchange(app, bytes).await;
+    assert!(read.is_ok(), "{read:?} after {} bytes", answer.len());
+    answer
+}
+
+/// [`raw`], for a request the server stops reading: closing a connection
+/// with input it has not read resets it, after its answer.
+async fn exchange(app: &Bound, bytes: &[u8]) -> (String, std::io::Result<usize>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let addr = app.base.trim_start_matches("http://");
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
@@ -327,8 +335,7 @@ async fn raw(app: &Bound, bytes: &[u8]) -> String {
     )
     .await
     .expect("the server closes the connection");
-    assert!(read.is_ok(), "{read:?} after {} bytes", answer.len());
-    String::from_utf8_lossy(&answer).into_owned()
+    (String::from_utf8_lossy(&answer).into_owned(), read)
 }
 
 /// The problem of the last answer in `text`, with its status.
@@ -352,44 +359,54 @@ fn last_problem(text: &str, status: u16) -> serde_json::Value {
     p
 }
 
-/// Past what the HTTP layer reads itself, a request was answered with an
-/// empty 400 (a target of 64 to 128 KiB, or more than 96 headers) or not
-/// at all (a head past 128 KiB): each is a problem now, on a real socket,
-/// in its place after the requests before it on the connection.
+/// The status line of the only answer in `text`, which has no body: what
+/// actix-web's parser answers to a head past its own limits.
+fn bare(text: &str) -> &str {
+    assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{text:?}");
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((text, ""));
+    assert!(body.is_empty(), "{text:?}");
+    assert!(
+        !head.to_ascii_lowercase().contains("problem+json"),
+        "{head}"
+    );
+    head.lines().next().unwrap_or_default()
+}
+
+/// On a real socket: a head past the application's limits but within
+/// actix-web's parser's is a problem (414, 431), in its place after the
+/// requests before it on the connection; a head past the parser's own
+/// limits (`zohn_ahl::http::limits`) gets the parser's bare answer and the
+/// connection closes. This replaces
+/// `heads_the_http_layer_refused_bare_are_problems_on_the_wire`, which
+/// pinned the problems that the connection's own head reader
+/// (`src/http/wire.rs`, removed) made for those heads too.
 #[actix_web::test]
-async fn heads_the_http_layer_refused_bare_are_problems_on_the_wire() {
+async fn heads_past_the_parsers_limits_get_its_bare_answers_and_the_rest_problems() {
+    use zohn_ahl::http::limits::{
+        MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES, PARSER_MAX_HEAD_BYTES, PARSER_MAX_HEADERS,
+        PARSER_MAX_URI_BYTES,
+    };
     let (_db, app) = spawn_app().await;
-    for kib in [70, 200] {
-        let head = format!(
-            "GET /v1/sticks?pad={} HTTP/1.1\r\nhost: x\r\n\r\n",
-            "x".repeat(kib * 1024)
-        );
-        let p = last_problem(&raw(&app, head.as_bytes()).await, 414);
-        assert_eq!(p["type"], "/problems/uri-too-long", "{kib} KiB");
-    }
-    let mut many = String::from("GET /v1/sticks HTTP/1.1\r\nhost: x\r\n");
-    for i in 0..120 {
+    // Past the application's limits, within the parser's: problems.
+    let long = format!(
+        "GET /v1/sticks?pad={} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        "x".repeat(MAX_URI_BYTES)
+    );
+    let p = last_problem(&raw(&app, long.as_bytes()).await, 414);
+    assert_eq!(p["type"], "/problems/uri-too-long");
+    let mut many = String::from("GET /v1/sticks HTTP/1.1\r\nhost: x\r\nconnection: close\r\n");
+    for i in 0..MAX_HEADERS {
         many.push_str(&format!("x-pad-{i}: 1\r\n"));
     }
     many.push_str("\r\n");
     let p = last_problem(&raw(&app, many.as_bytes()).await, 431);
     assert_eq!(p["type"], "/problems/headers-too-large");
     let big = format!(
-        "GET /v1/sticks HTTP/1.1\r\nhost: x\r\nx-pad: {}\r\n\r\n",
-        "y".repeat(200 * 1024)
+        "GET /v1/sticks HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-pad: {}\r\n\r\n",
+        "y".repeat(MAX_HEADER_BYTES)
     );
     last_problem(&raw(&app, big.as_bytes()).await, 431);
-    let p = last_problem(
-        &raw(&app, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n").await,
-        400,
-    );
-    assert_eq!(p["type"], "/problems/malformed-request");
-
     // After a body and a request on the same connection, in order.
-    let long = format!(
-        "GET /v1/sticks?pad={} HTTP/1.1\r\nhost: x\r\n\r\n",
-        "x".repeat(70 * 1024)
-    );
     let piped = format!(
         "POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{{}}\
          GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n{long}"
@@ -401,6 +418,31 @@ async fn heads_the_http_layer_refused_bare_are_problems_on_the_wire() {
         .collect();
     assert_eq!(statuses, ["201", "200", "414"], "{text}");
     last_problem(&text, 414);
+
+    // Past the parser's: its bare answers.
+    let longer = format!(
+        "GET /v1/sticks?pad={} HTTP/1.1\r\nhost: x\r\n\r\n",
+        "x".repeat(PARSER_MAX_URI_BYTES)
+    );
+    let text = raw(&app, longer.as_bytes()).await;
+    assert!(bare(&text).starts_with("HTTP/1.1 400 "), "{text:?}");
+    let mut more = String::from("GET /v1/sticks HTTP/1.1\r\nhost: x\r\n");
+    for i in 0..PARSER_MAX_HEADERS {
+        more.push_str(&format!("x-pad-{i}: 1\r\n"));
+    }
+    more.push_str("\r\n");
+    let text = raw(&app, more.as_bytes()).await;
+    assert!(bare(&text).starts_with("HTTP/1.1 431 "), "{text:?}");
+    let text = raw(&app, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n").await;
+    assert!(bare(&text).starts_with("HTTP/1.1 400 "), "{text:?}");
+    // A head still unfinished at the parser's bound: the answer, then the
+    // connection reset (the server closes it with input left unread).
+    let huge = format!(
+        "GET /v1/sticks HTTP/1.1\r\nhost: x\r\nx-pad: {}",
+        "y".repeat(PARSER_MAX_HEAD_BYTES)
+    );
+    let (text, _) = exchange(&app, huge.as_bytes()).await;
+    assert!(bare(&text).starts_with("HTTP/1.1 431 "), "{text:?}");
     // A head within the limits is served as before.
     let ok = raw(
         &app,

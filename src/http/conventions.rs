@@ -1,23 +1,14 @@
 //! HTTP conventions applied below the handlers: CORS (reads open to every
-//! origin, writes to the configured ones), `HEAD` wherever `GET` is, and
-//! problem details for a request line or headers past the limits.
+//! origin, writes to the configured ones) and `HEAD` wherever `GET` is.
+//! (The limits on requests are in `limits`.)
 
 use actix_cors::Cors;
-use actix_web::ResponseError;
-use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{RequestHead, ServiceRequest, ServiceResponse};
-use actix_web::http::{Method, StatusCode, header};
+use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
 
 use super::MOUNTED_PREFIX;
-use super::problem::ApiError;
-
-/// Longest request target (path and query) served, in bytes: 414 past it.
-pub const MAX_URI_BYTES: usize = 16 * 1024;
-/// Most request headers served: 431 past it.
-pub const MAX_HEADERS: usize = 64;
-/// Largest total of header names and values served, in bytes: 431 past it.
-pub const MAX_HEADER_BYTES: usize = 32 * 1024;
 
 /// Which web origins a browser may use the API from.
 #[derive(Clone, Debug, Default)]
@@ -114,70 +105,4 @@ pub async fn head_as_get(
             body.boxed()
         }
     }))
-}
-
-/// The problem for a request refused below the handlers with `status`.
-fn refused(status: StatusCode) -> ApiError {
-    match status {
-        StatusCode::URI_TOO_LONG => ApiError::new(
-            status,
-            "uri-too-long",
-            "URI too long",
-            format!("the request's path and query are limited to {MAX_URI_BYTES} bytes"),
-        ),
-        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => ApiError::new(
-            status,
-            "headers-too-large",
-            "Request header fields too large",
-            format!(
-                "requests are limited to {MAX_HEADERS} headers and {MAX_HEADER_BYTES} bytes of them"
-            ),
-        ),
-        _ => ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "malformed-request",
-            "Malformed request",
-            "the request's head could not be read as HTTP/1.1",
-        ),
-    }
-}
-
-/// 414 for a request target past [`MAX_URI_BYTES`], 431 for more than
-/// [`MAX_HEADERS`] headers or more than [`MAX_HEADER_BYTES`] of them, as
-/// problem details, before any handler reads them.
-pub async fn limits(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<EitherBody<BoxBody, BoxBody>>, actix_web::Error> {
-    let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
-    let headers = req.headers();
-    let header_bytes: usize = headers
-        .iter()
-        .map(|(name, value)| name.as_str().len() + value.len())
-        .sum();
-    // A head the connection refused (see `wire`) comes as the server's own
-    // stand-in request, which says with what.
-    let refusal = if let Some(status) = headers
-        .get(super::wire::REFUSAL_HEADER)
-        .and_then(|v| super::wire::refusal(v.as_bytes()))
-    {
-        Some(refused(status))
-    } else if target > MAX_URI_BYTES {
-        Some(refused(StatusCode::URI_TOO_LONG))
-    } else if headers.len() > MAX_HEADERS || header_bytes > MAX_HEADER_BYTES {
-        Some(refused(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE))
-    } else {
-        None
-    };
-    match refusal {
-        Some(error) => {
-            let response = error.error_response();
-            Ok(req.into_response(response).map_into_left_body())
-        }
-        None => Ok(next
-            .call(req)
-            .await?
-            .map_body(|_, body| body.boxed())
-            .map_into_right_body()),
-    }
 }

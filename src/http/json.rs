@@ -10,10 +10,8 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
+use super::limits::BODY_LIMIT;
 use super::problem::{ApiError, FieldError};
-
-/// Largest accepted request body, in bytes.
-pub const BODY_LIMIT: usize = 16 * 1024;
 
 /// A value that must come as a JSON object. Serde would also build a
 /// struct from a JSON array of its fields; the API's schemas say "object",

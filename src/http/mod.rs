@@ -17,6 +17,7 @@ mod facts;
 mod fairness;
 mod games;
 mod json;
+pub mod limits;
 mod log;
 mod moves;
 pub mod odds;
@@ -27,7 +28,6 @@ mod rules;
 mod rulesets;
 pub(crate) mod schema;
 mod served;
-pub mod wire;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};
@@ -40,8 +40,8 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
-pub use conventions::{CorsPolicy, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
-pub use json::BODY_LIMIT;
+pub use conventions::CorsPolicy;
+pub use limits::{BODY_LIMIT, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 pub use play::CorrectionsContact;
 use problem::{ApiError, PROBLEM_JSON};
@@ -422,7 +422,7 @@ pub fn app_with(
     .wrap(conventions::cors(cors))
     // Again outside CORS: its own refusals become problems too.
     .wrap(ErrorHandlers::new().default_handler(to_problem))
-    .wrap(actix_web::middleware::from_fn(conventions::limits))
+    .wrap(actix_web::middleware::from_fn(limits::check))
     .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
     .wrap(TracingLogger::<log::RequestLog>::new())
 }

@@ -34,8 +34,8 @@ impl Served {
         let served = service.clone();
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = listener.local_addr().expect("address");
-        // The server's own settings (TCP_NODELAY, hang-ups noticed,
-        // guarded connections).
+        // The server's own settings (TCP_NODELAY, hang-ups noticed, the
+        // connection's time-outs).
         let server =
             zohn_ahl::server::serve_on(listener, move || zohn_ahl::http::app(service.clone()))
                 .expect("listen")

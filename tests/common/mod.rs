@@ -216,8 +216,8 @@ where
 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
     let addr = listener.local_addr().expect("bound address");
-    // As the server runs it: each connection guarded (request heads past
-    // the limits get problems).
+    // As the server runs it (TCP_NODELAY, hang-ups noticed, the
+    // connection's time-outs).
     let server = zohn_ahl::server::serve_on(listener, factory)
         .expect("listen")
         .workers(1)
