@@ -321,7 +321,12 @@ async fn teams_throw_in_side_blocks_or_alternately_by_name() {
             .await
             .json();
             throwers.push(m["player"]["name"].as_str().unwrap().to_owned());
-            let text: String = m["narration"]["segments"][0]["text"]
+            let text: String = m["narration"]["segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["kind"] == "event")
+                .unwrap()["text"]
                 .as_str()
                 .unwrap()
                 .to_owned();

@@ -2067,11 +2067,11 @@ export interface components {
             sides_report_throws?: boolean | null;
         };
         /**
-         * @description `event`: what happened; `rule`: the rule behind it; `context`: cultural context.
+         * @description `event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move).
          * @example event
          * @enum {string}
          */
-        SegmentKind: "event" | "rule" | "context";
+        SegmentKind: "event" | "rule" | "context" | "framing";
         /** @description One narrated segment. */
         SegmentView: {
             /** @description Its sources (at least one). */
