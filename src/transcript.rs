@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 
 use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
-use crate::narration::{Audience, Cast, Detail, MoveContext, Segment, SegmentKind, catalogue};
+use crate::narration::{
+    Audience, Cast, Citation, Detail, MoveContext, Segment, SegmentKind, catalogue,
+};
 use crate::rules::{GameState, Options, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
 
@@ -27,10 +29,7 @@ fn cite(segment: &Segment) -> String {
     segment
         .citations
         .iter()
-        .map(|c| match &c.locator {
-            Some(l) => format!("{}, {l}", c.source),
-            None => c.source.clone(),
-        })
+        .map(Citation::label)
         .collect::<Vec<_>>()
         .join("; ")
 }

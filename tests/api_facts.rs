@@ -356,3 +356,34 @@ async fn the_facts_and_rules_are_documented() {
         "{param}"
     );
 }
+
+/// Regression: page ranges nobody here has seen (Mooney 1896 pp.
+/// 1002-1004, Culin 1898 pp. 687-689, from Ludii's source lines) were
+/// printed exactly like pages that were read. A citation says whether its
+/// pages were seen.
+#[actix_web::test]
+async fn regression_unseen_pages_were_cited_as_read() {
+    let db = TestDb::new();
+    let app = common::spawn_server(db.service().await);
+    let fact = send(&app, get("/v1/facts/womens-game")).await.json();
+    let citations = fact["citations"].as_array().unwrap();
+    let mooney = citations
+        .iter()
+        .find(|c| c["source"] == "mooney1896")
+        .expect("womens-game cites Mooney");
+    assert_eq!(mooney["locator"], "pp. 1002-1004");
+    assert_eq!(mooney["locator_seen"], false, "{mooney}");
+    for c in citations {
+        if c["locator"].is_null() {
+            assert!(c["locator_seen"].is_null(), "{c}");
+        }
+    }
+    let fact = send(&app, get("/v1/facts/name-zohn-ahl")).await.json();
+    let culin = fact["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["locator"] == "entry 3")
+        .expect("name-zohn-ahl cites Culin's entry 3");
+    assert_eq!(culin["locator_seen"], true, "{culin}");
+}

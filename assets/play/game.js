@@ -278,7 +278,9 @@
       a.target = "_blank";
       a.dataset.source = c.source;
       a.rel = "noopener noreferrer";
-      a.textContent = (sources[c.source] || c.source) + (c.locator ? ", " + c.locator : "");
+      // Pages nobody here has seen (another source reports them) say so.
+      a.textContent = (sources[c.source] || c.source) + (c.locator ? ", " + c.locator : "") +
+        (c.locator_seen === false ? " (pages not seen)" : "");
       a.title = (sourceUrls[c.source] ? "The source, online: " : "The source's record: ") + c.source + " (opens a new tab)";
       span.append(" ", a);
     }

@@ -94,6 +94,12 @@ pub struct CitationView {
     /// Pages, where known.
     #[schema(example = "pp. 124-130")]
     pub locator: Option<String>,
+    /// Whether the pages in `locator` were seen by those who wrote the text:
+    /// `false` for pages another source reports (a Ludii file's source
+    /// line, the Wikipedia article's note) that nobody here has seen, shown
+    /// to readers as "pages not seen"; null without a locator.
+    #[schema(example = false)]
+    pub locator_seen: Option<bool>,
 }
 
 impl From<&Citation> for CitationView {
@@ -101,6 +107,7 @@ impl From<&Citation> for CitationView {
         Self {
             source: c.source.clone(),
             locator: c.locator.clone(),
+            locator_seen: c.locator_seen(),
         }
     }
 }

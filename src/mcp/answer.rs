@@ -268,9 +268,10 @@ pub fn cite(citations: &[Citation]) -> String {
     let parts: Vec<String> = citations
         .iter()
         .take(CITED)
-        .map(|c| match &c.locator {
-            Some(l) => format!("{} {}", c.source, l),
-            None => c.source.clone(),
+        .map(|c| match (&c.locator, c.locator_seen()) {
+            (Some(l), Some(false)) => format!("{} {} (pages not seen)", c.source, l),
+            (Some(l), _) => format!("{} {}", c.source, l),
+            (None, _) => c.source.clone(),
         })
         .collect();
     if parts.is_empty() {

@@ -18,6 +18,9 @@ pub struct CitationBrief {
     pub source: String,
     /// Pages or section; empty where the bibliography gives none.
     pub locator: String,
+    /// False when the pages in `locator` were not seen by those who wrote
+    /// the text (another source reports them); true otherwise.
+    pub locator_seen: bool,
 }
 
 fn citations(cites: &[Citation]) -> Vec<CitationBrief> {
@@ -26,6 +29,7 @@ fn citations(cites: &[Citation]) -> Vec<CitationBrief> {
         .map(|c| CitationBrief {
             source: c.source.clone(),
             locator: c.locator.clone().unwrap_or_default(),
+            locator_seen: c.locator_seen() != Some(false),
         })
         .collect()
 }

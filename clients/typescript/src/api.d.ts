@@ -701,6 +701,14 @@ export interface components {
              */
             locator: string | null;
             /**
+             * @description Whether the pages in `locator` were seen by those who wrote the text:
+             *     `false` for pages another source reports (a Ludii file's source
+             *     line, the Wikipedia article's note) that nobody here has seen, shown
+             *     to readers as "pages not seen"; null without a locator.
+             * @example false
+             */
+            locator_seen: boolean | null;
+            /**
              * @description An id of `GET /v1/sources`.
              * @example culin1907
              */

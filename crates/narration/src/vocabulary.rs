@@ -116,6 +116,37 @@ pub struct Citation {
     pub locator: Option<String>,
 }
 
+impl Citation {
+    /// Whether the pages in `locator` were seen by those who wrote the
+    /// narration: `Some(false)` for pages another source reports (a Ludii
+    /// file's source line, the Wikipedia article's note) that nobody here
+    /// has seen, `Some(true)` for pages seen in a copy of the source, `None`
+    /// without a locator. Read from the bibliography's record of the source
+    /// (`locators_seen`).
+    #[must_use]
+    pub fn locator_seen(&self) -> Option<bool> {
+        let locator = self.locator.as_deref()?;
+        let seen = crate::catalogue::catalogue()
+            .source(&self.source)
+            .and_then(|s| s.csl.get("custom"))
+            .and_then(|c| c.get("locators_seen"))
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|l| l.iter().any(|x| x == locator));
+        Some(seen)
+    }
+
+    /// The citation as a reader sees it: the source's id, its pages, and
+    /// "(pages not seen)" after pages nobody here has seen.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match (&self.locator, self.locator_seen()) {
+            (Some(l), Some(false)) => format!("{}, {l} (pages not seen)", self.source),
+            (Some(l), _) => format!("{}, {l}", self.source),
+            (None, _) => self.source.clone(),
+        }
+    }
+}
+
 /// What a segment says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
