@@ -2117,3 +2117,28 @@ fn regression_living_peoples_and_languages_were_told_in_the_past_tense() {
     }
     assert!(checked >= 3, "sentences naming a living people: {checked}");
 }
+
+/// Regression: an awl landing on the other awl resting on its own start is
+/// not whipped (the rules), but the whip rule told to young and general
+/// readers stated no such exception. Every audience's statement tells it.
+#[test]
+fn regression_the_whip_rule_left_out_the_own_start_exception() {
+    let whip = &catalogue().templates.rules["whip"];
+    for (audience, text) in [
+        ("general", &whip.general),
+        ("young", &whip.young),
+        ("scholar", &whip.scholar),
+    ] {
+        let lower = text.to_lowercase();
+        assert!(
+            lower.contains("own start") || lower.contains("still at its start"),
+            "{audience}: {text}"
+        );
+        assert!(
+            lower.contains("cannot be whipped")
+                || lower.contains("never whipped")
+                || lower.contains("is safe"),
+            "{audience}: {text}"
+        );
+    }
+}
