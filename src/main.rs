@@ -23,7 +23,8 @@ fn main() -> ExitCode {
             seed,
             preset,
             audience,
-        } => match zohn_ahl::transcript::transcript(&seed, preset, audience) {
+            detail,
+        } => match zohn_ahl::transcript::transcript_at(&seed, preset, audience, detail) {
             Ok(text) => print_out(&text),
             Err(e) => {
                 eprintln!("zohn-ahl: {e}");

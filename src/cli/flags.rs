@@ -1,7 +1,8 @@
 //! Command-line value parsers: one flag per ruleset option, made from the
-//! rules' one list of options, and the preset, audience and side names.
+//! rules' one list of options, and the preset, audience, detail and side
+//! names.
 
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::rules::{OptionKind, OptionsPatch, Preset, Side, option_specs};
 
 /// One flag per ruleset option (`--throw-table sticks_count`), made from
@@ -97,5 +98,13 @@ pub(super) fn audience_parser() -> impl clap::builder::TypedValueParser<Value = 
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(Audience::ALL.map(Audience::key)).try_map(
         |name: String| Audience::parse(&name).ok_or_else(|| format!("not an audience: {name}")),
+    )
+}
+
+/// A narration detail level by its API name.
+pub(super) fn detail_parser() -> impl clap::builder::TypedValueParser<Value = Detail> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Detail::ALL.map(Detail::key)).try_map(
+        |name: String| Detail::parse(&name).ok_or_else(|| format!("not a detail level: {name}")),
     )
 }

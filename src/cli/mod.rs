@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use clap::{Parser, Subcommand};
 
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 
 mod flags;
 mod simulation;
@@ -13,7 +13,7 @@ mod simulation;
 pub use simulation::{SimulateArgs, run_simulate};
 
 pub use flags::OptionFlags;
-use flags::{audience_parser, preset_parser};
+use flags::{audience_parser, detail_parser, preset_parser};
 
 use crate::rules::Preset;
 
@@ -186,6 +186,9 @@ pub enum Command {
         /// Narration audience.
         #[arg(long, value_parser = audience_parser(), default_value = "general")]
         audience: Audience,
+        /// How much each move's narration tells.
+        #[arg(long, value_parser = detail_parser(), default_value = "lesson")]
+        detail: Detail,
     },
     /// Simulate many games and print their statistics and the engine's
     /// throughput (one thread).
@@ -289,6 +292,25 @@ mod tests {
             }
         }
         assert!(flags >= 12, "the server's flags were read: {flags}");
+    }
+
+    #[test]
+    fn the_transcript_takes_a_detail_level_lesson_by_default() {
+        let detail = |argv: &[&str]| match Cli::try_parse_from(argv).map(|c| c.command) {
+            Ok(Some(Command::Transcript { detail, .. })) => Ok(detail),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e.to_string()),
+        };
+        assert_eq!(
+            detail(&["zohn-ahl", "transcript", "--seed", "s"]),
+            Ok(Detail::Lesson)
+        );
+        assert_eq!(
+            detail(&["zohn-ahl", "transcript", "--seed", "s", "--detail", "brief"]),
+            Ok(Detail::Brief)
+        );
+        let refused = detail(&["zohn-ahl", "transcript", "--seed", "s", "--detail", "nope"]);
+        assert!(refused.is_err_and(|e| e.contains("lesson") && e.contains("full")));
     }
 
     /// Each subcommand takes only its own flags: the server's settings are
