@@ -480,6 +480,7 @@ fn every_closed_set_parameter_is_a_ref_to_its_component() {
         assert!(doc.pointer(pointer).is_some(), "{r} does not resolve");
     }
     one("audience", "Audience");
+    one("detail", "Detail");
     one("preset", "Preset");
     // `format` is two concepts: a picture's and a source's.
     let formats = &seen["format"];

@@ -277,6 +277,70 @@ async fn a_scholar_a4_move_with_a_whip_and_a_dry_gully_stays_within_the_budget()
     }
 }
 
+/// A game created `brief` is told one sentence a move, in the throw's
+/// answer and in the move log; the tool lists the levels and refuses
+/// another in the product's words.
+#[tokio::test]
+async fn create_game_with_detail_brief_tells_each_throw_in_one_sentence() {
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let create = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "create_game")
+        .unwrap();
+    let detail = &create.input_schema["properties"]["detail"];
+    assert_eq!(detail["enum"], json!(["lesson", "brief", "full"]));
+    assert!(detail["description"].as_str().unwrap().contains("brief"));
+
+    let mut first_moves = Vec::new();
+    for level in ["brief", "lesson"] {
+        let created = ok(&call(
+            &client,
+            "create_game",
+            json!({"seed": "mcp-detail", "detail": level}),
+        )
+        .await);
+        let id = created["game"]["game_id"].as_str().unwrap().to_owned();
+        let mut texts = Vec::new();
+        for _ in 0..6 {
+            texts.push(text_of(
+                &call(&client, "throw", json!({"game_id": id})).await,
+            ));
+        }
+        let log = call(&client, "list_moves", json!({"game_id": id, "limit": 6})).await;
+        ok(&log);
+        if level == "brief" {
+            for text in &texts {
+                // The caption, the one sentence with its citations, and
+                // where the game stands.
+                assert_eq!(text.lines().count(), 3, "{text}");
+            }
+            for line in text_of(&log).lines() {
+                let (n, sentence) = line.split_once(". ").unwrap();
+                let n: usize = n.parse().unwrap();
+                assert!(
+                    texts[n - 1].lines().nth(1).unwrap().starts_with(sentence),
+                    "{line}"
+                );
+            }
+        }
+        first_moves.push(texts.swap_remove(0));
+    }
+    assert!(
+        first_moves[0].chars().count() < first_moves[1].chars().count(),
+        "the lesson's first move says more than the brief one: {first_moves:?}"
+    );
+
+    let nope = refused(&call(&client, "create_game", json!({"detail": "nope"})).await);
+    assert_eq!(
+        nope,
+        "`detail`: must be one of: lesson, brief, full, got \"nope\""
+    );
+}
+
 #[tokio::test]
 async fn errors_are_said_in_the_products_words() {
     let db = TestDb::new();

@@ -1,5 +1,6 @@
 //! The domain records every layer shares: a game (setup, seed, state) and a move.
 
+use std::borrow::Cow;
 use std::fmt;
 
 mod play;
@@ -80,6 +81,11 @@ pub struct Setup {
     pub first: Side,
     /// The narration's audience.
     pub audience: Audience,
+    /// How much a move's narration tells when read (the stored narration
+    /// is always the lesson's, the game's memory); a game stored before
+    /// detail levels reads as [`Detail::Lesson`].
+    #[serde(default)]
+    pub detail: Detail,
 }
 
 impl Setup {
@@ -340,13 +346,57 @@ impl MoveRecord {
     /// (deterministic: the same every time).
     #[must_use]
     pub fn narration_for(&self, setup: &Setup, audience: Audience, detail: Detail) -> Narration {
+        self.told(setup, audience, detail).into_owned()
+    }
+
+    /// [`Self::narration_for`] without a copy of the stored narration when
+    /// it is the one asked for.
+    #[must_use]
+    pub fn told(&self, setup: &Setup, audience: Audience, detail: Detail) -> Cow<'_, Narration> {
         if self.narration.audience == audience && detail == Detail::Lesson {
-            return self.narration.clone();
+            return Cow::Borrowed(&self.narration);
         }
         let cast = setup.cast();
-        narration::renarrate_move(
+        Cow::Owned(narration::renarrate_move(
             &self.context(&setup.options, &cast, audience, detail),
             &self.narration,
-        )
+        ))
+    }
+
+    /// This move's narration as its game tells it: for the game's audience
+    /// at the game's detail level.
+    #[must_use]
+    pub fn told_in(&self, setup: &Setup) -> Cow<'_, Narration> {
+        self.told(setup, setup.audience, setup.detail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A game stored before detail levels existed has no `detail` in its
+    /// setup: it reads as a lesson, and is written back with it.
+    #[test]
+    fn a_setup_stored_without_detail_reads_as_a_lesson() {
+        let setup = Setup {
+            preset: Preset::Composite,
+            options: Preset::Composite.options(),
+            sides: ["A", "B"].map(|n| SideSetup {
+                name: n.to_owned(),
+                players: vec![n.to_owned()],
+            }),
+            first: Side::A,
+            audience: Audience::Young,
+            detail: Detail::Full,
+        };
+        let mut stored = serde_json::to_value(&setup).unwrap();
+        assert_eq!(stored["detail"], "full");
+        stored.as_object_mut().unwrap().remove("detail");
+        let read: Setup = serde_json::from_value(stored).unwrap();
+        assert_eq!(read.detail, Detail::Lesson);
+        assert_eq!(read.audience, Audience::Young);
     }
 }

@@ -13,7 +13,7 @@
 //! send `retry: 2000` once and a `: keep-alive` comment after 15 s without
 //! news; NDJSON streams send an empty line then. The fan-out is the
 //! service's (`service::Hub`); this module only frames, each move once per
-//! audience and format for all of its subscribers.
+//! audience, detail level and format for all of its subscribers.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -24,12 +24,12 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::extract::{AudienceQuery, GameIdPath};
+use super::extract::{GameIdPath, NarrationQuery};
 use super::games::{GameView, game_view};
-use super::moves::{MoveView, for_audience, move_view};
+use super::moves::{MoveView, move_view};
 use super::problem::{ApiError, Problem};
 use crate::domain::Game;
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::service::{Deletion, Service, Watch, WatchEvent};
 
 /// How long a stream may stay silent before a keep-alive.
@@ -43,7 +43,7 @@ pub const NDJSON: &str = "application/x-ndjson";
 
 /// The feed's query parameters, as documented; extracted first so that an
 /// repeated one is refused (unknown ones are ignored). The values are read by [`Resume`],
-/// [`Follow`] and [`AudienceQuery`].
+/// [`Follow`] and [`NarrationQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
 #[expect(
     dead_code,
@@ -55,6 +55,10 @@ pub struct EventsQuery {
     /// own), as on the move log.
     #[param(value_type = Option<Audience>)]
     audience: Option<String>,
+    /// Tell every move at this detail level (default: the game's own), as
+    /// on the move log.
+    #[param(value_type = Option<Detail>)]
+    detail: Option<String>,
     /// Resume after move `since` (no snapshot): the first event is move
     /// `since + 1`. For clients without `Last-Event-ID` (NDJSON); the
     /// header wins when both are sent.
@@ -281,7 +285,7 @@ fn game_json(game: &Game) -> Vec<u8> {
 struct Feed {
     watch: Watch,
     ndjson: bool,
-    audience: Option<Audience>,
+    told: NarrationQuery,
     opened: bool,
 }
 
@@ -311,13 +315,15 @@ impl Feed {
             ),
             WatchEvent::Move(m) => {
                 // Rendered and framed by the first subscriber of each
-                // audience and format; the others share its bytes.
-                let audience = self.audience.unwrap_or(m.game.setup.audience);
+                // audience, detail level and format; the others share its
+                // bytes.
+                let audience = self.told.audience.unwrap_or(m.game.setup.audience);
+                let detail = self.told.detail.unwrap_or(m.game.setup.detail);
                 let ndjson = self.ndjson;
-                m.framed(audience, ndjson, |game, record| {
+                m.framed(audience, detail, ndjson, |game, record| {
                     let n = record.n;
-                    let record = for_audience(game, record.clone(), Some(audience));
-                    let data = serde_json::to_vec(&move_view(game, &record)).unwrap_or_default();
+                    let view = move_view(game, record, Some(audience), Some(detail));
+                    let data = serde_json::to_vec(&view).unwrap_or_default();
                     frame(ndjson, FeedEventName::Move, n, &data)
                 })
             }
@@ -384,7 +390,7 @@ impl Feed {
                 (SseEvent = "text/event-stream"),
                 (FeedLine = "application/x-ndjson"),
             )),
-        (status = 400, description = "Malformed id, audience, since, follow or Last-Event-ID", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, audience, detail, since, follow or Last-Event-ID", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The game's or the server's live feeds have their most subscribers (`/problems/feed-full`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
@@ -398,7 +404,7 @@ pub async fn get_events(
     // refused before the path is read.
     _params: web::Query<EventsQuery>,
     GameIdPath(id): GameIdPath,
-    AudienceQuery(audience): AudienceQuery,
+    told: NarrationQuery,
 ) -> Result<HttpResponse, ApiError> {
     let Request {
         resume,
@@ -409,7 +415,7 @@ pub async fn get_events(
     let feed = Feed {
         watch,
         ndjson,
-        audience,
+        told,
         opened: false,
     };
     let stream = futures_util::stream::unfold(feed, Feed::next);

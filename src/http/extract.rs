@@ -11,9 +11,9 @@ use actix_web::{FromRequest, HttpRequest, web};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::problem::{ApiError, echo};
+use super::problem::{ApiError, FieldError, echo};
 use crate::domain::{GameId, SeatToken, Version};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::rules::Preset;
 
 /// Named segments of the matched path, percent-decoded as actix's own
@@ -133,49 +133,88 @@ impl FromRequest for IdempotencyKey {
     }
 }
 
-/// The `audience` query parameter alone; the operation's other parameters
-/// are left to its own query type.
+/// The `audience` and `detail` query parameters alone; the operation's
+/// other parameters are left to its own query type.
 #[derive(Deserialize)]
-struct AudienceParam {
+struct NarrationParams {
     audience: Option<String>,
+    detail: Option<String>,
 }
 
-/// The `audience` query parameter: absent, or one of the audiences; any
-/// other value is a 400 problem pointing at `#/query/audience`.
+/// How to narrate the moves read: the `audience` and `detail` query
+/// parameters, each absent (the game's own) or one of its names; any other
+/// value is a 400 problem pointing at `#/query/audience` or
+/// `#/query/detail` (both, when both are wrong) and listing the names.
 ///
-/// It reads only `audience`: an operation refuses parameters it does not
+/// It reads only those two: an operation refuses parameters it does not
 /// know with its own query type (`web::Query`), extracted before this.
-#[derive(Clone, Copy, Debug)]
-pub struct AudienceQuery(pub Option<Audience>);
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NarrationQuery {
+    /// The audience asked for.
+    pub audience: Option<Audience>,
+    /// The detail level asked for.
+    pub detail: Option<Detail>,
+}
 
-fn audience(raw: Option<&str>) -> Result<Option<Audience>, ApiError> {
+/// One closed-set query parameter: absent, or one of `names`.
+fn one_of<T>(
+    name: &str,
+    raw: Option<&str>,
+    names: &[&str],
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, FieldError> {
     raw.map(|text| {
-        Audience::parse(text).ok_or_else(|| {
-            ApiError::field(
-                "#/query/audience",
-                format!(
-                    "must be one of: young, general, scholar (got {:?})",
-                    echo(text)
-                ),
-            )
+        parse(text).ok_or_else(|| FieldError {
+            pointer: format!("#/query/{name}"),
+            detail: format!(
+                "must be one of: {} (got {:?})",
+                names.join(", "),
+                echo(text)
+            ),
         })
     })
     .transpose()
 }
 
-impl FromRequest for AudienceQuery {
+fn narration_query(params: &NarrationParams) -> Result<NarrationQuery, ApiError> {
+    let audience = one_of(
+        "audience",
+        params.audience.as_deref(),
+        &Audience::ALL.map(Audience::key),
+        Audience::parse,
+    );
+    let detail = one_of(
+        "detail",
+        params.detail.as_deref(),
+        &Detail::ALL.map(Detail::key),
+        Detail::parse,
+    );
+    match (audience, detail) {
+        (Ok(audience), Ok(detail)) => Ok(NarrationQuery { audience, detail }),
+        (audience, detail) => {
+            let faults: Vec<FieldError> = [audience.err(), detail.err()]
+                .into_iter()
+                .flatten()
+                .collect();
+            let summary = faults
+                .iter()
+                .map(|f| format!("{}: {}", f.pointer, f.detail))
+                .collect::<Vec<_>>()
+                .join("; ");
+            Err(ApiError::invalid(summary, faults))
+        }
+    }
+}
+
+impl FromRequest for NarrationQuery {
     type Error = actix_web::Error;
     type Future = Ready<Result<Self, actix_web::Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         // Through `web::Query`, so that a malformed query string is refused
         // with the application's query problem, as for every operation.
-        let parsed = web::Query::<AudienceParam>::from_request(req, payload).into_inner();
-        ready(parsed.and_then(|query| {
-            audience(query.audience.as_deref())
-                .map(Self)
-                .map_err(Into::into)
-        }))
+        let parsed = web::Query::<NarrationParams>::from_request(req, payload).into_inner();
+        ready(parsed.and_then(|query| narration_query(&query).map_err(Into::into)))
     }
 }
 
@@ -262,19 +301,39 @@ mod tests {
     }
 
     #[actix_web::test]
-    async fn the_audience_query_reads_only_audience() {
-        let audience = |uri: &str| {
+    async fn the_narration_query_reads_only_audience_and_detail() {
+        let query = |uri: &str| {
             let req = TestRequest::get().uri(uri).to_http_request();
-            AudienceQuery::extract(&req).into_inner()
+            NarrationQuery::extract(&req).into_inner()
         };
-        assert_eq!(audience("/").ok().map(|a| a.0), Some(None));
+        assert_eq!(query("/").ok(), Some(NarrationQuery::default()));
         assert_eq!(
-            audience("/?limit=5&audience=scholar").ok().map(|a| a.0),
-            Some(Some(Audience::Scholar))
+            query("/?limit=5&audience=scholar&detail=brief").ok(),
+            Some(NarrationQuery {
+                audience: Some(Audience::Scholar),
+                detail: Some(Detail::Brief),
+            })
         );
-        let e = audience("/?audience=Young").expect_err("refused");
+        let e = query("/?audience=Young").expect_err("refused");
         let api = e.as_error::<ApiError>().expect("an API problem");
         assert_eq!(pointer(api), "#/query/audience");
+        let e = query("/?detail=Full").expect_err("refused");
+        let api = e.as_error::<ApiError>().expect("an API problem");
+        assert_eq!(pointer(api), "#/query/detail");
+        assert!(
+            api.problem().errors[0]
+                .detail
+                .contains("lesson, brief, full")
+        );
+        let e = query("/?audience=x&detail=y").expect_err("refused");
+        let api = e.as_error::<ApiError>().expect("an API problem");
+        let pointers: Vec<&str> = api
+            .problem()
+            .errors
+            .iter()
+            .map(|f| f.pointer.as_str())
+            .collect();
+        assert_eq!(pointers, ["#/query/audience", "#/query/detail"]);
     }
 }
 

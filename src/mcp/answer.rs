@@ -207,9 +207,10 @@ pub fn game_brief(game: &Game, state: &GameState) -> GameBrief {
     }
 }
 
-/// A move's essentials.
+/// A move's essentials, with the rule and fact ids of `narration` (the
+/// move as the game tells it).
 #[must_use]
-pub fn move_brief(game: &Game, record: &MoveRecord) -> MoveBrief {
+pub fn move_brief(game: &Game, record: &MoveRecord, narration: &Narration) -> MoveBrief {
     let (sticks, spinner) = match record.throw {
         Throw::Sticks(s) => (s.faces().iter().map(name_of).collect(), String::new()),
         Throw::Spinner(sector) => (Vec::new(), name_of(&sector)),
@@ -236,8 +237,8 @@ pub fn move_brief(game: &Game, record: &MoveRecord) -> MoveBrief {
             .collect(),
         counters_a: record.state.counters[0],
         counters_b: record.state.counters[1],
-        rules: ids(&record.narration, |s| s.rule.as_deref()),
-        facts: ids(&record.narration, |s| s.fact.as_deref()),
+        rules: ids(narration, |s| s.rule.as_deref()),
+        facts: ids(narration, |s| s.fact.as_deref()),
     }
 }
 
@@ -411,15 +412,17 @@ pub fn standing_line(brief: &GameBrief) -> String {
 }
 
 /// The text block of a move, within [`TEXT_BUDGET`]: its number and caption, its
-/// narration (sentences with short citations; what does not fit named by
+/// `narration` (sentences with short citations; what does not fit named by
 /// its rule or fact id), and where the game stands.
 #[must_use]
-pub fn move_text(record: &MoveRecord, caption: &str, brief: &GameBrief) -> String {
+pub fn move_text(
+    record: &MoveRecord,
+    narration: &Narration,
+    caption: &str,
+    brief: &GameBrief,
+) -> String {
     let head = format!("Move {}: {caption}", record.n);
     let tail = standing_line(brief);
     let room = TEXT_BUDGET.saturating_sub(head.chars().count() + tail.chars().count() + 2);
-    format!(
-        "{head}\n{}\n{tail}",
-        narration_within(&record.narration, room)
-    )
+    format!("{head}\n{}\n{tail}", narration_within(narration, room))
 }

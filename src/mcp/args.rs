@@ -13,10 +13,11 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use strum::{IntoEnumIterator, VariantNames};
 
-use crate::narration::{Audience, RuleId};
+use crate::narration::{Audience, Detail, RuleId};
 use crate::rules::{Face, Preset, Side, SpinnerSector};
 
-/// A closed set of names: a preset, a side, a face, an audience, a rule.
+/// A closed set of names: a preset, a side, a face, an audience, a detail
+/// level, a rule.
 pub trait Choices: FromStr + Copy + 'static {
     /// What the schema calls the set.
     const NAME: &'static str;
@@ -41,6 +42,13 @@ impl Choices for Audience {
     const NAME: &'static str = "Audience";
     fn names() -> Vec<&'static str> {
         Audience::ALL.iter().map(|&a| a.into()).collect()
+    }
+}
+
+impl Choices for Detail {
+    const NAME: &'static str = "Detail";
+    fn names() -> Vec<&'static str> {
+        Detail::ALL.map(Detail::key).to_vec()
     }
 }
 
@@ -329,6 +337,11 @@ pub struct CreateGameArgs {
     /// Who the narration is for: `young` (ages 7-10), `general` (default)
     /// or `scholar`.
     pub audience: Choice<Audience>,
+    /// How much each move's narration tells: `lesson` (default: each rule
+    /// when it first acts, each fact once a game), `brief` (one sentence a
+    /// move: what happened and who is next) or `full` (every rule every
+    /// time).
+    pub detail: Choice<Detail>,
     /// `true`: a seated game; the answer gives each side's token and the
     /// host's, once, and throws then need a token.
     pub seats: bool,

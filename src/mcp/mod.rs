@@ -156,6 +156,7 @@ impl ZohnAhl {
             first: a.first.0,
             seed: a.seed,
             audience: a.audience.0,
+            detail: a.detail.0,
             seats: a.seats,
             sides_report_throws: a.sides_report_throws,
         };
@@ -240,11 +241,13 @@ impl ZohnAhl {
         let (game, moves) = served!(self.service.moves(id, a.after.0, limit + 1).await);
         let more = moves.len() > limit as usize;
         let moves = &moves[..moves.len().min(limit as usize)];
+        // Each move as the game tells it: its audience, its detail level.
+        let told: Vec<_> = moves.iter().map(|m| m.told_in(&game.setup)).collect();
         let lines: Vec<String> = moves
             .iter()
-            .map(|m| {
-                let events = m
-                    .narration
+            .zip(&told)
+            .map(|(m, narration)| {
+                let events = narration
                     .segments
                     .iter()
                     .filter(|s| s.kind == crate::narration::SegmentKind::Event)
@@ -255,7 +258,11 @@ impl ZohnAhl {
             })
             .collect();
         let output = MovesOutput {
-            moves: moves.iter().map(|m| move_brief(&game, m)).collect(),
+            moves: moves
+                .iter()
+                .zip(&told)
+                .map(|(m, narration)| move_brief(&game, m, narration))
+                .collect(),
             next_after: if more {
                 moves.last().map_or(0, |m| m.n)
             } else {

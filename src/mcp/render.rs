@@ -10,13 +10,15 @@ use crate::narration::Narration;
 use crate::service::{Answer, Created};
 
 /// The answer to a throw as the writer hands it back: the structured
-/// output and the text, as JSON.
+/// output and the text, as JSON; the move told for the game's audience at
+/// its detail level.
 pub(super) fn render_throw(game: &Game, record: &MoveRecord) -> Answer {
     let brief = game_brief(game, &game.state);
-    let caption = record.caption(&game.setup, record.narration.audience);
-    let text = move_text(record, &caption, &brief);
+    let narration = record.told_in(&game.setup);
+    let caption = record.caption(&game.setup, narration.audience);
+    let text = move_text(record, &narration, &caption, &brief);
     let output = ThrowOutput {
-        move_: move_brief(game, record),
+        move_: move_brief(game, record, &narration),
         game: brief,
     };
     Answer {

@@ -1,7 +1,7 @@
 //! The requests the service takes and the answers it gives back.
 
 use crate::domain::{Game, IdempotencyKey, SeatToken, Seed, Version};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::rules::{Options, Preset, Side, Throw};
 
 /// A validated request to create a game.
@@ -20,6 +20,8 @@ pub struct NewGame {
     pub seed: Option<Seed>,
     /// Narration audience.
     pub audience: Audience,
+    /// How much the moves' narration tells when read.
+    pub detail: Detail,
     /// Whether the game is seated: a token per side and one for the host.
     pub seats: bool,
     /// In a seated game, whether a side's own token may report a physical

@@ -26,7 +26,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::ServiceError;
 use crate::domain::{Game, GameId, MoveRecord};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::store::Store;
 
 /// Moves read from the store at a time while catching up.
@@ -72,37 +72,44 @@ pub enum FeedFull {
     Server(usize),
 }
 
-/// A committed move, with its framing for each audience and format made
-/// once and shared by every subscriber.
+/// A committed move, with its framing for each audience, detail level and
+/// format made once and shared by every subscriber.
 #[derive(Debug)]
 pub struct FeedMove {
     /// The game (after the move, or later: only its setup is read).
     pub game: Arc<Game>,
     /// The move (shared with the throw's answer).
     pub record: Arc<MoveRecord>,
-    /// The framed event, per audience and format: what is written to each
-    /// subscriber's connection, shared (a `Bytes` clone copies nothing).
-    /// Only the framed bytes are kept, not the move's JSON apart: a game
-    /// watched in both formats for one audience renders the move twice.
-    framed: [OnceLock<Bytes>; 6],
+    /// The framed event, per audience, detail level and format: what is
+    /// written to each subscriber's connection, shared (a `Bytes` clone
+    /// copies nothing). Only the framed bytes are kept, not the move's JSON
+    /// apart: a game watched in both formats for one audience and detail
+    /// renders the move twice.
+    framed: [OnceLock<Bytes>; 18],
 }
 
 impl FeedMove {
-    /// The event framed for `audience` as an NDJSON line (`ndjson`) or a
-    /// Server-Sent Event by `frame`, made by the first subscriber that asks
-    /// and shared with the others without a copy.
+    /// The event framed for `audience` at `detail` as an NDJSON line
+    /// (`ndjson`) or a Server-Sent Event by `frame`, made by the first
+    /// subscriber that asks and shared with the others without a copy.
     pub fn framed(
         &self,
         audience: Audience,
+        detail: Detail,
         ndjson: bool,
         frame: impl FnOnce(&Game, &MoveRecord) -> Bytes,
     ) -> Bytes {
-        let index = match audience {
+        let audience = match audience {
             Audience::Young => 0,
             Audience::General => 1,
             Audience::Scholar => 2,
         };
-        self.framed[index * 2 + usize::from(ndjson)]
+        let detail = match detail {
+            Detail::Lesson => 0,
+            Detail::Brief => 1,
+            Detail::Full => 2,
+        };
+        self.framed[(audience * 3 + detail) * 2 + usize::from(ndjson)]
             .get_or_init(|| frame(&self.game, &self.record))
             .clone()
     }

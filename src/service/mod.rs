@@ -530,6 +530,7 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
         sides,
         first: new.first,
         audience: new.audience,
+        detail: new.detail,
     };
     let table = setup.table()?;
     let (seed, seeded) = match new.seed {

@@ -7,7 +7,7 @@
 use super::command::NewGame;
 use super::refusal::{Fault, Refusal, RefusalKind, echo};
 use crate::domain::{Seed, name_problem, same_name};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::rules::{OptionsPatch, Preset, Side};
 
 /// Longest side or player name, in Unicode scalar values.
@@ -41,6 +41,8 @@ pub struct GameRequest {
     pub seed: Option<String>,
     /// Who the narration is for (default `general`).
     pub audience: Option<Audience>,
+    /// How much the narration tells (default `lesson`).
+    pub detail: Option<Detail>,
     /// Whether the game is seated.
     pub seats: bool,
     /// In a seated game, whether a side's own token may report a physical
@@ -176,6 +178,7 @@ impl GameRequest {
             first: self.first.unwrap_or(Side::A),
             seed,
             audience: self.audience.unwrap_or_default(),
+            detail: self.detail.unwrap_or_default(),
             seats: self.seats,
             sides_report_throws: self.sides_report_throws,
         })

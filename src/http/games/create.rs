@@ -18,7 +18,7 @@ use super::read::{CreatedGameView, SeatTokens, game_view};
 use crate::http::extract::IdempotencyKey;
 use crate::http::json::{self, Obj};
 use crate::http::problem::{ApiError, Problem};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::rules::{OptionsPatch, Preset, Side};
 use crate::service::{self, Answer, Created, GameRequest, NewGame, Service};
 
@@ -31,7 +31,7 @@ use crate::service::{self, Answer, Created, GameRequest, NewGame, Service};
     "sides": {"a": {"name": "Tsoñ"}, "b": {"name": "Sahe"}},
     "first": "A",
     "seed": "lesson-1",
-    "narration": {"audience": "general"}
+    "narration": {"audience": "general", "detail": "lesson"}
 }))]
 pub struct CreateGameRequest {
     /// The ruleset: a preset and option overrides.
@@ -119,6 +119,10 @@ pub struct PlayerName(String);
 pub struct NarrationRequest {
     /// Who the narration is for (default `general`).
     pub audience: Option<Audience>,
+    /// How much each move's narration tells (default `lesson`): reads
+    /// tell the moves at this level unless they ask for another with
+    /// `?detail=`.
+    pub detail: Option<Detail>,
 }
 
 /// The body as the service's creation request: its checks are the
@@ -140,13 +144,15 @@ impl TryFrom<CreateGameRequest> for NewGame {
             .unwrap_or_default()
         };
         let seats = req.seats.unwrap_or_default();
+        let narration = req.narration.unwrap_or_default().0;
         GameRequest {
             preset: ruleset.preset,
             options: ruleset.options.map(|o| o.0),
             sides: [side(sides.a), side(sides.b)],
             first: req.first,
             seed: req.seed,
-            audience: req.narration.and_then(|n| n.0.audience),
+            audience: narration.audience,
+            detail: narration.detail,
             seats: seats.seated,
             sides_report_throws: seats.sides_report_throws,
         }

@@ -10,7 +10,7 @@ use crate::domain::Game;
 use crate::http::dto::{RulesetView, SeatView, seat_view};
 use crate::http::extract::GameIdPath;
 use crate::http::problem::{ApiError, Problem};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::rules::{GameState, Outcome, Side};
 use crate::service::Service;
 
@@ -122,6 +122,8 @@ pub struct GameView {
     pub throws: u32,
     /// The narration's audience.
     pub audience: Audience,
+    /// How much each move's narration tells when read without `?detail=`.
+    pub detail: Detail,
     /// The seed: the creator's own seed always; a server-chosen seed only
     /// once the game is finished (so nobody can foresee its throws).
     pub seed: Option<String>,
@@ -220,6 +222,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         }),
         throws: state.throws,
         audience: setup.audience,
+        detail: setup.detail,
         seed: (finished || game.seeded).then(|| game.seed.as_str().to_owned()),
         seated: game.seated,
         sides_report_throws: game.sides_report_throws,

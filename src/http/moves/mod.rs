@@ -1,5 +1,6 @@
 //! The move log of a game (`GET /v1/games/{id}/moves`) and one move
-//! (`.../moves/{n}`), each narrated again for an `audience` on request.
+//! (`.../moves/{n}`), each narrated again for an `audience` or at a
+//! `detail` level on request.
 
 mod view;
 
@@ -13,10 +14,9 @@ use utoipa::IntoParams;
 use view::MovePage;
 pub use view::{MoveView, ThrowView, move_view, throw_view};
 
-use super::extract::{AudienceQuery, GameIdPath, MoveNumber};
+use super::extract::{GameIdPath, MoveNumber, NarrationQuery};
 use super::problem::{ApiError, Problem};
-use crate::domain::{Game, MoveRecord};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::service::Service;
 
 /// Largest page of the move log.
@@ -24,25 +24,10 @@ pub const MAX_PAGE: u32 = 100;
 /// Page size when `limit` is absent.
 pub const DEFAULT_PAGE: u32 = 20;
 
-/// The move as stored, or narrated again for `audience`.
-pub(super) fn for_audience(
-    game: &Game,
-    record: MoveRecord,
-    audience: Option<Audience>,
-) -> MoveRecord {
-    match audience {
-        Some(a) => MoveRecord {
-            narration: record.narration_for(&game.setup, a, crate::narration::Detail::Lesson),
-            ..record
-        },
-        None => record,
-    }
-}
-
 /// Paging through the move log: the operation's query parameters, as
 /// documented. Extracted first so that a repeated parameter is refused
 /// before anything else (unknown ones are ignored); the values are read by [`Page`] and
-/// [`AudienceQuery`].
+/// [`NarrationQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
 #[expect(dead_code, reason = "parsed only to refuse repeated parameters")]
 #[into_params(parameter_in = Query)]
@@ -60,11 +45,16 @@ pub struct MovesQuery {
     /// words; the result is the same on every request.
     #[param(value_type = Option<Audience>)]
     audience: Option<String>,
+    /// Tell every move at this detail level (default: the game's own):
+    /// `brief` one sentence, `lesson` the game's lesson plan, `full` every
+    /// rule every time; the result is the same on every request.
+    #[param(value_type = Option<Detail>)]
+    detail: Option<String>,
 }
 
-/// The audience to narrate one move for: the operation's query parameters,
-/// as documented, extracted first to refuse a repeated one; the
-/// value is read by [`AudienceQuery`].
+/// The audience and detail to narrate one move for: the operation's query
+/// parameters, as documented, extracted first to refuse a repeated one; the
+/// values are read by [`NarrationQuery`].
 #[derive(Debug, Deserialize, IntoParams)]
 #[expect(dead_code, reason = "parsed only to refuse repeated parameters")]
 #[into_params(parameter_in = Query)]
@@ -74,6 +64,11 @@ pub struct MoveQuery {
     /// the result is the same on every request.
     #[param(value_type = Option<Audience>)]
     audience: Option<String>,
+    /// Tell the move at this detail level (default: the game's own):
+    /// `brief` one sentence, `lesson` the game's lesson plan, `full` every
+    /// rule every time; the result is the same on every request.
+    #[param(value_type = Option<Detail>)]
+    detail: Option<String>,
 }
 
 /// A page of the move log: the moves after `after`, at most `limit`.
@@ -132,15 +127,16 @@ impl FromRequest for Page {
 
 /// List the move log, oldest first, a page at a time.
 ///
-/// The move log, oldest first, a page at a time; with `audience`, every
-/// move narrated again from its stored events for that audience.
+/// The move log, oldest first, a page at a time; with `audience` or
+/// `detail`, every move narrated again from its stored events for that
+/// audience at that detail level.
 #[utoipa::path(
     operation_id = "list_moves",
     tag = "games",
     params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), MovesQuery),
     responses(
         (status = 200, description = "A page of moves", body = MovePage),
-        (status = 400, description = "Malformed id, cursor, limit or audience", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, cursor, limit, audience or detail", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -152,7 +148,7 @@ pub async fn list_moves(
     _params: web::Query<MovesQuery>,
     GameIdPath(id): GameIdPath,
     Page { after, limit }: Page,
-    AudienceQuery(audience): AudienceQuery,
+    told: NarrationQuery,
 ) -> Result<HttpResponse, ApiError> {
     let (game, records) = service.moves(id, after, limit).await?;
     let next_cursor = records
@@ -161,15 +157,16 @@ pub async fn list_moves(
         .map(|last| last.n.to_string());
     let items = records
         .into_iter()
-        .map(|r| move_view(&game, &for_audience(&game, r, audience)))
+        .map(|r| move_view(&game, &r, told.audience, told.detail))
         .collect();
     Ok(HttpResponse::Ok().json(MovePage { items, next_cursor }))
 }
 
 /// Read one move of the log.
 ///
-/// One move of the log, narrated for the game's audience or, with
-/// `audience`, narrated again from its stored events for another.
+/// One move of the log, narrated for the game's audience at its detail
+/// level or, with `audience` or `detail`, narrated again from its stored
+/// events for another or at another.
 #[utoipa::path(
     operation_id = "get_move",
     tag = "games",
@@ -180,7 +177,7 @@ pub async fn list_moves(
     ),
     responses(
         (status = 200, description = "The move", body = MoveView),
-        (status = 400, description = "Malformed id, move number or audience", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, move number, audience or detail", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -192,10 +189,9 @@ pub async fn get_move(
     _params: web::Query<MoveQuery>,
     GameIdPath(id): GameIdPath,
     MoveNumber(n): MoveNumber,
-    AudienceQuery(audience): AudienceQuery,
+    told: NarrationQuery,
 ) -> Result<HttpResponse, ApiError> {
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
-    let record = for_audience(&game, record, audience);
-    Ok(HttpResponse::Ok().json(move_view(&game, &record)))
+    Ok(HttpResponse::Ok().json(move_view(&game, &record, told.audience, told.detail)))
 }

@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 use crate::domain::{Game, MoveRecord, Setup, ThrowOrigin};
 use crate::http::dto::{CountersView, NarrationView, ProbabilityView, SeatView, seat_view};
 use crate::http::games::{GameView, game_view};
+use crate::narration::{Audience, Detail};
 use crate::rules::{CounterReason, Creek, Event, Face, Side, SpinnerSector, Throw, WinReason};
 
 /// One move: the throw, what it did, and its narration.
@@ -61,19 +62,31 @@ pub struct ThrowView {
     pub state: GameView,
 }
 
-/// The answer to a throw: the move `record` and the game as it now is.
+/// The answer to a throw: the move `record`, told for the game's audience
+/// at its detail level, and the game as it now is.
 #[must_use]
 pub fn throw_view(game: &Game, record: &MoveRecord) -> ThrowView {
     ThrowView {
-        played: move_view(game, record),
+        played: move_view(game, record, None, None),
         state: game_view(game, &game.state),
     }
 }
 
-/// The API form of a stored move.
+/// The API form of a stored move, narrated for `audience` at `detail`
+/// (each `None`: the game's own).
 #[must_use]
-pub fn move_view(game: &Game, record: &MoveRecord) -> MoveView {
+pub fn move_view(
+    game: &Game,
+    record: &MoveRecord,
+    audience: Option<Audience>,
+    detail: Option<Detail>,
+) -> MoveView {
     let setup = &game.setup;
+    let narration = record.told(
+        setup,
+        audience.unwrap_or(setup.audience),
+        detail.unwrap_or(setup.detail),
+    );
     let (sticks, flat_faces, sahe_flat, spinner) = match record.throw {
         Throw::Sticks(s) => (
             Some(s.faces().to_vec()),
@@ -102,8 +115,8 @@ pub fn move_view(game: &Game, record: &MoveRecord) -> MoveView {
             a: record.state.counters[0],
             b: record.state.counters[1],
         },
-        caption: record.caption(setup, record.narration.audience),
-        narration: (&record.narration).into(),
+        caption: record.caption(setup, narration.audience),
+        narration: narration.as_ref().into(),
     }
 }
 
