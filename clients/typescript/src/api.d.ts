@@ -277,8 +277,9 @@ export interface paths {
         };
         /**
          * List the move log, oldest first, a page at a time.
-         * @description The move log, oldest first, a page at a time; with `audience`, every
-         *     move narrated again from its stored events for that audience.
+         * @description The move log, oldest first, a page at a time; with `audience` or
+         *     `detail`, every move narrated again from its stored events for that
+         *     audience at that detail level.
          */
         get: operations["list_moves"];
         put?: never;
@@ -298,8 +299,9 @@ export interface paths {
         };
         /**
          * Read one move of the log.
-         * @description One move of the log, narrated for the game's audience or, with
-         *     `audience`, narrated again from its stored events for another.
+         * @description One move of the log, narrated for the game's audience at its detail
+         *     level or, with `audience` or `detail`, narrated again from its stored
+         *     events for another or at another.
          */
         get: operations["get_move"];
         put?: never;
@@ -768,7 +770,8 @@ export interface components {
          *       "first": "A",
          *       "seed": "lesson-1",
          *       "narration": {
-         *         "audience": "general"
+         *         "audience": "general",
+         *         "detail": "lesson"
          *       }
          *     }
          */
@@ -933,6 +936,12 @@ export interface components {
          * @enum {string}
          */
         DeletionReason: "request" | "retention";
+        /**
+         * @description How much a move's narration tells: `lesson` (default: each rule when it first acts, each fact at most once a game), `brief` (what happened and who is next, one sentence) or `full` (every rule behind every event, every time).
+         * @example lesson
+         * @enum {string}
+         */
+        Detail: "lesson" | "brief" | "full";
         /**
          * @description The way a side's awl goes round: `counter_clockwise` (A) or `clockwise` (B).
          * @enum {string}
@@ -1552,6 +1561,8 @@ export interface components {
             audience: components["schemas"]["Audience"];
             /** @description Creation time, RFC 3339 UTC. */
             created_at: string;
+            /** @description How much each move's narration tells when read without `?detail=`. */
+            detail: components["schemas"]["Detail"];
             /** @description Whether the side to move is throwing again after a throw that said so. */
             extra_throw_pending: boolean;
             /**
@@ -1712,6 +1723,7 @@ export interface components {
         /** @description Narration settings. */
         NarrationRequest: {
             audience?: components["schemas"]["Audience"] | null;
+            detail?: components["schemas"]["Detail"] | null;
         };
         /** @description A move's narration. */
         NarrationView: {
@@ -2987,6 +2999,11 @@ export interface operations {
                  */
                 audience?: components["schemas"]["Audience"];
                 /**
+                 * @description Tell every move at this detail level (default: the game's own), as
+                 *     on the move log.
+                 */
+                detail?: components["schemas"]["Detail"];
+                /**
                  * @description Resume after move `since` (no snapshot): the first event is move
                  *     `since + 1`. For clients without `Last-Event-ID` (NDJSON); the
                  *     header wins when both are sent.
@@ -3020,7 +3037,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["FeedLine"];
                 };
             };
-            /** @description Malformed id, audience, since, follow or Last-Event-ID */
+            /** @description Malformed id, audience, detail, since, follow or Last-Event-ID */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3145,6 +3162,12 @@ export interface operations {
                  *     words; the result is the same on every request.
                  */
                 audience?: components["schemas"]["Audience"];
+                /**
+                 * @description Tell every move at this detail level (default: the game's own):
+                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     rule every time; the result is the same on every request.
+                 */
+                detail?: components["schemas"]["Detail"];
             };
             header?: never;
             path: {
@@ -3164,7 +3187,7 @@ export interface operations {
                     "application/json": components["schemas"]["MovePage"];
                 };
             };
-            /** @description Malformed id, cursor, limit or audience */
+            /** @description Malformed id, cursor, limit, audience or detail */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3211,6 +3234,12 @@ export interface operations {
                  *     the result is the same on every request.
                  */
                 audience?: components["schemas"]["Audience"];
+                /**
+                 * @description Tell the move at this detail level (default: the game's own):
+                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     rule every time; the result is the same on every request.
+                 */
+                detail?: components["schemas"]["Detail"];
             };
             header?: never;
             path: {
@@ -3232,7 +3261,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveView"];
                 };
             };
-            /** @description Malformed id, move number or audience */
+            /** @description Malformed id, move number, audience or detail */
             400: {
                 headers: {
                     [name: string]: unknown;
