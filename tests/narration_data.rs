@@ -887,8 +887,12 @@ fn facts_that_presuppose_an_option_fit_only_games_with_it() {
     // "one version would make you fall into the creek there".
     assert!(fact("south-creek-homecoming").fits(&composite));
     assert!(!fact("south-creek-homecoming").fits(&a4));
+    // "The throw decides everything" is told only where there is a throw:
+    // under the spinner it would be the spin.
+    assert!(fact("no-choices").fits(&composite));
+    assert!(!fact("no-choices").fits(&a4));
     let conditional = cat.facts.iter().filter(|f| !f.when.is_empty()).count();
-    assert_eq!(conditional, 13, "facts told only under some options");
+    assert_eq!(conditional, 14, "facts told only under some options");
 }
 
 // ---------------------------------------------------------------------

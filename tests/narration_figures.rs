@@ -151,12 +151,27 @@ fn the_narration_figures_are_current_and_meet_their_goals() {
          | preset | audience | detail | words/move | teaching repeated | events repeated | facts/game | facts retold/game | rules in time |\n\
          |---|---|---|---:|---:|---:|---:|---:|---:|\n",
     );
+    // Each preset's figures on its own thread (the games are independent).
+    let figures: Vec<Vec<(Audience, Detail, Figures)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = Preset::ALL
+            .map(|preset| {
+                scope.spawn(move || {
+                    Audience::ALL
+                        .into_iter()
+                        .flat_map(|a| Detail::ALL.map(|d| (a, d)))
+                        .map(|(a, d)| (a, d, Figures::of(preset, a, d)))
+                        .collect()
+                })
+            })
+            .into_iter()
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
     let mut failures = Vec::new();
-    for preset in Preset::ALL {
+    for (preset, rows) in Preset::ALL.into_iter().zip(figures) {
         let preset_name: &'static str = preset.into();
-        for audience in Audience::ALL {
-            for detail in Detail::ALL {
-                let f = Figures::of(preset, audience, detail);
+        for (audience, detail, f) in rows {
+            {
                 let at = format!("{preset_name} {audience} {detail}");
                 let wpm = f.words_per_move();
                 let words = match words_goal(audience, detail) {

@@ -456,3 +456,40 @@ fn no_sentence_repeats_the_previous_moves_sentences() {
         &repeats[..repeats.len().min(8)]
     );
 }
+
+/// Regression: spinner games said "throw" (an extra throw lost in a dry
+/// gully, "the throw decides everything"): under the spinner, no event,
+/// rule or framing sentence speaks of throwing, at any audience or detail
+/// level (context facts about the historical sticks may, in the past
+/// tense).
+#[test]
+fn regression_spinner_games_spoke_of_throws() {
+    let mut found = Vec::new();
+    for (preset, audience, seed, game) in games() {
+        if preset.options().throw_table != ThrowTable::Spinner {
+            continue;
+        }
+        for m in &game.moves {
+            for detail in Detail::ALL {
+                let narration = renarrate_move(&game.context_at(m, audience, detail), &m.narration);
+                for s in narration
+                    .segments
+                    .iter()
+                    .filter(|s| s.kind != SegmentKind::Context)
+                {
+                    if s.text.to_lowercase().contains("throw") {
+                        found.push(format!("{audience:?} {detail} {seed}: {}", s.text));
+                    }
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "{} sentences: {:#?}",
+        found.len(),
+        &found[..found.len().min(40)]
+    );
+}

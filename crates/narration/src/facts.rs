@@ -74,7 +74,7 @@ const MOMENT_TOPICS: &[&str] = &[
 
 /// A quiet move (no notable event) tells a fact only when its number is a
 /// multiple of this.
-pub const QUIET_FACT_EVERY: u32 = 5;
+pub const QUIET_FACT_EVERY: u32 = 7;
 
 /// Add the fact a narration told to a game's list of facts told
 /// (`told`, oldest first, as [`MoveContext::told`] reads it). A game tells

@@ -89,7 +89,8 @@ pub(super) fn spaces(n: u8) -> String {
 /// `{north_deadly}` (own space of the bank the ruleset makes deadly),
 /// `{north_deadly_other}` (the other side's number for that space),
 /// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
-/// `{implement}` (`sticks` or `spinner`).
+/// `{implement}` (`sticks` or `spinner`), `{throw}`, `{throws}` and
+/// `{thrown}` (`spin`, `spins`, `spun` under the spinner).
 pub(super) struct BoardVars {
     board: Board,
     vars: Vec<(&'static str, String)>,
@@ -133,6 +134,24 @@ impl BoardVars {
                         "spin"
                     } else {
                         "throw"
+                    }
+                    .to_owned(),
+                ),
+                (
+                    "throws",
+                    if implement == "spinner" {
+                        "spins"
+                    } else {
+                        "throws"
+                    }
+                    .to_owned(),
+                ),
+                (
+                    "thrown",
+                    if implement == "spinner" {
+                        "spun"
+                    } else {
+                        "thrown"
                     }
                     .to_owned(),
                 ),
