@@ -76,7 +76,7 @@ async fn create_game_returns_201_location_etag_and_state() {
         &app,
         post_json(
             "/v1/games",
-            &json!({"sides": {"a": {"name": "Tsoñ"}, "b": {"name": "Sahe"}}, "first": "B", "seed": "x"}),
+            &json!({"sides": {"a": {"name": "Hawks"}, "b": {"name": "Foxes"}}, "first": "B", "seed": "x"}),
         ),
     )
     .await;
@@ -88,12 +88,12 @@ async fn create_game_returns_201_location_etag_and_state() {
     assert_eq!(g["status"], "in_progress");
     assert_eq!(g["ruleset"]["preset"], "composite");
     assert_eq!(g["ruleset"]["options"]["counters_per_side"], 4);
-    assert_eq!(g["sides"][0]["name"], "Tsoñ");
+    assert_eq!(g["sides"][0]["name"], "Hawks");
     assert_eq!(g["sides"][0]["awl"]["space"], 1);
     assert_eq!(g["sides"][0]["awl"]["feature"], "south_creek_far");
     assert_eq!(g["sides"][1]["awl"]["physical_index"], 39);
     assert_eq!(g["to_throw"]["side"], "B");
-    assert_eq!(g["to_throw"]["name"], "Sahe");
+    assert_eq!(g["to_throw"]["name"], "Foxes");
     assert_eq!(g["seed"], "x", "the creator's own seed is shown");
     let unseeded = send(&app, post_empty("/v1/games")).await.json();
     assert_eq!(

@@ -761,10 +761,10 @@ export interface components {
          *       },
          *       "sides": {
          *         "a": {
-         *           "name": "Tsoñ"
+         *           "name": "Hawks"
          *         },
          *         "b": {
-         *           "name": "Sahe"
+         *           "name": "Foxes"
          *         }
          *       },
          *       "first": "A",
@@ -2135,7 +2135,7 @@ export interface components {
              *     only spaces or invisible characters), no control characters and no
              *     bidirectional controls; not the other side's name, compared without
              *     case (default "Side A" / "Side B").
-             * @example Tsoñ
+             * @example Hawks
              */
             name?: string | null;
             /** @description Player names in throwing order, 1 to 8 names of 1 to 40 characters. */

@@ -28,7 +28,7 @@ use crate::service::{self, Answer, Created, GameRequest, NewGame, Service};
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({
     "ruleset": {"preset": "composite", "options": {"counters_per_side": 4}},
-    "sides": {"a": {"name": "Tsoñ"}, "b": {"name": "Sahe"}},
+    "sides": {"a": {"name": "Hawks"}, "b": {"name": "Foxes"}},
     "first": "A",
     "seed": "lesson-1",
     "narration": {"audience": "general", "detail": "lesson"}
@@ -92,7 +92,7 @@ pub struct SideRequest {
     #[schema(
         min_length = 1,
         max_length = 40,
-        example = "Tsoñ",
+        example = "Hawks",
         pattern = "^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065\\u206A-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8][^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
     )]
     pub name: Option<String>,
