@@ -29,12 +29,10 @@ use crate::rules::{
     Creek, DryBranch, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason,
 };
 
-/// Narrate one move: one `event` segment per event (the throw first), the
-/// rules behind the move's notable events (or, on a routine move, one
-/// relevant rule the previous move did not state), and, on the first move,
-/// on moves with a notable event and on every third move, one cultural-
-/// context fact the game has not told yet, relevant to the move where one
-/// fits.
+/// Narrate one move for a lesson (the narration a game keeps): on the
+/// first move the game's framing, then the events (after the first move the
+/// throw and the move in one sentence), the rules the plan states (see
+/// `plan.rs`) and the context fact it chose, if any.
 #[must_use]
 pub fn narrate_move(ctx: &MoveContext<'_>) -> Narration {
     let plan = plan(catalogue(), ctx);
