@@ -8,8 +8,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use zohn_ahl::narration::{
-    Audience, Cast, MoveContext, Narration, RuleId, SegmentKind, catalogue, in_games, lesson,
-    narrate_move, remember_fact,
+    Audience, Cast, Detail, MoveContext, Narration, RuleId, SegmentKind, catalogue, in_games,
+    lesson, narrate_move, remember_fact, renarrate_move,
 };
 use zohn_ahl::rules::{
     DeadlyNorthBank, DryBranch, EndCheck, Event, GameState, Options, Overshoot, OwnLastSpace,
@@ -27,6 +27,16 @@ struct Move {
     n: u32,
     events: Vec<Event>,
     narration: Narration,
+    /// The move told at the other detail levels (`brief`, `full`), from the
+    /// lesson's plan.
+    other_details: Vec<Narration>,
+}
+
+impl Move {
+    /// The move's narration at every detail level, the lesson's first.
+    fn every_detail(&self) -> impl Iterator<Item = &Narration> {
+        std::iter::once(&self.narration).chain(&self.other_details)
+    }
 }
 
 /// Names that are people: each side is one player named after it, or a
@@ -81,10 +91,38 @@ fn narrated(options: Options, players: usize, seed: &str, audience: Audience) ->
         if let Some(fact) = narration.fact() {
             remember_fact(&mut told, fact, &options);
         }
+        // The other detail levels on the first seeds (rendering every move
+        // three times over every game would triple the test's time).
+        let every_detail = ["fidelity-1", "fidelity-2", "fidelity-3"].contains(&seed);
+        let other_details = [Detail::Brief, Detail::Full]
+            .into_iter()
+            .filter(|_| every_detail)
+            .map(|detail| {
+                renarrate_move(
+                    &MoveContext {
+                        options: &options,
+                        cast: &cast,
+                        audience,
+                        move_number: n,
+                        detail,
+                        from: state.awl(seat.side),
+                        to: played.state.awl(seat.side),
+                        seat,
+                        throw: &throw,
+                        score: &played.score,
+                        events: &played.events,
+                        told: &[],
+                        previous: None,
+                    },
+                    &narration,
+                )
+            })
+            .collect();
         moves.push(Move {
             n,
             events: played.events,
             narration,
+            other_details,
         });
         state = played.state;
     }
@@ -209,7 +247,8 @@ struct Game {
 }
 
 /// Every ruleset's games in every audience, played once for all the
-/// tests (on two threads).
+/// tests (on two threads); the moves of the first three seeds are told at
+/// every detail level.
 fn games() -> &'static [Game] {
     static GAMES: std::sync::OnceLock<Vec<Game>> = std::sync::OnceLock::new();
     GAMES.get_or_init(|| {
@@ -784,7 +823,7 @@ fn no_sentence_contradicts_the_ruleset_in_play() {
         let (options, players) = (game.options, game.players);
         for m in &game.moves {
             let where_ = format!("{} {} {} move {}", game.name, game.audience, game.seed, m.n);
-            for s in &m.narration.segments {
+            for s in m.every_detail().flat_map(|n| &n.segments) {
                 if let Some(rule) = &s.rule {
                     let id: RuleId = rule.parse().unwrap();
                     if !id.applies(&options, players > 1) {
@@ -936,7 +975,7 @@ fn a_named_player_is_never_it() {
     for game in games() {
         let names = names(game.players);
         for m in &game.moves {
-            for s in &m.narration.segments {
+            for s in m.every_detail().flat_map(|n| &n.segments) {
                 for sentence in sentences(&s.text) {
                     if !names.iter().any(|n| sentence.contains(n.as_str())) {
                         continue;

@@ -64,6 +64,7 @@ struct DepartureText {
 struct FramingText {
     #[allow(dead_code)]
     comment: String,
+    intro: DepartureText,
     custom: DepartureText,
     review: ReviewText,
 }
@@ -361,7 +362,8 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     }
 }
 
-/// What a game played with `options` is and where its rules come from, in
+/// What a game played with `options` is (a Kiowa race game, with the
+/// ruleset's counters per side) and where its rules come from, in
 /// `audience`'s words, then the note that no Kiowa educator has reviewed
 /// the narration: the summary of the preset whose options these are, or a
 /// note that the game mixes options of its own.
@@ -389,9 +391,21 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
     } else {
         &framing.review.text
     };
+    let intro = if young {
+        &framing.intro.young
+    } else {
+        &framing.intro.text
+    }
+    .replace("{counters}", &options.counters_per_side.to_string());
+    let mut cites = framing.intro.citations.clone();
+    for c in citations {
+        if !cites.contains(c) {
+            cites.push(c.clone());
+        }
+    }
     CitedText {
-        text: format!("{text} {review}"),
-        citations: citations.clone(),
+        text: format!("{intro} {text} {review}"),
+        citations: cites,
     }
 }
 
