@@ -2204,3 +2204,344 @@ fn regression_fact_slips_credit_what_each_source_says() {
         );
     }
 }
+
+/// The placeholders that stand for a side's name, which may be a team's
+/// plural name ("The Foxes").
+const SIDE_PLACEHOLDERS: [&str; 5] = ["{side}", "{payer}", "{payee}", "{next_side}", "{opponent}"];
+
+/// Words after which a side's name is an object or a complement, not the
+/// subject of what follows ("the awl of {side} moves", "costs {side} a
+/// throw", "the winner is {side}"). Not "and": it joins subjects as often
+/// as objects ("... and {payee} holds 3").
+const GOVERNS_A_NAME: &[&str] = &[
+    "of", "to", "for", "from", "by", "with", "over", "against", "on", "in", "at", "the", "costs",
+    "leaves", "brings", "pay", "give", "gives", "owes", "between", "past", "than", "into", "onto",
+    "toward", "towards", "is",
+];
+
+/// Words that may follow a name without its being their subject ("from
+/// {payer} to {payee}").
+const FOLLOWS_A_NAME: &[&str] = &[
+    "to", "and", "or", "nor", "with", "for", "from", "of", "than",
+];
+
+/// The placeholders that stand for a verb ("throws" or "spins").
+const VERB_PLACEHOLDERS: [&str; 2] = ["{throws}", "{throw}"];
+
+/// Every template text with its place in templates.json: events and
+/// lesson phrasings, rule statements and their short forms, per audience,
+/// and the facts, glossary and feature words, which take no name today.
+fn templates_with_paths(cat: &Catalogue) -> Vec<(String, &str)> {
+    let mut out: Vec<(String, &str)> = Vec::new();
+    for (section, map) in [
+        ("events", &cat.templates.events),
+        ("lesson", &cat.templates.lesson),
+    ] {
+        for (key, p) in map {
+            for a in Audience::ALL {
+                for (i, t) in p.for_audience(a).iter().enumerate() {
+                    out.push((format!("{section}.{key}.{}[{i}]", a.key()), t));
+                }
+            }
+        }
+    }
+    for (key, r) in &cat.templates.rules {
+        for a in Audience::ALL {
+            out.push((format!("rules.{key}.{}", a.key()), r.full(a)));
+            for (i, t) in r.short.for_audience(a).iter().enumerate() {
+                out.push((format!("rules.{key}.short.{}[{i}]", a.key()), t));
+            }
+        }
+    }
+    for f in &cat.facts {
+        for (a, t) in [
+            ("general", &f.general),
+            ("young", &f.young),
+            ("scholar", &f.scholar),
+        ] {
+            out.push((format!("facts {}.{a}", f.id), t));
+        }
+    }
+    for t in &cat.glossary {
+        out.push((format!("glossary {}.meaning", t.id), &t.meaning));
+        out.push((format!("glossary {}.young", t.id), &t.young));
+    }
+    for (key, w) in &cat.features {
+        for (a, t) in [
+            ("general", &w.general),
+            ("young", &w.young),
+            ("scholar", &w.scholar),
+        ] {
+            out.push((format!("features {key}.{a}"), t));
+        }
+    }
+    out
+}
+
+/// Whether the name at byte `at` of `text` follows a word that governs it
+/// (a placeholder or punctuation between them counts as none).
+fn governed(text: &str, at: usize) -> bool {
+    let previous: String = text[..at]
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<String>()
+        .to_lowercase();
+    GOVERNS_A_NAME.contains(&previous.as_str())
+}
+
+/// Where `text` makes a side's name the subject of a verb (the name, a
+/// space and a lower-case word, with no preposition or verb governing the
+/// name) or gives it a possessive ("{side}'s"): the placeholders so used.
+fn side_as_subject(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for placeholder in SIDE_PLACEHOLDERS {
+        for (at, _) in text.match_indices(placeholder) {
+            let after = &text[at + placeholder.len()..];
+            if after.starts_with('\'') || after.starts_with('\u{2019}') {
+                found.push(format!("{placeholder}'s"));
+                continue;
+            }
+            let Some(rest) = after.strip_prefix(' ') else {
+                continue;
+            };
+            // A verb's placeholder ("{side} {throws} 4") is a verb too.
+            let next: String = VERB_PLACEHOLDERS
+                .iter()
+                .find(|v| rest.starts_with(*v))
+                .map_or_else(
+                    || {
+                        rest.chars()
+                            .take_while(|c| c.is_alphabetic() || *c == '\'' || *c == '-')
+                            .collect()
+                    },
+                    |v| (*v).to_owned(),
+                );
+            if !next.starts_with(|c: char| c.is_lowercase() || c == '{')
+                || FOLLOWS_A_NAME.contains(&next.as_str())
+            {
+                continue;
+            }
+            if !governed(text, at) {
+                found.push(format!("{placeholder} {next}"));
+            }
+        }
+    }
+    found
+}
+
+/// Regression (issue 25): "The Foxes gives one counting stick to Red
+/// Team." A side's name may be a team's plural name, so no template makes
+/// it the subject of a verb ("{payer} hands", "{side} has", "{next_side}
+/// gets") or gives it a possessive "'s"; a player, a person, may be one.
+/// The names are objects: "the awl of {side} moves", "a counter goes from
+/// {payer} to {payee}", "the win goes to {side}".
+#[test]
+fn regression_a_team_name_was_the_subject_of_a_singular_verb() {
+    // The check itself.
+    for (text, subject) in [
+        ("{payer} hands one counter to {payee}.", true),
+        ("Now {next_side} gets a turn.", true),
+        ("Too bad. {side} will miss the next turn.", true),
+        ("at space {space}: {side} loses the throw", true),
+        ("Play ends, and {side} wins.", true),
+        ("The Foxes? No: {side}'s awl.", true),
+        ("The awl of {side} moves {steps_spaces}.", false),
+        ("Landing there costs {side} a throw.", false),
+        ("A counter goes from {payer} to {payee}.", false),
+        ("Transfer of a single counter, {payer} to {payee}.", false),
+        ("The turn passes to {next_side}.", false),
+        ("Your turn, {next_side}!", false),
+        ("{side} {throws} {value}, too many.", true),
+        ("Holdings: {payee} {payee_counters}.", false),
+        ("{player} {throws} again.", false),
+    ] {
+        assert_eq!(!side_as_subject(text).is_empty(), subject, "{text:?}");
+    }
+    let offences: Vec<String> = templates_with_paths(catalogue())
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let found = side_as_subject(text);
+            (!found.is_empty()).then(|| format!("{path} ({}): {text:?}", found.join(", ")))
+        })
+        .collect();
+    assert!(
+        offences.is_empty(),
+        "{} templates make a side's name a subject:\n{}",
+        offences.len(),
+        offences.join("\n")
+    );
+}
+
+/// A word after a side's name, with no word governing the name before it,
+/// that makes the name the subject of a verb agreeing with one: "is",
+/// "has", "was", "does" or a word in -s (but not "as", "its", "this",
+/// "thus", "plus"); or a possessive.
+fn singular_verb_after(sentence: &str, name: &str) -> Option<String> {
+    const NOT_VERBS: &[&str] = &["as", "its", "this", "thus", "plus", "towards", "always"];
+    for (at, _) in sentence.match_indices(name) {
+        let after = &sentence[at + name.len()..];
+        if after.starts_with('\'') || after.starts_with('\u{2019}') {
+            return Some(format!("{name}'s"));
+        }
+        let Some(rest) = after.strip_prefix(' ') else {
+            continue;
+        };
+        let word: String = rest.chars().take_while(|c| c.is_alphabetic()).collect();
+        if !word.starts_with(|c: char| c.is_lowercase())
+            || NOT_VERBS.contains(&word.as_str())
+            || governed(sentence, at)
+        {
+            continue;
+        }
+        if ["is", "has", "was", "does"].contains(&word.as_str()) || word.ends_with('s') {
+            return Some(format!("{name} {word}"));
+        }
+    }
+    None
+}
+
+/// Regression (issue 25), in play: seeded games between "The Foxes" and
+/// "The Hawks" (one named player a side, and teams of two), under every
+/// preset and the dry-branch options no preset uses, narrated for every
+/// audience and re-rendered at every detail level, and the stopped-game
+/// result: no sentence says "The Foxes gives", "The Foxes has", "The
+/// Foxes is" or "The Foxes's".
+#[test]
+fn regression_a_team_name_was_the_subject_of_a_singular_verb_in_played_games() {
+    use zohn_ahl::domain::{ThrowOrigin, Turn, play_move};
+    use zohn_ahl::narration::{Detail, renarrate_move};
+    use zohn_ahl::rules::{DryBranch, GameState, Options, Table};
+    use zohn_ahl::throws::{SeededThrows, ThrowSource};
+    use zohn_ahl::transcript::NarratedGame;
+
+    const NAMES: [&str; 2] = ["The Foxes", "The Hawks"];
+    let mut rulesets: Vec<(String, Options)> = Preset::ALL
+        .iter()
+        .map(|p| (format!("{p:?}"), p.options()))
+        .collect();
+    for dry_branch in [DryBranch::LoseThrow, DryBranch::CrossOver] {
+        rulesets.push((
+            format!("{dry_branch:?}"),
+            Options {
+                dry_branch,
+                ..Options::default()
+            },
+        ));
+    }
+    let mut found: std::collections::BTreeMap<String, String> = Default::default();
+    let mut sentences_checked = 0usize;
+    let mut check = |text: &str, at: &dyn Fn() -> String| {
+        for sentence in text.split_inclusive(['.', '!', '?', ';', ':']) {
+            sentences_checked += 1;
+            for name in NAMES {
+                if let Some(wrong) = singular_verb_after(sentence, name) {
+                    // One report per shape of sentence, numbers aside.
+                    let shape: String = sentence
+                        .trim()
+                        .chars()
+                        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+                        .collect();
+                    found
+                        .entry(shape)
+                        .or_insert_with(|| format!("{wrong:?} ({})", at()));
+                }
+            }
+        }
+    };
+    for (ruleset, options) in &rulesets {
+        for players in [1, 2] {
+            let cast = Cast {
+                sides: NAMES.map(str::to_owned),
+                players: if players == 1 {
+                    [vec!["Ama".to_owned()], vec!["Bea".to_owned()]]
+                } else {
+                    [
+                        vec!["Ama".to_owned(), "Cy".to_owned()],
+                        vec!["Bea".to_owned(), "Dee".to_owned()],
+                    ]
+                },
+            };
+            let table = Table::new(*options, [players, players], Side::A).unwrap();
+            for audience in Audience::ALL {
+                for seed in ["foxes-1", "foxes-2", "foxes-3"] {
+                    let mut throws = SeededThrows::new(seed);
+                    let start = GameState::new(&table);
+                    let mut told: Vec<String> = Vec::new();
+                    let mut game = NarratedGame {
+                        options: *options,
+                        cast: cast.clone(),
+                        moves: Vec::new(),
+                    };
+                    for n in 1..=20_000 {
+                        let last = game.moves.last();
+                        let state = last.map_or(&start, |m| &m.state);
+                        if state.is_finished() {
+                            break;
+                        }
+                        let turn = Turn {
+                            table: &table,
+                            cast: &cast,
+                            audience,
+                            state,
+                            previous: last.map(|m| &m.narration),
+                        };
+                        let throw = throws.throw(options.throw_table, n);
+                        let record =
+                            play_move(&turn, n, throw, ThrowOrigin::Server, &mut told).unwrap();
+                        game.moves.push(record);
+                    }
+                    for m in &game.moves {
+                        for detail in Detail::ALL {
+                            let narration =
+                                renarrate_move(&game.context_at(m, audience, detail), &m.narration);
+                            for s in &narration.segments {
+                                check(&s.text, &|| {
+                                    format!(
+                                        "{ruleset} {players} a side {audience:?} {detail:?} {seed} move {}",
+                                        m.n
+                                    )
+                                });
+                            }
+                        }
+                    }
+                }
+                for (counters, event) in [
+                    (
+                        [7, 3],
+                        Event::Won {
+                            side: Side::A,
+                            reason: WinReason::Stopped,
+                        },
+                    ),
+                    (
+                        [3, 7],
+                        Event::Won {
+                            side: Side::B,
+                            reason: WinReason::Stopped,
+                        },
+                    ),
+                ] {
+                    for s in narrate_stop(options, &cast, audience, counters, &event).segments {
+                        check(&s.text, &|| format!("{ruleset} {audience:?} stopped"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(sentences_checked > 10_000, "{sentences_checked} sentences");
+    assert!(
+        found.is_empty(),
+        "{} sentences make a team's name the subject of a singular verb:\n{}",
+        found.len(),
+        found
+            .iter()
+            .map(|(s, at)| format!("{s:?}: {at}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
