@@ -36,6 +36,7 @@ async fn read_log(config: &Configuration, id: &str) -> (usize, usize) {
             cursor.as_deref(),
             Some(7),
             Some(models::Audience::Young),
+            Some(models::Detail::Brief),
         )
         .await
         .expect("a page of the move log");
