@@ -89,7 +89,7 @@ fn narrated(options: Options, players: usize, seed: &str, audience: Audience) ->
             previous: moves.last().map(|m| &m.narration),
         });
         if let Some(fact) = narration.fact() {
-            remember_fact(&mut told, fact, &options);
+            remember_fact(&mut told, fact);
         }
         // The other detail levels on the first seeds (rendering every move
         // three times over every game would triple the test's time).

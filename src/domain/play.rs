@@ -63,7 +63,7 @@ pub fn play_move(
         previous: turn.previous,
     });
     if let Some(fact) = narration.fact() {
-        narration::remember_fact(told, fact, options);
+        narration::remember_fact(told, fact);
     }
     Ok(MoveRecord {
         n,

@@ -80,7 +80,7 @@ pub const QUIET_FACT_EVERY: u32 = 7;
 /// (`told`, oldest first, as [`MoveContext::told`] reads it). A game tells
 /// each fact at most once, so the list never holds more than the
 /// catalogue's facts.
-pub fn remember_fact(told: &mut Vec<String>, fact: &str, _options: &Options) {
+pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
     if !told.iter().any(|t| t == fact) {
         told.push(fact.to_owned());
     }

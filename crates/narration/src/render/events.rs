@@ -1,255 +1,26 @@
-//! Turning a move's events into narrated, cited segments.
-//!
-//! Narration happens in two steps.
-//!
-//! 1. A **plan** (see `plan.rs`) decides what to tell besides the events:
-//!    which rules, each in full or as a short restatement, and which
-//!    context fact. The plan depends on the game's history (the facts told
-//!    so far and the previous move's narration) but never on the audience,
-//!    and it is kept in the stored segments: a rule segment keeps its rule
-//!    id and its `brief` flag, a context segment its fact id.
-//! 2. The **rendering**, here, turns a plan and the move's events into
-//!    text for one audience. Phrasings rotate with the move number, so
-//!    consecutive moves never read the same, and nothing else goes into
-//!    the choice: a stored move re-rendered for another audience
-//!    ([`renarrate_move`]) reads exactly as if the game had been narrated
-//!    for that audience from the start.
+//! A move's events in words: the throw (after a lesson's first move, told
+//! with the move in one sentence), then one sentence per event, each cited
+//! by the sources of the rule behind it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use super::caption::caption;
-use super::catalogue::{Catalogue, catalogue};
-use super::lesson::framing;
-use super::plan::{Plan, plan};
-use super::rule_id::RuleId;
-use super::statement::{rule_cite, rule_segment};
-use super::template::{BoardVars, choose, count_word, spaces};
-use super::vocabulary::{Audience, Cast, Detail, MoveContext, Narration, Segment, SegmentKind};
-use crate::rules::{
-    Creek, DryBranch, Event, Options, Side, SpinnerSector, Throw, ThrowTable, WinReason,
-};
+use super::super::catalogue::Catalogue;
+use super::super::rule_id::RuleId;
+use super::super::statement::rule_cite;
+use super::super::template::{BoardVars, choose, count_word, spaces};
+use super::super::vocabulary::{Audience, Detail, MoveContext, Segment, SegmentKind};
+use crate::rules::{Creek, DryBranch, Event, Side, SpinnerSector, Throw, ThrowTable, WinReason};
 
-/// Narrate one move for a lesson (the narration a game keeps): on the
-/// first move the game's framing, then the events (after the first move the
-/// throw and the move in one sentence), the rules the plan states (see
-/// `plan.rs`) and the context fact it chose, if any.
-#[must_use]
-pub fn narrate_move(ctx: &MoveContext<'_>) -> Narration {
-    let plan = plan(catalogue(), ctx);
-    render(ctx, &plan)
-}
-
-/// Narrate a stored move again for `ctx.audience`: the same events, the
-/// same rules in the same form and the same context fact as `stored` (the
-/// move's narration as first written, in any audience), in that audience's
-/// words. Deterministic: it reads exactly as [`narrate_move`] would have
-/// written the move for that audience. `ctx.told` and `ctx.previous` are
-/// not read.
-#[must_use]
-pub fn renarrate_move(ctx: &MoveContext<'_>, stored: &Narration) -> Narration {
-    render(ctx, &Plan::of_stored(stored))
-}
-
-/// The plan a narration followed, as [`narrate_planned`] takes it: the
-/// rules of its `rule` segments, each with whether it is restated briefly,
-/// and its context fact (what [`renarrate_move`] reads off a stored
-/// narration).
-#[must_use]
-pub fn plan_of(narration: &Narration) -> (Vec<(String, bool)>, Option<String>) {
-    let plan = Plan::of_stored(narration);
-    (plan.rules, plan.fact)
-}
-
-/// Narrate a move from its plan as [`plan_of`] gives it: the same text as
-/// [`renarrate_move`] of a narration with that plan (deterministic). The
-/// narration carries no memory of the rules stated (`rules_stated` is
-/// empty). `ctx.told` and `ctx.previous` are not read.
-#[must_use]
-pub fn narrate_planned(
-    ctx: &MoveContext<'_>,
-    rules: &[(String, bool)],
-    fact: Option<&str>,
-) -> Narration {
-    render(
-        ctx,
-        &Plan {
-            rules: rules.to_vec(),
-            fact: fact.map(str::to_owned),
-            rules_stated: BTreeMap::new(),
-        },
-    )
-}
-
-/// Narrate a stopped game's result event ([`Event::Won`] with
-/// [`WinReason::Stopped`], or [`Event::Drawn`]).
-#[must_use]
-pub fn narrate_stop(
-    options: &Options,
-    cast: &Cast,
-    audience: Audience,
-    counters: [u8; 2],
-    event: &Event,
-) -> Narration {
-    let cat = catalogue();
-    let (key, side) = match event {
-        Event::Won { side, .. } => ("stopped", Some(*side)),
-        _ => ("stopped_draw", None),
-    };
-    let held = side.map_or(counters[0], |s| counters[s.index()]);
-    let name = side.map(|s| cast.side(s).to_owned()).unwrap_or_default();
-    let words = BoardVars::new(cat, options, audience);
-    let rule = RuleId::StopMostCounters;
-    let text = cat.templates.events.get(key).map_or_else(String::new, |p| {
-        let list = p.for_audience(audience);
-        let template = list.first().map_or("", String::as_str);
-        words.fill(
-            template,
-            &[("side", &name), ("counters", &count_word(held, audience))],
-        )
-    });
-    let mut segments = vec![Segment {
-        kind: SegmentKind::Event,
-        text,
-        citations: rule_cite(cat, rule, options.board),
-        rule: Some(rule.key().to_owned()),
-        fact: None,
-        brief: false,
-    }];
-    segments.push(rule_segment(cat, &words, rule.key(), false, audience, 0));
-    Narration {
-        audience,
-        segments,
-        rules_stated: BTreeMap::new(),
-    }
-}
-
-fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
-    let cat = catalogue();
-    let mut r = Renderer {
-        cat,
-        ctx,
-        words: BoardVars::new(cat, ctx.options, ctx.audience),
-        segments: Vec::new(),
-        used: HashMap::new(),
-        folded_move: false,
-    };
-    if ctx.move_number == 1 && ctx.detail != Detail::Brief {
-        let framing = framing(ctx.options, ctx.audience);
-        r.segments.push(Segment {
-            kind: SegmentKind::Framing,
-            text: framing.text,
-            citations: framing.citations,
-            rule: None,
-            fact: None,
-            brief: false,
-        });
-    }
-    r.throw();
-    for (i, event) in ctx.events.iter().enumerate() {
-        r.event(event, ctx.events.get(i + 1));
-    }
-    if ctx.detail == Detail::Brief {
-        return brief(ctx, r.segments, plan);
-    }
-    let mut rules = plan.rules.clone();
-    if ctx.detail == Detail::Full {
-        // Every rule behind the move's events, each in full.
-        for rule in r.segments.iter().filter_map(|s| s.rule.as_deref()) {
-            if cat.templates.rules.contains_key(rule) && !rules.iter().any(|(id, _)| id == rule) {
-                rules.push((rule.to_owned(), false));
-            }
-        }
-        for (_, brief) in &mut rules {
-            *brief = false;
-        }
-    }
-    for (id, brief) in &rules {
-        r.segments.push(rule_segment(
-            cat,
-            &r.words,
-            id,
-            *brief,
-            ctx.audience,
-            ctx.move_number,
-        ));
-    }
-    if let Some(fact) = plan
-        .fact
-        .as_deref()
-        .and_then(|id| cat.facts.iter().find(|f| f.id == id))
-        // A move first narrated for scholars may hold a fact that rests on
-        // modern retellings alone; narrated again for another audience it
-        // tells none.
-        .filter(|f| f.told_to(ctx.audience))
-    {
-        let text = match ctx.audience {
-            Audience::Young => &fact.young,
-            Audience::General => &fact.general,
-            Audience::Scholar => &fact.scholar,
-        };
-        r.segments.push(Segment {
-            kind: SegmentKind::Context,
-            text: text.clone(),
-            citations: fact.citations.clone(),
-            rule: None,
-            fact: Some(fact.id.clone()),
-            brief: false,
-        });
-    }
-    Narration {
-        audience: ctx.audience,
-        segments: r.segments,
-        rules_stated: plan.rules_stated.clone(),
-    }
-}
-
-/// A move at [`Detail::Brief`]: its caption, one sentence, cited by the
-/// sources of every event it sums up; its rule is the move's most notable
-/// one (the last event's rule that is not the throw's, the move's or the
-/// turn's), else the throw's.
-fn brief(ctx: &MoveContext<'_>, events: Vec<Segment>, plan: &Plan) -> Narration {
-    let options = ctx.options;
-    let routine = [
-        RuleId::throw_table(options.throw_table).key(),
-        RuleId::Move.key(),
-        RuleId::turn(options.turn_order, ctx.cast.has_teams()).key(),
-    ];
-    let rule = events
-        .iter()
-        .filter_map(|s| s.rule.as_deref())
-        .rfind(|r| !routine.contains(r))
-        .unwrap_or(routine[0])
-        .to_owned();
-    let mut citations = Vec::new();
-    for c in events.into_iter().flat_map(|s| s.citations) {
-        if !citations.contains(&c) {
-            citations.push(c);
-        }
-    }
-    Narration {
-        audience: ctx.audience,
-        segments: vec![Segment {
-            kind: SegmentKind::Event,
-            text: caption(ctx, ctx.from, ctx.to),
-            citations,
-            rule: Some(rule),
-            fact: None,
-            brief: false,
-        }],
-        rules_stated: plan.rules_stated.clone(),
-    }
-}
-
-struct Renderer<'a> {
-    cat: &'static Catalogue,
-    ctx: &'a MoveContext<'a>,
-    words: BoardVars,
-    segments: Vec<Segment>,
+pub(super) struct Renderer<'a> {
+    pub(super) cat: &'static Catalogue,
+    pub(super) ctx: &'a MoveContext<'a>,
+    pub(super) words: BoardVars,
+    pub(super) segments: Vec<Segment>,
     /// How often each template key has been used in this move.
-    used: HashMap<&'static str, usize>,
+    pub(super) used: HashMap<&'static str, usize>,
     /// The throw's sentence told the move too (at [`Detail::Lesson`]), so
     /// the move's own sentence is left out.
-    folded_move: bool,
+    pub(super) folded_move: bool,
 }
 
 impl Renderer<'_> {
@@ -292,7 +63,7 @@ impl Renderer<'_> {
             .unwrap_or_default()
     }
 
-    fn throw(&mut self) {
+    pub(super) fn throw(&mut self) {
         let ctx = self.ctx;
         let audience = self.audience();
         let words = &self.cat.templates.words;
@@ -415,7 +186,7 @@ impl Renderer<'_> {
     }
 
     #[allow(clippy::too_many_lines)]
-    fn event(&mut self, event: &Event, next: Option<&Event>) {
+    pub(super) fn event(&mut self, event: &Event, next: Option<&Event>) {
         let ctx = self.ctx;
         let cast = ctx.cast;
         let audience = self.audience();
