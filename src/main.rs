@@ -24,13 +24,43 @@ fn main() -> ExitCode {
             preset,
             audience,
             detail,
-        } => match zohn_ahl::transcript::transcript_at(&seed, preset, audience, detail) {
-            Ok(text) => print_out(&text),
-            Err(e) => {
-                eprintln!("zohn-ahl: {e}");
-                ExitCode::FAILURE
+            side_a,
+            side_b,
+            read_aloud,
+        } => {
+            // The names pass the checks a new game's names pass.
+            let checked = zohn_ahl::service::GameRequest {
+                preset: Some(preset),
+                sides: [side_a, side_b].map(|name| zohn_ahl::service::SideRequest {
+                    name,
+                    players: None,
+                }),
+                ..Default::default()
             }
-        },
+            .check();
+            let sides = match checked {
+                Ok(new) => new.sides.map(|(name, _)| name),
+                Err(refusal) => {
+                    eprintln!("zohn-ahl: {}", refusal.detail);
+                    return ExitCode::FAILURE;
+                }
+            };
+            let request = zohn_ahl::transcript::TranscriptRequest {
+                seed,
+                preset,
+                audience,
+                detail,
+                sides,
+                read_aloud,
+            };
+            match zohn_ahl::transcript::transcript_of(&request) {
+                Ok(text) => print_out(&text),
+                Err(e) => {
+                    eprintln!("zohn-ahl: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Verify(args) => match zohn_ahl::server::verify(&args.database_url) {
             Ok((games, faults)) if faults.is_empty() => {
                 print_out(&format!("{}, no fault\n", checked(games)))

@@ -88,6 +88,9 @@ impl NarratedGame {
     }
 }
 
+/// The sides' names a transcript uses unless told others.
+pub const DEFAULT_SIDES: [&str; 2] = ["Side A", "Side B"];
+
 /// Play the seeded game of `preset` between "Side A" and "Side B" (A
 /// first), narrating every move for `audience` as the service would.
 ///
@@ -98,15 +101,29 @@ pub fn narrated_game(
     preset: Preset,
     audience: Audience,
 ) -> Result<NarratedGame, TranscriptError> {
+    narrated_game_between(seed, preset, audience, &DEFAULT_SIDES.map(str::to_owned))
+}
+
+/// [`narrated_game`] between sides named `sides` (A first; checked names,
+/// as the service's creation checks give them): each side's players are
+/// named as the service names them when a game gives none.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn narrated_game_between(
+    seed: &str,
+    preset: Preset,
+    audience: Audience,
+    sides: &[String; 2],
+) -> Result<NarratedGame, TranscriptError> {
     let options = preset.options();
     let players = usize::from(preset.default_players());
     let table = Table::new(options, [players, players], Side::A)?;
-    let names = ["Side A", "Side B"];
     let cast = Cast {
-        sides: names.map(str::to_owned),
-        players: names.map(|n| {
+        sides: sides.clone(),
+        players: sides.clone().map(|n| {
             if players == 1 {
-                vec![n.to_owned()]
+                vec![n]
             } else {
                 (1..=players).map(|i| format!("{n} {i}")).collect()
             }
@@ -167,31 +184,133 @@ pub fn transcript_at(
     audience: Audience,
     detail: Detail,
 ) -> Result<String, TranscriptError> {
-    let game = narrated_game(seed, preset, audience)?;
+    transcript_of(&TranscriptRequest {
+        seed: seed.to_owned(),
+        preset,
+        audience,
+        detail,
+        sides: DEFAULT_SIDES.map(str::to_owned),
+        read_aloud: false,
+    })
+}
+
+/// What `zohn-ahl transcript` prints: which game, told how.
+#[derive(Clone, Debug)]
+pub struct TranscriptRequest {
+    /// The game's seed.
+    pub seed: String,
+    /// Its preset.
+    pub preset: Preset,
+    /// Who the narration is for.
+    pub audience: Audience,
+    /// How much each move tells.
+    pub detail: Detail,
+    /// The sides' names, A first (checked as the service checks them).
+    pub sides: [String; 2],
+    /// Only the words to read aloud: no headings, labels, counters or
+    /// citations (a closing line says where the sources are).
+    pub read_aloud: bool,
+}
+
+impl TranscriptRequest {
+    /// The command that prints this transcript.
+    fn command(&self) -> String {
+        let preset: &'static str = self.preset.into();
+        let mut command = format!(
+            "zohn-ahl transcript --seed {} --preset {preset} --audience {}",
+            self.seed,
+            self.audience.key()
+        );
+        // The default level goes unsaid, as it did before there were others.
+        if self.detail != Detail::Lesson {
+            let _ = write!(command, " --detail {}", self.detail.key());
+        }
+        for (flag, (name, default)) in ["--side-a", "--side-b"]
+            .into_iter()
+            .zip(self.sides.iter().zip(DEFAULT_SIDES))
+        {
+            if name != default {
+                let _ = write!(command, " {flag} {}", shell_word(name));
+            }
+        }
+        if self.read_aloud {
+            command.push_str(" --read-aloud");
+        }
+        command
+    }
+}
+
+/// `word` as one shell word: quoted unless it is plain.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The transcript `request` asks for: Markdown with citations (as
+/// [`transcript_at`]), or with [`TranscriptRequest::read_aloud`] the
+/// narration's words alone, a paragraph a move.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptError> {
+    let TranscriptRequest {
+        seed,
+        preset,
+        audience,
+        detail,
+        sides,
+        read_aloud,
+    } = request;
+    let (preset, audience, detail) = (*preset, *audience, *detail);
+    let game = narrated_game_between(seed, preset, audience, sides)?;
+    let command = request.command();
+    if *read_aloud {
+        let mut out = String::new();
+        for m in &game.moves {
+            let told = game.told(m, audience, detail);
+            let words: Vec<&str> = told.segments.iter().map(|s| s.text.as_str()).collect();
+            let _ = writeln!(out, "Move {}. {}\n", m.n, words.join(" "));
+        }
+        let full = command.replace(" --read-aloud", "");
+        let _ = writeln!(
+            out,
+            "(Every sentence above cites its sources in the full transcript: `{full}`.)"
+        );
+        return Ok(out);
+    }
     let mut cited: Vec<String> = Vec::new();
     let mut out = String::new();
     let _ = writeln!(out, "# Zohn Ahl: a narrated game\n");
     let preset_name: &'static str = preset.into();
-    // The default level goes unsaid, as it did before there were others.
-    let (detail_said, detail_flag) = if detail == Detail::Lesson {
-        (String::new(), String::new())
+    let detail_said = if detail == Detail::Lesson {
+        String::new()
     } else {
-        (
-            format!(", detail `{}`", detail.key()),
-            format!(" --detail {}", detail.key()),
-        )
+        format!(", detail `{}`", detail.key())
     };
     let _ = writeln!(
         out,
-        "Preset `{preset_name}`, seed `{seed}`, audience `{}`{detail_said}. Generated by `zohn-ahl transcript --seed {seed} --preset {preset_name} --audience {}{detail_flag}`; the same seed always gives the same game.\n",
-        audience.key(),
+        "Preset `{preset_name}`, seed `{seed}`, audience `{}`{detail_said}. Generated by `{command}`; the same seed always gives the same game.\n",
         audience.key(),
     );
+    // The counters line says A and B under the default names, else the
+    // names.
+    let labels: [&str; 2] = if sides.iter().zip(DEFAULT_SIDES).all(|(s, d)| s == d) {
+        ["A", "B"]
+    } else {
+        [sides[0].as_str(), sides[1].as_str()]
+    };
     for m in &game.moves {
         let _ = writeln!(
             out,
-            "## Move {}\n\nCounters after: A {}, B {}.\n",
-            m.n, m.state.counters[0], m.state.counters[1]
+            "## Move {}\n\nCounters after: {} {}, {} {}.\n",
+            m.n, labels[0], m.state.counters[0], labels[1], m.state.counters[1]
         );
         for segment in &game.told(m, audience, detail).segments {
             let label = match segment.kind {
@@ -251,5 +370,41 @@ mod tests {
         );
         assert!(!lesson.contains("--detail"));
         assert!(lesson.contains("*This game.*"), "the first move's framing");
+    }
+
+    #[test]
+    fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
+        let request = TranscriptRequest {
+            seed: "aloud".to_owned(),
+            preset: Preset::Composite,
+            audience: Audience::Young,
+            detail: Detail::Lesson,
+            sides: ["Hawks".to_owned(), "Foxes".to_owned()],
+            read_aloud: true,
+        };
+        let aloud = transcript_of(&request).unwrap();
+        let full = transcript_of(&TranscriptRequest {
+            read_aloud: false,
+            ..request.clone()
+        })
+        .unwrap();
+        assert!(full.contains("Counters after: Hawks 4, Foxes 4."), "{full}");
+        assert!(full.contains("--side-a Hawks --side-b Foxes`"), "{full}");
+        let paragraphs: Vec<&str> = aloud
+            .split("\n\n")
+            .filter(|p| p.starts_with("Move "))
+            .collect();
+        assert_eq!(paragraphs.len(), full.matches("\n## Move ").count());
+        // Each move's words, in order, as the full transcript tells them.
+        let move_1: Vec<&str> = full
+            .split("\n## Move 2\n")
+            .next()
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("- "))
+            .map(|l| l.rsplit_once(" [").map_or(l, |(text, _)| text))
+            .map(|l| l.split_once(".* ").map_or(l, |(_, text)| text))
+            .collect();
+        assert_eq!(paragraphs[0], format!("Move 1. {}", move_1.join(" ")));
     }
 }

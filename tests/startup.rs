@@ -573,3 +573,39 @@ fn a_key_file_others_may_read_is_refused_at_start() {
         "the database is not touched before the key is read"
     );
 }
+
+/// `zohn-ahl transcript` takes the sides' names, checked as a new game's
+/// names are (the same refusal, naming the field), and prints the read-aloud
+/// form.
+#[test]
+fn a_transcript_takes_checked_side_names_and_reads_aloud() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+            .args(["transcript", "--seed", "names", "--audience", "young"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--side-a", "Hawks", "--side-b", "hawks"]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("/sides/b/name") && said.contains("different names"),
+        "{said}"
+    );
+    let out = run(&["--side-a", "Hawks", "--side-b", "Foxes", "--read-aloud"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Move 1. "), "{text}");
+    assert!(text.contains("Hawks") && text.contains("Foxes") && !text.contains("Side A"));
+    assert!(
+        !text.contains('[') && !text.contains("## "),
+        "no citations, no headings"
+    );
+    assert!(
+        text.trim_end().ends_with(
+            "`zohn-ahl transcript --seed names --preset composite --audience young --side-a Hawks --side-b Foxes`.)"
+        ),
+        "{text}"
+    );
+}

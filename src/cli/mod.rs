@@ -189,6 +189,16 @@ pub enum Command {
         /// How much each move's narration tells.
         #[arg(long, value_parser = detail_parser(), default_value = "lesson")]
         detail: Detail,
+        /// Side A's name (checked as a new game's names are).
+        #[arg(long, value_name = "NAME")]
+        side_a: Option<String>,
+        /// Side B's name.
+        #[arg(long, value_name = "NAME")]
+        side_b: Option<String>,
+        /// Print only the words to read aloud, a paragraph a move: no
+        /// headings, counters or citations.
+        #[arg(long)]
+        read_aloud: bool,
     },
     /// Simulate many games and print their statistics and the engine's
     /// throughput (one thread).
