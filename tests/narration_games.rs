@@ -7,7 +7,9 @@
 
 use std::collections::HashSet;
 
-use zohn_ahl::narration::{Audience, Detail, REMIND_AFTER, SegmentKind, catalogue, renarrate_move};
+use zohn_ahl::narration::{
+    Audience, Detail, MAX_REMINDERS, REMIND_AFTER, SegmentKind, catalogue, renarrate_move,
+};
 use zohn_ahl::rules::{Board, Event, Preset, ThrowTable};
 use zohn_ahl::transcript::{NarratedGame, narrated_game};
 
@@ -388,12 +390,14 @@ fn counts_agree_with_their_nouns_and_verbs() {
 
 /// A lesson states a rule in full the first time, and again only briefly,
 /// only when [`REMIND_AFTER`] moves or more, and no fewer than the move it was last stated at, have passed since it was last
-/// stated (so never on two moves in a row); the first move states the
-/// turn's basics.
+/// stated (so never on two moves in a row), at most [`MAX_REMINDERS`] times
+/// and never twice in the same words; the first move states the turn's
+/// basics.
 #[test]
 fn rules_are_stated_once_and_again_only_after_a_long_gap() {
     for (preset, audience, seed, game) in games() {
         let mut last: std::collections::HashMap<&str, u32> = Default::default();
+        let mut reminders: std::collections::HashMap<&str, Vec<&str>> = Default::default();
         for m in &game.moves {
             let at = format!("{preset:?} {audience:?} {seed} move {}", m.n);
             let rules: Vec<&str> = m.narration.rules().collect();
@@ -414,6 +418,17 @@ fn rules_are_stated_once_and_again_only_after_a_long_gap() {
                             m.n - before >= REMIND_AFTER.max(before),
                             "{at}: {id} again after {}",
                             m.n - before
+                        );
+                        let said = reminders.entry(id).or_default();
+                        assert!(
+                            !said.contains(&s.text.as_str()),
+                            "{at}: {id} reminded in the same words"
+                        );
+                        said.push(&s.text);
+                        assert!(
+                            said.len() <= MAX_REMINDERS as usize,
+                            "{at}: {id} reminded {} times",
+                            said.len()
                         );
                     }
                     None => assert!(!s.brief, "{at}: {id} first stated briefly"),

@@ -76,6 +76,11 @@ const MOMENT_TOPICS: &[&str] = &[
 /// multiple of this.
 pub const QUIET_FACT_EVERY: u32 = 7;
 
+/// A game tells at most one fact for every this many moves, counted from
+/// its start (one may come before the first such stretch ends): a long game
+/// spreads its facts out rather than telling one at every moment that fits.
+pub const MOVES_PER_FACT: u32 = 14;
+
 /// Add the fact a narration told to a game's list of facts told
 /// (`told`, oldest first, as [`MoveContext::told`] reads it). A game tells
 /// each fact at most once, so the list never holds more than the
@@ -92,15 +97,18 @@ pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
 /// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
 /// to moments of play. None on the first move (it says what game is
 /// played), on a move after one that told a fact, on a move that states a
-/// rule in full (one new thing at a time), nor one that retells a rule
-/// this move states.
+/// rule in full (one new thing at a time), once the game has told one fact
+/// for every [`MOVES_PER_FACT`] moves so far (and one more), nor one that
+/// retells a rule this move states.
 pub(super) fn choose_fact<'c>(
     cat: &'c Catalogue,
     ctx: &MoveContext<'_>,
     rules: &[(String, bool)],
 ) -> Option<&'c Fact> {
     let n = ctx.move_number;
+    let budget = usize::try_from(n / MOVES_PER_FACT + 1).unwrap_or(usize::MAX);
     if n == 1
+        || ctx.told.len() >= budget
         || rules.iter().any(|(_, brief)| !brief)
         || ctx.previous.is_some_and(|p| p.fact().is_some())
     {

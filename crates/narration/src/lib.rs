@@ -53,7 +53,7 @@ pub use catalogue::{
     Source, catalogue,
 };
 pub use facts::{in_games, remember_fact};
-pub use plan::REMIND_AFTER;
+pub use plan::{MAX_REMINDERS, REMIND_AFTER};
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};

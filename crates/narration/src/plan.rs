@@ -8,14 +8,20 @@ use std::collections::BTreeMap;
 use super::catalogue::Catalogue;
 use super::facts::choose_fact;
 use super::rule_id::RuleId;
-use super::vocabulary::{MoveContext, Narration, RuleStated, SegmentKind};
+use super::vocabulary::{Audience, MoveContext, Narration, RuleStated, SegmentKind};
 use crate::rules::{Creek, Event, Overshoot, WinReason};
 
 /// A rule that acts again this many moves or more after it was last
 /// stated, and at least as many moves as had passed before that statement,
 /// is restated briefly: a long game restates a rule ever more rarely, and
 /// never on two moves in a row.
-pub const REMIND_AFTER: u32 = 30;
+pub const REMIND_AFTER: u32 = 50;
+
+/// A rule is restated briefly at most this many times after its full
+/// statement, and a second reminder only on a move where it reads in
+/// another short form than the first (every rule has at least two for each
+/// audience), so a reminder never repeats one.
+pub const MAX_REMINDERS: u32 = 2;
 
 /// What a move's narration tells besides its events: decided from the
 /// game's history, the same for every audience.
@@ -55,7 +61,7 @@ impl Plan {
 ///   turn it is;
 /// - each rule behind the move's notable events the first time it acts, in
 ///   full, and again, briefly, when it acts [`REMIND_AFTER`] moves or more
-///   after it was last stated;
+///   after it was last stated, at most [`MAX_REMINDERS`] times;
 /// - on a move with none of these, the next rule of the ruleset not stated
 ///   yet ([`ahead`]: how to win, then each hazard), so that each is taught
 ///   before it decides anything where the game allows;
@@ -81,7 +87,11 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
     for id in notable_rules(ctx).into_iter().filter(known) {
         match memory.get(id.key()) {
             None => choose(id, false, &mut chosen),
-            Some(stated) if n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last) => {
+            Some(stated)
+                if stated.briefs < MAX_REMINDERS
+                    && n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last)
+                    && (stated.briefs == 0 || reads_anew(cat, id, n - stated.last)) =>
+            {
                 choose(id, true, &mut chosen);
             }
             Some(_) => {}
@@ -99,8 +109,11 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
     for (id, brief) in chosen.into_iter().filter(|(id, _)| known(id)) {
         let stated = memory.entry(id.key().to_owned()).or_default();
         stated.last = n;
-        if !brief {
+        if brief {
+            stated.briefs += 1;
+        } else {
             stated.full = n;
+            stated.briefs = 0;
         }
         rules.push((id.key().to_owned(), brief));
     }
@@ -110,6 +123,18 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
         fact,
         rules_stated: memory,
     }
+}
+
+/// Whether a reminder of `rule` `gap` moves after the last one takes
+/// another short form in every audience (the form rotates with the move's
+/// number, which is all a stored move keeps of it).
+fn reads_anew(cat: &Catalogue, rule: RuleId, gap: u32) -> bool {
+    cat.templates.rules.get(rule.key()).is_some_and(|r| {
+        Audience::ALL.iter().all(|&a| {
+            let forms = u32::try_from(r.short.for_audience(a).len()).unwrap_or(1);
+            forms > 0 && !gap.is_multiple_of(forms)
+        })
+    })
 }
 
 /// The turn's basics, stated on the first move: the throw, the move and

@@ -189,6 +189,11 @@ pub struct RuleStated {
     pub last: u32,
     /// The move that last stated it in full (0: never).
     pub full: u32,
+    /// How many times it has been restated briefly since then (each time
+    /// in another of its short forms; 0 in games narrated before this was
+    /// counted).
+    #[serde(default)]
+    pub briefs: u32,
 }
 
 /// A move's narration.

@@ -21,6 +21,12 @@ pub(super) struct Renderer<'a> {
     /// The throw's sentence told the move too (at [`Detail::Lesson`]), so
     /// the move's own sentence is left out.
     pub(super) folded_move: bool,
+    /// That sentence also told a harmless passage over the north creek, so
+    /// its own sentence is left out.
+    pub(super) folded_passage: bool,
+    /// That sentence also told a landing on a dry branch that does nothing,
+    /// so its own sentence is left out.
+    pub(super) folded_landing: bool,
 }
 
 impl Renderer<'_> {
@@ -92,6 +98,11 @@ impl Renderer<'_> {
         };
         self.folded_move = fold.is_some();
         let (from, to) = fold.clone().unwrap_or_default();
+        let destination = if self.folded_move {
+            self.destination(&from, &to)
+        } else {
+            String::new()
+        };
         match *ctx.throw {
             Throw::Sticks(sticks) => {
                 let flat = usize::from(sticks.flat_count());
@@ -137,6 +148,7 @@ impl Renderer<'_> {
                         ("value_spaces", &spaces(value)),
                         ("from", &from),
                         ("to", &to),
+                        ("destination", &destination),
                     ],
                 );
             }
@@ -168,13 +180,29 @@ impl Renderer<'_> {
                         ("value_spaces", &spaces(value)),
                         ("from", &from),
                         ("to", &to),
+                        ("destination", &destination),
                     ],
                 );
             }
         }
-        // The one sentence tells the move too: it cites the move's sources.
+        // The one sentence tells the move too (and a harmless passage or
+        // landing): it cites their sources.
         if self.folded_move {
-            let cites = rule_cite(self.cat, RuleId::Move, ctx.options.board);
+            let mut cites = rule_cite(self.cat, RuleId::Move, ctx.options.board);
+            if self.folded_passage {
+                cites.extend(rule_cite(
+                    self.cat,
+                    RuleId::north_creek(ctx.options.deadly_north_bank),
+                    ctx.options.board,
+                ));
+            }
+            if self.folded_landing {
+                cites.extend(rule_cite(
+                    self.cat,
+                    RuleId::landed_on_dry_branch(ctx.options.dry_branch),
+                    ctx.options.board,
+                ));
+            }
             if let Some(segment) = self.segments.last_mut() {
                 for c in cites {
                     if !segment.citations.contains(&c) {
@@ -185,6 +213,44 @@ impl Renderer<'_> {
         }
     }
 
+    /// Where a folded throw takes the awl, with what it passed or landed on
+    /// when that does nothing (`lesson` section of the templates: on to
+    /// space n; onto a dry branch; over the north creek). Sets
+    /// `folded_passage` and `folded_landing` for what it tells.
+    fn destination(&mut self, from: &str, to: &str) -> String {
+        let ctx = self.ctx;
+        let passed = ctx
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::PassedNorthCreek { .. }));
+        // Under `cross_over` a landing on a branch is a crossing, told on
+        // its own.
+        let dry = ctx.options.dry_branch == DryBranch::NoEffect
+            && ctx
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::LandedOnDryBranch { .. }));
+        self.folded_passage = passed;
+        self.folded_landing = dry;
+        // A landing that costs a throw is named where the awl stops; what
+        // it costs is told on its own.
+        let lost = ctx
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::LostThrow { .. }));
+        let key = match (passed, dry || lost) {
+            (false, false) => "to_space",
+            (false, true) => "to_dry_branch",
+            (true, false) => "over_north_creek",
+            (true, true) => "over_north_creek_to_dry_branch",
+        };
+        let Some(p) = self.cat.templates.lesson.get(key) else {
+            return String::new();
+        };
+        let template = choose(p.for_audience(ctx.audience), ctx.move_number, key, 0);
+        self.words.fill(template, &[("from", from), ("to", to)])
+    }
+
     #[allow(clippy::too_many_lines)]
     pub(super) fn event(&mut self, event: &Event, next: Option<&Event>) {
         let ctx = self.ctx;
@@ -192,6 +258,8 @@ impl Renderer<'_> {
         let audience = self.audience();
         match *event {
             Event::Moved { .. } if self.folded_move => {}
+            Event::PassedNorthCreek { .. } if self.folded_passage => {}
+            Event::LandedOnDryBranch { .. } if self.folded_landing => {}
             Event::Moved {
                 side,
                 from,
@@ -368,6 +436,11 @@ impl Renderer<'_> {
                 RuleId::throw_table(ctx.options.throw_table),
                 &[("player", cast.player(seat))],
             ),
+            // In a lesson, after the first move, a side playing alone
+            // takes its turn as the turn rule says, unannounced (the move's
+            // state says who throws next); a team's next player is named.
+            Event::TurnPassed { seat }
+                if ctx.detail == Detail::Lesson && ctx.move_number > 1 && cast.is_solo(seat) => {}
             Event::TurnPassed { seat } => self.push_event(
                 if cast.is_solo(seat) {
                     "turn_passed_solo"

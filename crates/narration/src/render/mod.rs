@@ -134,6 +134,8 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
         segments: Vec::new(),
         used: HashMap::new(),
         folded_move: false,
+        folded_passage: false,
+        folded_landing: false,
     };
     if ctx.move_number == 1 && ctx.detail != Detail::Brief {
         let framing = framing(ctx.options, ctx.audience);
