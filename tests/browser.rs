@@ -439,6 +439,32 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         ),
     )
     .await;
+
+    // Tell the moves in brief: move 2 reads as the API tells it at that
+    // detail, and the choice is kept in the address.
+    css(&client, "#detail")
+        .await
+        .select_by_value("brief")
+        .await
+        .unwrap();
+    let brief: Value = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/v1/games/' + arguments[0] + '/moves/2?audience=young&detail=brief').then(r => r.json()).then(m => done(m.narration.segments.map(s => s.text).join(' ')));",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    until(
+        &client,
+        "move 2 told in brief",
+        &format!(
+            "return location.hash.includes('detail=brief') && [...document.querySelectorAll('#moves li[data-n=\"2\"] .segment')].map(s => s.textContent).join(' ').includes({brief})"
+        ),
+    )
+    .await;
+    css(&client, "#moves li[data-n=\"5\"]").await;
+
     throw_and_see(&client, 6).await;
     let items = js(
         &client,

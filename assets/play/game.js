@@ -1,6 +1,7 @@
 // One game's page: the board, the narrated moves (kept in step through the
 // live feed, GET /v1/games/{id}/events), throws, reported throws, stop, the
-// audience switch, big-screen mode and the fairness of the reported throws.
+// audience and detail switches, big-screen mode and the fairness of the
+// reported throws.
 //
 // A seat token is read from the URL fragment (#seat=A.<token>) and sent only
 // in the Authorization header of throws and stops; the fragment never
@@ -31,6 +32,7 @@
   // ---- state ---------------------------------------------------------------
   let game = null; // the latest game view
   let audience = fragment.get("audience");
+  let detail = fragment.get("detail"); // lesson, brief or full
   let feed = null; // the EventSource
   let generation = 0; // bumped on every (re)subscription
   let poller = null; // the fallback when the feed is unavailable
@@ -143,6 +145,10 @@
       audience = view.audience;
     }
     $("audience").value = audience;
+    if (!detail) {
+      detail = view.detail;
+    }
+    $("detail").value = detail;
     const [a, b] = view.sides;
     $("title").textContent = a.name + " and " + b.name;
     document.title = "Zohn Ahl: " + a.name + " and " + b.name;
@@ -329,7 +335,7 @@
   async function backfill(upTo, gen, live) {
     let cursor = null;
     do {
-      const q = new URLSearchParams({ limit: "100", audience });
+      const q = new URLSearchParams({ limit: "100", audience, detail: detail || "lesson" });
       if (cursor) q.set("cursor", cursor);
       const res = await fetch(api + "/moves?" + q.toString());
       if (!res.ok || gen !== generation) return;
@@ -366,7 +372,8 @@
     poller = null;
     lastN = 0;
     $("moves").replaceChildren();
-    feed = new EventSource(api + "/events?audience=" + encodeURIComponent(audience));
+    const q = new URLSearchParams({ audience, detail: detail || "lesson" });
+    feed = new EventSource(api + "/events?" + q.toString());
     feed.addEventListener("snapshot", (ev) => {
       if (gen !== generation) return;
       document.body.dataset.feed = "live";
@@ -507,6 +514,13 @@
     renderFairness();
   });
 
+  $("detail").addEventListener("change", () => {
+    detail = $("detail").value;
+    fragment.set("detail", detail);
+    saveFragment();
+    subscribe();
+  });
+
   function setBig(on) {
     document.body.classList.toggle("big", on);
     $("big").setAttribute("aria-pressed", on ? "true" : "false");
@@ -555,7 +569,7 @@
   setBig(fragment.get("big") === "1");
   (async () => {
     await loadSources();
-    if (!audience) {
+    if (!audience || !detail) {
       const res = await fetch(api);
       if (!res.ok) {
         $("status").textContent = await problemText(res);

@@ -16,7 +16,10 @@
     const sidesReport = document.getElementById("sides-report").checked;
     const body = {
       ruleset: { preset: document.getElementById("preset").value },
-      narration: { audience: document.getElementById("audience").value },
+      narration: {
+        audience: document.getElementById("audience").value,
+        detail: document.getElementById("detail").value,
+      },
       seats: seats && sidesReport ? { sides_report_throws: true } : seats,
     };
     const a = side("name-a");
