@@ -891,8 +891,14 @@ fn facts_that_presuppose_an_option_fit_only_games_with_it() {
     // under the spinner it would be the spin.
     assert!(fact("no-choices").fits(&composite));
     assert!(!fact("no-choices").fits(&a4));
+    // The cloth's drawing and the awls' start at the bottom creek are the
+    // circle's: an A4 game heard them on its printed square.
+    for id in ["culin-cloth-shape", "opposite-directions"] {
+        assert!(fact(id).fits(&composite), "{id}");
+        assert!(!fact(id).fits(&a4), "{id}");
+    }
     let conditional = cat.facts.iter().filter(|f| !f.when.is_empty()).count();
-    assert_eq!(conditional, 14, "facts told only under some options");
+    assert_eq!(conditional, 16, "facts told only under some options");
 }
 
 // ---------------------------------------------------------------------

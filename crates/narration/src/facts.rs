@@ -79,7 +79,7 @@ pub const QUIET_FACT_EVERY: u32 = 7;
 /// A game tells at most one fact for every this many moves, counted from
 /// its start (one may come before the first such stretch ends): a long game
 /// spreads its facts out rather than telling one at every moment that fits.
-pub const MOVES_PER_FACT: u32 = 14;
+pub const MOVES_PER_FACT: u32 = 18;
 
 /// Add the fact a narration told to a game's list of facts told
 /// (`told`, oldest first, as [`MoveContext::told`] reads it). A game tells

@@ -18,10 +18,10 @@ use crate::rules::{Creek, Event, Overshoot, WinReason};
 pub const REMIND_AFTER: u32 = 50;
 
 /// A rule is restated briefly at most this many times after its full
-/// statement, and a second reminder only on a move where it reads in
-/// another short form than the first (every rule has at least two for each
+/// statement; a further reminder only on a move where it reads in another
+/// short form than the one before (every rule has at least two for each
 /// audience), so a reminder never repeats one.
-pub const MAX_REMINDERS: u32 = 2;
+pub const MAX_REMINDERS: u32 = 1;
 
 /// What a move's narration tells besides its events: decided from the
 /// game's history, the same for every audience.
@@ -65,7 +65,9 @@ impl Plan {
 /// - on a move with none of these, the next rule of the ruleset not stated
 ///   yet ([`ahead`]: how to win, then each hazard), so that each is taught
 ///   before it decides anything where the game allows;
-/// - a context fact that fits the moment, each at most once a game.
+/// - a context fact that fits the moment, each at most once a game;
+/// - on the move that ends the game, no reminder and no fact: it ends on
+///   its result.
 pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
     let n = ctx.move_number;
     let mut memory = ctx
@@ -84,11 +86,14 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
             choose(id, false, &mut chosen);
         }
     }
+    // The move that ends the game ends on its result: no reminder, no fact.
+    let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
     for id in notable_rules(ctx).into_iter().filter(known) {
         match memory.get(id.key()) {
             None => choose(id, false, &mut chosen),
             Some(stated)
-                if stated.briefs < MAX_REMINDERS
+                if !over
+                    && stated.briefs < MAX_REMINDERS
                     && n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last)
                     && (stated.briefs == 0 || reads_anew(cat, id, n - stated.last)) =>
             {
@@ -98,6 +103,7 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
         }
     }
     if chosen.is_empty()
+        && !over
         && let Some(id) = ahead(ctx)
             .into_iter()
             .filter(known)
@@ -117,7 +123,11 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
         }
         rules.push((id.key().to_owned(), brief));
     }
-    let fact = choose_fact(cat, ctx, &rules).map(|f| f.id.clone());
+    let fact = if over {
+        None
+    } else {
+        choose_fact(cat, ctx, &rules).map(|f| f.id.clone())
+    };
     Plan {
         rules,
         fact,

@@ -369,6 +369,17 @@ impl Renderer<'_> {
                             "payee_counters",
                             &count_word(counters[payee.index()], audience),
                         ),
+                        // Both sides' counters, A first, whoever was paid.
+                        (
+                            "score",
+                            &format!(
+                                "{} {}, {} {}",
+                                cast.side(Side::A),
+                                count_word(counters[0], audience),
+                                cast.side(Side::B),
+                                count_word(counters[1], audience)
+                            ),
+                        ),
                     ],
                 );
             }
@@ -436,11 +447,6 @@ impl Renderer<'_> {
                 RuleId::throw_table(ctx.options.throw_table),
                 &[("player", cast.player(seat))],
             ),
-            // In a lesson, after the first move, a side playing alone
-            // takes its turn as the turn rule says, unannounced (the move's
-            // state says who throws next); a team's next player is named.
-            Event::TurnPassed { seat }
-                if ctx.detail == Detail::Lesson && ctx.move_number > 1 && cast.is_solo(seat) => {}
             Event::TurnPassed { seat } => self.push_event(
                 if cast.is_solo(seat) {
                     "turn_passed_solo"
