@@ -57,6 +57,50 @@ async fn the_feed_opens_with_the_snapshot_then_one_event_per_move_numbered_by_mo
     s.stop().await;
 }
 
+/// A live board keeps itself up to date from the feed alone: every `move`
+/// event says how the game stands after it (status, version, who throws
+/// next, counters, a pending extra throw, the winner), as `GET
+/// /v1/games/{id}` said right after that throw, in SSE and NDJSON alike.
+#[actix_web::test]
+async fn regression_a_move_event_lacked_the_game_state_after_it() {
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-after"})).await;
+    let mut sse = s.stream(&events(&id), &[]).await;
+    let mut ndjson = s
+        .stream(&events(&id), &[("accept", "application/x-ndjson")])
+        .await;
+    assert_eq!(
+        sse.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
+    assert_eq!(ndjson.line().await.unwrap()["event"], "snapshot");
+    let (mut extra, mut n) = (0, 0u32);
+    loop {
+        let thrown = s.throw(&id).await;
+        assert_eq!(thrown.status, 201);
+        n += 1;
+        let game = s.get_json(&format!("/v1/games/{id}")).await;
+        let e = sse.event().await.unwrap();
+        assert_eq!((e.event.as_deref(), e.id()), (Some("move"), n));
+        let line = ndjson.line().await.unwrap();
+        assert_eq!(line["event"], "move");
+        let after = &e.json()["after"];
+        assert_eq!(after, &common::after_of(&game), "move {n}");
+        assert_eq!(&line["data"]["after"], after, "move {n}");
+        assert_eq!(after, &common::after_of(&thrown.json()["state"]));
+        assert_eq!(after["version"], n);
+        extra += usize::from(after["extra_throw_pending"] == true);
+        if game["status"] == "finished" {
+            assert!(after["to_throw"].is_null() && !after["winner"].is_null());
+            break;
+        }
+        assert!(n < 2_000, "the game does not end");
+    }
+    assert!(extra > 0, "no move of the game granted an extra throw");
+    assert_eq!(sse.event().await.unwrap().event.as_deref(), Some("end"));
+    s.stop().await;
+}
+
 #[actix_web::test]
 async fn the_feed_narrates_moves_for_the_audience_asked() {
     let s = served().await;
