@@ -29,10 +29,12 @@
 //!   page the server does not let write.
 //! - **Deprecations**: the parameters of [`DEPRECATED_PARAMETERS`] are
 //!   marked `deprecated` (they still work; see CHANGELOG.md).
-//! - **Examples**: each JSON success answer carries one full example, a
+//! - **Examples**: each JSON answer and problem carries one full example, a
 //!   real answer of the server recorded by `tests/api_examples.rs` into
-//!   `openapi/examples.json` (by operation id and status), so that no
-//!   viewer assembles a contradictory one from the properties' own.
+//!   `openapi/examples.json` (by operation id and status; the refusals
+//!   made below the handlers, 414 and 431, share one), so that no viewer
+//!   assembles a contradictory one from the properties' own. Answers the
+//!   server cannot be made to give on demand (503) have none.
 //! - **HEAD**: the server answers `HEAD` wherever it answers `GET`
 //!   ([`super::conventions::head_as_get`]), so every `get` operation has a
 //!   `head` twin: the same parameters and statuses with the headers only,
@@ -186,29 +188,44 @@ fn deprecate_parameters(doc: &mut Value) {
 /// conventions).
 const EXAMPLES: &str = include_str!("../../openapi/examples.json");
 
-/// Give each JSON answer its recorded example.
+/// Refusals made before any handler reads the request, the same for every
+/// operation: one recorded example serves them all.
+const SHARED_REFUSALS: [&str; 2] = ["414", "431"];
+
+/// Give each JSON answer (and each problem) its recorded example.
 fn answer_examples(doc: &mut Value) {
     let Ok(Value::Object(examples)) = serde_json::from_str::<Value>(EXAMPLES) else {
         return;
     };
+    let shared: serde_json::Map<String, Value> = SHARED_REFUSALS
+        .iter()
+        .filter_map(|status| {
+            examples
+                .values()
+                .find_map(|by_status| by_status.get(*status))
+                .map(|e| ((*status).to_owned(), e.clone()))
+        })
+        .collect();
     for (_, operation) in operations_mut(doc) {
-        let Some(by_status) = operation
+        let by_status = operation
             .get("operationId")
             .and_then(Value::as_str)
             .and_then(|id| examples.get(id))
             .cloned()
-        else {
-            continue;
-        };
+            .unwrap_or_default();
         let Some(Value::Object(responses)) = operation.get_mut("responses") else {
             continue;
         };
         for (status, response) in responses.iter_mut() {
-            if let (Some(example), Some(Value::Object(media))) = (
-                by_status.get(status),
-                response.pointer_mut("/content/application~1json"),
-            ) {
-                media.insert("example".to_owned(), example.clone());
+            let Some(example) = by_status.get(status).or_else(|| shared.get(status)) else {
+                continue;
+            };
+            for media in ["application~1json", "application~1problem+json"] {
+                if let Some(Value::Object(media)) =
+                    response.pointer_mut(&format!("/content/{media}"))
+                {
+                    media.insert("example".to_owned(), example.clone());
+                }
             }
         }
     }
