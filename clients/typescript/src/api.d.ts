@@ -3331,13 +3331,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e"
+                     *         "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e"
+                     *             "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3604,11 +3604,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
+                     *       "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T04:43:10.828Z",
-                     *       "updated_at": "2026-12-05T04:43:10.828Z",
+                     *       "created_at": "2026-12-05T04:56:22.935Z",
+                     *       "updated_at": "2026-12-05T04:56:22.935Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3671,9 +3671,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
-                     *         "throws": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/throws",
-                     *         "moves": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/moves"
+                     *         "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *         "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3872,11 +3872,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
+                     *       "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T04:43:10.828Z",
-                     *       "updated_at": "2026-12-05T04:43:10.862Z",
+                     *       "created_at": "2026-12-05T04:56:22.935Z",
+                     *       "updated_at": "2026-12-05T04:56:22.947Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3939,9 +3939,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
-                     *         "throws": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/throws",
-                     *         "moves": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/moves"
+                     *         "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *         "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
                      *       }
                      *     }
                      */
@@ -4927,13 +4927,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e"
+                     *         "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e"
+                     *             "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5469,7 +5469,7 @@ export interface operations {
                      *             "segments": [
                      *               {
                      *                 "kind": "event",
-                     *                 "text": "Foxes throws 6 and moves from space 1 to space 7.",
+                     *                 "text": "A 6 for Foxes: on to space 7.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "wp-zohnahl",
@@ -5492,7 +5492,7 @@ export interface operations {
                      *               },
                      *               {
                      *                 "kind": "event",
-                     *                 "text": "Foxes throws again.",
+                     *                 "text": "Another throw for Foxes.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "wp-zohnahl",
@@ -5796,7 +5796,7 @@ export interface operations {
                      *         "segments": [
                      *           {
                      *             "kind": "event",
-                     *             "text": "Foxes throws 6 and moves from space 1 to space 7.",
+                     *             "text": "A 6 for Foxes: on to space 7.",
                      *             "citations": [
                      *               {
                      *                 "source": "wp-zohnahl",
@@ -5819,7 +5819,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "kind": "event",
-                     *             "text": "Foxes throws again.",
+                     *             "text": "Another throw for Foxes.",
                      *             "citations": [
                      *               {
                      *                 "source": "wp-zohnahl",
@@ -6456,7 +6456,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
+                     *       "game_id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6709,11 +6709,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
+                     *         "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T04:43:10.828Z",
-                     *         "updated_at": "2026-12-05T04:43:11.298Z",
+                     *         "created_at": "2026-12-05T04:56:22.935Z",
+                     *         "updated_at": "2026-12-05T04:56:23.321Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6772,9 +6772,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
-                     *           "throws": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/throws",
-                     *           "moves": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/moves"
+                     *           "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *           "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *           "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7110,7 +7110,7 @@ export interface operations {
                      *         "segments": [
                      *           {
                      *             "kind": "event",
-                     *             "text": "A 3 for Foxes, with the sahe face up: from space 7 to space 10.",
+                     *             "text": "Foxes: 3, the sahe face up, to the dry branch at space 10.",
                      *             "citations": [
                      *               {
                      *                 "source": "wp-zohnahl",
@@ -7133,25 +7133,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "kind": "event",
-                     *             "text": "The awl of Foxes rests on the dry branch at space 10: nothing happens.",
-                     *             "citations": [
-                     *               {
-                     *                 "source": "wp-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null
-                     *               },
-                     *               {
-                     *                 "source": "ludii-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null
-                     *               }
-                     *             ],
-                     *             "rule": "dry_branch_no_effect",
-                     *             "fact": null
-                     *           },
-                     *           {
-                     *             "kind": "event",
-                     *             "text": "Another throw for Foxes.",
+                     *             "text": "Again for Foxes.",
                      *             "citations": [
                      *               {
                      *                 "source": "wp-zohnahl",
@@ -7203,11 +7185,11 @@ export interface operations {
                      *         "winner": null
                      *       },
                      *       "state": {
-                     *         "id": "7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
+                     *         "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T04:43:10.828Z",
-                     *         "updated_at": "2026-12-05T04:43:10.862Z",
+                     *         "created_at": "2026-12-05T04:56:22.935Z",
+                     *         "updated_at": "2026-12-05T04:56:22.947Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7270,9 +7252,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e",
-                     *           "throws": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/throws",
-                     *           "moves": "/v1/games/7f5a1eeb-cf4f-476c-be56-2ff7eac7669e/moves"
+                     *           "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *           "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *           "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
                      *         }
                      *       }
                      *     }
@@ -7952,7 +7934,7 @@ export interface operations {
                      *             "general": [
                      *               "Each throw counts the flat faces that land up: 1, 2 or 3 for one, two or three, 6 for all four, 10 for none.",
                      *               "A 10 or a 6 always brings another throw; a 1 or a 3 does too when the sahe is one of the flat faces.",
-                     *               "The sahe, the odd-coloured stick, is what turns a 1 or a 3 into a throw-again."
+                     *               "The sahe, the stick of another colour, is what turns a 1 or a 3 into a throw-again."
                      *             ],
                      *             "young": [
                      *               "Count the flat sides. One, two or three move that many. All four move 6, and none move 10.",
@@ -8218,7 +8200,7 @@ export interface operations {
                      *         "general": [
                      *           "Each throw counts the flat faces that land up: 1, 2 or 3 for one, two or three, 6 for all four, 10 for none.",
                      *           "A 10 or a 6 always brings another throw; a 1 or a 3 does too when the sahe is one of the flat faces.",
-                     *           "The sahe, the odd-coloured stick, is what turns a 1 or a 3 into a throw-again."
+                     *           "The sahe, the stick of another colour, is what turns a 1 or a 3 into a throw-again."
                      *         ],
                      *         "young": [
                      *           "Count the flat sides. One, two or three move that many. All four move 6, and none move 10.",
