@@ -57,6 +57,50 @@ async fn the_feed_opens_with_the_snapshot_then_one_event_per_move_numbered_by_mo
     s.stop().await;
 }
 
+/// A live board keeps itself up to date from the feed alone: every `move`
+/// event says how the game stands after it (status, version, who throws
+/// next, counters, a pending extra throw, the winner), as `GET
+/// /v1/games/{id}` said right after that throw, in SSE and NDJSON alike.
+#[actix_web::test]
+async fn regression_a_move_event_lacked_the_game_state_after_it() {
+    let s = served().await;
+    let id = s.create(&json!({"seed": "feed-after"})).await;
+    let mut sse = s.stream(&events(&id), &[]).await;
+    let mut ndjson = s
+        .stream(&events(&id), &[("accept", "application/x-ndjson")])
+        .await;
+    assert_eq!(
+        sse.event().await.unwrap().event.as_deref(),
+        Some("snapshot")
+    );
+    assert_eq!(ndjson.line().await.unwrap()["event"], "snapshot");
+    let (mut extra, mut n) = (0, 0u32);
+    loop {
+        let thrown = s.throw(&id).await;
+        assert_eq!(thrown.status, 201);
+        n += 1;
+        let game = s.get_json(&format!("/v1/games/{id}")).await;
+        let e = sse.event().await.unwrap();
+        assert_eq!((e.event.as_deref(), e.id()), (Some("move"), n));
+        let line = ndjson.line().await.unwrap();
+        assert_eq!(line["event"], "move");
+        let after = &e.json()["after"];
+        assert_eq!(after, &common::after_of(&game), "move {n}");
+        assert_eq!(&line["data"]["after"], after, "move {n}");
+        assert_eq!(after, &common::after_of(&thrown.json()["state"]));
+        assert_eq!(after["version"], n);
+        extra += usize::from(after["extra_throw_pending"] == true);
+        if game["status"] == "finished" {
+            assert!(after["to_throw"].is_null() && !after["winner"].is_null());
+            break;
+        }
+        assert!(n < 2_000, "the game does not end");
+    }
+    assert!(extra > 0, "no move of the game granted an extra throw");
+    assert_eq!(sse.event().await.unwrap().event.as_deref(), Some("end"));
+    s.stop().await;
+}
+
 #[actix_web::test]
 async fn the_feed_narrates_moves_for_the_audience_asked() {
     let s = served().await;
@@ -131,6 +175,11 @@ async fn resuming_with_last_event_id_misses_nothing_and_repeats_nothing_while_mo
                     .await
             }
         };
+        // A won game's last move already says it is over: resuming from it
+        // is 204, nothing more to tell.
+        if feed.status == 204 {
+            break;
+        }
         assert_eq!(feed.status, 200);
         for _ in 0..3 {
             if last == Some(MOVES) {
@@ -209,6 +258,62 @@ async fn the_end_of_the_game_ends_the_stream() {
     );
     assert_eq!(feed.event().await.unwrap().event.as_deref(), Some("end"));
     assert!(feed.ends().await);
+    s.stop().await;
+}
+
+/// A browser's `EventSource` left open after `end` reconnected every 2 s
+/// with the end's id and got `end` again, for ever. Now a resume at or
+/// after the end of a finished game is 204 (which stops an `EventSource`),
+/// in SSE and NDJSON alike; `end`'s id is the final version, so after a
+/// stop a resume from the last move still gets `end`.
+#[actix_web::test]
+async fn regression_an_event_source_resuming_after_the_end_got_the_end_again_for_ever() {
+    let s = served().await;
+    // Won: the end's id is the last move's.
+    let id = s.create(&json!({"seed": "feed-after-end"})).await;
+    while s.throw(&id).await.status == 201 {}
+    let moves = final_moves(&s, &id).await;
+    let mut feed = s.stream(&format!("{}?since=0", events(&id)), &[]).await;
+    let end = loop {
+        let e = feed.event().await.unwrap();
+        if e.event.as_deref() == Some("end") {
+            break e;
+        }
+    };
+    assert_eq!(end.id(), moves);
+    for (path, headers) in [
+        (events(&id), vec![("last-event-id", end.id().to_string())]),
+        (format!("{}?since={}", events(&id), end.id()), vec![]),
+        (
+            format!("{}?since={}", events(&id), end.id() + 5),
+            vec![("accept", "application/x-ndjson".to_owned())],
+        ),
+    ] {
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let a = s.request("GET", &path, &headers, b"").await;
+        assert_eq!(a.status, 204, "{path} {headers:?}");
+        assert!(a.body.is_empty());
+    }
+    // Stopped: the end's id is one more than the moves.
+    let id = s.create(&json!({"seed": "feed-after-stop"})).await;
+    s.throw(&id).await;
+    let stopped = s
+        .request("POST", &format!("/v1/games/{id}/stop"), &[], b"")
+        .await;
+    assert_eq!(stopped.status, 200);
+    let mut feed = s.stream(&events(&id), &[("last-event-id", "1")]).await;
+    let end = feed.event().await.unwrap();
+    assert_eq!((end.event.as_deref(), end.id()), (Some("end"), 2));
+    assert!(feed.ends().await);
+    let a = s
+        .request("GET", &events(&id), &[("last-event-id", "2")], b"")
+        .await;
+    assert_eq!(a.status, 204);
+    // A game in play is not over: a resume from its last move waits.
+    let id = s.create(&json!({"seed": "feed-in-play"})).await;
+    s.throw(&id).await;
+    let feed = s.stream(&events(&id), &[("last-event-id", "1")]).await;
+    assert_eq!(feed.status, 200);
     s.stop().await;
 }
 

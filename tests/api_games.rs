@@ -362,6 +362,36 @@ async fn a_stale_if_match_is_refused_with_412_and_the_current_version() {
     assert_eq!(p["current_version"], 1);
 }
 
+/// `If-Match: W/"0"` played a throw on a game at version 0: RFC 9110
+/// (section 13.1.1) has If-Match compare strongly, and a weak tag never
+/// matches. Now a weak tag is 412 with the current version, for a throw
+/// and a stop alike, and the game is left as it was.
+#[actix_web::test]
+async fn regression_a_weak_etag_matched_if_match() {
+    let (_db, app) = spawn_app().await;
+    let g = send(&app, post_empty("/v1/games")).await.json();
+    let id = g["id"].as_str().unwrap();
+    for path in ["throws", "stop"] {
+        let weak = send(
+            &app,
+            post_empty(&format!("/v1/games/{id}/{path}")).insert_header(("if-match", "W/\"0\"")),
+        )
+        .await;
+        let p = weak.problem(412);
+        assert_eq!(p["current_version"], 0, "{path}");
+    }
+    let game = send(&app, get(&format!("/v1/games/{id}"))).await;
+    assert_eq!(game.json()["version"], 0);
+    assert_eq!(game.json()["status"], "in_progress");
+    // The same tag, strong, matches.
+    let strong = send(
+        &app,
+        post_empty(&format!("/v1/games/{id}/throws")).insert_header(("if-match", "\"0\"")),
+    )
+    .await;
+    assert_eq!(strong.status.as_u16(), 201);
+}
+
 #[actix_web::test]
 async fn stopping_a_game_gives_the_win_to_more_counters_or_a_draw() {
     let (_db, app) = spawn_app().await;

@@ -242,6 +242,7 @@ fn every_summary_is_one_plain_line_and_every_operation_id_a_stable_verb() {
     let doc: Value = zohn_ahl::http::openapi();
     let verbs = [
         "create", "get", "list", "delete", "play", "stop", "stream", "check", "compute", "draw",
+        "head",
     ];
     let mut ids = std::collections::BTreeSet::new();
     for (path, method, op) in operations(&doc) {
@@ -604,4 +605,196 @@ async fn the_served_document_names_an_absolute_server() {
     });
     let r = send(&proxied, get("/openapi.json")).await;
     assert_eq!(r.json()["servers"][0]["url"], "https://zohn.example/games");
+}
+
+/// The server answered `HEAD` wherever it answered `GET`, but the document
+/// declared no `head` operation, so generated clients had none. Now every
+/// `get` has a `head` twin: its parameters and statuses, no bodies.
+#[test]
+fn regression_head_was_answered_but_not_declared_in_the_document() {
+    let doc: Value = zohn_ahl::http::openapi();
+    let mut heads = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let Some(get) = item.get("get") else { continue };
+        let head = &item["head"];
+        assert!(head.is_object(), "no head for GET {path}");
+        let get_id = get["operationId"].as_str().unwrap();
+        let noun = get_id.split_once('_').unwrap().1;
+        assert_eq!(head["operationId"], format!("head_{noun}"), "{path}");
+        assert_eq!(head["parameters"], get["parameters"], "{path}");
+        assert_eq!(head["security"], get["security"], "{path}");
+        let statuses = |op: &Value| {
+            op["responses"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(statuses(head), statuses(get), "{path}");
+        for (status, response) in head["responses"].as_object().unwrap() {
+            assert!(response.get("content").is_none(), "HEAD {path} {status}");
+            assert_eq!(response["headers"], get["responses"][status]["headers"]);
+        }
+        heads += 1;
+    }
+    assert!(heads >= 20, "{heads}");
+}
+
+/// `CslCustom.kind` had its three values only in prose, so generators
+/// typed it as any string. Now it is an enum, and every source served has
+/// one of its values.
+#[actix_web::test]
+async fn regression_a_sources_kind_was_a_free_string_in_the_document() {
+    let doc: Value = zohn_ahl::http::openapi();
+    let kind = &doc["components"]["schemas"]["CslCustom"]["properties"]["kind"];
+    let kinds = doc
+        .pointer("/components/schemas/SourceKind/enum")
+        .unwrap_or_else(|| panic!("SourceKind is an enum: {kind}"))
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(kinds, ["primary", "secondary", "modern_retelling"]);
+    assert!(kind.to_string().contains("SourceKind"), "{kind}");
+    let (_db, app) = spawn_app().await;
+    let body = send(&app, get("/v1/sources")).await.json();
+    for item in body["items"].as_array().unwrap() {
+        assert!(kinds.contains(&item["custom"]["kind"]), "{item}");
+    }
+}
+
+/// Throw, stop and delete listed `security: [{}, {token: []}]` of their
+/// own, and openapi-python-client makes any operation with a requirement of
+/// its own demand an `AuthenticatedClient`, so `mypy --strict` refused a
+/// plain client for a game without seats. Now the optional token is the
+/// document's requirement, which they inherit; every other operation says
+/// it takes none (`security: []`).
+#[test]
+fn regression_an_open_game_needed_an_authenticated_python_client() {
+    let doc: Value = zohn_ahl::http::openapi();
+    assert_eq!(doc["security"], serde_json::json!([{}, {"token": []}]));
+    let takes_a_token = ["play_throw", "stop_game", "delete_game"];
+    let mut seen = Vec::new();
+    for (path, method, op) in operations(&doc) {
+        let id = op["operationId"].as_str().unwrap();
+        if takes_a_token.contains(&id) {
+            assert!(op.get("security").is_none(), "{method} {path}");
+            seen.push(id);
+        } else {
+            assert_eq!(op["security"], serde_json::json!([]), "{method} {path}");
+        }
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, ["delete_game", "play_throw", "stop_game"]);
+}
+
+/// BibTeX and the board's PNG shared an operation with CSL-JSON and SVG, so
+/// generators typed them wrongly (BibTeX parsed as JSON, the PNG as text).
+/// Now each has its own path with one media type, and the old forms
+/// (`format=`, `Accept`) answer as before, their parameter deprecated.
+#[actix_web::test]
+async fn regression_bibtex_and_png_shared_an_operation_with_json_and_svg() {
+    let doc: Value = zohn_ahl::http::openapi();
+    for (path, method, op) in operations(&doc) {
+        if method == "head" {
+            continue;
+        }
+        let id = op["operationId"].as_str().unwrap();
+        for (status, response) in op["responses"].as_object().unwrap() {
+            let media = response["content"].as_object().map_or(0, |c| c.len());
+            // The live feed is one stream in two framings.
+            if id != "stream_events" {
+                assert!(media <= 1, "{method} {path} {status}: {media} media types");
+            }
+        }
+        let deprecated: Vec<&str> = op["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["deprecated"] == true)
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let expected: &[&str] = if [
+            "get_board",
+            "get_move_board",
+            "get_ruleset_board",
+            "list_sources",
+            "get_source",
+        ]
+        .contains(&id)
+        {
+            &["format"]
+        } else {
+            &[]
+        };
+        assert_eq!(deprecated, expected, "{id}");
+    }
+    let media = |path: &str| {
+        doc["paths"][path]["get"]["responses"]["200"]["content"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(media("/v1/sources.bib"), ["application/x-bibtex"]);
+    assert_eq!(media("/v1/sources/{id}.bib"), ["application/x-bibtex"]);
+    assert_eq!(media("/v1/games/{id}/board.png"), ["image/png"]);
+    assert_eq!(media("/v1/games/{id}/moves/{n}/board.png"), ["image/png"]);
+    assert_eq!(media("/v1/rulesets/{preset}/board.png"), ["image/png"]);
+    assert_eq!(media("/v1/games/{id}/board.svg"), ["image/svg+xml"]);
+    assert_eq!(media("/v1/sources"), ["application/json"]);
+
+    // Over HTTP: the new paths answer what the old forms still answer.
+    let (_db, app) = spawn_app().await;
+    let same = async |new: &str, old: &str, media: &str| {
+        let (new_r, old_r) = (send(&app, get(new)).await, send(&app, get(old)).await);
+        assert_eq!(new_r.status.as_u16(), 200, "{new}");
+        assert_eq!(old_r.status.as_u16(), 200, "{old}");
+        assert!(
+            new_r.header("content-type").unwrap().starts_with(media),
+            "{new}"
+        );
+        assert!(
+            old_r.header("content-type").unwrap().starts_with(media),
+            "{old}"
+        );
+        assert_eq!(new_r.body, old_r.body, "{new} and {old}");
+    };
+    same(
+        "/v1/sources.bib",
+        "/v1/sources?format=bibtex",
+        "application/x-bibtex",
+    )
+    .await;
+    same(
+        "/v1/sources/culin1907.bib",
+        "/v1/sources/culin1907?format=bibtex",
+        "application/x-bibtex",
+    )
+    .await;
+    let created = send(&app, common::post_empty("/v1/games")).await.json();
+    let id = created["id"].as_str().unwrap();
+    send(&app, common::post_empty(&format!("/v1/games/{id}/throws"))).await;
+    for base in [
+        format!("/v1/games/{id}/board"),
+        format!("/v1/games/{id}/moves/1/board"),
+        "/v1/rulesets/a4/board".to_owned(),
+    ] {
+        same(
+            &format!("{base}.png"),
+            &format!("{base}.svg?format=png"),
+            "image/png",
+        )
+        .await;
+    }
+    send(&app, get("/v1/sources/no-such-source.bib"))
+        .await
+        .problem(404);
+    send(&app, get("/v1/sources/Bad%20Id.bib"))
+        .await
+        .problem(400);
+    send(&app, get("/v1/games/not-a-game/board.png"))
+        .await
+        .problem(400);
 }

@@ -412,6 +412,39 @@ async fn a_move_reads_back_word_for_word_as_its_throw_was_answered() {
     assert!(moves > 1_000, "{moves} moves");
 }
 
+/// Each item of the move log, and one move read alone, says how the game
+/// stood right after it (as the throw's answer's `state` said then), read
+/// when the game has long moved on: computed from the stored move, not
+/// from the game as it is now.
+#[actix_web::test]
+async fn regression_the_move_log_lacked_the_game_state_after_each_move() {
+    let (_db, app) = common::spawn_app().await;
+    for preset in PRESETS {
+        let id = create(
+            &app,
+            &json!({"ruleset": {"preset": preset}, "seed": format!("after-{preset}")}),
+        )
+        .await;
+        let answers = play_out(&app, &id, 2_000).await;
+        let items = all_moves(&app, &id).await;
+        assert_eq!(items.len(), answers.len());
+        for (answer, item) in answers.iter().zip(&items) {
+            let expected = common::after_of(&answer["state"]);
+            assert_eq!(item["after"], expected, "{preset} move {}", item["n"]);
+            assert_eq!(answer["after"], expected);
+            assert_eq!(item["after"]["version"], item["n"]);
+        }
+        let last = items.last().unwrap();
+        assert_eq!(last["after"]["status"], "finished", "{preset}");
+        assert!(last["after"]["to_throw"].is_null());
+        let first = send(&app, get(&format!("/v1/games/{id}/moves/1")))
+            .await
+            .json();
+        assert_eq!(first["after"], items[0]["after"]);
+        assert_eq!(first["after"]["status"], "in_progress");
+    }
+}
+
 /// A game whose writer restarts between throws (the game then read from
 /// the database, its narration's memory from the game's row) is narrated
 /// exactly as the same game played by one writer throughout.

@@ -8,21 +8,28 @@ from the served document, without an edit to the generated code.
 
 The game is seated (the host's token throws) and seeded; every throw is the
 empty POST (the server throws); then every page of the move log is read and
-parsed into the generated models, and checked against the game's state.
+parsed into the generated models, and checked against the game's state. Then
+a game without seats is thrown, stopped and deleted with the plain `Client`,
+and a live board follows a game's feed (feed.py) while another thread throws.
+CI also checks this file with `mypy --strict` against the generated package.
 """
 
 import sys
+import threading
 
+from feed import End, FeedEvent, Move, Snapshot, follow
 from zohn_ahl_client import AuthenticatedClient, Client
 from zohn_ahl_client.api.games import (
     create_game,
     delete_game,
+    get_board_png,
     get_game,
     get_move,
     list_moves,
     play_throw,
+    stop_game,
 )
-from zohn_ahl_client.api.reference import get_source, list_sources
+from zohn_ahl_client.api.reference import get_source, get_source_bibtex, list_sources
 from zohn_ahl_client.models import (
     CreatedGameView,
     CreateGameRequest,
@@ -33,8 +40,10 @@ from zohn_ahl_client.models import (
     Problem,
     SideRequest,
     SidesRequest,
+    StopView,
     ThrowView,
 )
+from zohn_ahl_client.types import File
 
 
 def main() -> int:
@@ -105,7 +114,73 @@ def main() -> int:
     assert gone.status_code == 204, gone
     after = get_game.sync_detailed(game_id, client=Client(base_url=base))
     assert after.status_code == 404 and isinstance(after.parsed, Problem), after
+
+    open_game(client)
+    live_board(base, client)
     return 0
+
+
+def live_board(base: str, client: Client) -> None:
+    """The feed followed (feed.py) while another thread throws the game to
+    its end: every move once and in order, the board kept from each move's
+    `after`, and a resume from the end gives nothing more."""
+    created = create_game.sync(client=client, body=CreateGameRequest(seed="live-board"))
+    assert isinstance(created, CreatedGameView), created
+    game_id = created.id
+
+    def throw_to_the_end() -> None:
+        while True:
+            move = play_throw.sync(game_id, client=client)
+            assert isinstance(move, ThrowView), move
+            if move.state.status == GameStatus.FINISHED:
+                return
+
+    thrower = threading.Thread(target=throw_to_the_end)
+    events: list[FeedEvent] = []
+    for event in follow(base, game_id):
+        if not events:
+            thrower.start()
+        events.append(event)
+    thrower.join()
+    assert isinstance(events[0], Snapshot) and isinstance(events[-1], End), events[-1]
+    moves = [e for e in events if isinstance(e, Move)]
+    assert [m.id for m in moves] == list(range(events[0].id + 1, moves[-1].id + 1))
+    last = moves[-1].move.after
+    final = events[-1].game
+    assert last.version == final.version and last.status == final.status == GameStatus.FINISHED
+    assert list(follow(base, game_id, since=events[-1].id)) == []
+    print(f"live board: {len(moves)} moves followed, version {last.version}, {last.status.value}")
+    gone = delete_game.sync_detailed(game_id, client=client)
+    assert gone.status_code == 204, gone
+
+
+def open_game(client: Client) -> None:
+    """A game without seats, thrown, stopped and deleted through the plain
+    client (no token): the document's token is optional, so the generated
+    functions take a `Client` as well as an `AuthenticatedClient`
+    (`mypy --strict` checks this file)."""
+    created = create_game.sync(client=client, body=CreateGameRequest(seed="open-game"))
+    assert isinstance(created, CreatedGameView), created
+    assert created.host_token is None and created.seat_tokens is None
+    game_id = created.id
+    for n in range(1, 4):
+        move = play_throw.sync(game_id, client=client)
+        assert isinstance(move, ThrowView), move
+        assert move.n == n and move.after.version == n, move
+        assert move.after.status == move.state.status, move
+        assert move.after.to_throw == move.state.to_throw, move
+    # The board's PNG and a source's BibTeX, each at its own path, typed as
+    # bytes and as text.
+    png = get_board_png.sync(game_id, client=client)
+    assert isinstance(png, File) and png.payload.read(8) == b"\x89PNG\r\n\x1a\n", png
+    bibtex = get_source_bibtex.sync("culin1907", client=client)
+    assert isinstance(bibtex, str) and bibtex.startswith("@incollection{culin1907,"), bibtex
+    stopped = stop_game.sync(game_id, client=client)
+    assert isinstance(stopped, StopView), stopped
+    assert stopped.state.status == GameStatus.FINISHED, stopped
+    gone = delete_game.sync_detailed(game_id, client=client)
+    assert gone.status_code == 204, gone
+    print(f"{game_id}: an open game thrown, stopped and deleted with a plain client")
 
 
 if __name__ == "__main__":

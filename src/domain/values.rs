@@ -54,11 +54,18 @@ impl Version {
         format!("\"{}\"", self.0)
     }
 
-    /// The version an ETag names: the number, quoted or not, weak (`W/`)
-    /// or not, of at most nine digits; `None` for anything else.
+    /// A version no game reaches: what a weak ETag in `If-Match` asks for,
+    /// since the strong comparison (RFC 9110 section 13.1.1) matches no weak
+    /// tag. A game's version counts its moves, far below it.
+    pub const UNMATCHABLE: Self = Self(u32::MAX);
+
+    /// The version a strong ETag names: the number, quoted or not, of at
+    /// most nine digits; `None` for anything else, a weak tag (`W/"3"`)
+    /// included.
     #[must_use]
     pub fn from_etag(text: &str) -> Option<Self> {
-        Some(text.strip_prefix("W/").unwrap_or(text).trim_matches('"'))
+        Some(text.trim_matches('"'))
+            .filter(|t| !t.starts_with("W/"))
             .filter(|t| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|t| t.parse::<u32>().ok())
             .map(Self)
@@ -289,7 +296,7 @@ mod tests {
             let version = Version::new(v);
             assert_eq!(Version::from_etag(&version.etag()), Some(version));
         }
-        assert_eq!(Version::from_etag("W/\"7\""), Some(Version::new(7)));
+        assert_eq!(Version::from_etag("W/\"7\""), None);
         assert_eq!(Version::from_etag("7"), Some(Version::new(7)));
         for bad in ["", "\"\"", "-1", "1000000000", "v3", "3.0"] {
             assert_eq!(Version::from_etag(bad), None, "{bad}");

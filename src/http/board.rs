@@ -1,5 +1,8 @@
 //! The board as a picture: a game's board now, after one of its moves, and a
-//! preset's empty board with both numberings, as SVG or (`?format=png`) PNG.
+//! preset's empty board with both numberings, as SVG (`board.svg`) or PNG
+//! (`board.png`), one media type per path. `board.svg?format=png`, the PNG
+//! before it had its own path, still answers PNG; the document marks that
+//! parameter deprecated.
 //!
 //! Each answer's `ETag` is a hash of the SVG (prefixed with the format), so
 //! it changes exactly when the picture does; `If-None-Match` with it gives
@@ -14,11 +17,15 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use lru::LruCache;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use utoipa::{IntoParams, ToSchema};
+use std::collections::BTreeMap;
+
+use utoipa::openapi::RefOr;
+use utoipa::openapi::response::Response;
+use utoipa::{IntoParams, IntoResponses, ToSchema};
 
 use super::extract::{GameIdPath, MoveNumber, PresetPath};
 use super::problem::{ApiError, Problem, echo};
-use crate::domain::Setup;
+use crate::domain::{GameId, Setup};
 use crate::picture::{self, Names};
 use crate::service::Service;
 
@@ -86,9 +93,9 @@ impl BoardFormat {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
-    /// `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
-    /// same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
-    /// that cannot show SVG.
+    /// Deprecated: ask `board.png` for the PNG. `svg` (default): the
+    /// picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+    /// 900 pixels), answered with that media type.
     #[param(value_type = Option<BoardFormat>)]
     format: Option<String>,
 }
@@ -103,6 +110,47 @@ impl BoardQuery {
                 format!("must be one of: svg, png (got {:?})", echo(other)),
             )),
         }
+    }
+}
+
+/// A picture's answers in `media`: 200 with it, or 304 while the client
+/// holds it (its `ETag` and `Cache-Control` in both).
+fn picture_answers(media: &str) -> BTreeMap<String, RefOr<Response>> {
+    let answers = serde_json::json!({
+        "200": {
+            "description": "The picture",
+            "content": {media: {}},
+            "headers": {
+                "ETag": {"schema": {"type": "string"}, "description": "Changes when the picture changes (a hash of it, quoted)"},
+                "Cache-Control": {"schema": {"type": "string"}, "description": "`no-cache`: revalidate with If-None-Match"},
+            },
+        },
+        "304": {
+            "description": "Not modified: If-None-Match names the picture's ETag",
+            "headers": {
+                "ETag": {"schema": {"type": "string"}, "description": "The picture's ETag"},
+                "Cache-Control": {"schema": {"type": "string"}, "description": "`no-cache`"},
+            },
+        },
+    });
+    serde_json::from_value(answers).unwrap_or_default()
+}
+
+/// The answers of an SVG picture's operation (200, 304).
+pub struct SvgPicture;
+
+impl IntoResponses for SvgPicture {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        picture_answers(SVG)
+    }
+}
+
+/// The answers of a PNG picture's operation (200, 304).
+pub struct PngPicture;
+
+impl IntoResponses for PngPicture {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        picture_answers(PNG)
     }
 }
 
@@ -157,9 +205,9 @@ async fn answer(
         .body(body))
 }
 
-/// Draw a game's board now, as SVG or PNG.
+/// Draw a game's board now, as SVG.
 ///
-/// A game's board now, as SVG (or PNG with `format=png`).
+/// A game's board now, as SVG (`board.png` is the same picture as PNG).
 ///
 /// The picture shows both awls at their spaces, the counters each side
 /// holds, whose throw it is (or who won) and the side names, on the
@@ -178,12 +226,7 @@ async fn answer(
         BoardQuery,
     ),
     responses(
-        (status = 200, description = "The board", content(("image/svg+xml"), ("image/png")),
-            headers(("ETag" = String, description = "Changes when the picture changes (a hash of it, quoted)"),
-                    ("Cache-Control" = String, description = "`no-cache`: revalidate with If-None-Match"))),
-        (status = 304, description = "Not modified: If-None-Match names the picture's ETag",
-            headers(("ETag" = String, description = "The picture's ETag"),
-                    ("Cache-Control" = String, description = "`no-cache`"))),
+        SvgPicture,
         (status = 400, description = "Malformed id or unknown format", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
@@ -196,15 +239,46 @@ pub async fn get_board(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let format = query.format()?;
-    let game = service.game(id).await?;
-    let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
-    let svg = picture::game_svg(&table, &game.state, &names(&game.setup));
-    answer(&req, svg, format).await
+    answer(&req, game_board(&service, id).await?, format).await
 }
 
-/// Draw a game's board as a move left it, as SVG or PNG.
+/// Draw a game's board now, as PNG.
 ///
-/// A game's board after move `n`, as SVG (or PNG with `format=png`).
+/// A game's board now, as a PNG (1440 × 900 pixels) for clients that
+/// cannot show SVG: the picture `board.svg` gives.
+#[utoipa::path(
+    operation_id = "get_board_png",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+    ),
+    responses(
+        PngPicture,
+        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/board.png")]
+pub async fn get_board_png(
+    service: web::Data<Service>,
+    GameIdPath(id): GameIdPath,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    answer(&req, game_board(&service, id).await?, BoardFormat::Png).await
+}
+
+/// The SVG of game `id`'s board now.
+async fn game_board(service: &Service, id: GameId) -> Result<String, ApiError> {
+    let game = service.game(id).await?;
+    let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
+    Ok(picture::game_svg(&table, &game.state, &names(&game.setup)))
+}
+
+/// Draw a game's board as a move left it, as SVG.
+///
+/// A game's board after move `n`, as SVG (`board.png` is the same picture
+/// as PNG).
 ///
 /// The same picture as the game's board, for the state the move left.
 #[utoipa::path(
@@ -217,12 +291,7 @@ pub async fn get_board(
         BoardQuery,
     ),
     responses(
-        (status = 200, description = "The board after the move", content(("image/svg+xml"), ("image/png")),
-            headers(("ETag" = String, description = "Changes when the picture changes (a hash of it, quoted)"),
-                    ("Cache-Control" = String, description = "`no-cache`: revalidate with If-None-Match"))),
-        (status = 304, description = "Not modified: If-None-Match names the picture's ETag",
-            headers(("ETag" = String, description = "The picture's ETag"),
-                    ("Cache-Control" = String, description = "`no-cache`"))),
+        SvgPicture,
         (status = 400, description = "Malformed id, move number or format", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
     )
@@ -236,17 +305,53 @@ pub async fn get_move_board(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let format = query.format()?;
+    answer(&req, move_board(&service, id, n).await?, format).await
+}
+
+/// Draw a game's board as a move left it, as PNG.
+///
+/// A game's board after move `n`, as a PNG (1440 × 900 pixels): the
+/// picture the move's `board.svg` gives.
+#[utoipa::path(
+    operation_id = "get_move_board_png",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+    ),
+    responses(
+        PngPicture,
+        (status = 400, description = "Malformed id or move number", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/moves/{n}/board.png")]
+pub async fn get_move_board_png(
+    service: web::Data<Service>,
+    GameIdPath(id): GameIdPath,
+    MoveNumber(n): MoveNumber,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    answer(&req, move_board(&service, id, n).await?, BoardFormat::Png).await
+}
+
+/// The SVG of game `id`'s board as move `n` left it.
+async fn move_board(service: &Service, id: GameId, n: u32) -> Result<String, ApiError> {
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
     let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
-    let svg = picture::game_svg(&table, &record.state, &names(&game.setup));
-    answer(&req, svg, format).await
+    Ok(picture::game_svg(
+        &table,
+        &record.state,
+        &names(&game.setup),
+    ))
 }
 
-/// Draw a preset's empty board with both numberings, as SVG or PNG.
+/// Draw a preset's empty board with both numberings, as SVG.
 ///
-/// A preset's empty board with both numberings, as SVG (or PNG with
-/// `format=png`).
+/// A preset's empty board with both numberings, as SVG (`board.png` is
+/// the same picture as PNG).
 ///
 /// Every space shows its number in A's count (outside the track) and in
 /// B's (inside): they add up to 41 on the circle, 29 on the A4 preset's
@@ -261,12 +366,7 @@ pub async fn get_move_board(
         BoardQuery,
     ),
     responses(
-        (status = 200, description = "The empty board", content(("image/svg+xml"), ("image/png")),
-            headers(("ETag" = String, description = "Changes when the picture changes (a hash of it, quoted)"),
-                    ("Cache-Control" = String, description = "`no-cache`: revalidate with If-None-Match"))),
-        (status = 304, description = "Not modified: If-None-Match names the picture's ETag",
-            headers(("ETag" = String, description = "The picture's ETag"),
-                    ("Cache-Control" = String, description = "`no-cache`"))),
+        SvgPicture,
         (status = 400, description = "Unknown format", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
     )
@@ -280,6 +380,31 @@ pub async fn get_ruleset_board(
     let format = query.format()?;
     let svg = picture::empty_svg(preset.options().board);
     answer(&req, svg, format).await
+}
+
+/// Draw a preset's empty board with both numberings, as PNG.
+///
+/// A preset's empty board, as a PNG (1440 × 900 pixels): the picture the
+/// preset's `board.svg` gives.
+#[utoipa::path(
+    operation_id = "get_ruleset_board_png",
+    tag = "rulesets",
+    params(
+        ("preset" = crate::rules::Preset, Path, description = "The preset"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+    ),
+    responses(
+        PngPicture,
+        (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/rulesets/{preset}/board.png")]
+pub async fn get_ruleset_board_png(
+    PresetPath(preset): PresetPath,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let svg = picture::empty_svg(preset.options().board);
+    answer(&req, svg, BoardFormat::Png).await
 }
 
 #[cfg(test)]

@@ -15,12 +15,31 @@
 //!   `null`, because generators make a model of it (a union's unset value
 //!   was sent as JSON by one), and still send no body when none is set.
 //! - **Security**: an operation that takes no token says so (`security: []`).
+//!   Those that take a seated game's token, which a game without seats does
+//!   without (throw, stop, delete), say nothing of their own and inherit the
+//!   document's `security: [{}, {token: []}]`, the token optional: a
+//!   requirement of their own, even that one, makes openapi-python-client
+//!   demand an `AuthenticatedClient`, where the document's leaves a plain
+//!   client usable for an open game.
 //! - **Media types**: every answer's media type has a schema; the pictures
 //!   are strings, the PNG of raw bytes (`contentMediaType`, and
 //!   `format: binary` for generators that read only that), the SVG of text.
 //! - **Refusals below the handlers**: every operation may answer 414 and 431
 //!   (see [`super::conventions`]), and every write 403 for a cross-origin
 //!   page the server does not let write.
+//! - **Deprecations**: the parameters of [`DEPRECATED_PARAMETERS`] are
+//!   marked `deprecated` (they still work; see CHANGELOG.md).
+//! - **Examples**: each JSON answer and problem carries one full example, a
+//!   real answer of the server recorded by `tests/api_examples.rs` into
+//!   `openapi/examples.json` (by operation id and status; the refusals
+//!   made below the handlers, 414 and 431, share one), so that no viewer
+//!   assembles a contradictory one from the properties' own. Answers the
+//!   server cannot be made to give on demand (503) have none.
+//! - **HEAD**: the server answers `HEAD` wherever it answers `GET`
+//!   ([`super::conventions::head_as_get`]), so every `get` operation has a
+//!   `head` twin: the same parameters and statuses with the headers only,
+//!   its id `head_` and the `get` operation's id without its verb
+//!   (`get_game`: `head_game`).
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -37,7 +56,11 @@ pub fn apply(api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     };
     let requests = plain_request_bodies(&mut doc);
     every_operation(&mut doc);
+    optional_token_at_the_root(&mut doc);
     picture_schemas(&mut doc);
+    answer_examples(&mut doc);
+    deprecate_parameters(&mut doc);
+    head_operations(&mut doc);
     if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
         let names: Vec<String> = schemas.keys().cloned().collect();
         for name in names {
@@ -81,6 +104,19 @@ pub fn finish(api: utoipa::openapi::OpenApi) -> Value {
     doc
 }
 
+/// Every operation of `doc`, with its method.
+fn operations_mut(
+    doc: &mut Value,
+) -> impl Iterator<Item = (&String, &mut serde_json::Map<String, Value>)> {
+    doc.get_mut("paths")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.iter_mut())
+        .filter_map(|(method, operation)| operation.as_object_mut().map(|o| (method, o)))
+}
+
 /// A problem answer of `description`, as the handlers' own are written.
 fn problem(description: &str) -> Value {
     serde_json::json!({
@@ -92,33 +128,169 @@ fn problem(description: &str) -> Value {
 /// What every operation shares: its security, and the refusals made before
 /// any handler reads the request.
 fn every_operation(doc: &mut Value) {
+    for (method, operation) in operations_mut(doc) {
+        operation
+            .entry("security")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+            continue;
+        };
+        if method == "post" || method == "delete" {
+            responses.entry("403").or_insert_with(|| {
+                problem("A page of another origin, which the server does not let write")
+            });
+        }
+        responses
+            .entry("414")
+            .or_insert_with(|| problem("The path and query are too long"));
+        responses
+            .entry("431")
+            .or_insert_with(|| problem("Too many headers, or headers too large"));
+    }
+}
+
+/// Parameters that still work but are not to be used, by operation id and
+/// name: each read of a picture or of BibTeX has its own path, with one
+/// media type (`board.png`, `sources.bib`), where `format` chose it before.
+pub const DEPRECATED_PARAMETERS: [(&str, &str); 5] = [
+    ("get_board", "format"),
+    ("get_move_board", "format"),
+    ("get_ruleset_board", "format"),
+    ("list_sources", "format"),
+    ("get_source", "format"),
+];
+
+/// Mark the parameters of [`DEPRECATED_PARAMETERS`] `deprecated`.
+fn deprecate_parameters(doc: &mut Value) {
+    for (_, operation) in operations_mut(doc) {
+        let id = operation
+            .get("operationId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let Some(Value::Array(parameters)) = operation.get_mut("parameters") else {
+            continue;
+        };
+        for parameter in parameters {
+            let name = parameter.get("name").and_then(Value::as_str);
+            if DEPRECATED_PARAMETERS
+                .iter()
+                .any(|&(op, p)| op == id && Some(p) == name)
+                && let Value::Object(parameter) = parameter
+            {
+                parameter.insert("deprecated".to_owned(), Value::Bool(true));
+            }
+        }
+    }
+}
+
+/// The recorded answers, by operation id and status (see the module's
+/// conventions).
+const EXAMPLES: &str = include_str!("../../openapi/examples.json");
+
+/// Refusals made before any handler reads the request, the same for every
+/// operation: one recorded example serves them all.
+const SHARED_REFUSALS: [&str; 2] = ["414", "431"];
+
+/// Give each JSON answer (and each problem) its recorded example.
+fn answer_examples(doc: &mut Value) {
+    let Ok(Value::Object(examples)) = serde_json::from_str::<Value>(EXAMPLES) else {
+        return;
+    };
+    let shared: serde_json::Map<String, Value> = SHARED_REFUSALS
+        .iter()
+        .filter_map(|status| {
+            examples
+                .values()
+                .find_map(|by_status| by_status.get(*status))
+                .map(|e| ((*status).to_owned(), e.clone()))
+        })
+        .collect();
+    for (_, operation) in operations_mut(doc) {
+        let by_status = operation
+            .get("operationId")
+            .and_then(Value::as_str)
+            .and_then(|id| examples.get(id))
+            .cloned()
+            .unwrap_or_default();
+        let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+            continue;
+        };
+        for (status, response) in responses.iter_mut() {
+            let Some(example) = by_status.get(status).or_else(|| shared.get(status)) else {
+                continue;
+            };
+            for media in ["application~1json", "application~1problem+json"] {
+                if let Some(Value::Object(media)) =
+                    response.pointer_mut(&format!("/content/{media}"))
+                {
+                    media.insert("example".to_owned(), example.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The `head` twin of every `get` operation (see the module's conventions).
+fn head_operations(doc: &mut Value) {
     let Some(Value::Object(paths)) = doc.get_mut("paths") else {
         return;
     };
     for item in paths.values_mut() {
         let Value::Object(item) = item else { continue };
-        for (method, operation) in item.iter_mut() {
-            let Value::Object(operation) = operation else {
-                continue;
-            };
-            operation
-                .entry("security")
-                .or_insert_with(|| Value::Array(Vec::new()));
-            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
-                continue;
-            };
-            if method == "post" || method == "delete" {
-                responses.entry("403").or_insert_with(|| {
-                    problem("A page of another origin, which the server does not let write")
-                });
+        let Some(Value::Object(get)) = item.get("get") else {
+            continue;
+        };
+        let mut head = get.clone();
+        let get_id = get
+            .get("operationId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let noun = get_id.split_once('_').map_or(get_id.as_str(), |(_, n)| n);
+        head.insert(
+            "operationId".to_owned(),
+            Value::String(format!("head_{noun}")),
+        );
+        let summary = get
+            .get("summary")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim_end_matches('.');
+        head.insert(
+            "summary".to_owned(),
+            Value::String(format!("{summary} (headers only)")),
+        );
+        head.insert(
+            "description".to_owned(),
+            Value::String(format!(
+                "The answer `{get_id}` (`GET`) gives, its status and headers without a body."
+            )),
+        );
+        if let Some(Value::Object(responses)) = head.get_mut("responses") {
+            for response in responses.values_mut() {
+                if let Value::Object(response) = response {
+                    response.remove("content");
+                }
             }
-            responses
-                .entry("414")
-                .or_insert_with(|| problem("The path and query are too long"));
-            responses
-                .entry("431")
-                .or_insert_with(|| problem("Too many headers, or headers too large"));
         }
+        item.insert("head".to_owned(), Value::Object(head));
+    }
+}
+
+/// Move the optional token's requirement (`[{}, {token: []}]`) from the
+/// operations to the document's root (see the module's conventions).
+fn optional_token_at_the_root(doc: &mut Value) {
+    let optional = serde_json::json!([{}, {"token": []}]);
+    let mut moved = false;
+    for (_, operation) in operations_mut(doc) {
+        if operation.get("security") == Some(&optional) {
+            operation.remove("security");
+            moved = true;
+        }
+    }
+    if moved && let Value::Object(root) = doc {
+        root.insert("security".to_owned(), optional);
     }
 }
 
@@ -144,23 +316,17 @@ fn picture_schema(media: &str) -> Option<Value> {
 /// Give every answer's picture media type its schema where the handler
 /// declared none.
 fn picture_schemas(doc: &mut Value) {
-    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
-        return;
-    };
-    for item in paths.values_mut() {
-        let Value::Object(item) = item else { continue };
-        for operation in item.values_mut() {
-            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+    for (_, operation) in operations_mut(doc) {
+        let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+            continue;
+        };
+        for response in responses.values_mut() {
+            let Some(Value::Object(content)) = response.get_mut("content") else {
                 continue;
             };
-            for response in responses.values_mut() {
-                let Some(Value::Object(content)) = response.get_mut("content") else {
-                    continue;
-                };
-                for (media, body) in content.iter_mut() {
-                    if let (Some(schema), Value::Object(body)) = (picture_schema(media), body) {
-                        body.entry("schema").or_insert(schema);
-                    }
+            for (media, body) in content.iter_mut() {
+                if let (Some(schema), Value::Object(body)) = (picture_schema(media), body) {
+                    body.entry("schema").or_insert(schema);
                 }
             }
         }

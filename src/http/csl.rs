@@ -125,6 +125,24 @@ pub struct CslDate {
     pub date_parts: Vec<Vec<i32>>,
 }
 
+/// What kind of source it is.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[expect(
+    dead_code,
+    reason = "the schema of a value the catalogue holds as text"
+)]
+pub enum SourceKind {
+    /// A period account, or a Kiowa-authored page speaking for itself.
+    Primary,
+    /// Scholarship, reference works and research databases that summarise
+    /// or code the primary texts.
+    Secondary,
+    /// Blogs, wikis, craft sites, print-and-play sheets and commercial
+    /// editions.
+    ModernRetelling,
+}
+
 /// What the project records of a source beside CSL's fields.
 #[derive(Serialize, ToSchema)]
 pub struct CslCustom {
@@ -132,7 +150,7 @@ pub struct CslCustom {
     /// `unknown`.
     pub rights: String,
     /// `primary`, `secondary` or `modern_retelling`.
-    pub kind: String,
+    pub kind: SourceKind,
     /// How much of it the research read: e.g. `part`, `quoted`, `not_read`.
     pub read: String,
     /// What of it was seen, and where.

@@ -203,9 +203,10 @@ pub enum DeletionReason {
 pub struct SseEvent {
     /// `snapshot`, `move`, `end` or `deleted`.
     event: FeedEventName,
-    /// The moves so far (`snapshot`, `end`), the move's number (`move`),
-    /// or the last move told (`deleted`): send it back as `Last-Event-ID`
-    /// to resume after it.
+    /// The moves so far (`snapshot`), the move's number (`move`), the
+    /// game's final version (`end`: its moves, one more for a stop), or the
+    /// last move told (`deleted`): send it back as `Last-Event-ID` to
+    /// resume after it (after `end`: 204, nothing more).
     #[schema(pattern = "^[0-9]{1,9}$", example = "3")]
     id: String,
     /// The event's JSON (`GameView`, `MoveView` or `FeedDeletion`), on one
@@ -238,7 +239,7 @@ pub enum FeedLine {
     /// The game is over; the stream closes.
     #[schema(title = "End")]
     End {
-        /// Moves played.
+        /// The game's final version: its moves, one more for a stop.
         id: u32,
         /// The final game.
         data: Box<GameView>,
@@ -339,10 +340,13 @@ impl Feed {
                 .unwrap_or_default();
                 frame(self.ndjson, FeedEventName::Deleted, last, &data)
             }
+            // The game's final version: its moves, and one more for a stop,
+            // so that a resume from it is told apart from one after the
+            // last move (see `get_events`).
             WatchEvent::End(game) => frame(
                 self.ndjson,
                 FeedEventName::End,
-                game.state.throws,
+                game.version.get(),
                 &game_json(&game),
             ),
             WatchEvent::Idle if self.ndjson => Bytes::from_static(b"\n"),
@@ -372,7 +376,11 @@ impl Feed {
 ///
 /// `Last-Event-ID: n` (SSE; browsers send it when they reconnect) or
 /// `?since=n` resumes after move `n`, with no gap and no duplicate, even
-/// while moves are being made. `?follow=false` sends what there is now
+/// while moves are being made. A resume at or after the end of a finished
+/// game (the `end` event's `id`: its final version, the moves and one more
+/// for a stop) is answered 204 with no body, which stops a browser's
+/// `EventSource` from reconnecting; a resume from a won game's last move is
+/// the same, since that move's `after` already says the game is over. `?follow=false` sends what there is now
 /// and closes. SSE streams send `retry: 2000` once, and `: keep-alive`
 /// after 15 s without news (NDJSON: an empty line). Subscribers are
 /// bounded per game and in all: beyond, 503 with `Retry-After`.
@@ -390,6 +398,7 @@ impl Feed {
                 (SseEvent = "text/event-stream"),
                 (FeedLine = "application/x-ndjson"),
             )),
+        (status = 204, description = "Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting)"),
         (status = 400, description = "Malformed id, audience, detail, since, follow or Last-Event-ID", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The game's or the server's live feeds have their most subscribers (`/problems/feed-full`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
@@ -411,6 +420,12 @@ pub async fn get_events(
         follow,
         ndjson,
     } = parse(req.headers(), req.query_string())?;
+    if let Some(after) = resume {
+        let game = service.game(id).await?;
+        if game.state.is_finished() && after >= game.version.get() {
+            return Ok(HttpResponse::NoContent().finish());
+        }
+    }
     let watch = service.watch(id, resume, follow, KEEP_ALIVE).await?;
     let feed = Feed {
         watch,

@@ -53,8 +53,11 @@ impl FromRequest for GameIdPath {
 
 /// The version an `If-Match` header asks for: `None` when absent or `*`.
 /// Otherwise it must be one of the game's ETags: a quoted version, `"3"`
-/// (also accepted weak, `W/"3"`, or bare, `3`); anything else is a 400
-/// problem pointing at `#/header/If-Match`.
+/// (also accepted bare, `3`). A weak tag, `W/"3"`, is well formed but never
+/// matches (If-Match compares strongly, RFC 9110 section 13.1.1): it asks
+/// for [`Version::UNMATCHABLE`], so the write is refused with 412 and the
+/// game's current version. Anything else is a 400 problem pointing at
+/// `#/header/If-Match`.
 #[derive(Clone, Copy, Debug)]
 pub struct IfMatch(pub Option<Version>);
 
@@ -65,6 +68,16 @@ fn if_match(headers: &HeaderMap) -> Result<Option<Version>, ApiError> {
     let text = value.to_str().unwrap_or_default().trim();
     if text == "*" {
         return Ok(None);
+    }
+    if let Some(weak) = text.strip_prefix("W/") {
+        return Version::from_etag(weak)
+            .map(|_| Some(Version::UNMATCHABLE))
+            .ok_or_else(|| {
+                ApiError::field(
+                    "#/header/If-Match",
+                    "must be the game's ETag, a quoted version such as \"3\"",
+                )
+            });
     }
     Version::from_etag(text).map(Some).ok_or_else(|| {
         ApiError::field(
@@ -271,18 +284,19 @@ mod tests {
     }
 
     #[actix_web::test]
-    async fn if_match_takes_strong_weak_and_bare_etags_and_refuses_others() {
+    async fn if_match_takes_strong_and_bare_etags_never_matches_a_weak_one_and_refuses_others() {
         let version = |value: &'static str| {
             let req = TestRequest::default()
                 .insert_header((header::IF_MATCH, value))
                 .to_http_request();
             if_match(req.headers())
         };
-        for etag in ["\"3\"", "W/\"3\"", "3"] {
+        for etag in ["\"3\"", "3"] {
             assert_eq!(version(etag).ok(), Some(Some(Version::new(3))), "{etag}");
         }
+        assert_eq!(version("W/\"3\"").ok(), Some(Some(Version::UNMATCHABLE)));
         assert_eq!(version("*").ok(), Some(None));
-        for bad in ["\"x\"", "\"\"", "\"1234567890\""] {
+        for bad in ["\"x\"", "\"\"", "\"1234567890\"", "W/\"x\"", "W/W/\"3\""] {
             assert_eq!(pointer(&version(bad).expect_err(bad)), "#/header/If-Match");
         }
     }

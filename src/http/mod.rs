@@ -56,6 +56,9 @@ use crate::service::Service;
 #[openapi(
     info(
         title = "Zohn Ahl narrated rules service",
+        // The API's version, not the crate's: raised with each release of
+        // the API and recorded in CHANGELOG.md (tests/api_stability.rs).
+        version = "0.2.0",
         description = "Play Zohn Ahl, the Kiowa stick-dice race game that the 1890s record gives to women and girls, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
     ),
     tags(
@@ -146,8 +149,11 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(moves::get_move)
         .service(events::get_events)
         .service(board::get_board)
+        .service(board::get_board_png)
         .service(board::get_move_board)
+        .service(board::get_move_board_png)
         .service(board::get_ruleset_board)
+        .service(board::get_ruleset_board_png)
         .service(rulesets::get_rulesets)
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)
@@ -156,6 +162,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(fairness::get_class_fairness)
         .service(reference::get_sticks)
         .service(reference::get_sources)
+        .service(reference::get_sources_bibtex)
+        // Before `/v1/sources/{id}`, which would take `culin1907.bib` as an id.
+        .service(reference::get_source_bibtex)
         .service(reference::get_source)
         .service(reference::get_glossary)
         .service(reference::get_glossary_term)

@@ -198,8 +198,10 @@ fn accept_prefers_bibtex(req: &HttpRequest) -> bool {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SourceQuery {
-    /// `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
-    /// it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
+    /// Deprecated: ask `.bib` (`/v1/sources.bib`, `/v1/sources/{id}.bib`)
+    /// for BibTeX. `csl`: CSL-JSON; `bibtex`: BibTeX, answered as
+    /// `application/x-bibtex`. Without it the `Accept` header chooses
+    /// (CSL-JSON unless it prefers BibTeX, deprecated alike).
     #[param(value_type = Option<SourceFormat>)]
     format: Option<String>,
 }
@@ -227,17 +229,15 @@ fn bibtex_of(source: &Source) -> Result<String, ApiError> {
 
 /// List the bibliography every citation points into.
 ///
-/// CSL-JSON items (with their rights status in `custom`), or a BibTeX file
-/// when `Accept` prefers `application/x-bibtex` (or with `format=bibtex`).
+/// CSL-JSON items, with their rights status in `custom`. BibTeX has its own
+/// path, `/v1/sources.bib`; this one still answers it for `format=bibtex`
+/// or an `Accept` that prefers `application/x-bibtex` (deprecated).
 #[utoipa::path(
     tag = "reference",
     operation_id = "list_sources",
     params(SourceQuery),
     responses(
-        (status = 200, description = "The bibliography: CSL-JSON, or BibTeX as `Accept` (or `format`) chooses", content(
-            (SourcesView = "application/json"),
-            (String = "application/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
-        )),
+        (status = 200, description = "The bibliography as CSL-JSON items", body = SourcesView),
         (status = 400, description = "An unknown format", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -246,27 +246,46 @@ pub async fn get_sources(
     req: HttpRequest,
     query: web::Query<SourceQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let sources = &catalogue().sources;
+    let mut res = HttpResponse::Ok();
+    res.insert_header(VARY_ACCEPT);
     Ok(match query.format(&req)? {
-        SourceFormat::Csl => HttpResponse::Ok()
-            .insert_header(VARY_ACCEPT)
-            .json(SourcesView {
-                items: sources.iter().map(CslItem::of).collect(),
-            }),
-        SourceFormat::Bibtex => {
-            let mut text = String::new();
-            for (i, source) in sources.iter().enumerate() {
-                if i > 0 {
-                    text.push('\n');
-                }
-                text.push_str(&bibtex_of(source)?);
-            }
-            HttpResponse::Ok()
-                .insert_header(VARY_ACCEPT)
-                .content_type(BIBTEX)
-                .body(text)
-        }
+        SourceFormat::Csl => res.json(SourcesView {
+            items: catalogue().sources.iter().map(CslItem::of).collect(),
+        }),
+        SourceFormat::Bibtex => res.content_type(BIBTEX).body(bibliography()?),
     })
+}
+
+/// List the bibliography as one BibTeX file.
+///
+/// Every source as a BibTeX entry (`application/x-bibtex`), in the order
+/// of `/v1/sources`.
+#[utoipa::path(
+    tag = "reference",
+    operation_id = "list_sources_bibtex",
+    responses(
+        (status = 200, description = "The bibliography as BibTeX", content(
+            (String = "application/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
+        )),
+    )
+)]
+#[get("/v1/sources.bib")]
+pub async fn get_sources_bibtex() -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok()
+        .content_type(BIBTEX)
+        .body(bibliography()?))
+}
+
+/// Every source's BibTeX entry, one after the other.
+fn bibliography() -> Result<String, ApiError> {
+    let mut text = String::new();
+    for (i, source) in catalogue().sources.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&bibtex_of(source)?);
+    }
+    Ok(text)
 }
 
 fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
@@ -285,19 +304,17 @@ fn check_id(pointer: &str, id: &str) -> Result<(), ApiError> {
     }
 }
 
-/// Get one source, as a CSL-JSON item or a BibTeX entry.
+/// Get one source as a CSL-JSON item.
 ///
-/// CSL-JSON by default; BibTeX (`application/x-bibtex`) when `Accept`
-/// prefers it, or with `format=bibtex`.
+/// CSL-JSON. BibTeX has its own path, `/v1/sources/{id}.bib`; this one
+/// still answers it for `format=bibtex` or an `Accept` that prefers
+/// `application/x-bibtex` (deprecated).
 #[utoipa::path(
     tag = "reference",
     operation_id = "get_source",
     params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$", example = "culin1907"), SourceQuery),
     responses(
-        (status = 200, description = "The source: CSL-JSON, or BibTeX as `Accept` (or `format`) chooses", content(
-            (CslItem = "application/json"),
-            (String = "application/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
-        )),
+        (status = 200, description = "The source as a CSL-JSON item", body = CslItem),
         (status = 400, description = "Malformed id or unknown format", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such source", body = Problem, content_type = "application/problem+json"),
     )
@@ -308,24 +325,48 @@ pub async fn get_source(
     id: web::Path<String>,
     query: web::Query<SourceQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    check_id("#/path/id", &id)?;
+    let source = source(&id)?;
     let format = query.format(&req)?;
-    let source = catalogue().source(&id).ok_or_else(|| {
+    let mut res = HttpResponse::Ok();
+    res.insert_header(VARY_ACCEPT);
+    Ok(match format {
+        SourceFormat::Csl => res.json(CslItem::of(source)),
+        SourceFormat::Bibtex => res.content_type(BIBTEX).body(bibtex_of(source)?),
+    })
+}
+
+/// Get one source as a BibTeX entry.
+///
+/// The source's BibTeX entry (`application/x-bibtex`).
+#[utoipa::path(
+    tag = "reference",
+    operation_id = "get_source_bibtex",
+    params(("id" = String, Path, description = "The source's id, e.g. culin1907", pattern = "^[a-z0-9-]{1,64}$", example = "culin1907")),
+    responses(
+        (status = 200, description = "The source as BibTeX", content(
+            (String = "application/x-bibtex", example = "@book{murray1951,\n  author = {Murray, H. J. R.},\n  title = {{A History of Board-Games Other Than Chess}},\n  year = {1951},\n}\n"),
+        )),
+        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such source", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/sources/{id}.bib")]
+pub async fn get_source_bibtex(id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok()
+        .content_type(BIBTEX)
+        .body(bibtex_of(source(&id)?)?))
+}
+
+/// The source `id` names: 400 for a malformed id, 404 for an unknown one.
+fn source(id: &str) -> Result<&'static Source, ApiError> {
+    check_id("#/path/id", id)?;
+    catalogue().source(id).ok_or_else(|| {
         ApiError::new(
             actix_web::http::StatusCode::NOT_FOUND,
             "source-not-found",
             "Source not found",
             format!("no source has the id {id}; GET /v1/sources lists them"),
         )
-    })?;
-    Ok(match format {
-        SourceFormat::Csl => HttpResponse::Ok()
-            .insert_header(VARY_ACCEPT)
-            .json(CslItem::of(source)),
-        SourceFormat::Bibtex => HttpResponse::Ok()
-            .insert_header(VARY_ACCEPT)
-            .content_type(BIBTEX)
-            .body(bibtex_of(source)?),
     })
 }
 

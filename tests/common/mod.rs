@@ -421,3 +421,16 @@ pub async fn spawn_server_with_mcp() -> (TestDb, Bound) {
     let server = spawn_server_with(move || zohn_ahl::server::app(service.clone(), mcp.clone()));
     (db, server)
 }
+
+/// What a move's `after` must say, from the game view (`GET
+/// /v1/games/{id}`, or a throw's `state`) the move left.
+pub fn after_of(game: &Value) -> Value {
+    serde_json::json!({
+        "status": game["status"],
+        "version": game["version"],
+        "to_throw": game["to_throw"],
+        "extra_throw_pending": game["extra_throw_pending"],
+        "counters": {"a": game["sides"][0]["counters"], "b": game["sides"][1]["counters"]},
+        "winner": game["winner"],
+    })
+}

@@ -20,7 +20,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Check liveness: the process answers (headers only)
+         * @description The answer `check_health` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_health"];
         patch?: never;
         trace?: never;
     };
@@ -40,7 +44,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Check readiness: the database answers and every migration is applied (headers only)
+         * @description The answer `check_readiness` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_readiness"];
         patch?: never;
         trace?: never;
     };
@@ -62,7 +70,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List every cultural-context fact the narration can tell (headers only)
+         * @description The answer `list_facts` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_facts"];
         patch?: never;
         trace?: never;
     };
@@ -82,7 +94,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read one fact, by the id a narration's context segment carries (headers only)
+         * @description The answer `get_fact` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_fact"];
         patch?: never;
         trace?: never;
     };
@@ -106,7 +122,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Are a class's sticks fair? (headers only)
+         * @description The answer `get_class_fairness` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_class_fairness"];
         patch?: never;
         trace?: never;
     };
@@ -158,7 +178,36 @@ export interface paths {
          */
         delete: operations["delete_game"];
         options?: never;
-        head?: never;
+        /**
+         * Read a game's state (headers only)
+         * @description The answer `get_game` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_game"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draw a game's board now, as PNG.
+         * @description A game's board now, as a PNG (1440 × 900 pixels) for clients that
+         *     cannot show SVG: the picture `board.svg` gives.
+         */
+        get: operations["get_board_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Draw a game's board now, as PNG (headers only)
+         * @description The answer `get_board_png` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_board_png"];
         patch?: never;
         trace?: never;
     };
@@ -170,8 +219,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Draw a game's board now, as SVG or PNG.
-         * @description A game's board now, as SVG (or PNG with `format=png`).
+         * Draw a game's board now, as SVG.
+         * @description A game's board now, as SVG (`board.png` is the same picture as PNG).
          *
          *     The picture shows both awls at their spaces, the counters each side
          *     holds, whose throw it is (or who won) and the side names, on the
@@ -187,7 +236,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Draw a game's board now, as SVG (headers only)
+         * @description The answer `get_board` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_board"];
         patch?: never;
         trace?: never;
     };
@@ -218,7 +271,11 @@ export interface paths {
          *
          *     `Last-Event-ID: n` (SSE; browsers send it when they reconnect) or
          *     `?since=n` resumes after move `n`, with no gap and no duplicate, even
-         *     while moves are being made. `?follow=false` sends what there is now
+         *     while moves are being made. A resume at or after the end of a finished
+         *     game (the `end` event's `id`: its final version, the moves and one more
+         *     for a stop) is answered 204 with no body, which stops a browser's
+         *     `EventSource` from reconnecting; a resume from a won game's last move is
+         *     the same, since that move's `after` already says the game is over. `?follow=false` sends what there is now
          *     and closes. SSE streams send `retry: 2000` once, and `: keep-alive`
          *     after 15 s without news (NDJSON: an empty line). Subscribers are
          *     bounded per game and in all: beyond, 503 with `Retry-After`.
@@ -228,7 +285,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Follow a game live: a snapshot, each move as it is made, then the end (headers only)
+         * @description The answer `stream_events` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_events"];
         patch?: never;
         trace?: never;
     };
@@ -264,7 +325,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Are this game's sticks fair? (headers only)
+         * @description The answer `get_game_fairness` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_game_fairness"];
         patch?: never;
         trace?: never;
     };
@@ -286,7 +351,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List the move log, oldest first, a page at a time (headers only)
+         * @description The answer `list_moves` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_moves"];
         patch?: never;
         trace?: never;
     };
@@ -308,7 +377,36 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read one move of the log (headers only)
+         * @description The answer `get_move` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_move"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/moves/{n}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draw a game's board as a move left it, as PNG.
+         * @description A game's board after move `n`, as a PNG (1440 × 900 pixels): the
+         *     picture the move's `board.svg` gives.
+         */
+        get: operations["get_move_board_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Draw a game's board as a move left it, as PNG (headers only)
+         * @description The answer `get_move_board_png` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_move_board_png"];
         patch?: never;
         trace?: never;
     };
@@ -320,8 +418,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Draw a game's board as a move left it, as SVG or PNG.
-         * @description A game's board after move `n`, as SVG (or PNG with `format=png`).
+         * Draw a game's board as a move left it, as SVG.
+         * @description A game's board after move `n`, as SVG (`board.png` is the same picture
+         *     as PNG).
          *
          *     The same picture as the game's board, for the state the move left.
          */
@@ -330,7 +429,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Draw a game's board as a move left it, as SVG (headers only)
+         * @description The answer `get_move_board` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_move_board"];
         patch?: never;
         trace?: never;
     };
@@ -361,7 +464,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Compute each side's exact chance of winning from the game's current state (headers only)
+         * @description The answer `get_odds` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_odds"];
         patch?: never;
         trace?: never;
     };
@@ -432,7 +539,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List the Kiowa and English terms of the game, each cited (headers only)
+         * @description The answer `list_glossary_terms` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_glossary_terms"];
         patch?: never;
         trace?: never;
     };
@@ -453,7 +564,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read one glossary term (headers only)
+         * @description The answer `get_glossary_term` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_glossary_term"];
         patch?: never;
         trace?: never;
     };
@@ -475,7 +590,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List every rule the narration states, worded for a preset (headers only)
+         * @description The answer `list_rules` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_rules"];
         patch?: never;
         trace?: never;
     };
@@ -496,7 +615,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read one rule, by the id a narration's segment carries (headers only)
+         * @description The answer `get_rule` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_rule"];
         patch?: never;
         trace?: never;
     };
@@ -516,7 +639,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List every preset and option, with allowed values and sources (headers only)
+         * @description The answer `list_rulesets` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_rulesets"];
         patch?: never;
         trace?: never;
     };
@@ -536,7 +663,36 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Read a preset's rules as a narrated lesson (headers only)
+         * @description The answer `get_ruleset` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_ruleset"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rulesets/{preset}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draw a preset's empty board with both numberings, as PNG.
+         * @description A preset's empty board, as a PNG (1440 × 900 pixels): the picture the
+         *     preset's `board.svg` gives.
+         */
+        get: operations["get_ruleset_board_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Draw a preset's empty board with both numberings, as PNG (headers only)
+         * @description The answer `get_ruleset_board_png` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_ruleset_board_png"];
         patch?: never;
         trace?: never;
     };
@@ -548,9 +704,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Draw a preset's empty board with both numberings, as SVG or PNG.
-         * @description A preset's empty board with both numberings, as SVG (or PNG with
-         *     `format=png`).
+         * Draw a preset's empty board with both numberings, as SVG.
+         * @description A preset's empty board with both numberings, as SVG (`board.png` is
+         *     the same picture as PNG).
          *
          *     Every space shows its number in A's count (outside the track) and in
          *     B's (inside): they add up to 41 on the circle, 29 on the A4 preset's
@@ -562,7 +718,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Draw a preset's empty board with both numberings, as SVG (headers only)
+         * @description The answer `get_ruleset_board` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_ruleset_board"];
         patch?: never;
         trace?: never;
     };
@@ -590,7 +750,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Compute a preset's exact first-side win probability and mean game length (headers only)
+         * @description The answer `get_ruleset_statistics` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_ruleset_statistics"];
         patch?: never;
         trace?: never;
     };
@@ -603,15 +767,45 @@ export interface paths {
         };
         /**
          * List the bibliography every citation points into.
-         * @description CSL-JSON items (with their rights status in `custom`), or a BibTeX file
-         *     when `Accept` prefers `application/x-bibtex` (or with `format=bibtex`).
+         * @description CSL-JSON items, with their rights status in `custom`. BibTeX has its own
+         *     path, `/v1/sources.bib`; this one still answers it for `format=bibtex`
+         *     or an `Accept` that prefers `application/x-bibtex` (deprecated).
          */
         get: operations["list_sources"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List the bibliography every citation points into (headers only)
+         * @description The answer `list_sources` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_sources"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources.bib": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bibliography as one BibTeX file.
+         * @description Every source as a BibTeX entry (`application/x-bibtex`), in the order
+         *     of `/v1/sources`.
+         */
+        get: operations["list_sources_bibtex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the bibliography as one BibTeX file (headers only)
+         * @description The answer `list_sources_bibtex` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_sources_bibtex"];
         patch?: never;
         trace?: never;
     };
@@ -623,16 +817,45 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one source, as a CSL-JSON item or a BibTeX entry.
-         * @description CSL-JSON by default; BibTeX (`application/x-bibtex`) when `Accept`
-         *     prefers it, or with `format=bibtex`.
+         * Get one source as a CSL-JSON item.
+         * @description CSL-JSON. BibTeX has its own path, `/v1/sources/{id}.bib`; this one
+         *     still answers it for `format=bibtex` or an `Accept` that prefers
+         *     `application/x-bibtex` (deprecated).
          */
         get: operations["get_source"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Get one source as a CSL-JSON item (headers only)
+         * @description The answer `get_source` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_source"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources/{id}.bib": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one source as a BibTeX entry.
+         * @description The source's BibTeX entry (`application/x-bibtex`).
+         */
+        get: operations["get_source_bibtex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get one source as a BibTeX entry (headers only)
+         * @description The answer `get_source_bibtex` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_source_bibtex"];
         patch?: never;
         trace?: never;
     };
@@ -652,7 +875,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List the throw tables, with the exact probability of every outcome (headers only)
+         * @description The answer `list_throw_tables` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_throw_tables"];
         patch?: never;
         trace?: never;
     };
@@ -660,6 +887,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The game right after a move, as `GET /v1/games/{id}` gave it then. */
+        AfterMove: {
+            /** @description Counters each side holds. */
+            counters: components["schemas"]["CountersView"];
+            /**
+             * @description Whether the side to move throws again (this throw said so; `false`
+             *     once the game is finished).
+             */
+            extra_throw_pending: boolean;
+            /** @description `in_progress`, or `finished` when this move won the game. */
+            status: components["schemas"]["GameStatus"];
+            to_throw: components["schemas"]["SeatView"] | null;
+            /**
+             * Format: int32
+             * @description The game's version after this move (its number; the game's `ETag`
+             *     then, quoted): send it as `If-Match` to throw on from here.
+             * @example 3
+             */
+            version: number;
+            winner: components["schemas"]["Side"] | null;
+        };
         /**
          * @description Who the narration is written for: `young` (ages 7-10), `general` (default) or `scholar`.
          * @example young
@@ -811,7 +1059,7 @@ export interface components {
         /** @description What the project records of a source beside CSL's fields. */
         CslCustom: {
             /** @description `primary`, `secondary` or `modern_retelling`. */
-            kind: string;
+            kind: components["schemas"]["SourceKind"];
             /** @description Whether a Kiowa author wrote it. */
             kiowa_authored?: boolean;
             /** @description Locators others report for it, each with where the report comes from. */
@@ -1507,7 +1755,7 @@ export interface components {
             event: "end";
             /**
              * Format: int32
-             * @description Moves played.
+             * @description The game's final version: its moves, one more for a stop.
              */
             id: number;
         } | {
@@ -1666,6 +1914,11 @@ export interface components {
         };
         /** @description One move: the throw, what it did, and its narration. */
         MoveView: {
+            /**
+             * @description The game right after this move: enough to keep a board up to date
+             *     from the feed or the move log without reading the game again.
+             */
+            after: components["schemas"]["AfterMove"];
             /**
              * @description The move in one line for a big screen or a chat: who threw what,
              *     where the awl went, what happened; in the narration's audience.
@@ -2218,6 +2471,11 @@ export interface components {
          * @enum {string}
          */
         SourceFormat: "csl" | "bibtex";
+        /**
+         * @description What kind of source it is.
+         * @enum {string}
+         */
+        SourceKind: "primary" | "secondary" | "modern_retelling";
         /** @description The bibliography. */
         SourcesView: {
             /** @description CSL-JSON items. */
@@ -2244,9 +2502,10 @@ export interface components {
             /** @description `snapshot`, `move`, `end` or `deleted`. */
             event: components["schemas"]["FeedEventName"];
             /**
-             * @description The moves so far (`snapshot`, `end`), the move's number (`move`),
-             *     or the last move told (`deleted`): send it back as `Last-Event-ID`
-             *     to resume after it.
+             * @description The moves so far (`snapshot`), the move's number (`move`), the
+             *     game's final version (`end`: its moves, one more for a stop), or the
+             *     last move told (`deleted`): send it back as `Last-Event-ID` to
+             *     resume after it (after `end`: 204, nothing more).
              * @example 3
              */
             id: string;
@@ -2407,6 +2666,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -2416,6 +2680,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2425,8 +2700,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2445,6 +2763,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -2454,6 +2777,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2463,6 +2797,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2474,6 +2819,45 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2492,6 +2876,136 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "womens-game",
+                     *           "text": {
+                     *             "general": "Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
+                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
+                     *           },
+                     *           "tags": [
+                     *             "intro",
+                     *             "women",
+                     *             "names"
+                     *           ],
+                     *           "grade": "secondary",
+                     *           "citations": [
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "mooney1896",
+                     *               "locator": "pp. 1002-1004",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "learnkiowa",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "audiences": [
+                     *             "young",
+                     *             "general",
+                     *             "scholar"
+                     *           ],
+                     *           "when": {
+                     *             "board": null,
+                     *             "throw_table": null,
+                     *             "deadly_north_bank": null,
+                     *             "own_last_space": null,
+                     *             "overshoot": null,
+                     *             "dry_branch": null,
+                     *             "counters_per_side": null,
+                     *             "turn_order": null,
+                     *             "circuits_to_win": null,
+                     *             "end_check": null
+                     *           },
+                     *           "retells": null,
+                     *           "in_games": true,
+                     *           "told_in_presets": [
+                     *             "composite",
+                     *             "culin1898",
+                     *             "ludii",
+                     *             "a4",
+                     *             "boxed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "name-zohn-ahl",
+                     *           "text": {
+                     *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
+                     *             "young": "Zohn Ahl is made of two Kiowa words. A book from 1898 spells the word for wood ahl. The book gave it as the name of the four throwing sticks. An encyclopedia says zohn means creek.",
+                     *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarises Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
+                     *           },
+                     *           "tags": [
+                     *             "names",
+                     *             "creek",
+                     *             "sticks"
+                     *           ],
+                     *           "grade": "secondary",
+                     *           "citations": [
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "entry 3",
+                     *               "locator_seen": true
+                     *             },
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "learnkiowa",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "audiences": [
+                     *             "young",
+                     *             "general",
+                     *             "scholar"
+                     *           ],
+                     *           "when": {
+                     *             "board": null,
+                     *             "throw_table": null,
+                     *             "deadly_north_bank": null,
+                     *             "own_last_space": null,
+                     *             "overshoot": null,
+                     *             "dry_branch": null,
+                     *             "counters_per_side": null,
+                     *             "turn_order": null,
+                     *             "circuits_to_win": null,
+                     *             "end_check": null
+                     *           },
+                     *           "retells": null,
+                     *           "in_games": true,
+                     *           "told_in_presets": [
+                     *             "composite",
+                     *             "culin1898",
+                     *             "ludii",
+                     *             "a4",
+                     *             "boxed"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FactsView"];
                 };
             };
@@ -2501,6 +3015,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2510,8 +3035,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_facts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every fact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2536,6 +3104,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "womens-game",
+                     *       "text": {
+                     *         "general": "Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
+                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
+                     *       },
+                     *       "tags": [
+                     *         "intro",
+                     *         "women",
+                     *         "names"
+                     *       ],
+                     *       "grade": "secondary",
+                     *       "citations": [
+                     *         {
+                     *           "source": "ludii-zohnahl",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "ludii-ev-702",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "mooney1896",
+                     *           "locator": "pp. 1002-1004",
+                     *           "locator_seen": false
+                     *         },
+                     *         {
+                     *           "source": "learnkiowa",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         }
+                     *       ],
+                     *       "audiences": [
+                     *         "young",
+                     *         "general",
+                     *         "scholar"
+                     *       ],
+                     *       "when": {
+                     *         "board": null,
+                     *         "throw_table": null,
+                     *         "deadly_north_bank": null,
+                     *         "own_last_space": null,
+                     *         "overshoot": null,
+                     *         "dry_branch": null,
+                     *         "counters_per_side": null,
+                     *         "turn_order": null,
+                     *         "circuits_to_win": null,
+                     *         "end_check": null
+                     *       },
+                     *       "retells": null,
+                     *       "in_games": true,
+                     *       "told_in_presets": [
+                     *         "composite",
+                     *         "culin1898",
+                     *         "ludii",
+                     *         "a4",
+                     *         "boxed"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FactView"];
                 };
             };
@@ -2545,6 +3177,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: must be 1 to 64 lower-case letters, digits or hyphens",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "must be 1 to 64 lower-case letters, digits or hyphens"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2554,6 +3202,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/fact-not-found",
+                     *       "title": "Fact not found",
+                     *       "status": 404,
+                     *       "detail": "no fact has the id no-such-thing; GET /v1/facts lists them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2563,6 +3222,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2572,8 +3242,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_fact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The fact's id, e.g. womens-game
+                 * @example womens-game
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such fact */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2595,6 +3328,115 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "games": [
+                     *         "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *       ],
+                     *       "tests": [
+                     *         {
+                     *           "throw_table": "sticks_sahe",
+                     *           "games": [
+                     *             "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *           ],
+                     *           "throws": 0,
+                     *           "server_throws": 3,
+                     *           "cells": [
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.1875
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 8,
+                     *                 "decimal": 0.375
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.1875
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 6,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 10,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             }
+                     *           ],
+                     *           "pooled": [],
+                     *           "chi_square": null,
+                     *           "degrees_of_freedom": null,
+                     *           "p_value": null,
+                     *           "reliable": false,
+                     *           "unlike_fair": false,
+                     *           "min_throws": 14,
+                     *           "min_expected": 5,
+                     *           "explanation": {
+                     *             "young": "We need more throws to tell if the sticks are fair. We have 0, and we need at least 14.",
+                     *             "general": "0 reported throws are too few to test: the comparison with fair sticks is only reliable from 14 throws on.",
+                     *             "scholar": "Pearson's chi-square test needs every expected count to be at least 5 (the usual condition for its approximation); with 0 throws, pooling the rarest results leaves fewer than two cells, so no test is made before 14 throws."
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FairnessView"];
                 };
             };
@@ -2604,6 +3446,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/game: name at least one game: ?game=<id>&game=<id>",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/game",
+                     *           "detail": "name at least one game: ?game=<id>&game=<id>"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2613,6 +3471,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2622,6 +3491,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2631,8 +3511,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_class_fairness: {
+        parameters: {
+            query: {
+                /** @description A game of the class (a UUID); repeat for each game, 1 to 50 */
+                game: components["schemas"]["ClassGameId"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test of the class's reported throws */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No game, more than 50, a malformed id or an unknown parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A game that does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2662,6 +3602,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *       "status": "in_progress",
+                     *       "version": 0,
+                     *       "created_at": "2026-12-05T04:56:22.935Z",
+                     *       "updated_at": "2026-12-05T04:56:22.935Z",
+                     *       "ruleset": {
+                     *         "preset": "composite",
+                     *         "options": {
+                     *           "board": "circle40",
+                     *           "throw_table": "sticks_sahe",
+                     *           "deadly_north_bank": "near",
+                     *           "own_last_space": "falls_in",
+                     *           "overshoot": "carry_on",
+                     *           "dry_branch": "no_effect",
+                     *           "counters_per_side": 4,
+                     *           "turn_order": "side_blocks",
+                     *           "circuits_to_win": null,
+                     *           "end_check": "immediate"
+                     *         }
+                     *       },
+                     *       "sides": [
+                     *         {
+                     *           "side": "A",
+                     *           "name": "Hawks",
+                     *           "players": [
+                     *             "Hawks"
+                     *           ],
+                     *           "direction": "counter_clockwise",
+                     *           "awl": {
+                     *             "space": 1,
+                     *             "physical_index": 0,
+                     *             "feature": "south_creek_far"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         },
+                     *         {
+                     *           "side": "B",
+                     *           "name": "Foxes",
+                     *           "players": [
+                     *             "Foxes"
+                     *           ],
+                     *           "direction": "clockwise",
+                     *           "awl": {
+                     *             "space": 1,
+                     *             "physical_index": 39,
+                     *             "feature": "south_creek_far"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         }
+                     *       ],
+                     *       "to_throw": {
+                     *         "side": "A",
+                     *         "player": 1,
+                     *         "name": "Hawks"
+                     *       },
+                     *       "extra_throw_pending": false,
+                     *       "winner": null,
+                     *       "result": null,
+                     *       "throws": 0,
+                     *       "audience": "general",
+                     *       "detail": "lesson",
+                     *       "seed": "example",
+                     *       "seated": false,
+                     *       "sides_report_throws": false,
+                     *       "links": {
+                     *         "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *         "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *       },
+                     *       "seat_tokens": null,
+                     *       "host_token": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedGameView"];
                 };
             };
@@ -2671,6 +3688,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "the body is not valid JSON (line 1, column 1)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2680,6 +3708,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/cors-refused",
+                     *       "title": "Cross-origin request refused",
+                     *       "status": 403,
+                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2698,6 +3737,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2707,6 +3757,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2716,6 +3777,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2725,6 +3797,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/same-name",
+                     *       "title": "Same name for both sides",
+                     *       "status": 422,
+                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/sides/b/name",
+                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2734,6 +3822,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2771,6 +3870,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *       "status": "in_progress",
+                     *       "version": 3,
+                     *       "created_at": "2026-12-05T04:56:22.935Z",
+                     *       "updated_at": "2026-12-05T04:56:22.947Z",
+                     *       "ruleset": {
+                     *         "preset": "composite",
+                     *         "options": {
+                     *           "board": "circle40",
+                     *           "throw_table": "sticks_sahe",
+                     *           "deadly_north_bank": "near",
+                     *           "own_last_space": "falls_in",
+                     *           "overshoot": "carry_on",
+                     *           "dry_branch": "no_effect",
+                     *           "counters_per_side": 4,
+                     *           "turn_order": "side_blocks",
+                     *           "circuits_to_win": null,
+                     *           "end_check": "immediate"
+                     *         }
+                     *       },
+                     *       "sides": [
+                     *         {
+                     *           "side": "A",
+                     *           "name": "Hawks",
+                     *           "players": [
+                     *             "Hawks"
+                     *           ],
+                     *           "direction": "counter_clockwise",
+                     *           "awl": {
+                     *             "space": 3,
+                     *             "physical_index": 2,
+                     *             "feature": "ordinary"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         },
+                     *         {
+                     *           "side": "B",
+                     *           "name": "Foxes",
+                     *           "players": [
+                     *             "Foxes"
+                     *           ],
+                     *           "direction": "clockwise",
+                     *           "awl": {
+                     *             "space": 10,
+                     *             "physical_index": 30,
+                     *             "feature": "dry_branch_west"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         }
+                     *       ],
+                     *       "to_throw": {
+                     *         "side": "B",
+                     *         "player": 1,
+                     *         "name": "Foxes"
+                     *       },
+                     *       "extra_throw_pending": true,
+                     *       "winner": null,
+                     *       "result": null,
+                     *       "throws": 3,
+                     *       "audience": "general",
+                     *       "detail": "lesson",
+                     *       "seed": "example",
+                     *       "seated": false,
+                     *       "sides_report_throws": false,
+                     *       "links": {
+                     *         "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *         "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["GameView"];
                 };
             };
@@ -2789,6 +3963,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2798,6 +3988,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2807,6 +4008,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2816,6 +4028,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2846,6 +4069,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2855,6 +4094,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/seat-token-required",
+                     *       "title": "Seat token required",
+                     *       "status": 401,
+                     *       "detail": "this game is seated and no token of any game came (none was sent, or the one sent is unknown): send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's), as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2864,6 +4114,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/host-token-required",
+                     *       "title": "Host token required",
+                     *       "status": 403,
+                     *       "detail": "only the host's token may delete this game",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2873,6 +4134,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2882,6 +4154,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2891,6 +4174,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2905,13 +4199,270 @@ export interface operations {
             };
         };
     };
+    head_game: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the state already held: 304 while the game is at that version */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game */
+            200: {
+                headers: {
+                    /** @description The game's version, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the game's current ETag */
+            304: {
+                headers: {
+                    /** @description The game's version, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_board_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_board_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     get_board: {
         parameters: {
             query?: {
                 /**
-                 * @description `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
-                 *     same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
-                 *     that cannot show SVG.
+                 * @deprecated
+                 * @description Deprecated: ask `board.png` for the PNG. `svg` (default): the
+                 *     picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+                 *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
             };
@@ -2927,7 +4478,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The board */
+            /** @description The picture */
             200: {
                 headers: {
                     /** @description `no-cache`: revalidate with If-None-Match */
@@ -2938,7 +4489,6 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": string;
                 };
             };
             /** @description Not modified: If-None-Match names the picture's ETag */
@@ -2958,6 +4508,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2967,6 +4533,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2976,6 +4553,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2985,8 +4573,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_board: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated: ask `board.png` for the PNG. `svg` (default): the
+                 *     picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+                 *     900 pixels), answered with that media type.
+                 */
+                format?: components["schemas"]["BoardFormat"];
+            };
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id or unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3037,12 +4711,35 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["FeedLine"];
                 };
             };
+            /** @description Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Malformed id, audience, detail, since, follow or Last-Event-ID */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3052,6 +4749,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3061,6 +4769,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3070,6 +4789,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3083,6 +4813,96 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_events: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Narrate every move again for this audience (default: the game's
+                 *     own), as on the move log.
+                 */
+                audience?: components["schemas"]["Audience"];
+                /**
+                 * @description Tell every move at this detail level (default: the game's own), as
+                 *     on the move log.
+                 */
+                detail?: components["schemas"]["Detail"];
+                /**
+                 * @description Resume after move `since` (no snapshot): the first event is move
+                 *     `since + 1`. For clients without `Last-Event-ID` (NDJSON); the
+                 *     header wins when both are sent.
+                 */
+                since?: number;
+                /**
+                 * @description `false`: tell what is there now (and `end` if the game is over),
+                 *     then close; default `true`: stay open for every move until the end.
+                 */
+                follow?: boolean;
+            };
+            header?: {
+                /** @description Resume after this move (the `id` of the last event received): no snapshot; the first event is the next move */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id, audience, detail, since, follow or Last-Event-ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The game's or the server's live feeds have their most subscribers (`/problems/feed-full`); retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3104,6 +4924,115 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "games": [
+                     *         "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *       ],
+                     *       "tests": [
+                     *         {
+                     *           "throw_table": "sticks_sahe",
+                     *           "games": [
+                     *             "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *           ],
+                     *           "throws": 0,
+                     *           "server_throws": 3,
+                     *           "cells": [
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.1875
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 8,
+                     *                 "decimal": 0.375
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.1875
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 6,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             },
+                     *             {
+                     *               "value": 10,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               },
+                     *               "observed": 0,
+                     *               "expected": 0
+                     *             }
+                     *           ],
+                     *           "pooled": [],
+                     *           "chi_square": null,
+                     *           "degrees_of_freedom": null,
+                     *           "p_value": null,
+                     *           "reliable": false,
+                     *           "unlike_fair": false,
+                     *           "min_throws": 14,
+                     *           "min_expected": 5,
+                     *           "explanation": {
+                     *             "young": "We need more throws to tell if the sticks are fair. We have 0, and we need at least 14.",
+                     *             "general": "0 reported throws are too few to test: the comparison with fair sticks is only reliable from 14 throws on.",
+                     *             "scholar": "Pearson's chi-square test needs every expected count to be at least 5 (the usual condition for its approximation); with 0 throws, pooling the rarest results leaves fewer than two cells, so no test is made before 14 throws."
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FairnessView"];
                 };
             };
@@ -3113,6 +5042,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3122,6 +5067,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3131,6 +5087,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3140,8 +5107,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_game_fairness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test of the game's reported throws */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3184,6 +5211,343 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "n": 1,
+                     *           "side": "A",
+                     *           "player": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "origin": "server",
+                     *           "sticks": [
+                     *             "flat",
+                     *             "round",
+                     *             "round",
+                     *             "flat"
+                     *           ],
+                     *           "flat_faces": 2,
+                     *           "sahe_flat": true,
+                     *           "spinner": null,
+                     *           "value": 2,
+                     *           "throws_again": false,
+                     *           "probability": {
+                     *             "numerator": 3,
+                     *             "denominator": 8,
+                     *             "decimal": 0.375
+                     *           },
+                     *           "from": 1,
+                     *           "to": 3,
+                     *           "events": [
+                     *             {
+                     *               "kind": "moved",
+                     *               "side": "A",
+                     *               "from": 1,
+                     *               "to": 3,
+                     *               "steps": 2
+                     *             },
+                     *             {
+                     *               "kind": "turn_passed",
+                     *               "seat": {
+                     *                 "side": "B",
+                     *                 "player": 1,
+                     *                 "name": "Foxes"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "counters": {
+                     *             "a": 4,
+                     *             "b": 4
+                     *           },
+                     *           "caption": "Hawks throws 2: from 1 to 3; next: Foxes.",
+                     *           "narration": {
+                     *             "audience": "general",
+                     *             "segments": [
+                     *               {
+                     *                 "kind": "framing",
+                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters, counting sticks that keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. No Kiowa educator has reviewed this narration.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "ludii-ev-118",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "kiowa-tribe-language",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "learnkiowa",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": null,
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "event",
+                     *                 "text": "Hawks reads the fallen sticks, two flat faces showing. A plain 2, and no throw to follow.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "sticks_sahe",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "event",
+                     *                 "text": "The awl of Hawks moves 2 spaces, from space 1 to space 3, and rests on an ordinary space.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "move",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "event",
+                     *                 "text": "Over to Foxes.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "turn_pass",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "rule",
+                     *                 "text": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "sticks_sahe",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "rule",
+                     *                 "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "move",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "rule",
+                     *                 "text": "A side keeps the sticks while its throws earn extra throws; after a throw without one, the other side plays.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "turn_pass",
+                     *                 "fact": null
+                     *               }
+                     *             ]
+                     *           },
+                     *           "after": {
+                     *             "status": "in_progress",
+                     *             "version": 1,
+                     *             "to_throw": {
+                     *               "side": "B",
+                     *               "player": 1,
+                     *               "name": "Foxes"
+                     *             },
+                     *             "extra_throw_pending": false,
+                     *             "counters": {
+                     *               "a": 4,
+                     *               "b": 4
+                     *             },
+                     *             "winner": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "n": 2,
+                     *           "side": "B",
+                     *           "player": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "origin": "server",
+                     *           "sticks": [
+                     *             "flat",
+                     *             "flat",
+                     *             "flat",
+                     *             "flat"
+                     *           ],
+                     *           "flat_faces": 4,
+                     *           "sahe_flat": true,
+                     *           "spinner": null,
+                     *           "value": 6,
+                     *           "throws_again": true,
+                     *           "probability": {
+                     *             "numerator": 1,
+                     *             "denominator": 16,
+                     *             "decimal": 0.0625
+                     *           },
+                     *           "from": 1,
+                     *           "to": 7,
+                     *           "events": [
+                     *             {
+                     *               "kind": "moved",
+                     *               "side": "B",
+                     *               "from": 1,
+                     *               "to": 7,
+                     *               "steps": 6
+                     *             },
+                     *             {
+                     *               "kind": "throws_again",
+                     *               "seat": {
+                     *                 "side": "B",
+                     *                 "player": 1,
+                     *                 "name": "Foxes"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "counters": {
+                     *             "a": 4,
+                     *             "b": 4
+                     *           },
+                     *           "caption": "Foxes throws 6: from 1 to 7; throws again.",
+                     *           "narration": {
+                     *             "audience": "general",
+                     *             "segments": [
+                     *               {
+                     *                 "kind": "event",
+                     *                 "text": "A 6 for Foxes: on to space 7.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "sticks_sahe",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "event",
+                     *                 "text": "Another throw for Foxes.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "sticks_sahe",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "rule",
+                     *                 "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "culin1898",
+                     *                     "locator": "entry 3",
+                     *                     "locator_seen": true
+                     *                   }
+                     *                 ],
+                     *                 "rule": "counters_one_at_a_time",
+                     *                 "fact": null
+                     *               }
+                     *             ]
+                     *           },
+                     *           "after": {
+                     *             "status": "in_progress",
+                     *             "version": 2,
+                     *             "to_throw": {
+                     *               "side": "B",
+                     *               "player": 1,
+                     *               "name": "Foxes"
+                     *             },
+                     *             "extra_throw_pending": true,
+                     *             "counters": {
+                     *               "a": 4,
+                     *               "b": 4
+                     *             },
+                     *             "winner": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["MovePage"];
                 };
             };
@@ -3193,6 +5557,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3202,6 +5582,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3211,6 +5602,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3220,8 +5622,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_moves: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `next_cursor` of the previous page; absent (or empty) for the
+                 *     first page. A client may pass the last page's `next_cursor`
+                 *     as it is: `null` is the same as absent.
+                 */
+                cursor?: string | null;
+                /** @description Moves per page, 1 to 100 (default 20). */
+                limit?: number;
+                /**
+                 * @description Narrate every move again for this audience (default: the game's
+                 *     own). The same rules and context facts are told, in that audience's
+                 *     words; the result is the same on every request.
+                 */
+                audience?: components["schemas"]["Audience"];
+                /**
+                 * @description Tell every move at this detail level (default: the game's own):
+                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     rule every time; the result is the same on every request.
+                 */
+                detail?: components["schemas"]["Detail"];
+            };
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of moves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id, cursor, limit, audience or detail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3258,6 +5741,137 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "n": 2,
+                     *       "side": "B",
+                     *       "player": {
+                     *         "side": "B",
+                     *         "player": 1,
+                     *         "name": "Foxes"
+                     *       },
+                     *       "origin": "server",
+                     *       "sticks": [
+                     *         "flat",
+                     *         "flat",
+                     *         "flat",
+                     *         "flat"
+                     *       ],
+                     *       "flat_faces": 4,
+                     *       "sahe_flat": true,
+                     *       "spinner": null,
+                     *       "value": 6,
+                     *       "throws_again": true,
+                     *       "probability": {
+                     *         "numerator": 1,
+                     *         "denominator": 16,
+                     *         "decimal": 0.0625
+                     *       },
+                     *       "from": 1,
+                     *       "to": 7,
+                     *       "events": [
+                     *         {
+                     *           "kind": "moved",
+                     *           "side": "B",
+                     *           "from": 1,
+                     *           "to": 7,
+                     *           "steps": 6
+                     *         },
+                     *         {
+                     *           "kind": "throws_again",
+                     *           "seat": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "counters": {
+                     *         "a": 4,
+                     *         "b": 4
+                     *       },
+                     *       "caption": "Foxes throws 6: from 1 to 7; throws again.",
+                     *       "narration": {
+                     *         "audience": "general",
+                     *         "segments": [
+                     *           {
+                     *             "kind": "event",
+                     *             "text": "A 6 for Foxes: on to space 7.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-702",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "sticks_sahe",
+                     *             "fact": null
+                     *           },
+                     *           {
+                     *             "kind": "event",
+                     *             "text": "Another throw for Foxes.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-702",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "sticks_sahe",
+                     *             "fact": null
+                     *           },
+                     *           {
+                     *             "kind": "rule",
+                     *             "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "culin1898",
+                     *                 "locator": "entry 3",
+                     *                 "locator_seen": true
+                     *               }
+                     *             ],
+                     *             "rule": "counters_one_at_a_time",
+                     *             "fact": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "after": {
+                     *         "status": "in_progress",
+                     *         "version": 2,
+                     *         "to_throw": {
+                     *           "side": "B",
+                     *           "player": 1,
+                     *           "name": "Foxes"
+                     *         },
+                     *         "extra_throw_pending": true,
+                     *         "counters": {
+                     *           "a": 4,
+                     *           "b": 4
+                     *         },
+                     *         "winner": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MoveView"];
                 };
             };
@@ -3267,6 +5881,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/n: must be a move number, an integer from 1 to 999999999",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/n",
+                     *           "detail": "must be a move number, an integer from 1 to 999999999"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3276,6 +5906,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3285,6 +5926,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3294,8 +5946,280 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_move: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Narrate the move again for this audience (default: the game's own).
+                 *     The same rules and context fact are told, in that audience's words;
+                 *     the result is the same on every request.
+                 */
+                audience?: components["schemas"]["Audience"];
+                /**
+                 * @description Tell the move at this detail level (default: the game's own):
+                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     rule every time; the result is the same on every request.
+                 */
+                detail?: components["schemas"]["Detail"];
+            };
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+                /** @description The move number, from 1 */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id, move number, audience or detail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game or move */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_move_board_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+                /** @description The move number, from 1 */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id or move number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/n: must be a move number, an integer from 1 to 999999999",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/n",
+                     *           "detail": "must be a move number, an integer from 1 to 999999999"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game or move */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_move_board_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+                /** @description The move number, from 1 */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id or move number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game or move */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3303,9 +6227,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
-                 *     same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
-                 *     that cannot show SVG.
+                 * @deprecated
+                 * @description Deprecated: ask `board.png` for the PNG. `svg` (default): the
+                 *     picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+                 *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
             };
@@ -3323,7 +6248,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The board after the move */
+            /** @description The picture */
             200: {
                 headers: {
                     /** @description `no-cache`: revalidate with If-None-Match */
@@ -3334,7 +6259,6 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": string;
                 };
             };
             /** @description Not modified: If-None-Match names the picture's ETag */
@@ -3354,6 +6278,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/n: must be a move number, an integer from 1 to 999999999",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/n",
+                     *           "detail": "must be a move number, an integer from 1 to 999999999"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3363,6 +6303,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3372,6 +6323,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3381,8 +6343,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_move_board: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated: ask `board.png` for the PNG. `svg` (default): the
+                 *     picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+                 *     900 pixels), answered with that media type.
+                 */
+                format?: components["schemas"]["BoardFormat"];
+            };
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+                /** @description The move number, from 1 */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id, move number or format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game or move */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3404,6 +6454,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "game_id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *       "version": 3,
+                     *       "sides": [
+                     *         {
+                     *           "side": "A",
+                     *           "win_probability": 0.5137861795132201
+                     *         },
+                     *         {
+                     *           "side": "B",
+                     *           "win_probability": 0.48621382048677986
+                     *         }
+                     *       ],
+                     *       "expected_remaining_throws": 164.5700762729428,
+                     *       "solver": {
+                     *         "method": "components_gauss_seidel_gmres",
+                     *         "states": 19712,
+                     *         "components": 1,
+                     *         "sweeps": 67,
+                     *         "tolerance": 1e-12,
+                     *         "last_change": 4.440892098500626e-16
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["OddsView"];
                 };
             };
@@ -3413,6 +6488,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3422,6 +6513,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3431,6 +6533,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-over",
+                     *       "title": "Game over",
+                     *       "status": 409,
+                     *       "detail": "the game is finished: it has a result, not odds",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3440,6 +6553,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3458,6 +6582,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3474,11 +6609,83 @@ export interface operations {
             };
         };
     };
+    head_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The odds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The game is over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ruleset's chain is too large to solve */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     stop_game: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Stop only if the game is at this version (its ETag) */
+                /** @description Stop only if the game is at this version (its ETag; compared strongly, so a weak tag `W/"3"` never matches: 412) */
                 "If-Match"?: string;
                 /** @description 1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request (a throw's included) is 422; a retry while the first is still being served is 409 */
                 "Idempotency-Key"?: string;
@@ -3499,6 +6706,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "state": {
+                     *         "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "status": "finished",
+                     *         "version": 4,
+                     *         "created_at": "2026-12-05T04:56:22.935Z",
+                     *         "updated_at": "2026-12-05T04:56:23.321Z",
+                     *         "ruleset": {
+                     *           "preset": "composite",
+                     *           "options": {
+                     *             "board": "circle40",
+                     *             "throw_table": "sticks_sahe",
+                     *             "deadly_north_bank": "near",
+                     *             "own_last_space": "falls_in",
+                     *             "overshoot": "carry_on",
+                     *             "dry_branch": "no_effect",
+                     *             "counters_per_side": 4,
+                     *             "turn_order": "side_blocks",
+                     *             "circuits_to_win": null,
+                     *             "end_check": "immediate"
+                     *           }
+                     *         },
+                     *         "sides": [
+                     *           {
+                     *             "side": "A",
+                     *             "name": "Hawks",
+                     *             "players": [
+                     *               "Hawks"
+                     *             ],
+                     *             "direction": "counter_clockwise",
+                     *             "awl": {
+                     *               "space": 3,
+                     *               "physical_index": 2,
+                     *               "feature": "ordinary"
+                     *             },
+                     *             "counters": 4,
+                     *             "circuits": 0
+                     *           },
+                     *           {
+                     *             "side": "B",
+                     *             "name": "Foxes",
+                     *             "players": [
+                     *               "Foxes"
+                     *             ],
+                     *             "direction": "clockwise",
+                     *             "awl": {
+                     *               "space": 10,
+                     *               "physical_index": 30,
+                     *               "feature": "dry_branch_west"
+                     *             },
+                     *             "counters": 4,
+                     *             "circuits": 0
+                     *           }
+                     *         ],
+                     *         "to_throw": null,
+                     *         "extra_throw_pending": false,
+                     *         "winner": null,
+                     *         "result": "draw",
+                     *         "throws": 3,
+                     *         "audience": "general",
+                     *         "detail": "lesson",
+                     *         "seed": "example",
+                     *         "seated": false,
+                     *         "sides_report_throws": false,
+                     *         "links": {
+                     *           "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *           "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *           "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *         }
+                     *       },
+                     *       "narration": {
+                     *         "audience": "general",
+                     *         "segments": [
+                     *           {
+                     *             "kind": "event",
+                     *             "text": "The game is stopped with the counters shared evenly, 4 each: a draw.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "a4sheet",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "cyningstan",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "stop_most_counters",
+                     *             "fact": null
+                     *           },
+                     *           {
+                     *             "kind": "rule",
+                     *             "text": "A game may be stopped before anyone holds every counter. Then the side with more counters wins, and equal counts are a draw.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "a4sheet",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "cyningstan",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "stop_most_counters",
+                     *             "fact": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StopView"];
                 };
             };
@@ -3508,6 +6829,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3517,6 +6854,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/seat-token-required",
+                     *       "title": "Seat token required",
+                     *       "status": 401,
+                     *       "detail": "this game is seated and no token of any game came (none was sent, or the one sent is unknown): send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's), as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3526,6 +6874,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/host-token-required",
+                     *       "title": "Host token required",
+                     *       "status": 403,
+                     *       "detail": "only the host's token may stop this game",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3535,6 +6894,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3544,6 +6914,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-over",
+                     *       "title": "Game over",
+                     *       "status": 409,
+                     *       "detail": "the game is finished; no more throws or stops are played",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3553,6 +6934,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/version-mismatch",
+                     *       "title": "Version mismatch",
+                     *       "status": 412,
+                     *       "detail": "the game is at version 0, not the one this request expected; read it again",
+                     *       "errors": [],
+                     *       "current_version": 0,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3562,6 +6954,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3571,6 +6974,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "this Idempotency-Key was used with a different request; use a new key",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3580,6 +6994,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3598,7 +7023,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Play only if the game is at this version (its ETag) */
+                /** @description Play only if the game is at this version (its ETag; compared strongly, so a weak tag `W/"3"` never matches: 412) */
                 "If-Match"?: string;
                 /** @description 1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409 */
                 "Idempotency-Key"?: string;
@@ -3625,6 +7050,215 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "n": 3,
+                     *       "side": "B",
+                     *       "player": {
+                     *         "side": "B",
+                     *         "player": 1,
+                     *         "name": "Foxes"
+                     *       },
+                     *       "origin": "server",
+                     *       "sticks": [
+                     *         "flat",
+                     *         "flat",
+                     *         "round",
+                     *         "flat"
+                     *       ],
+                     *       "flat_faces": 3,
+                     *       "sahe_flat": true,
+                     *       "spinner": null,
+                     *       "value": 3,
+                     *       "throws_again": true,
+                     *       "probability": {
+                     *         "numerator": 3,
+                     *         "denominator": 16,
+                     *         "decimal": 0.1875
+                     *       },
+                     *       "from": 7,
+                     *       "to": 10,
+                     *       "events": [
+                     *         {
+                     *           "kind": "moved",
+                     *           "side": "B",
+                     *           "from": 7,
+                     *           "to": 10,
+                     *           "steps": 3
+                     *         },
+                     *         {
+                     *           "kind": "landed_on_dry_branch",
+                     *           "side": "B",
+                     *           "space": 10
+                     *         },
+                     *         {
+                     *           "kind": "throws_again",
+                     *           "seat": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "counters": {
+                     *         "a": 4,
+                     *         "b": 4
+                     *       },
+                     *       "caption": "Foxes throws 3: from 7 to 10, the west dry branch; throws again.",
+                     *       "narration": {
+                     *         "audience": "general",
+                     *         "segments": [
+                     *           {
+                     *             "kind": "event",
+                     *             "text": "Foxes: 3, the sahe face up, to the dry branch at space 10.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-702",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "sticks_sahe",
+                     *             "fact": null
+                     *           },
+                     *           {
+                     *             "kind": "event",
+                     *             "text": "Again for Foxes.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-702",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "sticks_sahe",
+                     *             "fact": null
+                     *           },
+                     *           {
+                     *             "kind": "rule",
+                     *             "text": "The dry branches, at east and west, are places where the water does not run. Landing on one has no effect; it works like any other space.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ],
+                     *             "rule": "dry_branch_no_effect",
+                     *             "fact": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "after": {
+                     *         "status": "in_progress",
+                     *         "version": 3,
+                     *         "to_throw": {
+                     *           "side": "B",
+                     *           "player": 1,
+                     *           "name": "Foxes"
+                     *         },
+                     *         "extra_throw_pending": true,
+                     *         "counters": {
+                     *           "a": 4,
+                     *           "b": 4
+                     *         },
+                     *         "winner": null
+                     *       },
+                     *       "state": {
+                     *         "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "status": "in_progress",
+                     *         "version": 3,
+                     *         "created_at": "2026-12-05T04:56:22.935Z",
+                     *         "updated_at": "2026-12-05T04:56:22.947Z",
+                     *         "ruleset": {
+                     *           "preset": "composite",
+                     *           "options": {
+                     *             "board": "circle40",
+                     *             "throw_table": "sticks_sahe",
+                     *             "deadly_north_bank": "near",
+                     *             "own_last_space": "falls_in",
+                     *             "overshoot": "carry_on",
+                     *             "dry_branch": "no_effect",
+                     *             "counters_per_side": 4,
+                     *             "turn_order": "side_blocks",
+                     *             "circuits_to_win": null,
+                     *             "end_check": "immediate"
+                     *           }
+                     *         },
+                     *         "sides": [
+                     *           {
+                     *             "side": "A",
+                     *             "name": "Hawks",
+                     *             "players": [
+                     *               "Hawks"
+                     *             ],
+                     *             "direction": "counter_clockwise",
+                     *             "awl": {
+                     *               "space": 3,
+                     *               "physical_index": 2,
+                     *               "feature": "ordinary"
+                     *             },
+                     *             "counters": 4,
+                     *             "circuits": 0
+                     *           },
+                     *           {
+                     *             "side": "B",
+                     *             "name": "Foxes",
+                     *             "players": [
+                     *               "Foxes"
+                     *             ],
+                     *             "direction": "clockwise",
+                     *             "awl": {
+                     *               "space": 10,
+                     *               "physical_index": 30,
+                     *               "feature": "dry_branch_west"
+                     *             },
+                     *             "counters": 4,
+                     *             "circuits": 0
+                     *           }
+                     *         ],
+                     *         "to_throw": {
+                     *           "side": "B",
+                     *           "player": 1,
+                     *           "name": "Foxes"
+                     *         },
+                     *         "extra_throw_pending": true,
+                     *         "winner": null,
+                     *         "result": null,
+                     *         "throws": 3,
+                     *         "audience": "general",
+                     *         "detail": "lesson",
+                     *         "seed": "example",
+                     *         "seated": false,
+                     *         "sides_report_throws": false,
+                     *         "links": {
+                     *           "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *           "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
+                     *           "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThrowView"];
                 };
             };
@@ -3634,6 +7268,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3643,6 +7293,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/seat-token-required",
+                     *       "title": "Seat token required",
+                     *       "status": 401,
+                     *       "detail": "this game is seated and no token of any game came (none was sent, or the one sent is unknown): send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's), as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3652,6 +7313,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-your-seat",
+                     *       "title": "Not your seat",
+                     *       "status": 403,
+                     *       "detail": "this token is not the side to move's in this game: it is the other side's, or another game's",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3661,6 +7333,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3670,6 +7353,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-over",
+                     *       "title": "Game over",
+                     *       "status": 409,
+                     *       "detail": "the game is finished; no more throws or stops are played",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3679,6 +7373,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/version-mismatch",
+                     *       "title": "Version mismatch",
+                     *       "status": 412,
+                     *       "detail": "the game is at version 0, not the one this request expected; read it again",
+                     *       "errors": [],
+                     *       "current_version": 0,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3688,6 +7393,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3697,6 +7413,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3706,6 +7433,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3715,6 +7453,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/throw-does-not-fit",
+                     *       "title": "Throw does not fit the game",
+                     *       "status": 422,
+                     *       "detail": "/spinner: this game throws sticks: send \"sticks\" (four faces), not \"spinner\"",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/spinner",
+                     *           "detail": "this game throws sticks: send \"sticks\" (four faces), not \"spinner\""
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3724,6 +7478,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3753,6 +7518,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "zohn",
+                     *           "term": "zohn",
+                     *           "language": "Kiowa",
+                     *           "meaning": "Kiowa word for a creek, as the Wikipedia article glosses it. In the game it names the two features at the north and south of the cloth, each drawn as a pair of short strokes that the awls have to get across; English sources say creek, and the A4 print-and-play sheet reports R. C. Bell's word torrent. The spelling is that of outside ethnographers of the 1890s; present-day Kiowa writing, which has more than one system, may spell the word differently. No pronunciation is given, since no source consulted gives one.",
+                     *           "young": "Zohn is a Kiowa word. An encyclopedia says it means creek. Two little creeks are drawn on the game cloth, one at the top and one at the bottom. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *           "pronunciation": null,
+                     *           "related": [
+                     *             "creek",
+                     *             "ahl",
+                     *             "zohn-ahl",
+                     *             "torrent"
+                     *           ],
+                     *           "grade": "secondary",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ringling",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "a4sheet",
+                     *               "locator": "rule 2",
+                     *               "locator_seen": true
+                     *             },
+                     *             {
+                     *               "source": "bell1979",
+                     *               "locator": "vol. 1, pp. 4-5",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "learnkiowa",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "kiowatalk",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "ahl",
+                     *           "term": "ahl",
+                     *           "language": "Kiowa",
+                     *           "meaning": "Kiowa word meaning wood, which Culin's 1898 list gives as the name of the four prepared staves thrown instead of dice. It is not the English word awl: the two words are unrelated. The spelling is that of outside ethnographers of the 1890s; present-day Kiowa writing, which has more than one system, may spell the word differently. No pronunciation is given, since no source consulted gives one.",
+                     *           "young": "Ahl is a Kiowa word for wood. The players threw four wooden sticks instead of dice, and the sticks were called ahl. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *           "pronunciation": null,
+                     *           "related": [
+                     *             "stick",
+                     *             "zohn",
+                     *             "awl",
+                     *             "zohn-ahl"
+                     *           ],
+                     *           "grade": "primary_quoted",
+                     *           "citations": [
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "entry 3",
+                     *               "locator_seen": true
+                     *             },
+                     *             {
+                     *               "source": "learnkiowa",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "kiowatalk",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["GlossaryView"];
                 };
             };
@@ -3762,6 +7617,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3771,8 +7637,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_glossary_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The glossary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3797,6 +7706,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "zohn",
+                     *       "term": "zohn",
+                     *       "language": "Kiowa",
+                     *       "meaning": "Kiowa word for a creek, as the Wikipedia article glosses it. In the game it names the two features at the north and south of the cloth, each drawn as a pair of short strokes that the awls have to get across; English sources say creek, and the A4 print-and-play sheet reports R. C. Bell's word torrent. The spelling is that of outside ethnographers of the 1890s; present-day Kiowa writing, which has more than one system, may spell the word differently. No pronunciation is given, since no source consulted gives one.",
+                     *       "young": "Zohn is a Kiowa word. An encyclopedia says it means creek. Two little creeks are drawn on the game cloth, one at the top and one at the bottom. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *       "pronunciation": null,
+                     *       "related": [
+                     *         "creek",
+                     *         "ahl",
+                     *         "zohn-ahl",
+                     *         "torrent"
+                     *       ],
+                     *       "grade": "secondary",
+                     *       "citations": [
+                     *         {
+                     *           "source": "wp-zohnahl",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "ringling",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "a4sheet",
+                     *           "locator": "rule 2",
+                     *           "locator_seen": true
+                     *         },
+                     *         {
+                     *           "source": "bell1979",
+                     *           "locator": "vol. 1, pp. 4-5",
+                     *           "locator_seen": false
+                     *         },
+                     *         {
+                     *           "source": "learnkiowa",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "kiowatalk",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TermView"];
                 };
             };
@@ -3806,6 +7764,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/term: must be 1 to 64 lower-case letters, digits or hyphens",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/term",
+                     *           "detail": "must be 1 to 64 lower-case letters, digits or hyphens"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3815,6 +7789,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/term-not-found",
+                     *       "title": "Term not found",
+                     *       "status": 404,
+                     *       "detail": "the glossary has no term no-such-thing; GET /v1/glossary lists them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3824,6 +7809,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3833,8 +7829,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_glossary_term: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The term's id, e.g. zohn
+                 * @example zohn
+                 */
+                term: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The term */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such term */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3859,6 +7918,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "preset": "composite",
+                     *       "items": [
+                     *         {
+                     *           "id": "sticks_sahe",
+                     *           "in_play": true,
+                     *           "statement": {
+                     *             "general": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *             "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick with the special colour.",
+                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
+                     *           },
+                     *           "short": {
+                     *             "general": [
+                     *               "Each throw counts the flat faces that land up: 1, 2 or 3 for one, two or three, 6 for all four, 10 for none.",
+                     *               "A 10 or a 6 always brings another throw; a 1 or a 3 does too when the sahe is one of the flat faces.",
+                     *               "The sahe, the stick of another colour, is what turns a 1 or a 3 into a throw-again."
+                     *             ],
+                     *             "young": [
+                     *               "Count the flat sides. One, two or three move that many. All four move 6, and none move 10.",
+                     *               "A 6 or a 10 means throw again. So does a 1 or a 3 with the sahe, the stick of another colour, flat side up."
+                     *             ],
+                     *             "scholar": [
+                     *               "The composite table in brief: one to three flat faces score their number, four score 6, none 10; 10, 6 and a sahe-bearing 1 or 3 throw again.",
+                     *               "Under the composite table the sahe matters only on 1 and 3, where it adds a further throw (Mooney's Tsoñä values, as the Digital Ludeme Project summarises them)."
+                     *             ]
+                     *           },
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "mooney1896",
+                     *               "locator": "pp. 1002-1004",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             }
+                     *           ],
+                     *           "key_citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "sticks_count",
+                     *           "in_play": false,
+                     *           "statement": {
+                     *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
+                     *             "young": "Count the marked sides that land up and move that many. All four marked sides up? Move 5. No marked sides up? Move 10! After a 5 or a 10 you throw again.",
+                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarised by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
+                     *           },
+                     *           "short": {
+                     *             "general": [
+                     *               "In this count the marked faces up give the move, except that all four make 5 and none make 10.",
+                     *               "Only a 5 or a 10 earns another throw in the 1898 count, and the sahe is just another stick."
+                     *             ],
+                     *             "young": [
+                     *               "Count the marked sides and move that many. All four is 5, and none is 10.",
+                     *               "After a 5 or a 10 you throw again. No other throw does that here."
+                     *             ],
+                     *             "scholar": [
+                     *               "Culin's 1898 count in brief: the number of marked faces, four scoring 5 and none 10, both with a further throw.",
+                     *               "In the 1898 count the fourth stick has no role; only 5 and 10 carry a further throw."
+                     *             ]
+                     *           },
+                     *           "citations": [
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ringling",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "key_citations": [
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesView"];
                 };
             };
@@ -3868,6 +8054,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/preset: must be one of: composite, culin1898, ludii, a4, boxed",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/preset",
+                     *           "detail": "must be one of: composite, culin1898, ludii, a4, boxed"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3877,6 +8079,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3886,8 +8099,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_rules: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset (default `composite`): its board's words fill the
+                 *     statements, and `in_play` is for its games.
+                 */
+                preset?: components["schemas"]["Preset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown preset */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3918,6 +8187,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sticks_sahe",
+                     *       "in_play": true,
+                     *       "statement": {
+                     *         "general": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *         "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick with the special colour.",
+                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
+                     *       },
+                     *       "short": {
+                     *         "general": [
+                     *           "Each throw counts the flat faces that land up: 1, 2 or 3 for one, two or three, 6 for all four, 10 for none.",
+                     *           "A 10 or a 6 always brings another throw; a 1 or a 3 does too when the sahe is one of the flat faces.",
+                     *           "The sahe, the stick of another colour, is what turns a 1 or a 3 into a throw-again."
+                     *         ],
+                     *         "young": [
+                     *           "Count the flat sides. One, two or three move that many. All four move 6, and none move 10.",
+                     *           "A 6 or a 10 means throw again. So does a 1 or a 3 with the sahe, the stick of another colour, flat side up."
+                     *         ],
+                     *         "scholar": [
+                     *           "The composite table in brief: one to three flat faces score their number, four score 6, none 10; 10, 6 and a sahe-bearing 1 or 3 throw again.",
+                     *           "Under the composite table the sahe matters only on 1 and 3, where it adds a further throw (Mooney's Tsoñä values, as the Digital Ludeme Project summarises them)."
+                     *         ]
+                     *       },
+                     *       "citations": [
+                     *         {
+                     *           "source": "wp-zohnahl",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "ludii-ev-702",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "mooney1896",
+                     *           "locator": "pp. 1002-1004",
+                     *           "locator_seen": false
+                     *         },
+                     *         {
+                     *           "source": "ludii-ev-118",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "culin1898",
+                     *           "locator": "pp. 687-689",
+                     *           "locator_seen": false
+                     *         }
+                     *       ],
+                     *       "key_citations": [
+                     *         {
+                     *           "source": "wp-zohnahl",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         },
+                     *         {
+                     *           "source": "ludii-ev-702",
+                     *           "locator": null,
+                     *           "locator_seen": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RuleView"];
                 };
             };
@@ -3927,6 +8261,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/preset: must be one of: composite, culin1898, ludii, a4, boxed",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/preset",
+                     *           "detail": "must be one of: composite, culin1898, ludii, a4, boxed"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3936,6 +8286,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rule-not-found",
+                     *       "title": "Rule not found",
+                     *       "status": 404,
+                     *       "detail": "no rule has that id; GET /v1/rules lists them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3945,6 +8306,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3954,8 +8326,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_rule: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A preset (default `composite`): its board's words fill the
+                 *     statements, and `in_play` is for its games.
+                 */
+                preset?: components["schemas"]["Preset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The rule's id, e.g. sticks_sahe
+                 * @example sticks_sahe
+                 */
+                id: components["schemas"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown preset */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such rule */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3974,6 +8415,433 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "composite",
+                     *           "title": "Composite reconstruction",
+                     *           "summary": {
+                     *             "text": "Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-118",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-702",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "learnkiowa",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ]
+                     *           },
+                     *           "options": {
+                     *             "board": "circle40",
+                     *             "throw_table": "sticks_sahe",
+                     *             "deadly_north_bank": "near",
+                     *             "own_last_space": "falls_in",
+                     *             "overshoot": "carry_on",
+                     *             "dry_branch": "no_effect",
+                     *             "counters_per_side": 4,
+                     *             "turn_order": "side_blocks",
+                     *             "circuits_to_win": null,
+                     *             "end_check": "immediate"
+                     *           },
+                     *           "players_per_side": 1,
+                     *           "lesson": "/v1/rulesets/composite"
+                     *         },
+                     *         {
+                     *           "id": "culin1898",
+                     *           "title": "Culin 1898 count",
+                     *           "summary": {
+                     *             "text": "Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The composite game with the throw counted as Culin's 1898 catalogue describes it, in the Digital Ludeme Project's summary: the number of marked faces up, four up worth 5, none up worth 10, and no special part for the sahe.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "culin1898",
+                     *                 "locator": "pp. 687-689",
+                     *                 "locator_seen": false
+                     *               },
+                     *               {
+                     *                 "source": "ludii-ev-118",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               },
+                     *               {
+                     *                 "source": "learnkiowa",
+                     *                 "locator": null,
+                     *                 "locator_seen": null
+                     *               }
+                     *             ]
+                     *           },
+                     *           "options": {
+                     *             "board": "circle40",
+                     *             "throw_table": "sticks_count",
+                     *             "deadly_north_bank": "near",
+                     *             "own_last_space": "falls_in",
+                     *             "overshoot": "carry_on",
+                     *             "dry_branch": "no_effect",
+                     *             "counters_per_side": 4,
+                     *             "turn_order": "side_blocks",
+                     *             "circuits_to_win": null,
+                     *             "end_check": "immediate"
+                     *           },
+                     *           "players_per_side": 1,
+                     *           "lesson": "/v1/rulesets/culin1898"
+                     *         }
+                     *       ],
+                     *       "options": [
+                     *         {
+                     *           "name": "board",
+                     *           "description": "The shape of the track.",
+                     *           "default": "circle40",
+                     *           "values": [
+                     *             {
+                     *               "value": "circle40",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "square28",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, this version plays on 28 cells instead of 40: the A4 sheet shrinks the circle to fit the page.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "a4sheet",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "throw_table",
+                     *           "description": "How a throw is scored.",
+                     *           "default": "sticks_sahe",
+                     *           "values": [
+                     *             {
+                     *               "value": "sticks_sahe",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "sticks_count",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, four marked faces up are worth 5, not 6, and the sahe earns nothing special: this follows Culin's 1898 description of the Kiowa count as the Digital Ludeme Project summarises it, where the composite takes 6 and the sahe's extra throws from Mooney's Tsoñä account.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "culin1898",
+                     *                     "locator": "pp. 687-689",
+                     *                     "locator_seen": false
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-118",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "mooney1896",
+                     *                     "locator": "pp. 1002-1004",
+                     *                     "locator_seen": false
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": "spinner",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, a spinner replaces the sticks; it keeps the composite values and extra throws, but the sheet gives no sector sizes, so this service assumes seven equal sectors, one per row of the composite table.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "a4sheet",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "deadly_north_bank",
+                     *           "description": "Which bank of the north creek makes the awl fall in.",
+                     *           "default": "near",
+                     *           "values": [
+                     *             {
+                     *               "value": "near",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "far",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, the deadly bank of the north creek is the far one, own space 21, as one modern rules page and a college wiki read it; the composite, Ludii and Culin's 1898 account as the Digital Ludeme Project summarises it make it the near bank, own space 20.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "beadgame",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ringling",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-118",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "own_last_space",
+                     *           "description": "What landing exactly on own last space (own 40) does.",
+                     *           "default": "falls_in",
+                     *           "values": [
+                     *             {
+                     *               "value": "falls_in",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "ordinary",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, the last space before home is an ordinary space: the modern retellings name only the north creek as a hazard, and landing on or passing the start wins the lap.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "cyningstan",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "a4sheet",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": "completes_circuit",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, landing exactly on own space 40 is not a fall: Ludii's coding treats that space as the end of the track, so arriving there exactly brings the awl home and wins a counter.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "overshoot",
+                     *           "description": "What a throw that would carry the awl past home does.",
+                     *           "default": "carry_on",
+                     *           "values": [
+                     *             {
+                     *               "value": "carry_on",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "no_move",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, a throw that would carry the awl past home is not played: Ludii's coding needs an exact throw to come home, and an extra throw earned by that throw is still taken.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "dry_branch",
+                     *           "description": "What landing on a dry branch does.",
+                     *           "default": "no_effect",
+                     *           "values": [
+                     *             {
+                     *               "value": "no_effect",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "lose_throw",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, a dry branch costs a throw: modern retellings and the A4 sheet make it a hazard, where the composite and Ludii give it no effect and the Digital Ludeme Project's summary of Culin names none.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "cyningstan",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "a4sheet",
+                     *                     "locator": "rule 7",
+                     *                     "locator_seen": true
+                     *                   },
+                     *                   {
+                     *                     "source": "beadgame",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-118",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": "cross_over",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, an awl landing on the first dry branch crosses to the facing stroke of the second: a modern print-and-play option, and this service's reading of where the crossing ends.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "a4sheet",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "counters_per_side",
+                     *           "description": "Counters each side holds at the start.",
+                     *           "default": 4,
+                     *           "values": [],
+                     *           "minimum": 1,
+                     *           "maximum": 15,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "turn_order",
+                     *           "description": "How turns pass between the players of two teams.",
+                     *           "default": "side_blocks",
+                     *           "values": [
+                     *             {
+                     *               "value": "side_blocks",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "alternate",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, the turn alternates between the sides player by player, as the modern retellings say, where Culin's account as the Digital Ludeme Project summarises it has each side's players throw together in a block.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "cyningstan",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "a4sheet",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-118",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         },
+                     *         {
+                     *           "name": "circuits_to_win",
+                     *           "description": "Circuits that win outright; null: only counters decide.",
+                     *           "default": null,
+                     *           "values": [],
+                     *           "minimum": 1,
+                     *           "maximum": 10,
+                     *           "nullable": true
+                     *         },
+                     *         {
+                     *           "name": "end_check",
+                     *           "description": "When counters end the game.",
+                     *           "default": "immediate",
+                     *           "values": [
+                     *             {
+                     *               "value": "immediate",
+                     *               "departure": null
+                     *             },
+                     *             {
+                     *               "value": "after_move",
+                     *               "departure": {
+                     *                 "text": "Unlike the composite game, the game is checked for a winner only after each whole move, for the side that moved: it wins when the other side holds no counters. This is how Ludii codes the end, so a side that gives away its last counter by its own fall is not out until the other side has moved.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ],
+                     *           "minimum": null,
+                     *           "maximum": null,
+                     *           "nullable": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetsView"];
                 };
             };
@@ -3983,6 +8851,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3992,8 +8871,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_rulesets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Presets and options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4018,6 +8940,334 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "preset": "composite",
+                     *       "title": "Composite reconstruction",
+                     *       "audience": "general",
+                     *       "summary": {
+                     *         "text": "Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset.",
+                     *         "citations": [
+                     *           {
+                     *             "source": "wp-zohnahl",
+                     *             "locator": null,
+                     *             "locator_seen": null
+                     *           },
+                     *           {
+                     *             "source": "ludii-ev-118",
+                     *             "locator": null,
+                     *             "locator_seen": null
+                     *           },
+                     *           {
+                     *             "source": "ludii-ev-702",
+                     *             "locator": null,
+                     *             "locator_seen": null
+                     *           },
+                     *           {
+                     *             "source": "learnkiowa",
+                     *             "locator": null,
+                     *             "locator_seen": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "options": {
+                     *         "board": "circle40",
+                     *         "throw_table": "sticks_sahe",
+                     *         "deadly_north_bank": "near",
+                     *         "own_last_space": "falls_in",
+                     *         "overshoot": "carry_on",
+                     *         "dry_branch": "no_effect",
+                     *         "counters_per_side": 4,
+                     *         "turn_order": "side_blocks",
+                     *         "circuits_to_win": null,
+                     *         "end_check": "immediate"
+                     *       },
+                     *       "sections": [
+                     *         {
+                     *           "id": "board",
+                     *           "title": "The board",
+                     *           "text": "The course is a closed ring of 40 counting spaces drawn on a cloth. Four places are drawn as two short parallel strokes, one space per stroke: the north and south creeks (zohn, in the Wikipedia article's gloss) and the east and west dry branches, as the article names them. Side A starts on the east bank of the south creek and travels counter-clockwise; side B starts on the west bank and travels clockwise. Each side counts the ring from its own start, so one space is A's number a and B's number 41 - a.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "entry 3",
+                     *               "locator_seen": true
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "sticks",
+                     *           "title": "The sticks",
+                     *           "text": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "mooney1896",
+                     *               "locator": "pp. 1002-1004",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "turn",
+                     *           "title": "A turn",
+                     *           "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions. A throw that earns another throw keeps it whatever the move brought, a fall, a whip or no move at all: the throw decides, not the move. With teams, every player on one side throws in turn, each taking any extra throws earned, and then every player on the other side does the same.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "goddesschess",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "lflank",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "north_creek",
+                     *           "title": "The north creek",
+                     *           "text": "Landing on the side's own space 20, the near bank of the north creek, means falling in: back to space 1, and the side pays a counter. Going over the creek without stopping is harmless, and own space 21, the far bank, is safe.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "home",
+                     *           "title": "Coming home",
+                     *           "text": "When a throw carries the awl past its own space 40, the awl has gone all the way round: the side wins a counter from the other side, and the awl keeps going with the rest of the throw. Landing exactly on the side's own space 40, the near bank of the south creek, means falling in: the awl goes back to space 1, the side pays a counter, and no circuit is counted. Passing over it is fine.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "cyningstan",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "beadgame",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "whip",
+                     *           "title": "Whipping",
+                     *           "text": "If an awl lands on the space where the other side's awl stands, that awl is whipped: it returns to its own start, and its side pays a counter. An awl still resting on its own start cannot be whipped. If an awl lands on its own deadly space 20 while the other awl sits there, both things happen: first the other awl is whipped home and its side pays a counter, then the mover falls into the creek, goes home and pays a counter too.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "cyningstan",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "beadgame",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "dry_branches",
+                     *           "title": "The dry branches",
+                     *           "text": "The dry branches, at east and west, are places where the water does not run. Landing on one has no effect; it works like any other space.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "winning",
+                     *           "title": "Winning",
+                     *           "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "entry 3",
+                     *               "locator_seen": true
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "cyningstan",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         },
+                     *         {
+                     *           "id": "stopping",
+                     *           "title": "Stopping a game",
+                     *           "text": "A game may be stopped before anyone holds every counter. Then the side with more counters wins, and equal counts are a draw.",
+                     *           "citations": [
+                     *             {
+                     *               "source": "a4sheet",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "cyningstan",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ],
+                     *           "departures": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["LessonView"];
                 };
             };
@@ -4027,6 +9277,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/audience: must be one of: young, general, scholar",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/audience",
+                     *           "detail": "must be one of: young, general, scholar"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4036,6 +9302,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/preset-not-found",
+                     *       "title": "Preset not found",
+                     *       "status": 404,
+                     *       "detail": "no preset is called that; the presets are: composite, culin1898, ludii, a4, boxed",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4045,6 +9322,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4054,8 +9342,232 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_ruleset: {
+        parameters: {
+            query?: {
+                /** @description `young`, `general` (default) or `scholar`. */
+                audience?: components["schemas"]["Audience"];
+            };
+            header?: never;
+            path: {
+                /** @description The preset */
+                preset: components["schemas"]["Preset"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lesson */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown audience */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such preset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_ruleset_board_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The preset */
+                preset: components["schemas"]["Preset"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such preset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/preset-not-found",
+                     *       "title": "Preset not found",
+                     *       "status": 404,
+                     *       "detail": "no preset is called that; the presets are: composite, culin1898, ludii, a4, boxed",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_ruleset_board_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The preset */
+                preset: components["schemas"]["Preset"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such preset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4063,9 +9575,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `svg` (default): the picture as SVG (`image/svg+xml`); `png`: the
-                 *     same picture as a PNG (`image/png`, 1440 × 900 pixels) for clients
-                 *     that cannot show SVG.
+                 * @deprecated
+                 * @description Deprecated: ask `board.png` for the PNG. `svg` (default): the
+                 *     picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+                 *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
             };
@@ -4081,7 +9594,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The empty board */
+            /** @description The picture */
             200: {
                 headers: {
                     /** @description `no-cache`: revalidate with If-None-Match */
@@ -4092,7 +9605,6 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
-                    "image/png": string;
                 };
             };
             /** @description Not modified: If-None-Match names the picture's ETag */
@@ -4112,6 +9624,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/format: must be one of: svg, png (got \"xml\")",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/format",
+                     *           "detail": "must be one of: svg, png (got \"xml\")"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4121,6 +9649,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/preset-not-found",
+                     *       "title": "Preset not found",
+                     *       "status": 404,
+                     *       "detail": "no preset is called that; the presets are: composite, culin1898, ludii, a4, boxed",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4130,6 +9669,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4139,8 +9689,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_ruleset_board: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated: ask `board.png` for the PNG. `svg` (default): the
+                 *     picture as SVG; `png`: the same picture as a PNG (`image/png`, 1440 ×
+                 *     900 pixels), answered with that media type.
+                 */
+                format?: components["schemas"]["BoardFormat"];
+            };
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The preset */
+                preset: components["schemas"]["Preset"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such preset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4162,6 +9798,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ruleset": {
+                     *         "preset": "composite",
+                     *         "options": {
+                     *           "board": "circle40",
+                     *           "throw_table": "sticks_sahe",
+                     *           "deadly_north_bank": "near",
+                     *           "own_last_space": "falls_in",
+                     *           "overshoot": "carry_on",
+                     *           "dry_branch": "no_effect",
+                     *           "counters_per_side": 4,
+                     *           "turn_order": "side_blocks",
+                     *           "circuits_to_win": null,
+                     *           "end_check": "immediate"
+                     *         }
+                     *       },
+                     *       "players_per_side": 1,
+                     *       "first": "A",
+                     *       "first_side_win_probability": 0.49764869958132846,
+                     *       "mean_throws": 168.6977550893256,
+                     *       "solver": {
+                     *         "method": "components_gauss_seidel_gmres",
+                     *         "states": 19712,
+                     *         "components": 1,
+                     *         "sweeps": 67,
+                     *         "tolerance": 1e-12,
+                     *         "last_change": 4.440892098500626e-16
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StatisticsView"];
                 };
             };
@@ -4171,6 +9838,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/preset-not-found",
+                     *       "title": "Preset not found",
+                     *       "status": 404,
+                     *       "detail": "no preset is called that; the presets are: composite, culin1898, ludii, a4, boxed",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4180,6 +9858,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4189,6 +9878,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4205,12 +9905,66 @@ export interface operations {
             };
         };
     };
+    head_ruleset_statistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The preset */
+                preset: components["schemas"]["Preset"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such preset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     list_sources: {
         parameters: {
             query?: {
                 /**
-                 * @description `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
-                 *     it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
+                 * @deprecated
+                 * @description Deprecated: ask `.bib` (`/v1/sources.bib`, `/v1/sources/{id}.bib`)
+                 *     for BibTeX. `csl`: CSL-JSON; `bibtex`: BibTeX, answered as
+                 *     `application/x-bibtex`. Without it the `Accept` header chooses
+                 *     (CSL-JSON unless it prefers BibTeX, deprecated alike).
                  */
                 format?: components["schemas"]["SourceFormat"];
             };
@@ -4220,13 +9974,235 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bibliography: CSL-JSON, or BibTeX as `Accept` (or `format`) chooses */
+            /** @description The bibliography as CSL-JSON items */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "culin1898",
+                     *           "type": "chapter",
+                     *           "title": "Chess and Playing-Cards: Catalogue of Games and Implements for Divination Exhibited by the United States National Museum in Connection with the Department of Archaeology and Paleontology of the University of Pennsylvania at the Cotton States and International Exposition, Atlanta, Georgia, 1895",
+                     *           "title-short": "Chess and Playing-Cards",
+                     *           "author": [
+                     *             {
+                     *               "family": "Culin",
+                     *               "given": "Stewart"
+                     *             }
+                     *           ],
+                     *           "container-title": "Report of the U.S. National Museum for 1896",
+                     *           "page": "665-942",
+                     *           "publisher": "Government Printing Office",
+                     *           "publisher-place": "Washington",
+                     *           "issued": {
+                     *             "date-parts": [
+                     *               [
+                     *                 1898
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "URL": "https://archive.org/details/chessplayingcard00culi",
+                     *           "note": "Culin's catalogue of the 1895 Atlanta exhibit, printed in 1898. Its entry 3, 'Zohn ahl (awl game)', from p. 687, gives the equipment list (the awl cloth, two awls, the awl stone, four staves called ahl, eight counting sticks) and the rules behind the culin1898 preset's count, the creek, whipping and team blocks, as the Digital Ludeme Project quotes and summarises them. It is not the earliest printed account of the awl game: Mooney's note was printed in 1896.",
+                     *           "custom": {
+                     *             "rights": "public-domain",
+                     *             "kind": "primary",
+                     *             "read": "part",
+                     *             "seen": "Read in scans of the catalogue: the title page (p. 665: the 1895 Atlanta exhibit; Culin, director of the University of Pennsylvania's Museum of Archaeology and Paleontology), the offprint title (Report of the U.S. National Museum for 1896, pp. 665-942, printed 1898) and the contents (entry 2, Kiowa gaming arrows, p. 685; entry 3, 'Zohn ahl (awl game). Kiowa Indians, Indian Territory', p. 687; entry 4 from p. 805). The opening of entry 3 (its heading and equipment list, page not visible) is known only through its quotation on the Digital Ludeme Project's evidence page 1446. The rules pages themselves, and fig. 6, were not reached.",
+                     *             "locators_seen": [
+                     *               "p. 665",
+                     *               "p. 685",
+                     *               "p. 687",
+                     *               "pp. 665, 687",
+                     *               "pp. 685, 687",
+                     *               "entry 3"
+                     *             ],
+                     *             "locators_reported": {
+                     *               "pp. 687-689": "the pages that Ludii's Zohn Ahl file gives as its source ('Culin 1898: 687-689') for the rules the Digital Ludeme Project summarises; not seen",
+                     *               "pp. 731-733": "where the Wikipedia article's note places Culin's printing of the Tsoñä account; not seen"
+                     *             },
+                     *             "quoted_in": [
+                     *               "ludii-ev-118"
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "culin1907",
+                     *           "type": "chapter",
+                     *           "title": "Games of the North American Indians",
+                     *           "author": [
+                     *             {
+                     *               "family": "Culin",
+                     *               "given": "Stewart"
+                     *             }
+                     *           ],
+                     *           "container-title": "Twenty-fourth Annual Report of the Bureau of American Ethnology, 1902-1903",
+                     *           "page": "1-809",
+                     *           "publisher": "Government Printing Office",
+                     *           "publisher-place": "Washington",
+                     *           "issued": {
+                     *             "date-parts": [
+                     *               [
+                     *                 1907
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "URL": "https://archive.org/details/gamesofnorthamer00culirich",
+                     *           "note": "Culin's continental survey. Its Kiowa pages, which the Wikipedia article summarises as the basis of its composite reconstruction, were not read; it is cited here only for what was seen of it (the plate list) and for pages other readers cite: the spread of dice games and the arrow origin of stick dice (pp. 44-45, through Fletcher 1915), pa-tol (pp. 191-192, through Fletcher) and the White Mountain Apache circle game (pp. 88-89, through Ludii).",
+                     *           "custom": {
+                     *             "rights": "public-domain",
+                     *             "kind": "primary",
+                     *             "read": "part",
+                     *             "seen": "Read in scans of the report: the contents (games of chance and dice games from p. 44, guessing games from p. 227), the plate list (pl. IX, 'Gaming arrows. Kiowa. Oklahoma', facing p. 388) and the letter of transmittal (dated 20 February 1905). No page of the survey's text was reached, the Kiowa pages included.",
+                     *             "locators_seen": [
+                     *               "pl. IX"
+                     *             ],
+                     *             "locators_reported": {
+                     *               "pp. 44-45": "Fletcher 1915's reference for Culin's count of dice games ('Ibid., pp. 44, 45'); not seen",
+                     *               "pp. 191-192": "Fletcher 1915's reference for pa-tol ('Ibid., pp. 191, 192'); not seen",
+                     *               "pp. 88-89": "the pages Ludii's Set Dilth' file gives as its source for the White Mountain Apache game; not seen"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourcesView"];
+                };
+            };
+            /** @description An unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/format: must be one of: csl, bibtex (got \"xml\")",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/format",
+                     *           "detail": "must be one of: csl, bibtex (got \"xml\")"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_sources: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated: ask `.bib` (`/v1/sources.bib`, `/v1/sources/{id}.bib`)
+                 *     for BibTeX. `csl`: CSL-JSON; `bibtex`: BibTeX, answered as
+                 *     `application/x-bibtex`. Without it the `Accept` header chooses
+                 *     (CSL-JSON unless it prefers BibTeX, deprecated alike).
+                 */
+                format?: components["schemas"]["SourceFormat"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bibliography as CSL-JSON items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    list_sources_bibtex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bibliography as BibTeX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     /**
                      * @example @book{murray1951,
                      *       author = {Murray, H. J. R.},
@@ -4237,21 +10213,23 @@ export interface operations {
                     "application/x-bibtex": string;
                 };
             };
-            /** @description An unknown format */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description The path and query are too long */
             414: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4261,8 +10239,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_sources_bibtex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bibliography as BibTeX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4270,8 +10291,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `csl`: CSL-JSON; `bibtex`: BibTeX (`application/x-bibtex`). Without
-                 *     it the `Accept` header chooses (CSL-JSON unless it prefers BibTeX).
+                 * @deprecated
+                 * @description Deprecated: ask `.bib` (`/v1/sources.bib`, `/v1/sources/{id}.bib`)
+                 *     for BibTeX. `csl`: CSL-JSON; `bibtex`: BibTeX, answered as
+                 *     `application/x-bibtex`. Without it the `Accept` header chooses
+                 *     (CSL-JSON unless it prefers BibTeX, deprecated alike).
                  */
                 format?: components["schemas"]["SourceFormat"];
             };
@@ -4287,13 +10311,224 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The source: CSL-JSON, or BibTeX as `Accept` (or `format`) chooses */
+            /** @description The source as a CSL-JSON item */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "culin1907",
+                     *       "type": "chapter",
+                     *       "title": "Games of the North American Indians",
+                     *       "author": [
+                     *         {
+                     *           "family": "Culin",
+                     *           "given": "Stewart"
+                     *         }
+                     *       ],
+                     *       "container-title": "Twenty-fourth Annual Report of the Bureau of American Ethnology, 1902-1903",
+                     *       "page": "1-809",
+                     *       "publisher": "Government Printing Office",
+                     *       "publisher-place": "Washington",
+                     *       "issued": {
+                     *         "date-parts": [
+                     *           [
+                     *             1907
+                     *           ]
+                     *         ]
+                     *       },
+                     *       "URL": "https://archive.org/details/gamesofnorthamer00culirich",
+                     *       "note": "Culin's continental survey. Its Kiowa pages, which the Wikipedia article summarises as the basis of its composite reconstruction, were not read; it is cited here only for what was seen of it (the plate list) and for pages other readers cite: the spread of dice games and the arrow origin of stick dice (pp. 44-45, through Fletcher 1915), pa-tol (pp. 191-192, through Fletcher) and the White Mountain Apache circle game (pp. 88-89, through Ludii).",
+                     *       "custom": {
+                     *         "rights": "public-domain",
+                     *         "kind": "primary",
+                     *         "read": "part",
+                     *         "seen": "Read in scans of the report: the contents (games of chance and dice games from p. 44, guessing games from p. 227), the plate list (pl. IX, 'Gaming arrows. Kiowa. Oklahoma', facing p. 388) and the letter of transmittal (dated 20 February 1905). No page of the survey's text was reached, the Kiowa pages included.",
+                     *         "locators_seen": [
+                     *           "pl. IX"
+                     *         ],
+                     *         "locators_reported": {
+                     *           "pp. 44-45": "Fletcher 1915's reference for Culin's count of dice games ('Ibid., pp. 44, 45'); not seen",
+                     *           "pp. 191-192": "Fletcher 1915's reference for pa-tol ('Ibid., pp. 191, 192'); not seen",
+                     *           "pp. 88-89": "the pages Ludii's Set Dilth' file gives as its source for the White Mountain Apache game; not seen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CslItem"];
+                };
+            };
+            /** @description Malformed id or unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: must be 1 to 64 lower-case letters, digits or hyphens",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "must be 1 to 64 lower-case letters, digits or hyphens"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such source */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/source-not-found",
+                     *       "title": "Source not found",
+                     *       "status": 404,
+                     *       "detail": "no source has the id no-such-thing; GET /v1/sources lists them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_source: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Deprecated: ask `.bib` (`/v1/sources.bib`, `/v1/sources/{id}.bib`)
+                 *     for BibTeX. `csl`: CSL-JSON; `bibtex`: BibTeX, answered as
+                 *     `application/x-bibtex`. Without it the `Accept` header chooses
+                 *     (CSL-JSON unless it prefers BibTeX, deprecated alike).
+                 */
+                format?: components["schemas"]["SourceFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The source's id, e.g. culin1907
+                 * @example culin1907
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source as a CSL-JSON item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id or unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such source */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_source_bibtex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The source's id, e.g. culin1907
+                 * @example culin1907
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source as BibTeX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     /**
                      * @example @book{murray1951,
                      *       author = {Murray, H. J. R.},
@@ -4304,12 +10539,28 @@ export interface operations {
                     "application/x-bibtex": string;
                 };
             };
-            /** @description Malformed id or unknown format */
+            /** @description Malformed id */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: must be 1 to 64 lower-case letters, digits or hyphens",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "must be 1 to 64 lower-case letters, digits or hyphens"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4319,6 +10570,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/source-not-found",
+                     *       "title": "Source not found",
+                     *       "status": 404,
+                     *       "detail": "no source has the id no-such-thing; GET /v1/sources lists them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4328,6 +10590,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4337,8 +10610,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_source_bibtex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The source's id, e.g. culin1907
+                 * @example culin1907
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source as BibTeX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such source */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4357,6 +10693,781 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "sticks_sahe",
+                     *           "description": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *           "outcomes": [
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 0,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 10,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 4,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 6,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             }
+                     *           ],
+                     *           "results": [
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.1875
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 8,
+                     *                 "decimal": 0.375
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.1875
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 6,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 10,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             }
+                     *           ],
+                     *           "expected_value": {
+                     *             "numerator": 11,
+                     *             "denominator": 4,
+                     *             "decimal": 2.75
+                     *           },
+                     *           "throw_again": {
+                     *             "numerator": 3,
+                     *             "denominator": 8,
+                     *             "decimal": 0.375
+                     *           },
+                     *           "citations": [
+                     *             {
+                     *               "source": "wp-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "mooney1896",
+                     *               "locator": "pp. 1002-1004",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "sticks_count",
+                     *           "description": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
+                     *           "outcomes": [
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 0,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 10,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": false,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 1,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 2,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "round",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 3,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "sticks": [
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat",
+                     *                 "flat"
+                     *               ],
+                     *               "flat_faces": 4,
+                     *               "sahe_flat": true,
+                     *               "spinner": null,
+                     *               "value": 5,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             }
+                     *           ],
+                     *           "results": [
+                     *             {
+                     *               "value": 1,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 4,
+                     *                 "decimal": 0.25
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 2,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 3,
+                     *                 "denominator": 8,
+                     *                 "decimal": 0.375
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 3,
+                     *               "throws_again": false,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 4,
+                     *                 "decimal": 0.25
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 5,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             },
+                     *             {
+                     *               "value": 10,
+                     *               "throws_again": true,
+                     *               "probability": {
+                     *                 "numerator": 1,
+                     *                 "denominator": 16,
+                     *                 "decimal": 0.0625
+                     *               }
+                     *             }
+                     *           ],
+                     *           "expected_value": {
+                     *             "numerator": 43,
+                     *             "denominator": 16,
+                     *             "decimal": 2.6875
+                     *           },
+                     *           "throw_again": {
+                     *             "numerator": 1,
+                     *             "denominator": 8,
+                     *             "decimal": 0.125
+                     *           },
+                     *           "citations": [
+                     *             {
+                     *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "pp. 687-689",
+                     *               "locator_seen": false
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             },
+                     *             {
+                     *               "source": "ringling",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SticksView"];
                 };
             };
@@ -4366,6 +11477,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4375,8 +11497,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    head_throw_tables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The throw tables */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,10 +1,12 @@
 // Every operation of the Zohn Ahl API through openapi-fetch, typed by the
 // types openapi-typescript generated from the served document (src/api.d.ts):
-// no casts, no non-null assertions on the API's data.
+// no casts, no non-null assertions on the API's data. The live feed through
+// the small typed reader of src/feed.ts, as a live board.
 //
 //   ZOHN_AHL_URL=http://127.0.0.1:8080 npm run example
 import createClient from "openapi-fetch";
 import type { components, paths } from "./api.js";
+import { follow, type FeedLine } from "./feed.js";
 
 type Game = components["schemas"]["GameView"];
 type Move = components["schemas"]["MoveView"];
@@ -12,10 +14,12 @@ type Event = components["schemas"]["EventView"];
 
 const base = process.env.ZOHN_AHL_URL ?? "http://127.0.0.1:8080";
 // One client per media type: each operation's answer is typed by the
-// content it is asked for (JSON; BibTeX; the board's SVG; the feed's SSE).
+// content it is asked for (JSON; BibTeX; the board's SVG and PNG; the feed's
+// SSE). Each media type but the feed's has operations of its own.
 const api = createClient<paths, "application/json" | "application/problem+json">({ baseUrl: base });
 const bib = createClient<paths, "application/x-bibtex">({ baseUrl: base });
 const svg = createClient<paths, "image/svg+xml">({ baseUrl: base });
+const png = createClient<paths, "image/png">({ baseUrl: base });
 const sse = createClient<paths, "text/event-stream">({ baseUrl: base });
 
 /** What a call answered, or an error naming the operation and the problem. */
@@ -102,7 +106,14 @@ async function main(): Promise<void> {
       parseAs: "text",
     }),
   );
-  console.log("empty board:", emptyBoard.length, "bytes of SVG");
+  const emptyPng = ok(
+    "get_ruleset_board_png",
+    await png.GET("/v1/rulesets/{preset}/board.png", {
+      params: { path: { preset: "composite" } },
+      parseAs: "arrayBuffer",
+    }),
+  );
+  console.log("empty board:", emptyBoard.length, "bytes of SVG,", emptyPng.byteLength, "of PNG");
   let statistics = await api.GET("/v1/rulesets/{preset}/statistics", {
     params: { path: { preset: "composite" } },
   });
@@ -126,14 +137,12 @@ async function main(): Promise<void> {
     await api.GET("/v1/sources/{id}", { params: { path: { id: "culin1907" } } }),
   );
   console.log("source:", culin.title, culin.issued?.["date-parts"][0]?.[0] ?? "undated");
-  const bibtex = ok(
-    "list_sources (BibTeX)",
-    await bib.GET("/v1/sources", {
-      headers: { Accept: "application/x-bibtex" },
-      parseAs: "text",
-    }),
+  const bibtex = ok("list_sources_bibtex", await bib.GET("/v1/sources.bib", { parseAs: "text" }));
+  const culinBib = ok(
+    "get_source_bibtex",
+    await bib.GET("/v1/sources/{id}.bib", { params: { path: { id: "culin1907" } }, parseAs: "text" }),
   );
-  console.log("BibTeX:", bibtex.split("\n")[0]);
+  console.log("BibTeX:", bibtex.split("\n")[0], "|", culinBib.split("\n")[0]);
   const terms = ok("list_glossary_terms", await api.GET("/v1/glossary")).items;
   const term = ok(
     "get_glossary_term",
@@ -167,6 +176,10 @@ async function main(): Promise<void> {
   let last: Move | null = null;
   while (!finished(game)) {
     const thrown = ok("play_throw", await api.POST("/v1/games/{id}/throws", params));
+    // Every move says how the game stands after it (as the feed's do).
+    if (thrown.after.version !== thrown.state.version || thrown.after.status !== thrown.state.status) {
+      throw new Error(`move ${thrown.n}: after ${JSON.stringify(thrown.after)}`);
+    }
     last = thrown;
     game = thrown.state;
   }
@@ -201,7 +214,15 @@ async function main(): Promise<void> {
       parseAs: "text",
     }),
   );
-  console.log("boards:", board.length, moveBoard.length, "bytes of SVG");
+  const boardPng = ok("get_board_png", await png.GET("/v1/games/{id}/board.png", { ...params, parseAs: "arrayBuffer" }));
+  const moveBoardPng = ok(
+    "get_move_board_png",
+    await png.GET("/v1/games/{id}/moves/{n}/board.png", {
+      params: { path: { id, n: 1 } },
+      parseAs: "arrayBuffer",
+    }),
+  );
+  console.log("boards:", board.length, moveBoard.length, "bytes of SVG;", boardPng.byteLength, moveBoardPng.byteLength, "of PNG");
   const feed = ok(
     "stream_events",
     await sse.GET("/v1/games/{id}/events", {
@@ -210,6 +231,10 @@ async function main(): Promise<void> {
     }),
   );
   console.log("feed:", feed.split("\n").filter((l) => l.startsWith("event:")).length, "events");
+
+  // A live board: the feed followed while the game is thrown to its end;
+  // each move's `after` keeps the board without reading the game again.
+  await liveBoard();
 
   // A seated game: the host's token throws, reports, asks the odds, stops.
   const seated = ok("create_game", await api.POST("/v1/games", { body: { seats: true } }));
@@ -248,6 +273,50 @@ async function main(): Promise<void> {
   const after = await api.GET("/v1/games/{id}", params);
   if (after.error === undefined) throw new Error("a deleted game is still served");
   console.log("deleted:", after.error.type);
+}
+
+async function liveBoard(): Promise<void> {
+  const live = ok("create_game", await api.POST("/v1/games", { body: { seed: "live-board" } }));
+  const at = { params: { path: { id: live.id } } };
+  const seen: FeedLine[] = [];
+  const reading = (async () => {
+    for await (const line of follow(base, live.id)) seen.push(line);
+  })();
+  let state: Game = live;
+  while (!finished(state)) {
+    state = ok("play_throw", await api.POST("/v1/games/{id}/throws", at)).state;
+  }
+  await reading;
+  let board: { version: number; status: Game["status"]; moves: number } = {
+    version: 0,
+    status: "in_progress",
+    moves: 0,
+  };
+  for (const line of seen) {
+    switch (line.event) {
+      case "snapshot":
+        board = { version: line.data.version, status: line.data.status, moves: line.id };
+        break;
+      case "move":
+        if (line.id !== board.moves + 1) throw new Error(`feed: move ${line.id} after ${board.moves}`);
+        board = { version: line.data.after.version, status: line.data.after.status, moves: line.id };
+        break;
+      case "end":
+      case "deleted":
+        break;
+    }
+  }
+  const end = seen[seen.length - 1];
+  if (end?.event !== "end" || board.version !== state.version || board.status !== state.status) {
+    throw new Error(`feed: ended with ${JSON.stringify(end)}; board ${JSON.stringify(board)}`);
+  }
+  // Resuming from the end: nothing more (the server answers 204).
+  let more = 0;
+  for await (const _ of follow(base, live.id, { since: end.id })) more += 1;
+  if (more !== 0) throw new Error(`feed: ${more} events after the end`);
+  console.log(`live board: ${board.moves} moves followed, version ${board.version}, ${board.status}`);
+  const gone = await api.DELETE("/v1/games/{id}", at);
+  if (gone.response.status !== 204) throw new Error(`delete_game: ${gone.response.status}`);
 }
 
 main().catch((e: unknown) => {

@@ -9,6 +9,6 @@ mod throw;
 
 pub use create::create_game;
 pub use delete::delete_game;
-pub use read::{GameView, game_view, get_game};
+pub use read::{GameStatus, GameView, game_status, game_view, get_game, next_to_throw, winner};
 pub use stop::stop_game;
 pub use throw::post_throw;

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::domain::Game;
+use crate::domain::{Game, Setup};
 use crate::http::dto::{RulesetView, SeatView, seat_view};
 use crate::http::extract::GameIdPath;
 use crate::http::problem::{ApiError, Problem};
@@ -162,13 +162,40 @@ pub struct SeatTokens {
     pub b: String,
 }
 
+/// `in_progress` or `finished`, as a game at `state` is.
+#[must_use]
+pub fn game_status(state: &GameState) -> GameStatus {
+    if state.is_finished() {
+        GameStatus::Finished
+    } else {
+        GameStatus::InProgress
+    }
+}
+
+/// Who throws next at `state`; `None` once the game is finished.
+#[must_use]
+pub fn next_to_throw(setup: &Setup, state: &GameState) -> Option<SeatView> {
+    match setup.table() {
+        Ok(table) if !state.is_finished() => Some(seat_view(setup, state.to_throw(&table))),
+        _ => None,
+    }
+}
+
+/// The side that won at `state`, if one has.
+#[must_use]
+pub fn winner(state: &GameState) -> Option<Side> {
+    match state.outcome {
+        Some(Outcome::Won { side }) => Some(side),
+        _ => None,
+    }
+}
+
 /// Build the view of a game at `state` (its current state, or one stored
 /// with a move).
 #[must_use]
 pub fn game_view(game: &Game, state: &GameState) -> GameView {
     let setup = &game.setup;
     let board = setup.options.board;
-    let table = setup.table().ok();
     let id = game.id.to_string();
     let sides = Side::BOTH
         .iter()
@@ -194,11 +221,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         .collect();
     let finished = state.is_finished();
     GameView {
-        status: if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::InProgress
-        },
+        status: game_status(state),
         version: game.version.get(),
         created_at: game.created_at.as_str().to_owned(),
         updated_at: game.updated_at.as_str().to_owned(),
@@ -207,15 +230,9 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
             options: setup.options.into(),
         },
         sides,
-        to_throw: match (&table, finished) {
-            (Some(t), false) => Some(seat_view(setup, state.to_throw(t))),
-            _ => None,
-        },
+        to_throw: next_to_throw(setup, state),
         extra_throw_pending: state.extra_throw,
-        winner: match state.outcome {
-            Some(Outcome::Won { side }) => Some(side),
-            _ => None,
-        },
+        winner: winner(state),
         result: state.outcome.map(|o| match o {
             Outcome::Won { .. } => GameResult::Won,
             Outcome::Draw => GameResult::Draw,

@@ -5,7 +5,7 @@ use utoipa::ToSchema;
 
 use crate::domain::{Game, MoveRecord, Setup, ThrowOrigin};
 use crate::http::dto::{CountersView, NarrationView, ProbabilityView, SeatView, seat_view};
-use crate::http::games::{GameView, game_view};
+use crate::http::games::{GameStatus, GameView, game_status, game_view, next_to_throw, winner};
 use crate::narration::{Audience, Detail};
 use crate::rules::{CounterReason, Creek, Event, Face, Side, SpinnerSector, Throw, WinReason};
 
@@ -50,6 +50,29 @@ pub struct MoveView {
     pub caption: String,
     /// What happened, why, and context, with citations.
     pub narration: NarrationView,
+    /// The game right after this move: enough to keep a board up to date
+    /// from the feed or the move log without reading the game again.
+    pub after: AfterMove,
+}
+
+/// The game right after a move, as `GET /v1/games/{id}` gave it then.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AfterMove {
+    /// `in_progress`, or `finished` when this move won the game.
+    pub status: GameStatus,
+    /// The game's version after this move (its number; the game's `ETag`
+    /// then, quoted): send it as `If-Match` to throw on from here.
+    #[schema(minimum = 1, example = 3)]
+    pub version: u32,
+    /// Who throws next; `null` when this move finished the game.
+    pub to_throw: Option<SeatView>,
+    /// Whether the side to move throws again (this throw said so; `false`
+    /// once the game is finished).
+    pub extra_throw_pending: bool,
+    /// Counters each side holds.
+    pub counters: CountersView,
+    /// The side this move made the winner; `null` while the game goes on.
+    pub winner: Option<Side>,
 }
 
 /// The answer to a throw: the move, and the game after it.
@@ -117,6 +140,24 @@ pub fn move_view(
         },
         caption: record.caption(setup, narration.audience),
         narration: narration.as_ref().into(),
+        after: after_move(setup, record),
+    }
+}
+
+/// The game as `record` left it (computed when read: stored moves keep only
+/// their state).
+fn after_move(setup: &Setup, record: &MoveRecord) -> AfterMove {
+    let state = &record.state;
+    AfterMove {
+        status: game_status(state),
+        version: record.n,
+        to_throw: next_to_throw(setup, state),
+        extra_throw_pending: state.extra_throw,
+        counters: CountersView {
+            a: state.counters[0],
+            b: state.counters[1],
+        },
+        winner: winner(state),
     }
 }
 
