@@ -2882,7 +2882,7 @@ export interface operations {
                      *         {
                      *           "id": "womens-game",
                      *           "text": {
-                     *             "general": "Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
+                     *             "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
                      *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
                      *           },
@@ -3108,7 +3108,7 @@ export interface operations {
                      * @example {
                      *       "id": "womens-game",
                      *       "text": {
-                     *         "general": "Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
+                     *         "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
                      *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
                      *       },
@@ -3331,13 +3331,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *         "3c93956a-5a70-4708-aa11-4040ad1ace9a"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *             "3c93956a-5a70-4708-aa11-4040ad1ace9a"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3604,11 +3604,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *       "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T04:56:22.935Z",
-                     *       "updated_at": "2026-12-05T04:56:22.935Z",
+                     *       "created_at": "2026-12-05T05:10:00.538Z",
+                     *       "updated_at": "2026-12-05T05:10:00.538Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3671,9 +3671,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
-                     *         "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
-                     *         "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *         "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *         "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
+                     *         "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3872,11 +3872,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *       "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T04:56:22.935Z",
-                     *       "updated_at": "2026-12-05T04:56:22.947Z",
+                     *       "created_at": "2026-12-05T05:10:00.538Z",
+                     *       "updated_at": "2026-12-05T05:10:00.542Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3939,9 +3939,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
-                     *         "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
-                     *         "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *         "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *         "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
+                     *         "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
                      *       }
                      *     }
                      */
@@ -4927,13 +4927,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *         "3c93956a-5a70-4708-aa11-4040ad1ace9a"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "bd000eb5-ba9c-4335-80a5-37227d6c47a5"
+                     *             "3c93956a-5a70-4708-aa11-4040ad1ace9a"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6456,7 +6456,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *       "game_id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6709,11 +6709,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T04:56:22.935Z",
-                     *         "updated_at": "2026-12-05T04:56:23.321Z",
+                     *         "created_at": "2026-12-05T05:10:00.538Z",
+                     *         "updated_at": "2026-12-05T05:10:00.773Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6772,9 +6772,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
-                     *           "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
-                     *           "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *           "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *           "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
+                     *           "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7185,11 +7185,11 @@ export interface operations {
                      *         "winner": null
                      *       },
                      *       "state": {
-                     *         "id": "bd000eb5-ba9c-4335-80a5-37227d6c47a5",
+                     *         "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T04:56:22.935Z",
-                     *         "updated_at": "2026-12-05T04:56:22.947Z",
+                     *         "created_at": "2026-12-05T05:10:00.538Z",
+                     *         "updated_at": "2026-12-05T05:10:00.542Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7252,9 +7252,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5",
-                     *           "throws": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/throws",
-                     *           "moves": "/v1/games/bd000eb5-ba9c-4335-80a5-37227d6c47a5/moves"
+                     *           "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *           "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
+                     *           "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
                      *         }
                      *       }
                      *     }
@@ -9151,7 +9151,7 @@ export interface operations {
                      *         {
                      *           "id": "whip",
                      *           "title": "Whipping",
-                     *           "text": "If an awl lands on the space where the other side's awl stands, that awl is whipped: it returns to its own start, and its side pays a counter. An awl still resting on its own start cannot be whipped. If an awl lands on its own deadly space 20 while the other awl sits there, both things happen: first the other awl is whipped home and its side pays a counter, then the mover falls into the creek, goes home and pays a counter too.",
+                     *           "text": "If an awl lands on the space where the other side's awl stands, that awl is whipped: it returns to its own start, and its side pays a counter. In this service, an awl still resting on its own start cannot be whipped (no source says so either way). If an awl lands on its own deadly space 20 while the other awl sits there, both things happen: first the other awl is whipped home and its side pays a counter, then the mover falls into the creek, goes home and pays a counter too.",
                      *           "citations": [
                      *             {
                      *               "source": "wp-zohnahl",
