@@ -20,7 +20,7 @@ mod render;
 mod reply;
 mod transport;
 
-use render::{render_created, render_stopped, render_throw};
+use render::{Step, render_created, render_stopped, step_renderer, throw_renderer};
 
 pub use transport::{HttpService, allowed_hosts_or_loopback, http_service, serve_stdio};
 
@@ -35,7 +35,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::domain::{GameId, SeatToken};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::odds::Solver;
 use crate::picture;
 use crate::rules::{Preset, Sticks, Throw};
@@ -45,8 +45,9 @@ use answer::{
     standing_line,
 };
 use args::{
-    BoardArgs, CreateGameArgs, FactArgs, GameArgs, GameTokenArgs, GlossaryArgs, LessonArgs,
-    ListMovesArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
+    BoardArgs, CreateGameArgs, FactArgs, GameArgs, GlossaryArgs, LessonArgs, ListMovesArgs,
+    MAX_THROWS, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
+    ThrowArgs, Until,
 };
 use reference::{
     BoardOutput, FactOutput, GlossaryOutput, LessonOutput, RuleContext, RuleOutput, SourceOutput,
@@ -120,18 +121,110 @@ impl ZohnAhl {
     /// A server over `service` with its own odds service.
     #[must_use]
     pub fn with_odds(service: Service, odds: Solver) -> Self {
+        let mut tool_router = Self::tool_router();
+        for route in tool_router.map.values_mut() {
+            reply::list_input(&mut route.attr);
+        }
         Self {
             service,
             odds,
-            tool_router: Self::tool_router(),
+            tool_router,
         }
     }
 
     async fn play(&self, id: GameId, cmd: ThrowCommand) -> Result<CallToolResult, ErrorData> {
-        kept(&served!(self.service.throw(id, cmd, render_throw).await))
+        kept(&served!(
+            self.service.throw(id, cmd, throw_renderer(None)).await
+        ))
+    }
+
+    /// Up to `limit` throws, each through the service as a single throw
+    /// is (its own job for the single writer, its own commit), until
+    /// `until` or the game's end; a refused throw after the first ends the
+    /// run (a side's token when the other side is to throw).
+    async fn run(
+        &self,
+        id: GameId,
+        token: Option<SeatToken>,
+        limit: u32,
+        until: Option<Until>,
+        detail: Option<Detail>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let render = step_renderer(detail);
+        let mut steps: Vec<Step> = Vec::new();
+        let mut stopped = ("count", String::new());
+        while steps.len() < limit as usize {
+            let cmd = ThrowCommand {
+                token: token.clone(),
+                ..ThrowCommand::default()
+            };
+            let answer = match self.service.throw(id, cmd, render).await {
+                Ok(answer) => answer,
+                Err(e) if steps.is_empty() => return service_error(e),
+                Err(e) => {
+                    let r = crate::service::Refusal::from(e);
+                    stopped = ("refused", format!("{}: {}", r.title, r.detail));
+                    break;
+                }
+            };
+            let step: Step = serde_json::from_slice(&answer.body)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            let why = if step.finished {
+                Some("game_end")
+            } else {
+                match until {
+                    Some(Until::Event) if !step.notable.is_empty() => Some("event"),
+                    Some(Until::TurnEnd) if step.turn_ended => Some("turn_end"),
+                    _ => None,
+                }
+            };
+            steps.push(step);
+            if let Some(why) = why {
+                stopped = (why, String::new());
+                break;
+            }
+        }
+        let (Some(first), Some(last)) = (steps.first(), steps.last()) else {
+            return refusal("no throw was played");
+        };
+        let n = |s: &Step| s.move_["n"].as_u64().unwrap_or_default();
+        let said = match stopped.0 {
+            "count" => format!("the {} throws asked for", steps.len()),
+            "game_end" => "the game is over".to_owned(),
+            "event" => format!("move {} brought {}", n(last), last.notable.join(", ")),
+            "turn_end" => "the turn passed".to_owned(),
+            _ => stopped.1.clone(),
+        };
+        let mut text = format!(
+            "Moves {}-{} of game {id} ({} throws); stopped: {said}.",
+            n(first),
+            n(last),
+            steps.len()
+        );
+        for s in &steps {
+            text.push('\n');
+            text.push_str(&s.text);
+        }
+        text.push('\n');
+        text.push_str(&last.standing);
+        let output = serde_json::json!({
+            "move": last.move_,
+            "played": steps.len(),
+            "stopped": stopped.0,
+            "moments": steps.iter().filter(|s| s.moment).map(|s| &s.move_).collect::<Vec<_>>(),
+            "game": last.game,
+        });
+        ok(text, &output)
     }
 
     #[tool(
+        title = "Create a game",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
         description = "Start a game of Zohn Ahl. Every argument is optional. Returns the game's id (pass it to the other tools) and, for a seated game, the tokens, shown only this once.",
         output_schema = schema_for_output::<CreatedOutput>()
     )]
@@ -145,14 +238,14 @@ impl ZohnAhl {
                 "`sides_report_throws`: only a seated game has side tokens to report with; set `seats` to true as well",
             );
         }
-        let side = |name: Option<String>| SideRequest {
+        let side = |name: Option<String>, players: Vec<String>| SideRequest {
             name,
-            players: None,
+            players: (!players.is_empty()).then_some(players),
         };
         let request = GameRequest {
             preset: a.preset.0,
             options: None,
-            sides: [side(a.side_a), side(a.side_b)],
+            sides: [side(a.side_a, a.players_a), side(a.side_b, a.players_b)],
             first: a.first.0,
             seed: a.seed,
             audience: a.audience.0,
@@ -170,20 +263,45 @@ impl ZohnAhl {
     }
 
     #[tool(
-        description = "Throw the four sticks for the side to move; the service throws them. Returns the move's narration with citations, and the game after it.",
+        title = "Throw the sticks",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
+        description = "Throw the sticks for the side to move (the service throws them), once, `count` times or `until` an event, the turn's end or the game's end. Each move is narrated with citations (in a run at `lesson`: a line a plain move, the moments that matter in full), then the game.",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
-    async fn throw(&self, params: Parameters<GameTokenArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn throw(&self, params: Parameters<ThrowArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let id = game!(a.game_id);
-        let cmd = ThrowCommand {
-            token: token(a.token),
-            ..ThrowCommand::default()
-        };
-        self.play(id, cmd).await
+        let until = a.until.0;
+        let limit = a
+            .count
+            .map_or(if until.is_some() { MAX_THROWS } else { 1 }, |c| c.0);
+        if limit == 1 && until.is_none() {
+            let cmd = ThrowCommand {
+                token: token(a.token),
+                ..ThrowCommand::default()
+            };
+            return kept(&served!(
+                self.service
+                    .throw(id, cmd, throw_renderer(a.detail.0))
+                    .await
+            ));
+        }
+        self.run(id, token(a.token), limit, until, a.detail.0).await
     }
 
     #[tool(
+        title = "Report a physical throw",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
         description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner, for a class playing at a table. A seated game needs the host's token (or the mover's, if it lets sides report).",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
@@ -216,6 +334,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Read a game",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Read a game: whose throw it is, each awl's space, the counters, the winner once there is one.",
         output_schema = schema_for_output::<GameBrief>()
     )]
@@ -228,6 +353,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Read the move log",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "The move log, oldest first, 1 to 20 moves at a time: each move's value, where the awl went, what happened, and the rule and fact ids its narration names.",
         output_schema = schema_for_output::<MovesOutput>()
     )]
@@ -242,7 +374,11 @@ impl ZohnAhl {
         let more = moves.len() > limit as usize;
         let moves = &moves[..moves.len().min(limit as usize)];
         // Each move as the game tells it: its audience, its detail level.
-        let told: Vec<_> = moves.iter().map(|m| m.told_in(&game.setup)).collect();
+        let detail = a.detail.or(game.setup.detail);
+        let told: Vec<_> = moves
+            .iter()
+            .map(|m| m.told(&game.setup, game.setup.audience, detail))
+            .collect();
         let lines: Vec<String> = moves
             .iter()
             .zip(&told)
@@ -278,6 +414,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Stop a game early",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Stop a game early: the side with more counters wins, equal counts are a draw. A seated game needs the host's token.",
         output_schema = schema_for_output::<GameBrief>()
     )]
@@ -292,6 +435,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Chances of winning",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Each side's exact probability of winning from the game's current state, and the expected throws left. Answers within a few seconds or says when to ask again.",
         output_schema = schema_for_output::<OddsOutput>()
     )]
@@ -317,6 +467,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Explain a rule",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "State a rule in full, by the rule id a narration names (e.g. sticks_sahe), worded for a ruleset (or a game) and an audience, with its sources, and whether it is in play there.",
         output_schema = schema_for_output::<RuleOutput>()
     )]
@@ -358,6 +515,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Tell a fact",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Tell a cultural-context fact, by the fact id a narration names (e.g. womens-game), for an audience, with its sources and evidence grade.",
         output_schema = schema_for_output::<FactOutput>()
     )]
@@ -370,6 +534,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "A ruleset's lesson",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "A ruleset's rules as a short lesson for an audience: the board, the sticks, a turn, each hazard, winning, stopping; each part cited.",
         output_schema = schema_for_output::<LessonOutput>()
     )]
@@ -386,6 +557,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "A source of the bibliography",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "A source of the bibliography, by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX.",
         output_schema = schema_for_output::<SourceOutput>()
     )]
@@ -401,6 +579,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Search the glossary",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Look a word up in the glossary of Kiowa and English terms (e.g. sahe, creek): the matching terms, their meanings and sources.",
         output_schema = schema_for_output::<GlossaryOutput>()
     )]
@@ -416,6 +601,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "The board as a picture",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "The board as a picture (PNG): both awls, the counters, whose throw it is or who won; now, or as a given move left it.",
         output_schema = schema_for_output::<BoardOutput>()
     )]
