@@ -9,6 +9,8 @@ mod contract;
 mod runs;
 #[path = "mcp/text.rs"]
 mod text;
+#[path = "mcp/transport.rs"]
+mod transport;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, GetPromptRequestParams};
 use rmcp::service::RunningService;

@@ -14,6 +14,7 @@
 
 pub mod answer;
 pub mod args;
+pub mod jsonrpc;
 mod library;
 pub mod reference;
 mod render;
@@ -22,7 +23,10 @@ mod transport;
 
 use render::{Step, render_created, render_stopped, step_renderer, throw_renderer};
 
-pub use transport::{HttpService, allowed_hosts_or_loopback, http_service, serve_stdio};
+pub use transport::{
+    HttpService, IdleSessions, SESSION_IDLE, allowed_hosts_or_loopback, http_service, serve_lines,
+    serve_stdio,
+};
 
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
