@@ -25,8 +25,9 @@ use common::{TestDb, spawn_server_with_mcp};
 /// short citations; tokenizers of current models give 4 to 4.5).
 const THROW_TEXT_BUDGET: usize = 300 * 4;
 
-const TOOLS: [&str; 13] = [
+const TOOLS: [&str; 14] = [
     "create_game",
+    "list_games",
     "throw",
     "report_throw",
     "get_game",

@@ -137,6 +137,13 @@ pub struct CreatedOutput {
     pub tokens: TokensBrief,
 }
 
+/// The answer to `list_games`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GamesOutput {
+    /// The games this session made, oldest first.
+    pub games: Vec<GameBrief>,
+}
+
 /// The answer to `list_moves`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MovesOutput {

@@ -28,12 +28,15 @@ pub use transport::{
     serve_stdio,
 };
 
+use std::sync::{Arc, Mutex};
+
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
@@ -45,12 +48,12 @@ use crate::picture;
 use crate::rules::{Preset, Sticks, Throw};
 use crate::service::{GameRequest, Service, SideRequest, StopCommand, ThrowCommand};
 use answer::{
-    CreatedOutput, GameBrief, MovesOutput, OddsOutput, ThrowOutput, game_brief, move_brief,
-    standing_line,
+    CreatedOutput, GameBrief, GamesOutput, MovesOutput, OddsOutput, ThrowOutput, game_brief,
+    move_brief, standing_line,
 };
 use args::{
     BoardArgs, CreateGameArgs, FactArgs, GameArgs, GlossaryArgs, LessonArgs, ListMovesArgs,
-    MAX_THROWS, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
+    MAX_THROWS, NoArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
     ThrowArgs, Until,
 };
 use reference::{
@@ -59,13 +62,16 @@ use reference::{
 use reply::{kept, ok, refusal, refused, schema_for_output, service_error};
 
 /// What the server tells a client about itself when it connects.
-pub const INSTRUCTIONS: &str = "Zohn Ahl is a Kiowa race game, recorded in the 1890s as played by women and girls: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished; the service throws the sticks (never choose them). A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
+pub const INSTRUCTIONS: &str = "Zohn Ahl is a Kiowa race game, recorded in the 1890s as played by women and girls: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished (count or until play many throws in one call); the service throws the sticks (never choose them). list_games finds the games this session made. A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
 
 /// The MCP server: the game's tools over one [`Service`].
 #[derive(Clone)]
 pub struct ZohnAhl {
     service: Service,
     odds: Solver,
+    /// The games this connection (over HTTP, this session) made, oldest
+    /// first, for `list_games`.
+    made: Arc<Mutex<Vec<GameId>>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -114,6 +120,23 @@ macro_rules! served {
     };
 }
 
+/// The board of `game` at `state` as SVG.
+fn board_svg(
+    game: &crate::domain::Game,
+    state: &crate::rules::GameState,
+) -> Result<String, ErrorData> {
+    let table = game
+        .setup
+        .table()
+        .map_err(|_| ErrorData::internal_error("the game's ruleset cannot be drawn", None))?;
+    let [sa, sb] = &game.setup.sides;
+    let names = picture::Names {
+        sides: [&sa.name, &sb.name],
+        players: [&sa.players, &sb.players],
+    };
+    Ok(picture::game_svg(&table, state, &names))
+}
+
 #[tool_router]
 impl ZohnAhl {
     /// A server over `service`, with the process's odds service.
@@ -132,8 +155,53 @@ impl ZohnAhl {
         Self {
             service,
             odds,
+            made: Arc::default(),
             tool_router,
         }
+    }
+
+    fn made(&self) -> std::sync::MutexGuard<'_, Vec<GameId>> {
+        self.made
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A game's resource (`zohn-ahl://games/{id}`, `.../moves`,
+    /// `.../board.svg`), `rest` being what follows the games' prefix.
+    async fn read_game(&self, uri: &str, rest: &str) -> Result<ReadResourceResult, ErrorData> {
+        let not_found = |why: String| {
+            ErrorData::resource_not_found(format!("{}: {why}", library::clip(uri)), None)
+        };
+        let (raw, what) = rest.split_once('/').unwrap_or((rest, ""));
+        let id = GameId::parse(raw).map_err(|e| not_found(e.to_string()))?;
+        let refused = |e| not_found(crate::service::Refusal::from(e).detail);
+        let game = self.service.game(id).await.map_err(refused)?;
+        let (text, mime) = match what {
+            "" => (
+                serde_json::to_string_pretty(&game_brief(&game, &game.state))
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
+                "application/json",
+            ),
+            "moves" => {
+                let mut lines = Vec::new();
+                let mut after = 0;
+                loop {
+                    let (_, moves) = self.service.moves(id, after, 100).await.map_err(refused)?;
+                    let Some(last) = moves.last() else { break };
+                    after = last.n;
+                    lines.extend(moves.iter().map(|m| {
+                        let told = m.told(&game.setup, game.setup.audience, Detail::Brief);
+                        answer::move_line(m.n, &told)
+                    }));
+                }
+                (lines.join("\n"), "text/plain")
+            }
+            "board.svg" => (board_svg(&game, &game.state)?, "image/svg+xml"),
+            _ => return Err(not_found("no such resource of a game".to_owned())),
+        };
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, uri).with_mime_type(mime),
+        ]))
     }
 
     async fn play(&self, id: GameId, cmd: ThrowCommand) -> Result<CallToolResult, ErrorData> {
@@ -261,9 +329,48 @@ impl ZohnAhl {
             Ok(new) => new,
             Err(r) => return refused(r),
         };
-        kept(&served!(
-            self.service.create(new, None, render_created).await
-        ))
+        let answer = served!(self.service.create(new, None, render_created).await);
+        if let Ok((_, out)) = serde_json::from_slice::<(String, serde_json::Value)>(&answer.body)
+            && let Some(Ok(id)) = out["game"]["game_id"].as_str().map(GameId::parse)
+        {
+            self.made().push(id);
+        }
+        kept(&answer)
+    }
+
+    #[tool(
+        title = "This session's games",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
+        description = "The games this session made, oldest first: each one's id and where it stands.",
+        output_schema = schema_for_output::<GamesOutput>()
+    )]
+    async fn list_games(&self, params: Parameters<NoArgs>) -> Result<CallToolResult, ErrorData> {
+        let _ = args!(params);
+        let ids = self.made().clone();
+        let mut games = Vec::new();
+        for id in ids {
+            match self.service.game(id).await {
+                Ok(game) => games.push(game_brief(&game, &game.state)),
+                // Deleted since (a request, or the retention).
+                Err(crate::service::ServiceError::GameNotFound(_)) => {}
+                Err(e) => return service_error(e),
+            }
+        }
+        let text = if games.is_empty() {
+            "This session has made no game (or none is left).".to_owned()
+        } else {
+            games
+                .iter()
+                .map(|g| format!("Game {} ({}): {}", g.game_id, g.preset, standing_line(g)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        ok(text, &GamesOutput { games })
     }
 
     #[tool(
@@ -625,15 +732,7 @@ impl ZohnAhl {
         } else {
             served!(self.service.move_record(id, move_n).await).state
         };
-        let Ok(table) = game.setup.table() else {
-            return refusal("the game's ruleset cannot be drawn");
-        };
-        let [sa, sb] = &game.setup.sides;
-        let names = picture::Names {
-            sides: [&sa.name, &sb.name],
-            players: [&sa.players, &sb.players],
-        };
-        let svg = picture::game_svg(&table, &state, &names);
+        let svg = board_svg(&game, &state)?;
         let png = match tokio::task::spawn_blocking(move || picture::png(&svg)).await {
             Ok(Ok(png)) => png,
             _ => {
@@ -685,7 +784,20 @@ impl ServerHandler for ZohnAhl {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(rest) = request.uri.strip_prefix(library::GAMES) {
+            return self.read_game(&request.uri, rest).await.map(Into::into);
+        }
         library::read(&request.uri).map(Into::into)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            library::templates(),
+        ))
     }
 
     async fn list_prompts(

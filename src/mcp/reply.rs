@@ -61,11 +61,17 @@ pub(super) fn schema_for_output<T: schemars::JsonSchema + 'static>()
 }
 
 /// A tool's input schema as listed: without the dialect's address (every
-/// schema of the protocol is JSON Schema 2020-12) and without `"default":
-/// null`, which says nothing an optional argument does not.
+/// schema of the protocol is JSON Schema 2020-12), without `"default":
+/// null`, which says nothing an optional argument does not, and with its
+/// properties, if none.
 pub(super) fn list_input(tool: &mut rmcp::model::Tool) {
     let mut schema = (*tool.input_schema).clone();
     schema.remove("$schema");
+    // A tool without arguments still lists its (empty) properties, as
+    // clients expect of an object's schema.
+    schema
+        .entry("properties")
+        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
     if let Some(serde_json::Value::Object(props)) = schema.get_mut("properties") {
         for prop in props.values_mut() {
             if let Some(p) = prop.as_object_mut()

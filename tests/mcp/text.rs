@@ -203,3 +203,71 @@ async fn detail_is_an_argument_of_the_throw_and_the_move_log() {
         "{brief_log}\n{brief}"
     );
 }
+
+/// A game id lost from the chat could not be found again, and games were
+/// no resources: `list_games` gives back this session's games, and a
+/// game, its move log and its board are resources by template.
+#[tokio::test]
+async fn a_sessions_games_are_listed_and_each_is_a_resource() {
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let none = call(&client, "list_games", json!({})).await;
+    assert_eq!(ok(&none)["games"], json!([]));
+    let first = new_game(&client, json!({"seed": "listed-1", "side_a": "Ama"})).await;
+    let second = new_game(&client, json!({"seed": "listed-2", "preset": "a4"})).await;
+    ok(&call(&client, "throw", json!({"game_id": first, "count": 3})).await);
+    let listed = call(&client, "list_games", json!({})).await;
+    let games = ok(&listed)["games"].clone();
+    assert_eq!(games[0]["game_id"], first.as_str());
+    assert_eq!(games[1]["game_id"], second.as_str());
+    assert_eq!(games[0]["throws"], 3);
+    assert!(text_of(&listed).contains(&format!("Game {first} (composite)")));
+    // Another connection has its own list.
+    let other = connect(&db).await;
+    assert_eq!(
+        ok(&call(&other, "list_games", json!({})).await)["games"],
+        json!([])
+    );
+
+    let templates = client.list_all_resource_templates().await.unwrap();
+    let uris: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
+    assert_eq!(
+        uris,
+        [
+            "zohn-ahl://games/{game_id}",
+            "zohn-ahl://games/{game_id}/moves",
+            "zohn-ahl://games/{game_id}/board.svg"
+        ]
+    );
+    let read = |uri: String| {
+        let client = &client;
+        async move {
+            let r = client
+                .read_resource(rmcp::model::ReadResourceRequestParams::new(uri))
+                .await
+                .unwrap();
+            match &r.contents[0] {
+                rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+                other => panic!("{other:?}"),
+            }
+        }
+    };
+    let game: serde_json::Value =
+        serde_json::from_str(&read(format!("zohn-ahl://games/{first}")).await).unwrap();
+    assert_eq!(game["throws"], 3);
+    let moves = read(format!("zohn-ahl://games/{first}/moves")).await;
+    assert_eq!(moves.lines().count(), 3, "{moves}");
+    assert!(moves.starts_with("1. "), "{moves}");
+    let board = read(format!("zohn-ahl://games/{second}/board.svg")).await;
+    assert!(board.contains("<svg"), "{board:.80}");
+    let missing = client
+        .read_resource(rmcp::model::ReadResourceRequestParams::new(
+            "zohn-ahl://games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+        ))
+        .await
+        .unwrap_err();
+    assert!(
+        missing.to_string().contains("no game has the id"),
+        "{missing}"
+    );
+}
