@@ -120,6 +120,42 @@ macro_rules! served {
     };
 }
 
+/// `result` with links to the game's resources (`what`: `""` for the
+/// game, `moves`, `board.svg`), unless it is an error.
+fn linked(
+    result: Result<CallToolResult, ErrorData>,
+    id: &str,
+    what: &[&str],
+) -> Result<CallToolResult, ErrorData> {
+    result.map(|mut r| {
+        if r.is_error != Some(true) {
+            for w in what {
+                let (uri, name, mime) = match *w {
+                    "" => (
+                        format!("{}{id}", library::GAMES),
+                        "game",
+                        "application/json",
+                    ),
+                    "moves" => (
+                        format!("{}{id}/moves", library::GAMES),
+                        "game-moves",
+                        "text/plain",
+                    ),
+                    _ => (
+                        format!("{}{id}/board.svg", library::GAMES),
+                        "game-board",
+                        "image/svg+xml",
+                    ),
+                };
+                r.content.push(ContentBlock::resource_link(
+                    rmcp::model::Resource::new(uri, name).with_mime_type(mime),
+                ));
+            }
+        }
+        r
+    })
+}
+
 /// The board of `game` at `state` as SVG.
 fn board_svg(
     game: &crate::domain::Game,
@@ -334,6 +370,7 @@ impl ZohnAhl {
             && let Some(Ok(id)) = out["game"]["game_id"].as_str().map(GameId::parse)
         {
             self.made().push(id);
+            return linked(kept(&answer), &id.to_string(), &["", "moves", "board.svg"]);
         }
         kept(&answer)
     }
@@ -396,13 +433,15 @@ impl ZohnAhl {
                 token: token(a.token),
                 ..ThrowCommand::default()
             };
-            return kept(&served!(
+            let answer = served!(
                 self.service
                     .throw(id, cmd, throw_renderer(a.detail.0))
                     .await
-            ));
+            );
+            return linked(kept(&answer), &id.to_string(), &["board.svg"]);
         }
-        self.run(id, token(a.token), limit, until, a.detail.0).await
+        let run = self.run(id, token(a.token), limit, until, a.detail.0).await;
+        linked(run, &id.to_string(), &["board.svg"])
     }
 
     #[tool(

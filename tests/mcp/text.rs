@@ -229,6 +229,28 @@ async fn a_sessions_games_are_listed_and_each_is_a_resource() {
         json!([])
     );
 
+    // A game's answers link its resources.
+    let created = call(&client, "create_game", json!({})).await;
+    let id = ok(&created)["game"]["game_id"].as_str().unwrap().to_owned();
+    let links: Vec<String> = created
+        .content
+        .iter()
+        .filter_map(|c| c.as_resource_link().map(|l| l.uri.clone()))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            format!("zohn-ahl://games/{id}"),
+            format!("zohn-ahl://games/{id}/moves"),
+            format!("zohn-ahl://games/{id}/board.svg")
+        ]
+    );
+    let thrown = call(&client, "throw", json!({"game_id": id, "count": 2})).await;
+    assert!(thrown.content.iter().any(|c| {
+        c.as_resource_link()
+            .is_some_and(|l| l.uri.ends_with("/board.svg"))
+    }));
+
     let templates = client.list_all_resource_templates().await.unwrap();
     let uris: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
     assert_eq!(
