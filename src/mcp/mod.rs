@@ -33,10 +33,11 @@ use std::sync::{Arc, Mutex};
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
-    ServerCapabilities, ServerConfig,
+    CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
@@ -154,6 +155,20 @@ fn linked(
         }
         r
     })
+}
+
+/// The values that start with what was typed (without regard to case),
+/// at most the protocol's hundred.
+fn complete_from(
+    values: impl Iterator<Item = String>,
+    typed: &str,
+) -> Result<CompletionInfo, ErrorData> {
+    let typed = typed.to_lowercase();
+    let values: Vec<String> = values
+        .filter(|v| v.to_lowercase().starts_with(&typed))
+        .take(CompletionInfo::MAX_VALUES)
+        .collect();
+    CompletionInfo::new(values).map_err(|e| ErrorData::internal_error(e, None))
 }
 
 /// The board of `game` at `state` as SVG.
@@ -797,6 +812,7 @@ impl ServerHandler for ZohnAhl {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
+                .enable_completions()
                 .enable_tools()
                 .enable_resources()
                 .enable_prompts()
@@ -827,6 +843,34 @@ impl ServerHandler for ZohnAhl {
             return self.read_game(&request.uri, rest).await.map(Into::into);
         }
         library::read(&request.uri).map(Into::into)
+    }
+
+    /// Completions: the prompt's audience and preset, and a game
+    /// resource's id among the games this session made.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        use args::Choices as _;
+        let names: Vec<String> = match (&request.r#ref, request.argument.name.as_str()) {
+            (Reference::Prompt(_), "audience") => Audience::names(),
+            (Reference::Prompt(_), "preset") => Preset::names(),
+            (Reference::Resource(_), "game_id") => {
+                return Ok(CompleteResult::new(complete_from(
+                    self.made().iter().map(ToString::to_string),
+                    &request.argument.value,
+                )?));
+            }
+            _ => Vec::new(),
+        }
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+        Ok(CompleteResult::new(complete_from(
+            names.into_iter(),
+            &request.argument.value,
+        )?))
     }
 
     async fn list_resource_templates(

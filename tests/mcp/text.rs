@@ -293,3 +293,30 @@ async fn a_sessions_games_are_listed_and_each_is_a_resource() {
         "{missing}"
     );
 }
+
+/// Hosts could complete neither the prompt's arguments nor a game
+/// resource's id.
+#[tokio::test]
+async fn the_prompts_arguments_and_a_game_resources_id_complete() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let complete = async |r: Reference, name: &str, typed: &str| {
+        client
+            .complete(CompleteRequestParams::new(
+                r,
+                ArgumentInfo::new(name, typed),
+            ))
+            .await
+            .unwrap()
+            .completion
+            .values
+    };
+    let prompt = || Reference::for_prompt("teach_by_playing");
+    assert_eq!(complete(prompt(), "audience", "y").await, ["young"]);
+    assert_eq!(complete(prompt(), "preset", "cu").await, ["culin1898"]);
+    let id = new_game(&client, json!({})).await;
+    let game = || Reference::for_resource("zohn-ahl://games/{game_id}");
+    assert_eq!(complete(game(), "game_id", &id[..4]).await, vec![id]);
+    assert!(complete(game(), "game_id", "zz").await.is_empty());
+}
