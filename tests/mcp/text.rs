@@ -320,3 +320,34 @@ async fn the_prompts_arguments_and_a_game_resources_id_complete() {
     assert_eq!(complete(game(), "game_id", &id[..4]).await, vec![id]);
     assert!(complete(game(), "game_id", "zz").await.is_empty());
 }
+
+/// The board reached the model as an inline PNG of about 196 KB; it is
+/// sent at half size, within 40 KB, for every preset, names and all.
+#[tokio::test]
+async fn regression_the_board_was_a_196_kb_png() {
+    use base64::Engine as _;
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let mut largest = 0;
+    for preset in ["composite", "culin1898", "ludii", "a4", "boxed"] {
+        let id = new_game(
+            &client,
+            json!({"preset": preset, "seed": "png", "side_a": "🦊 Foxes of the North", "side_b": "Owls"}),
+        )
+        .await;
+        ok(&call(&client, "throw", json!({"game_id": id, "count": 12})).await);
+        let board = call(&client, "get_board", json!({"game_id": id})).await;
+        let image = board
+            .content
+            .iter()
+            .find_map(|c| c.as_image().cloned())
+            .expect("an image");
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(&image.data)
+            .unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        largest = largest.max(png.len());
+    }
+    eprintln!("largest board PNG: {largest} bytes");
+    assert!(largest <= 40 * 1024, "{largest} bytes");
+}
