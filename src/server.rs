@@ -51,6 +51,8 @@ pub struct Settings {
     pub feed: crate::service::FeedLimits,
     /// `Host` values the MCP endpoint accepts (empty: loopback only).
     pub mcp_allowed_hosts: Vec<String>,
+    /// How long an MCP session may stay without a request.
+    pub mcp_session_idle: std::time::Duration,
     /// Which web origins may read and write from a browser.
     pub cors: crate::http::CorsPolicy,
     /// Where the lesson pages tell readers to report a correction.
@@ -113,6 +115,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             service.clone(),
             crate::odds::Solver::shared(),
             &args.mcp_allowed_hosts,
+            args.mcp_session_idle,
         );
         let service_hub = service.hub_handle();
         let cors = args.cors.clone();
@@ -329,7 +332,13 @@ pub fn app_with_cors(
     >,
 > {
     crate::http::app_with(service, crate::odds::Solver::shared(), cors, move |cfg| {
-        cfg.service(actix_web::web::scope(crate::http::MOUNTED_PREFIX).service(mcp.scope()));
+        cfg.service(
+            actix_web::web::scope(crate::http::MOUNTED_PREFIX)
+                .wrap(actix_web::middleware::from_fn(
+                    crate::mcp::jsonrpc::screen_posts,
+                ))
+                .service(mcp.scope()),
+        );
     })
 }
 

@@ -5,6 +5,12 @@
 mod common;
 #[path = "mcp/contract.rs"]
 mod contract;
+#[path = "mcp/runs.rs"]
+mod runs;
+#[path = "mcp/text.rs"]
+mod text;
+#[path = "mcp/transport.rs"]
+mod transport;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, GetPromptRequestParams};
 use rmcp::service::RunningService;
@@ -19,8 +25,9 @@ use common::{TestDb, spawn_server_with_mcp};
 /// short citations; tokenizers of current models give 4 to 4.5).
 const THROW_TEXT_BUDGET: usize = 300 * 4;
 
-const TOOLS: [&str; 13] = [
+const TOOLS: [&str; 14] = [
     "create_game",
+    "list_games",
     "throw",
     "report_throw",
     "get_game",
@@ -53,6 +60,12 @@ async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) 
         .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(args))
         .await
         .unwrap_or_else(|e| panic!("{tool} failed at the protocol level: {e}"))
+}
+
+/// A new game made with `args`: its id.
+async fn new_game(client: &RunningService<RoleClient, ()>, args: Value) -> String {
+    let created = ok(&call(client, "create_game", args).await);
+    created["game"]["game_id"].as_str().unwrap().to_owned()
 }
 
 fn text_of(result: &CallToolResult) -> String {

@@ -125,6 +125,16 @@ pub struct ServeArgs {
     /// `127.0.0.1`, `::1`). Name the host a deployment is reached by.
     #[arg(long, env = "ZOHN_AHL_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
     pub mcp_allowed_hosts: Vec<String>,
+    /// Seconds an MCP session (`/mcp`) may stay without a request before
+    /// it is ended, 10 to 86400; a request on an ended session gets 404,
+    /// and the client starts a new one.
+    #[arg(
+        long,
+        env = "ZOHN_AHL_MCP_SESSION_IDLE",
+        default_value_t = 1800,
+        value_parser = clap::value_parser!(u32).range(10..=86_400)
+    )]
+    pub mcp_session_idle: u32,
     /// Web origins (`https://class.example`, comma-separated; `*` for any)
     /// whose pages may write (create, throw, stop, delete) from a browser.
     /// Reads are open to every origin.
@@ -159,6 +169,7 @@ impl From<ServeArgs> for crate::server::Settings {
                 total: args.feed_total as usize,
             },
             mcp_allowed_hosts: args.mcp_allowed_hosts,
+            mcp_session_idle: std::time::Duration::from_secs(u64::from(args.mcp_session_idle)),
             cors: crate::http::CorsPolicy {
                 write_origins: args.cors_origins,
             },

@@ -10,6 +10,12 @@ use actix_web::middleware::Next;
 
 use super::MOUNTED_PREFIX;
 
+/// The MCP endpoint's session header, which a page sends and reads.
+const MCP_SESSION_ID: &str = "mcp-session-id";
+/// The MCP endpoint's protocol version header, which a page sends and
+/// reads.
+const MCP_PROTOCOL_VERSION: &str = "mcp-protocol-version";
+
 /// Which web origins a browser may use the API from.
 #[derive(Clone, Debug, Default)]
 pub struct CorsPolicy {
@@ -55,16 +61,36 @@ fn same_origin(origin: &str, head: &RequestHead) -> bool {
     !host.is_empty() && authority.is_some_and(|a| a.eq_ignore_ascii_case(host))
 }
 
+/// Whether `origin` is a page served from this machine: `localhost`,
+/// `127.0.0.1` or `[::1]`, on any port.
+fn loopback(origin: &str) -> bool {
+    let Some(authority) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "::1"
+}
+
 /// The CORS middleware for `policy`: a write from another origin is
 /// refused before it is served (403 problem), not merely hidden from the
-/// page.
+/// page. The mounted MCP endpoint takes no request (reads included: its
+/// `GET` is a session's stream) from an origin other than the server's
+/// own, a loopback one or one of `policy`'s.
 pub fn cors(policy: CorsPolicy) -> Cors {
     Cors::default()
         .allowed_origin_fn(move |origin, head| {
-            reads(head)
-                || origin
-                    .to_str()
-                    .is_ok_and(|o| same_origin(o, head) || policy.may_write(o))
+            let origin = origin.to_str();
+            if head.uri.path().starts_with(MOUNTED_PREFIX) {
+                return origin
+                    .is_ok_and(|o| same_origin(o, head) || loopback(o) || policy.may_write(o));
+            }
+            reads(head) || origin.is_ok_and(|o| same_origin(o, head) || policy.may_write(o))
         })
         .block_on_origin_mismatch(true)
         .allowed_methods(["GET", "HEAD", "POST", "DELETE"])
@@ -76,12 +102,16 @@ pub fn cors(policy: CorsPolicy) -> Cors {
             header::IF_NONE_MATCH,
             header::HeaderName::from_static("idempotency-key"),
             header::HeaderName::from_static("last-event-id"),
+            header::HeaderName::from_static(MCP_SESSION_ID),
+            header::HeaderName::from_static(MCP_PROTOCOL_VERSION),
         ])
         .expose_headers([
             header::ETAG,
             header::LOCATION,
             header::RETRY_AFTER,
             header::HeaderName::from_static("idempotent-replayed"),
+            header::HeaderName::from_static(MCP_SESSION_ID),
+            header::HeaderName::from_static(MCP_PROTOCOL_VERSION),
         ])
         .max_age(600)
 }

@@ -307,6 +307,21 @@ fn to_problem<B: MessageBody + 'static>(
     // Another protocol's endpoint mounted beside the API (the MCP one)
     // answers in its own terms.
     if res.request().path().starts_with(MOUNTED_PREFIX) {
+        // Except a refused origin: 403, as the MCP transport says, not
+        // the CORS middleware's 400.
+        let refused = res
+            .response()
+            .error()
+            .is_some_and(|e| e.as_error::<actix_cors::CorsError>().is_some());
+        if refused {
+            let (req, _) = res.into_parts();
+            let response = actix_web::HttpResponse::Forbidden()
+                .content_type("text/plain; charset=utf-8")
+                .body("Forbidden: this Origin may not use the MCP endpoint (loopback pages, the server's own and those of --cors-origins may)");
+            return Ok(ErrorHandlerResponse::Response(
+                ServiceResponse::new(req, response).map_into_right_body(),
+            ));
+        }
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }
     // Problems pass as they are, and so do the lesson page's own HTML

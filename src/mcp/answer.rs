@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::domain::{Game, MoveRecord};
 use crate::narration::{Citation, Narration, Segment, SegmentKind};
-use crate::rules::{GameState, Outcome, Side, Throw};
+use crate::rules::{Event, GameState, Outcome, Side, Throw};
 
 /// One side's place.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -98,9 +98,19 @@ pub struct MoveBrief {
 /// The answer to `throw` and `report_throw`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ThrowOutput {
-    /// The move.
+    /// The move (after several throws, the last).
     #[serde(rename = "move")]
     pub move_: MoveBrief,
+    /// Throws this call played.
+    pub played: u32,
+    /// Why the throws stopped: `count` (as many as asked), `event`,
+    /// `turn_end`, `game_end`, or `refused` (the next throw was refused,
+    /// e.g. the other side is to throw and the token is not theirs; the
+    /// text says why).
+    pub stopped: String,
+    /// After several throws: the moves the text tells beyond one line,
+    /// with their rule and fact ids; empty after one throw.
+    pub moments: Vec<MoveBrief>,
     /// The game after it.
     pub game: GameBrief,
 }
@@ -125,6 +135,13 @@ pub struct CreatedOutput {
     /// Its tokens, shown this once: keep them; pass the right one as
     /// `token`.
     pub tokens: TokensBrief,
+}
+
+/// The answer to `list_games`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct GamesOutput {
+    /// The games this session made, oldest first.
+    pub games: Vec<GameBrief>,
 }
 
 /// The answer to `list_moves`.
@@ -253,6 +270,92 @@ fn ids(narration: &Narration, id: impl Fn(&Segment) -> Option<&str>) -> Vec<Stri
         }
     }
     out
+}
+
+/// What a move brings beyond a plain move: its events other than the awl
+/// moving (and passing the north creek), the same side throwing again and
+/// the turn passing (a fall, a whip, a circuit, a counter, a dry branch, a
+/// lost or skipped turn, the end), by kind; none for a plain move.
+#[must_use]
+pub fn notable_events(record: &MoveRecord) -> Vec<&'static str> {
+    record
+        .events
+        .iter()
+        .filter(|e| {
+            !matches!(
+                e,
+                Event::Moved { .. }
+                    | Event::PassedNorthCreek { .. }
+                    | Event::ThrowsAgain { .. }
+                    | Event::TurnPassed { .. }
+            )
+        })
+        .map(Event::kind)
+        .collect()
+}
+
+/// Whether a lesson's narration of a move teaches something: a rule stated
+/// (not only recalled) or a fact told.
+#[must_use]
+pub fn teaches(narration: &Narration) -> bool {
+    narration
+        .segments
+        .iter()
+        .any(|s| s.kind == SegmentKind::Context || (s.kind == SegmentKind::Rule && !s.brief))
+}
+
+/// The rule and fact ids a narration names, for `explain_rule` and
+/// `get_fact`: `(ids: rules sticks_sahe, whip; fact womens-game)`; none
+/// when it tells no rule or fact beyond what happened (a `brief`
+/// sentence).
+#[must_use]
+pub fn ids_line(narration: &Narration) -> Option<String> {
+    if narration
+        .segments
+        .iter()
+        .all(|s| s.kind == SegmentKind::Event)
+    {
+        return None;
+    }
+    let rules = ids(narration, |s| s.rule.as_deref());
+    let facts = ids(narration, |s| s.fact.as_deref());
+    let mut parts = Vec::new();
+    if !rules.is_empty() {
+        parts.push(format!("rules {}", rules.join(", ")));
+    }
+    if !facts.is_empty() {
+        parts.push(format!("fact {}", facts.join(", ")));
+    }
+    (!parts.is_empty()).then(|| format!("(ids: {})", parts.join("; ")))
+}
+
+/// A move in one line: its number and its narration's sentences (at
+/// `brief` detail, one), each with its short citation.
+#[must_use]
+pub fn move_line(n: u32, narration: &Narration) -> String {
+    let said = narration
+        .segments
+        .iter()
+        .map(|s| format!("{}{}", s.text, cite(&s.citations)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("{n}. {said}")
+}
+
+/// A move told beyond one line, within `budget` characters: its number,
+/// its narration (what does not fit named by its id) and the ids it names.
+#[must_use]
+pub fn moment_text(n: u32, narration: &Narration, budget: usize) -> String {
+    let ids = ids_line(narration);
+    let head = format!("{n}. ");
+    let room = budget
+        .saturating_sub(head.chars().count() + ids.as_ref().map_or(0, |i| i.chars().count() + 1));
+    let mut text = format!("{head}{}", narration_within(narration, room));
+    if let Some(ids) = ids {
+        text.push('\n');
+        text.push_str(&ids);
+    }
+    text
 }
 
 /// The most characters of a throw's text block: about 300 tokens, at four
@@ -422,7 +525,10 @@ pub fn move_text(
     brief: &GameBrief,
 ) -> String {
     let head = format!("Move {}: {caption}", record.n);
-    let tail = standing_line(brief);
+    let tail = match ids_line(narration) {
+        Some(ids) => format!("{ids}\n{}", standing_line(brief)),
+        None => standing_line(brief),
+    };
     let room = TEXT_BUDGET.saturating_sub(head.chars().count() + tail.chars().count() + 2);
     format!("{head}\n{}\n{tail}", narration_within(narration, room))
 }

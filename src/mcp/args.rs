@@ -328,6 +328,13 @@ pub struct CreateGameArgs {
     /// Side B's name, 1 to 40 characters (default "Side B").
     #[schemars(with = "String", length(min = 1, max = 40))]
     pub side_b: Option<String>,
+    /// Side A's players in throwing order, 1 to 8 names (default: one,
+    /// named after the side, or the ruleset's team).
+    #[schemars(length(min = 1, max = 8), inner(length(min = 1, max = 40)))]
+    pub players_a: Vec<String>,
+    /// Side B's players' names, as `players_a`.
+    #[schemars(length(min = 1, max = 8), inner(length(min = 1, max = 40)))]
+    pub players_b: Vec<String>,
     /// The side that throws first (default `A`).
     pub first: Choice<Side>,
     /// A seed (1 to 128 characters): the same seed gives the same throws.
@@ -337,29 +344,64 @@ pub struct CreateGameArgs {
     /// Who the narration is for: `young` (ages 7-10), `general` (default)
     /// or `scholar`.
     pub audience: Choice<Audience>,
-    /// How much each move's narration tells: `lesson` (default: each rule
-    /// when it first acts, each fact once a game), `brief` (one sentence a
-    /// move: what happened and who is next) or `full` (every rule every
-    /// time).
+    /// How much a move's narration tells: `lesson` (default: each rule
+    /// when it first acts, each fact once), `brief` (one sentence) or
+    /// `full` (every rule every time).
     pub detail: Choice<Detail>,
     /// `true`: a seated game; the answer gives each side's token and the
     /// host's, once, and throws then need a token.
     pub seats: bool,
-    /// With `seats`: `true` lets a side's own token report a physical
-    /// throw for it (default `false`: only the host's token reports).
+    /// With `seats`: `true` lets a side's token report its physical
+    /// throws (default: only the host's).
     pub sides_report_throws: bool,
 }
 
-/// A game, and the token of whoever acts in a seated game.
+/// The most throws one `throw` call plays.
+pub const MAX_THROWS: u32 = 500;
+
+/// Where a run of throws stops before its count: after the throw that
+/// brings something other than a plain move, that ends the turn, or that
+/// ends the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum Until {
+    /// Anything but a plain move: a fall, a whip, a circuit, a counter
+    /// paid, a dry branch, a lost or skipped turn, the end.
+    Event,
+    /// The other side is to throw.
+    TurnEnd,
+    /// The game is over.
+    GameEnd,
+}
+
+impl Choices for Until {
+    const NAME: &'static str = "Until";
+    fn names() -> Vec<&'static str> {
+        vec!["event", "turn_end", "game_end"]
+    }
+}
+
+/// `throw`: one throw or a run of them.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GameTokenArgs {
+pub struct ThrowArgs {
     /// The game's id, as `create_game` gave it.
     pub game_id: String,
-    /// In a seated game: the token of the side to move, or the host's.
-    /// Leave it out for a game without seats.
+    /// In a seated game: the mover's token or the host's (a side's token
+    /// ends a run when the other side is to throw).
     #[serde(default)]
     pub token: String,
+    /// Throws to play, 1 to 500 (default 1; with `until`, 500).
+    #[serde(default)]
+    #[schemars(with = "Whole<1, MAX_THROWS>")]
+    pub count: Option<Whole<1, MAX_THROWS>>,
+    /// Stop sooner, after the throw that brings an `event` (anything but
+    /// a plain move), a `turn_end` or the `game_end`.
+    #[serde(default)]
+    pub until: Choice<Until>,
+    /// `lesson`, `brief` or `full` (default: the game's).
+    #[serde(default)]
+    pub detail: Choice<Detail>,
 }
 
 /// `stop_game`.
@@ -380,8 +422,8 @@ pub struct StopArgs {
 pub struct ReportThrowArgs {
     /// The game's id.
     pub game_id: String,
-    /// In a seated game: the host's token (the teacher's), or the side to
-    /// move's where the game lets sides report their throws.
+    /// In a seated game: the host's token, or the mover's if the game
+    /// lets sides report.
     #[serde(default)]
     pub token: String,
     /// The four sticks' faces as they fell, the sahe (the marked stick)
@@ -417,6 +459,9 @@ pub struct ListMovesArgs {
     /// How many moves, 1 to 20 (default 5).
     #[serde(default = "default_limit")]
     pub limit: Whole<1, MAX_MOVES>,
+    /// `lesson`, `brief` or `full` (default: the game's).
+    #[serde(default)]
+    pub detail: Choice<Detail>,
 }
 
 /// `get_board`.
@@ -436,12 +481,11 @@ pub struct BoardArgs {
 pub struct RuleArgs {
     /// The rule's id: the `rule` a narration sentence names.
     pub rule_id: Choice<RuleId>,
-    /// The ruleset whose words to use and whose games `in_play` is for
-    /// (default `composite`; leave it out with `game_id`).
+    /// The ruleset to word it for and say `in_play` of (default
+    /// `composite`).
     #[serde(default)]
     pub preset: Choice<Preset>,
-    /// A game whose ruleset to use instead, as `create_game` gave it: its
-    /// options, its teams and (by default) its audience.
+    /// A game instead of `preset`: its ruleset, teams and audience.
     #[serde(default)]
     pub game_id: String,
     /// Who it is for (default `general`, or the game's audience).

@@ -6,7 +6,7 @@
 use rmcp::ErrorData;
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument, PromptMessage,
-    ReadResourceResult, Resource, ResourceContents, Role,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role,
 };
 use strum::VariantArray;
 
@@ -53,6 +53,28 @@ pub fn resources() -> Vec<Resource> {
             .with_mime_type("text/markdown")
     });
     sources.chain(lessons).collect()
+}
+
+/// Where a game's resources start: `zohn-ahl://games/`.
+pub const GAMES: &str = "zohn-ahl://games/";
+
+/// The resource templates: a game, its move log and its board.
+#[must_use]
+pub fn templates() -> Vec<ResourceTemplate> {
+    vec![
+        ResourceTemplate::new(format!("{GAMES}{{game_id}}"), "game")
+            .with_title("A game")
+            .with_description("Where a game stands, as get_game gives it")
+            .with_mime_type("application/json"),
+        ResourceTemplate::new(format!("{GAMES}{{game_id}}/moves"), "game-moves")
+            .with_title("A game's move log")
+            .with_description("Every move of a game, one cited sentence a move")
+            .with_mime_type("text/plain"),
+        ResourceTemplate::new(format!("{GAMES}{{game_id}}/board.svg"), "game-board")
+            .with_title("A game's board")
+            .with_description("The board now: both awls, the counters, whose throw it is")
+            .with_mime_type("image/svg+xml"),
+    ]
 }
 
 /// Read the resource at `uri`.

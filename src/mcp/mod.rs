@@ -14,39 +14,48 @@
 
 pub mod answer;
 pub mod args;
+pub mod jsonrpc;
 mod library;
 pub mod reference;
 mod render;
 mod reply;
 mod transport;
 
-use render::{render_created, render_stopped, render_throw};
+use render::{Step, render_created, render_stopped, step_renderer, throw_renderer};
 
-pub use transport::{HttpService, allowed_hosts_or_loopback, http_service, serve_stdio};
+pub use transport::{
+    HttpService, IdleSessions, SESSION_IDLE, allowed_hosts_or_loopback, http_service, serve_lines,
+    serve_stdio,
+};
+
+use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 
 use crate::domain::{GameId, SeatToken};
-use crate::narration::Audience;
+use crate::narration::{Audience, Detail};
 use crate::odds::Solver;
 use crate::picture;
 use crate::rules::{Preset, Sticks, Throw};
 use crate::service::{GameRequest, Service, SideRequest, StopCommand, ThrowCommand};
 use answer::{
-    CreatedOutput, GameBrief, MovesOutput, OddsOutput, ThrowOutput, game_brief, move_brief,
-    standing_line,
+    CreatedOutput, GameBrief, GamesOutput, MovesOutput, OddsOutput, ThrowOutput, game_brief,
+    move_brief, standing_line,
 };
 use args::{
-    BoardArgs, CreateGameArgs, FactArgs, GameArgs, GameTokenArgs, GlossaryArgs, LessonArgs,
-    ListMovesArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
+    BoardArgs, CreateGameArgs, FactArgs, GameArgs, GlossaryArgs, LessonArgs, ListMovesArgs,
+    MAX_THROWS, NoArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
+    ThrowArgs, Until,
 };
 use reference::{
     BoardOutput, FactOutput, GlossaryOutput, LessonOutput, RuleContext, RuleOutput, SourceOutput,
@@ -54,13 +63,16 @@ use reference::{
 use reply::{kept, ok, refusal, refused, schema_for_output, service_error};
 
 /// What the server tells a client about itself when it connects.
-pub const INSTRUCTIONS: &str = "Zohn Ahl is a Kiowa race game, recorded in the 1890s as played by women and girls: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished; the service throws the sticks (never choose them). A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
+pub const INSTRUCTIONS: &str = "Zohn Ahl is a Kiowa race game, recorded in the 1890s as played by women and girls: four stick dice are dashed against a stone and two awls race in opposite directions round a circle of forty spaces. Start with create_game, then call throw for the side to move until the game is finished (count or until play many throws in one call); the service throws the sticks (never choose them). list_games finds the games this session made. A class with real sticks reports them with report_throw and the host token. Each answer's text is narration with short citations [source pages]; explain_rule, get_fact and get_source resolve the rule, fact and source ids. get_board shows the board as a picture. Resources hold the bibliography and each ruleset's lesson; the prompt teach_by_playing plans a lesson.";
 
 /// The MCP server: the game's tools over one [`Service`].
 #[derive(Clone)]
 pub struct ZohnAhl {
     service: Service,
     odds: Solver,
+    /// The games this connection (over HTTP, this session) made, oldest
+    /// first, for `list_games`.
+    made: Arc<Mutex<Vec<GameId>>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -109,6 +121,77 @@ macro_rules! served {
     };
 }
 
+/// `result` with links to the game's resources (`what`: `""` for the
+/// game, `moves`, `board.svg`), unless it is an error.
+fn linked(
+    result: Result<CallToolResult, ErrorData>,
+    id: &str,
+    what: &[&str],
+) -> Result<CallToolResult, ErrorData> {
+    result.map(|mut r| {
+        if r.is_error != Some(true) {
+            for w in what {
+                let (uri, name, mime) = match *w {
+                    "" => (
+                        format!("{}{id}", library::GAMES),
+                        "game",
+                        "application/json",
+                    ),
+                    "moves" => (
+                        format!("{}{id}/moves", library::GAMES),
+                        "game-moves",
+                        "text/plain",
+                    ),
+                    _ => (
+                        format!("{}{id}/board.svg", library::GAMES),
+                        "game-board",
+                        "image/svg+xml",
+                    ),
+                };
+                r.content.push(ContentBlock::resource_link(
+                    rmcp::model::Resource::new(uri, name).with_mime_type(mime),
+                ));
+            }
+        }
+        r
+    })
+}
+
+/// The values that start with what was typed (without regard to case),
+/// at most the protocol's hundred.
+fn complete_from(
+    values: impl Iterator<Item = String>,
+    typed: &str,
+) -> Result<CompletionInfo, ErrorData> {
+    let typed = typed.to_lowercase();
+    let values: Vec<String> = values
+        .filter(|v| v.to_lowercase().starts_with(&typed))
+        .take(CompletionInfo::MAX_VALUES)
+        .collect();
+    CompletionInfo::new(values).map_err(|e| ErrorData::internal_error(e, None))
+}
+
+/// The scale of the board's PNG a tool sends: half the REST picture's
+/// size (720 × 450), within 40 KB where the full size was about 196 KB.
+const BOARD_SCALE: f32 = 0.5;
+
+/// The board of `game` at `state` as SVG.
+fn board_svg(
+    game: &crate::domain::Game,
+    state: &crate::rules::GameState,
+) -> Result<String, ErrorData> {
+    let table = game
+        .setup
+        .table()
+        .map_err(|_| ErrorData::internal_error("the game's ruleset cannot be drawn", None))?;
+    let [sa, sb] = &game.setup.sides;
+    let names = picture::Names {
+        sides: [&sa.name, &sb.name],
+        players: [&sa.players, &sb.players],
+    };
+    Ok(picture::game_svg(&table, state, &names))
+}
+
 #[tool_router]
 impl ZohnAhl {
     /// A server over `service`, with the process's odds service.
@@ -120,18 +203,155 @@ impl ZohnAhl {
     /// A server over `service` with its own odds service.
     #[must_use]
     pub fn with_odds(service: Service, odds: Solver) -> Self {
+        let mut tool_router = Self::tool_router();
+        for route in tool_router.map.values_mut() {
+            reply::list_input(&mut route.attr);
+        }
         Self {
             service,
             odds,
-            tool_router: Self::tool_router(),
+            made: Arc::default(),
+            tool_router,
         }
     }
 
+    fn made(&self) -> std::sync::MutexGuard<'_, Vec<GameId>> {
+        self.made
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A game's resource (`zohn-ahl://games/{id}`, `.../moves`,
+    /// `.../board.svg`), `rest` being what follows the games' prefix.
+    async fn read_game(&self, uri: &str, rest: &str) -> Result<ReadResourceResult, ErrorData> {
+        let not_found = |why: String| {
+            ErrorData::resource_not_found(format!("{}: {why}", library::clip(uri)), None)
+        };
+        let (raw, what) = rest.split_once('/').unwrap_or((rest, ""));
+        let id = GameId::parse(raw).map_err(|e| not_found(e.to_string()))?;
+        let refused = |e| not_found(crate::service::Refusal::from(e).detail);
+        let game = self.service.game(id).await.map_err(refused)?;
+        let (text, mime) = match what {
+            "" => (
+                serde_json::to_string_pretty(&game_brief(&game, &game.state))
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
+                "application/json",
+            ),
+            "moves" => {
+                let mut lines = Vec::new();
+                let mut after = 0;
+                loop {
+                    let (_, moves) = self.service.moves(id, after, 100).await.map_err(refused)?;
+                    let Some(last) = moves.last() else { break };
+                    after = last.n;
+                    lines.extend(moves.iter().map(|m| {
+                        let told = m.told(&game.setup, game.setup.audience, Detail::Brief);
+                        answer::move_line(m.n, &told)
+                    }));
+                }
+                (lines.join("\n"), "text/plain")
+            }
+            "board.svg" => (board_svg(&game, &game.state)?, "image/svg+xml"),
+            _ => return Err(not_found("no such resource of a game".to_owned())),
+        };
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, uri).with_mime_type(mime),
+        ]))
+    }
+
     async fn play(&self, id: GameId, cmd: ThrowCommand) -> Result<CallToolResult, ErrorData> {
-        kept(&served!(self.service.throw(id, cmd, render_throw).await))
+        kept(&served!(
+            self.service.throw(id, cmd, throw_renderer(None)).await
+        ))
+    }
+
+    /// Up to `limit` throws, each through the service as a single throw
+    /// is (its own job for the single writer, its own commit), until
+    /// `until` or the game's end; a refused throw after the first ends the
+    /// run (a side's token when the other side is to throw).
+    async fn run(
+        &self,
+        id: GameId,
+        token: Option<SeatToken>,
+        limit: u32,
+        until: Option<Until>,
+        detail: Option<Detail>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let render = step_renderer(detail);
+        let mut steps: Vec<Step> = Vec::new();
+        let mut stopped = ("count", String::new());
+        while steps.len() < limit as usize {
+            let cmd = ThrowCommand {
+                token: token.clone(),
+                ..ThrowCommand::default()
+            };
+            let answer = match self.service.throw(id, cmd, render).await {
+                Ok(answer) => answer,
+                Err(e) if steps.is_empty() => return service_error(e),
+                Err(e) => {
+                    let r = crate::service::Refusal::from(e);
+                    stopped = ("refused", format!("{}: {}", r.title, r.detail));
+                    break;
+                }
+            };
+            let step: Step = serde_json::from_slice(&answer.body)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            let why = if step.finished {
+                Some("game_end")
+            } else {
+                match until {
+                    Some(Until::Event) if !step.notable.is_empty() => Some("event"),
+                    Some(Until::TurnEnd) if step.turn_ended => Some("turn_end"),
+                    _ => None,
+                }
+            };
+            steps.push(step);
+            if let Some(why) = why {
+                stopped = (why, String::new());
+                break;
+            }
+        }
+        let (Some(first), Some(last)) = (steps.first(), steps.last()) else {
+            return refusal("no throw was played");
+        };
+        let n = |s: &Step| s.move_["n"].as_u64().unwrap_or_default();
+        let said = match stopped.0 {
+            "count" => format!("the {} throws asked for", steps.len()),
+            "game_end" => "the game is over".to_owned(),
+            "event" => format!("move {} brought {}", n(last), last.notable.join(", ")),
+            "turn_end" => "the turn passed".to_owned(),
+            _ => stopped.1.clone(),
+        };
+        let mut text = format!(
+            "Moves {}-{} of game {id} ({} throws); stopped: {said}.",
+            n(first),
+            n(last),
+            steps.len()
+        );
+        for s in &steps {
+            text.push('\n');
+            text.push_str(&s.text);
+        }
+        text.push('\n');
+        text.push_str(&last.standing);
+        let output = serde_json::json!({
+            "move": last.move_,
+            "played": steps.len(),
+            "stopped": stopped.0,
+            "moments": steps.iter().filter(|s| s.moment).map(|s| &s.move_).collect::<Vec<_>>(),
+            "game": last.game,
+        });
+        ok(text, &output)
     }
 
     #[tool(
+        title = "Create a game",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
         description = "Start a game of Zohn Ahl. Every argument is optional. Returns the game's id (pass it to the other tools) and, for a seated game, the tokens, shown only this once.",
         output_schema = schema_for_output::<CreatedOutput>()
     )]
@@ -145,14 +365,14 @@ impl ZohnAhl {
                 "`sides_report_throws`: only a seated game has side tokens to report with; set `seats` to true as well",
             );
         }
-        let side = |name: Option<String>| SideRequest {
+        let side = |name: Option<String>, players: Vec<String>| SideRequest {
             name,
-            players: None,
+            players: (!players.is_empty()).then_some(players),
         };
         let request = GameRequest {
             preset: a.preset.0,
             options: None,
-            sides: [side(a.side_a), side(a.side_b)],
+            sides: [side(a.side_a, a.players_a), side(a.side_b, a.players_b)],
             first: a.first.0,
             seed: a.seed,
             audience: a.audience.0,
@@ -164,26 +384,93 @@ impl ZohnAhl {
             Ok(new) => new,
             Err(r) => return refused(r),
         };
-        kept(&served!(
-            self.service.create(new, None, render_created).await
-        ))
+        let answer = served!(self.service.create(new, None, render_created).await);
+        if let Ok((_, out)) = serde_json::from_slice::<(String, serde_json::Value)>(&answer.body)
+            && let Some(Ok(id)) = out["game"]["game_id"].as_str().map(GameId::parse)
+        {
+            self.made().push(id);
+            return linked(kept(&answer), &id.to_string(), &["", "moves", "board.svg"]);
+        }
+        kept(&answer)
     }
 
     #[tool(
-        description = "Throw the four sticks for the side to move; the service throws them. Returns the move's narration with citations, and the game after it.",
+        title = "This session's games",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
+        description = "The games this session made, oldest first: each one's id and where it stands.",
+        output_schema = schema_for_output::<GamesOutput>()
+    )]
+    async fn list_games(&self, params: Parameters<NoArgs>) -> Result<CallToolResult, ErrorData> {
+        let _ = args!(params);
+        let ids = self.made().clone();
+        let mut games = Vec::new();
+        for id in ids {
+            match self.service.game(id).await {
+                Ok(game) => games.push(game_brief(&game, &game.state)),
+                // Deleted since (a request, or the retention).
+                Err(crate::service::ServiceError::GameNotFound(_)) => {}
+                Err(e) => return service_error(e),
+            }
+        }
+        let text = if games.is_empty() {
+            "This session has made no game (or none is left).".to_owned()
+        } else {
+            games
+                .iter()
+                .map(|g| format!("Game {} ({}): {}", g.game_id, g.preset, standing_line(g)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        ok(text, &GamesOutput { games })
+    }
+
+    #[tool(
+        title = "Throw the sticks",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
+        description = "Throw the sticks for the side to move (the service throws them), once, `count` times or `until` an event, the turn's end or the game's end. Each move is narrated with citations (in a run at `lesson`: a line a plain move, the moments that matter in full), then the game.",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
-    async fn throw(&self, params: Parameters<GameTokenArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn throw(&self, params: Parameters<ThrowArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let id = game!(a.game_id);
-        let cmd = ThrowCommand {
-            token: token(a.token),
-            ..ThrowCommand::default()
-        };
-        self.play(id, cmd).await
+        let until = a.until.0;
+        let limit = a
+            .count
+            .map_or(if until.is_some() { MAX_THROWS } else { 1 }, |c| c.0);
+        if limit == 1 && until.is_none() {
+            let cmd = ThrowCommand {
+                token: token(a.token),
+                ..ThrowCommand::default()
+            };
+            let answer = served!(
+                self.service
+                    .throw(id, cmd, throw_renderer(a.detail.0))
+                    .await
+            );
+            return linked(kept(&answer), &id.to_string(), &["board.svg"]);
+        }
+        let run = self.run(id, token(a.token), limit, until, a.detail.0).await;
+        linked(run, &id.to_string(), &["board.svg"])
     }
 
     #[tool(
+        title = "Report a physical throw",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
         description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner, for a class playing at a table. A seated game needs the host's token (or the mover's, if it lets sides report).",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
@@ -216,6 +503,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Read a game",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Read a game: whose throw it is, each awl's space, the counters, the winner once there is one.",
         output_schema = schema_for_output::<GameBrief>()
     )]
@@ -228,6 +522,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Read the move log",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "The move log, oldest first, 1 to 20 moves at a time: each move's value, where the awl went, what happened, and the rule and fact ids its narration names.",
         output_schema = schema_for_output::<MovesOutput>()
     )]
@@ -242,7 +543,11 @@ impl ZohnAhl {
         let more = moves.len() > limit as usize;
         let moves = &moves[..moves.len().min(limit as usize)];
         // Each move as the game tells it: its audience, its detail level.
-        let told: Vec<_> = moves.iter().map(|m| m.told_in(&game.setup)).collect();
+        let detail = a.detail.or(game.setup.detail);
+        let told: Vec<_> = moves
+            .iter()
+            .map(|m| m.told(&game.setup, game.setup.audience, detail))
+            .collect();
         let lines: Vec<String> = moves
             .iter()
             .zip(&told)
@@ -278,6 +583,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Stop a game early",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Stop a game early: the side with more counters wins, equal counts are a draw. A seated game needs the host's token.",
         output_schema = schema_for_output::<GameBrief>()
     )]
@@ -292,6 +604,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Chances of winning",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Each side's exact probability of winning from the game's current state, and the expected throws left. Answers within a few seconds or says when to ask again.",
         output_schema = schema_for_output::<OddsOutput>()
     )]
@@ -317,6 +636,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Explain a rule",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "State a rule in full, by the rule id a narration names (e.g. sticks_sahe), worded for a ruleset (or a game) and an audience, with its sources, and whether it is in play there.",
         output_schema = schema_for_output::<RuleOutput>()
     )]
@@ -358,6 +684,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Tell a fact",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Tell a cultural-context fact, by the fact id a narration names (e.g. womens-game), for an audience, with its sources and evidence grade.",
         output_schema = schema_for_output::<FactOutput>()
     )]
@@ -370,6 +703,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "A ruleset's lesson",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "A ruleset's rules as a short lesson for an audience: the board, the sticks, a turn, each hazard, winning, stopping; each part cited.",
         output_schema = schema_for_output::<LessonOutput>()
     )]
@@ -386,6 +726,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "A source of the bibliography",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "A source of the bibliography, by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX.",
         output_schema = schema_for_output::<SourceOutput>()
     )]
@@ -401,6 +748,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "Search the glossary",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Look a word up in the glossary of Kiowa and English terms (e.g. sahe, creek): the matching terms, their meanings and sources.",
         output_schema = schema_for_output::<GlossaryOutput>()
     )]
@@ -416,6 +770,13 @@ impl ZohnAhl {
     }
 
     #[tool(
+        title = "The board as a picture",
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "The board as a picture (PNG): both awls, the counters, whose throw it is or who won; now, or as a given move left it.",
         output_schema = schema_for_output::<BoardOutput>()
     )]
@@ -429,16 +790,10 @@ impl ZohnAhl {
         } else {
             served!(self.service.move_record(id, move_n).await).state
         };
-        let Ok(table) = game.setup.table() else {
-            return refusal("the game's ruleset cannot be drawn");
-        };
-        let [sa, sb] = &game.setup.sides;
-        let names = picture::Names {
-            sides: [&sa.name, &sb.name],
-            players: [&sa.players, &sb.players],
-        };
-        let svg = picture::game_svg(&table, &state, &names);
-        let png = match tokio::task::spawn_blocking(move || picture::png(&svg)).await {
+        let svg = board_svg(&game, &state)?;
+        let png = match tokio::task::spawn_blocking(move || picture::png_scaled(&svg, BOARD_SCALE))
+            .await
+        {
             Ok(Ok(png)) => png,
             _ => {
                 return Err(ErrorData::internal_error(
@@ -463,6 +818,7 @@ impl ServerHandler for ZohnAhl {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
+                .enable_completions()
                 .enable_tools()
                 .enable_resources()
                 .enable_prompts()
@@ -489,7 +845,48 @@ impl ServerHandler for ZohnAhl {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(rest) = request.uri.strip_prefix(library::GAMES) {
+            return self.read_game(&request.uri, rest).await.map(Into::into);
+        }
         library::read(&request.uri).map(Into::into)
+    }
+
+    /// Completions: the prompt's audience and preset, and a game
+    /// resource's id among the games this session made.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        use args::Choices as _;
+        let names: Vec<String> = match (&request.r#ref, request.argument.name.as_str()) {
+            (Reference::Prompt(_), "audience") => Audience::names(),
+            (Reference::Prompt(_), "preset") => Preset::names(),
+            (Reference::Resource(_), "game_id") => {
+                return Ok(CompleteResult::new(complete_from(
+                    self.made().iter().map(ToString::to_string),
+                    &request.argument.value,
+                )?));
+            }
+            _ => Vec::new(),
+        }
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+        Ok(CompleteResult::new(complete_from(
+            names.into_iter(),
+            &request.argument.value,
+        )?))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            library::templates(),
+        ))
     }
 
     async fn list_prompts(

@@ -124,16 +124,68 @@ pub struct FactOutput {
     pub citations: Vec<CitationBrief>,
 }
 
-/// A fact for `audience`.
+/// The id in what a model pastes: a citation as printed (`culin1907 pp.
+/// 124-130`, `[wp-zohnahl]`), or an id as a text names it (`fact
+/// womens-game`).
+#[must_use]
+pub fn bare_id(raw: &str) -> &str {
+    let t = raw.trim().trim_start_matches('[').trim();
+    let t = ["fact ", "rule ", "source "]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t)
+        .trim_start();
+    t.split(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | ']'))
+        .next()
+        .unwrap_or_default()
+}
+
+/// Edits (insertions, deletions, substitutions) from `a` to `b`.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The ids nearest `wanted`, at most three: those that hold it (or that it
+/// holds) first, then the fewest edits away.
+#[must_use]
+pub fn nearest<'a>(wanted: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let w = wanted.to_lowercase();
+    let mut ranked: Vec<(usize, &str)> = ids
+        .map(|id| {
+            let held = !w.is_empty() && (id.contains(w.as_str()) || w.contains(id));
+            (if held { 0 } else { 1 + distance(&w, id) }, id)
+        })
+        .collect();
+    ranked.sort_unstable();
+    ranked.into_iter().take(3).map(|(_, id)| id).collect()
+}
+
+/// A fact for `audience`, by its id or as a text names it.
 ///
 /// # Errors
-/// No fact has the id.
+/// No fact has the id: the nearest ids are suggested.
 pub fn fact(id: &str, audience: Audience) -> Result<(String, FactOutput), String> {
     let cat = catalogue();
-    let Some(fact) = cat.fact_index(id.trim()).and_then(|i| cat.facts.get(i)) else {
+    let wanted = bare_id(id);
+    let Some(fact) = cat.fact_index(wanted).and_then(|i| cat.facts.get(i)) else {
+        let near = nearest(wanted, cat.facts.iter().map(|f| f.id.as_str()));
         return Err(format!(
-            "no fact has the id {}; the ids are the `fact` of narration sentences",
-            clip(id)
+            "no fact has the id {}; nearest: {} (the ids are the `fact` of narration sentences)",
+            clip(id),
+            near.join(", ")
         ));
     };
     let body = match audience {
@@ -212,15 +264,19 @@ pub struct SourceOutput {
     pub entry: String,
 }
 
-/// A source as CSL-JSON or BibTeX.
+/// A source as CSL-JSON or BibTeX, by its id or a citation as printed.
 ///
 /// # Errors
-/// No source has the id.
+/// No source has the id: the nearest ids are suggested.
 pub fn source(id: &str, format: SourceFormat) -> Result<(String, SourceOutput), String> {
-    let source = catalogue().source(id).ok_or_else(|| {
+    let cat = catalogue();
+    let wanted = bare_id(id);
+    let source = cat.source(wanted).ok_or_else(|| {
+        let near = nearest(wanted, cat.sources.iter().map(|s| s.id()));
         format!(
-            "no source has the id {}; the resources list the bibliography",
-            clip(id)
+            "no source has the id {}; nearest: {} (the resources list the bibliography)",
+            clip(id),
+            near.join(", ")
         )
     })?;
     let (entry, name) = match format {

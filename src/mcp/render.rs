@@ -1,24 +1,35 @@
 //! The answers the service keeps and hands back for the tools that change
 //! a game: the text block and the structured output, as JSON.
 
+use serde::{Deserialize, Serialize};
+
 use super::answer::{
-    CreatedOutput, ThrowOutput, TokensBrief, game_brief, move_brief, move_text, narration_text,
-    standing_line,
+    CreatedOutput, TEXT_BUDGET, ThrowOutput, TokensBrief, game_brief, moment_text, move_brief,
+    move_line, move_text, narration_text, notable_events, standing_line, teaches,
 };
 use crate::domain::{Game, MoveRecord};
-use crate::narration::Narration;
+use crate::narration::{Detail, Narration};
 use crate::service::{Answer, Created};
 
-/// The answer to a throw as the writer hands it back: the structured
-/// output and the text, as JSON; the move told for the game's audience at
-/// its detail level.
-pub(super) fn render_throw(game: &Game, record: &MoveRecord) -> Answer {
+/// The answer to one throw: the structured output and the text, as JSON;
+/// the move told for the game's audience at `detail` (default: the
+/// game's).
+fn throw_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answer {
+    let setup = &game.setup;
     let brief = game_brief(game, &game.state);
-    let narration = record.told_in(&game.setup);
-    let caption = record.caption(&game.setup, narration.audience);
+    let narration = record.told(setup, setup.audience, detail.unwrap_or(setup.detail));
+    let caption = record.caption(setup, narration.audience);
     let text = move_text(record, &narration, &caption, &brief);
     let output = ThrowOutput {
         move_: move_brief(game, record, &narration),
+        played: 1,
+        stopped: if game.state.is_finished() {
+            "game_end"
+        } else {
+            "count"
+        }
+        .to_owned(),
+        moments: Vec::new(),
         game: brief,
     };
     Answer {
@@ -27,6 +38,97 @@ pub(super) fn render_throw(game: &Game, record: &MoveRecord) -> Answer {
         body: serde_json::to_vec(&(text, output)).unwrap_or_default(),
         replayed: false,
     }
+}
+
+/// `render(game, record, detail)` for one `detail` (none: the game's) as a
+/// plain function, which is what the service takes.
+macro_rules! at_detail {
+    ($render:ident, $detail:expr) => {
+        match $detail {
+            None => |g, r| $render(g, r, None),
+            Some(Detail::Lesson) => |g, r| $render(g, r, Some(Detail::Lesson)),
+            Some(Detail::Brief) => |g, r| $render(g, r, Some(Detail::Brief)),
+            Some(Detail::Full) => |g, r| $render(g, r, Some(Detail::Full)),
+        }
+    };
+}
+
+/// What renders one throw's answer at `detail` (none: the game's).
+pub(super) fn throw_renderer(detail: Option<Detail>) -> fn(&Game, &MoveRecord) -> Answer {
+    at_detail!(throw_answer, detail)
+}
+
+/// The most characters a move told beyond one line takes in a run of
+/// throws.
+pub(super) const MOMENT_BUDGET: usize = 900;
+
+/// One throw of a run, as its render hands it back.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Step {
+    /// Its part of the text: one line, or the move told beyond one line.
+    pub text: String,
+    /// Whether the text tells it beyond one line.
+    pub moment: bool,
+    /// What it brought beyond a plain move, by event kind.
+    pub notable: Vec<String>,
+    /// Whether the other side is to throw next (or the game is over).
+    pub turn_ended: bool,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// The move, as [`MoveBrief`](super::answer::MoveBrief).
+    #[serde(rename = "move")]
+    pub move_: serde_json::Value,
+    /// The game after it, as [`GameBrief`](super::answer::GameBrief).
+    pub game: serde_json::Value,
+    /// Where the game stands after it.
+    pub standing: String,
+}
+
+/// One throw of a run at `detail` (none: the game's): at `brief`, one line;
+/// at `lesson`, one line for a plain move, and the lesson for a move that
+/// brings an event or teaches a rule or a fact; at `full`, every move in
+/// full.
+fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answer {
+    let setup = &game.setup;
+    let audience = setup.audience;
+    let notable = notable_events(record);
+    let lesson = record.told(setup, audience, Detail::Lesson);
+    let (text, moment, narration) = match detail.unwrap_or(setup.detail) {
+        Detail::Lesson if !notable.is_empty() || teaches(&lesson) => {
+            (moment_text(record.n, &lesson, MOMENT_BUDGET), true, lesson)
+        }
+        Detail::Full => {
+            let full = record.told(setup, audience, Detail::Full);
+            (moment_text(record.n, &full, TEXT_BUDGET), true, full)
+        }
+        Detail::Lesson | Detail::Brief => {
+            let brief = record.told(setup, audience, Detail::Brief);
+            (move_line(record.n, &brief), false, brief)
+        }
+    };
+    let brief = game_brief(game, &game.state);
+    let finished = game.state.is_finished();
+    let step = Step {
+        text,
+        moment,
+        notable: notable.into_iter().map(str::to_owned).collect(),
+        turn_ended: finished || brief.to_throw != <&str>::from(record.seat.side),
+        finished,
+        move_: serde_json::to_value(move_brief(game, record, &narration)).unwrap_or_default(),
+        standing: standing_line(&brief),
+        game: serde_json::to_value(&brief).unwrap_or_default(),
+    };
+    Answer {
+        location: format!("/v1/games/{}/moves/{}", game.id, record.n),
+        etag: game.version.etag(),
+        body: serde_json::to_vec(&step).unwrap_or_default(),
+        replayed: false,
+    }
+}
+
+/// What renders one throw of a run at `detail` (none: the game's).
+pub(super) fn step_renderer(detail: Option<Detail>) -> fn(&Game, &MoveRecord) -> Answer {
+    at_detail!(step_answer, detail)
 }
 
 /// The answer to a creation as the service hands it back: the text and the
@@ -53,6 +155,16 @@ pub(super) fn render_created(created: &Created) -> Answer {
         } else {
             " Seated: keep the tokens; each throw needs the mover's token (or the host's), reporting real sticks and stopping need the host's."
         });
+    }
+    if let Some(t) = &created.tokens {
+        // A host that forwards only the text still hands the model what
+        // its next calls need.
+        line.push_str(&format!(
+            "\nTokens, shown only this once: A {}, B {}, host {}.",
+            t.sides[0].as_str(),
+            t.sides[1].as_str(),
+            t.host.as_str()
+        ));
     }
     let text = format!("{line}\n{}", standing_line(&brief));
     Answer {

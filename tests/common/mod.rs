@@ -417,7 +417,12 @@ pub fn post_empty(path: &str) -> test::TestRequest {
 pub async fn spawn_server_with_mcp() -> (TestDb, Bound) {
     let db = TestDb::new();
     let service = db.service().await;
-    let mcp = zohn_ahl::mcp::http_service(service.clone(), zohn_ahl::odds::Solver::shared(), &[]);
+    let mcp = zohn_ahl::mcp::http_service(
+        service.clone(),
+        zohn_ahl::odds::Solver::shared(),
+        &[],
+        zohn_ahl::mcp::SESSION_IDLE,
+    );
     let server = spawn_server_with(move || zohn_ahl::server::app(service.clone(), mcp.clone()));
     (db, server)
 }

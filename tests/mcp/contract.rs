@@ -50,6 +50,7 @@ async fn every_tools_structured_content_validates_against_its_advertised_output_
     ));
     for (tool, args) in [
         ("get_game", json!({"game_id": id})),
+        ("list_games", json!({})),
         ("list_moves", json!({"game_id": id, "limit": 20})),
         ("get_odds", json!({"game_id": id})),
         ("explain_rule", json!({"rule_id": "whip", "game_id": id})),
@@ -107,8 +108,9 @@ async fn every_tools_structured_content_validates_against_its_advertised_output_
 async fn mandatory_arguments_are_required_in_the_input_schemas_and_optional_ones_are_not() {
     let db = TestDb::new();
     let client = connect(&db).await;
-    let want: [(&str, &[&str]); 13] = [
+    let want: [(&str, &[&str]); 14] = [
         ("create_game", &[]),
+        ("list_games", &[]),
         ("throw", &["game_id"]),
         ("report_throw", &["game_id"]),
         ("get_game", &["game_id"]),

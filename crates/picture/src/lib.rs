@@ -49,7 +49,7 @@ mod raster;
 pub use draw::{empty_svg, game_svg};
 pub use layout::{HEIGHT, WIDTH};
 pub use palette::{Contrast, contrasts};
-pub use raster::{PngError, png};
+pub use raster::{PngError, png, png_scaled};
 
 /// The names a picture shows: each side's name and its players' names in
 /// throwing order (a side of one player may list none; its name is used).
