@@ -214,7 +214,7 @@ async fn a_stopped_games_board_says_who_won_and_its_last_moves_does_not() {
 
     let last = send(&app, get(&format!("/v1/games/{id}/moves/{n}/board.svg"))).await;
     ok_picture(&last, "image/svg+xml");
-    assert!(words(&last.body, "desc").contains("throws again next"));
+    assert!(words(&last.body, "desc").contains("to throw again."));
     assert_eq!(root_attribute(&last.body, "data-winner"), None);
 
     let version = &game["version"];
@@ -224,8 +224,8 @@ async fn a_stopped_games_board_says_who_won_and_its_last_moves_does_not() {
     assert_eq!(board.body, plain.body, "?v= is ignored");
     let desc = words(&board.body, "desc");
     let (over, winner) = match game["winner"].as_str() {
-        Some("A") => ("The game is over: Foxes wins.", "a"),
-        Some("B") => ("The game is over: Hawks wins.", "b"),
+        Some("A") => ("The game is over: Foxes won.", "a"),
+        Some("B") => ("The game is over: Hawks won.", "b"),
         other => panic!("the side with more counters wins: {other:?}"),
     };
     assert!(desc.ends_with(over), "{desc}");

@@ -360,7 +360,7 @@ fn title_and_desc_say_the_state_in_words() {
             ("B", "A")
         };
         let place = format!(
-            "{name}'s awl is on space {own} of {mine}'s count (space {} of {theirs}'s)",
+            "The awl of {name} is on space {own} of {mine}'s count (space {} of {theirs}'s)",
             board.mirror(own)
         );
         assert!(desc.contains(&place), "{place} in {desc}");
@@ -370,14 +370,11 @@ fn title_and_desc_say_the_state_in_words() {
         } else {
             format!("{held} counters")
         };
-        assert!(desc.contains(&format!("{name} holds {counters}")), "{desc}");
+        assert!(desc.contains(&format!("{name}: {counters}")), "{desc}");
     }
     let next = ["Ama", "Bea"][state.to_throw(&table).side.index()];
-    let again = if state.extra_throw { " again" } else { "" };
-    assert!(
-        desc.contains(&format!("{next} throws{again} next.")),
-        "{desc}"
-    );
+    let when = if state.extra_throw { "again" } else { "next" };
+    assert!(desc.contains(&format!("{next} to throw {when}.")), "{desc}");
     assert!(desc.contains("diamond marked A") && desc.contains("square marked B"));
 }
 
@@ -398,10 +395,10 @@ fn a_finished_game_names_its_winner() {
         Some(if side == Side::A { "a" } else { "b" })
     );
     assert_eq!(doc.root_element().attribute("data-to-throw"), None);
-    assert!(text_of(&doc, "desc").contains(&format!("The game is over: {winner} wins.")));
+    assert!(text_of(&doc, "desc").contains(&format!("The game is over: {winner} won.")));
     assert!(
         doc.descendants()
-            .any(|n| n.text() == Some(&format!("{winner} wins"))),
+            .any(|n| n.text() == Some(&format!("{winner} won"))),
         "the centre says who won"
     );
 }
@@ -428,7 +425,7 @@ fn hostile_names_are_escaped() {
         title.contains(hostile) && title.contains(closing),
         "{title}"
     );
-    assert!(text_of(&doc, "desc").contains(&format!("{hostile}'s awl")));
+    assert!(text_of(&doc, "desc").contains(&format!("The awl of {hostile} ")));
     assert!(
         doc.descendants().any(|n| n.text() == Some(hostile)),
         "the panel shows the name as written"
@@ -505,7 +502,7 @@ fn a_team_game_names_the_player_to_throw() {
     let state = GameState::new(&table);
     let doc_text = picture::game_svg(&table, &state, &names);
     let doc = parse(&doc_text);
-    assert!(text_of(&doc, "desc").contains("Ama throws next, for Kiowa girls."));
+    assert!(text_of(&doc, "desc").contains("Ama to throw next, for Kiowa girls."));
     assert!(
         doc.descendants()
             .any(|n| n.text() == Some("for Kiowa girls"))

@@ -782,7 +782,7 @@ async fn assert_final_board(client: &Client, id: &str, game: &Value, what: &str)
                 .as_str()
                 .unwrap();
             assert_eq!(shown["winner"], side.to_lowercase(), "{what}: {shown}");
-            format!("The game is over: {name} wins.")
+            format!("The game is over: {name} won.")
         }
         None => {
             assert_eq!(shown["winner"], "draw", "{what}: {shown}");
@@ -791,7 +791,7 @@ async fn assert_final_board(client: &Client, id: &str, game: &Value, what: &str)
     };
     assert!(desc.ends_with(&over), "{what}: {desc}");
     assert!(
-        !desc.contains("throws next") && !desc.contains("throws again"),
+        !desc.contains("to throw next") && !desc.contains("to throw again"),
         "{what}: {desc}"
     );
 }
@@ -862,10 +862,7 @@ async fn regression_a_stopped_game_showed_the_last_moves_board() {
     .await;
     let before = board_shown(&client).await;
     assert!(
-        before["desc"]
-            .as_str()
-            .unwrap()
-            .contains("throws again next"),
+        before["desc"].as_str().unwrap().contains("to throw again."),
         "{before}"
     );
     let watching = client.window().await.unwrap();

@@ -122,22 +122,24 @@ pub(super) fn thrower<'a>(table: &Table, state: &GameState, names: &Names<'a>) -
         .map_or(names.sides[seat.side.index()], String::as_str)
 }
 
-/// The big line at the centre, as who and what: `("Ama", "throws next")`,
-/// `("Ama", "wins")`, `("A draw", "")`; and the side it is about.
+/// The big line at the centre, as who and what: `("Ama", "to throw
+/// next")`, `("Ama", "won")`, `("A draw", "")`; and the side it is about.
+/// Verb forms that agree with a singular or a plural name (a side's name
+/// stands for an unnamed player, and a team's name may be plural).
 pub(super) fn headline(
     table: &Table,
     state: &GameState,
     names: &Names<'_>,
 ) -> (String, &'static str, Side) {
     match state.outcome {
-        Some(Outcome::Won { side }) => (names.sides[side.index()].to_owned(), "wins", side),
+        Some(Outcome::Won { side }) => (names.sides[side.index()].to_owned(), "won", side),
         Some(Outcome::Draw) => ("A draw".to_owned(), "", table.first()),
         None => {
             let side = state.to_throw(table).side;
             let verb = if state.extra_throw {
-                "throws again"
+                "to throw again"
             } else {
-                "throws next"
+                "to throw next"
             };
             (thrower(table, state, names).to_owned(), verb, side)
         }
@@ -191,40 +193,41 @@ pub(super) fn game_desc(table: &Table, state: &GameState, names: &Names<'_>) -> 
         };
         let _ = write!(
             out,
-            " {name}'s awl is on space {own} of {mine}'s count (space {other} of {theirs}'s){place}."
+            " The awl of {name} is on space {own} of {mine}'s count (space {other} of {theirs}'s){place}."
         );
     }
     for side in Side::BOTH {
         let name = names.sides[side.index()];
-        let _ = write!(out, " {name} holds {}", counters(state.counters(side)));
+        // A side's name is never a verb's subject: a team's may be plural.
+        let _ = write!(out, " {name}: {}", counters(state.counters(side)));
         let c = state.circuits[side.index()];
         if c > 0 {
-            let _ = write!(out, " and has completed {}", circuits(c));
+            let _ = write!(out, ", {} completed", circuits(c));
         }
         out.push('.');
     }
     match state.outcome {
         Some(Outcome::Won { side }) => {
-            let _ = write!(
-                out,
-                " The game is over: {} wins.",
-                names.sides[side.index()]
-            );
+            let _ = write!(out, " The game is over: {} won.", names.sides[side.index()]);
         }
         Some(Outcome::Draw) => out.push_str(" The game is over: a draw."),
         None => {
             let seat = state.to_throw(table);
             let who = thrower(table, state, names);
             let side_name = names.sides[seat.side.index()];
-            let again = if state.extra_throw { " again" } else { "" };
+            let when = if state.extra_throw { "again" } else { "next" };
             if who == side_name {
-                let _ = write!(out, " {who} throws{again} next.");
+                let _ = write!(out, " {who} to throw {when}.");
             } else {
-                let _ = write!(out, " {who} throws{again} next, for {side_name}.");
+                let _ = write!(out, " {who} to throw {when}, for {side_name}.");
             }
             for side in Side::BOTH {
                 if state.forfeits[side.index()] {
-                    let _ = write!(out, " {} loses its next throw.", names.sides[side.index()]);
+                    let _ = write!(
+                        out,
+                        " The next throw of {} is lost.",
+                        names.sides[side.index()]
+                    );
                 }
             }
         }

@@ -247,7 +247,7 @@ pub fn game_svg(table: &Table, state: &GameState, names: &Names<'_>) -> String {
         for s in Side::BOTH {
             if state.forfeits[s.index()] {
                 lines.push(Line::new(
-                    format!("{} loses its next throw", names.sides[s.index()]),
+                    format!("next throw lost: {}", names.sides[s.index()]),
                     18.0,
                     false,
                     colour::INK,
