@@ -3331,13 +3331,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3c93956a-5a70-4708-aa11-4040ad1ace9a"
+                     *         "a429cb8a-be88-4472-b73e-cbeb554a3b93"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3c93956a-5a70-4708-aa11-4040ad1ace9a"
+                     *             "a429cb8a-be88-4472-b73e-cbeb554a3b93"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3604,11 +3604,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *       "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T05:10:00.538Z",
-                     *       "updated_at": "2026-12-05T05:10:00.538Z",
+                     *       "created_at": "2026-12-05T05:36:55.834Z",
+                     *       "updated_at": "2026-12-05T05:36:55.834Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3671,9 +3671,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
-                     *         "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
-                     *         "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
+                     *         "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *         "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
+                     *         "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3872,11 +3872,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *       "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T05:10:00.538Z",
-                     *       "updated_at": "2026-12-05T05:10:00.542Z",
+                     *       "created_at": "2026-12-05T05:36:55.834Z",
+                     *       "updated_at": "2026-12-05T05:36:55.839Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3939,9 +3939,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
-                     *         "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
-                     *         "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
+                     *         "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *         "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
+                     *         "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
                      *       }
                      *     }
                      */
@@ -4927,13 +4927,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3c93956a-5a70-4708-aa11-4040ad1ace9a"
+                     *         "a429cb8a-be88-4472-b73e-cbeb554a3b93"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3c93956a-5a70-4708-aa11-4040ad1ace9a"
+                     *             "a429cb8a-be88-4472-b73e-cbeb554a3b93"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5301,7 +5301,7 @@ export interface operations {
                      *               },
                      *               {
                      *                 "kind": "event",
-                     *                 "text": "Hawks reads the fallen sticks, two flat faces showing. A plain 2, and no throw to follow.",
+                     *                 "text": "The fallen sticks for Hawks show two flat faces. A plain 2, and no throw to follow.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "wp-zohnahl",
@@ -6456,7 +6456,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *       "game_id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6709,11 +6709,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *         "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T05:10:00.538Z",
-                     *         "updated_at": "2026-12-05T05:10:00.773Z",
+                     *         "created_at": "2026-12-05T05:36:55.834Z",
+                     *         "updated_at": "2026-12-05T05:36:56.066Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6772,9 +6772,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
-                     *           "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
-                     *           "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
+                     *           "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *           "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
+                     *           "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7185,11 +7185,11 @@ export interface operations {
                      *         "winner": null
                      *       },
                      *       "state": {
-                     *         "id": "3c93956a-5a70-4708-aa11-4040ad1ace9a",
+                     *         "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T05:10:00.538Z",
-                     *         "updated_at": "2026-12-05T05:10:00.542Z",
+                     *         "created_at": "2026-12-05T05:36:55.834Z",
+                     *         "updated_at": "2026-12-05T05:36:55.839Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7252,9 +7252,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a",
-                     *           "throws": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/throws",
-                     *           "moves": "/v1/games/3c93956a-5a70-4708-aa11-4040ad1ace9a/moves"
+                     *           "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *           "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
+                     *           "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
                      *         }
                      *       }
                      *     }
