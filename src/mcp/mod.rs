@@ -14,6 +14,8 @@
 
 pub mod answer;
 pub mod args;
+mod games;
+mod handler;
 pub mod jsonrpc;
 mod library;
 pub mod reference;
@@ -21,7 +23,8 @@ mod render;
 mod reply;
 mod transport;
 
-use render::{Step, render_created, render_stopped, step_renderer, throw_renderer};
+use games::{BOARD_SCALE, board_svg, linked};
+use render::{render_created, render_stopped, throw_renderer};
 
 pub use transport::{
     HttpService, IdleSessions, SESSION_IDLE, allowed_hosts_or_loopback, http_service, serve_lines,
@@ -32,18 +35,11 @@ use std::sync::{Arc, Mutex};
 
 use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{
-    CallToolResult, CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
-    ResourceContents, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{ErrorData, tool, tool_router};
 
 use crate::domain::{GameId, SeatToken};
-use crate::narration::{Audience, Detail};
+use crate::narration::Audience;
 use crate::odds::Solver;
 use crate::picture;
 use crate::rules::{Preset, Sticks, Throw};
@@ -55,7 +51,7 @@ use answer::{
 use args::{
     BoardArgs, CreateGameArgs, FactArgs, GameArgs, GlossaryArgs, LessonArgs, ListMovesArgs,
     MAX_THROWS, NoArgs, Parameters, ReportThrowArgs, RuleArgs, SourceArgs, SourceFormat, StopArgs,
-    ThrowArgs, Until,
+    ThrowArgs,
 };
 use reference::{
     BoardOutput, FactOutput, GlossaryOutput, LessonOutput, RuleContext, RuleOutput, SourceOutput,
@@ -74,12 +70,6 @@ pub struct ZohnAhl {
     /// first, for `list_games`.
     made: Arc<Mutex<Vec<GameId>>>,
     tool_router: ToolRouter<Self>,
-}
-
-impl std::fmt::Debug for ZohnAhl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ZohnAhl").finish_non_exhaustive()
-    }
 }
 
 fn game_id(raw: &str) -> Result<GameId, String> {
@@ -121,229 +111,8 @@ macro_rules! served {
     };
 }
 
-/// `result` with links to the game's resources (`what`: `""` for the
-/// game, `moves`, `board.svg`), unless it is an error.
-fn linked(
-    result: Result<CallToolResult, ErrorData>,
-    id: &str,
-    what: &[&str],
-) -> Result<CallToolResult, ErrorData> {
-    result.map(|mut r| {
-        if r.is_error != Some(true) {
-            for w in what {
-                let (uri, name, mime) = match *w {
-                    "" => (
-                        format!("{}{id}", library::GAMES),
-                        "game",
-                        "application/json",
-                    ),
-                    "moves" => (
-                        format!("{}{id}/moves", library::GAMES),
-                        "game-moves",
-                        "text/plain",
-                    ),
-                    _ => (
-                        format!("{}{id}/board.svg", library::GAMES),
-                        "game-board",
-                        "image/svg+xml",
-                    ),
-                };
-                r.content.push(ContentBlock::resource_link(
-                    rmcp::model::Resource::new(uri, name).with_mime_type(mime),
-                ));
-            }
-        }
-        r
-    })
-}
-
-/// The values that start with what was typed (without regard to case),
-/// at most the protocol's hundred.
-fn complete_from(
-    values: impl Iterator<Item = String>,
-    typed: &str,
-) -> Result<CompletionInfo, ErrorData> {
-    let typed = typed.to_lowercase();
-    let values: Vec<String> = values
-        .filter(|v| v.to_lowercase().starts_with(&typed))
-        .take(CompletionInfo::MAX_VALUES)
-        .collect();
-    CompletionInfo::new(values).map_err(|e| ErrorData::internal_error(e, None))
-}
-
-/// The scale of the board's PNG a tool sends: half the REST picture's
-/// size (720 × 450), within 40 KB where the full size was about 196 KB.
-const BOARD_SCALE: f32 = 0.5;
-
-/// The board of `game` at `state` as SVG.
-fn board_svg(
-    game: &crate::domain::Game,
-    state: &crate::rules::GameState,
-) -> Result<String, ErrorData> {
-    let table = game
-        .setup
-        .table()
-        .map_err(|_| ErrorData::internal_error("the game's ruleset cannot be drawn", None))?;
-    let [sa, sb] = &game.setup.sides;
-    let names = picture::Names {
-        sides: [&sa.name, &sb.name],
-        players: [&sa.players, &sb.players],
-    };
-    Ok(picture::game_svg(&table, state, &names))
-}
-
 #[tool_router]
 impl ZohnAhl {
-    /// A server over `service`, with the process's odds service.
-    #[must_use]
-    pub fn new(service: Service) -> Self {
-        Self::with_odds(service, Solver::shared())
-    }
-
-    /// A server over `service` with its own odds service.
-    #[must_use]
-    pub fn with_odds(service: Service, odds: Solver) -> Self {
-        let mut tool_router = Self::tool_router();
-        for route in tool_router.map.values_mut() {
-            reply::list_input(&mut route.attr);
-        }
-        Self {
-            service,
-            odds,
-            made: Arc::default(),
-            tool_router,
-        }
-    }
-
-    fn made(&self) -> std::sync::MutexGuard<'_, Vec<GameId>> {
-        self.made
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// A game's resource (`zohn-ahl://games/{id}`, `.../moves`,
-    /// `.../board.svg`), `rest` being what follows the games' prefix.
-    async fn read_game(&self, uri: &str, rest: &str) -> Result<ReadResourceResult, ErrorData> {
-        let not_found = |why: String| {
-            ErrorData::resource_not_found(format!("{}: {why}", library::clip(uri)), None)
-        };
-        let (raw, what) = rest.split_once('/').unwrap_or((rest, ""));
-        let id = GameId::parse(raw).map_err(|e| not_found(e.to_string()))?;
-        let refused = |e| not_found(crate::service::Refusal::from(e).detail);
-        let game = self.service.game(id).await.map_err(refused)?;
-        let (text, mime) = match what {
-            "" => (
-                serde_json::to_string_pretty(&game_brief(&game, &game.state))
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
-                "application/json",
-            ),
-            "moves" => {
-                let mut lines = Vec::new();
-                let mut after = 0;
-                loop {
-                    let (_, moves) = self.service.moves(id, after, 100).await.map_err(refused)?;
-                    let Some(last) = moves.last() else { break };
-                    after = last.n;
-                    lines.extend(moves.iter().map(|m| {
-                        let told = m.told(&game.setup, game.setup.audience, Detail::Brief);
-                        answer::move_line(m.n, &told)
-                    }));
-                }
-                (lines.join("\n"), "text/plain")
-            }
-            "board.svg" => (board_svg(&game, &game.state)?, "image/svg+xml"),
-            _ => return Err(not_found("no such resource of a game".to_owned())),
-        };
-        Ok(ReadResourceResult::new(vec![
-            ResourceContents::text(text, uri).with_mime_type(mime),
-        ]))
-    }
-
-    async fn play(&self, id: GameId, cmd: ThrowCommand) -> Result<CallToolResult, ErrorData> {
-        kept(&served!(
-            self.service.throw(id, cmd, throw_renderer(None)).await
-        ))
-    }
-
-    /// Up to `limit` throws, each through the service as a single throw
-    /// is (its own job for the single writer, its own commit), until
-    /// `until` or the game's end; a refused throw after the first ends the
-    /// run (a side's token when the other side is to throw).
-    async fn run(
-        &self,
-        id: GameId,
-        token: Option<SeatToken>,
-        limit: u32,
-        until: Option<Until>,
-        detail: Option<Detail>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let render = step_renderer(detail);
-        let mut steps: Vec<Step> = Vec::new();
-        let mut stopped = ("count", String::new());
-        while steps.len() < limit as usize {
-            let cmd = ThrowCommand {
-                token: token.clone(),
-                ..ThrowCommand::default()
-            };
-            let answer = match self.service.throw(id, cmd, render).await {
-                Ok(answer) => answer,
-                Err(e) if steps.is_empty() => return service_error(e),
-                Err(e) => {
-                    let r = crate::service::Refusal::from(e);
-                    stopped = ("refused", format!("{}: {}", r.title, r.detail));
-                    break;
-                }
-            };
-            let step: Step = serde_json::from_slice(&answer.body)
-                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-            let why = if step.finished {
-                Some("game_end")
-            } else {
-                match until {
-                    Some(Until::Event) if !step.notable.is_empty() => Some("event"),
-                    Some(Until::TurnEnd) if step.turn_ended => Some("turn_end"),
-                    _ => None,
-                }
-            };
-            steps.push(step);
-            if let Some(why) = why {
-                stopped = (why, String::new());
-                break;
-            }
-        }
-        let (Some(first), Some(last)) = (steps.first(), steps.last()) else {
-            return refusal("no throw was played");
-        };
-        let n = |s: &Step| s.move_["n"].as_u64().unwrap_or_default();
-        let said = match stopped.0 {
-            "count" => format!("the {} throws asked for", steps.len()),
-            "game_end" => "the game is over".to_owned(),
-            "event" => format!("move {} brought {}", n(last), last.notable.join(", ")),
-            "turn_end" => "the turn passed".to_owned(),
-            _ => stopped.1.clone(),
-        };
-        let mut text = format!(
-            "Moves {}-{} of game {id} ({} throws); stopped: {said}.",
-            n(first),
-            n(last),
-            steps.len()
-        );
-        for s in &steps {
-            text.push('\n');
-            text.push_str(&s.text);
-        }
-        text.push('\n');
-        text.push_str(&last.standing);
-        let output = serde_json::json!({
-            "move": last.move_,
-            "played": steps.len(),
-            "stopped": stopped.0,
-            "moments": steps.iter().filter(|s| s.moment).map(|s| &s.move_).collect::<Vec<_>>(),
-            "game": last.game,
-        });
-        ok(text, &output)
-    }
-
     #[tool(
         title = "Create a game",
         annotations(
@@ -810,98 +579,5 @@ impl ZohnAhl {
         let mut result = ok(standing_line(&output.game), &output)?;
         result.content.push(ContentBlock::image(data, "image/png"));
         Ok(result)
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for ZohnAhl {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_completions()
-                .enable_tools()
-                .enable_resources()
-                .enable_prompts()
-                .build(),
-        )
-        .with_server_info(
-            Implementation::new("zohn-ahl", env!("CARGO_PKG_VERSION"))
-                .with_title("Zohn Ahl narrated rules service")
-                .with_description(env!("CARGO_PKG_DESCRIPTION")),
-        )
-        .with_instructions(INSTRUCTIONS)
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(library::resources()))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        if let Some(rest) = request.uri.strip_prefix(library::GAMES) {
-            return self.read_game(&request.uri, rest).await.map(Into::into);
-        }
-        library::read(&request.uri).map(Into::into)
-    }
-
-    /// Completions: the prompt's audience and preset, and a game
-    /// resource's id among the games this session made.
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        use args::Choices as _;
-        let names: Vec<String> = match (&request.r#ref, request.argument.name.as_str()) {
-            (Reference::Prompt(_), "audience") => Audience::names(),
-            (Reference::Prompt(_), "preset") => Preset::names(),
-            (Reference::Resource(_), "game_id") => {
-                return Ok(CompleteResult::new(complete_from(
-                    self.made().iter().map(ToString::to_string),
-                    &request.argument.value,
-                )?));
-            }
-            _ => Vec::new(),
-        }
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-        Ok(CompleteResult::new(complete_from(
-            names.into_iter(),
-            &request.argument.value,
-        )?))
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            library::templates(),
-        ))
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(vec![library::prompt()]))
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        library::get_prompt(&request).map(Into::into)
     }
 }
