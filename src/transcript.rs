@@ -213,7 +213,8 @@ pub struct TranscriptRequest {
 }
 
 impl TranscriptRequest {
-    /// The command that prints this transcript.
+    /// The command that prints this transcript with its citations (the
+    /// read-aloud form leaves them out, so it names this one).
     fn command(&self) -> String {
         let preset: &'static str = self.preset.into();
         let mut command = format!(
@@ -232,9 +233,6 @@ impl TranscriptRequest {
             if name != default {
                 let _ = write!(command, " {flag} {}", shell_word(name));
             }
-        }
-        if self.read_aloud {
-            command.push_str(" --read-aloud");
         }
         command
     }
@@ -278,10 +276,9 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
             let words: Vec<&str> = told.segments.iter().map(|s| s.text.as_str()).collect();
             let _ = writeln!(out, "Move {}. {}\n", m.n, words.join(" "));
         }
-        let full = command.replace(" --read-aloud", "");
         let _ = writeln!(
             out,
-            "(Every sentence above cites its sources in the full transcript: `{full}`.)"
+            "(Every sentence above cites its sources in the full transcript: `{command}`.)"
         );
         return Ok(out);
     }

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use super::vocabulary::{Audience, Citation};
-use crate::rules::{Board, Options, OptionsCondition};
+use crate::rules::{Board, Options, OptionsCondition, SpinnerSector};
 
 /// Phrasings of one event (or of a rule's short form), per audience.
 #[derive(Clone, Debug, Deserialize)]
@@ -160,6 +160,22 @@ pub struct SectorWords {
     pub blue_three: String,
     /// 6, spin again.
     pub six: String,
+}
+
+impl SectorWords {
+    /// The words for `sector`.
+    #[must_use]
+    pub fn of(&self, sector: SpinnerSector) -> &str {
+        match sector {
+            SpinnerSector::Ten => &self.ten,
+            SpinnerSector::One => &self.one,
+            SpinnerSector::BlueOne => &self.blue_one,
+            SpinnerSector::Two => &self.two,
+            SpinnerSector::Three => &self.three,
+            SpinnerSector::BlueThree => &self.blue_three,
+            SpinnerSector::Six => &self.six,
+        }
+    }
 }
 
 /// A board's words: what its features are called (Bell's torrent and dry

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::catalogue::Catalogue;
 use super::facts::choose_fact;
 use super::rule_id::RuleId;
-use super::vocabulary::{Audience, MoveContext, Narration, RuleStated, SegmentKind};
+use super::vocabulary::{MoveContext, Narration, RuleStated, SegmentKind};
 use crate::rules::{Creek, Event, Overshoot, WinReason};
 
 /// A rule that acts again this many moves or more after it was last
@@ -18,9 +18,7 @@ use crate::rules::{Creek, Event, Overshoot, WinReason};
 pub const REMIND_AFTER: u32 = 50;
 
 /// A rule is restated briefly at most this many times after its full
-/// statement; a further reminder only on a move where it reads in another
-/// short form than the one before (every rule has at least two for each
-/// audience), so a reminder never repeats one.
+/// statement, so a reminder never repeats one in the same words.
 pub const MAX_REMINDERS: u32 = 1;
 
 /// What a move's narration tells besides its events: decided from the
@@ -94,8 +92,7 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
             Some(stated)
                 if !over
                     && stated.briefs < MAX_REMINDERS
-                    && n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last)
-                    && (stated.briefs == 0 || reads_anew(cat, id, n - stated.last)) =>
+                    && n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last) =>
             {
                 choose(id, true, &mut chosen);
             }
@@ -133,18 +130,6 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
         fact,
         rules_stated: memory,
     }
-}
-
-/// Whether a reminder of `rule` `gap` moves after the last one takes
-/// another short form in every audience (the form rotates with the move's
-/// number, which is all a stored move keeps of it).
-fn reads_anew(cat: &Catalogue, rule: RuleId, gap: u32) -> bool {
-    cat.templates.rules.get(rule.key()).is_some_and(|r| {
-        Audience::ALL.iter().all(|&a| {
-            let forms = u32::try_from(r.short.for_audience(a).len()).unwrap_or(1);
-            forms > 0 && !gap.is_multiple_of(forms)
-        })
-    })
 }
 
 /// The turn's basics, stated on the first move: the throw, the move and

@@ -28,7 +28,7 @@ use data::{CAPTIONS, CaptionData};
 use super::catalogue::catalogue;
 use super::template::BoardVars;
 use super::vocabulary::{Audience, MoveContext};
-use crate::rules::{Creek, Event, Side, SpinnerSector, Throw, ThrowTable, WinReason};
+use crate::rules::{Creek, Event, Side, Throw, ThrowTable, WinReason};
 
 /// The longest caption, in characters (Unicode scalar values).
 pub const CAPTION_MAX_CHARS: usize = 100;
@@ -249,17 +249,13 @@ impl Builder<'_> {
                 ],
             ),
             Throw::Spinner(sector) => {
-                let s = catalogue().templates.words.sectors.get(self.audience());
-                let sector = match sector {
-                    SpinnerSector::Ten => &s.ten,
-                    SpinnerSector::One => &s.one,
-                    SpinnerSector::BlueOne => &s.blue_one,
-                    SpinnerSector::Two => &s.two,
-                    SpinnerSector::Three => &s.three,
-                    SpinnerSector::BlueThree => &s.blue_three,
-                    SpinnerSector::Six => &s.six,
-                }
-                .clone();
+                let sector = catalogue()
+                    .templates
+                    .words
+                    .sectors
+                    .get(self.audience())
+                    .of(sector)
+                    .to_owned();
                 self.push(
                     "spin",
                     Weight::Kept,

@@ -9,7 +9,7 @@ use super::super::rule_id::RuleId;
 use super::super::statement::rule_cite;
 use super::super::template::{BoardVars, choose, count_word, spaces};
 use super::super::vocabulary::{Audience, Detail, MoveContext, Segment, SegmentKind};
-use crate::rules::{Creek, DryBranch, Event, Side, SpinnerSector, Throw, ThrowTable, WinReason};
+use crate::rules::{Creek, DryBranch, Event, Side, Throw, ThrowTable, WinReason};
 
 pub(super) struct Renderer<'a> {
     pub(super) cat: &'static Catalogue,
@@ -159,17 +159,7 @@ impl Renderer<'_> {
                     (false, false, true) => "spin_again",
                     (false, false, false) => "spin_end",
                 };
-                let s = words.sectors.get(audience);
-                let sector = match sector {
-                    SpinnerSector::Ten => &s.ten,
-                    SpinnerSector::One => &s.one,
-                    SpinnerSector::BlueOne => &s.blue_one,
-                    SpinnerSector::Two => &s.two,
-                    SpinnerSector::Three => &s.three,
-                    SpinnerSector::BlueThree => &s.blue_three,
-                    SpinnerSector::Six => &s.six,
-                }
-                .clone();
+                let sector = words.sectors.get(audience).of(sector).to_owned();
                 self.push_event(
                     key,
                     rule,
