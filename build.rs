@@ -1,6 +1,4 @@
-//! Rebuild when a migration is added, so `sqlx::migrate!` embeds it.
-//!
-//! And tell the tests, as cfgs, which of the tools some of them need were
+//! Tell the tests, as cfgs, which of the tools some of them need were
 //! given when they were built; without them those tests are ignored, saying
 //! why (`cargo test` prints `ignored, needs ...` and counts them in
 //! `N ignored`), instead of passing without having run:
@@ -16,8 +14,6 @@
 use std::path::Path;
 
 fn main() {
-    println!("cargo::rerun-if-changed=migrations");
-
     let given = |var: &str| {
         println!("cargo::rerun-if-env-changed={var}");
         std::env::var_os(var).is_some_and(|v| !v.is_empty())

@@ -379,7 +379,7 @@ fn bare(text: &str) -> &str {
 /// connection closes. This replaces
 /// `heads_the_http_layer_refused_bare_are_problems_on_the_wire`, which
 /// pinned the problems that the connection's own head reader
-/// (`src/http/wire.rs`, removed) made for those heads too.
+/// (`wire.rs`, removed) made for those heads too.
 #[actix_web::test]
 async fn heads_past_the_parsers_limits_get_its_bare_answers_and_the_rest_problems() {
     use zohn_ahl::http::limits::{

@@ -2,7 +2,7 @@
 //! answers of the server, recorded here into `openapi/examples.json` (keyed
 //! by operation id and status), which the document's conventions attach to
 //! each answer's `application/json` or `application/problem+json`
-//! (`src/http/contract.rs`); the refusals made below the handlers (414, 431)
+//! (`crates/http/src/contract.rs`); the refusals made below the handlers (414, 431)
 //! share one, and what cannot be provoked on demand ([`CANNOT_PROVOKE`])
 //! has none. Swagger UI used
 //! to assemble an example from each property's own, which contradicted

@@ -584,7 +584,7 @@ async fn a_database_seated_before_hosts_is_migrated_and_its_sides_keep_their_pow
     ] {
         std::fs::copy(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("migrations/sqlite")
+                .join("crates/store/migrations/sqlite")
                 .join(name),
             dir.join(name),
         )

@@ -179,17 +179,20 @@ fn regression_refused_requests_were_logged_as_warnings_with_a_debug_dump() {
     }
 }
 
-/// The newest migration's version in `migrations/sqlite/` (its file
+/// The newest migration's version in `crates/store/migrations/sqlite/` (its file
 /// name's number).
 fn newest_sqlite_migration() -> i64 {
-    std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            name.split('_').next()?.parse().ok()
-        })
-        .max()
-        .unwrap()
+    std::fs::read_dir(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/store/migrations/sqlite"
+    ))
+    .unwrap()
+    .filter_map(|e| {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        name.split('_').next()?.parse().ok()
+    })
+    .max()
+    .unwrap()
 }
 
 /// An operator could not tell from the log whether the migrations had run:

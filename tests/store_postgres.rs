@@ -323,9 +323,12 @@ async fn instances_started_together_migrate_a_fresh_database_once() {
         .fetch_one(&pool)
         .await
         .unwrap();
-    let embedded = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres"))
-        .unwrap()
-        .count();
+    let embedded = std::fs::read_dir(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/store/migrations/postgres"
+    ))
+    .unwrap()
+    .count();
     assert_eq!(
         applied,
         i64::try_from(embedded).unwrap(),

@@ -112,7 +112,7 @@ async fn moves_stored_before_the_rowid_migration_are_kept() {
     for name in ["0001_games_and_moves.sql", "0002_seats_and_idempotency.sql"] {
         std::fs::copy(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("migrations/sqlite")
+                .join("crates/store/migrations/sqlite")
                 .join(name),
             dir.join(name),
         )

@@ -405,30 +405,6 @@ async fn create_game_lets_sides_report_their_own_throws_when_asked() {
     );
 }
 
-/// The MCP server borrowed the creation checks, the odds and the problem
-/// texts from the REST layer: the dependencies must point down, to the
-/// service.
-#[test]
-fn the_mcp_server_imports_nothing_from_the_rest_layer() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/mcp");
-    let mut read = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let source = std::fs::read_to_string(&path).unwrap();
-        read += 1;
-        for (i, line) in source.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or_default();
-            assert!(
-                !code.contains("crate::http") && !code.contains("super::super::http"),
-                "{}:{}: {line}",
-                path.display(),
-                i + 1
-            );
-        }
-    }
-    assert!(read >= 6, "read the server's sources");
-}
-
 /// REST and the tools check a new game with the same code, so they refuse
 /// it in the same words; the tool names its own argument.
 #[actix_web::test]
