@@ -5,9 +5,9 @@
 //!
 //! - `postgres_tests`: a PostgreSQL server is given, by
 //!   `ZOHN_AHL_TEST_POSTGRES` (a `postgres://` URL) or by `PGHOST` and
-//!   `PGUSER` (as `pg_virtualenv` exports them); `tests/store_postgres.rs`.
+//!   `PGUSER` (as `pg_virtualenv` exports them); `tests/it/store_postgres.rs`.
 //! - `browser_tests`: `chromedriver` and `chromium` are found, by
-//!   `CHROMEDRIVER` and `CHROMIUM` or on `PATH`; `tests/browser.rs`.
+//!   `CHROMEDRIVER` and `CHROMIUM` or on `PATH`; `tests/it/browser.rs`.
 //!
 //! With `CI` set both are always on: CI provides the tools, and a test that
 //! then finds one missing fails rather than being ignored.

@@ -30,7 +30,7 @@
 //! - **Deprecations**: the parameters of [`DEPRECATED_PARAMETERS`] are
 //!   marked `deprecated` (they still work; see CHANGELOG.md).
 //! - **Examples**: each JSON answer and problem carries one full example, a
-//!   real answer of the server recorded by `tests/api_examples.rs` into
+//!   real answer of the server recorded by `tests/it/api_examples.rs` into
 //!   `openapi/examples.json` (by operation id and status; the refusals
 //!   made below the handlers, 414 and 431, share one), so that no viewer
 //!   assembles a contradictory one from the properties' own. Answers the
