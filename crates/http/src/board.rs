@@ -221,7 +221,7 @@ async fn answer(
     operation_id = "get_board",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
         BoardQuery,
     ),
@@ -250,7 +250,7 @@ pub async fn get_board(
     operation_id = "get_board_png",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
     ),
     responses(
@@ -285,7 +285,7 @@ async fn game_board(service: &Service, id: GameId) -> Result<String, ApiError> {
     operation_id = "get_move_board",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
         BoardQuery,
@@ -316,7 +316,7 @@ pub async fn get_move_board(
     operation_id = "get_move_board_png",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
     ),

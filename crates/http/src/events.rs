@@ -388,7 +388,7 @@ impl Feed {
     operation_id = "stream_events",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("Last-Event-ID" = Option<String>, Header, nullable = false, pattern = "^[0-9]{1,9}$", description = "Resume after this move (the `id` of the last event received): no snapshot; the first event is the next move"),
         EventsQuery,
     ),

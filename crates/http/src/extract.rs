@@ -38,6 +38,34 @@ struct IdSegment {
 #[derive(Clone, Copy, Debug)]
 pub struct GameIdPath(pub GameId);
 
+/// The pattern of a game id in the OpenAPI document: a UUID, any case.
+pub const GAME_ID_PATTERN: &str =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/// The extractor documents its own parameter: an operation lists
+/// `GameIdPath` in its `params`.
+impl utoipa::IntoParams for GameIdPath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        vec![
+            ParameterBuilder::new()
+                .name("id")
+                .parameter_in(ParameterIn::Path)
+                .description(Some("The game's id (a UUID)"))
+                .required(utoipa::openapi::Required::True)
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some(GAME_ID_PATTERN)),
+                ))
+                .build(),
+        ]
+    }
+}
+
 impl FromRequest for GameIdPath {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;

@@ -248,7 +248,7 @@ async fn report(service: &Service, ids: &[GameId]) -> Result<FairnessView, ApiEr
 #[utoipa::path(
     operation_id = "get_game_fairness",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
+    params(GameIdPath),
     responses(
         (status = 200, description = "The test of the game's reported throws", body = FairnessView),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),

@@ -142,7 +142,7 @@ async fn solution(solver: &Solver, table: Table) -> Result<Arc<Solution>, ApiErr
 #[utoipa::path(
     operation_id = "get_odds",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")),
+    params(GameIdPath),
     responses(
         (status = 200, description = "The odds", body = OddsView),
         (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),

@@ -8,14 +8,15 @@ use super::command::NewGame;
 use super::refusal::{Fault, Refusal, RefusalKind, echo};
 use crate::domain::{Seed, name_problem, same_name};
 use crate::narration::{Audience, Detail};
-use crate::rules::{OptionsPatch, Preset, Side};
+use crate::rules::{OptionsPatch, Preset, Side, Table};
 
 /// Longest side or player name, in Unicode scalar values.
 pub const MAX_NAME_CHARS: usize = 40;
 /// Longest seed, in Unicode scalar values.
 pub const MAX_SEED_CHARS: usize = Seed::MAX_CHARS;
-/// Most players on one side.
-pub const MAX_PLAYERS: usize = 8;
+/// Most players on one side: the rules' [`Table::MAX_PLAYERS`], as a count
+/// of names.
+pub const MAX_PLAYERS: usize = Table::MAX_PLAYERS as usize;
 
 /// A side as sent: a name and players, each optional.
 #[derive(Clone, Debug, Default)]

@@ -17,7 +17,7 @@ use crate::service::Service;
     operation_id = "delete_game",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
     ),
     security((), ("token" = [])),
     responses(

@@ -260,7 +260,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
     operation_id = "get_game",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of the state already held: 304 while the game is at that version"),
     ),
     responses(

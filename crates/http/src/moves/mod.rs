@@ -133,7 +133,7 @@ impl FromRequest for Page {
 #[utoipa::path(
     operation_id = "list_moves",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), MovesQuery),
+    params(GameIdPath, MovesQuery),
     responses(
         (status = 200, description = "A page of moves", body = MovePage),
         (status = 400, description = "Malformed id, cursor, limit, audience or detail", body = Problem, content_type = "application/problem+json"),
@@ -171,7 +171,7 @@ pub async fn list_moves(
     operation_id = "get_move",
     tag = "games",
     params(
-        ("id" = String, Path, description = "The game's id (a UUID)", pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        GameIdPath,
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
         MoveQuery,
     ),
