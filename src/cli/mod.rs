@@ -80,6 +80,10 @@ pub struct ServeArgs {
     /// Log filter (tracing's EnvFilter syntax), e.g. `info` or `zohn_ahl=debug`.
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+    /// The log's lines: `text` (for a person) or `json` (one JSON object a
+    /// line, with the request span's fields, for a log shipper).
+    #[arg(long, env = "ZOHN_AHL_LOG_FORMAT", value_enum, default_value_t = crate::server::LogFormat::Text)]
+    pub log_format: crate::server::LogFormat,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "ZOHN_AHL_WORKERS")]
     pub workers: Option<usize>,
@@ -161,6 +165,7 @@ impl From<ServeArgs> for crate::server::Settings {
             secret_key_file: args.secret_key_file,
             addr: args.addr,
             log: args.log,
+            log_format: args.log_format,
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
             retention_days: args.retention_days,

@@ -107,6 +107,12 @@ async fn stores_opened_together_on_a_fresh_database_all_migrate() {
 /// Start a server on a fresh SQLite file with `log` as its log filter;
 /// its standard error is piped.
 fn spawn_server(dir: &std::path::Path, port: u16, log: &str) -> Child {
+    spawn_server_with(dir, port, &["--log", log])
+}
+
+/// Start a server on a fresh SQLite file with these flags besides its
+/// database, address and one worker; its standard error is piped.
+fn spawn_server_with(dir: &std::path::Path, port: u16, flags: &[&str]) -> Child {
     let url = format!("sqlite://{}?mode=rwc", dir.join("games.db").display());
     let mut child = Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
         .args([
@@ -115,7 +121,8 @@ fn spawn_server(dir: &std::path::Path, port: u16, log: &str) -> Child {
             "--addr",
             &format!("127.0.0.1:{port}"),
         ])
-        .args(["--log", log, "--workers", "1"])
+        .args(flags)
+        .args(["--workers", "1"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -149,6 +156,39 @@ fn kill_and_read_log(mut server: Child) -> String {
     server.kill().unwrap();
     server.wait().unwrap();
     read_log(&mut server)
+}
+
+/// `--log-format json`: every line of the log is one JSON object, and a
+/// request's line carries its span's fields (method, route, status), which
+/// a log shipper indexes.
+#[test]
+fn the_json_log_is_one_object_a_line_with_the_requests_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let server = spawn_server_with(dir.path(), port, &["--log", "info", "--log-format", "json"]);
+    assert_eq!(
+        get_status(port, "/v1/games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"),
+        Some(404)
+    );
+    let log = kill_and_read_log(server);
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON object ({e}): {line}"))
+        })
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["level"].is_string() && l["timestamp"].is_string()),
+        "{log}"
+    );
+    let request = lines
+        .iter()
+        .find(|l| l["span"]["http.route"] == "/v1/games/{id}")
+        .unwrap_or_else(|| panic!("no line of the request: {log}"));
+    assert_eq!(request["span"]["http.method"], "GET", "{request}");
+    assert_eq!(request["span"]["http.status_code"], 404, "{request}");
 }
 
 /// An operator's log had a warning with a debug dump of the error for
