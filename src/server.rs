@@ -401,6 +401,25 @@ pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
     })
 }
 
+/// `zohn-ahl backup`: copy the SQLite database at `url` to the new file
+/// `to` (see [`Store::backup_to`]); the server may be serving it.
+///
+/// # Errors
+/// [`ServerError`] when the database cannot be opened or copied.
+pub fn backup(url: &str, to: &std::path::Path) -> Result<(), ServerError> {
+    actix_web::rt::System::new().block_on(async move {
+        if crate::store::is_postgres(url) {
+            return Err(StoreError::BackupOnPostgres.into());
+        }
+        // Copying reads no answer kept under an idempotency key: they are
+        // copied sealed, and opened by the key file kept apart.
+        let store = Store::connect_with_key(url, None).await?;
+        let copied = store.backup_to(to).await;
+        store.close().await;
+        Ok(copied?)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::log_filter;

@@ -224,6 +224,18 @@ pub enum Command {
     /// Check every stored game: moves numbered without gaps or doubles, and
     /// each state equal to the replay of its moves. Exits 1 on any fault.
     Verify(DatabaseArgs),
+    /// Copy a SQLite database, while the server serves, to a new file: one
+    /// consistent moment of it (every throw answered before the copy
+    /// began), compacted. Restore by serving the copy (README: Backups and
+    /// restores). A PostgreSQL database is backed up with pg_dump.
+    Backup {
+        /// The database to copy.
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// The copy's file, which must not exist yet.
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
     /// Serve the game's Model Context Protocol tools over standard input
     /// and output, for a desktop chatbot client (logs go to standard error).
     Mcp(McpArgs),

@@ -37,6 +37,7 @@ use sqlx::SqlitePool;
 use sqlx::postgres::PgPool;
 use tokio::sync::Notify;
 
+mod backup;
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 mod games;
@@ -99,6 +100,15 @@ pub enum StoreError {
     /// nor read an idempotency answer.
     #[error("this store was opened without a secret key and keeps no idempotency answer")]
     NoSecretKey,
+    /// A backup's file cannot be written: it exists, or its path is not
+    /// UTF-8.
+    #[error("cannot back up to {0}")]
+    BackupTarget(String),
+    /// A PostgreSQL database is backed up with its own tools.
+    #[error(
+        "a PostgreSQL database is backed up with pg_dump (README: Backups and restores), not by this command"
+    )]
+    BackupOnPostgres,
 }
 
 /// Every `sqlx::Error` of either store becomes a [`StoreError`] here, so
