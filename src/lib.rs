@@ -10,6 +10,7 @@
 //! name.
 
 pub mod cli;
+pub mod metrics;
 /// The domain records: the `zohn-ahl-domain` crate (`crates/domain`).
 pub use zohn_ahl_domain as domain;
 /// The HTTP API: the `zohn-ahl-http` crate (`crates/http`).

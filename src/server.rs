@@ -22,6 +22,9 @@ pub enum ServerError {
     /// The secret key file cannot be used.
     #[error(transparent)]
     SecretKey(#[from] SecretKeyError),
+    /// The metrics' recorder cannot be installed.
+    #[error("cannot keep metrics: {0}")]
+    Metrics(#[from] metrics_exporter_prometheus::BuildError),
 }
 
 /// What the server needs to start: the command line's server flags, or a
@@ -37,6 +40,8 @@ pub struct Settings {
     pub secret_key_file: Option<std::path::PathBuf>,
     /// The address to listen on.
     pub addr: SocketAddr,
+    /// The address of the metrics' own listener; `None`: no metrics.
+    pub metrics_addr: Option<SocketAddr>,
     /// The log filter (tracing's EnvFilter syntax).
     pub log: String,
     /// The log's lines: for a person or for a log shipper.
@@ -136,9 +141,23 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         let cors = args.cors.clone();
         let contact = args.corrections_contact.clone();
         let public_url = args.public_url.clone();
+        let metrics = match args.metrics_addr {
+            Some(addr) => Some(serve_metrics(
+                addr,
+                crate::metrics::install()?,
+                store.clone(),
+            )?),
+            None => None,
+        };
+        let measured = metrics.is_some();
         let listener = std::net::TcpListener::bind(args.addr)?;
         let mut server = serve_on(listener, move || {
-            let app = app_with_cors(service.clone(), mcp.clone(), cors.clone());
+            let app = app_with_cors(service.clone(), mcp.clone(), cors.clone()).wrap(
+                actix_web::middleware::Condition::new(
+                    measured,
+                    actix_web::middleware::from_fn(crate::metrics::record_request),
+                ),
+            );
             let app = match &contact {
                 Some(c) => app.app_data(actix_web::web::Data::new(c.clone())),
                 None => app,
@@ -166,10 +185,44 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             handle.stop(true).await;
         });
         server.await?;
+        if let Some(metrics) = metrics {
+            metrics.stop(true).await;
+        }
         store.close().await;
         tracing::info!("stopped; the database is closed");
         Ok(())
     })
+}
+
+/// The metrics' own listener at `addr`: `GET /metrics` only, one worker,
+/// stopped by the caller (its handle).
+fn serve_metrics(
+    addr: SocketAddr,
+    handle: metrics_exporter_prometheus::PrometheusHandle,
+    store: Store,
+) -> Result<actix_web::dev::ServerHandle, ServerError> {
+    let server = HttpServer::new(move || {
+        let (handle, store) = (handle.clone(), store.clone());
+        actix_web::App::new().route(
+            "/metrics",
+            actix_web::web::get().to(move || {
+                let body = crate::metrics::render(&handle, &store);
+                async move {
+                    actix_web::HttpResponse::Ok()
+                        .content_type("text/plain; version=0.0.4; charset=utf-8")
+                        .body(body)
+                }
+            }),
+        )
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(addr)?
+    .run();
+    let stop = server.handle();
+    actix_web::rt::spawn(server);
+    tracing::info!(%addr, "metrics at /metrics");
+    Ok(stop)
 }
 
 /// The HTTP settings the server runs with, for the live feed's sake:

@@ -77,6 +77,11 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "ZOHN_AHL_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
+    /// Address of a second listener that serves only `GET /metrics`
+    /// (Prometheus's text format), kept off the public one; default: no
+    /// metrics are kept.
+    #[arg(long, env = "ZOHN_AHL_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
     /// Log filter (tracing's EnvFilter syntax), e.g. `info` or `zohn_ahl=debug`.
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
@@ -164,6 +169,7 @@ impl From<ServeArgs> for crate::server::Settings {
             database_url: args.database_url,
             secret_key_file: args.secret_key_file,
             addr: args.addr,
+            metrics_addr: args.metrics_addr,
             log: args.log,
             log_format: args.log_format,
             workers: args.workers,

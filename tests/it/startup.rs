@@ -191,6 +191,92 @@ fn the_json_log_is_one_object_a_line_with_the_requests_fields() {
     assert_eq!(request["span"]["http.status_code"], 404, "{request}");
 }
 
+/// `--metrics-addr`: the metrics' own listener serves Prometheus's text
+/// format, with the throws committed, the games created and each request
+/// by route and status counted as they were played; the public listener
+/// does not serve them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_metrics_count_what_was_played_on_their_own_listener() {
+    let dir = tempfile::tempdir().unwrap();
+    let (port, metrics_port) = (free_port(), free_port());
+    let metrics_addr = format!("127.0.0.1:{metrics_port}");
+    let server = spawn_server_with(
+        dir.path(),
+        port,
+        &["--log", "warn", "--metrics-addr", &metrics_addr],
+    );
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{port}");
+    let created = client
+        .post(format!("{base}/v1/games"))
+        .header("content-type", "application/json")
+        .body(r#"{"seed": "metrics"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let game: serde_json::Value = serde_json::from_slice(&created.bytes().await.unwrap()).unwrap();
+    let id = game["id"].as_str().unwrap();
+    for _ in 0..3 {
+        let thrown = client
+            .post(format!("{base}/v1/games/{id}/throws"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(thrown.status(), 201);
+    }
+    let public = client.get(format!("{base}/metrics")).send().await.unwrap();
+    assert_eq!(
+        public.status(),
+        404,
+        "the public listener serves no metrics"
+    );
+
+    let scraped = client
+        .get(format!("http://{metrics_addr}/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(scraped.status(), 200);
+    assert!(
+        scraped.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain; version=0.0.4"),
+    );
+    let text = scraped.text().await.unwrap();
+    let value = |series: &str| -> f64 {
+        text.lines()
+            .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("no {series} in:\n{text}"))
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(value("zohn_ahl_throws_committed_total"), 3.0);
+    assert_eq!(value("zohn_ahl_games_created_total"), 1.0);
+    assert_eq!(
+        value(
+            r#"zohn_ahl_http_requests_total{method="POST",route="/v1/games/{id}/throws",status="201"}"#
+        ),
+        3.0
+    );
+    assert_eq!(
+        value(r#"zohn_ahl_http_requests_total{method="GET",route="unmatched",status="404"}"#),
+        1.0
+    );
+    // Three throws, one at a time: one to three batches, three throws in all.
+    assert!((1.0..=3.0).contains(&value("zohn_ahl_batch_throws_count")));
+    assert_eq!(value("zohn_ahl_batch_throws_sum"), 3.0);
+    assert!(value("zohn_ahl_log_sync_seconds_count") >= 1.0);
+    assert!(text.contains(r#"zohn_ahl_http_request_duration_seconds_bucket{method="POST",route="/v1/games/{id}/throws",le="0.5"}"#), "{text}");
+    assert!(value(r#"zohn_ahl_db_pool_connections{pool="writer"}"#) >= 1.0);
+    assert!(
+        text.contains("# HELP zohn_ahl_throws_committed_total"),
+        "{text}"
+    );
+    kill_and_read_log(server);
+}
+
 /// An operator's log had a warning with a debug dump of the error for
 /// every refused request (a wrong seat token, an unknown game): refusals
 /// are the client's affair and get the request's own line only.

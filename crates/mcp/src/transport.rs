@@ -60,7 +60,9 @@ impl IdleSessions {
     }
 
     fn touch(&self, id: &SessionId) {
-        self.seen().insert(id.clone(), Instant::now());
+        let mut seen = self.seen();
+        seen.insert(id.clone(), Instant::now());
+        sessions_now(seen.len());
     }
 
     /// End every session idle for longer than the lifetime.
@@ -75,6 +77,7 @@ impl IdleSessions {
             for id in &idle {
                 seen.remove(id);
             }
+            sessions_now(seen.len());
             idle
         };
         for id in &idle {
@@ -82,6 +85,20 @@ impl IdleSessions {
         }
         Ok(())
     }
+}
+
+/// The metric of the MCP sessions open now (Streamable HTTP).
+pub const SESSIONS: &str = "zohn_ahl_mcp_sessions";
+
+/// Describe the MCP surface's metrics to the installed recorder.
+pub fn describe_metrics() {
+    metrics::describe_gauge!(SESSIONS, "MCP sessions open now (Streamable HTTP).");
+}
+
+/// The MCP sessions open now.
+fn sessions_now(count: usize) {
+    #[allow(clippy::cast_precision_loss)]
+    metrics::gauge!(SESSIONS).set(count as f64);
 }
 
 impl SessionManager for IdleSessions {
@@ -113,7 +130,11 @@ impl SessionManager for IdleSessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
-        self.seen().remove(id);
+        {
+            let mut seen = self.seen();
+            seen.remove(id);
+            sessions_now(seen.len());
+        }
         self.inner.close_session(id).await
     }
 

@@ -54,7 +54,10 @@ use block::Block;
 use chain::{Chain, Work, components};
 use layout::Layout;
 
-pub use solver::{BUDGET, Lookup, MAX_CACHE_BYTES, MAX_CACHED, MAX_PENDING, Settings, Solver};
+pub use solver::{
+    BUDGET, Lookup, MAX_CACHE_BYTES, MAX_CACHED, MAX_PENDING, SOLVE_SECONDS, SOLVES, Settings,
+    Solver, describe_metrics,
+};
 
 use crate::rules::{Event, GameState, Outcome, RulesError, Side, Table, Throw};
 

@@ -58,6 +58,21 @@ pub struct Settings {
     pub max_cache_bytes: usize,
 }
 
+/// The metric of the odds solved, in all.
+pub const SOLVES: &str = "zohn_ahl_odds_solves_total";
+/// The metric of the seconds each solve took, a histogram.
+pub const SOLVE_SECONDS: &str = "zohn_ahl_odds_solve_seconds";
+
+/// Describe the solver's metrics to the installed recorder.
+pub fn describe_metrics() {
+    metrics::describe_counter!(SOLVES, "Rulesets' exact odds solved, in all.");
+    metrics::describe_histogram!(
+        SOLVE_SECONDS,
+        metrics::Unit::Seconds,
+        "Time each solve of a ruleset's exact odds took."
+    );
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Self {
@@ -413,6 +428,8 @@ fn work(shared: &Shared) {
         state.solving = None;
         match &solved {
             Ok(sol) => {
+                metrics::counter!(SOLVES).increment(1);
+                metrics::histogram!(SOLVE_SECONDS).record(started.elapsed().as_secs_f64());
                 tracing::info!(
                     states = sol.states(),
                     sweeps = sol.sweeps,

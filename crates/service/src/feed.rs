@@ -173,6 +173,7 @@ impl Drop for Subscription {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         channels.total = channels.total.saturating_sub(1);
+        crate::metrics::feed_subscribers(channels.total);
         if let Some(channel) = channels.games.get_mut(&self.id) {
             channel.subscribers = channel.subscribers.saturating_sub(1);
             if channel.subscribers == 0 {
@@ -239,6 +240,7 @@ impl Hub {
         channel.subscribers += 1;
         let receiver = channel.sender.subscribe();
         channels.total += 1;
+        crate::metrics::feed_subscribers(channels.total);
         Ok(Subscription {
             hub: Arc::clone(self),
             id,

@@ -27,6 +27,7 @@ mod verify;
 mod writer;
 
 pub mod fairness;
+pub mod metrics;
 pub mod throws;
 
 pub use command::{
@@ -296,6 +297,7 @@ impl Service {
             tx.keep_create_answer(key, created.game.id, &kept).await?;
         }
         tx.commit().await?;
+        crate::metrics::game_created();
         Ok(answer)
     }
 

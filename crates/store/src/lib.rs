@@ -111,6 +111,27 @@ pub enum StoreError {
     BackupOnPostgres,
 }
 
+impl Store {
+    /// Each connection pool's connections open now and how many of them
+    /// are idle: `writer`, `readers` and `checkpointer` on SQLite,
+    /// `postgres` on PostgreSQL.
+    #[must_use]
+    pub fn pool_use(&self) -> Vec<(&'static str, u32, usize)> {
+        match &self.backend {
+            Backend::Sqlite(pools) => vec![
+                ("writer", pools.writer.size(), pools.writer.num_idle()),
+                ("readers", pools.readers.size(), pools.readers.num_idle()),
+                (
+                    "checkpointer",
+                    pools.checkpointer.size(),
+                    pools.checkpointer.num_idle(),
+                ),
+            ],
+            Backend::Postgres(pool) => vec![("postgres", pool.size(), pool.num_idle())],
+        }
+    }
+}
+
 /// Every `sqlx::Error` of either store becomes a [`StoreError`] here, so
 /// `?` on any query classifies it: busy ([`is_busy`]) or not.
 impl From<sqlx::Error> for StoreError {

@@ -80,7 +80,9 @@ pub(super) async fn deliver(
 ) {
     let mut group = Vec::new();
     while batches.recv_many(&mut group, usize::MAX).await > 0 {
+        let started = std::time::Instant::now();
         let synced = store.sync_log().await;
+        crate::metrics::log_synced(started.elapsed());
         for delivery in group.drain(..) {
             match delivery {
                 Delivery::Batch { feed, replies } => {
@@ -144,6 +146,10 @@ pub(super) async fn finish(
     out: &Outbox,
 ) {
     let feed = feed_items(&played);
+    let thrown = played
+        .iter()
+        .filter(|p| matches!(p, Ok(Played::Throw { .. })))
+        .count();
     let mut replies = Vec::with_capacity(jobs.len());
     let mut failed = None;
     for (job, result) in jobs.into_iter().zip(played) {
@@ -240,6 +246,7 @@ pub(super) async fn finish(
     match committed {
         Ok(()) => {
             commits.fetch_add(1, Ordering::Relaxed);
+            crate::metrics::batch_committed(thrown);
             for (id, t) in touched {
                 cache.put(id, t.hot);
             }
