@@ -82,6 +82,47 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Export {
+            database,
+            games,
+            with_seats,
+        } => {
+            let mut out = std::io::stdout().lock();
+            match zohn_ahl::server::export(&database.database_url, &games, with_seats, &mut out) {
+                Ok(n) => {
+                    eprintln!("exported {n} {}", if n == 1 { "game" } else { "games" });
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("zohn-ahl: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Import(database) => {
+            let mut input = std::io::stdin().lock();
+            match zohn_ahl::server::import(&database.database_url, &mut input) {
+                Ok((n, refused)) => {
+                    for why in &refused {
+                        eprintln!("refused: {why}");
+                    }
+                    eprintln!(
+                        "imported {n} {}, refused {}",
+                        if n == 1 { "game" } else { "games" },
+                        refused.len()
+                    );
+                    if refused.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::FAILURE
+                    }
+                }
+                Err(e) => {
+                    eprintln!("zohn-ahl: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Backup { database, to } => {
             match zohn_ahl::server::backup(&database.database_url, &to) {
                 Ok(()) => print_out(&format!("backed up to {}\n", to.display())),

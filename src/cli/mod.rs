@@ -230,6 +230,27 @@ pub enum Command {
     /// Check every stored game: moves numbered without gaps or doubles, and
     /// each state equal to the replay of its moves. Exits 1 on any fault.
     Verify(DatabaseArgs),
+    /// Write games as NDJSON on standard output, a game a line: its setup
+    /// and its throws (no token), to move them to another server or store
+    /// with `zohn-ahl import`.
+    Export {
+        /// The database to read.
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// A game to export (repeat for several); default: every game.
+        #[arg(long = "game")]
+        games: Vec<String>,
+        /// Also export seated games' token hashes, so that their tokens
+        /// still work after an import (the tokens themselves are never
+        /// stored).
+        #[arg(long)]
+        with_seats: bool,
+    },
+    /// Import the games `zohn-ahl export` wrote (NDJSON on standard input):
+    /// each game's throws are played again and its moves narrated again; a
+    /// game whose id exists or whose throws do not replay is refused (and
+    /// the command exits 1), the others are imported.
+    Import(DatabaseArgs),
     /// Copy a SQLite database, while the server serves, to a new file: one
     /// consistent moment of it (every throw answered before the copy
     /// began), compacted. Restore by serving the copy (README: Backups and

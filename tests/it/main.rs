@@ -22,6 +22,7 @@ mod api_roles;
 mod api_rulesets;
 mod api_stability;
 mod api_trust;
+mod archive;
 mod backup;
 mod bench_baseline;
 mod board_picture;

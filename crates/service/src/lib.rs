@@ -26,6 +26,7 @@ mod refusal;
 mod verify;
 mod writer;
 
+pub mod archive;
 pub mod fairness;
 pub mod metrics;
 pub mod throws;
