@@ -50,7 +50,10 @@ mod layers {
     const LAYERS: &[(&str, &[&str])] = &[
         ("zohn-ahl-rules", &[]),
         ("zohn-ahl-narration", &["zohn-ahl-rules"]),
-        ("zohn-ahl-picture", &["zohn-ahl-rules"]),
+        (
+            "zohn-ahl-picture",
+            &["zohn-ahl-rules", "zohn-ahl-narration"],
+        ),
         ("zohn-ahl-odds", &["zohn-ahl-rules"]),
         ("zohn-ahl-domain", &["zohn-ahl-rules", "zohn-ahl-narration"]),
         ("zohn-ahl-store", &["zohn-ahl-domain"]),

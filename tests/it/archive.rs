@@ -80,7 +80,11 @@ async fn play_a_class(app: &Bound) -> Vec<String> {
     }
     ids.push(id);
     // Reported throws, then the server's.
-    let id = create(app, json!({"seed": "class-2", "narration": {"audience": "young"}})).await;
+    let id = create(
+        app,
+        json!({"seed": "class-2", "narration": {"audience": "young"}}),
+    )
+    .await;
     for sticks in [
         ["flat", "round", "round", "round"],
         ["flat", "flat", "flat", "flat"],
@@ -100,7 +104,11 @@ async fn play_a_class(app: &Bound) -> Vec<String> {
     // Seated, not yet played.
     ids.push(create(app, json!({"seed": "class-3", "seats": true})).await);
     // Stopped.
-    let id = create(app, json!({"seed": "class-4", "narration": {"audience": "scholar"}})).await;
+    let id = create(
+        app,
+        json!({"seed": "class-4", "narration": {"audience": "scholar"}}),
+    )
+    .await;
     for _ in 0..3 {
         assert_eq!(throw(app, &id).await, 201);
     }

@@ -216,6 +216,19 @@ pub struct Words {
     pub square28: PerAudience<BoardWords>,
 }
 
+impl Words {
+    /// The words of `board`, for each audience: the one place a board's
+    /// features get their names (the narration's sentences and the board's
+    /// picture both read them here).
+    #[must_use]
+    pub const fn board(&self, board: Board) -> &PerAudience<BoardWords> {
+        match board {
+            Board::Circle40 => &self.circle40,
+            Board::Square28 => &self.square28,
+        }
+    }
+}
+
 /// The templates file.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

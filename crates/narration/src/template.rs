@@ -98,10 +98,7 @@ pub(super) struct BoardVars {
 
 impl BoardVars {
     pub(super) fn new(cat: &Catalogue, options: &Options, audience: Audience) -> Self {
-        let words: &BoardWords = match options.board {
-            Board::Circle40 => cat.templates.words.circle40.get(audience),
-            Board::Square28 => cat.templates.words.square28.get(audience),
-        };
+        let words: &BoardWords = cat.templates.words.board(options.board).get(audience);
         let board = options.board;
         let north = board.north_near_bank();
         let deadly = options.deadly_north_space();

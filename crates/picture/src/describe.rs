@@ -7,29 +7,35 @@ use std::fmt::Write as _;
 use super::Names;
 use crate::rules::{Bank, Board, Compass, Feature, GameState, Outcome, OwnSpace, Side, Table};
 
-/// The words a board uses: Bell's torrent and dry gully on the square
-/// (docs/rules.md, section 2), creek and dry branch on the circle.
+/// The words a board uses, the narration's for the general audience (its
+/// catalogue names each board's features once): Bell's torrent and dry
+/// gully on the square, creek and dry branch on the circle.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Words {
     pub creek: &'static str,
     pub dry: &'static str,
-    pub shape: &'static str,
+    track: &'static str,
+    spaces: u8,
 }
 
 impl Words {
-    pub const fn of(board: Board) -> Self {
-        match board {
-            Board::Circle40 => Self {
-                creek: "creek",
-                dry: "dry branch",
-                shape: "40-space circle",
-            },
-            Board::Square28 => Self {
-                creek: "torrent",
-                dry: "dry gully",
-                shape: "28-space square",
-            },
+    pub fn of(board: Board) -> Self {
+        let words = &zohn_ahl_narration::catalogue()
+            .templates
+            .words
+            .board(board)
+            .general;
+        Self {
+            creek: &words.creek,
+            dry: &words.dry_branch,
+            track: &words.track,
+            spaces: board.len(),
         }
+    }
+
+    /// The track in words: `40-space circle`.
+    pub fn shape(self) -> String {
+        format!("{}-space {}", self.spaces, self.track)
     }
 }
 
@@ -162,7 +168,7 @@ pub(super) fn game_title(table: &Table, state: &GameState, names: &Names<'_>) ->
         Some(_) => format!("finished {}", progress(state)),
         None => progress(state),
     };
-    let shape = Words::of(table.options().board).shape;
+    let shape = Words::of(table.options().board).shape();
     format!("Zohn Ahl on the {shape}: {a} (side A) and {b} (side B), {when}")
 }
 
@@ -171,7 +177,7 @@ pub(super) fn game_title(table: &Table, state: &GameState, names: &Names<'_>) ->
 pub(super) fn game_desc(table: &Table, state: &GameState, names: &Names<'_>) -> String {
     let board = table.options().board;
     let words = Words::of(board);
-    let mut out = format!("Zohn Ahl on the {}, {}.", words.shape, progress(state));
+    let mut out = format!("Zohn Ahl on the {}, {}.", words.shape(), progress(state));
     for side in Side::BOTH {
         let name = names.sides[side.index()];
         let _ = write!(
@@ -239,7 +245,7 @@ pub(super) fn game_desc(table: &Table, state: &GameState, names: &Names<'_>) -> 
 pub(super) fn empty_title(board: Board) -> String {
     format!(
         "Zohn Ahl: the empty {} with both sides' numbers",
-        Words::of(board).shape
+        Words::of(board).shape()
     )
 }
 
@@ -250,7 +256,7 @@ pub(super) fn empty_desc(board: Board) -> String {
     let len = board.len();
     let mut out = format!(
         "The empty Zohn Ahl board, the {}, with both sides' numbers on every space.",
-        words.shape
+        words.shape()
     );
     for side in Side::BOTH {
         let _ = write!(

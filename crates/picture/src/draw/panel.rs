@@ -264,7 +264,7 @@ pub(super) fn panel(board: Board) -> Group {
             None,
         ))
         .add(label(
-            &format!("the {}", words.shape),
+            &format!("the {}", words.shape()),
             Xy::new(PANEL_TEXT + 170.0, 64.0),
             18.0,
             false,
