@@ -315,6 +315,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
                 SegmentKind::Rule => "*Rule.* ",
                 SegmentKind::Context => "*Context.* ",
                 SegmentKind::Framing => "*This game.* ",
+                SegmentKind::Odds => "*Odds.* ",
             };
             let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
             for c in &segment.citations {

@@ -363,6 +363,34 @@ impl MoveRecord {
         ))
     }
 
+    /// [`Self::told`] with the move's odds sentence
+    /// ([`narration::odds_segment`]) last, when `chances` are given and the
+    /// move is an odds moment (at `lesson` and `full`): told when read from
+    /// the chances given, never stored.
+    #[must_use]
+    pub fn told_with_chances(
+        &self,
+        setup: &Setup,
+        audience: Audience,
+        detail: Detail,
+        chances: Option<&narration::Chances>,
+    ) -> Cow<'_, Narration> {
+        let told = self.told(setup, audience, detail);
+        let Some(chances) = chances else {
+            return told;
+        };
+        let cast = setup.cast();
+        let ctx = self.context(&setup.options, &cast, audience, detail);
+        match narration::odds_segment(&ctx, chances) {
+            Some(segment) => {
+                let mut narration = told.into_owned();
+                narration.segments.push(segment);
+                Cow::Owned(narration)
+            }
+            None => told,
+        }
+    }
+
     /// This move's narration as its game tells it: for the game's audience
     /// at the game's detail level.
     #[must_use]

@@ -11,6 +11,7 @@
 //! throws, as they could when it was created. A game without seats takes
 //! every request from anyone.
 
+mod chances;
 mod command;
 mod error;
 mod feed;
@@ -20,6 +21,7 @@ mod refusal;
 mod verify;
 mod writer;
 
+pub use chances::{ChanceTable, ChancesUnknown, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
 };
