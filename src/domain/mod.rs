@@ -363,10 +363,10 @@ impl MoveRecord {
         ))
     }
 
-    /// [`Self::told`] with the move's odds sentence
-    /// ([`narration::odds_segment`]) last, when `chances` are given and the
-    /// move is an odds moment (at `lesson` and `full`): told when read from
-    /// the chances given, never stored.
+    /// [`Self::told`] with the move's odds sentence last
+    /// ([`narration::add_odds`]), when `chances` are given and the move is
+    /// an odds moment (at `lesson` on a move that teaches nothing else, and
+    /// at `full`): told when read from the chances given, never stored.
     #[must_use]
     pub fn told_with_chances(
         &self,
@@ -381,14 +381,12 @@ impl MoveRecord {
         };
         let cast = setup.cast();
         let ctx = self.context(&setup.options, &cast, audience, detail);
-        match narration::odds_segment(&ctx, chances) {
-            Some(segment) => {
-                let mut narration = told.into_owned();
-                narration.segments.push(segment);
-                Cow::Owned(narration)
-            }
-            None => told,
+        if narration::odds_segment(&ctx, chances).is_none() {
+            return told;
         }
+        let mut narration = told.into_owned();
+        narration::add_odds(&mut narration, &ctx, chances);
+        Cow::Owned(narration)
     }
 
     /// This move's narration as its game tells it: for the game's audience

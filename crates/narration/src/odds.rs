@@ -10,7 +10,7 @@
 
 use super::catalogue::catalogue;
 use super::template::{BoardVars, choose};
-use super::vocabulary::{Audience, Citation, Detail, MoveContext, Segment, SegmentKind};
+use super::vocabulary::{Audience, Citation, Detail, MoveContext, Narration, Segment, SegmentKind};
 use crate::rules::Side;
 
 /// The source every odds sentence cites: this service's own computation of
@@ -202,6 +202,29 @@ pub fn odds_segment(ctx: &MoveContext<'_>, chances: &Chances) -> Option<Segment>
         fact: None,
         brief: false,
     })
+}
+
+/// Add the odds sentence of move `ctx` ([`odds_segment`]) to its
+/// `narration`, last; at the `lesson` detail only on a move whose lesson
+/// teaches nothing else (no rule stated, no context fact, not the framing),
+/// so that a lesson move carries one teaching point and the odds stay rare.
+/// Whether it was added.
+pub fn add_odds(narration: &mut Narration, ctx: &MoveContext<'_>, chances: &Chances) -> bool {
+    if ctx.detail == Detail::Lesson
+        && narration
+            .segments
+            .iter()
+            .any(|s| s.kind != SegmentKind::Event)
+    {
+        return false;
+    }
+    match odds_segment(ctx, chances) {
+        Some(segment) => {
+            narration.segments.push(segment);
+            true
+        }
+        None => false,
+    }
 }
 
 #[cfg(test)]
