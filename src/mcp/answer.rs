@@ -103,7 +103,6 @@ pub struct MoveBrief {
 
 /// Each side's chance of winning before move `record` and after it, from
 /// `table` (the game's ruleset's solved chain).
-#[must_use]
 pub fn move_chances(
     game: &Game,
     record: &MoveRecord,
