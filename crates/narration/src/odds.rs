@@ -140,18 +140,54 @@ fn young_fraction(p: f64) -> String {
         .map_or_else(String::new, |(_, w)| (*w).to_owned())
 }
 
+/// The odds moment of a move for `audience`: [`odds_moment`], told only
+/// when the audience's words ([`chance_words`]) show it. A change they do
+/// not show (a lead that passes from 50.4% to 49.8% reads "about 1 in 2"
+/// to the young and "50%" to everyone both times) is none; a new lead they
+/// do not show (44% to 50%) is told as the swing it is, if it is one.
+#[must_use]
+pub fn odds_moment_for(
+    chances: &Chances,
+    probability: f64,
+    audience: Audience,
+) -> Option<OddsMoment> {
+    let moment = odds_moment(chances, probability)?;
+    let words = |p: f64| chance_words(p, audience);
+    let shows = |side: Side| {
+        let i = side.index();
+        words(chances.before[i]) != words(chances.after[i])
+    };
+    match moment {
+        OddsMoment::LeadChanged { side }
+            if shows(side) && words(chances.after[side.index()]) != words(0.5) =>
+        {
+            Some(moment)
+        }
+        OddsMoment::LeadChanged { .. } => {
+            let rise = chances.after[0] - chances.before[0];
+            let side = if rise > 0.0 { Side::A } else { Side::B };
+            if rise.abs() >= SWING - 1e-12 && shows(side) {
+                Some(OddsMoment::Swing { side })
+            } else {
+                (probability < RARE).then_some(OddsMoment::RareThrow)
+            }
+        }
+        OddsMoment::Swing { side } if shows(side) => Some(moment),
+        OddsMoment::Swing { .. } => (probability < RARE).then_some(OddsMoment::RareThrow),
+        OddsMoment::RareThrow => Some(moment),
+    }
+}
+
 /// The odds sentence of move `ctx` with these chances, at the `lesson` and
-/// `full` detail levels, when the move is an odds moment ([`odds_moment`])
-/// whose change shows in the audience's words ([`chance_words`]: a lead
-/// that passes from 50.4% to 49.8% reads "about 1 in 2" to the young and
-/// "50%" to everyone both times, and is told to scholars alone); cited to
-/// [`ODDS_SOURCE`]. `None` at `brief`, or when the move is none.
+/// `full` detail levels, when the move is an odds moment for its audience
+/// ([`odds_moment_for`]); cited to [`ODDS_SOURCE`]. `None` at `brief`, or
+/// when the move is none.
 #[must_use]
 pub fn odds_segment(ctx: &MoveContext<'_>, chances: &Chances) -> Option<Segment> {
     if ctx.detail == Detail::Brief {
         return None;
     }
-    let moment = odds_moment(chances, ctx.score.probability.as_f64())?;
+    let moment = odds_moment_for(chances, ctx.score.probability.as_f64(), ctx.audience)?;
     let cat = catalogue();
     let (key, side) = match moment {
         OddsMoment::LeadChanged { side } => ("odds_lead", side),
@@ -170,11 +206,6 @@ pub fn odds_segment(ctx: &MoveContext<'_>, chances: &Chances) -> Option<Segment>
         chance_words(chances.before[i], ctx.audience),
         chance_words(chances.after[i], ctx.audience),
     );
-    // A change the audience's words do not show ("about 1 in 2" both
-    // times, or 50% both times) is not told to that audience.
-    if moment != OddsMoment::RareThrow && before == after {
-        return None;
-    }
     let probability = ctx.score.probability;
     let rarity = match ctx.audience {
         Audience::Scholar => format!("{}/{}", probability.numerator, probability.denominator),
@@ -268,6 +299,29 @@ mod tests {
             after: [1.0, 0.0],
         };
         assert_eq!(odds_moment(&won, 1.0 / 32.0), None);
+    }
+
+    #[test]
+    fn a_change_the_audiences_words_do_not_show_is_not_told_to_it() {
+        let common = 3.0 / 16.0;
+        // 50.4% to 49.8%: "about 1 in 2" and "50%" both times.
+        let flat = chances(0.504, 0.498);
+        assert_eq!(odds_moment_for(&flat, common, Audience::Young), None);
+        assert_eq!(odds_moment_for(&flat, common, Audience::General), None);
+        assert_eq!(
+            odds_moment_for(&flat, common, Audience::Scholar),
+            Some(OddsMoment::LeadChanged { side: Side::B })
+        );
+        // B from 44% to 50.4%: a new lead that shows as 50% is no lead for
+        // everyone; B's 6 points are no swing either.
+        let even = chances(0.56, 0.496);
+        assert_eq!(odds_moment_for(&even, common, Audience::General), None);
+        // B from 40% to 50.4%: told as the swing it is.
+        let swing = chances(0.60, 0.496);
+        assert_eq!(
+            odds_moment_for(&swing, common, Audience::General),
+            Some(OddsMoment::Swing { side: Side::B })
+        );
     }
 
     #[test]
