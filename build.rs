@@ -1,23 +1,19 @@
-//! Rebuild when a migration is added, so `sqlx::migrate!` embeds it.
-//!
-//! And tell the tests, as cfgs, which of the tools some of them need were
+//! Tell the tests, as cfgs, which of the tools some of them need were
 //! given when they were built; without them those tests are ignored, saying
 //! why (`cargo test` prints `ignored, needs ...` and counts them in
 //! `N ignored`), instead of passing without having run:
 //!
 //! - `postgres_tests`: a PostgreSQL server is given, by
 //!   `ZOHN_AHL_TEST_POSTGRES` (a `postgres://` URL) or by `PGHOST` and
-//!   `PGUSER` (as `pg_virtualenv` exports them); `tests/store_postgres.rs`.
+//!   `PGUSER` (as `pg_virtualenv` exports them); `tests/it/store_postgres.rs`.
 //! - `browser_tests`: `chromedriver` and `chromium` are found, by
-//!   `CHROMEDRIVER` and `CHROMIUM` or on `PATH`; `tests/browser.rs`.
+//!   `CHROMEDRIVER` and `CHROMIUM` or on `PATH`; `tests/it/browser.rs`.
 //!
 //! With `CI` set both are always on: CI provides the tools, and a test that
 //! then finds one missing fails rather than being ignored.
 use std::path::Path;
 
 fn main() {
-    println!("cargo::rerun-if-changed=migrations");
-
     let given = |var: &str| {
         println!("cargo::rerun-if-env-changed={var}");
         std::env::var_os(var).is_some_and(|v| !v.is_empty())

@@ -1,29 +1,41 @@
 //! Zohn Ahl, the Kiowa stick-dice race game, as a narrated rules service.
 //!
-//! Four rooms, one direction of dependency (docs/architecture.md): [`http`] calls
-//! [`service`], which calls the pure [`rules`] engine and [`narration`], and
-//! the [`store`] for SQLite. [`mcp`] is a second surface beside [`http`]:
-//! the game as Model Context Protocol tools over the same service.
+//! The layers are the crates of `crates/`, each using only those below it
+//! (docs/architecture.md): the surfaces [`http`] and [`mcp`] side by side
+//! over [`service`], which uses [`store`], [`domain`], [`odds`],
+//! [`narration`] and the pure [`rules`] engine. This package is the binary
+//! and what assembles it: the command line ([`cli`]), the server
+//! ([`server`]), and the commands that play whole games offline
+//! ([`simulate`], [`transcript`]). It re-exports each crate under its layer's
+//! name.
 
 pub mod cli;
-pub mod domain;
-pub mod fairness;
-pub mod http;
-pub mod mcp;
+/// The domain records: the `zohn-ahl-domain` crate (`crates/domain`).
+pub use zohn_ahl_domain as domain;
+/// The HTTP API: the `zohn-ahl-http` crate (`crates/http`).
+pub use zohn_ahl_http as http;
+/// The chatbot tools: the `zohn-ahl-mcp` crate (`crates/mcp`).
+pub use zohn_ahl_mcp as mcp;
 /// Narration: events to cited text: the `zohn-ahl-narration` crate
 /// (`crates/narration`).
 pub use zohn_ahl_narration as narration;
-pub mod odds;
+/// Exact odds: the `zohn-ahl-odds` crate (`crates/odds`).
+pub use zohn_ahl_odds as odds;
 /// The board as a picture: the `zohn-ahl-picture` crate (`crates/picture`).
 pub use zohn_ahl_picture as picture;
 /// The rules of Zohn Ahl as a pure engine: the `zohn-ahl-rules` crate
 /// (`crates/rules`).
 pub use zohn_ahl_rules as rules;
+/// The fairness report: a module of the service crate.
+pub use zohn_ahl_service::fairness;
 pub mod server;
-pub mod service;
+/// The use cases: the `zohn-ahl-service` crate (`crates/service`).
+pub use zohn_ahl_service as service;
 pub mod simulate;
-pub mod store;
-pub mod throws;
+/// Where throws come from: a module of the service crate.
+pub use zohn_ahl_service::throws;
+/// Storage: the `zohn-ahl-store` crate (`crates/store`).
+pub use zohn_ahl_store as store;
 pub mod transcript;
 
 /// The crates are the layers: each crate of `crates/` may depend only on the
@@ -38,6 +50,42 @@ mod layers {
         ("zohn-ahl-rules", &[]),
         ("zohn-ahl-narration", &["zohn-ahl-rules"]),
         ("zohn-ahl-picture", &["zohn-ahl-rules"]),
+        ("zohn-ahl-odds", &["zohn-ahl-rules"]),
+        ("zohn-ahl-domain", &["zohn-ahl-rules", "zohn-ahl-narration"]),
+        ("zohn-ahl-store", &["zohn-ahl-domain"]),
+        (
+            "zohn-ahl-service",
+            &[
+                "zohn-ahl-rules",
+                "zohn-ahl-narration",
+                "zohn-ahl-odds",
+                "zohn-ahl-domain",
+                "zohn-ahl-store",
+            ],
+        ),
+        // The two surfaces, side by side: neither uses the other.
+        (
+            "zohn-ahl-http",
+            &[
+                "zohn-ahl-rules",
+                "zohn-ahl-narration",
+                "zohn-ahl-picture",
+                "zohn-ahl-odds",
+                "zohn-ahl-domain",
+                "zohn-ahl-service",
+            ],
+        ),
+        (
+            "zohn-ahl-mcp",
+            &[
+                "zohn-ahl-rules",
+                "zohn-ahl-narration",
+                "zohn-ahl-picture",
+                "zohn-ahl-odds",
+                "zohn-ahl-domain",
+                "zohn-ahl-service",
+            ],
+        ),
     ];
 
     /// The project's crates a manifest depends on, in any dependency table.

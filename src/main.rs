@@ -82,6 +82,15 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Backup { database, to } => {
+            match zohn_ahl::server::backup(&database.database_url, &to) {
+                Ok(()) => print_out(&format!("backed up to {}\n", to.display())),
+                Err(e) => {
+                    eprintln!("zohn-ahl: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Mcp(args) => {
             match zohn_ahl::server::run_mcp_stdio(&args.database_url, &args.log) {
                 Ok(()) => ExitCode::SUCCESS,

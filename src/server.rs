@@ -39,6 +39,8 @@ pub struct Settings {
     pub addr: SocketAddr,
     /// The log filter (tracing's EnvFilter syntax).
     pub log: String,
+    /// The log's lines: for a person or for a log shipper.
+    pub log_format: LogFormat,
     /// HTTP worker threads; `None`: one per core.
     pub workers: Option<usize>,
     /// Most throws committed together.
@@ -62,6 +64,19 @@ pub struct Settings {
     pub public_url: Option<crate::http::PublicUrl>,
 }
 
+/// How the log's lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One line of text per event (a request's when its span closes),
+    /// coloured on a terminal.
+    #[default]
+    Text,
+    /// One JSON object per line: `timestamp`, `level`, `target`, the
+    /// event's `fields` and the request span's fields (`span`: method,
+    /// route, status, request id, ...), for a log shipper.
+    Json,
+}
+
 /// Read the secret key (making its file if missing), open the database
 /// (creating and migrating it), then serve until interrupted (Ctrl-C or
 /// SIGTERM: in-flight requests finish first).
@@ -70,7 +85,7 @@ pub struct Settings {
 /// [`ServerError`] when the key file cannot be used, the database cannot
 /// be opened or the address bound.
 pub fn run(args: Settings) -> Result<(), ServerError> {
-    init_log(&args.log, "info");
+    init_log(&args.log, "info", args.log_format);
     actix_web::rt::System::new().block_on(async move {
         let key_file = match &args.secret_key_file {
             Some(file) => file.clone(),
@@ -286,17 +301,25 @@ async fn stop_signal() {
 
 /// Logs to standard error, never standard output (which the stdio MCP
 /// transport owns): one line per request when its span closes
-/// (tracing-actix-web opens one span per request); colours only on a
-/// terminal.
-fn init_log(filter: &str, default: &str) {
+/// (tracing-actix-web opens one span per request); as text, coloured only
+/// on a terminal, or as one JSON object a line.
+fn init_log(filter: &str, default: &str, format: LogFormat) {
     let filter = log_filter(filter);
     let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new(log_filter(default)));
-    let _ = tracing_subscriber::fmt()
+    let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => log
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .try_init(),
+        LogFormat::Json => log
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init(),
+    };
 }
 
 /// The application the server runs: the API ([`crate::http::app`]) and
@@ -348,7 +371,7 @@ pub fn app_with_cors(
 /// # Errors
 /// [`ServerError`] when the database cannot be opened or the transport fails.
 pub fn run_mcp_stdio(url: &str, log: &str) -> Result<(), ServerError> {
-    init_log(log, "warn");
+    init_log(log, "warn", LogFormat::Text);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -375,6 +398,25 @@ pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
         let result = Service::new(store.clone()).verify().await?;
         store.close().await;
         Ok(result)
+    })
+}
+
+/// `zohn-ahl backup`: copy the SQLite database at `url` to the new file
+/// `to` (see [`Store::backup_to`]); the server may be serving it.
+///
+/// # Errors
+/// [`ServerError`] when the database cannot be opened or copied.
+pub fn backup(url: &str, to: &std::path::Path) -> Result<(), ServerError> {
+    actix_web::rt::System::new().block_on(async move {
+        if crate::store::is_postgres(url) {
+            return Err(StoreError::BackupOnPostgres.into());
+        }
+        // Copying reads no answer kept under an idempotency key: they are
+        // copied sealed, and opened by the key file kept apart.
+        let store = Store::connect_with_key(url, None).await?;
+        let copied = store.backup_to(to).await;
+        store.close().await;
+        Ok(copied?)
     })
 }
 

@@ -80,6 +80,10 @@ pub struct ServeArgs {
     /// Log filter (tracing's EnvFilter syntax), e.g. `info` or `zohn_ahl=debug`.
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+    /// The log's lines: `text` (for a person) or `json` (one JSON object a
+    /// line, with the request span's fields, for a log shipper).
+    #[arg(long, env = "ZOHN_AHL_LOG_FORMAT", value_enum, default_value_t = crate::server::LogFormat::Text)]
+    pub log_format: crate::server::LogFormat,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "ZOHN_AHL_WORKERS")]
     pub workers: Option<usize>,
@@ -161,6 +165,7 @@ impl From<ServeArgs> for crate::server::Settings {
             secret_key_file: args.secret_key_file,
             addr: args.addr,
             log: args.log,
+            log_format: args.log_format,
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
             retention_days: args.retention_days,
@@ -219,6 +224,18 @@ pub enum Command {
     /// Check every stored game: moves numbered without gaps or doubles, and
     /// each state equal to the replay of its moves. Exits 1 on any fault.
     Verify(DatabaseArgs),
+    /// Copy a SQLite database, while the server serves, to a new file: one
+    /// consistent moment of it (every throw answered before the copy
+    /// began), compacted. Restore by serving the copy (README: Backups and
+    /// restores). A PostgreSQL database is backed up with pg_dump.
+    Backup {
+        /// The database to copy.
+        #[command(flatten)]
+        database: DatabaseArgs,
+        /// The copy's file, which must not exist yet.
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
     /// Serve the game's Model Context Protocol tools over standard input
     /// and output, for a desktop chatbot client (logs go to standard error).
     Mcp(McpArgs),

@@ -10,7 +10,7 @@
 //! in `docs/rules.md`.
 //!
 //! No text told in a game contradicts the ruleset in play
-//! (`tests/narration_fidelity.rs` reads every sentence of seeded games of
+//! (`tests/it/narration_fidelity.rs` reads every sentence of seeded games of
 //! every preset and audience): a value, an extra throw, a dry branch's
 //! effect or a creek bank that another ruleset has is told only as what
 //! that reading would make of the case ("Ludii would call it a
@@ -63,5 +63,6 @@ pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use vocabulary::{
-    Audience, Cast, Citation, Detail, MoveContext, Narration, RuleStated, Segment, SegmentKind,
+    Audience, Cast, Citation, Detail, MoveContext, Narration, RuleStated, RulesStated, Segment,
+    SegmentKind,
 };

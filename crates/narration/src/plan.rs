@@ -210,7 +210,17 @@ fn notable_rules(ctx: &MoveContext<'_>) -> Vec<RuleId> {
             Event::Won { .. } | Event::CounterUnpaid { .. } => {
                 push(RuleId::counters(options.end_check))
             }
-            _ => {}
+            // No rule of their own: the move and the turn are the basics,
+            // stated on move 1; a counter paid follows from the event that
+            // caused it (a fall, a whip, a circuit), whose rule is pushed
+            // above; an extra throw's rule is chosen below; a draw ends a
+            // game stopped by hand. Listed, not matched by `_`, so that a new
+            // event does not compile until its rule is decided here.
+            Event::Moved { .. }
+            | Event::CounterPaid { .. }
+            | Event::ThrowsAgain { .. }
+            | Event::TurnPassed { .. }
+            | Event::Drawn => {}
         }
     }
     // An extra throw that survives a fall, a whip or a forced pass is worth

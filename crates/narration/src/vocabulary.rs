@@ -185,6 +185,10 @@ pub struct Segment {
     pub brief: bool,
 }
 
+/// A game's memory of the rules stated so far, by rule id (see
+/// [`Narration::rules_stated`]), kept with the game.
+pub type RulesStated = BTreeMap<String, RuleStated>;
+
 /// When a rule was last stated in a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleStated {
@@ -209,7 +213,7 @@ pub struct Narration {
     /// Rules stated so far in the game, up to and including this move: the
     /// memory the next move's narration starts from.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub rules_stated: BTreeMap<String, RuleStated>,
+    pub rules_stated: RulesStated,
 }
 
 impl Narration {

@@ -1,0 +1,193 @@
+//! The lesson page a teacher opens: `/play` starts a game, `/play/{id}`
+//! plays it. Plain HTML, CSS and JavaScript with no build step, compiled
+//! into the binary (`assets/play/`); the page talks only to this server's
+//! API and keeps in step through the game's live feed.
+//!
+//! Every answer carries a Content-Security-Policy that allows nothing but
+//! this origin's scripts, styles, images and API, and no inline code.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+
+use crate::domain::GameId;
+use crate::service::{Service, ServiceError};
+
+/// The page's Content-Security-Policy: only this origin, no inline script
+/// or style, no frames, forms only to this origin.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const NEW_HTML: &str = include_str!("../../../assets/play/new.html");
+/// The site's icon: a small SVG (the ring of spaces, the two creeks and
+/// an awl), linked from every page and also served at `/favicon.ico` for
+/// clients that ask there without reading the page.
+const FAVICON_SVG: &str = include_str!("../../../assets/play/favicon.svg");
+const GAME_HTML: &str = include_str!("../../../assets/play/game.html");
+
+/// The page's assets, by name: (content type, body).
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "play.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../assets/play/play.css"),
+    ),
+    (
+        "new.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/new.js"),
+    ),
+    (
+        "game.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/game.js"),
+    ),
+];
+
+fn page(
+    status: actix_web::http::StatusCode,
+    content_type: &str,
+    body: impl actix_web::body::MessageBody + 'static,
+) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, content_type))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+
+const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
+
+/// Where readers of the narration send a correction, as the operator
+/// configured it (`--corrections-contact`): an `https:`, `http:` or
+/// `mailto:` address. The pages show it beside the notice that the
+/// narration has not been reviewed by Kiowa educators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorrectionsContact(url::Url);
+
+impl CorrectionsContact {
+    /// Read an address.
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong with it.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let address =
+            url::Url::parse(text.trim()).map_err(|e| format!("not an address ({e}): {text:?}"))?;
+        match address.scheme() {
+            "https" | "http" | "mailto" => Ok(Self(address)),
+            other => Err(format!(
+                "must be an https:, http: or mailto: address, got {other}:"
+            )),
+        }
+    }
+
+    /// The address as written.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+/// The placeholder in the pages' footers where the corrections notice goes.
+const CORRECTIONS_SLOT: &str = "<!-- corrections -->";
+
+/// The footer's notice: the narration is not reviewed by Kiowa educators,
+/// and where to report a correction (the configured contact, or, without
+/// one, whoever runs the screen).
+fn corrections_notice(contact: Option<&CorrectionsContact>) -> String {
+    let how = contact.map_or_else(
+        || {
+            "To report a correction, tell the people who run this screen which sentence and \
+             which source it cites."
+                .to_owned()
+        },
+        |c| {
+            format!(
+                "<a id=\"corrections-link\" href=\"{}\">Report a correction</a>, naming the \
+                 sentence and the source it cites.",
+                html_escape::encode_double_quoted_attribute(c.as_str())
+            )
+        },
+    );
+    format!(
+        "<p id=\"corrections\">The narration, facts and glossary have not been reviewed by Kiowa \
+         educators. {how}</p>"
+    )
+}
+
+/// A page with its corrections notice filled in.
+fn with_notice(html: &'static str, contact: Option<&web::Data<CorrectionsContact>>) -> String {
+    html.replace(
+        CORRECTIONS_SLOT,
+        &corrections_notice(contact.map(|c| c.get_ref())),
+    )
+}
+
+/// `GET /play`: the form that starts a game.
+async fn new_game(contact: Option<web::Data<CorrectionsContact>>) -> HttpResponse {
+    page(
+        actix_web::http::StatusCode::OK,
+        HTML,
+        with_notice(NEW_HTML, contact.as_ref()),
+    )
+}
+
+/// `GET /play/{id}`: the page of one game (404 page for an unknown id).
+async fn game_page(
+    service: web::Data<Service>,
+    contact: Option<web::Data<CorrectionsContact>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, super::problem::ApiError> {
+    let Ok(id) = GameId::parse(&id) else {
+        return Ok(page(
+            actix_web::http::StatusCode::NOT_FOUND,
+            HTML,
+            NOT_FOUND_HTML,
+        ));
+    };
+    match service.game(id).await {
+        Ok(_) => Ok(page(
+            actix_web::http::StatusCode::OK,
+            HTML,
+            with_notice(GAME_HTML, contact.as_ref()),
+        )),
+        Err(ServiceError::GameNotFound(_)) => Ok(page(
+            actix_web::http::StatusCode::NOT_FOUND,
+            HTML,
+            NOT_FOUND_HTML,
+        )),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// `GET /play/assets/{name}`: a stylesheet or script of the page.
+async fn asset(req: HttpRequest) -> HttpResponse {
+    let name = req.match_info().get("name").unwrap_or_default();
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, content_type, body)) => page(actix_web::http::StatusCode::OK, content_type, *body),
+        None => super::problem::ApiError::no_route(req.path()).error_response(),
+    }
+}
+
+/// `GET /favicon.svg` and `GET /favicon.ico`: the icon, as SVG (browsers
+/// read the type from the answer, not the name).
+async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "image/svg+xml"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(FAVICON_SVG)
+}
+
+/// Register the page's routes.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/favicon.svg", web::get().to(favicon))
+        .route("/favicon.ico", web::get().to(favicon))
+        .route("/play", web::get().to(new_game))
+        .route("/play/", web::get().to(new_game))
+        .route("/play/assets/{name}", web::get().to(asset))
+        .route("/play/{id}", web::get().to(game_page));
+}

@@ -1,0 +1,572 @@
+//! Use cases: create a game, throw, stop, delete, read, purge. Each owns its
+//! transaction.
+//!
+//! Roles. A seated game has three tokens, each shown once at creation and
+//! stored only as its SHA-256 hash: one per side and one for the host (the
+//! teacher, the app). A server throw needs the mover's token or the
+//! host's; a reported physical throw needs the host's, or the mover's when
+//! the game was created with `sides_report_throws`; stopping and deleting
+//! need the host's. A game seated before hosts existed has no host token:
+//! there either side's token stops and deletes, and sides report their own
+//! throws, as they could when it was created. A game without seats takes
+//! every request from anyone.
+
+// The crates below this one, by the names the modules use.
+use zohn_ahl_domain as domain;
+use zohn_ahl_narration as narration;
+use zohn_ahl_rules as rules;
+use zohn_ahl_store as store;
+
+mod chances;
+mod command;
+mod error;
+mod feed;
+mod new_game;
+mod odds;
+mod refusal;
+mod verify;
+mod writer;
+
+pub mod fairness;
+pub mod throws;
+
+pub use chances::{ChanceTable, ChancesUnknown, states_before};
+pub use command::{
+    Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
+};
+pub use error::ServiceError;
+pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
+pub use odds::{GameOdds, solution};
+pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
+
+pub use feed::{
+    CHANNEL_BUFFER, Deletion, FEED_PER_GAME, FEED_TOTAL, FeedFull, FeedItem, FeedLimits, FeedMove,
+    Hub, Subscription, Watch, WatchEvent,
+};
+pub use writer::{HOT_GAMES, MAX_BATCH};
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::domain::{
+    Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, Seed, Setup, SideSetup, Timestamp,
+    Version,
+};
+use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer};
+use crate::throws::{FromSeed, ServerThrows};
+use writer::{Job, Thrown};
+
+type Result<T> = std::result::Result<T, ServiceError>;
+
+/// Idempotency keys being served: a game's (throws and stops), or a
+/// creation's (`None`).
+type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, IdempotencyKey)>>>;
+
+/// Removes an idempotency key from the in-flight set when dropped.
+struct InFlight {
+    set: InFlightSet,
+    entry: (Option<GameId>, IdempotencyKey),
+}
+
+impl InFlight {
+    /// Claim a key, or [`ServiceError::KeyInFlight`] when a request with it
+    /// is still being served.
+    fn claim(set: &InFlightSet, game: Option<GameId>, key: &IdempotencyKey) -> Result<Self> {
+        let entry = (game, key.clone());
+        let fresh = set
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(entry.clone());
+        if !fresh {
+            return Err(ServiceError::KeyInFlight);
+        }
+        Ok(Self {
+            set: Arc::clone(set),
+            entry,
+        })
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.set
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.entry);
+    }
+}
+
+/// The service: the rules, the narration and the store together.
+#[derive(Clone, Debug)]
+pub struct Service {
+    store: Store,
+    in_flight: InFlightSet,
+    writer: mpsc::Sender<Job>,
+    commits: Arc<AtomicU64>,
+    replays: Arc<AtomicU64>,
+    hub: Arc<Hub>,
+}
+
+impl Service {
+    /// A service over an open store, committing up to [`MAX_BATCH`] throws
+    /// together. Starts the single writer task, so it must be called inside
+    /// a Tokio runtime.
+    #[must_use]
+    pub fn new(store: Store) -> Self {
+        Self::with_max_batch(store, MAX_BATCH)
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together
+    /// (at least 1; 1 is one commit per throw). Must be called inside a
+    /// Tokio runtime.
+    #[must_use]
+    pub fn with_max_batch(store: Store, max_batch: usize) -> Self {
+        Self::with_limits(store, max_batch, FeedLimits::default())
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together
+    /// and whose live feed takes at most `feed` subscribers. Must be called
+    /// inside a Tokio runtime.
+    #[must_use]
+    pub fn with_limits(store: Store, max_batch: usize, feed: FeedLimits) -> Self {
+        Self::with_throws(store, max_batch, feed, Arc::new(FromSeed))
+    }
+
+    /// A service whose writer commits at most `max_batch` requests together,
+    /// whose live feed takes at most `feed` subscribers, and whose server
+    /// throws come from `throws` ([`FromSeed`] for a server; a scripted
+    /// source for a test). Must be called inside a Tokio runtime.
+    #[must_use]
+    pub fn with_throws(
+        store: Store,
+        max_batch: usize,
+        feed: FeedLimits,
+        throws: Arc<dyn ServerThrows>,
+    ) -> Self {
+        let max_batch = max_batch.max(1);
+        let (writer, jobs) = mpsc::channel(4 * max_batch);
+        let commits = Arc::new(AtomicU64::new(0));
+        let replays = Arc::new(AtomicU64::new(0));
+        let hub = Hub::new(feed);
+        tokio::spawn(writer::run(
+            store.clone(),
+            jobs,
+            max_batch,
+            Arc::clone(&commits),
+            Arc::clone(&replays),
+            Arc::clone(&hub),
+            throws,
+        ));
+        if store.is_postgres() {
+            tokio::spawn(feed::relay_other_writers(store.clone(), Arc::clone(&hub)));
+        }
+        Self {
+            store,
+            in_flight: Arc::default(),
+            writer,
+            commits,
+            replays,
+            hub,
+        }
+    }
+
+    /// The live feed's hub (its bounds and subscriber counts).
+    #[must_use]
+    pub fn hub(&self) -> &Hub {
+        &self.hub
+    }
+
+    /// The live feed's hub, shared (to end the feeds when the server stops).
+    #[must_use]
+    pub fn hub_handle(&self) -> Arc<Hub> {
+        Arc::clone(&self.hub)
+    }
+
+    /// Watch a game: its snapshot (or, with `resume`, the moves after move
+    /// `resume`), then each move as it is committed, then its end. The
+    /// subscription is taken before the store is read, so that no move is
+    /// missed and none told twice. Without `follow` the watch ends once
+    /// what the store holds is told. [`WatchEvent::Idle`] comes after each
+    /// `keep_alive` without news.
+    ///
+    /// # Errors
+    /// [`ServiceError::FeedFull`] beyond the subscriber bounds;
+    /// [`ServiceError::GameNotFound`]; storage errors.
+    pub async fn watch(
+        &self,
+        id: GameId,
+        resume: Option<u32>,
+        follow: bool,
+        keep_alive: std::time::Duration,
+    ) -> Result<Watch> {
+        let subscription = self.hub.subscribe(id)?;
+        Watch::begin(
+            subscription,
+            self.store.clone(),
+            id,
+            resume,
+            follow,
+            keep_alive,
+        )
+        .await
+    }
+
+    /// Transactions the writer has committed so far (each may hold many
+    /// throws).
+    #[must_use]
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Batches the writer played twice so far: rolled back because a
+    /// game's compare-and-set missed (another process wrote it without the
+    /// batch's lock seeing it), then played again from the database.
+    #[must_use]
+    pub fn replays(&self) -> u64 {
+        self.replays.load(Ordering::Relaxed)
+    }
+
+    /// The store (for readiness checks).
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The load benchmark's baseline: one tiny durable insert.
+    ///
+    /// # Errors
+    /// A storage failure.
+    #[cfg(feature = "bench-baseline")]
+    pub async fn baseline_write(&self) -> Result<i64> {
+        Ok(self.store.baseline_write().await?)
+    }
+
+    /// Whether the store answers and every migration is applied.
+    pub async fn ready(&self) -> bool {
+        self.store.ready().await.unwrap_or(false)
+    }
+
+    /// Create and store a game, answering with what `render` makes of it.
+    /// With an idempotency key (and the SHA-256 of the request's body), the
+    /// answer is kept with the game, in the same transaction, and a retry
+    /// with the same key and body within 24 hours gets it again, byte for
+    /// byte, tokens included, and makes no second game. The kept answer is
+    /// deleted when the key expires (see [`Service::purge`]) or with the
+    /// game.
+    ///
+    /// # Errors
+    /// [`ServiceError::Setup`], [`ServiceError::KeyInFlight`],
+    /// [`ServiceError::KeyReused`]; storage errors.
+    pub async fn create(
+        &self,
+        new: NewGame,
+        idempotency: Option<(IdempotencyKey, [u8; 32])>,
+        render: fn(&Created) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = idempotency
+            .as_ref()
+            .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
+            .transpose()?;
+        let (created, seats) = new_game(new)?;
+        let mut tx = self.store.begin().await?;
+        if let Some((key, hash)) = &idempotency
+            && let Some(stored) = tx.create_answer(key).await?
+        {
+            tx.rollback().await?;
+            if stored.request_hash != hash {
+                return Err(ServiceError::KeyReused);
+            }
+            return Ok(Answer {
+                location: stored.location,
+                etag: stored.etag,
+                body: stored.body,
+                replayed: true,
+            });
+        }
+        tx.insert_game(&created.game, seats.as_ref()).await?;
+        let answer = render(&created);
+        if let Some((key, hash)) = &idempotency {
+            let kept = StoredAnswer {
+                request_hash: hash.to_vec(),
+                location: answer.location.clone(),
+                etag: answer.etag.clone(),
+                body: answer.body.clone(),
+            };
+            tx.keep_create_answer(key, created.game.id, &kept).await?;
+        }
+        tx.commit().await?;
+        Ok(answer)
+    }
+
+    /// The game with this id.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`]; storage errors.
+    pub async fn game(&self, id: GameId) -> Result<Game> {
+        self.store
+            .game(id)
+            .await?
+            .ok_or(ServiceError::GameNotFound(id))
+    }
+
+    /// Play one throw for the side to move. The throw is handed to the
+    /// single writer, which plays the throws that arrive together, for any
+    /// games, in one `BEGIN IMMEDIATE` transaction (group commit; the log is
+    /// synced once for the batches committed meanwhile; see the `writer`
+    /// module): it takes the game (from
+    /// memory when it wrote it recently), checks the seat token and the
+    /// expected version, plays, narrates, writes the move and the new state
+    /// and, with an idempotency key, keeps the answer that `render` makes
+    /// from the new game and the move (without a key, `render` runs on the
+    /// caller's thread, after the commit). A throw that fails writes nothing
+    /// and does not hold back the others of its batch. The
+    /// call returns only once the batch's commit is durable. A retry with
+    /// the same key and request within 24 hours gets that answer again,
+    /// byte for byte.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
+    /// [`ServiceError::Conflict`], [`ServiceError::ThrowMismatch`],
+    /// [`ServiceError::Unauthorized`], [`ServiceError::Forbidden`],
+    /// [`ServiceError::KeyInFlight`], [`ServiceError::KeyReused`]; storage errors.
+    pub async fn throw(
+        &self,
+        id: GameId,
+        cmd: ThrowCommand,
+        render: fn(&Game, &MoveRecord) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = cmd
+            .idempotency
+            .as_ref()
+            .map(|(key, _)| InFlight::claim(&self.in_flight, Some(id), key))
+            .transpose()?;
+        let (reply, answer) = oneshot::channel();
+        let job = Job::Throw {
+            id,
+            cmd,
+            render,
+            reply,
+        };
+        self.send(job).await?;
+        match answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))?
+        {
+            Thrown::Played(game, record) => Ok(render(&game, &record)),
+            Thrown::Answer(answer) => Ok(answer),
+        }
+    }
+
+    /// Stop a game: more counters wins, equal counts are a draw. Stored as
+    /// a new version without a move, through the single writer like a
+    /// throw, and answered with what `render` makes of the stopped game and
+    /// the stop's narration. A seated game needs the host's token (or, for
+    /// a game seated before hosts existed, either side's). `If-Match` and
+    /// an idempotency key work as for a throw: a stale version is
+    /// [`ServiceError::Conflict`], a retry with the same key and request
+    /// within 24 hours gets the first answer again, byte for byte.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::GameOver`],
+    /// [`ServiceError::Conflict`], [`ServiceError::Unauthorized`],
+    /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`],
+    /// [`ServiceError::KeyInFlight`], [`ServiceError::KeyReused`]; storage errors.
+    pub async fn stop(
+        &self,
+        id: GameId,
+        cmd: StopCommand,
+        render: fn(&Game, &narration::Narration) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = cmd
+            .idempotency
+            .as_ref()
+            .map(|key| InFlight::claim(&self.in_flight, Some(id), key))
+            .transpose()?;
+        let (reply, answer) = oneshot::channel();
+        let job = Job::Stop {
+            id,
+            cmd,
+            render,
+            reply,
+        };
+        self.send(job).await?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+    }
+
+    /// Delete a game with its moves, seats and idempotency keys, through
+    /// the single writer; its live-feed watchers are told, and their
+    /// streams end. A seated game needs the host's token (or, for a
+    /// game seated before hosts existed, either side's); a game without
+    /// seats may be deleted by anyone, as anyone may play it.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::Unauthorized`],
+    /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`]; storage errors.
+    pub async fn delete(&self, id: GameId, token: Option<SeatToken>) -> Result<()> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Delete { id, token, reply }).await?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+    }
+
+    /// Purge as of `at`: delete every idempotency answer older than 24
+    /// hours (an answer to a creation holds the game's tokens) and, with a
+    /// `retention`, with its moves, seats and keys, every game finished
+    /// (won or stopped) longer ago than that, and every game left
+    /// unfinished with no move for longer than that (see
+    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)).
+    /// The candidates are found on a reader connection; the single writer
+    /// deletes them, keeping any game played meanwhile.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn purge(
+        &self,
+        at: time::OffsetDateTime,
+        retention: Option<time::Duration>,
+    ) -> Result<Purged> {
+        const CHUNK: u32 = 512;
+        let mut purged = Purged::default();
+        let games_before = retention.map(|r| Timestamp::at(at - r));
+        loop {
+            let ids = match &games_before {
+                Some(before) => self.store.games_untouched_since(before, CHUNK).await?,
+                None => Vec::new(),
+            };
+            let full = ids.len() == CHUNK as usize;
+            let (reply, answer) = oneshot::channel();
+            self.send(Job::Purge {
+                games: ids,
+                games_before: games_before.clone(),
+                keys_before: Timestamp::at(at - IDEMPOTENCY_LIFETIME),
+                reply,
+            })
+            .await?;
+            let (games, keys) = answer
+                .await
+                .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))?;
+            purged.games += games;
+            purged.keys += keys;
+            if !full || games == 0 {
+                return Ok(purged);
+            }
+        }
+    }
+
+    /// The housekeeping task: [`Service::purge`] now, then every `every`,
+    /// for ever (with `retention`, games finished or left unfinished for
+    /// longer are deleted).
+    /// Failures are logged and tried again next time.
+    pub async fn keep_house(self, retention: Option<time::Duration>, every: std::time::Duration) {
+        loop {
+            match self.purge(time::OffsetDateTime::now_utc(), retention).await {
+                Ok(p) if p.games > 0 || p.keys > 0 => {
+                    tracing::info!(games = p.games, keys = p.keys, "purged");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "the purge failed; trying again later"),
+            }
+            tokio::time::sleep(every).await;
+        }
+    }
+
+    /// Hand a job to the single writer.
+    async fn send(&self, job: Job) -> Result<()> {
+        self.writer
+            .send(job)
+            .await
+            .map_err(|_| ServiceError::Store(StoreError::Busy))
+    }
+
+    /// The game and its moves after move `after` (0: from the start), at
+    /// most `limit`, oldest first.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`]; storage errors.
+    pub async fn moves(
+        &self,
+        id: GameId,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Game, Vec<MoveRecord>)> {
+        let game = self.game(id).await?;
+        let moves = self.store.moves(id, after, limit).await?;
+        Ok((game, moves))
+    }
+
+    /// Move number `n`.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::MoveNotFound`]; storage errors.
+    pub async fn move_record(&self, id: GameId, n: u32) -> Result<MoveRecord> {
+        match self.store.move_record(id, n).await? {
+            Some(m) => Ok(m),
+            None => {
+                self.game(id).await?;
+                Err(ServiceError::MoveNotFound(id, n))
+            }
+        }
+    }
+}
+
+/// A new game (not yet stored) and, for a seated game, its tokens and
+/// their hashes.
+fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
+    let default_players = usize::from(new.preset.default_players());
+    let sides = new.sides.map(|(name, players)| {
+        let players = if players.is_empty() {
+            if default_players == 1 {
+                vec![name.clone()]
+            } else {
+                (1..=default_players)
+                    .map(|i| format!("{name} {i}"))
+                    .collect()
+            }
+        } else {
+            players
+        };
+        SideSetup { name, players }
+    });
+    let setup = Setup {
+        preset: new.preset,
+        options: new.options,
+        sides,
+        first: new.first,
+        audience: new.audience,
+        detail: new.detail,
+    };
+    let table = setup.table()?;
+    let (seed, seeded) = match new.seed {
+        Some(seed) => (seed, true),
+        None => (Seed::fresh(), false),
+    };
+    let now = Timestamp::now();
+    let game = Game {
+        id: GameId::new(),
+        created_at: now.clone(),
+        updated_at: now,
+        state: rules::GameState::new(&table),
+        setup,
+        seed,
+        seeded,
+        seated: new.seats,
+        sides_report_throws: new.seats && new.sides_report_throws,
+        version: Version::NEW,
+        told_facts: Vec::new(),
+    };
+    let tokens = new.seats.then(|| Tokens {
+        sides: [SeatToken::fresh(), SeatToken::fresh()],
+        host: SeatToken::fresh(),
+    });
+    let seats = tokens.as_ref().map(|t| Seats {
+        sides: [t.sides[0].hash(), t.sides[1].hash()],
+        host: Some(t.host.hash()),
+    });
+    Ok((Created { game, tokens }, seats))
+}

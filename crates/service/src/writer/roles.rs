@@ -1,0 +1,94 @@
+//! Who may do what in a seated game (the side to move, the host), and the
+//! hashes that bind an idempotency key to its request and credentials.
+
+use sha2::{Digest, Sha256};
+
+use super::{Hot, Result};
+use crate::domain::SeatToken;
+use crate::rules::Side;
+use crate::store::WriteTx;
+use crate::{ServiceError, StopCommand, ThrowCommand};
+
+/// The hash that a replay under the same idempotency key must match: the
+/// body, the credentials and the expected version, so that a replay needs
+/// the very same request.
+pub(super) fn request_hash(cmd: &ThrowCommand) -> Option<[u8; 32]> {
+    cmd.idempotency.as_ref().map(|(_, body_hash)| {
+        let mut h = Sha256::new();
+        h.update(body_hash);
+        h.update(cmd.token.as_ref().map_or("", SeatToken::as_str).as_bytes());
+        h.update(
+            cmd.expected_version
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        );
+        h.finalize().into()
+    })
+}
+
+/// The hash that a stop's replay under the same idempotency key must match:
+/// the operation, the credentials and the expected version (a stop has no
+/// body; a throw's hash never equals a stop's, so one key cannot serve
+/// both).
+pub(super) fn stop_request_hash(cmd: &StopCommand) -> Option<[u8; 32]> {
+    cmd.idempotency.as_ref().map(|_| {
+        let mut h = Sha256::new();
+        h.update(b"stop\0");
+        h.update(cmd.token.as_ref().map_or("", SeatToken::as_str).as_bytes());
+        h.update(b"\0");
+        h.update(
+            cmd.expected_version
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        );
+        h.finalize().into()
+    })
+}
+
+/// Whom a request speaks for in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// A game without seats: anyone may do anything.
+    Anyone,
+    /// A side's token.
+    Side(Side),
+    /// The host's token.
+    Host,
+}
+
+/// The role a token gives in this game. [`ServiceError::Unauthorized`] for
+/// no token, or one that is no token of any game; [`ServiceError::Forbidden`]
+/// for another game's.
+pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&SeatToken>) -> Result<Role> {
+    if !hot.game.seated {
+        return Ok(Role::Anyone);
+    }
+    let hash = token.ok_or(ServiceError::Unauthorized)?.hash();
+    let seats = hot.seats.unwrap_or_default();
+    if seats.host == Some(hash) {
+        return Ok(Role::Host);
+    }
+    if let Some(&side) = Side::BOTH.iter().find(|s| seats.sides[s.index()] == hash) {
+        return Ok(Role::Side(side));
+    }
+    if tx.seat_of(&hash).await?.is_some() {
+        return Err(ServiceError::Forbidden);
+    }
+    Err(ServiceError::Unauthorized)
+}
+
+/// Check a token for what only the host may do (stop, delete): the host's
+/// token, or anyone in a game without seats, or either side's in a game
+/// seated before hosts existed.
+pub(super) async fn check_host(
+    tx: &mut WriteTx,
+    hot: &Hot,
+    token: Option<&SeatToken>,
+    action: &'static str,
+) -> Result<()> {
+    match role(tx, hot, token).await? {
+        Role::Anyone | Role::Host => Ok(()),
+        Role::Side(_) if hot.seats.is_some_and(|s| s.host.is_none()) => Ok(()),
+        Role::Side(_) => Err(ServiceError::HostOnly(action)),
+    }
+}

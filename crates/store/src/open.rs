@@ -1,0 +1,479 @@
+//! Opening the store: the connections, the embedded migrations (under the
+//! write lock), the checkpointer, readiness and the write-ahead log's wrap.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use sqlx::SqlitePool;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use tokio::sync::Notify;
+
+use super::secret::{POSTGRES_KEY_FILE, SecretKey};
+use super::wal::LogFile;
+use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
+
+/// WAL frames (pages) past which the writer lets the write-ahead log start
+/// again from its beginning (64 MiB of 4 KiB pages; see
+/// [`Store::wrap_wal`]): under a steady load the checkpointer seldom
+/// catches up on its own, and the log would otherwise grow without bound.
+pub const WAL_WRAP_FRAMES: i64 = 16_384;
+
+/// The checkpointer's pause after each checkpoint: the commits made
+/// meanwhile share the next one, which copies a page written by many of
+/// them once.
+pub const CHECKPOINT_PAUSE: Duration = Duration::from_millis(2);
+
+/// Copy the write-ahead log into the database, off the writer's path: the
+/// writer's own automatic checkpoint is off, so that no request waits for
+/// one. Runs a passive checkpoint (it never waits for a lock) after a
+/// commit, at most one per [`CHECKPOINT_PAUSE`], and notes the log's size
+/// in `wal_frames`. Ends when the store is closed.
+async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<AtomicI64>) {
+    loop {
+        wrote.notified().await;
+        tokio::time::sleep(CHECKPOINT_PAUSE).await;
+        if pool.is_closed() {
+            return;
+        }
+        let passive: std::result::Result<(i64, i64, i64), _> =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_one(&pool)
+                .await;
+        match passive {
+            Ok((_, log, _)) => wal_frames.store(log, Ordering::Relaxed),
+            Err(e) => {
+                if pool.is_closed() {
+                    return;
+                }
+                tracing::warn!(error = %e, "checkpoint failed");
+            }
+        }
+    }
+}
+
+/// The embedded migrations.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// The migration after which the moves are converted into the log's binary
+/// form (see [`convert_moves`]).
+const MOVE_LOG_MIGRATION: i64 = 5;
+
+/// Convert the moves kept as JSON records (`moves`, before migration 0006)
+/// into the log's binary form (`move_log`, made by 0005), and give each
+/// game the memory of the rules stated that its last move's narration
+/// kept. Does nothing once 0006 is applied (`move_log` is gone then).
+async fn convert_moves(conn: &mut sqlx::SqliteConnection) -> Result<()> {
+    use std::collections::HashMap;
+
+    use sqlx::Row;
+
+    use super::{from_json, to_json};
+    use crate::domain::LoggedMove;
+    use crate::domain::MoveRecord;
+
+    let pending: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'move_log'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if pending == 0 {
+        return Ok(());
+    }
+    // Each game's last move and its memory of the rules stated.
+    let mut memory: HashMap<String, (i64, String)> = HashMap::new();
+    let mut after = 0i64;
+    loop {
+        let rows = sqlx::query(
+            "SELECT rowid, game_id, n, created_at, body FROM moves WHERE rowid > ? ORDER BY rowid LIMIT 1024",
+        )
+        .bind(after)
+        .fetch_all(&mut *conn)
+        .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.try_get("rowid")?;
+        for row in &rows {
+            let game: String = row.try_get("game_id")?;
+            let n: i64 = row.try_get("n")?;
+            let record: MoveRecord = from_json(row.try_get::<&str, _>("body")?)?;
+            sqlx::query("INSERT INTO move_log (game_id, n, created_at, body) VALUES (?, ?, ?, ?)")
+                .bind(&game)
+                .bind(n)
+                .bind(row.try_get::<&str, _>("created_at")?)
+                .bind(LoggedMove::of(&record).encode())
+                .execute(&mut *conn)
+                .await?;
+            let latest = memory.get(&game).is_none_or(|(last, _)| *last < n);
+            if latest {
+                memory.insert(game, (n, to_json(&record.narration.rules_stated)?));
+            }
+        }
+    }
+    for (game, (_, rules_stated)) in memory {
+        sqlx::query("UPDATE games SET rules_stated = ? WHERE id = ?")
+            .bind(rules_stated)
+            .bind(game)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// How long a start waits for another process's migrations at most.
+const MIGRATION_WAIT: Duration = Duration::from_secs(120);
+
+/// Apply the pending migrations under the database's write lock (the moves
+/// converted into the log's binary form between 0005 and 0006, in the same
+/// transaction).
+///
+/// sqlx's SQLite migrator takes no lock of its own, so two processes
+/// started together on a fresh file would both apply the first migration
+/// and one would fail. Here the whole run happens inside one `BEGIN
+/// IMMEDIATE` transaction (each migration a savepoint of it): the first
+/// process to take the write lock applies everything, the others wait for
+/// the lock (retrying past the busy time-out) and then find nothing to do.
+///
+/// With a secret key, the answers a version before kept in clear are then
+/// sealed under it, in the same transaction (see `keys::seal_clear_answers`).
+async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> {
+    use sqlx::Connection;
+    let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
+    let mut conn = writer.acquire().await?;
+    loop {
+        match conn.begin_with("BEGIN IMMEDIATE").await {
+            Ok(mut tx) => {
+                MIGRATOR
+                    .run_direct(Some(MOVE_LOG_MIGRATION), &mut *tx, false)
+                    .await?;
+                convert_moves(&mut tx).await?;
+                MIGRATOR.run_direct(None, &mut *tx, false).await?;
+                let sealed = match secret {
+                    Some(secret) => super::keys::seal_clear_answers(&mut tx, secret).await?,
+                    None => 0,
+                };
+                tx.commit().await?;
+                if sealed > 0 {
+                    tracing::info!(
+                        answers = sealed,
+                        "sealed the idempotency answers an earlier version kept in clear"
+                    );
+                }
+                return Ok(());
+            }
+            Err(e) => match StoreError::from(e) {
+                StoreError::Busy if tokio::time::Instant::now() < deadline => {}
+                other => return Err(other),
+            },
+        }
+    }
+}
+
+/// Open a pool, retrying while the file is busy: on a fresh file another
+/// process may hold the lock while it switches the file to WAL or migrates
+/// it, and SQLite answers the switch with SQLITE_BUSY at once, whatever the
+/// busy time-out.
+async fn open_pool(pool: SqlitePoolOptions, options: SqliteConnectOptions) -> Result<SqlitePool> {
+    let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
+    loop {
+        match pool.clone().connect_with(options.clone()).await {
+            Ok(pool) => return Ok(pool),
+            Err(e) => match StoreError::from(e) {
+                StoreError::Busy if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                other => return Err(other),
+            },
+        }
+    }
+}
+
+/// The SQLite connection options of `url` (`sqlite://path`, `sqlite:path`
+/// or a plain path), creating the file if missing.
+fn sqlite_options(url: &str) -> Result<SqliteConnectOptions> {
+    if url.contains(":memory:") || url.contains("mode=memory") {
+        return Err(StoreError::InMemory);
+    }
+    let url = if url.starts_with("sqlite:") {
+        url.to_owned()
+    } else {
+        format!("sqlite://{url}")
+    };
+    Ok(SqliteConnectOptions::from_str(&url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .busy_timeout(BUSY_TIMEOUT)
+        .foreign_keys(true))
+}
+
+impl Store {
+    /// Open and migrate the database at `url` (see
+    /// [`Store::connect_with_key`]), with the secret key in its default
+    /// file ([`Store::default_key_file`]), made if missing.
+    ///
+    /// # Errors
+    /// [`StoreError::SecretKey`] when the key file cannot be used; as
+    /// [`Store::connect_with_key`].
+    pub async fn connect(url: &str) -> Result<Self> {
+        let secret = SecretKey::load_or_create(&Self::default_key_file(url)?)?;
+        Self::connect_with_key(url, Some(secret)).await
+    }
+
+    /// Where the secret key of the database at `url` is kept when no file
+    /// is named: beside a SQLite database's file, its name with `.key`
+    /// added (`zohn-ahl.db.key`); for PostgreSQL, [`POSTGRES_KEY_FILE`] in
+    /// the working directory.
+    ///
+    /// # Errors
+    /// [`StoreError::InMemory`] for an in-memory SQLite URL; a SQLite URL
+    /// that does not parse.
+    pub fn default_key_file(url: &str) -> Result<PathBuf> {
+        if super::pg::is_postgres(url) {
+            return Ok(PathBuf::from(POSTGRES_KEY_FILE));
+        }
+        let mut path = sqlite_options(url)?.get_filename().as_os_str().to_owned();
+        path.push(".key");
+        Ok(PathBuf::from(path))
+    }
+
+    /// Open and migrate the database at `url`: PostgreSQL for
+    /// `postgres://...` (or `postgresql://`); otherwise SQLite, creating
+    /// the file if missing (`sqlite://path`, `sqlite:path` or a plain
+    /// path). The answers kept under idempotency keys are sealed with
+    /// `secret`, and those a version before kept in clear are sealed at
+    /// once; without a key (a store that only reads games, such as
+    /// `verify`'s) none can be kept or read.
+    ///
+    /// # Errors
+    /// [`StoreError::InMemory`] for an in-memory SQLite URL; otherwise any
+    /// error connecting to or migrating the database.
+    pub async fn connect_with_key(url: &str, secret: Option<SecretKey>) -> Result<Self> {
+        if super::pg::is_postgres(url) {
+            let pool = super::pg::connect(url).await?;
+            if let Some(secret) = &secret {
+                let sealed = super::pg::seal_clear_answers(&pool, secret).await?;
+                if sealed > 0 {
+                    tracing::info!(
+                        answers = sealed,
+                        "sealed the idempotency answers an earlier version kept in clear"
+                    );
+                }
+            }
+            return Ok(Self {
+                backend: Backend::Postgres(pool),
+                wrote: Arc::new(Notify::new()),
+                wal_frames: Arc::new(AtomicI64::new(0)),
+                wal_wrap_frames: WAL_WRAP_FRAMES,
+                secret,
+            });
+        }
+        let base = sqlite_options(url)?;
+        // No checkpoint on the writer's path (see `checkpoints`); its
+        // commits do not wait for the disk (`sync_log` syncs the log after
+        // them, see `WriteTx::commit`); a larger page cache than the
+        // default 2 MiB, and statement journals (a batch's multi-row
+        // statements) in memory.
+        let left_log = super::wal::left_beside(base.get_filename());
+        let writer = open_pool(
+            // Kept open while the store is: SQLite removes the log when
+            // its last connection closes, and the log synced is this one's.
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .acquire_timeout(BUSY_TIMEOUT),
+            base.clone()
+                .synchronous(SqliteSynchronous::Normal)
+                .pragma("wal_autocheckpoint", "0")
+                .pragma("cache_size", "-8192")
+                .pragma("temp_store", "memory"),
+        )
+        .await?;
+        migrate(&writer, secret.as_ref()).await?;
+        let log = LogFile::open(base.get_filename()).await?;
+        if left_log {
+            tracing::info!(
+                "a write-ahead log lay beside the database (a stop that was not clean, or another \
+                 process has the database open): its commits were read back"
+            );
+        }
+        let readers = open_pool(
+            SqlitePoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(BUSY_TIMEOUT),
+            base.clone().read_only(true),
+        )
+        .await?;
+        let checkpointer = open_pool(
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(BUSY_TIMEOUT),
+            base,
+        )
+        .await?;
+        let wrote = Arc::new(Notify::new());
+        let wal_frames = Arc::new(AtomicI64::new(0));
+        tokio::spawn(checkpoints(
+            checkpointer.clone(),
+            Arc::clone(&wrote),
+            Arc::clone(&wal_frames),
+        ));
+        Ok(Self {
+            backend: Backend::Sqlite(SqlitePools {
+                writer,
+                readers,
+                checkpointer,
+                log,
+            }),
+            wrote,
+            wal_frames,
+            wal_wrap_frames: WAL_WRAP_FRAMES,
+            secret,
+        })
+    }
+
+    /// Close the pools, waiting for connections to finish. On SQLite the
+    /// writer's connection closes last: the last connection to close copies
+    /// the write-ahead log into the database and removes the log and its
+    /// shared-memory file, which a read-only reader cannot do, so that a
+    /// stopped server leaves the database as one file.
+    pub async fn close(&self) {
+        match &self.backend {
+            Backend::Sqlite(pools) => {
+                pools.readers.close().await;
+                pools.checkpointer.close().await;
+                self.wrote.notify_one();
+                pools.writer.close().await;
+            }
+            Backend::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// Whether [`Store::close`] has been called.
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        match &self.backend {
+            Backend::Sqlite(pools) => pools.writer.is_closed(),
+            Backend::Postgres(pool) => pool.is_closed(),
+        }
+    }
+
+    /// The writes of every instance on the database, as each commits
+    /// (PostgreSQL; `None` for SQLite, where this process is the only
+    /// writer).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn writes(&self) -> Result<Option<super::pg::Writes>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(pool) => Ok(Some(super::pg::Writes::listen(pool).await?)),
+        }
+    }
+
+    /// Whether the database answers and every embedded migration is applied.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn ready(&self) -> Result<bool> {
+        let readers = match &self.backend {
+            // A log that could not be synced: no write is taken again.
+            Backend::Sqlite(pools) if pools.log.failed() => return Ok(false),
+            Backend::Sqlite(pools) => &pools.readers,
+            Backend::Postgres(pool) => return super::pg::ready(pool).await,
+        };
+        let applied: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success = 1")
+                .fetch_one(readers)
+                .await?;
+        let embedded = MIGRATOR.iter().count();
+        Ok(usize::try_from(applied).unwrap_or(0) >= embedded)
+    }
+
+    /// The version of the last migration applied to the database (that of
+    /// the newest embedded migration once the store is open), for the
+    /// start-up log.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn schema_version(&self) -> Result<Option<i64>> {
+        const LAST: &str = "SELECT MAX(version) FROM _sqlx_migrations WHERE success";
+        match &self.backend {
+            Backend::Sqlite(pools) => sqlx::query_scalar(LAST).fetch_one(&pools.readers).await,
+            Backend::Postgres(pool) => sqlx::query_scalar(LAST).fetch_one(pool).await,
+        }
+        .map_err(StoreError::from)
+    }
+
+    /// The newest embedded migration's version for this store's backend.
+    #[must_use]
+    pub fn latest_migration(&self) -> Option<i64> {
+        let migrator = match &self.backend {
+            Backend::Sqlite(_) => &MIGRATOR,
+            Backend::Postgres(_) => &super::pg::MIGRATOR,
+        };
+        migrator.iter().map(|m| m.version).max()
+    }
+
+    /// Make every transaction committed so far durable: on SQLite, sync the
+    /// write-ahead log (after [`WriteTx::commit_unsynced`](super::WriteTx::commit_unsynced));
+    /// nothing to do on PostgreSQL, whose commits wait for its log.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the log cannot be synced.
+    pub async fn sync_log(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(pools) => pools.log.sync().await,
+            Backend::Postgres(_) => Ok(()),
+        }
+    }
+
+    /// How many times the write-ahead log was synced so far (SQLite; 0 on
+    /// PostgreSQL).
+    #[must_use]
+    pub fn log_syncs(&self) -> u64 {
+        match &self.backend {
+            Backend::Sqlite(pools) => pools.log.syncs(),
+            Backend::Postgres(_) => 0,
+        }
+    }
+
+    /// The same store, letting the write-ahead log wrap past `frames` (4 KiB
+    /// pages) instead of [`WAL_WRAP_FRAMES`] (at least 1).
+    #[must_use]
+    pub fn with_wal_wrap_frames(mut self, frames: i64) -> Self {
+        self.wal_wrap_frames = frames.max(1);
+        self
+    }
+
+    /// Let the write-ahead log start again from its beginning once it has
+    /// passed [`WAL_WRAP_FRAMES`] (or the bound set by
+    /// [`Store::with_wal_wrap_frames`]): between two transactions, the writer
+    /// copies the few frames the checkpointer has not copied yet (a passive
+    /// checkpoint on its own connection), and SQLite then writes the next
+    /// transaction from the log's start. Returns whether it did; does
+    /// nothing (and costs nothing) below the bound, or when a checkpoint is
+    /// running (then the next call tries again).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn wrap_wal(&self) -> Result<bool> {
+        let Backend::Sqlite(pools) = &self.backend else {
+            return Ok(false);
+        };
+        if self.wal_frames.load(Ordering::Relaxed) < self.wal_wrap_frames {
+            return Ok(false);
+        }
+        let (busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&pools.writer)
+            .await?;
+        let done = busy == 0 && log == copied;
+        if done {
+            self.wal_frames.store(0, Ordering::Relaxed);
+        }
+        Ok(done)
+    }
+}

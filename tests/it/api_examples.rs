@@ -1,0 +1,511 @@
+//! One full example per JSON answer and problem of the document: real
+//! answers of the server, recorded here into `openapi/examples.json` (keyed
+//! by operation id and status), which the document's conventions attach to
+//! each answer's `application/json` or `application/problem+json`
+//! (`crates/http/src/contract.rs`); the refusals made below the handlers (414, 431)
+//! share one, and what cannot be provoked on demand ([`CANNOT_PROVOKE`])
+//! has none. Swagger UI used
+//! to assemble an example from each property's own, which contradicted
+//! itself (`"created_at": "string"`, `result: "won"` beside
+//! `extra_throw_pending: true`); a recorded answer cannot.
+//!
+//! `UPDATE_EXAMPLES=1 cargo test --test it api_examples::` records them again
+//! (and fails, on purpose); then `UPDATE_OPENAPI=1 cargo test --test
+//! it api_reference::` puts them in the committed document.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use common::{Bound, get, post_json, send, spawn_app};
+use serde_json::{Value, json};
+
+const EXAMPLES_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/examples.json");
+
+/// Lists longer than this are cut in an example (the first ones kept).
+const MOST_ITEMS: usize = 2;
+
+/// A real answer: its status and JSON, cut to [`MOST_ITEMS`] items.
+async fn answer(app: &Bound, req: actix_web::test::TestRequest) -> (String, Value) {
+    let r = send(app, req).await;
+    let mut body = r.json();
+    if let Some(Value::Array(items)) = body.get_mut("items") {
+        items.truncate(MOST_ITEMS);
+    }
+    (r.status.as_u16().to_string(), body)
+}
+
+/// A read answered 503 while the server solves (statistics, odds): asked
+/// again until it is answered.
+async fn solved(app: &Bound, path: &str) -> (String, Value) {
+    let start = Instant::now();
+    loop {
+        let (status, body) = answer(app, get(path)).await;
+        if status != "503" {
+            return (status, body);
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "{path}: 503");
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Every operation's success answered by a real server, by operation id.
+async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
+    let (_db, app) = spawn_app().await;
+    let mut out: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+    let mut put = |id: &str, (status, body): (String, Value)| {
+        out.entry(id.to_owned()).or_default().insert(status, body);
+    };
+    let created = answer(
+        &app,
+        post_json(
+            "/v1/games",
+            &json!({"seed": "example", "sides": {"a": {"name": "Hawks"}, "b": {"name": "Foxes"}}}),
+        ),
+    )
+    .await;
+    let id = created.1["id"].as_str().unwrap().to_owned();
+    put("create_game", created);
+    let game = format!("/v1/games/{id}");
+    // The ruleset's odds solved first, so that every move's `chances` are
+    // in the examples (a throw's answer does not wait for a solve).
+    solved(&app, &format!("{game}/odds")).await;
+    for _ in 0..3 {
+        let thrown = answer(&app, common::post_empty(&format!("{game}/throws"))).await;
+        put("play_throw", thrown);
+    }
+    put("get_game", answer(&app, get(&game)).await);
+    put(
+        "list_moves",
+        answer(&app, get(&format!("{game}/moves"))).await,
+    );
+    put(
+        "get_move",
+        answer(&app, get(&format!("{game}/moves/2"))).await,
+    );
+    put("get_odds", solved(&app, &format!("{game}/odds")).await);
+    put(
+        "get_game_fairness",
+        answer(&app, get(&format!("{game}/fairness"))).await,
+    );
+    put(
+        "get_class_fairness",
+        answer(&app, get(&format!("/v1/fairness?game={id}"))).await,
+    );
+    put(
+        "stop_game",
+        answer(&app, common::post_empty(&format!("{game}/stop"))).await,
+    );
+    put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
+    put(
+        "get_ruleset",
+        answer(&app, get("/v1/rulesets/composite")).await,
+    );
+    put(
+        "get_ruleset_statistics",
+        solved(&app, "/v1/rulesets/composite/statistics").await,
+    );
+    put("list_throw_tables", answer(&app, get("/v1/sticks")).await);
+    put("list_sources", answer(&app, get("/v1/sources")).await);
+    put(
+        "get_source",
+        answer(&app, get("/v1/sources/culin1907")).await,
+    );
+    let terms = answer(&app, get("/v1/glossary")).await;
+    let term = terms.1["items"][0]["id"].as_str().unwrap().to_owned();
+    put("list_glossary_terms", terms);
+    put(
+        "get_glossary_term",
+        answer(&app, get(&format!("/v1/glossary/{term}"))).await,
+    );
+    let facts = answer(&app, get("/v1/facts")).await;
+    let fact = facts.1["items"][0]["id"].as_str().unwrap().to_owned();
+    put("list_facts", facts);
+    put(
+        "get_fact",
+        answer(&app, get(&format!("/v1/facts/{fact}"))).await,
+    );
+    let rules = answer(&app, get("/v1/rules")).await;
+    let rule = rules.1["items"][0]["id"].as_str().unwrap().to_owned();
+    put("list_rules", rules);
+    put(
+        "get_rule",
+        answer(&app, get(&format!("/v1/rules/{rule}"))).await,
+    );
+    put("check_health", answer(&app, get("/healthz")).await);
+    put("check_readiness", answer(&app, get("/readyz")).await);
+    for (id, status, body) in problems(&app).await {
+        out.entry(id).or_default().entry(status).or_insert(body);
+    }
+    out
+}
+
+/// A game id no game has.
+const UNKNOWN: &str = "00000000-0000-4000-8000-000000000000";
+
+/// Query parameters each with a value no operation takes: every operation
+/// that knows one of them refuses it (400); the others ignore them.
+const BAD_QUERY: &str =
+    "format=xml&audience=nobody&detail=nobody&limit=0&preset=monopoly&since=x&follow=x";
+
+/// `path` with its parameters filled in for a `status` refusal: unknown
+/// things for 404, malformed ones (and `BAD_QUERY`) for 400.
+fn refused_path(path: &str, status: &str, game: &str) -> Option<String> {
+    let (id, other, query) = match status {
+        "404" if path.starts_with("/v1/games/") => (UNKNOWN, "no-such-thing", ""),
+        "404" if path == "/v1/fairness" => return Some(format!("/v1/fairness?game={UNKNOWN}")),
+        "404" => ("no-such-thing", "no-such-thing", ""),
+        "400" if path.contains("{n}") => (game, "0", BAD_QUERY),
+        "400" => ("Bad%20Id", "Bad%20Id", BAD_QUERY),
+        _ => return None,
+    };
+    let filled = path
+        .replace("{id}", id)
+        .replace("{term}", other)
+        .replace("{rule}", other)
+        .replace(
+            "{preset}",
+            if status == "404" {
+                "monopoly"
+            } else {
+                "composite"
+            },
+        )
+        .replace("{n}", if status == "404" { "1" } else { "0" });
+    Some(if query.is_empty() {
+        filled
+    } else {
+        format!("{filled}?{query}")
+    })
+}
+
+/// Real refusals: each read's 400 and 404 from the document's paths, and
+/// the writes' refusals provoked one by one; as (operation id, status,
+/// problem). Statuses the server cannot be made to answer on demand (503)
+/// are not among them.
+async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
+    use actix_web::test::TestRequest;
+    let mut out = Vec::new();
+    let game = answer(app, post_json("/v1/games", &json!({"seed": "refusals"})))
+        .await
+        .1;
+    let game = game["id"].as_str().unwrap().to_owned();
+    let doc: Value = zohn_ahl::http::openapi();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let Some(get_op) = item.get("get") else {
+            continue;
+        };
+        for status in ["400", "404"] {
+            if get_op["responses"].get(status).is_none() {
+                continue;
+            }
+            let Some(uri) = refused_path(path, status, &game) else {
+                continue;
+            };
+            let (got, body) = answer(app, get(&uri)).await;
+            if got == status {
+                let id = get_op["operationId"].as_str().unwrap().to_owned();
+                out.push((id, got, body));
+            }
+        }
+    }
+    let seated = answer(app, post_json("/v1/games", &json!({"seats": true})))
+        .await
+        .1;
+    let (seated_id, side_b) = (
+        seated["id"].as_str().unwrap().to_owned(),
+        seated["seat_tokens"]["b"].as_str().unwrap().to_owned(),
+    );
+    let stopped = answer(app, post_json("/v1/games", &json!({}))).await.1;
+    let stopped = stopped["id"].as_str().unwrap().to_owned();
+    answer(
+        app,
+        common::post_empty(&format!("/v1/games/{stopped}/stop")),
+    )
+    .await;
+    let big = json!({"seed": "x".repeat(20_000)});
+    let writes: Vec<(&str, TestRequest)> = vec![
+        (
+            "create_game",
+            TestRequest::post()
+                .uri("/v1/games")
+                .insert_header(("content-type", "application/json"))
+                .set_payload("{"),
+        ),
+        ("create_game", post_json("/v1/games", &big)),
+        (
+            "create_game",
+            TestRequest::post()
+                .uri("/v1/games")
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("{}"),
+        ),
+        (
+            "create_game",
+            post_json(
+                "/v1/games",
+                &json!({"sides": {"a": {"name": "Hawks"}, "b": {"name": "hawks"}}}),
+            ),
+        ),
+        (
+            "play_throw",
+            common::post_empty("/v1/games/not-a-game/throws"),
+        ),
+        (
+            "play_throw",
+            common::post_empty(&format!("/v1/games/{UNKNOWN}/throws")),
+        ),
+        (
+            "play_throw",
+            common::post_empty(&format!("/v1/games/{seated_id}/throws")),
+        ),
+        (
+            "play_throw",
+            common::post_empty(&format!("/v1/games/{seated_id}/throws"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "play_throw",
+            common::post_empty(&format!("/v1/games/{stopped}/throws")),
+        ),
+        (
+            "play_throw",
+            common::post_empty(&format!("/v1/games/{game}/throws"))
+                .insert_header(("if-match", "\"7\"")),
+        ),
+        (
+            "play_throw",
+            post_json(&format!("/v1/games/{game}/throws"), &big),
+        ),
+        (
+            "play_throw",
+            TestRequest::post()
+                .uri(&format!("/v1/games/{game}/throws"))
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("{}"),
+        ),
+        (
+            "play_throw",
+            post_json(
+                &format!("/v1/games/{game}/throws"),
+                &json!({"spinner": "six"}),
+            ),
+        ),
+        ("stop_game", common::post_empty("/v1/games/not-a-game/stop")),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{UNKNOWN}/stop")),
+        ),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{seated_id}/stop")),
+        ),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{seated_id}/stop"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{stopped}/stop")),
+        ),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{game}/stop"))
+                .insert_header(("if-match", "\"7\"")),
+        ),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{game}/stop"))
+                .insert_header(("idempotency-key", "k")),
+        ),
+        (
+            "stop_game",
+            common::post_empty(&format!("/v1/games/{game}/stop"))
+                .insert_header(("idempotency-key", "k"))
+                .insert_header(("authorization", "Bearer someone-else")),
+        ),
+        ("get_odds", get(&format!("/v1/games/{stopped}/odds"))),
+        (
+            "delete_game",
+            TestRequest::delete().uri("/v1/games/not-a-game"),
+        ),
+        (
+            "delete_game",
+            TestRequest::delete().uri(&format!("/v1/games/{UNKNOWN}")),
+        ),
+        (
+            "delete_game",
+            TestRequest::delete().uri(&format!("/v1/games/{seated_id}")),
+        ),
+        (
+            "delete_game",
+            TestRequest::delete()
+                .uri(&format!("/v1/games/{seated_id}"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "create_game",
+            post_json("/v1/games", &json!({}))
+                .insert_header(("origin", "https://elsewhere.example")),
+        ),
+        (
+            "check_health",
+            get(&format!("/healthz?pad={}", "x".repeat(17_000))),
+        ),
+        (
+            "check_health",
+            (0..70).fold(get("/healthz"), |r, i| {
+                r.insert_header((format!("x-pad-{i}"), "x"))
+            }),
+        ),
+    ];
+    for (id, req) in writes {
+        let (status, body) = answer(app, req).await;
+        if status.starts_with('4') {
+            out.push((id.to_owned(), status, body));
+        }
+    }
+    out
+}
+
+/// Answers the server cannot be made to give on demand, which keep no
+/// example: 503 (the store busy, a feed full, odds being solved), a
+/// creation's 409 (a retry while the first is being served) and the odds'
+/// 422 (a ruleset too large to solve).
+const CANNOT_PROVOKE: [(&str, &str); 3] =
+    [("*", "503"), ("create_game", "409"), ("get_odds", "422")];
+
+/// The `application/json` and `application/problem+json` answers of the
+/// document, but those of [`CANNOT_PROVOKE`], as (operation id, status,
+/// media type object).
+fn json_answers(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut out = Vec::new();
+    for item in doc["paths"].as_object().unwrap().values() {
+        for (method, op) in item.as_object().unwrap() {
+            if method == "head" {
+                continue;
+            }
+            let id = op["operationId"].as_str().unwrap();
+            for (status, response) in op["responses"].as_object().unwrap() {
+                if CANNOT_PROVOKE
+                    .iter()
+                    .any(|&(o, st)| (o == "*" || o == id) && st == status)
+                {
+                    continue;
+                }
+                for media in ["application~1json", "application~1problem+json"] {
+                    if let Some(media) = response.pointer(&format!("/content/{media}")) {
+                        out.push((id.to_owned(), status.clone(), media.clone()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[actix_web::test]
+async fn every_json_answer_has_one_full_example_recorded_from_the_server() {
+    let recorded = record().await;
+    let committed: Value =
+        serde_json::from_str(&std::fs::read_to_string(EXAMPLES_PATH).unwrap_or_default())
+            .unwrap_or(Value::Null);
+    let keys = |v: &Value| -> Vec<(String, String)> {
+        v.as_object()
+            .into_iter()
+            .flatten()
+            .flat_map(|(id, by_status)| {
+                by_status
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .map(|s| (id.clone(), s.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let recorded = serde_json::to_value(&recorded).unwrap();
+    if std::env::var_os("UPDATE_EXAMPLES").is_some() && committed != recorded {
+        std::fs::write(
+            EXAMPLES_PATH,
+            serde_json::to_string_pretty(&recorded).unwrap() + "\n",
+        )
+        .unwrap();
+        panic!(
+            "rewrote openapi/examples.json: review it, run `UPDATE_OPENAPI=1 cargo test --test it api_reference::`, then the tests again"
+        );
+    }
+    assert_eq!(
+        keys(&committed),
+        keys(&recorded),
+        "openapi/examples.json does not cover what the server answers: run `UPDATE_EXAMPLES=1 cargo test --test it api_examples::`"
+    );
+    // Every JSON answer and problem has its example, taken by its own
+    // schema.
+    let doc: Value = zohn_ahl::http::openapi();
+    let answers = json_answers(&doc);
+    assert!(answers.len() >= 150, "{}", answers.len());
+    for (id, status, media) in answers {
+        let example = media
+            .get("example")
+            .unwrap_or_else(|| panic!("{id} {status}: no example"));
+        // Its own, or the one the refusals made below the handlers share.
+        let own = &committed[&id][&status];
+        assert!(own.is_null() || example == own, "{id} {status}");
+        let root = json!({"$ref": media["schema"]["$ref"], "components": doc["components"]});
+        let validator = jsonschema::validator_for(&root).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(example)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{id} {status}: {errors:?}");
+    }
+}
+
+/// The example of a game is one state: a finished game has a result and no
+/// pending throw, a game in play the reverse.
+#[test]
+fn regression_a_games_example_was_won_with_an_extra_throw_pending() {
+    let doc: Value = zohn_ahl::http::openapi();
+    let mut seen = 0;
+    for (id, status, media) in json_answers(&doc) {
+        let mut games = Vec::new();
+        collect_games(&media["example"], &mut games);
+        seen += games.len();
+        for game in games {
+            let finished = game["status"] == "finished";
+            assert_eq!(finished, !game["result"].is_null(), "{id} {status}");
+            assert_eq!(finished, game["to_throw"].is_null(), "{id} {status}");
+            if finished {
+                assert_eq!(game["extra_throw_pending"], false, "{id} {status}");
+            }
+            assert!(
+                game["created_at"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with('Z') && t.len() >= 20),
+                "{id} {status}: {}",
+                game["created_at"]
+            );
+        }
+    }
+    // A game's view in the creation's, the game's, a throw's and a stop's.
+    assert!(seen >= 4, "{seen} games in the examples");
+}
+
+/// Every object in `value` that is a game view (it has `extra_throw_pending`
+/// and `created_at`).
+fn collect_games<'a>(value: &'a Value, into: &mut Vec<&'a Value>) {
+    match value {
+        Value::Object(map) => {
+            if map.contains_key("extra_throw_pending") && map.contains_key("created_at") {
+                into.push(value);
+            }
+            map.values().for_each(|v| collect_games(v, into));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_games(v, into)),
+        _ => {}
+    }
+}
