@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
 use crate::narration::{
-    Audience, Cast, Citation, Detail, MoveContext, Narration, Segment, SegmentKind, catalogue,
-    renarrate_move,
+    Audience, Cast, Chances, Citation, Detail, MoveContext, Narration, Segment, SegmentKind,
+    add_odds, catalogue, renarrate_move,
 };
-use crate::rules::{GameState, Options, Preset, RulesError, SetupError, Side, Table};
+use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
 
 /// Most throws a transcript plays before it gives up (no game of the
@@ -86,6 +86,37 @@ impl NarratedGame {
             ))
         }
     }
+}
+
+/// Each move's chances of winning before and after it, from the solved
+/// chain of `table` (solved here once, as the server solves a preset's at
+/// start); `None` for every move when the chain is too large to solve.
+#[must_use]
+pub fn chances_of(game: &NarratedGame, table: &Table) -> Vec<Option<Chances>> {
+    let Ok(solution) = crate::odds::solve(table) else {
+        return vec![None; game.moves.len()];
+    };
+    let at = |s: &GameState| match s.outcome {
+        Some(Outcome::Won { side }) => {
+            let mut p = [0.0; 2];
+            p[side.index()] = 1.0;
+            Some(p)
+        }
+        Some(_) => None,
+        None => solution.odds(s).map(|o| o.win),
+    };
+    let mut before = at(&GameState::new(table));
+    game.moves
+        .iter()
+        .map(|m| {
+            let after = at(&m.state);
+            let chances = before
+                .zip(after)
+                .map(|(before, after)| Chances { before, after });
+            before = after;
+            chances
+        })
+        .collect()
 }
 
 /// The sides' names a transcript uses unless told others.
@@ -268,11 +299,26 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     } = request;
     let (preset, audience, detail) = (*preset, *audience, *detail);
     let game = narrated_game_between(seed, preset, audience, sides)?;
+    // Each move told as the service tells it, its odds sentence included.
+    let players = usize::from(preset.default_players());
+    let table = Table::new(preset.options(), [players, players], Side::A)?;
+    let chances = if detail == Detail::Brief {
+        vec![None; game.moves.len()]
+    } else {
+        chances_of(&game, &table)
+    };
+    let told = |i: usize, m: &MoveRecord| -> Narration {
+        let mut narration = game.told(m, audience, detail).into_owned();
+        if let Some(c) = &chances[i] {
+            add_odds(&mut narration, &game.context_at(m, audience, detail), c);
+        }
+        narration
+    };
     let command = request.command();
     if *read_aloud {
         let mut out = String::new();
-        for m in &game.moves {
-            let told = game.told(m, audience, detail);
+        for (i, m) in game.moves.iter().enumerate() {
+            let told = told(i, m);
             let words: Vec<&str> = told.segments.iter().map(|s| s.text.as_str()).collect();
             let _ = writeln!(out, "Move {}. {}\n", m.n, words.join(" "));
         }
@@ -303,18 +349,19 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     } else {
         [sides[0].as_str(), sides[1].as_str()]
     };
-    for m in &game.moves {
+    for (i, m) in game.moves.iter().enumerate() {
         let _ = writeln!(
             out,
             "## Move {}\n\nCounters after: {} {}, {} {}.\n",
             m.n, labels[0], m.state.counters[0], labels[1], m.state.counters[1]
         );
-        for segment in &game.told(m, audience, detail).segments {
+        for segment in &told(i, m).segments {
             let label = match segment.kind {
                 SegmentKind::Event => "",
                 SegmentKind::Rule => "*Rule.* ",
                 SegmentKind::Context => "*Context.* ",
                 SegmentKind::Framing => "*This game.* ",
+                SegmentKind::Odds => "*Odds.* ",
             };
             let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
             for c in &segment.citations {

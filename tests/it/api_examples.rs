@@ -69,6 +69,9 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
     let id = created.1["id"].as_str().unwrap().to_owned();
     put("create_game", created);
     let game = format!("/v1/games/{id}");
+    // The ruleset's odds solved first, so that every move's `chances` are
+    // in the examples (a throw's answer does not wait for a solve).
+    solved(&app, &format!("{game}/odds")).await;
     for _ in 0..3 {
         let thrown = answer(&app, common::post_empty(&format!("{game}/throws"))).await;
         put("play_throw", thrown);

@@ -654,7 +654,15 @@ async fn regression_a_sources_kind_was_a_free_string_in_the_document() {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(kinds, ["primary", "secondary", "modern_retelling"]);
+    assert_eq!(
+        kinds,
+        [
+            "primary",
+            "secondary",
+            "modern_retelling",
+            "own_computation"
+        ]
+    );
     assert!(kind.to_string().contains("SourceKind"), "{kind}");
     let (_db, app) = spawn_app().await;
     let body = send(&app, get("/v1/sources")).await.json();

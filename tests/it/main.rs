@@ -29,6 +29,7 @@ mod board_picture;
 mod browser;
 mod captions;
 mod mcp;
+mod move_chances;
 mod move_log;
 mod narration_data;
 mod narration_fidelity;

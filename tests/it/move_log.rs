@@ -294,7 +294,21 @@ async fn create(app: &common::Bound, body: &Value) -> String {
         "{}",
         String::from_utf8_lossy(&r.body)
     );
-    r.json()["id"].as_str().unwrap().to_owned()
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    // The ruleset's odds solved before the first throw: a throw's answer
+    // takes the odds solved by then (its `chances` and odds sentence),
+    // where a read waits for them, so the two read alike only from here.
+    let start = std::time::Instant::now();
+    while send(app, get(&format!("/v1/games/{id}/odds")))
+        .await
+        .status
+        .as_u16()
+        == 503
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(120));
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    id
 }
 
 /// Throw until the game is over (or `most` throws); the answers' bodies.

@@ -983,7 +983,13 @@ fn kind(id: &str) -> &'static str {
 fn check_reading_record(id: &str, custom: &serde_json::Value) {
     let kind = custom["kind"].as_str().unwrap_or_default();
     assert!(
-        ["primary", "secondary", "modern_retelling"].contains(&kind),
+        [
+            "primary",
+            "secondary",
+            "modern_retelling",
+            "own_computation"
+        ]
+        .contains(&kind),
         "{id}: kind {kind:?}"
     );
     let read = custom["read"].as_str().unwrap_or_default();

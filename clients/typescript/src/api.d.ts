@@ -943,6 +943,18 @@ export interface components {
          * @enum {string}
          */
         BoardFormat: "svg" | "png";
+        /**
+         * @description Why a move's chances are `null`.
+         * @enum {string}
+         */
+        ChancesUnknownReason: "ruleset_too_large" | "being_solved" | "unavailable";
+        /** @description Why a move's chances are not given. */
+        ChancesUnknownView: {
+            /** @description The reason in a sentence. */
+            detail: string;
+            /** @description The reason. */
+            reason: components["schemas"]["ChancesUnknownReason"];
+        };
         /** @description A source citation. */
         CitationView: {
             /**
@@ -1058,7 +1070,7 @@ export interface components {
         Creek: "north" | "south";
         /** @description What the project records of a source beside CSL's fields. */
         CslCustom: {
-            /** @description `primary`, `secondary` or `modern_retelling`. */
+            /** @description `primary`, `secondary`, `modern_retelling` or `own_computation`. */
             kind: components["schemas"]["SourceKind"];
             /** @description Whether a Kiowa author wrote it. */
             kiowa_authored?: boolean;
@@ -1905,6 +1917,26 @@ export interface components {
             /** @description Its title. */
             title: string;
         };
+        /**
+         * @description A move's chances of winning, before and after it; both `null` with the
+         *     reason when the ruleset's odds are not known.
+         * @example {
+         *       "before": {
+         *         "a": 0.4976,
+         *         "b": 0.5024
+         *       },
+         *       "after": {
+         *         "a": 0.6021,
+         *         "b": 0.3979
+         *       },
+         *       "unknown": null
+         *     }
+         */
+        MoveChancesView: {
+            after: components["schemas"]["SidesChanceView"] | null;
+            before: components["schemas"]["SidesChanceView"] | null;
+            unknown: components["schemas"]["ChancesUnknownView"] | null;
+        };
         /** @description A page of the move log. */
         MovePage: {
             /** @description Moves, oldest first. */
@@ -1925,6 +1957,13 @@ export interface components {
              * @example Ama throws 3: from 4 to 7; next: Bea.
              */
             caption: string;
+            /**
+             * @description Each side's exact chance of winning just before this move and just
+             *     after it, from this service's own computation (the ruleset's solved
+             *     Markov chain, as `GET /v1/games/{id}/odds` gives it); worked out
+             *     when read, never stored.
+             */
+            chances: components["schemas"]["MoveChancesView"];
             /** @description Counters after the move. */
             counters: components["schemas"]["CountersView"];
             /** @description What happened, in order. */
@@ -2340,11 +2379,11 @@ export interface components {
             sides_report_throws?: boolean | null;
         };
         /**
-         * @description `event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move).
+         * @description `event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move); `odds`: what the move did to the chances of winning (this service's own exact computation, told at `lesson` and `full` when a move swings them by 10 points or more, changes who is more likely to win, or comes from a throw rarer than 1 in 16).
          * @example event
          * @enum {string}
          */
-        SegmentKind: "event" | "rule" | "context" | "framing";
+        SegmentKind: "event" | "rule" | "context" | "framing" | "odds";
         /** @description One narrated segment. */
         SegmentView: {
             /** @description Its sources (at least one). */
@@ -2417,6 +2456,21 @@ export interface components {
             /** @description `A` or `B`. */
             side: components["schemas"]["Side"];
         };
+        /** @description Each side's chance of winning. */
+        SidesChanceView: {
+            /**
+             * Format: double
+             * @description Probability that side A wins.
+             * @example 0.4976
+             */
+            a: number;
+            /**
+             * Format: double
+             * @description Probability that side B wins.
+             * @example 0.5024
+             */
+            b: number;
+        };
         /** @description The two sides. */
         SidesRequest: {
             a?: components["schemas"]["SideRequest"] | null;
@@ -2475,7 +2529,7 @@ export interface components {
          * @description What kind of source it is.
          * @enum {string}
          */
-        SourceKind: "primary" | "secondary" | "modern_retelling";
+        SourceKind: "primary" | "secondary" | "modern_retelling" | "own_computation";
         /** @description The bibliography. */
         SourcesView: {
             /** @description CSL-JSON items. */
@@ -3331,13 +3385,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "a429cb8a-be88-4472-b73e-cbeb554a3b93"
+                     *         "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "a429cb8a-be88-4472-b73e-cbeb554a3b93"
+                     *             "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3604,11 +3658,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *       "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T05:36:55.834Z",
-                     *       "updated_at": "2026-12-05T05:36:55.834Z",
+                     *       "created_at": "2026-12-05T07:48:10.653Z",
+                     *       "updated_at": "2026-12-05T07:48:10.653Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3671,9 +3725,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
-                     *         "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
-                     *         "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
+                     *         "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *         "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
+                     *         "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3872,11 +3926,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *       "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T05:36:55.834Z",
-                     *       "updated_at": "2026-12-05T05:36:55.839Z",
+                     *       "created_at": "2026-12-05T07:48:10.653Z",
+                     *       "updated_at": "2026-12-05T07:48:10.921Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3939,9 +3993,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
-                     *         "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
-                     *         "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
+                     *         "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *         "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
+                     *         "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
                      *       }
                      *     }
                      */
@@ -4927,13 +4981,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "a429cb8a-be88-4472-b73e-cbeb554a3b93"
+                     *         "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "a429cb8a-be88-4472-b73e-cbeb554a3b93"
+                     *             "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5413,6 +5467,17 @@ export interface operations {
                      *               "b": 4
                      *             },
                      *             "winner": null
+                     *           },
+                     *           "chances": {
+                     *             "before": {
+                     *               "a": 0.49764869958132846,
+                     *               "b": 0.5023513004186715
+                     *             },
+                     *             "after": {
+                     *               "a": 0.5004635023226937,
+                     *               "b": 0.49953649767730635
+                     *             },
+                     *             "unknown": null
                      *           }
                      *         },
                      *         {
@@ -5542,6 +5607,17 @@ export interface operations {
                      *               "b": 4
                      *             },
                      *             "winner": null
+                     *           },
+                     *           "chances": {
+                     *             "before": {
+                     *               "a": 0.5004635023226937,
+                     *               "b": 0.49953649767730635
+                     *             },
+                     *             "after": {
+                     *               "a": 0.5080305558288336,
+                     *               "b": 0.4919694441711664
+                     *             },
+                     *             "unknown": null
                      *           }
                      *         }
                      *       ],
@@ -5869,6 +5945,17 @@ export interface operations {
                      *           "b": 4
                      *         },
                      *         "winner": null
+                     *       },
+                     *       "chances": {
+                     *         "before": {
+                     *           "a": 0.5004635023226937,
+                     *           "b": 0.49953649767730635
+                     *         },
+                     *         "after": {
+                     *           "a": 0.5080305558288336,
+                     *           "b": 0.4919694441711664
+                     *         },
+                     *         "unknown": null
                      *       }
                      *     }
                      */
@@ -6456,7 +6543,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *       "game_id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6709,11 +6796,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *         "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T05:36:55.834Z",
-                     *         "updated_at": "2026-12-05T05:36:56.066Z",
+                     *         "created_at": "2026-12-05T07:48:10.653Z",
+                     *         "updated_at": "2026-12-05T07:48:10.928Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6772,9 +6859,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
-                     *           "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
-                     *           "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
+                     *           "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *           "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
+                     *           "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7184,12 +7271,23 @@ export interface operations {
                      *         },
                      *         "winner": null
                      *       },
+                     *       "chances": {
+                     *         "before": {
+                     *           "a": 0.5080305558288336,
+                     *           "b": 0.4919694441711664
+                     *         },
+                     *         "after": {
+                     *           "a": 0.5137861795132201,
+                     *           "b": 0.48621382048677986
+                     *         },
+                     *         "unknown": null
+                     *       },
                      *       "state": {
-                     *         "id": "a429cb8a-be88-4472-b73e-cbeb554a3b93",
+                     *         "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T05:36:55.834Z",
-                     *         "updated_at": "2026-12-05T05:36:55.839Z",
+                     *         "created_at": "2026-12-05T07:48:10.653Z",
+                     *         "updated_at": "2026-12-05T07:48:10.921Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7252,9 +7350,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93",
-                     *           "throws": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/throws",
-                     *           "moves": "/v1/games/a429cb8a-be88-4472-b73e-cbeb554a3b93/moves"
+                     *           "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *           "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
+                     *           "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
                      *         }
                      *       }
                      *     }

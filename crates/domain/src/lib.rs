@@ -392,6 +392,32 @@ impl MoveRecord {
         ))
     }
 
+    /// [`Self::told`] with the move's odds sentence last
+    /// ([`narration::add_odds`]), when `chances` are given and the move is
+    /// an odds moment (at `lesson` on a move that teaches nothing else, and
+    /// at `full`): told when read from the chances given, never stored.
+    #[must_use]
+    pub fn told_with_chances(
+        &self,
+        setup: &Setup,
+        audience: Audience,
+        detail: Detail,
+        chances: Option<&narration::Chances>,
+    ) -> Cow<'_, Narration> {
+        let told = self.told(setup, audience, detail);
+        let Some(chances) = chances else {
+            return told;
+        };
+        let cast = setup.cast();
+        let ctx = self.context(&setup.options, &cast, audience, detail);
+        if narration::odds_segment(&ctx, chances).is_none() {
+            return told;
+        }
+        let mut narration = told.into_owned();
+        narration::add_odds(&mut narration, &ctx, chances);
+        Cow::Owned(narration)
+    }
+
     /// This move's narration as its game tells it: for the game's audience
     /// at the game's detail level.
     #[must_use]

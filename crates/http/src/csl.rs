@@ -141,6 +141,9 @@ pub enum SourceKind {
     /// Blogs, wikis, craft sites, print-and-play sheets and commercial
     /// editions.
     ModernRetelling,
+    /// This service's own computation from the ruleset (the exact odds),
+    /// not a historical source.
+    OwnComputation,
 }
 
 /// What the project records of a source beside CSL's fields.
@@ -149,7 +152,7 @@ pub struct CslCustom {
     /// Its rights status, e.g. `public-domain`, `in-copyright`, `cc-by-sa`,
     /// `unknown`.
     pub rights: String,
-    /// `primary`, `secondary` or `modern_retelling`.
+    /// `primary`, `secondary`, `modern_retelling` or `own_computation`.
     pub kind: SourceKind,
     /// How much of it the research read: e.g. `part`, `quoted`, `not_read`.
     pub read: String,

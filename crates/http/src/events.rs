@@ -30,7 +30,9 @@ use super::moves::{MoveView, move_view};
 use super::problem::{ApiError, Problem};
 use crate::domain::Game;
 use crate::narration::{Audience, Detail};
+use crate::service::{ChanceTable, ChancesUnknown};
 use crate::service::{Deletion, Service, Watch, WatchEvent};
+use zohn_ahl_odds::Solver;
 
 /// How long a stream may stay silent before a keep-alive.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -285,6 +287,8 @@ fn game_json(game: &Game) -> Vec<u8> {
 /// A feed being sent.
 struct Feed {
     watch: Watch,
+    /// The odds service the moves' chances come from.
+    solver: Solver,
     ndjson: bool,
     told: NarrationQuery,
     opened: bool,
@@ -321,9 +325,15 @@ impl Feed {
                 let audience = self.told.audience.unwrap_or(m.game.setup.audience);
                 let detail = self.told.detail.unwrap_or(m.game.setup.detail);
                 let ndjson = self.ndjson;
+                // As the throw's answer has them: what the odds service
+                // has solved now, without waiting.
+                let chances = match m.game.setup.table() {
+                    Ok(table) => ChanceTable::now(&self.solver, &table),
+                    Err(_) => ChanceTable::Unknown(ChancesUnknown::Unavailable),
+                };
                 m.framed(audience, detail, ndjson, |game, record| {
                     let n = record.n;
-                    let view = move_view(game, record, Some(audience), Some(detail));
+                    let view = move_view(game, record, Some(audience), Some(detail), &chances);
                     let data = serde_json::to_vec(&view).unwrap_or_default();
                     frame(ndjson, FeedEventName::Move, n, &data)
                 })
@@ -408,6 +418,7 @@ impl Feed {
 #[get("/v1/games/{id}/events")]
 pub async fn get_events(
     service: web::Data<Service>,
+    solver: web::Data<Solver>,
     req: HttpRequest,
     // The documented parameters first: an unknown or repeated one is
     // refused before the path is read.
@@ -429,6 +440,7 @@ pub async fn get_events(
     let watch = service.watch(id, resume, follow, KEEP_ALIVE).await?;
     let feed = Feed {
         watch,
+        solver: solver.get_ref().clone(),
         ndjson,
         told,
         opened: false,

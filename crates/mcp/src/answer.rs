@@ -7,8 +7,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::domain::{Game, MoveRecord};
-use crate::narration::{Citation, Narration, Segment, SegmentKind};
+use crate::narration::{Chances, Citation, Narration, Segment, SegmentKind};
 use crate::rules::{Event, GameState, Outcome, Side, Throw};
+use crate::service::{ChanceTable, ChancesUnknown};
 
 /// One side's place.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -93,6 +94,24 @@ pub struct MoveBrief {
     /// The facts the narration tells, in order, each once: `get_fact`
     /// tells each.
     pub facts: Vec<String>,
+    /// A's exact chance of winning before and after the move (B's: 1 minus
+    /// it); `null`: see `chances_unknown`.
+    pub chances_a: Option<[f64; 2]>,
+    /// Why `chances_a` is `null` (`ruleset_too_large`, `being_solved`).
+    pub chances_unknown: Option<String>,
+}
+
+/// Each side's chance of winning before move `record` and after it, from
+/// `table` (the game's ruleset's solved chain).
+pub fn move_chances(
+    game: &Game,
+    record: &MoveRecord,
+    table: &ChanceTable,
+) -> Result<Chances, ChancesUnknown> {
+    game.setup
+        .table()
+        .map_err(|_| ChancesUnknown::Unavailable)
+        .and_then(|t| table.of_move(&t, record))
 }
 
 /// The answer to `throw` and `report_throw`.
@@ -227,7 +246,12 @@ pub fn game_brief(game: &Game, state: &GameState) -> GameBrief {
 /// A move's essentials, with the rule and fact ids of `narration` (the
 /// move as the game tells it).
 #[must_use]
-pub fn move_brief(game: &Game, record: &MoveRecord, narration: &Narration) -> MoveBrief {
+pub fn move_brief(
+    game: &Game,
+    record: &MoveRecord,
+    narration: &Narration,
+    chances: Result<Chances, ChancesUnknown>,
+) -> MoveBrief {
     let (sticks, spinner) = match record.throw {
         Throw::Sticks(s) => (s.faces().iter().map(name_of).collect(), String::new()),
         Throw::Spinner(sector) => (Vec::new(), name_of(&sector)),
@@ -256,6 +280,8 @@ pub fn move_brief(game: &Game, record: &MoveRecord, narration: &Narration) -> Mo
         counters_b: record.state.counters[1],
         rules: ids(narration, |s| s.rule.as_deref()),
         facts: ids(narration, |s| s.fact.as_deref()),
+        chances_a: chances.ok().map(|c| [c.before[0], c.after[0]]),
+        chances_unknown: chances.err().map(|why| why.key().to_owned()),
     }
 }
 

@@ -320,9 +320,22 @@ impl ZohnAhl {
         let moves = &moves[..moves.len().min(limit as usize)];
         // Each move as the game tells it: its audience, its detail level.
         let detail = a.detail.or(game.setup.detail);
+        let table = match game.setup.table() {
+            Ok(t) => crate::service::ChanceTable::ready(&self.odds, &t).await,
+            Err(_) => {
+                crate::service::ChanceTable::Unknown(crate::service::ChancesUnknown::Unavailable)
+            }
+        };
+        let chances: Vec<_> = moves
+            .iter()
+            .map(|m| answer::move_chances(&game, m, &table))
+            .collect();
         let told: Vec<_> = moves
             .iter()
-            .map(|m| m.told(&game.setup, game.setup.audience, detail))
+            .zip(&chances)
+            .map(|(m, c)| {
+                m.told_with_chances(&game.setup, game.setup.audience, detail, c.as_ref().ok())
+            })
             .collect();
         let lines: Vec<String> = moves
             .iter()
@@ -342,7 +355,8 @@ impl ZohnAhl {
             moves: moves
                 .iter()
                 .zip(&told)
-                .map(|(m, narration)| move_brief(&game, m, narration))
+                .zip(chances)
+                .map(|((m, narration), c)| move_brief(&game, m, narration, c))
                 .collect(),
             next_after: if more {
                 moves.last().map_or(0, |m| m.n)

@@ -5,11 +5,23 @@ use serde::{Deserialize, Serialize};
 
 use super::answer::{
     CreatedOutput, TEXT_BUDGET, ThrowOutput, TokensBrief, game_brief, moment_text, move_brief,
-    move_line, move_text, narration_text, notable_events, standing_line, teaches,
+    move_chances, move_line, move_text, narration_text, notable_events, standing_line, teaches,
 };
 use crate::domain::{Game, MoveRecord};
-use crate::narration::{Detail, Narration};
-use crate::service::{Answer, Created};
+use crate::narration::{Chances, Detail, Narration};
+use crate::odds::Solver;
+use crate::service::{Answer, ChanceTable, ChancesUnknown, Created};
+
+/// Each side's chance of winning before and after move `record`, from the
+/// process's odds service as it is now (the writer renders the answers it
+/// keeps, and does not wait for a solve).
+fn chances_now(game: &Game, record: &MoveRecord) -> Result<Chances, ChancesUnknown> {
+    let table = match game.setup.table() {
+        Ok(t) => ChanceTable::now(&Solver::shared(), &t),
+        Err(_) => ChanceTable::Unknown(ChancesUnknown::Unavailable),
+    };
+    move_chances(game, record, &table)
+}
 
 /// The answer to one throw: the structured output and the text, as JSON;
 /// the move told for the game's audience at `detail` (default: the
@@ -17,11 +29,17 @@ use crate::service::{Answer, Created};
 fn throw_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answer {
     let setup = &game.setup;
     let brief = game_brief(game, &game.state);
-    let narration = record.told(setup, setup.audience, detail.unwrap_or(setup.detail));
+    let chances = chances_now(game, record);
+    let narration = record.told_with_chances(
+        setup,
+        setup.audience,
+        detail.unwrap_or(setup.detail),
+        chances.as_ref().ok(),
+    );
     let caption = record.caption(setup, narration.audience);
     let text = move_text(record, &narration, &caption, &brief);
     let output = ThrowOutput {
-        move_: move_brief(game, record, &narration),
+        move_: move_brief(game, record, &narration, chances),
         played: 1,
         stopped: if game.state.is_finished() {
             "game_end"
@@ -92,13 +110,15 @@ fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answ
     let setup = &game.setup;
     let audience = setup.audience;
     let notable = notable_events(record);
-    let lesson = record.told(setup, audience, Detail::Lesson);
+    let chances = chances_now(game, record);
+    let lesson = record.told_with_chances(setup, audience, Detail::Lesson, chances.as_ref().ok());
     let (text, moment, narration) = match detail.unwrap_or(setup.detail) {
         Detail::Lesson if !notable.is_empty() || teaches(&lesson) => {
             (moment_text(record.n, &lesson, MOMENT_BUDGET), true, lesson)
         }
         Detail::Full => {
-            let full = record.told(setup, audience, Detail::Full);
+            let full =
+                record.told_with_chances(setup, audience, Detail::Full, chances.as_ref().ok());
             (moment_text(record.n, &full, TEXT_BUDGET), true, full)
         }
         Detail::Lesson | Detail::Brief => {
@@ -114,7 +134,8 @@ fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answ
         notable: notable.into_iter().map(str::to_owned).collect(),
         turn_ended: finished || brief.to_throw != <&str>::from(record.seat.side),
         finished,
-        move_: serde_json::to_value(move_brief(game, record, &narration)).unwrap_or_default(),
+        move_: serde_json::to_value(move_brief(game, record, &narration, chances))
+            .unwrap_or_default(),
         standing: standing_line(&brief),
         game: serde_json::to_value(&brief).unwrap_or_default(),
     };

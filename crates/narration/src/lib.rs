@@ -24,7 +24,7 @@
 //! calls for), `catalogue` (the parsed data), `template` (filling
 //! templates), `statement` (rule statements), `facts` (choosing a context
 //! fact), `plan` (what a move's narration tells), `render` (the move
-//! narration in words), `caption` (a move in one line), `lesson` (a preset's rules as a lesson) and
+//! narration in words), `odds` (a move's odds sentence, from chances given), `caption` (a move in one line), `lesson` (a preset's rules as a lesson) and
 //! `bibtex`.
 
 /// The rules crate under the name the narration's modules use.
@@ -35,6 +35,7 @@ mod caption;
 mod catalogue;
 mod facts;
 mod lesson;
+mod odds;
 mod plan;
 mod render;
 mod rule_id;
@@ -53,6 +54,10 @@ pub use catalogue::{
     Source, catalogue,
 };
 pub use facts::{in_games, remember_fact};
+pub use odds::{
+    Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, add_odds, chance_words, odds_moment,
+    odds_moment_for, odds_segment,
+};
 pub use plan::{MAX_REMINDERS, REMIND_AFTER};
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;

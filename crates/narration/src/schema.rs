@@ -42,8 +42,8 @@ enum_schema!(
 enum_schema!(
     SegmentKind,
     "SegmentKind",
-    &["event", "rule", "context", "framing"],
-    "`event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move)."
+    &["event", "rule", "context", "framing", "odds"],
+    "`event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move); `odds`: what the move did to the chances of winning (this service's own exact computation, told at `lesson` and `full` when a move swings them by 10 points or more, changes who is more likely to win, or comes from a throw rarer than 1 in 16)."
 );
 
 impl utoipa::PartialSchema for RuleId {

@@ -159,6 +159,9 @@ pub enum SegmentKind {
     Context,
     /// What game is played and where its rules come from (the first move).
     Framing,
+    /// What the move did to the chances of winning, from this service's
+    /// own exact computation (told when read, never stored).
+    Odds,
 }
 
 /// One narrated sentence or two, with its sources.

@@ -17,6 +17,7 @@ use zohn_ahl_narration as narration;
 use zohn_ahl_rules as rules;
 use zohn_ahl_store as store;
 
+mod chances;
 mod command;
 mod error;
 mod feed;
@@ -31,6 +32,7 @@ pub mod fairness;
 pub mod metrics;
 pub mod throws;
 
+pub use chances::{ChanceTable, ChancesUnknown, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
 };

@@ -12,12 +12,13 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use view::MovePage;
-pub use view::{MoveView, ThrowView, move_view, throw_view};
+pub use view::{MoveView, ThrowView, chance_table, move_view, throw_view};
 
 use super::extract::{GameIdPath, MoveNumber, NarrationQuery};
 use super::problem::{ApiError, Problem};
 use crate::narration::{Audience, Detail};
 use crate::service::Service;
+use zohn_ahl_odds::Solver;
 
 /// Largest page of the move log.
 pub const MAX_PAGE: u32 = 100;
@@ -143,6 +144,7 @@ impl FromRequest for Page {
 #[get("/v1/games/{id}/moves")]
 pub async fn list_moves(
     service: web::Data<Service>,
+    solver: web::Data<Solver>,
     // The documented parameters first: a repeated one is refused before
     // the path is read (unknown ones are ignored).
     _params: web::Query<MovesQuery>,
@@ -155,9 +157,10 @@ pub async fn list_moves(
         .last()
         .filter(|last| last.n < game.state.throws && records.len() == limit as usize)
         .map(|last| last.n.to_string());
+    let chances = chance_table(&solver, &game).await;
     let items = records
         .into_iter()
-        .map(|r| move_view(&game, &r, told.audience, told.detail))
+        .map(|r| move_view(&game, &r, told.audience, told.detail, &chances))
         .collect();
     Ok(HttpResponse::Ok().json(MovePage { items, next_cursor }))
 }
@@ -184,6 +187,7 @@ pub async fn list_moves(
 #[get("/v1/games/{id}/moves/{n}")]
 pub async fn get_move(
     service: web::Data<Service>,
+    solver: web::Data<Solver>,
     // The documented parameters first: a repeated one is refused before
     // the path is read (unknown ones are ignored).
     _params: web::Query<MoveQuery>,
@@ -193,5 +197,12 @@ pub async fn get_move(
 ) -> Result<HttpResponse, ApiError> {
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
-    Ok(HttpResponse::Ok().json(move_view(&game, &record, told.audience, told.detail)))
+    let chances = chance_table(&solver, &game).await;
+    Ok(HttpResponse::Ok().json(move_view(
+        &game,
+        &record,
+        told.audience,
+        told.detail,
+        &chances,
+    )))
 }

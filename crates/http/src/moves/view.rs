@@ -6,7 +6,9 @@ use utoipa::ToSchema;
 use crate::domain::{Game, MoveRecord, Setup, ThrowOrigin};
 use crate::dto::{CountersView, NarrationView, ProbabilityView, SeatView, seat_view};
 use crate::games::{GameStatus, GameView, game_status, game_view, next_to_throw, winner};
-use crate::narration::{Audience, Detail};
+use crate::narration::{Audience, Chances, Detail};
+use crate::service::{ChanceTable, ChancesUnknown};
+use zohn_ahl_odds::Solver;
 use zohn_ahl_rules::{CounterReason, Creek, Event, Face, Side, SpinnerSector, Throw, WinReason};
 
 /// One move: the throw, what it did, and its narration.
@@ -53,6 +55,95 @@ pub struct MoveView {
     /// The game right after this move: enough to keep a board up to date
     /// from the feed or the move log without reading the game again.
     pub after: AfterMove,
+    /// Each side's exact chance of winning just before this move and just
+    /// after it, from this service's own computation (the ruleset's solved
+    /// Markov chain, as `GET /v1/games/{id}/odds` gives it); worked out
+    /// when read, never stored.
+    pub chances: MoveChancesView,
+}
+
+/// Each side's chance of winning.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SidesChanceView {
+    /// Probability that side A wins.
+    #[schema(minimum = 0, maximum = 1, example = 0.4976)]
+    pub a: f64,
+    /// Probability that side B wins.
+    #[schema(minimum = 0, maximum = 1, example = 0.5024)]
+    pub b: f64,
+}
+
+impl From<[f64; 2]> for SidesChanceView {
+    fn from(p: [f64; 2]) -> Self {
+        Self { a: p[0], b: p[1] }
+    }
+}
+
+/// Why a move's chances are `null`.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChancesUnknownReason {
+    /// The ruleset's Markov chain is larger than this service solves
+    /// (5,000,000 states): it has no exact odds.
+    RulesetTooLarge,
+    /// The ruleset's odds are being solved in the background: read the move
+    /// again in a few seconds.
+    BeingSolved,
+    /// The odds of this move could not be found.
+    Unavailable,
+}
+
+impl From<ChancesUnknown> for ChancesUnknownReason {
+    fn from(why: ChancesUnknown) -> Self {
+        match why {
+            ChancesUnknown::RulesetTooLarge => Self::RulesetTooLarge,
+            ChancesUnknown::BeingSolved => Self::BeingSolved,
+            ChancesUnknown::Unavailable => Self::Unavailable,
+        }
+    }
+}
+
+/// A move's chances of winning, before and after it; both `null` with the
+/// reason when the ruleset's odds are not known.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"before": {"a": 0.4976, "b": 0.5024}, "after": {"a": 0.6021, "b": 0.3979}, "unknown": null}))]
+pub struct MoveChancesView {
+    /// Before the move; `null` when not known (see `unknown`).
+    pub before: Option<SidesChanceView>,
+    /// After the move (1 and 0 once it has won the game); `null` when not
+    /// known (see `unknown`).
+    pub after: Option<SidesChanceView>,
+    /// Why `before` and `after` are `null`; `null` when they are known.
+    pub unknown: Option<ChancesUnknownView>,
+}
+
+/// Why a move's chances are not given.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChancesUnknownView {
+    /// The reason.
+    pub reason: ChancesUnknownReason,
+    /// The reason in a sentence.
+    pub detail: String,
+}
+
+impl MoveChancesView {
+    fn of(chances: Result<Chances, ChancesUnknown>) -> Self {
+        match chances {
+            Ok(c) => Self {
+                before: Some(c.before.into()),
+                after: Some(c.after.into()),
+                unknown: None,
+            },
+            Err(why) => Self {
+                before: None,
+                after: None,
+                unknown: Some(ChancesUnknownView {
+                    reason: why.into(),
+                    detail: why.detail(),
+                }),
+            },
+        }
+    }
 }
 
 /// The game right after a move, as `GET /v1/games/{id}` gave it then.
@@ -86,29 +177,57 @@ pub struct ThrowView {
 }
 
 /// The answer to a throw: the move `record`, told for the game's audience
-/// at its detail level, and the game as it now is.
+/// at its detail level, and the game as it now is. Its chances come from
+/// the process's odds service as it is now ([`ChanceTable::now`]: the
+/// single writer renders the answers it keeps, and does not wait).
 #[must_use]
 pub fn throw_view(game: &Game, record: &MoveRecord) -> ThrowView {
+    let chances = chance_table_now(game);
     ThrowView {
-        played: move_view(game, record, None, None),
+        played: move_view(game, record, None, None, &chances),
         state: game_view(game, &game.state),
     }
 }
 
+/// The chain of `game`'s ruleset as the process's odds service has it now,
+/// without waiting.
+#[must_use]
+pub fn chance_table_now(game: &Game) -> ChanceTable {
+    match game.setup.table() {
+        Ok(table) => ChanceTable::now(&Solver::shared(), &table),
+        Err(_) => ChanceTable::Unknown(ChancesUnknown::Unavailable),
+    }
+}
+
+/// The chain of `game`'s ruleset from `solver`, waiting for it at most the
+/// odds service's budget.
+pub async fn chance_table(solver: &Solver, game: &Game) -> ChanceTable {
+    match game.setup.table() {
+        Ok(table) => ChanceTable::ready(solver, &table).await,
+        Err(_) => ChanceTable::Unknown(ChancesUnknown::Unavailable),
+    }
+}
+
 /// The API form of a stored move, narrated for `audience` at `detail`
-/// (each `None`: the game's own).
+/// (each `None`: the game's own), with its chances from `chances`.
 #[must_use]
 pub fn move_view(
     game: &Game,
     record: &MoveRecord,
     audience: Option<Audience>,
     detail: Option<Detail>,
+    chances: &ChanceTable,
 ) -> MoveView {
     let setup = &game.setup;
-    let narration = record.told(
+    let odds = setup
+        .table()
+        .map_err(|_| ChancesUnknown::Unavailable)
+        .and_then(|table| chances.of_move(&table, record));
+    let narration = record.told_with_chances(
         setup,
         audience.unwrap_or(setup.audience),
         detail.unwrap_or(setup.detail),
+        odds.as_ref().ok(),
     );
     let (sticks, flat_faces, sahe_flat, spinner) = match record.throw {
         Throw::Sticks(s) => (
@@ -141,6 +260,7 @@ pub fn move_view(
         caption: record.caption(setup, narration.audience),
         narration: narration.as_ref().into(),
         after: after_move(setup, record),
+        chances: MoveChancesView::of(odds),
     }
 }
 
