@@ -68,7 +68,12 @@ pub fn play(table: &Table, state: &GameState, throw: &Throw) -> Result<Played, R
 ///
 /// # Errors
 /// As [`play`].
-#[inline]
+// Always inlined: the simulations' loop (`zohn_ahl::simulate`) is in
+// another crate, where a call per throw costs about a fifth of the throws
+// per second, and LLVM's own choice to inline this or not flipped with
+// changes elsewhere (docs/performance.md, "The engine against an earlier
+// build").
+#[inline(always)]
 pub fn play_into(
     table: &Table,
     state: &mut GameState,

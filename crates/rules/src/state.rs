@@ -127,7 +127,9 @@ impl Table {
     /// first side's player 2, ...; the smaller team starts over when it runs
     /// out of players.
     #[must_use]
-    #[inline]
+    // Always inlined: `play_into` asks it twice a throw, and as a call it
+    // took about 6 % of a simulated throw.
+    #[inline(always)]
     pub fn seat(&self, turn: usize) -> Seat {
         let round = self.round_len();
         let turn = if turn < round { turn } else { turn % round };

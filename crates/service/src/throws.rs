@@ -117,7 +117,8 @@ impl StreamThrows {
     }
 
     /// The next throw under `table`.
-    #[inline]
+    // Always inlined into the simulations' loop, beside `rules::play_into`.
+    #[inline(always)]
     pub fn next_throw(&mut self, table: ThrowTable) -> Throw {
         if table.uses_sticks() {
             Throw::Sticks(Sticks::from_bits(self.take(4)))
