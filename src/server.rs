@@ -22,6 +22,17 @@ pub enum ServerError {
     /// The secret key file cannot be used.
     #[error(transparent)]
     SecretKey(#[from] SecretKeyError),
+    /// A command that reads a database was given a SQLite file that does
+    /// not exist (the server creates one at its first start; a command
+    /// that only reads never does).
+    #[error("no database at {}: check --database-url", .0.display())]
+    NoDatabase(std::path::PathBuf),
+    /// A backup could not be written.
+    #[error("cannot back up: {0}")]
+    Backup(StoreError),
+    /// An argument is not what the command takes.
+    #[error("{0}")]
+    Argument(String),
     /// The metrics' recorder cannot be installed.
     #[error("cannot keep metrics: {0}")]
     Metrics(#[from] metrics_exporter_prometheus::BuildError),
@@ -446,12 +457,22 @@ pub fn run_mcp_stdio(url: &str, log: &str) -> Result<(), ServerError> {
 /// [`ServerError`] when the database cannot be opened or read.
 pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
     actix_web::rt::System::new().block_on(async move {
+        existing(url)?;
         // Verifying reads no answer kept under an idempotency key.
         let store = Store::connect_with_key(url, None).await?;
         let result = Service::new(store.clone()).verify().await?;
         store.close().await;
         Ok(result)
     })
+}
+
+/// For a command that only reads a database: refuse a SQLite file that
+/// does not exist rather than create an empty one.
+fn existing(url: &str) -> Result<(), ServerError> {
+    match Store::sqlite_file(url)? {
+        Some(file) if !file.exists() => Err(ServerError::NoDatabase(file)),
+        _ => Ok(()),
+    }
 }
 
 /// `zohn-ahl backup`: copy the SQLite database at `url` to the new file
@@ -462,14 +483,15 @@ pub fn verify(url: &str) -> Result<(usize, Vec<String>), ServerError> {
 pub fn backup(url: &str, to: &std::path::Path) -> Result<(), ServerError> {
     actix_web::rt::System::new().block_on(async move {
         if crate::store::is_postgres(url) {
-            return Err(StoreError::BackupOnPostgres.into());
+            return Err(ServerError::Backup(StoreError::BackupOnPostgres));
         }
+        existing(url)?;
         // Copying reads no answer kept under an idempotency key: they are
         // copied sealed, and opened by the key file kept apart.
         let store = Store::connect_with_key(url, None).await?;
         let copied = store.backup_to(to).await;
         store.close().await;
-        Ok(copied?)
+        copied.map_err(ServerError::Backup)
     })
 }
 
@@ -487,6 +509,7 @@ pub fn export(
     out: &mut dyn std::io::Write,
 ) -> Result<usize, ServerError> {
     actix_web::rt::System::new().block_on(async move {
+        existing(url)?;
         let store = Store::connect_with_key(url, None).await?;
         let service = Service::new(store.clone());
         let ids = if ids.is_empty() {
@@ -494,12 +517,8 @@ pub fn export(
         } else {
             ids.iter()
                 .map(|id| {
-                    crate::domain::GameId::parse(id).map_err(|e| {
-                        ServerError::Io(std::io::Error::new(
-                            std::io::ErrorKind::InvalidInput,
-                            format!("--game {id}: {e}"),
-                        ))
-                    })
+                    crate::domain::GameId::parse(id)
+                        .map_err(|e| ServerError::Argument(format!("--game {id}: {e}")))
                 })
                 .collect::<Result<_, _>>()?
         };

@@ -139,8 +139,44 @@ async fn a_backup_taken_under_load_holds_every_throw_answered_before_it_and_veri
         .unwrap();
     assert!(!again.status.success());
     assert!(
-        String::from_utf8_lossy(&again.stderr).contains("exists"),
+        String::from_utf8_lossy(&again.stderr).contains("cannot back up: ")
+            && String::from_utf8_lossy(&again.stderr)
+                .contains("exists: a backup is written to a new file"),
         "{}",
         String::from_utf8_lossy(&again.stderr)
     );
+}
+
+/// An operator's mistyped path: `verify`, `backup` and `export` said "no
+/// fault", "backed up" and "exported 0 games" on a database that was not
+/// there, having made an empty one. They refuse it now, and make nothing.
+#[test]
+fn regression_commands_that_read_a_database_made_an_empty_one_at_a_mistyped_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("mistyped.db");
+    let url = format!("sqlite://{}", missing.display());
+    let copy = dir.path().join("copy.db");
+    for args in [
+        vec!["verify", "--database-url", &url],
+        vec!["export", "--database-url", &url],
+        vec![
+            "backup",
+            "--database-url",
+            &url,
+            "--to",
+            copy.to_str().unwrap(),
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains(&format!("no database at {}", missing.display())),
+            "{args:?}: {said}"
+        );
+    }
+    assert!(!missing.exists() && !copy.exists());
 }

@@ -93,6 +93,7 @@ pub const SESSIONS: &str = "zohn_ahl_mcp_sessions";
 /// Describe the MCP surface's metrics to the installed recorder.
 pub fn describe_metrics() {
     metrics::describe_gauge!(SESSIONS, "MCP sessions open now (Streamable HTTP).");
+    sessions_now(0);
 }
 
 /// The MCP sessions open now.

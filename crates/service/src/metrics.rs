@@ -26,6 +26,8 @@ pub fn describe() {
     );
     metrics::describe_counter!(GAMES_CREATED, "Games created, in all.");
     metrics::describe_gauge!(FEED_SUBSCRIBERS, "Live-feed subscribers now.");
+    // A gauge is shown from the start, at zero, not only once it moves.
+    feed_subscribers(0);
 }
 
 /// A batch of `throws` throws (and maybe stops) committed.

@@ -24,7 +24,7 @@ impl Store {
         };
         if to.exists() {
             return Err(StoreError::BackupTarget(format!(
-                "{} exists: a backup is written to a new file",
+                "{} exists: a backup is written to a new file, never over one",
                 to.display()
             )));
         }

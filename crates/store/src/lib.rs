@@ -102,7 +102,7 @@ pub enum StoreError {
     NoSecretKey,
     /// A backup's file cannot be written: it exists, or its path is not
     /// UTF-8.
-    #[error("cannot back up to {0}")]
+    #[error("{0}")]
     BackupTarget(String),
     /// A PostgreSQL database is backed up with its own tools.
     #[error(

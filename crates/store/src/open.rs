@@ -221,14 +221,23 @@ impl Store {
         Self::connect_with_key(url, Some(secret)).await
     }
 
-    /// Where the secret key of the database at `url` is kept when no file
-    /// is named: beside a SQLite database's file, its name with `.key`
-    /// added (`zohn-ahl.db.key`); for PostgreSQL, [`POSTGRES_KEY_FILE`] in
-    /// the working directory.
+    /// The file of the SQLite database at `url`; `None` for PostgreSQL.
     ///
     /// # Errors
-    /// [`StoreError::InMemory`] for an in-memory SQLite URL; a SQLite URL
-    /// that does not parse.
+    /// [`StoreError`] when `url` is not a database URL.
+    pub fn sqlite_file(url: &str) -> Result<Option<PathBuf>> {
+        if super::pg::is_postgres(url) {
+            return Ok(None);
+        }
+        Ok(Some(sqlite_options(url)?.get_filename().to_path_buf()))
+    }
+
+    /// The secret key file's default place for the database at `url`:
+    /// beside a SQLite file, its name with `.key` added; `zohn-ahl.key` in
+    /// the working directory for PostgreSQL.
+    ///
+    /// # Errors
+    /// [`StoreError`] when `url` is not a database URL.
     pub fn default_key_file(url: &str) -> Result<PathBuf> {
         if super::pg::is_postgres(url) {
             return Ok(PathBuf::from(POSTGRES_KEY_FILE));
