@@ -30,6 +30,16 @@ pub enum ServerError {
     /// A backup could not be written.
     #[error("cannot back up: {0}")]
     Backup(StoreError),
+    /// A listener's address cannot be bound.
+    #[error("cannot listen on {addr} ({which}): {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// `--addr` or `--metrics-addr`.
+        which: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
     /// An argument is not what the command takes.
     #[error("{0}")]
     Argument(String),
@@ -102,6 +112,20 @@ pub enum LogFormat {
 /// be opened or the address bound.
 pub fn run(args: Settings) -> Result<(), ServerError> {
     init_log(&args.log, "info", args.log_format);
+    // Both listeners first: a taken address stops the start before any
+    // file is made.
+    let bind = |addr: SocketAddr, which: &'static str| {
+        std::net::TcpListener::bind(addr).map_err(|source| ServerError::Bind {
+            addr,
+            which,
+            source,
+        })
+    };
+    let listener = bind(args.addr, "--addr")?;
+    let metrics_listener = args
+        .metrics_addr
+        .map(|addr| bind(addr, "--metrics-addr"))
+        .transpose()?;
     actix_web::rt::System::new().block_on(async move {
         let key_file = match &args.secret_key_file {
             Some(file) => file.clone(),
@@ -152,16 +176,15 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
         let cors = args.cors.clone();
         let contact = args.corrections_contact.clone();
         let public_url = args.public_url.clone();
-        let metrics = match args.metrics_addr {
-            Some(addr) => Some(serve_metrics(
-                addr,
+        let metrics = match metrics_listener {
+            Some(listener) => Some(serve_metrics(
+                listener,
                 crate::metrics::install()?,
                 store.clone(),
             )?),
             None => None,
         };
         let measured = metrics.is_some();
-        let listener = std::net::TcpListener::bind(args.addr)?;
         let mut server = serve_on(listener, move || {
             let app = app_with_cors(service.clone(), mcp.clone(), cors.clone()).wrap(
                 actix_web::middleware::Condition::new(
@@ -205,10 +228,10 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
     })
 }
 
-/// The metrics' own listener at `addr`: `GET /metrics` only, one worker,
+/// The metrics' own listener on `listener`: `GET /metrics` only, one worker,
 /// stopped by the caller (its handle).
 fn serve_metrics(
-    addr: SocketAddr,
+    listener: std::net::TcpListener,
     handle: metrics_exporter_prometheus::PrometheusHandle,
     store: Store,
 ) -> Result<actix_web::dev::ServerHandle, ServerError> {
@@ -227,9 +250,9 @@ fn serve_metrics(
         )
     })
     .workers(1)
-    .disable_signals()
-    .bind(addr)?
-    .run();
+    .disable_signals();
+    let addr = listener.local_addr()?;
+    let server = server.listen(listener)?.run();
     let stop = server.handle();
     actix_web::rt::spawn(server);
     tracing::info!(%addr, "metrics at /metrics");

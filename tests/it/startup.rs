@@ -277,6 +277,48 @@ async fn the_metrics_count_what_was_played_on_their_own_listener() {
     kill_and_read_log(server);
 }
 
+/// An operator's trial: a taken port was reported as "server error:
+/// Address already in use" after "serving Zohn Ahl" was logged, naming
+/// neither the address nor the flag, and after the database and key files
+/// were made. The listeners are bound first now.
+#[test]
+fn regression_a_taken_port_was_not_named_and_left_files_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let db = dir.path().join("games.db");
+    for (flags, which) in [
+        (
+            vec!["--addr".to_owned(), format!("127.0.0.1:{port}")],
+            "--addr",
+        ),
+        (
+            vec![
+                "--addr".to_owned(),
+                format!("127.0.0.1:{}", free_port()),
+                "--metrics-addr".to_owned(),
+                format!("127.0.0.1:{port}"),
+            ],
+            "--metrics-addr",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+            .args(["--database-url", &format!("sqlite://{}", db.display())])
+            .args(&flags)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains(&format!("cannot listen on 127.0.0.1:{port} ({which})")),
+            "{said}"
+        );
+        assert!(!said.contains("serving Zohn Ahl"), "{said}");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "files made before the refusal: {left:?}");
+}
+
 /// An operator's log had a warning with a debug dump of the error for
 /// every refused request (a wrong seat token, an unknown game): refusals
 /// are the client's affair and get the request's own line only.

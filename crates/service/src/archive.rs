@@ -31,8 +31,11 @@ pub struct ArchivedGame {
     pub updated_at: String,
     /// Everything fixed at creation.
     pub setup: Setup,
-    /// The seed of its throw generator.
-    pub seed: String,
+    /// The seed of its throw generator, only when the creator chose it: the
+    /// server's own seed stays secret (whoever has it can tell the game's
+    /// next throws), and an import gives such a game a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
     /// Whether the creator chose the seed.
     pub seeded: bool,
     /// Whether throws need a seat token.
@@ -122,7 +125,7 @@ impl Service {
             created_at: game.created_at.as_str().to_owned(),
             updated_at: game.updated_at.as_str().to_owned(),
             setup: game.setup,
-            seed: game.seed.as_str().to_owned(),
+            seed: game.seeded.then(|| game.seed.as_str().to_owned()),
             seeded: game.seeded,
             seated: game.seated,
             sides_report_throws: game.sides_report_throws,
@@ -155,7 +158,12 @@ impl Service {
             return Err(bad(&format!("format {:?}", archived.format)));
         }
         let id = GameId::parse(&archived.id).map_err(|e| bad(&e.to_string()))?;
-        let seed = Seed::parse(&archived.seed).map_err(|e| bad(&e.to_string()))?;
+        let seed = match (&archived.seed, archived.seeded) {
+            (Some(seed), true) => Seed::parse(seed).map_err(|e| bad(&e.to_string()))?,
+            (None, false) => Seed::fresh(),
+            (Some(_), false) => return Err(bad("a seed on a game whose creator chose none")),
+            (None, true) => return Err(bad("no seed on a game whose creator chose one")),
+        };
         let hash = |hex_text: &str| {
             hex::decode(hex_text)
                 .ok()

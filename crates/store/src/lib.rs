@@ -100,6 +100,11 @@ pub enum StoreError {
     /// nor read an idempotency answer.
     #[error("this store was opened without a secret key and keeps no idempotency answer")]
     NoSecretKey,
+    /// The database URL's scheme is neither SQLite's nor PostgreSQL's.
+    #[error(
+        "a database URL starts with sqlite:// or postgres:// (or is a file's path), not {0}://"
+    )]
+    Scheme(String),
     /// A backup's file cannot be written: it exists, or its path is not
     /// UTF-8.
     #[error("{0}")]
@@ -338,6 +343,28 @@ mod tests {
         for code in ["1", "2067", "1034", "13", "11", "40001", "40P01"] {
             assert!(!sqlite_busy(code), "SQLite code {code}");
         }
+    }
+
+    /// An operator's trial: `--database-url mysql://x` was taken for a
+    /// file's path (and a key file was made beside it).
+    #[test]
+    fn regression_a_url_of_another_database_was_taken_for_a_file() {
+        assert!(matches!(
+            super::Store::sqlite_file("mysql://x/db"),
+            Err(StoreError::Scheme(s)) if s == "mysql"
+        ));
+        assert!(matches!(
+            super::Store::default_key_file("mysql://x/db"),
+            Err(StoreError::Scheme(_))
+        ));
+        for url in ["sqlite://a.db", "sqlite:a.db", "a.db", "/tmp/a.db"] {
+            assert!(super::Store::sqlite_file(url).unwrap().is_some(), "{url}");
+        }
+        assert!(
+            super::Store::sqlite_file("postgres://u@h/d")
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

@@ -197,6 +197,8 @@ fn sqlite_options(url: &str) -> Result<SqliteConnectOptions> {
     }
     let url = if url.starts_with("sqlite:") {
         url.to_owned()
+    } else if let Some((scheme, _)) = url.split_once("://") {
+        return Err(StoreError::Scheme(scheme.to_owned()));
     } else {
         format!("sqlite://{url}")
     };
