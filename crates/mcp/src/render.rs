@@ -51,7 +51,7 @@ fn throw_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Ans
         game: brief,
     };
     Answer {
-        location: format!("/v1/games/{}/moves/{}", game.id, record.n),
+        location: crate::service::move_location(game.id, record.n),
         etag: game.version.etag(),
         body: serde_json::to_vec(&(text, output)).unwrap_or_default(),
         replayed: false,
@@ -140,7 +140,7 @@ fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answ
         game: serde_json::to_value(&brief).unwrap_or_default(),
     };
     Answer {
-        location: format!("/v1/games/{}/moves/{}", game.id, record.n),
+        location: crate::service::move_location(game.id, record.n),
         etag: game.version.etag(),
         body: serde_json::to_vec(&step).unwrap_or_default(),
         replayed: false,
@@ -189,7 +189,7 @@ pub(super) fn render_created(created: &Created) -> Answer {
     }
     let text = format!("{line}\n{}", standing_line(&brief));
     Answer {
-        location: format!("/v1/games/{}", game.id),
+        location: crate::service::game_location(game.id),
         etag: game.version.etag(),
         body: serde_json::to_vec(&(
             text,
@@ -209,7 +209,7 @@ pub(super) fn render_stopped(game: &Game, narration: &Narration) -> Answer {
     let brief = game_brief(game, &game.state);
     let text = format!("{}\n{}", narration_text(narration), standing_line(&brief));
     Answer {
-        location: format!("/v1/games/{}", game.id),
+        location: crate::service::game_location(game.id),
         etag: game.version.etag(),
         body: serde_json::to_vec(&(text, brief)).unwrap_or_default(),
         replayed: false,

@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::{Game, IdempotencyKey, SeatToken, Seed, Version};
+use crate::domain::{Game, GameId, IdempotencyKey, SeatToken, Seed, Version};
 use crate::narration::{Audience, Detail};
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -84,6 +84,19 @@ pub struct ThrowCommand {
     pub token: Option<SeatToken>,
     /// The idempotency key and the SHA-256 of the request's body.
     pub idempotency: Option<(IdempotencyKey, [u8; 32])>,
+}
+
+/// A game's path, the `Location` of its creation and its stop: written
+/// here once for both surfaces (and kept with an idempotency answer).
+#[must_use]
+pub fn game_location(id: GameId) -> String {
+    format!("/v1/games/{id}")
+}
+
+/// Move `n`'s path, the `Location` of the throw that played it.
+#[must_use]
+pub fn move_location(id: GameId, n: u32) -> String {
+    format!("/v1/games/{id}/moves/{n}")
 }
 
 /// The answer to a create, a throw or a stop, as sent: kept under an

@@ -35,6 +35,7 @@ pub mod throws;
 pub use chances::{ChanceTable, ChancesUnknown, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
+    game_location, move_location,
 };
 pub use error::ServiceError;
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};

@@ -254,7 +254,7 @@ fn created_answer(created: &Created) -> Answer {
             .map(|tokens| tokens.host.as_str().to_owned()),
     };
     Answer {
-        location: format!("/v1/games/{}", game.id),
+        location: crate::service::game_location(game.id),
         etag: game.version.etag(),
         body: serde_json::to_vec(&view).unwrap_or_default(),
         replayed: false,

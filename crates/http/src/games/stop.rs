@@ -29,7 +29,7 @@ fn stopped_answer(game: &Game, narration: &Narration) -> Answer {
         narration: narration.into(),
     };
     Answer {
-        location: format!("/v1/games/{}", game.id),
+        location: crate::service::game_location(game.id),
         etag: game.version.etag(),
         body: serde_json::to_vec(&view).unwrap_or_default(),
         replayed: false,

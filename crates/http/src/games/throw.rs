@@ -101,7 +101,7 @@ pub async fn post_throw(
     };
     let answer = service
         .throw(id, cmd, |game, record| Answer {
-            location: format!("/v1/games/{}/moves/{}", game.id, record.n),
+            location: crate::service::move_location(game.id, record.n),
             etag: game.version.etag(),
             body: serde_json::to_vec(&throw_view(game, record)).unwrap_or_default(),
             replayed: false,
