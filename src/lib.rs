@@ -5,12 +5,14 @@
 //! over [`service`], which uses [`store`], [`domain`], [`odds`],
 //! [`narration`] and the pure [`rules`] engine. This package is the binary
 //! and what assembles it: the command line ([`cli`]), the server
-//! ([`server`]), and the commands that play whole games offline
-//! ([`simulate`], [`transcript`]). It re-exports each crate under its layer's
+//! ([`server`]), the commands on a database beside it ([`offline`]:
+//! verify, backup, export, import), and the commands that play whole games
+//! offline ([`simulate`], [`transcript`]). It re-exports each crate under its layer's
 //! name.
 
 pub mod cli;
 pub mod metrics;
+pub mod offline;
 /// The domain records: the `zohn-ahl-domain` crate (`crates/domain`).
 pub use zohn_ahl_domain as domain;
 /// The HTTP API: the `zohn-ahl-http` crate (`crates/http`).

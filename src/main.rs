@@ -61,7 +61,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Verify(args) => match zohn_ahl::server::verify(&args.database_url) {
+        Command::Verify(args) => match zohn_ahl::offline::verify(&args.database_url) {
             Ok((games, faults)) if faults.is_empty() => {
                 print_out(&format!("{}, no fault\n", checked(games)))
             }
@@ -88,7 +88,7 @@ fn main() -> ExitCode {
             with_seats,
         } => {
             let mut out = std::io::stdout().lock();
-            match zohn_ahl::server::export(&database.database_url, &games, with_seats, &mut out) {
+            match zohn_ahl::offline::export(&database.database_url, &games, with_seats, &mut out) {
                 Ok(n) => {
                     eprintln!("exported {n} {}", if n == 1 { "game" } else { "games" });
                     ExitCode::SUCCESS
@@ -101,7 +101,7 @@ fn main() -> ExitCode {
         }
         Command::Import(database) => {
             let mut input = std::io::stdin().lock();
-            match zohn_ahl::server::import(&database.database_url, &mut input) {
+            match zohn_ahl::offline::import(&database.database_url, &mut input) {
                 Ok((n, refused)) => {
                     for why in &refused {
                         eprintln!("refused: {why}");
@@ -124,7 +124,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Backup { database, to } => {
-            match zohn_ahl::server::backup(&database.database_url, &to) {
+            match zohn_ahl::offline::backup(&database.database_url, &to) {
                 Ok(()) => print_out(&format!("backed up to {}\n", to.display())),
                 Err(e) => {
                     eprintln!("zohn-ahl: {e}");

@@ -566,3 +566,15 @@ pub struct GlossaryArgs {
     #[serde(default)]
     pub audience: Choice<Audience>,
 }
+
+/// A game id as a tool's `game_id` argument gives it (trimmed), or what is
+/// wrong with it.
+pub(crate) fn game_id(raw: &str) -> Result<crate::domain::GameId, String> {
+    crate::domain::GameId::parse(raw.trim()).map_err(|e| format!("`game_id`: {e}"))
+}
+
+/// A seat token as a tool's `token` argument gives it; `None` when empty.
+pub(crate) fn token(raw: String) -> Option<crate::domain::SeatToken> {
+    let t = raw.trim();
+    (!t.is_empty()).then(|| crate::domain::SeatToken::from_sent(t.to_owned()))
+}

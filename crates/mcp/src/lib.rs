@@ -46,7 +46,7 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData, tool, tool_router};
 
-use crate::domain::{GameId, SeatToken};
+use crate::domain::GameId;
 use crate::narration::Audience;
 use crate::odds::Solver;
 use crate::rules::{Preset, Sticks, Throw};
@@ -79,15 +79,6 @@ pub struct ZohnAhl {
     tool_router: ToolRouter<Self>,
 }
 
-fn game_id(raw: &str) -> Result<GameId, String> {
-    GameId::parse(raw.trim()).map_err(|e| format!("`game_id`: {e}"))
-}
-
-fn token(raw: String) -> Option<SeatToken> {
-    let t = raw.trim();
-    (!t.is_empty()).then(|| SeatToken::from_sent(t.to_owned()))
-}
-
 /// Unwrap the arguments or answer what is wrong with them.
 macro_rules! args {
     ($params:expr) => {
@@ -101,7 +92,7 @@ macro_rules! args {
 /// The game id argument parsed, or what is wrong with it.
 macro_rules! game {
     ($raw:expr) => {
-        match game_id(&$raw) {
+        match args::game_id(&$raw) {
             Ok(id) => id,
             Err(why) => return refusal(why),
         }
@@ -225,7 +216,7 @@ impl ZohnAhl {
             .map_or(if until.is_some() { MAX_THROWS } else { 1 }, |c| c.0);
         if limit == 1 && until.is_none() {
             let cmd = ThrowCommand {
-                token: token(a.token),
+                token: args::token(a.token),
                 ..ThrowCommand::default()
             };
             let answer = served!(
@@ -235,7 +226,9 @@ impl ZohnAhl {
             );
             return linked(kept(&answer), &id.to_string(), &["board.svg"]);
         }
-        let run = self.run(id, token(a.token), limit, until, a.detail.0).await;
+        let run = self
+            .run(id, args::token(a.token), limit, until, a.detail.0)
+            .await;
         linked(run, &id.to_string(), &["board.svg"])
     }
 
@@ -272,7 +265,7 @@ impl ZohnAhl {
         };
         let cmd = ThrowCommand {
             reported: Some(reported),
-            token: token(a.token),
+            token: args::token(a.token),
             ..ThrowCommand::default()
         };
         self.play(id, cmd).await
@@ -387,7 +380,7 @@ impl ZohnAhl {
         let a = args!(params);
         let id = game!(a.game_id);
         let cmd = StopCommand {
-            token: token(a.token),
+            token: args::token(a.token),
             ..StopCommand::default()
         };
         kept(&served!(self.service.stop(id, cmd, render_stopped).await))
