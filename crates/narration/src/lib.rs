@@ -56,7 +56,7 @@ pub use catalogue::{
 pub use facts::{in_games, remember_fact};
 pub use odds::{
     Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, add_odds, chance_words, odds_moment,
-    odds_moment_for, odds_segment,
+    odds_moment_for, odds_segment, turning_point,
 };
 pub use plan::{MAX_REMINDERS, REMIND_AFTER};
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};

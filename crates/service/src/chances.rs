@@ -127,6 +127,41 @@ impl ChanceTable {
             after,
         })
     }
+
+    /// The chances of each of a game's moves, `records` being its moves
+    /// from move 1 in order (before a move is after the one before it: no
+    /// state is searched for).
+    ///
+    /// # Errors
+    /// Why they are not known; [`ChancesUnknown::Unavailable`] when the
+    /// records are not moves 1, 2, ... in order.
+    pub fn of_game(
+        &self,
+        table: &Table,
+        records: &[MoveRecord],
+    ) -> Result<Vec<Chances>, ChancesUnknown> {
+        let solution = match self {
+            Self::Solved(solution) => solution,
+            Self::Unknown(why) => return Err(*why),
+        };
+        let mut before = chances_at(solution, &GameState::new(table));
+        let mut series = Vec::with_capacity(records.len());
+        for (i, record) in records.iter().enumerate() {
+            if usize::try_from(record.n).ok() != Some(i + 1) {
+                return Err(ChancesUnknown::Unavailable);
+            }
+            let after = chances_at(solution, &record.state);
+            let (Some(b), Some(a)) = (before, after) else {
+                return Err(ChancesUnknown::Unavailable);
+            };
+            series.push(Chances {
+                before: b,
+                after: a,
+            });
+            before = after;
+        }
+        Ok(series)
+    }
 }
 
 /// Each side's chance of winning at `state`: 1 and 0 once a side has won.

@@ -39,7 +39,7 @@ pub use command::{
 };
 pub use error::ServiceError;
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
-pub use odds::{GameOdds, solution};
+pub use odds::{GameChances, GameOdds, solution};
 pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
 
 pub use feed::{
