@@ -23,6 +23,7 @@ mod error;
 mod feed;
 mod new_game;
 mod odds;
+mod recap;
 mod refusal;
 mod verify;
 mod writer;
@@ -40,6 +41,7 @@ pub use command::{
 pub use error::ServiceError;
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
 pub use odds::{GameChances, GameOdds, solution};
+pub use recap::{Recap, recap};
 pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
 
 pub use feed::{

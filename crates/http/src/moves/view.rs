@@ -137,11 +137,17 @@ impl MoveChancesView {
             Err(why) => Self {
                 before: None,
                 after: None,
-                unknown: Some(ChancesUnknownView {
-                    reason: why.into(),
-                    detail: why.detail(),
-                }),
+                unknown: Some(why.into()),
             },
+        }
+    }
+}
+
+impl From<ChancesUnknown> for ChancesUnknownView {
+    fn from(why: ChancesUnknown) -> Self {
+        Self {
+            reason: why.into(),
+            detail: why.detail(),
         }
     }
 }
