@@ -85,8 +85,9 @@ async fn every_number_of_a_recap_agrees_with_a_recomputation_from_the_move_log()
     let (_db, app) = spawn_app().await;
     for (preset, seed) in [("composite", "recap-1"), ("a4", "recap-2")] {
         let id = finished_game(&app, seed, preset).await;
-        let log = move_log(&app, &id).await;
         let r = recap(&app, &format!("/v1/games/{id}/recap")).await;
+        // Read once the ruleset's chain is solved (the recap waited for it).
+        let log = move_log(&app, &id).await;
         let game = send(&app, get(&format!("/v1/games/{id}"))).await.json();
         assert_eq!(r["moves"], log.len());
         assert_eq!(r["winner"], game["winner"]);

@@ -262,7 +262,8 @@ export interface paths {
          *     `snapshot` (`id`: the moves so far; `data`: the game view). Then one
          *     `move` per move (`id`: its number; `data`: the move view, with its
          *     `caption`), and, once the game is won or stopped, `end` (`data`: the
-         *     final game view), after which the stream closes. A game already over
+         *     final game view with the game's recap, as `GET /v1/games/{id}/recap`
+         *     gives it for the feed's audience and detail), after which the stream closes. A game already over
          *     gets its snapshot (or the moves after the resume point) and `end`.
          *     When the game is deleted (`DELETE /v1/games/{id}`, or the server's
          *     retention), its subscribers get `deleted` (`id`: the last move told;
@@ -1252,6 +1253,14 @@ export interface components {
          */
         EndCheck: "immediate" | "after_move";
         /**
+         * @description The `end` event's data: the final game view (as `GET /v1/games/{id}`
+         *     gives it) with the game's recap (as `GET /v1/games/{id}/recap` gives
+         *     it for the feed's audience and detail).
+         */
+        EndView: components["schemas"]["GameView"] & {
+            recap: components["schemas"]["RecapView"] | null;
+        };
+        /**
          * @description What a throw made happen. `kind` names the event; spaces are in the
          *     mover's own numbering.
          */
@@ -1793,8 +1802,8 @@ export interface components {
              */
             id: number;
         } | {
-            /** @description The final game. */
-            data: components["schemas"]["GameView"];
+            /** @description The final game, and its recap. */
+            data: components["schemas"]["EndView"];
             /** @enum {string} */
             event: "end";
             /**
@@ -2743,13 +2752,14 @@ export interface components {
         SpinnerSector: "ten" | "one" | "blue_one" | "two" | "three" | "blue_three" | "six";
         /**
          * @description One Server-Sent Event of the feed, as its fields: `event`, `id` and
-         *     `data` (one line of JSON: a `GameView` for `snapshot` and `end`, a
+         *     `data` (one line of JSON: a `GameView` for `snapshot`, an `EndView` (the
+         *     final game view with its recap) for `end`, a
          *     `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
          *     `: keep-alive` comments, which are not events.
          */
         SseEvent: {
             /**
-             * @description The event's JSON (`GameView`, `MoveView` or `FeedDeletion`), on one
+             * @description The event's JSON (`GameView`, `MoveView`, `EndView` or `FeedDeletion`), on one
              *     line.
              */
             data: string;
@@ -3606,13 +3616,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7"
+                     *         "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7"
+                     *             "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3879,11 +3889,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
+                     *       "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T10:32:04.012Z",
-                     *       "updated_at": "2026-12-05T10:32:04.012Z",
+                     *       "created_at": "2026-12-05T10:37:01.747Z",
+                     *       "updated_at": "2026-12-05T10:37:01.747Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3946,9 +3956,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
-                     *         "throws": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/throws",
-                     *         "moves": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/moves"
+                     *         "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *         "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
+                     *         "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4147,11 +4157,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
+                     *       "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T10:32:04.012Z",
-                     *       "updated_at": "2026-12-05T10:32:04.377Z",
+                     *       "created_at": "2026-12-05T10:37:01.747Z",
+                     *       "updated_at": "2026-12-05T10:37:02.099Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4214,9 +4224,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
-                     *         "throws": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/throws",
-                     *         "moves": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/moves"
+                     *         "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *         "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
+                     *         "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
                      *       }
                      *     }
                      */
@@ -5202,13 +5212,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7"
+                     *         "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7"
+                     *             "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6764,7 +6774,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
+                     *       "game_id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7019,7 +7029,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
+                     *       "game_id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7387,11 +7397,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
+                     *         "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T10:32:04.012Z",
-                     *         "updated_at": "2026-12-05T10:32:04.392Z",
+                     *         "created_at": "2026-12-05T10:37:01.747Z",
+                     *         "updated_at": "2026-12-05T10:37:02.110Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7450,9 +7460,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
-                     *           "throws": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/throws",
-                     *           "moves": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/moves"
+                     *           "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *           "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
+                     *           "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7874,11 +7884,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
+                     *         "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T10:32:04.012Z",
-                     *         "updated_at": "2026-12-05T10:32:04.377Z",
+                     *         "created_at": "2026-12-05T10:37:01.747Z",
+                     *         "updated_at": "2026-12-05T10:37:02.099Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7941,9 +7951,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7",
-                     *           "throws": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/throws",
-                     *           "moves": "/v1/games/3c5428bf-e1e7-4be9-8bc9-45b1b5bc7dc7/moves"
+                     *           "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *           "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
+                     *           "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
                      *         }
                      *       }
                      *     }

@@ -16,6 +16,7 @@
 //! audience, detail level and format for all of its subscribers.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::http::header::{self, HeaderMap};
@@ -28,6 +29,7 @@ use super::extract::{GameIdPath, NarrationQuery};
 use super::games::{GameView, game_view};
 use super::moves::{MoveView, move_view};
 use super::problem::{ApiError, Problem};
+use super::recap::{RecapView, feed_recap};
 use crate::domain::Game;
 use crate::narration::{Audience, Detail};
 use crate::service::{ChanceTable, ChancesUnknown};
@@ -157,7 +159,8 @@ pub enum FeedEventName {
     Snapshot,
     /// One move (`data`: a move view).
     Move,
-    /// The game is over (`data`: the final game view); the stream closes.
+    /// The game is over (`data`: the final game view with its recap); the
+    /// stream closes.
     End,
     /// The game was deleted (`data`: a `FeedDeletion`); the stream closes,
     /// and the game's reads answer 404 from now on.
@@ -198,7 +201,8 @@ pub enum DeletionReason {
 }
 
 /// One Server-Sent Event of the feed, as its fields: `event`, `id` and
-/// `data` (one line of JSON: a `GameView` for `snapshot` and `end`, a
+/// `data` (one line of JSON: a `GameView` for `snapshot`, an `EndView` (the
+/// final game view with its recap) for `end`, a
 /// `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
 /// `: keep-alive` comments, which are not events.
 #[derive(Debug, Serialize, ToSchema)]
@@ -211,7 +215,7 @@ pub struct SseEvent {
     /// resume after it (after `end`: 204, nothing more).
     #[schema(pattern = "^[0-9]{1,9}$", example = "3")]
     id: String,
-    /// The event's JSON (`GameView`, `MoveView` or `FeedDeletion`), on one
+    /// The event's JSON (`GameView`, `MoveView`, `EndView` or `FeedDeletion`), on one
     /// line.
     #[schema(content_media_type = "application/json")]
     data: String,
@@ -243,8 +247,8 @@ pub enum FeedLine {
     End {
         /// The game's final version: its moves, one more for a stop.
         id: u32,
-        /// The final game.
-        data: Box<GameView>,
+        /// The final game, and its recap.
+        data: Box<EndView>,
     },
     /// The game was deleted; the stream closes.
     #[schema(title = "Deleted")]
@@ -254,6 +258,20 @@ pub enum FeedLine {
         /// The game and why it was deleted.
         data: FeedDeletion,
     },
+}
+
+/// The `end` event's data: the final game view (as `GET /v1/games/{id}`
+/// gives it) with the game's recap (as `GET /v1/games/{id}/recap` gives
+/// it for the feed's audience and detail).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EndView {
+    /// The final game.
+    #[serde(flatten)]
+    pub game: GameView,
+    /// The game's recap, for the feed's audience and detail; `null` when it
+    /// could not be made.
+    #[schema(value_type = Option<RecapView>)]
+    pub recap: Option<Arc<RecapView>>,
 }
 
 /// One framed event.
@@ -287,6 +305,8 @@ fn game_json(game: &Game) -> Vec<u8> {
 /// A feed being sent.
 struct Feed {
     watch: Watch,
+    /// The service, for the recap in `end`.
+    service: web::Data<Service>,
     /// The odds service the moves' chances come from.
     solver: Solver,
     ndjson: bool,
@@ -353,12 +373,17 @@ impl Feed {
             // The game's final version: its moves, and one more for a stop,
             // so that a resume from it is told apart from one after the
             // last move (see `get_events`).
-            WatchEvent::End(game) => frame(
-                self.ndjson,
-                FeedEventName::End,
-                game.version.get(),
-                &game_json(&game),
-            ),
+            WatchEvent::End(game) => {
+                let audience = self.told.audience.unwrap_or(game.setup.audience);
+                let detail = self.told.detail.unwrap_or(game.setup.detail);
+                let recap = feed_recap(&self.service, &self.solver, &game, audience, detail).await;
+                let data = serde_json::to_vec(&EndView {
+                    game: game_view(&game, &game.state),
+                    recap,
+                })
+                .unwrap_or_default();
+                frame(self.ndjson, FeedEventName::End, game.version.get(), &data)
+            }
             WatchEvent::Idle if self.ndjson => Bytes::from_static(b"\n"),
             WatchEvent::Idle => Bytes::from_static(b": keep-alive\n\n"),
         };
@@ -377,7 +402,8 @@ impl Feed {
 /// `snapshot` (`id`: the moves so far; `data`: the game view). Then one
 /// `move` per move (`id`: its number; `data`: the move view, with its
 /// `caption`), and, once the game is won or stopped, `end` (`data`: the
-/// final game view), after which the stream closes. A game already over
+/// final game view with the game's recap, as `GET /v1/games/{id}/recap`
+/// gives it for the feed's audience and detail), after which the stream closes. A game already over
 /// gets its snapshot (or the moves after the resume point) and `end`.
 /// When the game is deleted (`DELETE /v1/games/{id}`, or the server's
 /// retention), its subscribers get `deleted` (`id`: the last move told;
@@ -440,6 +466,7 @@ pub async fn get_events(
     let watch = service.watch(id, resume, follow, KEEP_ALIVE).await?;
     let feed = Feed {
         watch,
+        service: service.clone(),
         solver: solver.get_ref().clone(),
         ndjson,
         told,

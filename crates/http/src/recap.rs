@@ -4,16 +4,22 @@
 //! for a class; found again from the move log on every read
 //! ([`Service::recap`]).
 
+use std::num::NonZeroUsize;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
 use actix_web::{HttpResponse, get, web};
+use lru::LruCache;
 use serde::{Deserialize, Serialize};
+use tokio::sync::OnceCell;
 use utoipa::{IntoParams, ToSchema};
 
 use super::dto::{CitationView, ProbabilityView};
 use super::extract::{GameIdPath, NarrationQuery};
 use super::moves::{ChancesUnknownView, SidesChanceView};
 use super::problem::{ApiError, Problem};
+use crate::domain::{Game, GameId};
 use crate::narration::{Audience, Detail, MoveSwing, TallyKind};
-use crate::service::{Recap, Service};
+use crate::service::{ChancesUnknown, Recap, Service};
 use zohn_ahl_odds::Solver;
 use zohn_ahl_rules::Side;
 
@@ -306,4 +312,70 @@ pub async fn get_recap(
         .recap(&solver, id, told.audience, told.detail)
         .await?;
     Ok(HttpResponse::Ok().json(RecapView::from(&recap)))
+}
+
+/// Recaps kept for the live feed's `end`, by game, version, audience and
+/// detail: the subscribers of a game that ends all get the one recap made
+/// by the first (the others wait for it), not one read of the move log
+/// each.
+const FEED_RECAPS: usize = 64;
+
+type RecapKey = (GameId, u32, Audience, Detail);
+
+/// A recap made, and whether its chances were still being solved.
+type Made = (Arc<RecapView>, bool);
+
+static RECAPS: LazyLock<Mutex<LruCache<RecapKey, Arc<OnceCell<Made>>>>> = LazyLock::new(|| {
+    Mutex::new(LruCache::new(
+        NonZeroUsize::new(FEED_RECAPS).unwrap_or(NonZeroUsize::MIN),
+    ))
+});
+
+/// The recap of `game` (finished) for the feed's `end`, for `audience` at
+/// `detail`: made once per game, version, audience and detail, and shared.
+/// `None` when it cannot be made (the reason is logged); one whose chances
+/// are still being solved is not kept, so a later subscriber gets them.
+pub async fn feed_recap(
+    service: &Service,
+    solver: &Solver,
+    game: &Game,
+    audience: Audience,
+    detail: Detail,
+) -> Option<Arc<RecapView>> {
+    let key = (game.id, game.version.get(), audience, detail);
+    let cell = Arc::clone(
+        RECAPS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(key, || Arc::new(OnceCell::new())),
+    );
+    let made = cell
+        .get_or_try_init(|| async {
+            match service
+                .recap(solver, game.id, Some(audience), Some(detail))
+                .await
+            {
+                Ok(recap) => Ok((
+                    Arc::new(RecapView::from(&recap)),
+                    recap.chances_unknown == Some(ChancesUnknown::BeingSolved),
+                )),
+                Err(refusal) => Err(refusal),
+            }
+        })
+        .await;
+    match made {
+        Ok((view, being_solved)) => {
+            if *being_solved {
+                RECAPS
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop(&key);
+            }
+            Some(Arc::clone(view))
+        }
+        Err(refusal) => {
+            tracing::warn!(game = %game.id, detail = %refusal.detail, "a feed's end was sent without its recap");
+            None
+        }
+    }
 }

@@ -297,7 +297,10 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
     if let Some(c) = &facts.chances {
         let t = &c.turning_point;
         let i = t.side.index();
-        let points = format!("{:.0}", (t.after[i] - t.before[i]).abs() * 100.0);
+        // The difference of the percentages as shown, so that the numbers
+        // in the answer add up.
+        let pct = |p: f64| (p * 100.0).round();
+        let points = format!("{:.0}", (pct(t.after[i]) - pct(t.before[i])).abs());
         let swing = format!("{:.4}", (t.after[i] - t.before[i]).abs());
         ask(
             &mut out,
