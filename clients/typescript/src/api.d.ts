@@ -980,7 +980,7 @@ export interface components {
          * @description Why a move's chances are `null`.
          * @enum {string}
          */
-        ChancesUnknownReason: "ruleset_too_large" | "being_solved" | "unavailable";
+        ChancesUnknownReason: "ruleset_too_large" | "being_solved" | "unavailable" | "off";
         /** @description Why a move's chances are not given. */
         ChancesUnknownView: {
             /** @description The reason in a sentence. */

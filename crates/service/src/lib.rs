@@ -33,7 +33,7 @@ pub mod fairness;
 pub mod metrics;
 pub mod throws;
 
-pub use chances::{ChanceTable, ChancesUnknown, states_before};
+pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
     game_location, move_location,
