@@ -15,6 +15,7 @@ mod api_facts;
 mod api_fairness;
 mod api_feed;
 mod api_games;
+mod api_limits;
 mod api_names;
 mod api_play;
 mod api_recap;

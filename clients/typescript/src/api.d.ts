@@ -3616,13 +3616,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
+                     *         "fc1ba466-2351-43f3-8a0f-b0be2061c392"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
+                     *             "fc1ba466-2351-43f3-8a0f-b0be2061c392"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3889,11 +3889,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *       "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T10:37:01.747Z",
-                     *       "updated_at": "2026-12-05T10:37:01.747Z",
+                     *       "created_at": "2026-12-05T10:58:46.818Z",
+                     *       "updated_at": "2026-12-05T10:58:46.818Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3956,9 +3956,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
-                     *         "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
-                     *         "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
+                     *         "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *         "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
+                     *         "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4101,6 +4101,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
@@ -4157,11 +4179,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *       "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T10:37:01.747Z",
-                     *       "updated_at": "2026-12-05T10:37:02.099Z",
+                     *       "created_at": "2026-12-05T10:58:46.818Z",
+                     *       "updated_at": "2026-12-05T10:58:47.317Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4224,9 +4246,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
-                     *         "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
-                     *         "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
+                     *         "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *         "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
+                     *         "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
                      *       }
                      *     }
                      */
@@ -5068,6 +5090,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client address has opened its most live feeds this minute (`--limit-feeds-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute live feeds opened; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
@@ -5173,6 +5217,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description This client address has opened its most live feeds this minute (`--limit-feeds-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
@@ -5212,13 +5265,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
+                     *         "fc1ba466-2351-43f3-8a0f-b0be2061c392"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "181e8fe7-6628-40e4-a6ef-dc78a6e15a47"
+                     *             "fc1ba466-2351-43f3-8a0f-b0be2061c392"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6774,7 +6827,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *       "game_id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7029,7 +7082,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *       "game_id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7397,11 +7450,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *         "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T10:37:01.747Z",
-                     *         "updated_at": "2026-12-05T10:37:02.110Z",
+                     *         "created_at": "2026-12-05T10:58:46.818Z",
+                     *         "updated_at": "2026-12-05T10:58:47.346Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7460,9 +7513,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
-                     *           "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
-                     *           "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
+                     *           "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *           "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
+                     *           "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7884,11 +7937,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
+                     *         "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T10:37:01.747Z",
-                     *         "updated_at": "2026-12-05T10:37:02.099Z",
+                     *         "created_at": "2026-12-05T10:58:46.818Z",
+                     *         "updated_at": "2026-12-05T10:58:47.317Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7951,9 +8004,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47",
-                     *           "throws": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/throws",
-                     *           "moves": "/v1/games/181e8fe7-6628-40e4-a6ef-dc78a6e15a47/moves"
+                     *           "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *           "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
+                     *           "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
                      *         }
                      *       }
                      *     }
@@ -8164,6 +8217,28 @@ export interface operations {
                      *           "detail": "this game throws sticks: send \"sticks\" (four faces), not \"spinner\""
                      *         }
                      *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address has posted its most throws for now (`--limit-throws-per-second`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a second throws; ask again in 1 s",
+                     *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
                      *     }
