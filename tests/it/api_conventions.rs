@@ -451,3 +451,27 @@ async fn heads_past_the_parsers_limits_get_its_bare_answers_and_the_rest_problem
     .await;
     assert!(ok.starts_with("HTTP/1.1 200 "), "{ok}");
 }
+
+/// A client reporting a failure had nothing to name it by: every answer,
+/// a problem's too, now carries `X-Request-Id`, the request's id in the
+/// log (its span's `request_id`), a new one for each request.
+#[actix_web::test]
+async fn regression_an_answer_named_no_request_for_the_log() {
+    let (_db, app) = common::spawn_app().await;
+    let ok = common::send(&app, common::get("/healthz")).await;
+    let missing = common::send(
+        &app,
+        common::get("/v1/games/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"),
+    )
+    .await;
+    assert_eq!(missing.status.as_u16(), 404);
+    let ids: Vec<String> = [&ok, &missing]
+        .iter()
+        .map(|r| r.header("x-request-id").expect("X-Request-Id"))
+        .collect();
+    for id in &ids {
+        assert_eq!(id.len(), 36, "{id}");
+        assert_eq!(id.matches('-').count(), 4, "{id}");
+    }
+    assert_ne!(ids[0], ids[1]);
+}

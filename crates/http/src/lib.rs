@@ -460,5 +460,6 @@ pub fn app_with(
     .wrap(ErrorHandlers::new().default_handler(to_problem))
     .wrap(actix_web::middleware::from_fn(limits::check))
     .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
+    .wrap(actix_web::middleware::from_fn(log::request_id))
     .wrap(TracingLogger::<log::RequestLog>::new())
 }

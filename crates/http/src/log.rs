@@ -4,8 +4,11 @@
 //! warning with a debug dump for every wrong token). A server fault (5xx)
 //! is an error event of its own.
 
+use actix_web::HttpMessage;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::Next;
 use tracing::Span;
 use tracing_actix_web::{DefaultRootSpanBuilder, RootSpanBuilder};
 
@@ -45,4 +48,23 @@ impl RootSpanBuilder for RequestLog {
             span.record("otel.status_code", "OK");
         }
     }
+}
+
+/// The answer's `X-Request-Id`: the request's id in the log (the span's
+/// `request_id`), so that a client reporting a failure names the log line
+/// an operator looks for.
+pub(crate) async fn request_id(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let id = req
+        .extensions()
+        .get::<tracing_actix_web::RequestId>()
+        .copied();
+    let mut res = next.call(req).await?;
+    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id.to_string()).ok()) {
+        res.headers_mut()
+            .insert(HeaderName::from_static("x-request-id"), value);
+    }
+    Ok(res)
 }
