@@ -819,3 +819,26 @@ fn with_move_chances_off_a_move_has_none_and_the_game_odds_remain() {
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+/// An operator found the database a first start made readable by every
+/// user of the machine (0644), while the secret key beside it was
+/// owner-only: the database, its log and its shared memory are now
+/// owner-only too.
+#[cfg(unix)]
+#[test]
+fn regression_a_new_database_was_readable_by_every_user() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = spawn_server_with(dir.path(), port, &[]);
+    create_game(port);
+    for name in ["games.db", "games.db-wal", "games.db-shm"] {
+        let path = dir.path().join(name);
+        if name == "games.db" || path.exists() {
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{name}: {mode:o}");
+        }
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -287,6 +287,9 @@ impl Store {
         // default 2 MiB, and statement journals (a batch's multi-row
         // statements) in memory.
         let left_log = super::wal::left_beside(base.get_filename());
+        // A database this open makes holds the games (and the sealed
+        // answers): owner-only, as the secret key is.
+        let fresh = !base.get_filename().exists();
         let writer = open_pool(
             // Kept open while the store is: SQLite removes the log when
             // its last connection closes, and the log synced is this one's.
@@ -304,6 +307,9 @@ impl Store {
         )
         .await?;
         migrate(&writer, secret.as_ref()).await?;
+        if fresh {
+            owner_only(base.get_filename());
+        }
         let log = LogFile::open(base.get_filename()).await?;
         if left_log {
             tracing::info!(
@@ -487,4 +493,26 @@ impl Store {
         }
         Ok(done)
     }
+}
+
+/// Make the database file at `path` and its log and shared-memory files
+/// (as far as they exist) readable and writable by their owner alone.
+fn owner_only(path: &std::path::Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mut files = vec![path.to_path_buf()];
+        for suffix in ["-wal", "-shm"] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            files.push(PathBuf::from(name));
+        }
+        for file in files.iter().filter(|f| f.exists()) {
+            if let Err(e) = std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600)) {
+                tracing::warn!(file = %file.display(), error = %e, "cannot make the database owner-only");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
