@@ -14,6 +14,7 @@ mod api_examples;
 mod api_facts;
 mod api_fairness;
 mod api_feed;
+mod api_feed_schema;
 mod api_games;
 mod api_names;
 mod api_play;

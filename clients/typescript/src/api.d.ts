@@ -1720,6 +1720,17 @@ export interface components {
          * @enum {string}
          */
         Feature: "ordinary" | "dry_branch_east" | "dry_branch_west" | "north_creek_near" | "north_creek_far" | "south_creek_far" | "south_creek_near";
+        /**
+         * @description What one event of the SSE feed carries in its `data` (one line of
+         *     JSON): a `GameView` for `snapshot` and `end`, a `MoveView` for `move`, a
+         *     `FeedDeletion` for `deleted`. The event's name is its `event:` field and
+         *     its `id:` the resume point to send back as `Last-Event-ID`; the stream
+         *     also carries `retry:` once and `: keep-alive` comments, which are not
+         *     events. This is the schema of the SSE media type because generated SSE
+         *     readers (hey-api's `streamEvents`) yield each event's `data`, parsed
+         *     from JSON, as the item.
+         */
+        FeedData: components["schemas"]["GameView"] | components["schemas"]["MoveView"] | components["schemas"]["FeedDeletion"];
         /** @description Why a game's feed ended without an `end`: its `deleted` event. */
         FeedDeletion: {
             /**
@@ -1734,11 +1745,6 @@ export interface components {
              */
             reason: components["schemas"]["DeletionReason"];
         };
-        /**
-         * @description The name of a feed event.
-         * @enum {string}
-         */
-        FeedEventName: "snapshot" | "move" | "end" | "deleted";
         /** @description One line of the NDJSON feed. */
         FeedLine: {
             /** @description The game, as `GET /v1/games/{id}` gives it. */
@@ -2541,29 +2547,6 @@ export interface components {
          * @enum {string}
          */
         SpinnerSector: "ten" | "one" | "blue_one" | "two" | "three" | "blue_three" | "six";
-        /**
-         * @description One Server-Sent Event of the feed, as its fields: `event`, `id` and
-         *     `data` (one line of JSON: a `GameView` for `snapshot` and `end`, a
-         *     `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
-         *     `: keep-alive` comments, which are not events.
-         */
-        SseEvent: {
-            /**
-             * @description The event's JSON (`GameView`, `MoveView` or `FeedDeletion`), on one
-             *     line.
-             */
-            data: string;
-            /** @description `snapshot`, `move`, `end` or `deleted`. */
-            event: components["schemas"]["FeedEventName"];
-            /**
-             * @description The moves so far (`snapshot`), the move's number (`move`), the
-             *     game's final version (`end`: its moves, one more for a stop), or the
-             *     last move told (`deleted`): send it back as `Last-Event-ID` to
-             *     resume after it (after `end`: 204, nothing more).
-             * @example 3
-             */
-            id: string;
-        };
         /**
          * @description Exact statistics of a preset from the opening, one player a side, side A
          *     first.
@@ -4755,14 +4738,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson` */
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE client yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["SseEvent"];
-                    "application/x-ndjson": components["schemas"]["FeedLine"];
+                    "text/event-stream": components["schemas"]["FeedData"];
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting) */
@@ -4907,7 +4890,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson` */
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE client yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -149,9 +149,9 @@ fn parse(headers: &HeaderMap, query: &str) -> Result<Request, ApiError> {
     })
 }
 
-/// The name of a feed event.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+/// The name of a feed event (its SSE `event:` field; an NDJSON line's
+/// `event`).
+#[derive(Clone, Copy, Debug)]
 pub enum FeedEventName {
     /// The game as it stands (`data`: a game view).
     Snapshot,
@@ -197,24 +197,62 @@ pub enum DeletionReason {
     Retention,
 }
 
-/// One Server-Sent Event of the feed, as its fields: `event`, `id` and
-/// `data` (one line of JSON: a `GameView` for `snapshot` and `end`, a
-/// `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
-/// `: keep-alive` comments, which are not events.
+/// What one event of the SSE feed carries in its `data` (one line of
+/// JSON): a `GameView` for `snapshot` and `end`, a `MoveView` for `move`, a
+/// `FeedDeletion` for `deleted`. The event's name is its `event:` field and
+/// its `id:` the resume point to send back as `Last-Event-ID`; the stream
+/// also carries `retry:` once and `: keep-alive` comments, which are not
+/// events. This is the schema of the SSE media type because generated SSE
+/// readers (hey-api's `streamEvents`) yield each event's `data`, parsed
+/// from JSON, as the item.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct SseEvent {
-    /// `snapshot`, `move`, `end` or `deleted`.
-    event: FeedEventName,
-    /// The moves so far (`snapshot`), the move's number (`move`), the
-    /// game's final version (`end`: its moves, one more for a stop), or the
-    /// last move told (`deleted`): send it back as `Last-Event-ID` to
-    /// resume after it (after `end`: 204, nothing more).
-    #[schema(pattern = "^[0-9]{1,9}$", example = "3")]
-    id: String,
-    /// The event's JSON (`GameView`, `MoveView` or `FeedDeletion`), on one
-    /// line.
-    #[schema(content_media_type = "application/json")]
-    data: String,
+#[serde(untagged)]
+#[expect(
+    dead_code,
+    reason = "the schema of an event's data; events are framed by hand"
+)]
+pub enum FeedData {
+    /// `snapshot` and `end`: the game.
+    #[schema(title = "Game")]
+    Game(Box<GameView>),
+    /// `move`: the move.
+    #[schema(title = "Move")]
+    Move(Box<MoveView>),
+    /// `deleted`: the game's id and why it went.
+    #[schema(title = "Deletion")]
+    Deletion(FeedDeletion),
+}
+
+/// The NDJSON feed's body as a whole: text, one `FeedLine` a line (its
+/// `contentSchema`), so that a generated client reads it raw.
+pub struct FeedLines;
+
+impl utoipa::PartialSchema for FeedLines {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Ref, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "The feed as NDJSON: one `FeedLine` (this schema's `contentSchema`) a line, \
+                 and an empty line as a keep-alive.",
+            ))
+            .content_media_type(NDJSON)
+            .content_schema(Some(Ref::from_schema_name("FeedLine")))
+            .into()
+    }
+}
+
+impl ToSchema for FeedLines {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("FeedLine".to_owned(), FeedLine::schema()));
+        <FeedLine as ToSchema>::schemas(schemas);
+    }
 }
 
 /// One line of the NDJSON feed.
@@ -403,10 +441,10 @@ impl Feed {
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson`",
+        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE client yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line",
             content(
-                (SseEvent = "text/event-stream"),
-                (FeedLine = "application/x-ndjson"),
+                (FeedData = "text/event-stream"),
+                (inline(FeedLines) = "application/x-ndjson"),
             )),
         (status = 204, description = "Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting)"),
         (status = 400, description = "Malformed id, audience, detail, since, follow or Last-Event-ID", body = Problem, content_type = "application/problem+json"),
