@@ -3368,13 +3368,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
+                     *         "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
+                     *             "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3641,11 +3641,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *       "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T07:48:10.653Z",
-                     *       "updated_at": "2026-12-05T07:48:10.653Z",
+                     *       "created_at": "2026-12-05T11:03:09.335Z",
+                     *       "updated_at": "2026-12-05T11:03:09.335Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3708,9 +3708,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
-                     *         "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
-                     *         "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
+                     *         "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *         "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
+                     *         "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3909,11 +3909,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *       "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T07:48:10.653Z",
-                     *       "updated_at": "2026-12-05T07:48:10.921Z",
+                     *       "created_at": "2026-12-05T11:03:09.335Z",
+                     *       "updated_at": "2026-12-05T11:03:09.828Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3976,9 +3976,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
-                     *         "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
-                     *         "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
+                     *         "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *         "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
+                     *         "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
                      *       }
                      *     }
                      */
@@ -4848,6 +4848,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/feed-full",
+                     *       "title": "Feed full",
+                     *       "status": 503,
+                     *       "detail": "this game's live feed has its most subscribers (1); try again later",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4964,13 +4975,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
+                     *         "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "b68a45a2-93c8-4c37-a55b-5839fb0f63ec"
+                     *             "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6526,7 +6537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *       "game_id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6643,6 +6654,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/ruleset-too-large",
+                     *       "title": "Ruleset too large to solve",
+                     *       "status": 422,
+                     *       "detail": "this ruleset's Markov chain has up to 11904000 states (awls, counters, circuits, turn order and forfeits together), more than the 5000000 this service solves exactly; fewer counters, fewer players or no circuits_to_win make it smaller",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6674,6 +6696,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/odds-pending",
+                     *       "title": "Odds being solved",
+                     *       "status": 503,
+                     *       "detail": "this ruleset's exact odds were not solved within the 0 s this request waits; they are being solved in the background: ask again in 1 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6779,11 +6812,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *         "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T07:48:10.653Z",
-                     *         "updated_at": "2026-12-05T07:48:10.928Z",
+                     *         "created_at": "2026-12-05T11:03:09.335Z",
+                     *         "updated_at": "2026-12-05T11:03:09.838Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6842,9 +6875,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
-                     *           "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
-                     *           "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
+                     *           "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *           "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
+                     *           "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7266,11 +7299,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
+                     *         "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T07:48:10.653Z",
-                     *         "updated_at": "2026-12-05T07:48:10.921Z",
+                     *         "created_at": "2026-12-05T11:03:09.335Z",
+                     *         "updated_at": "2026-12-05T11:03:09.828Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7333,9 +7366,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec",
-                     *           "throws": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/throws",
-                     *           "moves": "/v1/games/b68a45a2-93c8-4c37-a55b-5839fb0f63ec/moves"
+                     *           "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *           "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
+                     *           "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
                      *         }
                      *       }
                      *     }
@@ -9981,6 +10014,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/odds-pending",
+                     *       "title": "Odds being solved",
+                     *       "status": 503,
+                     *       "detail": "this ruleset's exact odds were not solved within the 0 s this request waits; they are being solved in the background: ask again in 2 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

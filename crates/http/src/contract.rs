@@ -34,7 +34,8 @@
 //!   `openapi/examples.json` (by operation id and status; the refusals
 //!   made below the handlers, 414 and 431, share one), so that no viewer
 //!   assembles a contradictory one from the properties' own. Answers the
-//!   server cannot be made to give on demand (503) have none.
+//!   server cannot be made to give on demand (the store busy, not ready,
+//!   a creation's retry while the first is served) have none.
 //! - **HEAD**: the server answers `HEAD` wherever it answers `GET`
 //!   ([`super::conventions::head_as_get`]), so every `get` operation has a
 //!   `head` twin: the same parameters and statuses with the headers only,
