@@ -19,11 +19,8 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use common::live::Served;
-use common::{Bound, TestDb, get, post_json, send, spawn_app};
+use common::{Bound, get, post_json, send, spawn_app};
 use serde_json::{Value, json};
-use zohn_ahl::odds::{Settings, Solver};
-use zohn_ahl::service::FeedLimits;
 
 const EXAMPLES_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/examples.json");
 
@@ -31,7 +28,7 @@ const EXAMPLES_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/exampl
 const MOST_ITEMS: usize = 2;
 
 /// A real answer: its status and JSON, cut to [`MOST_ITEMS`] items.
-async fn answer(app: &Bound, req: actix_web::test::TestRequest) -> (String, Value) {
+pub(crate) async fn answer(app: &Bound, req: actix_web::test::TestRequest) -> (String, Value) {
     let r = send(app, req).await;
     let mut body = r.json();
     if let Some(Value::Array(items)) = body.get_mut("items") {
@@ -139,74 +136,13 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
     );
     put("check_health", answer(&app, get("/healthz")).await);
     put("check_readiness", answer(&app, get("/readyz")).await);
-    for (id, status, body) in problems(&app).await.into_iter().chain(busy().await) {
+    for (id, status, body) in problems(&app)
+        .await
+        .into_iter()
+        .chain(crate::api_examples_busy::busy().await)
+    {
         out.entry(id).or_default().entry(status).or_insert(body);
     }
-    out
-}
-
-/// The refusals that need a server of their own or a ruleset too large:
-/// the odds not solved within the budget (a solver whose budget is zero),
-/// a game's live feeds full (one subscriber a game, one open), and a
-/// ruleset's chain too large to solve (422).
-async fn busy() -> Vec<(String, String, Value)> {
-    let mut out = Vec::new();
-    let solver = Solver::new(Settings {
-        budget: Duration::ZERO,
-        ..Settings::default()
-    });
-    let db = TestDb::new();
-    let app = {
-        let (service, solver) = (db.service().await, solver.clone());
-        common::spawn_server_with(move || {
-            zohn_ahl::http::app_with_odds(service.clone(), solver.clone())
-        })
-    };
-    let game = answer(&app, post_json("/v1/games", &json!({"seed": "pending"})))
-        .await
-        .1;
-    let game = game["id"].as_str().unwrap();
-    for (id, path) in [
-        ("get_odds", format!("/v1/games/{game}/odds")),
-        (
-            "get_ruleset_statistics",
-            "/v1/rulesets/ludii/statistics".to_owned(),
-        ),
-    ] {
-        let (status, body) = answer(&app, get(&path)).await;
-        assert_eq!(
-            (status.as_str(), &body["type"]),
-            ("503", &json!("/problems/odds-pending")),
-            "{path}"
-        );
-        out.push((id.to_owned(), status, body));
-    }
-    let big = json!({
-        "seed": "too-large",
-        "ruleset": {"preset": "boxed", "options": {"counters_per_side": 15}},
-        "sides": {"a": {"players": ["1", "2", "3", "4", "5", "6", "7", "8"]},
-                  "b": {"players": ["1", "2", "3", "4", "5", "6", "7"]}}
-    });
-    let big = answer(&app, post_json("/v1/games", &big)).await.1;
-    let big = big["id"].as_str().unwrap();
-    let (status, body) = answer(&app, get(&format!("/v1/games/{big}/odds"))).await;
-    assert_eq!(status, "422", "{body}");
-    out.push(("get_odds".to_owned(), status, body));
-    let served = Served::start(FeedLimits {
-        per_game: 1,
-        total: 2,
-    })
-    .await;
-    let game = served.create(&json!({"seed": "full"})).await;
-    let path = format!("/v1/games/{game}/events");
-    let mut open = served.stream(&path, &[]).await;
-    open.event().await.unwrap();
-    let full = served.request("GET", &path, &[], b"").await;
-    assert_eq!(full.status, 503);
-    let body: Value = serde_json::from_slice(&full.body).unwrap();
-    out.push(("stream_events".to_owned(), "503".to_owned(), body));
-    drop(open);
-    served.stop().await;
     out
 }
 
@@ -440,16 +376,8 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
 }
 
 /// Answers the server cannot be made to give on demand, which keep no
-/// example: the store busy (503 of the writes), not ready (503), and a
-/// creation's 409 (a retry while the first is being served).
-const CANNOT_PROVOKE: [(&str, &str); 6] = [
-    ("create_game", "503"),
-    ("play_throw", "503"),
-    ("stop_game", "503"),
-    ("delete_game", "503"),
-    ("check_readiness", "503"),
-    ("create_game", "409"),
-];
+/// example: not ready (503: the store cannot be read).
+const CANNOT_PROVOKE: [(&str, &str); 1] = [("check_readiness", "503")];
 
 /// The `application/json` and `application/problem+json` answers of the
 /// document, but those of [`CANNOT_PROVOKE`], as (operation id, status,

@@ -11,6 +11,7 @@ mod api_conventions;
 mod api_detail;
 mod api_errors;
 mod api_examples;
+mod api_examples_busy;
 mod api_facts;
 mod api_fairness;
 mod api_feed;

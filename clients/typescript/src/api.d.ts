@@ -3368,13 +3368,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
+                     *         "ef1afa89-7c17-46b9-8683-705c28d968d7"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
+                     *             "ef1afa89-7c17-46b9-8683-705c28d968d7"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3641,11 +3641,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *       "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T11:03:09.335Z",
-                     *       "updated_at": "2026-12-05T11:03:09.335Z",
+                     *       "created_at": "2026-12-05T11:05:21.560Z",
+                     *       "updated_at": "2026-12-05T11:05:21.560Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3708,9 +3708,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
-                     *         "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
-                     *         "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
+                     *         "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *         "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
+                     *         "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3765,6 +3765,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-in-flight",
+                     *       "title": "Request in progress",
+                     *       "status": 409,
+                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3879,6 +3890,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3909,11 +3931,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *       "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T11:03:09.335Z",
-                     *       "updated_at": "2026-12-05T11:03:09.828Z",
+                     *       "created_at": "2026-12-05T11:05:21.560Z",
+                     *       "updated_at": "2026-12-05T11:05:22.063Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3976,9 +3998,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
-                     *         "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
-                     *         "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
+                     *         "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *         "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
+                     *         "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
                      *       }
                      *     }
                      */
@@ -4231,6 +4253,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4975,13 +5008,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
+                     *         "ef1afa89-7c17-46b9-8683-705c28d968d7"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "01b85ada-1c5d-4e2f-9cc0-ab33246d1507"
+                     *             "ef1afa89-7c17-46b9-8683-705c28d968d7"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6537,7 +6570,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *       "game_id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6812,11 +6845,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *         "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T11:03:09.335Z",
-                     *         "updated_at": "2026-12-05T11:03:09.838Z",
+                     *         "created_at": "2026-12-05T11:05:21.560Z",
+                     *         "updated_at": "2026-12-05T11:05:22.071Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6875,9 +6908,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
-                     *           "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
-                     *           "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
+                     *           "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *           "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
+                     *           "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7117,6 +7150,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7299,11 +7343,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
+                     *         "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T11:03:09.335Z",
-                     *         "updated_at": "2026-12-05T11:03:09.828Z",
+                     *         "created_at": "2026-12-05T11:05:21.560Z",
+                     *         "updated_at": "2026-12-05T11:05:22.063Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7366,9 +7410,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507",
-                     *           "throws": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/throws",
-                     *           "moves": "/v1/games/01b85ada-1c5d-4e2f-9cc0-ab33246d1507/moves"
+                     *           "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *           "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
+                     *           "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
                      *         }
                      *       }
                      *     }
@@ -7612,6 +7656,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
