@@ -71,6 +71,8 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Most throws committed together.
     pub max_batch: usize,
+    /// Whether moves carry their chances of winning.
+    pub move_chances: bool,
     /// Delete finished games this many days after their end, and
     /// unfinished ones this many days after their last move; `None`: keep
     /// them until deleted.
@@ -88,6 +90,16 @@ pub struct Settings {
     /// The base URL the served OpenAPI document names (`None`: the one
     /// each request reached).
     pub public_url: Option<crate::http::PublicUrl>,
+}
+
+/// A setting that is on or off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    /// On.
+    #[default]
+    On,
+    /// Off.
+    Off,
 }
 
 /// How the log's lines are written.
@@ -141,6 +153,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             args.feed,
             std::sync::Arc::new(crate::throws::FromSeed),
         );
+        crate::service::set_move_chances(args.move_chances);
         // Every preset's exact odds, solved in the background from now on.
         crate::odds::Solver::shared().solve_presets();
         // Expired idempotency answers (and, with a retention, old games)

@@ -392,6 +392,7 @@
       // The final view: the board becomes the game's own (drawBoard).
       const view = JSON.parse(ev.data);
       renderGame(view);
+      window.ZohnRecap.show(view.recap);
       feed.close();
       // A game ends by a throw (its last move says who won) or by a stop;
       // moves still being read say which when they arrive (backfill).
@@ -433,7 +434,10 @@
       const view = await res.json();
       renderGame(view);
       await backfill(Number.MAX_SAFE_INTEGER, gen, tries > 0);
-      if (view.status === "finished") clearInterval(poller);
+      if (view.status === "finished") {
+        clearInterval(poller);
+        window.ZohnRecap.load(api, audience);
+      }
       tries += 1;
       if (tries % 15 === 0 && view.status !== "finished") subscribe();
     };

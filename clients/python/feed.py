@@ -2,7 +2,7 @@
 NDJSON framing, for the client openapi-python-client generates: no generator
 makes a working reader of a stream, so this is the one hand-written part,
 and each event's data is parsed by the generated models (`GameView`,
-`MoveView`, `FeedDeletion`).
+`MoveView`, `EndView`, `FeedDeletion`).
 
 It resumes with `since` after the last event it yielded, reconnects with
 back-off when the connection drops, and ends after `end` or `deleted`, or
@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from zohn_ahl_client.models import FeedDeletion, GameView, MoveView
+from zohn_ahl_client.models import EndView, FeedDeletion, GameView, MoveView
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,11 @@ class Move:
 
 @dataclass(frozen=True)
 class End:
-    """The game is over (`id`: its final version); the feed ends."""
+    """The game is over (`id`: its final version; `game`: the final game and
+    its recap); the feed ends."""
 
     id: int
-    game: GameView
+    game: EndView
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def parse(line: str) -> FeedEvent:
         if event == "move":
             return Move(n, MoveView.from_dict(data))
         if event == "end":
-            return End(n, GameView.from_dict(data))
+            return End(n, EndView.from_dict(data))
         if event == "deleted":
             return Deleted(n, FeedDeletion.from_dict(data))
     except (KeyError, TypeError, ValueError, AttributeError) as e:

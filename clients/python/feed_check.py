@@ -22,7 +22,7 @@ def main() -> None:
     good = [
         ({"event": "snapshot", "id": 3, "data": game}, Snapshot),
         ({"event": "move", "id": 2, "data": move}, Move),
-        ({"event": "end", "id": 4, "data": game}, End),
+        ({"event": "end", "id": 4, "data": {**game, "recap": None}}, End),
         ({"event": "deleted", "id": 4, "data": deletion}, Deleted),
     ]
     for line, kind in good:
@@ -41,6 +41,7 @@ def main() -> None:
         (json.dumps({"event": "snapshot", "id": 2, "data": move}), "its data is not what `snapshot` carries"),
         (json.dumps({"event": "deleted", "id": 2, "data": {"id": "x"}}), "its data is not what `deleted` carries"),
         (json.dumps({"event": "end", "id": 2, "data": None}), "its data is not an object"),
+        (json.dumps({"event": "end", "id": 2, "data": game}), "its data is not what `end` carries"),
     ]
     for text, reason in bad:
         try:

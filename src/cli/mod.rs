@@ -101,6 +101,12 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u16).range(1..=256)
     )]
     pub max_batch: u16,
+    /// `off`: every move's `chances` is `null` (reason `off`) and no odds
+    /// are looked up for a move, its narration or a recap; the game odds
+    /// are still served. For a server that must spend nothing on them, and
+    /// for measuring what they cost (`scripts/load.sh`).
+    #[arg(long, env = "ZOHN_AHL_MOVE_CHANCES", value_enum, default_value_t = crate::server::Switch::On)]
+    pub move_chances: crate::server::Switch,
     /// Delete finished games (won or stopped) this many days after they
     /// ended, and games left unfinished this many days after their last
     /// move (or creation), 1 to 36500, checked every few minutes (default:
@@ -174,6 +180,7 @@ impl From<ServeArgs> for crate::server::Settings {
             log_format: args.log_format,
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
+            move_chances: args.move_chances == crate::server::Switch::On,
             retention_days: args.retention_days,
             feed: crate::service::FeedLimits {
                 per_game: args.feed_per_game as usize,

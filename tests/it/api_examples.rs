@@ -98,6 +98,10 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
         "stop_game",
         answer(&app, common::post_empty(&format!("{game}/stop"))).await,
     );
+    put(
+        "get_recap",
+        answer(&app, get(&format!("{game}/recap?detail=full"))).await,
+    );
     put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
     put(
         "get_ruleset",
@@ -231,6 +235,8 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
     .await;
     let big = json!({"seed": "x".repeat(20_000)});
     let writes: Vec<(&str, TestRequest)> = vec![
+        // Before the game is stopped below: still in play.
+        ("get_recap", get(&format!("/v1/games/{game}/recap"))),
         (
             "create_game",
             TestRequest::post()

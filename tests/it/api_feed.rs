@@ -247,7 +247,11 @@ async fn the_end_of_the_game_ends_the_stream() {
     assert_eq!(last_move, thrown);
     assert_eq!(end.id(), thrown);
     assert_eq!(end.json()["status"], "finished");
-    assert_eq!(end.json(), s.get_json(&format!("/v1/games/{id}")).await);
+    // The final game, with its recap as the recap's own read gives it.
+    let mut data = end.json();
+    let recap = data.as_object_mut().unwrap().remove("recap").unwrap();
+    assert_eq!(data, s.get_json(&format!("/v1/games/{id}")).await);
+    assert_eq!(recap, s.get_json(&format!("/v1/games/{id}/recap")).await);
     assert!(feed.ends().await, "the stream closes after the end");
 
     // A game already over: its snapshot, the end, and the stream closes.

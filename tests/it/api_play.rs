@@ -73,7 +73,10 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
             }
         }
     }
-    assert_eq!(assets, 4, "new.js, game.js and the stylesheet twice");
+    assert_eq!(
+        assets, 5,
+        "new.js, recap.js, game.js and the stylesheet twice"
+    );
 }
 
 #[actix_web::test]

@@ -696,6 +696,26 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         "no script error on stop"
     );
 
+    // The game over, its recap for the class: the summary, then three to
+    // five questions, each answer hidden until asked for.
+    until(
+        &client,
+        "the recap shown once the game is over",
+        "const r = document.getElementById('recap'); return !r.hidden && document.querySelectorAll('#recap-summary li').length > 0 && document.querySelectorAll('#recap-questions li details').length >= 3",
+    )
+    .await;
+    let questions = js(
+        &client,
+        "return [...document.querySelectorAll('#recap-questions li')].map(li => [li.querySelector('p').textContent, li.querySelector('details').open])",
+    )
+    .await;
+    let questions = questions.as_array().unwrap();
+    assert!((3..=5).contains(&questions.len()), "{questions:?}");
+    assert!(
+        questions.iter().all(|q| q[1] == json!(false)),
+        "answers start hidden"
+    );
+
     client.close().await.unwrap();
     handle.stop(false).await;
 }

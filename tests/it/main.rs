@@ -19,6 +19,7 @@ mod api_feed_schema;
 mod api_games;
 mod api_names;
 mod api_play;
+mod api_recap;
 mod api_reference;
 mod api_roles;
 mod api_rulesets;

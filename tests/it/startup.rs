@@ -780,3 +780,42 @@ fn a_transcript_takes_checked_side_names_and_reads_aloud() {
         "{text}"
     );
 }
+
+/// `--move-chances off`: a throw's answer carries no chances (`null`, with
+/// the reason `off`) and no odds sentence, and the game odds are still
+/// served; the switch the load benchmark compares the cost of the chances
+/// with.
+#[test]
+fn with_move_chances_off_a_move_has_none_and_the_game_odds_remain() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = spawn_server_with(dir.path(), port, &["--move-chances", "off"]);
+    let id = create_game(port);
+    let thrown = send_raw(
+        port,
+        &format!(
+            "POST /v1/games/{id}/throws HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert!(thrown.starts_with("HTTP/1.1 201"), "{thrown}");
+    let body: serde_json::Value =
+        serde_json::from_str(thrown.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["chances"]["before"], serde_json::Value::Null);
+    assert_eq!(body["chances"]["unknown"]["reason"], "off", "{body}");
+    let segments = body["narration"]["segments"].as_array().unwrap();
+    assert!(segments.iter().all(|s| s["kind"] != "odds"));
+    // The game's odds are still solved and served (within a minute of the
+    // start, while the presets are solved).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let status = get_status(port, &format!("/v1/games/{id}/odds"));
+        if status == Some(200) {
+            break;
+        }
+        assert_eq!(status, Some(503));
+        assert!(Instant::now() < deadline, "no odds");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -6,7 +6,7 @@
 // so the items are typed as what they are, with no cast.
 import { client } from "./client/client.gen";
 import { createGame, playThrow, stopGame, streamEvents } from "./client/sdk.gen";
-import type { FeedData, FeedDeletion, GameView, MoveView } from "./client/types.gen";
+import type { EndView, FeedData, FeedDeletion, GameView, MoveView } from "./client/types.gen";
 
 // The compiler's check: the stream's items are the event's data (and
 // `undefined` for a 204, which has none), not a framing object.
@@ -14,7 +14,7 @@ type Item<S> = S extends AsyncGenerator<infer T, unknown, unknown> ? T : never;
 type Streamed = Item<Awaited<ReturnType<typeof streamEvents>>["stream"]>;
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const itemsAreTheData: Same<Exclude<Streamed, void | undefined>, FeedData> = true;
-const dataIsTheViews: Same<FeedData, GameView | MoveView | FeedDeletion> = true;
+const dataIsTheViews: Same<FeedData, GameView | MoveView | EndView | FeedDeletion> = true;
 
 const baseUrl = process.argv[2] ?? "http://127.0.0.1:8080";
 client.setConfig({ baseUrl });
@@ -51,6 +51,10 @@ async function read(since?: number): Promise<{ seen: string[]; names: string[] }
     } else if ("reason" in item) {
       const deletion: FeedDeletion = item;
       seen.push(`deleted ${deletion.reason}`);
+    } else if ("recap" in item) {
+      const end: EndView = item;
+      if (typeof end.version !== "number" || end.status !== "finished") throw new Error("not an end");
+      seen.push(`end ${end.status}`);
     } else {
       const view: GameView = item;
       if (typeof view.version !== "number" || typeof view.status !== "string") throw new Error("not a game");
@@ -67,10 +71,10 @@ function expect(got: unknown, want: unknown): void {
 }
 
 const whole = await read();
-expect(whole, { seen: ["game finished", "game finished"], names: ["snapshot", "end"] });
+expect(whole, { seen: ["game finished", "end finished"], names: ["snapshot", "end"] });
 const resumed = await read(0);
 expect(resumed, {
-  seen: ["move 1", "move 2", "move 3", "game finished"],
+  seen: ["move 1", "move 2", "move 3", "end finished"],
   names: ["move", "move", "move", "end"],
 });
 console.log(`hey-api: ${[...whole.seen, ...resumed.seen].join(", ")} (${itemsAreTheData && dataIsTheViews ? "typed as the data" : ""})`);

@@ -262,7 +262,8 @@ export interface paths {
          *     `snapshot` (`id`: the moves so far; `data`: the game view). Then one
          *     `move` per move (`id`: its number; `data`: the move view, with its
          *     `caption`), and, once the game is won or stopped, `end` (`data`: the
-         *     final game view), after which the stream closes. A game already over
+         *     final game view with the game's recap, as `GET /v1/games/{id}/recap`
+         *     gives it for the feed's audience and detail), after which the stream closes. A game already over
          *     gets its snapshot (or the moves after the resume point) and `end`.
          *     When the game is deleted (`DELETE /v1/games/{id}`, or the server's
          *     retention), its subscribers get `deleted` (`id`: the last move told;
@@ -469,6 +470,38 @@ export interface paths {
          * @description The answer `get_odds` (`GET`) gives, its status and headers without a body.
          */
         head: operations["head_odds"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/recap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look back on a finished or stopped game: its turning point, its luck, questions for a class.
+         * @description The recap of a finished or stopped game, for a class to talk about
+         *     chance afterwards: the turning point (the move that changed the chances
+         *     most), the luckiest and unluckiest throws, the rare throws (rarer than
+         *     1 in 16), the falls, whips, circuits and extra throws against what the
+         *     odds expected from the positions played, the longest run of moves, and
+         *     three to five questions each tied to something that happened, each with
+         *     its answer. Worked out from the move log when read; the chances from
+         *     the ruleset's solved chain (`null`, with the reason, when the ruleset is
+         *     too large or still being solved: ask again).
+         */
+        get: operations["get_recap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Look back on a finished or stopped game: its turning point, its luck, questions for a class (headers only)
+         * @description The answer `get_recap` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_recap"];
         patch?: never;
         trace?: never;
     };
@@ -947,7 +980,7 @@ export interface components {
          * @description Why a move's chances are `null`.
          * @enum {string}
          */
-        ChancesUnknownReason: "ruleset_too_large" | "being_solved" | "unavailable";
+        ChancesUnknownReason: "ruleset_too_large" | "being_solved" | "unavailable" | "off";
         /** @description Why a move's chances are not given. */
         ChancesUnknownView: {
             /** @description The reason in a sentence. */
@@ -1219,6 +1252,14 @@ export interface components {
          * @enum {string}
          */
         EndCheck: "immediate" | "after_move";
+        /**
+         * @description The `end` event's data: the final game view (as `GET /v1/games/{id}`
+         *     gives it) with the game's recap (as `GET /v1/games/{id}/recap` gives
+         *     it for the feed's audience and detail).
+         */
+        EndView: components["schemas"]["GameView"] & {
+            recap: components["schemas"]["RecapView"] | null;
+        };
         /**
          * @description What a throw made happen. `kind` names the event; spaces are in the
          *     mover's own numbering.
@@ -1720,17 +1761,8 @@ export interface components {
          * @enum {string}
          */
         Feature: "ordinary" | "dry_branch_east" | "dry_branch_west" | "north_creek_near" | "north_creek_far" | "south_creek_far" | "south_creek_near";
-        /**
-         * @description What one event of the SSE feed carries in its `data` (one line of
-         *     JSON): a `GameView` for `snapshot` and `end`, a `MoveView` for `move`, a
-         *     `FeedDeletion` for `deleted`. The event's name is its `event:` field and
-         *     its `id:` the resume point to send back as `Last-Event-ID`; the stream
-         *     also carries `retry:` once and `: keep-alive` comments, which are not
-         *     events. This is the schema of the SSE media type because generated SSE
-         *     readers (hey-api's `streamEvents`) yield each event's `data`, parsed
-         *     from JSON, as the item.
-         */
-        FeedData: components["schemas"]["GameView"] | components["schemas"]["MoveView"] | components["schemas"]["FeedDeletion"];
+        /** @description What one event of the SSE feed carries in its `data` (one line of JSON): a `GameView` for `snapshot`, a `MoveView` for `move`, an `EndView` (the final game view with its recap) for `end`, a `FeedDeletion` for `deleted` (`anyOf`: an `EndView` is a `GameView` too). The event's name is its `event:` field and its `id:` the resume point to send back as `Last-Event-ID`; the stream also carries `retry:` once and `: keep-alive` comments, which are not events. The schema of the SSE media type, since generated SSE readers (hey-api's `streamEvents`) yield each event's `data`, parsed, as the item. */
+        FeedData: components["schemas"]["GameView"] | components["schemas"]["MoveView"] | components["schemas"]["EndView"] | components["schemas"]["FeedDeletion"];
         /** @description Why a game's feed ended without an `end`: its `deleted` event. */
         FeedDeletion: {
             /**
@@ -1767,8 +1799,8 @@ export interface components {
              */
             id: number;
         } | {
-            /** @description The final game. */
-            data: components["schemas"]["GameView"];
+            /** @description The final game, and its recap. */
+            data: components["schemas"]["EndView"];
             /** @enum {string} */
             event: "end";
             /**
@@ -1923,6 +1955,19 @@ export interface components {
             /** @description Its title. */
             title: string;
         };
+        /** @description The winner's lowest chance. */
+        LowestView: {
+            /**
+             * Format: int32
+             * @description After this move (0: before the first throw).
+             */
+            after_move: number;
+            /**
+             * Format: double
+             * @description The chance.
+             */
+            chance: number;
+        };
         /**
          * @description A move's chances of winning, before and after it; both `null` with the
          *     reason when the ruleset's odds are not known.
@@ -1949,6 +1994,27 @@ export interface components {
             items: components["schemas"]["MoveView"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             next_cursor: string | null;
+        };
+        /** @description A move and what it did to the chances. */
+        MoveSwingView: {
+            /** @description Each side's chance after it. */
+            after: components["schemas"]["SidesChanceView"];
+            /** @description Each side's chance before the move. */
+            before: components["schemas"]["SidesChanceView"];
+            /**
+             * Format: int32
+             * @description The move's number.
+             */
+            n: number;
+            /** @description The probability of the throw's result. */
+            probability: components["schemas"]["ProbabilityView"];
+            /** @description The side that threw. */
+            side: components["schemas"]["Side"];
+            /**
+             * Format: int32
+             * @description The throw's value.
+             */
+            value: number;
         };
         /** @description One move: the throw, what it did, and its narration. */
         MoveView: {
@@ -2268,6 +2334,115 @@ export interface components {
              */
             type: string;
         };
+        /** @description A question for the class. */
+        QuestionView: {
+            /**
+             * Format: int32
+             * @description The move it is about; `null` when it is about the whole game.
+             */
+            about_move: number | null;
+            /** @description Its answer, worked out from this game's numbers. */
+            answer: string;
+            /**
+             * @description What the numbers come from (this service's own computation,
+             *     `zohn-ahl-odds` in `GET /v1/sources`).
+             */
+            citations: components["schemas"]["CitationView"][];
+            /** @description The question. */
+            question: string;
+        };
+        /** @description A rare throw. */
+        RareThrowView: {
+            /**
+             * Format: int32
+             * @description The move's number.
+             */
+            n: number;
+            /** @description The probability of its result. */
+            probability: components["schemas"]["ProbabilityView"];
+            /** @description The side that threw. */
+            side: components["schemas"]["Side"];
+            /**
+             * Format: int32
+             * @description The throw's value.
+             */
+            value: number;
+        };
+        /** @description The rarest result. */
+        RarestResultView: {
+            /**
+             * Format: double
+             * @description Times expected in a game this long (moves times probability).
+             */
+            expected: number;
+            /**
+             * Format: int32
+             * @description Times it came.
+             */
+            observed: number;
+            /** @description Its probability on one throw. */
+            probability: components["schemas"]["ProbabilityView"];
+            /**
+             * Format: int32
+             * @description Its value.
+             */
+            value: number;
+        };
+        /** @description The chances part of a recap. */
+        RecapChancesView: {
+            /** @description The move that raised its thrower's chance most. */
+            luckiest: components["schemas"]["MoveSwingView"];
+            /** @description Each side's chance of winning before the first throw. */
+            opening: components["schemas"]["SidesChanceView"];
+            /** @description The move that changed the chances most. */
+            turning_point: components["schemas"]["MoveSwingView"];
+            /** @description The move that lowered its thrower's chance most. */
+            unluckiest: components["schemas"]["MoveSwingView"];
+            winners_lowest: components["schemas"]["LowestView"] | null;
+        };
+        /** @description A finished or stopped game looked back on. */
+        RecapView: {
+            /** @description The audience the words are for. */
+            audience: components["schemas"]["Audience"];
+            chances: components["schemas"]["RecapChancesView"] | null;
+            chances_unknown: components["schemas"]["ChancesUnknownView"] | null;
+            /** @description The detail level of the summary. */
+            detail: components["schemas"]["Detail"];
+            /** @description The probability that a throw earns another. */
+            extra_throw_probability: components["schemas"]["ProbabilityView"];
+            /**
+             * @description The game's id.
+             * @example 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79
+             */
+            game_id: string;
+            longest_run: components["schemas"]["RunView"] | null;
+            /**
+             * Format: int32
+             * @description Moves played.
+             */
+            moves: number;
+            /**
+             * @description Three to five questions for a class, each about this game, each
+             *     with its answer worked out from the numbers.
+             */
+            questions: components["schemas"]["QuestionView"][];
+            /** @description Each move whose throw's result is rarer than 1 in 16, in order. */
+            rare_throws: components["schemas"]["RareThrowView"][];
+            /** @description The ruleset's rarest result and how often it came. */
+            rarest_result: components["schemas"]["RarestResultView"];
+            /** @description Whether the game was stopped (rather than won on the board). */
+            stopped: boolean;
+            /** @description The recap in sentences, for `audience` at `detail`. */
+            summary: string[];
+            /**
+             * @description Falls, whips, circuits and extra throws: how many there were, and
+             *     how many the odds expected from the positions this game passed
+             *     through (each move's probability of it, from the state the move was
+             *     played from, summed over the game).
+             */
+            tallies: components["schemas"]["TallyView"][];
+            winner: components["schemas"]["Side"] | null;
+        };
         /** @description A distinct result (value and throws-again) with its probability. */
         ResultView: {
             /** @description Probability of this result. */
@@ -2359,6 +2534,31 @@ export interface components {
             items: components["schemas"]["PresetView"][];
             /** @description Every option, with its allowed values and their sources. */
             options: components["schemas"]["OptionView"][];
+        };
+        /** @description The longest run of moves by one side. */
+        RunView: {
+            /**
+             * @description Whether every move of the run but the last earned an extra throw
+             *     (rather than the other side losing a turn).
+             */
+            extra_throws_only: boolean;
+            /**
+             * Format: int32
+             * @description Its first move.
+             */
+            first: number;
+            /**
+             * Format: int32
+             * @description Its last move.
+             */
+            last: number;
+            /** @description The side. */
+            side: components["schemas"]["Side"];
+            /**
+             * Format: int32
+             * @description Moves in the run.
+             */
+            turns: number;
         };
         /** @description The secret seat tokens of a seated game. */
         SeatTokens: {
@@ -2587,6 +2787,27 @@ export interface components {
             narration: components["schemas"]["NarrationView"];
             /** @description The game after the stop. */
             state: components["schemas"]["GameView"];
+        };
+        /**
+         * @description What a recap counts: `falls` (an awl fell into a creek), `whips` (an awl was whipped back), `circuits` (a circuit completed), `extra_throws` (a throw earned another).
+         * @example falls
+         * @enum {string}
+         */
+        TallyKind: "falls" | "whips" | "circuits" | "extra_throws";
+        /** @description A count against its expectation. */
+        TallyView: {
+            /**
+             * Format: double
+             * @description Times expected from the positions played.
+             */
+            expected: number;
+            /** @description What is counted. */
+            kind: components["schemas"]["TallyKind"];
+            /**
+             * Format: int32
+             * @description Times it happened.
+             */
+            observed: number;
         };
         /** @description A glossary term. */
         TermView: {
@@ -3368,13 +3589,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ef1afa89-7c17-46b9-8683-705c28d968d7"
+                     *         "994884f5-b0af-4258-9e77-d81456446b87"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ef1afa89-7c17-46b9-8683-705c28d968d7"
+                     *             "994884f5-b0af-4258-9e77-d81456446b87"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3641,11 +3862,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *       "id": "994884f5-b0af-4258-9e77-d81456446b87",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T11:05:21.560Z",
-                     *       "updated_at": "2026-12-05T11:05:21.560Z",
+                     *       "created_at": "2026-12-05T11:16:09.175Z",
+                     *       "updated_at": "2026-12-05T11:16:09.175Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3708,9 +3929,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
-                     *         "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
-                     *         "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
+                     *         "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
+                     *         "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
+                     *         "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -3931,11 +4152,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *       "id": "994884f5-b0af-4258-9e77-d81456446b87",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T11:05:21.560Z",
-                     *       "updated_at": "2026-12-05T11:05:22.063Z",
+                     *       "created_at": "2026-12-05T11:16:09.175Z",
+                     *       "updated_at": "2026-12-05T11:16:09.663Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3998,9 +4219,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
-                     *         "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
-                     *         "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
+                     *         "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
+                     *         "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
+                     *         "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
                      *       }
                      *     }
                      */
@@ -4771,7 +4992,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE client yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE reader yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4934,7 +5155,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE client yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE reader yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5008,13 +5229,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ef1afa89-7c17-46b9-8683-705c28d968d7"
+                     *         "994884f5-b0af-4258-9e77-d81456446b87"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ef1afa89-7c17-46b9-8683-705c28d968d7"
+                     *             "994884f5-b0af-4258-9e77-d81456446b87"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6570,7 +6791,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *       "game_id": "994884f5-b0af-4258-9e77-d81456446b87",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6817,6 +7038,376 @@ export interface operations {
             };
         };
     };
+    get_recap: {
+        parameters: {
+            query?: {
+                /** @description Word the recap for this audience (default: the game's own). */
+                audience?: components["schemas"]["Audience"];
+                /**
+                 * @description How much the summary tells (default: the game's own): `brief` the
+                 *     result and the turning point, `lesson` the opening and the counts
+                 *     too, `full` the luckiest and unluckiest throws as well. The
+                 *     questions are the same at every level.
+                 */
+                detail?: components["schemas"]["Detail"];
+            };
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *       "moves": 3,
+                     *       "winner": null,
+                     *       "stopped": true,
+                     *       "audience": "general",
+                     *       "detail": "full",
+                     *       "chances": {
+                     *         "opening": {
+                     *           "a": 0.49764869958132846,
+                     *           "b": 0.5023513004186715
+                     *         },
+                     *         "turning_point": {
+                     *           "n": 2,
+                     *           "side": "B",
+                     *           "value": 6,
+                     *           "probability": {
+                     *             "numerator": 1,
+                     *             "denominator": 16,
+                     *             "decimal": 0.0625
+                     *           },
+                     *           "before": {
+                     *             "a": 0.5004635023226937,
+                     *             "b": 0.49953649767730635
+                     *           },
+                     *           "after": {
+                     *             "a": 0.5080305558288336,
+                     *             "b": 0.4919694441711664
+                     *           }
+                     *         },
+                     *         "luckiest": {
+                     *           "n": 1,
+                     *           "side": "A",
+                     *           "value": 2,
+                     *           "probability": {
+                     *             "numerator": 3,
+                     *             "denominator": 8,
+                     *             "decimal": 0.375
+                     *           },
+                     *           "before": {
+                     *             "a": 0.49764869958132846,
+                     *             "b": 0.5023513004186715
+                     *           },
+                     *           "after": {
+                     *             "a": 0.5004635023226937,
+                     *             "b": 0.49953649767730635
+                     *           }
+                     *         },
+                     *         "unluckiest": {
+                     *           "n": 2,
+                     *           "side": "B",
+                     *           "value": 6,
+                     *           "probability": {
+                     *             "numerator": 1,
+                     *             "denominator": 16,
+                     *             "decimal": 0.0625
+                     *           },
+                     *           "before": {
+                     *             "a": 0.5004635023226937,
+                     *             "b": 0.49953649767730635
+                     *           },
+                     *           "after": {
+                     *             "a": 0.5080305558288336,
+                     *             "b": 0.4919694441711664
+                     *           }
+                     *         },
+                     *         "winners_lowest": null
+                     *       },
+                     *       "chances_unknown": null,
+                     *       "rare_throws": [],
+                     *       "rarest_result": {
+                     *         "value": 10,
+                     *         "probability": {
+                     *           "numerator": 1,
+                     *           "denominator": 16,
+                     *           "decimal": 0.0625
+                     *         },
+                     *         "observed": 0,
+                     *         "expected": 0.1875
+                     *       },
+                     *       "tallies": [
+                     *         {
+                     *           "kind": "falls",
+                     *           "observed": 0,
+                     *           "expected": 0
+                     *         },
+                     *         {
+                     *           "kind": "whips",
+                     *           "observed": 0,
+                     *           "expected": 0
+                     *         },
+                     *         {
+                     *           "kind": "circuits",
+                     *           "observed": 0,
+                     *           "expected": 0
+                     *         },
+                     *         {
+                     *           "kind": "extra_throws",
+                     *           "observed": 2,
+                     *           "expected": 1.125
+                     *         }
+                     *       ],
+                     *       "extra_throw_probability": {
+                     *         "numerator": 3,
+                     *         "denominator": 8,
+                     *         "decimal": 0.375
+                     *       },
+                     *       "longest_run": {
+                     *         "side": "B",
+                     *         "first": 2,
+                     *         "last": 3,
+                     *         "turns": 2,
+                     *         "extra_throws_only": true
+                     *       },
+                     *       "summary": [
+                     *         "The game was stopped after 3 throws, with the counting sticks even: a draw.",
+                     *         "Before the first throw, the chance of winning was 50% for Hawks and 50% for Foxes.",
+                     *         "The turning point was move 2, a 6 for Foxes: the chance of a win for Foxes went from 50% to 49%.",
+                     *         "The luckiest throw was move 1, a 2 for Hawks: from 50% to 50%.",
+                     *         "The unluckiest throw was move 2, a 6 for Foxes: from 50% to 49%.",
+                     *         "Falls into a creek: 0 (the odds expected about 0.0).",
+                     *         "Whips: 0 (the odds expected about 0.0).",
+                     *         "Circuits completed: 0 (the odds expected about 0.0).",
+                     *         "Extra throws: 2 (the odds expected about 1.1)."
+                     *       ],
+                     *       "questions": [
+                     *         {
+                     *           "question": "Which move changed the chances of winning the most, and by how much?",
+                     *           "answer": "Move 2, a 6 for Foxes: the chance of a win for Foxes went from 50% to 49%, a change of 1 percentage points.",
+                     *           "about_move": 2,
+                     *           "citations": [
+                     *             {
+                     *               "source": "zohn-ahl-odds",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "question": "A 10 comes 1 in 16 throws on average. This game had 3 throws: how many would you expect, and how many came?",
+                     *           "answer": "3 × 1 ÷ 16 is about 0.2; 0 came.",
+                     *           "about_move": null,
+                     *           "citations": [
+                     *             {
+                     *               "source": "zohn-ahl-odds",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "question": "How many times did a throw earn another? Is that more or fewer than the odds expected for this game?",
+                     *           "answer": "2 times. Adding up the chance of it on every throw of this game, from where the awls stood, the odds expected about 1.1: about as many as expected.",
+                     *           "about_move": null,
+                     *           "citations": [
+                     *             {
+                     *               "source": "zohn-ahl-odds",
+                     *               "locator": null,
+                     *               "locator_seen": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecapView"];
+                };
+            };
+            /** @description Malformed id, audience or detail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is still in play (`/problems/game-in-play`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-in-play",
+                     *       "title": "Game in play",
+                     *       "status": 409,
+                     *       "detail": "the game is still being played: its recap is made once it is won or stopped",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_recap: {
+        parameters: {
+            query?: {
+                /** @description Word the recap for this audience (default: the game's own). */
+                audience?: components["schemas"]["Audience"];
+                /**
+                 * @description How much the summary tells (default: the game's own): `brief` the
+                 *     result and the turning point, `lesson` the opening and the counts
+                 *     too, `full` the luckiest and unluckiest throws as well. The
+                 *     questions are the same at every level.
+                 */
+                detail?: components["schemas"]["Detail"];
+            };
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id, audience or detail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The game is still in play (`/problems/game-in-play`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     stop_game: {
         parameters: {
             query?: never;
@@ -6845,11 +7436,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *         "id": "994884f5-b0af-4258-9e77-d81456446b87",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T11:05:21.560Z",
-                     *         "updated_at": "2026-12-05T11:05:22.071Z",
+                     *         "created_at": "2026-12-05T11:16:09.175Z",
+                     *         "updated_at": "2026-12-05T11:16:09.684Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -6908,9 +7499,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
-                     *           "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
-                     *           "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
+                     *           "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
+                     *           "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
+                     *           "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7343,11 +7934,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "ef1afa89-7c17-46b9-8683-705c28d968d7",
+                     *         "id": "994884f5-b0af-4258-9e77-d81456446b87",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T11:05:21.560Z",
-                     *         "updated_at": "2026-12-05T11:05:22.063Z",
+                     *         "created_at": "2026-12-05T11:16:09.175Z",
+                     *         "updated_at": "2026-12-05T11:16:09.663Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7410,9 +8001,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7",
-                     *           "throws": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/throws",
-                     *           "moves": "/v1/games/ef1afa89-7c17-46b9-8683-705c28d968d7/moves"
+                     *           "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
+                     *           "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
+                     *           "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
                      *         }
                      *       }
                      *     }

@@ -22,7 +22,7 @@ const { caption: _dropped, ...moveWithoutCaption } = move;
 const good = [
   { event: "snapshot", id: 3, data: game },
   { event: "move", id: 2, data: move },
-  { event: "end", id: 4, data: game },
+  { event: "end", id: 4, data: { ...game, recap: null } },
   { event: "deleted", id: 4, data: { id: "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79", reason: "request" } },
 ];
 for (const line of good) {
@@ -38,7 +38,8 @@ const bad: [string, string][] = [
   [JSON.stringify({ event: "move", id: 2, data: moveWithoutCaption }), "its data is not a MoveView"],
   [JSON.stringify({ event: "snapshot", id: 2, data: move }), "its data is not a GameView"],
   [JSON.stringify({ event: "deleted", id: 2, data: { id: "x" } }), "its data is not a FeedDeletion"],
-  [JSON.stringify({ event: "end", id: 2, data: null }), "its data is not a GameView"],
+  [JSON.stringify({ event: "end", id: 2, data: null }), "its data is not an EndView"],
+  [JSON.stringify({ event: "end", id: 2, data: game }), "its data is not an EndView"],
 ];
 for (const [line, reason] of bad) {
   try {

@@ -11,6 +11,7 @@ import type { components } from "./api.js";
 export type FeedLine = components["schemas"]["FeedLine"];
 type GameView = components["schemas"]["GameView"];
 type MoveView = components["schemas"]["MoveView"];
+type EndView = components["schemas"]["EndView"];
 type FeedDeletion = components["schemas"]["FeedDeletion"];
 
 /** A line of the feed that is not a `FeedLine` of the document (`line`: as received). */
@@ -39,6 +40,7 @@ const moveKeys: Keys<MoveView> = {
   sahe_flat: true, side: true, spinner: true, sticks: true, throws_again: true, to: true,
   value: true,
 };
+const endKeys: Keys<EndView> = { ...gameKeys, recap: true };
 const deletionKeys: Keys<FeedDeletion> = { id: true, reason: true };
 
 /** Whether `value` is an object with every key `keys` lists. */
@@ -64,9 +66,11 @@ export function parseFeedLine(text: string): FeedLine {
   }
   switch (event) {
     case "snapshot":
-    case "end":
       if (has<GameView>(data, gameKeys)) return { event, id, data };
       throw new MalformedFeedEvent(text, `its data is not a GameView`);
+    case "end":
+      if (has<EndView>(data, endKeys)) return { event, id, data };
+      throw new MalformedFeedEvent(text, `its data is not an EndView`);
     case "move":
       if (has<MoveView>(data, moveKeys)) return { event, id, data };
       throw new MalformedFeedEvent(text, `its data is not a MoveView`);

@@ -16,6 +16,7 @@
 //! audience, detail level and format for all of its subscribers.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::http::header::{self, HeaderMap};
@@ -28,6 +29,7 @@ use super::extract::{GameIdPath, NarrationQuery};
 use super::games::{GameView, game_view};
 use super::moves::{MoveView, move_view};
 use super::problem::{ApiError, Problem};
+use super::recap::{RecapView, feed_recap};
 use crate::domain::Game;
 use crate::narration::{Audience, Detail};
 use crate::service::{ChanceTable, ChancesUnknown};
@@ -157,7 +159,8 @@ pub enum FeedEventName {
     Snapshot,
     /// One move (`data`: a move view).
     Move,
-    /// The game is over (`data`: the final game view); the stream closes.
+    /// The game is over (`data`: the final game view with its recap); the
+    /// stream closes.
     End,
     /// The game was deleted (`data`: a `FeedDeletion`); the stream closes,
     /// and the game's reads answer 404 from now on.
@@ -197,30 +200,50 @@ pub enum DeletionReason {
     Retention,
 }
 
-/// What one event of the SSE feed carries in its `data` (one line of
-/// JSON): a `GameView` for `snapshot` and `end`, a `MoveView` for `move`, a
-/// `FeedDeletion` for `deleted`. The event's name is its `event:` field and
-/// its `id:` the resume point to send back as `Last-Event-ID`; the stream
-/// also carries `retry:` once and `: keep-alive` comments, which are not
-/// events. This is the schema of the SSE media type because generated SSE
-/// readers (hey-api's `streamEvents`) yield each event's `data`, parsed
-/// from JSON, as the item.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(untagged)]
-#[expect(
-    dead_code,
-    reason = "the schema of an event's data; events are framed by hand"
-)]
-pub enum FeedData {
-    /// `snapshot` and `end`: the game.
-    #[schema(title = "Game")]
-    Game(Box<GameView>),
-    /// `move`: the move.
-    #[schema(title = "Move")]
-    Move(Box<MoveView>),
-    /// `deleted`: the game's id and why it went.
-    #[schema(title = "Deletion")]
-    Deletion(FeedDeletion),
+/// What one event of the SSE feed carries in its `data`, the SSE media
+/// type's schema: an `anyOf` (an `EndView` is a `GameView` too), written
+/// by hand since utoipa makes an untagged enum a `oneOf`.
+pub struct FeedData;
+
+impl utoipa::PartialSchema for FeedData {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AnyOfBuilder, Ref};
+        AnyOfBuilder::new()
+            .item(Ref::from_schema_name("GameView"))
+            .item(Ref::from_schema_name("MoveView"))
+            .item(Ref::from_schema_name("EndView"))
+            .item(Ref::from_schema_name("FeedDeletion"))
+            .description(Some(
+                "What one event of the SSE feed carries in its `data` (one line of JSON): a \
+                 `GameView` for `snapshot`, a `MoveView` for `move`, an `EndView` (the final game \
+                 view with its recap) for `end`, a `FeedDeletion` for `deleted` (`anyOf`: an \
+                 `EndView` is a `GameView` too). The event's name is its `event:` field and its \
+                 `id:` the resume point to send back as `Last-Event-ID`; the stream also carries \
+                 `retry:` once and `: keep-alive` comments, which are not events. The schema of \
+                 the SSE media type, since generated SSE readers (hey-api's `streamEvents`) yield \
+                 each event's `data`, parsed, as the item.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for FeedData {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("GameView".to_owned(), GameView::schema()));
+        <GameView as ToSchema>::schemas(schemas);
+        schemas.push(("MoveView".to_owned(), MoveView::schema()));
+        <MoveView as ToSchema>::schemas(schemas);
+        schemas.push(("EndView".to_owned(), EndView::schema()));
+        <EndView as ToSchema>::schemas(schemas);
+        schemas.push(("FeedDeletion".to_owned(), FeedDeletion::schema()));
+        <FeedDeletion as ToSchema>::schemas(schemas);
+    }
 }
 
 /// The NDJSON feed's body as a whole: text, one `FeedLine` a line (its
@@ -281,8 +304,8 @@ pub enum FeedLine {
     End {
         /// The game's final version: its moves, one more for a stop.
         id: u32,
-        /// The final game.
-        data: Box<GameView>,
+        /// The final game, and its recap.
+        data: Box<EndView>,
     },
     /// The game was deleted; the stream closes.
     #[schema(title = "Deleted")]
@@ -292,6 +315,20 @@ pub enum FeedLine {
         /// The game and why it was deleted.
         data: FeedDeletion,
     },
+}
+
+/// The `end` event's data: the final game view (as `GET /v1/games/{id}`
+/// gives it) with the game's recap (as `GET /v1/games/{id}/recap` gives
+/// it for the feed's audience and detail).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EndView {
+    /// The final game.
+    #[serde(flatten)]
+    pub game: GameView,
+    /// The game's recap, for the feed's audience and detail; `null` when it
+    /// could not be made.
+    #[schema(value_type = Option<RecapView>)]
+    pub recap: Option<Arc<RecapView>>,
 }
 
 /// One framed event.
@@ -325,6 +362,8 @@ fn game_json(game: &Game) -> Vec<u8> {
 /// A feed being sent.
 struct Feed {
     watch: Watch,
+    /// The service, for the recap in `end`.
+    service: web::Data<Service>,
     /// The odds service the moves' chances come from.
     solver: Solver,
     ndjson: bool,
@@ -391,12 +430,17 @@ impl Feed {
             // The game's final version: its moves, and one more for a stop,
             // so that a resume from it is told apart from one after the
             // last move (see `get_events`).
-            WatchEvent::End(game) => frame(
-                self.ndjson,
-                FeedEventName::End,
-                game.version.get(),
-                &game_json(&game),
-            ),
+            WatchEvent::End(game) => {
+                let audience = self.told.audience.unwrap_or(game.setup.audience);
+                let detail = self.told.detail.unwrap_or(game.setup.detail);
+                let recap = feed_recap(&self.service, &self.solver, &game, audience, detail).await;
+                let data = serde_json::to_vec(&EndView {
+                    game: game_view(&game, &game.state),
+                    recap,
+                })
+                .unwrap_or_default();
+                frame(self.ndjson, FeedEventName::End, game.version.get(), &data)
+            }
             WatchEvent::Idle if self.ndjson => Bytes::from_static(b"\n"),
             WatchEvent::Idle => Bytes::from_static(b": keep-alive\n\n"),
         };
@@ -415,7 +459,8 @@ impl Feed {
 /// `snapshot` (`id`: the moves so far; `data`: the game view). Then one
 /// `move` per move (`id`: its number; `data`: the move view, with its
 /// `caption`), and, once the game is won or stopped, `end` (`data`: the
-/// final game view), after which the stream closes. A game already over
+/// final game view with the game's recap, as `GET /v1/games/{id}/recap`
+/// gives it for the feed's audience and detail), after which the stream closes. A game already over
 /// gets its snapshot (or the moves after the resume point) and `end`.
 /// When the game is deleted (`DELETE /v1/games/{id}`, or the server's
 /// retention), its subscribers get `deleted` (`id`: the last move told;
@@ -441,7 +486,7 @@ impl Feed {
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE client yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line",
+        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE reader yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line",
             content(
                 (FeedData = "text/event-stream"),
                 (inline(FeedLines) = "application/x-ndjson"),
@@ -478,6 +523,7 @@ pub async fn get_events(
     let watch = service.watch(id, resume, follow, KEEP_ALIVE).await?;
     let feed = Feed {
         watch,
+        service: service.clone(),
         solver: solver.get_ref().clone(),
         ndjson,
         told,

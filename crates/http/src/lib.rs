@@ -29,6 +29,7 @@ mod moves;
 pub mod odds;
 mod play;
 pub mod problem;
+mod recap;
 mod reference;
 mod rules;
 mod rulesets;
@@ -164,6 +165,7 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)
         .service(odds::get_statistics)
+        .service(recap::get_recap)
         .service(fairness::get_game_fairness)
         .service(fairness::get_class_fairness)
         .service(reference::get_sticks)

@@ -40,6 +40,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/game.js"),
     ),
+    (
+        "recap.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/recap.js"),
+    ),
 ];
 
 fn page(

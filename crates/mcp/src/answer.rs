@@ -187,7 +187,7 @@ pub struct OddsOutput {
     pub expected_throws_left: f64,
 }
 
-fn side_name(side: Side) -> String {
+pub(crate) fn side_name(side: Side) -> String {
     <&str>::from(side).to_owned()
 }
 

@@ -320,7 +320,7 @@ pub struct NoArgs {}
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CreateGameArgs {
-    /// The ruleset (default `composite`, the composite reconstruction).
+    /// Default `composite`.
     pub preset: Choice<Preset>,
     /// Side A's name, 1 to 40 characters (default "Side A").
     #[schemars(with = "String", length(min = 1, max = 40))]
@@ -328,8 +328,8 @@ pub struct CreateGameArgs {
     /// Side B's name, 1 to 40 characters (default "Side B").
     #[schemars(with = "String", length(min = 1, max = 40))]
     pub side_b: Option<String>,
-    /// Side A's players in throwing order, 1 to 8 names (default: one,
-    /// named after the side, or the ruleset's team).
+    /// Side A's players in throwing order (default: one, or the ruleset's
+    /// team).
     #[schemars(length(min = 1, max = 8), inner(length(min = 1, max = 40)))]
     pub players_a: Vec<String>,
     /// Side B's players' names, as `players_a`.
@@ -337,16 +337,13 @@ pub struct CreateGameArgs {
     pub players_b: Vec<String>,
     /// The side that throws first (default `A`).
     pub first: Choice<Side>,
-    /// A seed (1 to 128 characters): the same seed gives the same throws.
-    /// Leave it out for a secret one.
+    /// The same seed gives the same throws; leave out for a secret one.
     #[schemars(with = "String", length(min = 1, max = 128))]
     pub seed: Option<String>,
-    /// Who the narration is for: `young` (ages 7-10), `general` (default)
-    /// or `scholar`.
+    /// Default `general`; `young`: ages 7-10.
     pub audience: Choice<Audience>,
-    /// How much a move's narration tells: `lesson` (default: each rule
-    /// when it first acts, each fact once), `brief` (one sentence) or
-    /// `full` (every rule every time).
+    /// Default `lesson` (each rule when it first acts); `brief`: one
+    /// sentence; `full`: every rule every time.
     pub detail: Choice<Detail>,
     /// `true`: a seated game; the answer gives each side's token and the
     /// host's, once, and throws then need a token.
@@ -385,7 +382,7 @@ impl Choices for Until {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ThrowArgs {
-    /// The game's id, as `create_game` gave it.
+    /// The game's id.
     pub game_id: String,
     /// In a seated game: the mover's token or the host's (a side's token
     /// ends a run when the other side is to throw).
@@ -408,7 +405,7 @@ pub struct ThrowArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StopArgs {
-    /// The game's id, as `create_game` gave it.
+    /// The game's id.
     pub game_id: String,
     /// In a seated game: the host's token (a side's token cannot stop it).
     /// Leave it out for a game without seats.

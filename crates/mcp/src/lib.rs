@@ -26,6 +26,7 @@ mod games;
 mod handler;
 pub mod jsonrpc;
 mod library;
+mod lookback;
 pub mod reference;
 mod render;
 mod reply;
@@ -204,7 +205,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Throw the sticks for the side to move (the service throws them), once, `count` times or `until` an event, the turn's end or the game's end. Each move is narrated with citations (in a run at `lesson`: a line a plain move, the moments that matter in full), then the game.",
+        description = "Throw the sticks for the side to move (the service throws them): once, `count` times or `until` an event, the turn's end or the game's end. Each move narrated with citations (in a run: a line a plain move), then the game.",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
     async fn throw(&self, params: Parameters<ThrowArgs>) -> Result<CallToolResult, ErrorData> {
@@ -240,7 +241,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner, for a class playing at a table. A seated game needs the host's token (or the mover's, if it lets sides report).",
+        description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner. A seated game needs the host's token (or the mover's, if sides report).",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
     async fn report_throw(

@@ -239,6 +239,9 @@ pub struct Templates {
     /// detail after the first move: their rule is stated in full when it
     /// first acts, so the event need not explain it again.
     pub lesson: BTreeMap<String, Phrasings>,
+    /// The recap's sentences, questions and answers, by key
+    /// (`recap::recap_words`).
+    pub recap: BTreeMap<String, PerAudience<String>>,
     /// Rule statements by rule id.
     pub rules: BTreeMap<String, RuleText>,
     /// Spliced words.

@@ -37,6 +37,7 @@ mod facts;
 mod lesson;
 mod odds;
 mod plan;
+mod recap;
 mod render;
 mod rule_id;
 #[cfg(feature = "openapi")]
@@ -56,9 +57,13 @@ pub use catalogue::{
 pub use facts::{in_games, remember_fact};
 pub use odds::{
     Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, add_odds, chance_words, odds_moment,
-    odds_moment_for, odds_segment,
+    odds_moment_for, odds_segment, turning_point,
 };
 pub use plan::{MAX_REMINDERS, REMIND_AFTER};
+pub use recap::{
+    ChanceFacts, MoveSwing, Question, RareResult, RecapFacts, RecapText, Run, Tally, TallyKind,
+    expected_words, recap_words,
+};
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};

@@ -87,6 +87,23 @@ pub fn odds_moment(chances: &Chances, probability: f64) -> Option<OddsMoment> {
     (probability < RARE).then_some(OddsMoment::RareThrow)
 }
 
+/// The turning point of a game whose moves had these chances (move 1
+/// first): the index of the move that changed the chances most (the
+/// largest change in either side's chance of winning; the earliest of
+/// equal ones), or `None` for a game without moves.
+#[must_use]
+pub fn turning_point(series: &[Chances]) -> Option<usize> {
+    let swing = |c: &Chances| (c.after[0] - c.before[0]).abs();
+    series
+        .iter()
+        .enumerate()
+        .fold(None, |best: Option<(usize, f64)>, (i, c)| match best {
+            Some((_, s)) if s >= swing(c) => best,
+            _ => Some((i, swing(c))),
+        })
+        .map(|(i, _)| i)
+}
+
 /// A probability for `audience`: for the young a simple fraction ("about 2
 /// in 3"), for everyone a whole percentage ("67%"), for scholars the figure
 /// to four decimal places ("0.6667").
@@ -322,6 +339,20 @@ mod tests {
             odds_moment_for(&swing, common, Audience::General),
             Some(OddsMoment::Swing { side: Side::B })
         );
+    }
+
+    #[test]
+    fn the_turning_point_is_the_largest_swing_and_the_earliest_of_equals() {
+        assert_eq!(turning_point(&[]), None);
+        let series = [
+            chances(0.50, 0.55),
+            chances(0.55, 0.30),
+            chances(0.30, 0.50),
+            chances(0.50, 0.25),
+        ];
+        // -0.25 at index 1 and -0.25 at index 3: the earlier.
+        assert_eq!(turning_point(&series), Some(1));
+        assert_eq!(turning_point(&series[2..]), Some(1));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::rules::schema::string_enum;
-use crate::{Audience, Detail, RuleId, SegmentKind};
+use crate::{Audience, Detail, RuleId, SegmentKind, TallyKind};
 
 macro_rules! enum_schema {
     ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
@@ -44,6 +44,13 @@ enum_schema!(
     "SegmentKind",
     &["event", "rule", "context", "framing", "odds"],
     "`event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move); `odds`: what the move did to the chances of winning (this service's own exact computation, told at `lesson` and `full` when a move swings them by 10 points or more, changes who is more likely to win, or comes from a throw rarer than 1 in 16)."
+);
+
+enum_schema!(
+    TallyKind,
+    "TallyKind",
+    &TallyKind::ALL.map(TallyKind::key),
+    "What a recap counts: `falls` (an awl fell into a creek), `whips` (an awl was whipped back), `circuits` (a circuit completed), `extra_throws` (a throw earned another)."
 );
 
 impl utoipa::PartialSchema for RuleId {

@@ -12,6 +12,7 @@
 //! the rest.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::domain::MoveRecord;
 use crate::narration::Chances;
@@ -30,6 +31,28 @@ pub enum ChancesUnknown {
     /// The odds could not be found for this move (the solve failed, or the
     /// state before the move could not be found again).
     Unavailable,
+    /// This server was started with its move chances off
+    /// ([`set_move_chances`]).
+    Off,
+}
+
+/// Whether the moves' chances are looked up (the server's
+/// `--move-chances`); on unless the server turns them off.
+static MOVE_CHANCES: AtomicBool = AtomicBool::new(true);
+
+/// Turn the moves' chances on or off for this process: off, every move's
+/// chances are unknown ([`ChancesUnknown::Off`]) and no chain is looked up
+/// or queued for them (the odds, the recap's counts and the game reads
+/// are unchanged otherwise). For a server that must spend nothing on them,
+/// and for measuring what they cost (`scripts/load.sh`).
+pub fn set_move_chances(on: bool) {
+    MOVE_CHANCES.store(on, Ordering::Relaxed);
+}
+
+/// Whether the moves' chances are on.
+#[must_use]
+pub fn move_chances() -> bool {
+    MOVE_CHANCES.load(Ordering::Relaxed)
 }
 
 impl ChancesUnknown {
@@ -40,6 +63,7 @@ impl ChancesUnknown {
             Self::RulesetTooLarge => "ruleset_too_large",
             Self::BeingSolved => "being_solved",
             Self::Unavailable => "unavailable",
+            Self::Off => "off",
         }
     }
 
@@ -52,6 +76,7 @@ impl ChancesUnknown {
             ),
             Self::BeingSolved => "this ruleset's exact odds are being solved in the background; read the move again in a few seconds".to_owned(),
             Self::Unavailable => "the exact odds of this move could not be found".to_owned(),
+            Self::Off => "this server was started with the moves' chances off (--move-chances off)".to_owned(),
         }
     }
 }
@@ -71,6 +96,9 @@ impl ChanceTable {
     /// not yet) being solved.
     #[must_use]
     pub fn now(solver: &Solver, table: &Table) -> Self {
+        if !move_chances() {
+            return Self::Unknown(ChancesUnknown::Off);
+        }
         if let Some(solution) = solver.cached(table) {
             return Self::Solved(solution);
         }
@@ -91,6 +119,9 @@ impl ChanceTable {
     /// The chain of `table`, waiting for it at most the odds service's
     /// budget.
     pub async fn ready(solver: &Solver, table: &Table) -> Self {
+        if !move_chances() {
+            return Self::Unknown(ChancesUnknown::Off);
+        }
         match solver.lookup(table).await {
             Ok(Lookup::Solved(solution)) => Self::Solved(solution),
             Ok(Lookup::Pending { .. } | Lookup::QueueFull { .. }) => {
@@ -126,6 +157,41 @@ impl ChanceTable {
             before: before.ok_or(ChancesUnknown::Unavailable)?,
             after,
         })
+    }
+
+    /// The chances of each of a game's moves, `records` being its moves
+    /// from move 1 in order (before a move is after the one before it: no
+    /// state is searched for).
+    ///
+    /// # Errors
+    /// Why they are not known; [`ChancesUnknown::Unavailable`] when the
+    /// records are not moves 1, 2, ... in order.
+    pub fn of_game(
+        &self,
+        table: &Table,
+        records: &[MoveRecord],
+    ) -> Result<Vec<Chances>, ChancesUnknown> {
+        let solution = match self {
+            Self::Solved(solution) => solution,
+            Self::Unknown(why) => return Err(*why),
+        };
+        let mut before = chances_at(solution, &GameState::new(table));
+        let mut series = Vec::with_capacity(records.len());
+        for (i, record) in records.iter().enumerate() {
+            if usize::try_from(record.n).ok() != Some(i + 1) {
+                return Err(ChancesUnknown::Unavailable);
+            }
+            let after = chances_at(solution, &record.state);
+            let (Some(b), Some(a)) = (before, after) else {
+                return Err(ChancesUnknown::Unavailable);
+            };
+            series.push(Chances {
+                before: b,
+                after: a,
+            });
+            before = after;
+        }
+        Ok(series)
     }
 }
 

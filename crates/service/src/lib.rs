@@ -23,6 +23,7 @@ mod error;
 mod feed;
 mod new_game;
 mod odds;
+mod recap;
 mod refusal;
 mod verify;
 mod writer;
@@ -32,14 +33,15 @@ pub mod fairness;
 pub mod metrics;
 pub mod throws;
 
-pub use chances::{ChanceTable, ChancesUnknown, states_before};
+pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
     game_location, move_location,
 };
 pub use error::ServiceError;
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
-pub use odds::{GameOdds, solution};
+pub use odds::{GameChances, GameOdds, solution};
+pub use recap::{Recap, recap};
 pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
 
 pub use feed::{

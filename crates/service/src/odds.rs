@@ -9,8 +9,9 @@ use std::sync::Arc;
 use super::Service;
 use super::error::ServiceError;
 use super::refusal::{Refusal, RefusalKind};
-use crate::domain::Game;
-use crate::domain::GameId;
+use crate::chances::{ChanceTable, ChancesUnknown};
+use crate::domain::{Game, GameId, MoveRecord};
+use crate::narration::Chances;
 use crate::rules::Table;
 use zohn_ahl_odds::{Lookup, Odds, OddsError, Solution, Solver};
 
@@ -92,4 +93,44 @@ impl Service {
             solution,
         })
     }
+
+    /// Game `id`, all its moves (move 1 first) and each move's chances
+    /// before and after it ([`ChanceTable::of_game`]), the ruleset's chain
+    /// waited for at most the odds service's budget; for the recap and the
+    /// chart of the chances.
+    ///
+    /// # Errors
+    /// No such game; storage errors. Chances that are not known are the
+    /// `Err` inside.
+    pub async fn game_chances(&self, solver: &Solver, id: GameId) -> Result<GameChances, Refusal> {
+        let game = self.game(id).await?;
+        let moves = self
+            .store()
+            .moves(id, 0, game.state.throws)
+            .await
+            .map_err(ServiceError::from)?;
+        let chances = match game.setup.table() {
+            Ok(table) => ChanceTable::ready(solver, &table)
+                .await
+                .of_game(&table, &moves),
+            Err(_) => Err(ChancesUnknown::Unavailable),
+        };
+        Ok(GameChances {
+            game,
+            moves,
+            chances,
+        })
+    }
+}
+
+/// A game, its moves and their chances: [`Service::game_chances`].
+#[derive(Clone, Debug)]
+pub struct GameChances {
+    /// The game as read.
+    pub game: Game,
+    /// Its moves, move 1 first.
+    pub moves: Vec<MoveRecord>,
+    /// Each move's chances before and after it, in the same order, or why
+    /// they are not known.
+    pub chances: Result<Vec<Chances>, ChancesUnknown>,
 }

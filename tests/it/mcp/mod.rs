@@ -21,7 +21,7 @@ use common::{TestDb, spawn_server_with_mcp};
 /// short citations; tokenizers of current models give 4 to 4.5).
 const THROW_TEXT_BUDGET: usize = 300 * 4;
 
-const TOOLS: [&str; 14] = [
+const TOOLS: [&str; 15] = [
     "create_game",
     "list_games",
     "throw",
@@ -36,6 +36,7 @@ const TOOLS: [&str; 14] = [
     "get_source",
     "search_glossary",
     "get_board",
+    "get_recap",
 ];
 
 async fn connect(db: &TestDb) -> RunningService<RoleClient, ()> {
@@ -587,4 +588,55 @@ async fn the_mcp_endpoint_refuses_a_host_it_does_not_know() {
         .await
         .unwrap();
     assert_eq!(res.status().as_u16(), 200);
+}
+
+/// A finished game's recap as a tool: refused while the game is in play,
+/// then the summary and three to five questions with their answers, the
+/// same numbers as the service's recap.
+#[tokio::test]
+async fn get_recap_looks_back_on_a_finished_game_and_refuses_one_in_play() {
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let id = new_game(&client, json!({"seed": "mcp-recap", "detail": "brief"})).await;
+    let early = call(&client, "get_recap", json!({"game_id": id})).await;
+    assert_eq!(early.is_error, Some(true));
+    let text = early.content[0].as_text().unwrap().text.clone();
+    assert!(text.contains("still being played"), "{text}");
+    call(
+        &client,
+        "throw",
+        json!({"game_id": id, "until": "game_end"}),
+    )
+    .await;
+    let recap = call(
+        &client,
+        "get_recap",
+        json!({"game_id": id, "audience": "young"}),
+    )
+    .await;
+    let out = ok(&recap);
+    let questions = out["questions"].as_array().unwrap();
+    assert!((3..=5).contains(&questions.len()), "{out:#}");
+    let text = recap.content[0].as_text().unwrap().text.clone();
+    assert!(
+        text.contains("Questions for the class:") && text.contains("Answer:"),
+        "{text}"
+    );
+    let service = db.service().await;
+    let game_id = zohn_ahl::domain::GameId::parse(&id).unwrap();
+    let direct = service
+        .recap(
+            &zohn_ahl::odds::Solver::shared(),
+            game_id,
+            Some(zohn_ahl::narration::Audience::Young),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(out["moves"], direct.facts.moves);
+    assert_eq!(out["summary"], json!(direct.text.summary));
+    assert_eq!(
+        out["questions"][0]["answer"],
+        json!(direct.text.questions[0].answer)
+    );
 }

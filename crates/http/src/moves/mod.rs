@@ -12,7 +12,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use view::MovePage;
-pub use view::{MoveView, ThrowView, chance_table, move_view, throw_view};
+pub use view::{
+    ChancesUnknownView, MoveView, SidesChanceView, ThrowView, chance_table, move_view, throw_view,
+};
 
 use super::extract::{GameIdPath, MoveNumber, NarrationQuery};
 use super::problem::{ApiError, Problem};

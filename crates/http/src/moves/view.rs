@@ -91,6 +91,9 @@ pub enum ChancesUnknownReason {
     BeingSolved,
     /// The odds of this move could not be found.
     Unavailable,
+    /// The server was started with the moves' chances off
+    /// (`--move-chances off`).
+    Off,
 }
 
 impl From<ChancesUnknown> for ChancesUnknownReason {
@@ -99,6 +102,7 @@ impl From<ChancesUnknown> for ChancesUnknownReason {
             ChancesUnknown::RulesetTooLarge => Self::RulesetTooLarge,
             ChancesUnknown::BeingSolved => Self::BeingSolved,
             ChancesUnknown::Unavailable => Self::Unavailable,
+            ChancesUnknown::Off => Self::Off,
         }
     }
 }
@@ -137,11 +141,17 @@ impl MoveChancesView {
             Err(why) => Self {
                 before: None,
                 after: None,
-                unknown: Some(ChancesUnknownView {
-                    reason: why.into(),
-                    detail: why.detail(),
-                }),
+                unknown: Some(why.into()),
             },
+        }
+    }
+}
+
+impl From<ChancesUnknown> for ChancesUnknownView {
+    fn from(why: ChancesUnknown) -> Self {
+        Self {
+            reason: why.into(),
+            detail: why.detail(),
         }
     }
 }
