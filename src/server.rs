@@ -73,6 +73,8 @@ pub struct Settings {
     pub max_batch: usize,
     /// Whether moves carry their chances of winning.
     pub move_chances: bool,
+    /// The limits per client address.
+    pub rates: crate::http::RateSettings,
     /// Delete finished games this many days after their end, and
     /// unfinished ones this many days after their last move; `None`: keep
     /// them until deleted.
@@ -198,6 +200,19 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
             None => None,
         };
         let measured = metrics.is_some();
+        let rates = actix_web::web::Data::new(crate::http::RateLimits::new(&args.rates));
+        // The addresses whose limits are whole again are forgotten every
+        // few minutes: the limits' memory follows the addresses seen lately.
+        {
+            let rates = rates.clone();
+            actix_web::rt::spawn(async move {
+                let mut every = actix_web::rt::time::interval(std::time::Duration::from_secs(300));
+                loop {
+                    every.tick().await;
+                    rates.forget_idle();
+                }
+            });
+        }
         let mut server = serve_on(listener, move || {
             let app = app_with_cors(service.clone(), mcp.clone(), cors.clone()).wrap(
                 actix_web::middleware::Condition::new(
@@ -205,6 +220,7 @@ pub fn run(args: Settings) -> Result<(), ServerError> {
                     actix_web::middleware::from_fn(crate::metrics::record_request),
                 ),
             );
+            let app = app.app_data(rates.clone());
             let app = match &contact {
                 Some(c) => app.app_data(actix_web::web::Data::new(c.clone())),
                 None => app,

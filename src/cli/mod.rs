@@ -107,6 +107,25 @@ pub struct ServeArgs {
     /// for measuring what they cost (`scripts/load.sh`).
     #[arg(long, env = "ZOHN_AHL_MOVE_CHANCES", value_enum, default_value_t = crate::server::Switch::On)]
     pub move_chances: crate::server::Switch,
+    /// Games one client address may create a minute (0: no limit); past
+    /// it, 429 with `Retry-After`.
+    #[arg(long, env = "ZOHN_AHL_LIMIT_GAMES", default_value_t = crate::http::RateSettings::GAMES_PER_MINUTE)]
+    pub limit_games_per_minute: u32,
+    /// Throws one client address may post a second, with ten seconds'
+    /// worth at once (0: no limit).
+    #[arg(long, env = "ZOHN_AHL_LIMIT_THROWS", default_value_t = crate::http::RateSettings::THROWS_PER_SECOND)]
+    pub limit_throws_per_second: u32,
+    /// Live feeds one client address may open a minute (0: no limit).
+    #[arg(long, env = "ZOHN_AHL_LIMIT_FEEDS", default_value_t = crate::http::RateSettings::FEEDS_PER_MINUTE)]
+    pub limit_feeds_per_minute: u32,
+    /// Chatbot (MCP) sessions one client address may start a minute (0: no
+    /// limit).
+    #[arg(long, env = "ZOHN_AHL_LIMIT_MCP_SESSIONS", default_value_t = crate::http::RateSettings::MCP_SESSIONS_PER_MINUTE)]
+    pub limit_mcp_sessions_per_minute: u32,
+    /// Proxies (IP addresses, comma-separated) whose `X-Forwarded-For` names
+    /// the client the limits count; no other peer's is believed.
+    #[arg(long, env = "ZOHN_AHL_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Delete finished games (won or stopped) this many days after they
     /// ended, and games left unfinished this many days after their last
     /// move (or creation), 1 to 36500, checked every few minutes (default:
@@ -181,6 +200,13 @@ impl From<ServeArgs> for crate::server::Settings {
             workers: args.workers,
             max_batch: usize::from(args.max_batch),
             move_chances: args.move_chances == crate::server::Switch::On,
+            rates: crate::http::RateSettings {
+                games_per_minute: args.limit_games_per_minute,
+                throws_per_second: args.limit_throws_per_second,
+                feeds_per_minute: args.limit_feeds_per_minute,
+                mcp_sessions_per_minute: args.limit_mcp_sessions_per_minute,
+                trusted_proxies: args.trusted_proxies,
+            },
             retention_days: args.retention_days,
             feed: crate::service::FeedLimits {
                 per_game: args.feed_per_game as usize,

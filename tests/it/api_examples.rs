@@ -147,6 +147,44 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
     {
         out.entry(id).or_default().entry(status).or_insert(body);
     }
+    for (id, body) in rate_limited().await {
+        out.entry(id.to_owned())
+            .or_default()
+            .insert("429".to_owned(), body);
+    }
+    out
+}
+
+/// The 429 of each limited operation, from a server whose limits are one
+/// game a minute, one throw a second (ten at once) and one feed a minute.
+async fn rate_limited() -> Vec<(&'static str, Value)> {
+    let settings = zohn_ahl::http::RateSettings {
+        games_per_minute: 1,
+        throws_per_second: 1,
+        feeds_per_minute: 1,
+        ..zohn_ahl::http::RateSettings::off()
+    };
+    let (_db, app) = crate::api_limits::limited(settings).await;
+    let mut out = Vec::new();
+    let (_, game) = answer(&app, post_json("/v1/games", &json!({}))).await;
+    let (status, refused) = answer(&app, post_json("/v1/games", &json!({}))).await;
+    assert_eq!(status, "429");
+    out.push(("create_game", refused));
+    let id = game["id"].as_str().unwrap();
+    let throws = format!("/v1/games/{id}/throws");
+    loop {
+        let (status, body) = answer(&app, common::post_empty(&throws)).await;
+        if status == "429" {
+            out.push(("play_throw", body));
+            break;
+        }
+        assert_eq!(status, "201");
+    }
+    let feed = format!("/v1/games/{id}/events?follow=false");
+    send(&app, get(&feed)).await;
+    let (status, refused) = answer(&app, get(&feed)).await;
+    assert_eq!(status, "429");
+    out.push(("stream_events", refused));
     out
 }
 

@@ -17,6 +17,7 @@ mod api_fairness;
 mod api_feed;
 mod api_feed_schema;
 mod api_games;
+mod api_limits;
 mod api_names;
 mod api_play;
 mod api_recap;

@@ -3589,13 +3589,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "994884f5-b0af-4258-9e77-d81456446b87"
+                     *         "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "994884f5-b0af-4258-9e77-d81456446b87"
+                     *             "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3862,11 +3862,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *       "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T11:16:09.175Z",
-                     *       "updated_at": "2026-12-05T11:16:09.175Z",
+                     *       "created_at": "2026-12-05T11:31:06.317Z",
+                     *       "updated_at": "2026-12-05T11:31:06.317Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3929,9 +3929,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
-                     *         "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
-                     *         "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
+                     *         "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *         "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *         "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4085,6 +4085,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
@@ -4152,11 +4174,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *       "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T11:16:09.175Z",
-                     *       "updated_at": "2026-12-05T11:16:09.663Z",
+                     *       "created_at": "2026-12-05T11:31:06.317Z",
+                     *       "updated_at": "2026-12-05T11:31:06.884Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4219,9 +4241,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
-                     *         "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
-                     *         "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
+                     *         "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *         "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *         "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *       }
                      *     }
                      */
@@ -5074,6 +5096,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description This client address has opened its most live feeds this minute (`--limit-feeds-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute live feeds opened; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
@@ -5190,6 +5234,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description This client address has opened its most live feeds this minute (`--limit-feeds-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
@@ -5229,13 +5282,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "994884f5-b0af-4258-9e77-d81456446b87"
+                     *         "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "994884f5-b0af-4258-9e77-d81456446b87"
+                     *             "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6791,7 +6844,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *       "game_id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7068,7 +7121,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *       "game_id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7436,11 +7489,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *         "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T11:16:09.175Z",
-                     *         "updated_at": "2026-12-05T11:16:09.684Z",
+                     *         "created_at": "2026-12-05T11:31:06.317Z",
+                     *         "updated_at": "2026-12-05T11:31:06.934Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7499,9 +7552,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
-                     *           "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
-                     *           "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
+                     *           "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *           "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *           "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7934,11 +7987,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "994884f5-b0af-4258-9e77-d81456446b87",
+                     *         "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T11:16:09.175Z",
-                     *         "updated_at": "2026-12-05T11:16:09.663Z",
+                     *         "created_at": "2026-12-05T11:31:06.317Z",
+                     *         "updated_at": "2026-12-05T11:31:06.884Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8001,9 +8054,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87",
-                     *           "throws": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/throws",
-                     *           "moves": "/v1/games/994884f5-b0af-4258-9e77-d81456446b87/moves"
+                     *           "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *           "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *           "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *         }
                      *       }
                      *     }
@@ -8214,6 +8267,28 @@ export interface operations {
                      *           "detail": "this game throws sticks: send \"sticks\" (four faces), not \"spinner\""
                      *         }
                      *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address has posted its most throws for now (`--limit-throws-per-second`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a second throws; ask again in 1 s",
+                     *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
                      *     }

@@ -200,9 +200,7 @@ pub enum DeletionReason {
     Retention,
 }
 
-/// What one event of the SSE feed carries in its `data`, the SSE media
-/// type's schema: an `anyOf` (an `EndView` is a `GameView` too), written
-/// by hand since utoipa makes an untagged enum a `oneOf`.
+/// An SSE event's `data`: `anyOf`, by hand (an untagged enum is a `oneOf`).
 pub struct FeedData;
 
 impl utoipa::PartialSchema for FeedData {
@@ -494,6 +492,8 @@ impl Feed {
         (status = 204, description = "Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting)"),
         (status = 400, description = "Malformed id, audience, detail, since, follow or Last-Event-ID", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client address has opened its most live feeds this minute (`--limit-feeds-per-minute`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
         (status = 503, description = "The game's or the server's live feeds have their most subscribers (`/problems/feed-full`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
     )

@@ -29,6 +29,7 @@ mod moves;
 pub mod odds;
 mod play;
 pub mod problem;
+mod rate;
 mod recap;
 mod reference;
 mod rules;
@@ -52,6 +53,7 @@ pub use limits::{BODY_LIMIT, MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_BYTES};
 pub use moves::{DEFAULT_PAGE, MAX_PAGE};
 pub use play::CorrectionsContact;
 use problem::{ApiError, PROBLEM_JSON};
+pub use rate::{RateLimits, RateSettings};
 pub use served::PublicUrl;
 
 use crate::service::Service;
@@ -451,6 +453,8 @@ pub fn app_with(
     )
     .default_service(web::to(no_route))
     .wrap(ErrorHandlers::new().default_handler(to_problem))
+    // Inside CORS, so that a browser reads the 429 too.
+    .wrap(actix_web::middleware::from_fn(rate::limit))
     .wrap(conventions::cors(cors))
     // Again outside CORS: its own refusals become problems too.
     .wrap(ErrorHandlers::new().default_handler(to_problem))

@@ -36,8 +36,8 @@ use games::{BOARD_SCALE, board_svg, linked};
 use render::{render_created, render_stopped, throw_renderer};
 
 pub use transport::{
-    HttpService, IdleSessions, SESSION_IDLE, SESSIONS, allowed_hosts_or_loopback, describe_metrics,
-    http_service, serve_lines, serve_stdio,
+    HttpService, IdleSessions, MAX_SESSIONS, SESSION_IDLE, SESSIONS, allowed_hosts_or_loopback,
+    describe_metrics, http_service, serve_lines, serve_stdio,
 };
 
 use std::sync::{Arc, Mutex};

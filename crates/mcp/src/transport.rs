@@ -27,6 +27,11 @@ pub type HttpService = StreamableHttpService<ZohnAhl, IdleSessions>;
 /// ended.
 pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
+/// Most sessions kept at once: a new session past it ends the one idle the
+/// longest. About 0.3 MB each, so the sessions' memory stays within about
+/// 150 MB whatever clients do.
+pub const MAX_SESSIONS: usize = 500;
+
 /// The SDK's sessions, each ended once idle for longer than its lifetime,
 /// and then answered as the transport says of an ended session: 404, which
 /// tells a client to start a new one. (On its own the SDK stopped an idle
@@ -35,6 +40,7 @@ pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 pub struct IdleSessions {
     inner: LocalSessionManager,
     idle: Duration,
+    max: usize,
     seen: Mutex<HashMap<SessionId, Instant>>,
 }
 
@@ -42,6 +48,13 @@ impl IdleSessions {
     /// Sessions that end after `idle` without a request.
     #[must_use]
     pub fn new(idle: Duration) -> Self {
+        Self::with_max(idle, MAX_SESSIONS)
+    }
+
+    /// Sessions that end after `idle` without a request, at most `max` of
+    /// them (past it, a new one ends the one idle the longest).
+    #[must_use]
+    pub fn with_max(idle: Duration, max: usize) -> Self {
         let mut inner = LocalSessionManager::default();
         // The worker outlives the lifetime kept here, so a session ends
         // here first, with its 404.
@@ -49,6 +62,7 @@ impl IdleSessions {
         Self {
             inner,
             idle,
+            max: max.max(1),
             seen: Mutex::new(HashMap::new()),
         }
     }
@@ -108,6 +122,24 @@ impl SessionManager for IdleSessions {
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         self.end_idle().await?;
+        // At the most sessions: the one idle the longest ends.
+        let oldest = {
+            let mut seen = self.seen();
+            let oldest = (seen.len() >= self.max)
+                .then(|| {
+                    seen.iter()
+                        .min_by_key(|(_, at)| **at)
+                        .map(|(id, _)| id.clone())
+                })
+                .flatten();
+            if let Some(id) = &oldest {
+                seen.remove(id);
+            }
+            oldest
+        };
+        if let Some(id) = oldest {
+            self.inner.close_session(&id).await?;
+        }
         let (id, transport) = self.inner.create_session().await?;
         self.touch(&id);
         Ok((id, transport))

@@ -293,3 +293,24 @@ async fn regression_an_idle_session_ended_silently() {
     let again = session(base).await;
     assert_ne!(again, id);
 }
+
+/// Idle chatbot sessions were bounded in time only: a client starting
+/// sessions without end held memory without end. Past the most sessions, a
+/// new one ends the one idle the longest.
+#[tokio::test]
+async fn regression_sessions_were_unbounded_in_number() {
+    use rmcp::transport::streamable_http_server::session::SessionManager;
+    let sessions = zohn_ahl::mcp::IdleSessions::with_max(Duration::from_secs(600), 2);
+    let (first, _a) = sessions.create_session().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let (second, _b) = sessions.create_session().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    assert!(sessions.has_session(&first).await.unwrap());
+    let (third, _c) = sessions.create_session().await.unwrap();
+    assert!(
+        !sessions.has_session(&first).await.unwrap(),
+        "the longest idle ended"
+    );
+    assert!(sessions.has_session(&second).await.unwrap());
+    assert!(sessions.has_session(&third).await.unwrap());
+}

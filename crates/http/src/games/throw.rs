@@ -78,6 +78,8 @@ impl ThrowRequest {
         (status = 422, description = "The reported throw does not fit the game's throw table (sticks for a spinner game or the reverse), or this Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "This client address has posted its most throws for now (`--limit-throws-per-second`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
         (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -1,0 +1,289 @@
+//! Limits per client address: how many games one address may create, how
+//! many throws it may post, how many live feeds it may open and how many
+//! chatbot (MCP) sessions it may start, each a rate with a burst (the
+//! generic cell rate algorithm of the `governor` crate). Past one, the
+//! answer is 429 problem details of type `/problems/rate-limited` with
+//! `Retry-After`, before any handler reads the request.
+//!
+//! The address is the connection's peer. Behind a proxy every request
+//! comes from the proxy's address; a proxy named in
+//! [`RateSettings::trusted_proxies`] is believed about the client it
+//! forwards (the rightmost address of `X-Forwarded-For` that is not itself a
+//! trusted proxy); no other peer's `X-Forwarded-For` is read, so a client
+//! cannot choose its own address.
+//!
+//! The defaults are far above what a class of 30 behind one school address
+//! does (30 games created at once, a throw every few seconds each, a feed
+//! each, reconnects after a restart) and far below a script's flood.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use actix_web::ResponseError;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::web;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use super::problem::ApiError;
+
+/// The rates, each 0 for no limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RateSettings {
+    /// Games one address may create a minute (also its burst).
+    pub games_per_minute: u32,
+    /// Throws (served or reported) one address may post a second; its
+    /// burst is ten seconds' worth.
+    pub throws_per_second: u32,
+    /// Live feeds one address may open a minute (also its burst).
+    pub feeds_per_minute: u32,
+    /// Chatbot sessions one address may start a minute (also its burst).
+    pub mcp_sessions_per_minute: u32,
+    /// Proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpAddr>,
+}
+
+impl RateSettings {
+    /// The server's defaults.
+    pub const GAMES_PER_MINUTE: u32 = 60;
+    /// The server's default throws a second.
+    pub const THROWS_PER_SECOND: u32 = 50;
+    /// The server's default feeds a minute.
+    pub const FEEDS_PER_MINUTE: u32 = 600;
+    /// The server's default chatbot sessions a minute.
+    pub const MCP_SESSIONS_PER_MINUTE: u32 = 60;
+
+    /// No limit at all (a benchmark, the tests).
+    #[must_use]
+    pub fn off() -> Self {
+        Self {
+            games_per_minute: 0,
+            throws_per_second: 0,
+            feeds_per_minute: 0,
+            mcp_sessions_per_minute: 0,
+            trusted_proxies: Vec::new(),
+        }
+    }
+}
+
+impl Default for RateSettings {
+    fn default() -> Self {
+        Self {
+            games_per_minute: Self::GAMES_PER_MINUTE,
+            throws_per_second: Self::THROWS_PER_SECOND,
+            feeds_per_minute: Self::FEEDS_PER_MINUTE,
+            mcp_sessions_per_minute: Self::MCP_SESSIONS_PER_MINUTE,
+            trusted_proxies: Vec::new(),
+        }
+    }
+}
+
+/// What a request counts against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Games,
+    Throws,
+    Feeds,
+    McpSessions,
+}
+
+/// One limit: its limiter and how it is told.
+struct Limit {
+    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    what: &'static str,
+    rate: String,
+}
+
+/// The limits in force, shared by the workers.
+#[derive(Clone)]
+pub struct RateLimits(Arc<Inner>);
+
+struct Inner {
+    games: Option<Limit>,
+    throws: Option<Limit>,
+    feeds: Option<Limit>,
+    mcp_sessions: Option<Limit>,
+    trusted: Vec<IpAddr>,
+    clock: DefaultClock,
+}
+
+fn per_minute(n: u32, what: &'static str) -> Option<Limit> {
+    let n = NonZeroU32::new(n)?;
+    Some(Limit {
+        limiter: RateLimiter::keyed(Quota::per_minute(n)),
+        what,
+        rate: format!("{n} a minute"),
+    })
+}
+
+impl RateLimits {
+    /// The limits of `settings`.
+    #[must_use]
+    pub fn new(settings: &RateSettings) -> Self {
+        let throws = NonZeroU32::new(settings.throws_per_second).map(|n| Limit {
+            limiter: RateLimiter::keyed(
+                Quota::per_second(n)
+                    .allow_burst(n.saturating_mul(NonZeroU32::MIN.saturating_add(9))),
+            ),
+            what: "throws",
+            rate: format!("{n} a second"),
+        });
+        Self(Arc::new(Inner {
+            games: per_minute(settings.games_per_minute, "games created"),
+            throws,
+            feeds: per_minute(settings.feeds_per_minute, "live feeds opened"),
+            mcp_sessions: per_minute(settings.mcp_sessions_per_minute, "chatbot sessions started"),
+            trusted: settings.trusted_proxies.clone(),
+            clock: DefaultClock::default(),
+        }))
+    }
+
+    /// No limit.
+    #[must_use]
+    pub fn off() -> Self {
+        Self::new(&RateSettings::off())
+    }
+
+    /// Forget the addresses whose limits are whole again (their state
+    /// would allow a full burst): the memory the limits hold stays bounded
+    /// by the addresses seen recently.
+    pub fn forget_idle(&self) {
+        for limit in self.limits() {
+            limit.limiter.retain_recent();
+            limit.limiter.shrink_to_fit();
+        }
+    }
+
+    /// Addresses held, over all the limits.
+    #[must_use]
+    pub fn addresses_held(&self) -> usize {
+        self.limits().map(|l| l.limiter.len()).sum()
+    }
+
+    fn limits(&self) -> impl Iterator<Item = &Limit> {
+        [
+            &self.0.games,
+            &self.0.throws,
+            &self.0.feeds,
+            &self.0.mcp_sessions,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn limit(&self, kind: Kind) -> Option<&Limit> {
+        match kind {
+            Kind::Games => self.0.games.as_ref(),
+            Kind::Throws => self.0.throws.as_ref(),
+            Kind::Feeds => self.0.feeds.as_ref(),
+            Kind::McpSessions => self.0.mcp_sessions.as_ref(),
+        }
+    }
+
+    /// The client's address: the peer's, or, from a trusted proxy, the
+    /// rightmost forwarded address that is not a trusted proxy.
+    fn client(&self, req: &ServiceRequest) -> Option<IpAddr> {
+        let peer = req.peer_addr()?.ip();
+        if !self.0.trusted.contains(&peer) {
+            return Some(peer);
+        }
+        let forwarded = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            .collect::<Vec<_>>();
+        Some(
+            forwarded
+                .into_iter()
+                .rev()
+                .find(|a| !self.0.trusted.contains(a))
+                .unwrap_or(peer),
+        )
+    }
+
+    /// `Err` with the refusal when `req` is past its address's limit.
+    fn check(&self, req: &ServiceRequest) -> Result<(), ApiError> {
+        let Some(kind) = kind(req) else {
+            return Ok(());
+        };
+        let Some(limit) = self.limit(kind) else {
+            return Ok(());
+        };
+        let Some(client) = self.client(req) else {
+            return Ok(());
+        };
+        match limit.limiter.check_key(&client) {
+            Ok(()) => Ok(()),
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(self.0.clock.now());
+                let secs = u32::try_from(wait.as_secs())
+                    .unwrap_or(u32::MAX)
+                    .saturating_add(1);
+                Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate-limited",
+                    "Too many requests",
+                    format!(
+                        "one address may make {} {}; ask again in {secs} s",
+                        limit.rate, limit.what
+                    ),
+                )
+                .with_retry_after(secs))
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for RateLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RateLimits").finish_non_exhaustive()
+    }
+}
+
+/// What `req` counts against, if anything.
+fn kind(req: &ServiceRequest) -> Option<Kind> {
+    let path = req.path();
+    let method = req.method();
+    if method == Method::POST && path == "/v1/games" {
+        return Some(Kind::Games);
+    }
+    if let Some(rest) = path.strip_prefix("/v1/games/") {
+        let tail = rest.split_once('/').map(|(_, t)| t);
+        if method == Method::POST && tail == Some("throws") {
+            return Some(Kind::Throws);
+        }
+        if method == Method::GET && tail == Some("events") {
+            return Some(Kind::Feeds);
+        }
+    }
+    // A new chatbot session: a POST to the MCP endpoint without a session.
+    if method == Method::POST
+        && path.trim_end_matches('/') == super::MOUNTED_PREFIX
+        && !req.headers().contains_key("mcp-session-id")
+    {
+        return Some(Kind::McpSessions);
+    }
+    None
+}
+
+/// The middleware: the request refused with 429 when its address is past
+/// its limit, served otherwise.
+pub(crate) async fn limit(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
+    let limits = req.app_data::<web::Data<RateLimits>>().cloned();
+    if let Some(limits) = limits
+        && let Err(refusal) = limits.check(&req)
+    {
+        let response = refusal.error_response().map_into_right_body();
+        return Ok(req.into_response(response));
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}

@@ -1,0 +1,161 @@
+//! Limits per client address (issue 29, point 4): past its rate, an
+//! address's creations, throws, feeds and chatbot sessions are refused
+//! with 429 problem details and `Retry-After`, other addresses are not
+//! touched, and only a trusted proxy's `X-Forwarded-For` names the client.
+
+use crate::common;
+
+use actix_web::web;
+use common::{Bound, TestDb, get, post_empty, post_json, send, spawn_server_with};
+use serde_json::json;
+use zohn_ahl::http::{RateLimits, RateSettings};
+
+/// The application with `settings`' limits, as the server mounts them.
+pub(crate) async fn limited(settings: RateSettings) -> (TestDb, Bound) {
+    let db = TestDb::for_suite().await;
+    let service = db.service().await;
+    let limits = web::Data::new(RateLimits::new(&settings));
+    let app =
+        spawn_server_with(move || zohn_ahl::http::app(service.clone()).app_data(limits.clone()));
+    (db, app)
+}
+
+fn from(req: actix_web::test::TestRequest, client: &str) -> actix_web::test::TestRequest {
+    req.insert_header(("x-forwarded-for", client.to_owned()))
+}
+
+/// A script creating games as fast as it can gets its minute's worth,
+/// then 429 with `Retry-After` and problem details naming the limit; a
+/// second address still creates, and the games created are all there.
+#[actix_web::test]
+async fn an_address_past_its_games_a_minute_gets_429_and_others_do_not() {
+    let settings = RateSettings {
+        games_per_minute: 5,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..RateSettings::off()
+    };
+    let (_db, app) = limited(settings).await;
+    let mut created = Vec::new();
+    let mut refused = None;
+    for _ in 0..8 {
+        let r = send(
+            &app,
+            from(post_json("/v1/games", &json!({})), "198.51.100.7"),
+        )
+        .await;
+        match r.status.as_u16() {
+            201 => created.push(r.json()["id"].as_str().unwrap().to_owned()),
+            429 => {
+                refused = Some(r);
+                break;
+            }
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(created.len(), 5, "a burst of the minute's worth");
+    let refused = refused.expect("the sixth is refused");
+    let retry: u32 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    let problem = refused.problem(429);
+    assert!(problem["type"].as_str().unwrap().ends_with("/rate-limited"));
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("5 a minute games created")
+    );
+    // Another address is not touched.
+    let other = send(
+        &app,
+        from(post_json("/v1/games", &json!({})), "203.0.113.9"),
+    )
+    .await;
+    assert_eq!(other.status.as_u16(), 201);
+    // Nothing acknowledged is lost.
+    for id in created {
+        assert_eq!(
+            send(&app, get(&format!("/v1/games/{id}")))
+                .await
+                .status
+                .as_u16(),
+            200
+        );
+    }
+}
+
+/// Throws have their own rate (with ten seconds' worth at once); reads are
+/// never limited.
+#[actix_web::test]
+async fn throws_have_their_own_rate_and_reads_none() {
+    let settings = RateSettings {
+        throws_per_second: 1,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..RateSettings::off()
+    };
+    let (_db, app) = limited(settings).await;
+    let id = send(
+        &app,
+        from(post_json("/v1/games", &json!({})), "198.51.100.7"),
+    )
+    .await
+    .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let throws = format!("/v1/games/{id}/throws");
+    let mut played = 0;
+    let refused = loop {
+        let r = send(&app, from(post_empty(&throws), "198.51.100.7")).await;
+        if r.status.as_u16() != 201 {
+            break r;
+        }
+        played += 1;
+        assert!(played <= 11, "the burst is ten seconds' worth");
+    };
+    assert!(played >= 10, "{played}");
+    refused.problem(429);
+    for _ in 0..30 {
+        let r = send(
+            &app,
+            from(get(&format!("/v1/games/{id}/moves")), "198.51.100.7"),
+        )
+        .await;
+        assert_eq!(r.status.as_u16(), 200);
+    }
+    let game = send(&app, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(game["throws"], played, "every acknowledged throw is kept");
+}
+
+/// Without a trusted proxy, `X-Forwarded-For` is not believed: a client
+/// cannot take another address by naming it.
+#[actix_web::test]
+async fn a_client_cannot_choose_its_address_without_a_trusted_proxy() {
+    let settings = RateSettings {
+        games_per_minute: 2,
+        ..RateSettings::off()
+    };
+    let (_db, app) = limited(settings).await;
+    for (i, client) in ["192.0.2.1", "192.0.2.2", "192.0.2.3"].iter().enumerate() {
+        let r = send(&app, from(post_json("/v1/games", &json!({})), client)).await;
+        let want = if i < 2 { 201 } else { 429 };
+        assert_eq!(r.status.as_u16(), want, "{client}");
+    }
+}
+
+/// The feeds and the chatbot sessions are counted when opened; a session's
+/// later requests (with its `Mcp-Session-Id`) are not.
+#[actix_web::test]
+async fn feeds_opened_are_counted() {
+    let settings = RateSettings {
+        feeds_per_minute: 1,
+        ..RateSettings::off()
+    };
+    let (_db, app) = limited(settings).await;
+    let id = send(&app, post_json("/v1/games", &json!({}))).await.json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let feed = format!("/v1/games/{id}/events?follow=false");
+    assert_eq!(send(&app, get(&feed)).await.status.as_u16(), 200);
+    send(&app, get(&feed)).await.problem(429);
+}
