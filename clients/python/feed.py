@@ -2,11 +2,15 @@
 NDJSON framing, for the client openapi-python-client generates: no generator
 makes a working reader of a stream, so this is the one hand-written part,
 and each event's data is parsed by the generated models (`GameView`,
-`MoveView`, `FeedDeletion`).
+`MoveView`, `EndView`, `FeedDeletion`).
 
 It resumes with `since` after the last event it yielded, reconnects with
 back-off when the connection drops, and ends after `end` or `deleted`, or
 when the server answers 204 (a resume at or after the end: nothing more).
+A line that is not a `FeedLine` of the document raises `MalformedEvent`.
+
+`parse_all` reads a whole NDJSON body, such as the generated client's
+`stream_events` gives with `follow=False` and `Accept: application/x-ndjson`.
 
     for event in follow("http://127.0.0.1:8080", game_id):
         if isinstance(event, Move):
@@ -17,12 +21,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
-from zohn_ahl_client.models import FeedDeletion, GameView, MoveView
+from zohn_ahl_client.models import EndView, FeedDeletion, GameView, MoveView
 
 
 @dataclass(frozen=True)
@@ -43,10 +48,11 @@ class Move:
 
 @dataclass(frozen=True)
 class End:
-    """The game is over (`id`: its final version); the feed ends."""
+    """The game is over (`id`: its final version; `game`: the final game and
+    its recap); the feed ends."""
 
     id: int
-    game: GameView
+    game: EndView
 
 
 @dataclass(frozen=True)
@@ -60,19 +66,48 @@ class Deleted:
 FeedEvent = Snapshot | Move | End | Deleted
 
 
+class MalformedEvent(ValueError):
+    """A line of the feed that is not a `FeedLine` of the document."""
+
+    def __init__(self, line: str, reason: str) -> None:
+        super().__init__(f"a malformed feed event ({reason}): {line[:200]}")
+        self.line = line
+        self.reason = reason
+
+
 def parse(line: str) -> FeedEvent:
-    """One NDJSON line of the feed, as its event."""
-    raw = json.loads(line)
-    event, n, data = raw["event"], int(raw["id"]), raw["data"]
-    if event == "snapshot":
-        return Snapshot(n, GameView.from_dict(data))
-    if event == "move":
-        return Move(n, MoveView.from_dict(data))
-    if event == "end":
-        return End(n, GameView.from_dict(data))
-    if event == "deleted":
-        return Deleted(n, FeedDeletion.from_dict(data))
-    raise ValueError(f"an unknown feed event: {event!r}")
+    """One NDJSON line of the feed, as its event; `MalformedEvent` if it is none."""
+    try:
+        raw: Any = json.loads(line)
+    except ValueError as e:
+        raise MalformedEvent(line, "not JSON") from e
+    if not isinstance(raw, dict) or not {"event", "id", "data"} <= raw.keys():
+        raise MalformedEvent(line, "not an object with event, id and data")
+    event, n, data = raw["event"], raw["id"], raw["data"]
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise MalformedEvent(line, "its id is not a move number")
+    if not isinstance(data, dict):
+        raise MalformedEvent(line, "its data is not an object")
+    # The generated models' from_dict reads every required field: a missing
+    # one is a KeyError, a wrong type a TypeError, ValueError (an enum's
+    # value) or AttributeError.
+    try:
+        if event == "snapshot":
+            return Snapshot(n, GameView.from_dict(data))
+        if event == "move":
+            return Move(n, MoveView.from_dict(data))
+        if event == "end":
+            return End(n, EndView.from_dict(data))
+        if event == "deleted":
+            return Deleted(n, FeedDeletion.from_dict(data))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise MalformedEvent(line, f"its data is not what `{event}` carries: {e!r}") from e
+    raise MalformedEvent(line, f"an unknown event {event!r}")
+
+
+def parse_all(body: str) -> list[FeedEvent]:
+    """Every event of a whole NDJSON body (keep-alive lines skipped)."""
+    return [parse(line) for line in body.splitlines() if line.strip()]
 
 
 def follow(
@@ -81,8 +116,11 @@ def follow(
     since: int | None = None,
     audience: str | None = None,
     backoff: float = 0.5,
+    on_retry: Callable[[float, str], None] | None = None,
 ) -> Iterator[FeedEvent]:
-    """Each event of the game's feed, in order and once, until it ends."""
+    """Each event of the game's feed, in order and once, until it ends.
+
+    `on_retry(wait, reason)` is told before each wait (seconds) to reconnect."""
     wait = backoff
     while True:
         params: dict[str, str] = {}
@@ -102,7 +140,10 @@ def follow(
                 if response.status_code == 204:
                     return
                 if response.status_code == 503:
-                    time.sleep(max(float(response.headers.get("retry-after", "5")), wait))
+                    after = max(float(response.headers.get("retry-after", "5")), wait)
+                    if on_retry is not None:
+                        on_retry(after, "503: the feeds are full")
+                    time.sleep(after)
                     continue
                 if response.status_code != 200:
                     response.read()
@@ -116,8 +157,11 @@ def follow(
                     yield event
                     if isinstance(event, (End, Deleted)):
                         return
-        except httpx.TransportError:
-            pass
+            reason = "the stream closed before the end"
+        except httpx.TransportError as e:
+            reason = f"no connection: {e!r}"
         # The stream closed without `end`: resume after the last event.
+        if on_retry is not None:
+            on_retry(wait, reason)
         time.sleep(wait)
         wait = min(wait * 2, 30.0)

@@ -17,7 +17,7 @@ CI also checks this file with `mypy --strict` against the generated package.
 import sys
 import threading
 
-from feed import End, FeedEvent, Move, Snapshot, follow
+from feed import End, FeedEvent, Move, Snapshot, follow, parse_all
 from zohn_ahl_client import AuthenticatedClient, Client
 from zohn_ahl_client.api.games import (
     create_game,
@@ -28,6 +28,7 @@ from zohn_ahl_client.api.games import (
     list_moves,
     play_throw,
     stop_game,
+    stream_events,
 )
 from zohn_ahl_client.api.reference import get_source, get_source_bibtex, list_sources
 from zohn_ahl_client.models import (
@@ -115,7 +116,7 @@ def main() -> int:
     after = get_game.sync_detailed(game_id, client=Client(base_url=base))
     assert after.status_code == 404 and isinstance(after.parsed, Problem), after
 
-    open_game(client)
+    open_game(base, client)
     live_board(base, client)
     return 0
 
@@ -154,7 +155,7 @@ def live_board(base: str, client: Client) -> None:
     assert gone.status_code == 204, gone
 
 
-def open_game(client: Client) -> None:
+def open_game(base: str, client: Client) -> None:
     """A game without seats, thrown, stopped and deleted through the plain
     client (no token): the document's token is optional, so the generated
     functions take a `Client` as well as an `AuthenticatedClient`
@@ -178,9 +179,19 @@ def open_game(client: Client) -> None:
     stopped = stop_game.sync(game_id, client=client)
     assert isinstance(stopped, StopView), stopped
     assert stopped.state.status == GameStatus.FINISHED, stopped
+    # The generated stream_events reads the feed whole, typed as text: with
+    # follow=False it is what there is and the end; NDJSON when the client
+    # asks for it (feed.parse_all reads it), SSE by default.
+    reader = Client(base_url=base, headers={"Accept": "application/x-ndjson"}, raise_on_unexpected_status=True)
+    ndjson = stream_events.sync(game_id, client=reader, follow=False)
+    assert isinstance(ndjson, str), ndjson
+    told = parse_all(ndjson)
+    assert [type(e) for e in told] == [Snapshot, End] and told[-1].id == 4, told
+    sse = stream_events.sync(game_id, client=client, follow=False)
+    assert isinstance(sse, str) and sse.startswith("retry: 2000") and "event: end" in sse, sse
     gone = delete_game.sync_detailed(game_id, client=client)
     assert gone.status_code == 204, gone
-    print(f"{game_id}: an open game thrown, stopped and deleted with a plain client")
+    print(f"{game_id}: an open game thrown, stopped, its feed read and deleted with a plain client")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ const EXAMPLES_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/exampl
 const MOST_ITEMS: usize = 2;
 
 /// A real answer: its status and JSON, cut to [`MOST_ITEMS`] items.
-async fn answer(app: &Bound, req: actix_web::test::TestRequest) -> (String, Value) {
+pub(crate) async fn answer(app: &Bound, req: actix_web::test::TestRequest) -> (String, Value) {
     let r = send(app, req).await;
     let mut body = r.json();
     if let Some(Value::Array(items)) = body.get_mut("items") {
@@ -140,7 +140,11 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
     );
     put("check_health", answer(&app, get("/healthz")).await);
     put("check_readiness", answer(&app, get("/readyz")).await);
-    for (id, status, body) in problems(&app).await {
+    for (id, status, body) in problems(&app)
+        .await
+        .into_iter()
+        .chain(crate::api_examples_busy::busy().await)
+    {
         out.entry(id).or_default().entry(status).or_insert(body);
     }
     for (id, body) in rate_limited().await {
@@ -416,11 +420,8 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
 }
 
 /// Answers the server cannot be made to give on demand, which keep no
-/// example: 503 (the store busy, a feed full, odds being solved), a
-/// creation's 409 (a retry while the first is being served) and the odds'
-/// 422 (a ruleset too large to solve).
-const CANNOT_PROVOKE: [(&str, &str); 3] =
-    [("*", "503"), ("create_game", "409"), ("get_odds", "422")];
+/// example: not ready (503: the store cannot be read).
+const CANNOT_PROVOKE: [(&str, &str); 1] = [("check_readiness", "503")];
 
 /// The `application/json` and `application/problem+json` answers of the
 /// document, but those of [`CANNOT_PROVOKE`], as (operation id, status,
@@ -436,7 +437,7 @@ fn json_answers(doc: &Value) -> Vec<(String, String, Value)> {
             for (status, response) in op["responses"].as_object().unwrap() {
                 if CANNOT_PROVOKE
                     .iter()
-                    .any(|&(o, st)| (o == "*" || o == id) && st == status)
+                    .any(|&(o, st)| o == id && st == status)
                 {
                     continue;
                 }

@@ -1761,6 +1761,8 @@ export interface components {
          * @enum {string}
          */
         Feature: "ordinary" | "dry_branch_east" | "dry_branch_west" | "north_creek_near" | "north_creek_far" | "south_creek_far" | "south_creek_near";
+        /** @description What one event of the SSE feed carries in its `data` (one line of JSON): a `GameView` for `snapshot`, a `MoveView` for `move`, an `EndView` (the final game view with its recap) for `end`, a `FeedDeletion` for `deleted` (`anyOf`: an `EndView` is a `GameView` too). The event's name is its `event:` field and its `id:` the resume point to send back as `Last-Event-ID`; the stream also carries `retry:` once and `: keep-alive` comments, which are not events. The schema of the SSE media type, since generated SSE readers (hey-api's `streamEvents`) yield each event's `data`, parsed, as the item. */
+        FeedData: components["schemas"]["GameView"] | components["schemas"]["MoveView"] | components["schemas"]["EndView"] | components["schemas"]["FeedDeletion"];
         /** @description Why a game's feed ended without an `end`: its `deleted` event. */
         FeedDeletion: {
             /**
@@ -1775,11 +1777,6 @@ export interface components {
              */
             reason: components["schemas"]["DeletionReason"];
         };
-        /**
-         * @description The name of a feed event.
-         * @enum {string}
-         */
-        FeedEventName: "snapshot" | "move" | "end" | "deleted";
         /** @description One line of the NDJSON feed. */
         FeedLine: {
             /** @description The game, as `GET /v1/games/{id}` gives it. */
@@ -2751,30 +2748,6 @@ export interface components {
          */
         SpinnerSector: "ten" | "one" | "blue_one" | "two" | "three" | "blue_three" | "six";
         /**
-         * @description One Server-Sent Event of the feed, as its fields: `event`, `id` and
-         *     `data` (one line of JSON: a `GameView` for `snapshot`, an `EndView` (the
-         *     final game view with its recap) for `end`, a
-         *     `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
-         *     `: keep-alive` comments, which are not events.
-         */
-        SseEvent: {
-            /**
-             * @description The event's JSON (`GameView`, `MoveView`, `EndView` or `FeedDeletion`), on one
-             *     line.
-             */
-            data: string;
-            /** @description `snapshot`, `move`, `end` or `deleted`. */
-            event: components["schemas"]["FeedEventName"];
-            /**
-             * @description The moves so far (`snapshot`), the move's number (`move`), the
-             *     game's final version (`end`: its moves, one more for a stop), or the
-             *     last move told (`deleted`): send it back as `Last-Event-ID` to
-             *     resume after it (after `end`: 204, nothing more).
-             * @example 3
-             */
-            id: string;
-        };
-        /**
          * @description Exact statistics of a preset from the opening, one player a side, side A
          *     first.
          */
@@ -3616,13 +3589,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "fc1ba466-2351-43f3-8a0f-b0be2061c392"
+                     *         "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "fc1ba466-2351-43f3-8a0f-b0be2061c392"
+                     *             "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3889,11 +3862,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *       "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T10:58:46.818Z",
-                     *       "updated_at": "2026-12-05T10:58:46.818Z",
+                     *       "created_at": "2026-12-05T11:31:06.317Z",
+                     *       "updated_at": "2026-12-05T11:31:06.317Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3956,9 +3929,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
-                     *         "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
-                     *         "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
+                     *         "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *         "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *         "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4013,6 +3986,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-in-flight",
+                     *       "title": "Request in progress",
+                     *       "status": 409,
+                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4149,6 +4133,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4179,11 +4174,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *       "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T10:58:46.818Z",
-                     *       "updated_at": "2026-12-05T10:58:47.317Z",
+                     *       "created_at": "2026-12-05T11:31:06.317Z",
+                     *       "updated_at": "2026-12-05T11:31:06.884Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4246,9 +4241,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
-                     *         "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
-                     *         "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
+                     *         "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *         "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *         "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *       }
                      *     }
                      */
@@ -4501,6 +4496,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5008,14 +5014,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson` */
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE reader yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["SseEvent"];
-                    "application/x-ndjson": components["schemas"]["FeedLine"];
+                    "text/event-stream": components["schemas"]["FeedData"];
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting) */
@@ -5140,6 +5146,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/feed-full",
+                     *       "title": "Feed full",
+                     *       "status": 503,
+                     *       "detail": "this game's live feed has its most subscribers (1); try again later",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5182,7 +5199,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson` */
+            /** @description The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE reader yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5265,13 +5282,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "fc1ba466-2351-43f3-8a0f-b0be2061c392"
+                     *         "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "fc1ba466-2351-43f3-8a0f-b0be2061c392"
+                     *             "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6827,7 +6844,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *       "game_id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -6944,6 +6961,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/ruleset-too-large",
+                     *       "title": "Ruleset too large to solve",
+                     *       "status": 422,
+                     *       "detail": "this ruleset's Markov chain has up to 11904000 states (awls, counters, circuits, turn order and forfeits together), more than the 5000000 this service solves exactly; fewer counters, fewer players or no circuits_to_win make it smaller",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6975,6 +7003,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/odds-pending",
+                     *       "title": "Odds being solved",
+                     *       "status": 503,
+                     *       "detail": "this ruleset's exact odds were not solved within the 0 s this request waits; they are being solved in the background: ask again in 1 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7082,7 +7121,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *       "game_id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7450,11 +7489,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *         "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T10:58:46.818Z",
-                     *         "updated_at": "2026-12-05T10:58:47.346Z",
+                     *         "created_at": "2026-12-05T11:31:06.317Z",
+                     *         "updated_at": "2026-12-05T11:31:06.934Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -7513,9 +7552,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
-                     *           "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
-                     *           "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
+                     *           "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *           "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *           "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -7755,6 +7794,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7937,11 +7987,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "fc1ba466-2351-43f3-8a0f-b0be2061c392",
+                     *         "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T10:58:46.818Z",
-                     *         "updated_at": "2026-12-05T10:58:47.317Z",
+                     *         "created_at": "2026-12-05T11:31:06.317Z",
+                     *         "updated_at": "2026-12-05T11:31:06.884Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8004,9 +8054,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392",
-                     *           "throws": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/throws",
-                     *           "moves": "/v1/games/fc1ba466-2351-43f3-8a0f-b0be2061c392/moves"
+                     *           "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *           "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
+                     *           "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
                      *         }
                      *       }
                      *     }
@@ -8272,6 +8322,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10674,6 +10735,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/odds-pending",
+                     *       "title": "Odds being solved",
+                     *       "status": 503,
+                     *       "detail": "this ruleset's exact odds were not solved within the 0 s this request waits; they are being solved in the background: ask again in 2 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

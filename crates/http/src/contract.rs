@@ -33,8 +33,9 @@
 //!   real answer of the server recorded by `tests/it/api_examples.rs` into
 //!   `openapi/examples.json` (by operation id and status; the refusals
 //!   made below the handlers, 414 and 431, share one), so that no viewer
-//!   assembles a contradictory one from the properties' own. Answers the
-//!   server cannot be made to give on demand (503) have none.
+//!   assembles a contradictory one from the properties' own. The one
+//!   answer the server cannot be made to give on demand (the readiness
+//!   503) has none.
 //! - **HEAD**: the server answers `HEAD` wherever it answers `GET`
 //!   ([`super::conventions::head_as_get`]), so every `get` operation has a
 //!   `head` twin: the same parameters and statuses with the headers only,

@@ -151,9 +151,9 @@ fn parse(headers: &HeaderMap, query: &str) -> Result<Request, ApiError> {
     })
 }
 
-/// The name of a feed event.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+/// The name of a feed event (its SSE `event:` field; an NDJSON line's
+/// `event`).
+#[derive(Clone, Copy, Debug)]
 pub enum FeedEventName {
     /// The game as it stands (`data`: a game view).
     Snapshot,
@@ -200,25 +200,80 @@ pub enum DeletionReason {
     Retention,
 }
 
-/// One Server-Sent Event of the feed, as its fields: `event`, `id` and
-/// `data` (one line of JSON: a `GameView` for `snapshot`, an `EndView` (the
-/// final game view with its recap) for `end`, a
-/// `MoveView` for `move`, a `FeedDeletion` for `deleted`). The stream also carries `retry:` once and
-/// `: keep-alive` comments, which are not events.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SseEvent {
-    /// `snapshot`, `move`, `end` or `deleted`.
-    event: FeedEventName,
-    /// The moves so far (`snapshot`), the move's number (`move`), the
-    /// game's final version (`end`: its moves, one more for a stop), or the
-    /// last move told (`deleted`): send it back as `Last-Event-ID` to
-    /// resume after it (after `end`: 204, nothing more).
-    #[schema(pattern = "^[0-9]{1,9}$", example = "3")]
-    id: String,
-    /// The event's JSON (`GameView`, `MoveView`, `EndView` or `FeedDeletion`), on one
-    /// line.
-    #[schema(content_media_type = "application/json")]
-    data: String,
+/// An SSE event's `data`: `anyOf`, by hand (an untagged enum is a `oneOf`).
+pub struct FeedData;
+
+impl utoipa::PartialSchema for FeedData {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AnyOfBuilder, Ref};
+        AnyOfBuilder::new()
+            .item(Ref::from_schema_name("GameView"))
+            .item(Ref::from_schema_name("MoveView"))
+            .item(Ref::from_schema_name("EndView"))
+            .item(Ref::from_schema_name("FeedDeletion"))
+            .description(Some(
+                "What one event of the SSE feed carries in its `data` (one line of JSON): a \
+                 `GameView` for `snapshot`, a `MoveView` for `move`, an `EndView` (the final game \
+                 view with its recap) for `end`, a `FeedDeletion` for `deleted` (`anyOf`: an \
+                 `EndView` is a `GameView` too). The event's name is its `event:` field and its \
+                 `id:` the resume point to send back as `Last-Event-ID`; the stream also carries \
+                 `retry:` once and `: keep-alive` comments, which are not events. The schema of \
+                 the SSE media type, since generated SSE readers (hey-api's `streamEvents`) yield \
+                 each event's `data`, parsed, as the item.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for FeedData {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("GameView".to_owned(), GameView::schema()));
+        <GameView as ToSchema>::schemas(schemas);
+        schemas.push(("MoveView".to_owned(), MoveView::schema()));
+        <MoveView as ToSchema>::schemas(schemas);
+        schemas.push(("EndView".to_owned(), EndView::schema()));
+        <EndView as ToSchema>::schemas(schemas);
+        schemas.push(("FeedDeletion".to_owned(), FeedDeletion::schema()));
+        <FeedDeletion as ToSchema>::schemas(schemas);
+    }
+}
+
+/// The NDJSON feed's body as a whole: text, one `FeedLine` a line (its
+/// `contentSchema`), so that a generated client reads it raw.
+pub struct FeedLines;
+
+impl utoipa::PartialSchema for FeedLines {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Ref, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "The feed as NDJSON: one `FeedLine` (this schema's `contentSchema`) a line, \
+                 and an empty line as a keep-alive.",
+            ))
+            .content_media_type(NDJSON)
+            .content_schema(Some(Ref::from_schema_name("FeedLine")))
+            .into()
+    }
+}
+
+impl ToSchema for FeedLines {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("FeedLine".to_owned(), FeedLine::schema()));
+        <FeedLine as ToSchema>::schemas(schemas);
+    }
 }
 
 /// One line of the NDJSON feed.
@@ -429,10 +484,10 @@ impl Feed {
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted; SSE by default, NDJSON with `Accept: application/x-ndjson`",
+        (status = 200, description = "The feed: `snapshot` (unless resuming), one `move` per move, `end` when the game is over, `deleted` when it is deleted. SSE by default, its schema what each event's `data` holds (`FeedData`: the item an SSE reader yields); NDJSON with `Accept: application/x-ndjson`, a text of one `FeedLine` a line",
             content(
-                (SseEvent = "text/event-stream"),
-                (FeedLine = "application/x-ndjson"),
+                (FeedData = "text/event-stream"),
+                (inline(FeedLines) = "application/x-ndjson"),
             )),
         (status = 204, description = "Nothing more to tell: the resume point is at or after the end of a finished game (an `EventSource` stops reconnecting)"),
         (status = 400, description = "Malformed id, audience, detail, since, follow or Last-Event-ID", body = Problem, content_type = "application/problem+json"),
