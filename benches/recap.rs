@@ -102,7 +102,11 @@ fn bench_recap(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("recap");
     group.bench_function("chances", |b| {
-        b.iter(|| chance_table.of_game(&table, black_box(&read.moves)).unwrap());
+        b.iter(|| {
+            chance_table
+                .of_game(&table, black_box(&read.moves))
+                .unwrap()
+        });
     });
     group.bench_function("recap", |b| {
         b.iter_batched(
@@ -135,7 +139,9 @@ fn bench_recap(c: &mut Criterion) {
     let setup = &read.game.setup;
     let series = read.chances.as_ref().unwrap();
     let mut group = c.benchmark_group("move");
-    group.throughput(Throughput::Elements(u64::try_from(read.moves.len()).unwrap()));
+    group.throughput(Throughput::Elements(
+        u64::try_from(read.moves.len()).unwrap(),
+    ));
     group.bench_function("of_move", |b| {
         b.iter(|| {
             for m in &read.moves {
