@@ -41,7 +41,9 @@
 #
 # CHANCES_COMPARE: "1" runs the comparison after the SQLite (and PostgreSQL)
 # runs, "only" runs nothing else; CHANCES_ROUNDS (3), CHANCES_CLIENTS ("32")
-# and CHANCES_SCENARIOS ("many one") shape it. It runs on SQLite.
+# and CHANCES_SCENARIOS ("many one") shape it, and CHANCES_ORDER ("off on";
+# "on off" measures "on" first in each round, to see whether the order
+# matters on a machine whose load drifts). It runs on SQLite.
 #
 # Needs wrk (installed from Debian with apt-get when missing and run as root)
 # and curl. Builds the release server with --features bench-baseline (the
@@ -63,6 +65,7 @@ CHANCES_COMPARE=${CHANCES_COMPARE:-}
 CHANCES_ROUNDS=${CHANCES_ROUNDS:-3}
 CHANCES_CLIENTS=${CHANCES_CLIENTS:-32}
 CHANCES_SCENARIOS=${CHANCES_SCENARIOS:-"many one"}
+CHANCES_ORDER=${CHANCES_ORDER:-"off on"}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${OUT:-$TARGET/load}
 URL="http://127.0.0.1:$PORT"
@@ -285,7 +288,7 @@ if [ -n "$RUN_CHANCES" ]; then
         exit 1
     }
     for round in $(seq 1 "$CHANCES_ROUNDS"); do
-        for mode in off on; do
+        for mode in $CHANCES_ORDER; do
             echo "== the moves' chances $mode, round $round of $CHANCES_ROUNDS" >&2
             start_server "chances-$mode-$round" --move-chances "$mode"
             solved_odds
