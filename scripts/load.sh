@@ -10,10 +10,18 @@
 # instance, then two instances on one database (the clients split evenly
 # between them, one wrk thread for each; "many" sends every game's throws to
 # both instances, "split" each game's to one of them, as a balancer keeping
-# a game on one instance would). Loopback only; every run is bounded in time.
+# a game on one instance would). With CHANCES_COMPARE, the cost of the moves'
+# chances (issue 26): the many-games and one-game runs at 32 clients against
+# the same build started with --move-chances off and with --move-chances on,
+# interleaved (off, on, off, on, ...) over CHANCES_ROUNDS rounds, each on a
+# fresh server whose odds are solved before it is measured; throws/s and p99
+# of each, and the on/off ratios with their median over the rounds.
+# Loopback only; every run is bounded in time.
 #
 #   scripts/load.sh                  # 5 s per point, SQLite only
 #   DURATION=10 CLIENTS="1 32" scripts/load.sh
+#   CHANCES_COMPARE=only DURATION=10 scripts/load.sh   # only the chances' off/on comparison
+#   CHANCES_COMPARE=1 scripts/load.sh                  # everything above, then the comparison
 #   BACKENDS="sqlite postgres" pg_virtualenv -o fsync=on scripts/load.sh
 #   INSTANCE_CPU=0.4 BACKENDS=postgres pg_virtualenv -o fsync=on scripts/load.sh
 #
@@ -30,6 +38,12 @@
 # pg_virtualenv turns fsync off unless told (-o fsync=on): the script refuses
 # a server without fsync, whose commits are not durable (PG_ALLOW_NO_FSYNC=1
 # runs anyway).
+#
+# CHANCES_COMPARE: "1" runs the comparison after the SQLite (and PostgreSQL)
+# runs, "only" runs nothing else; CHANCES_ROUNDS (3), CHANCES_CLIENTS ("32")
+# and CHANCES_SCENARIOS ("many one") shape it, and CHANCES_ORDER ("off on";
+# "on off" measures "on" first in each round, to see whether the order
+# matters on a machine whose load drifts). It runs on SQLite.
 #
 # Needs wrk (installed from Debian with apt-get when missing and run as root)
 # and curl. Builds the release server with --features bench-baseline (the
@@ -50,12 +64,22 @@ GAMES=${GAMES:-256}
 BACKENDS=${BACKENDS:-sqlite}
 PG_CLIENTS=${PG_CLIENTS:-$CLIENTS}
 INSTANCE_CPU=${INSTANCE_CPU:-}
+CHANCES_COMPARE=${CHANCES_COMPARE:-}
+CHANCES_ROUNDS=${CHANCES_ROUNDS:-3}
+CHANCES_CLIENTS=${CHANCES_CLIENTS:-32}
+CHANCES_SCENARIOS=${CHANCES_SCENARIOS:-"many one"}
+CHANCES_ORDER=${CHANCES_ORDER:-"off on"}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${OUT:-$TARGET/load}
 URL="http://127.0.0.1:$PORT"
 URLS=("$URL")
 case " $BACKENDS " in *" sqlite "*) RUN_SQLITE=1 ;; *) RUN_SQLITE="" ;; esac
 case " $BACKENDS " in *" postgres "*) RUN_PG=1 ;; *) RUN_PG="" ;; esac
+case "$CHANCES_COMPARE" in
+    "" | 0) RUN_CHANCES="" ;;
+    only) RUN_CHANCES=1 RUN_SQLITE="" RUN_PG="" ;;
+    *) RUN_CHANCES=1 ;;
+esac
 
 if ! command -v wrk >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -168,10 +192,17 @@ new_game() {
 rss_peak() { sort -n "$1" | tail -1; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+# median NUMBER...: the middle one (the mean of the two middle ones for an
+# even count).
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 printf '%s\n' "| scenario | clients | ok/s | p50 ms | p99 ms | max ms | 409s | other non-2xx | socket errors | peak RSS MiB | load |" \
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" >"$OUT/results.md"
-declare -A RATE
+declare -A RATE P99 LOAD
 PEAK=0
 # point SCENARIO LABEL CLIENTS: one wrk run against the running server.
 point() {
@@ -208,6 +239,8 @@ point() {
     rss=$(rss_peak "$TMP/rss.txt")
     [ "${rss:-0}" -gt "$PEAK" ] && PEAK=$rss
     RATE[$label-$c]=$(get ok_per_s)
+    P99[$label-$c]=$(get p99_ms)
+    LOAD[$label-$c]=$load
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$c" "$(get ok_per_s)" \
         "$(get p50_ms)" "$(get p99_ms)" "$(get max_ms)" "$(get conflicts)" "$(get other)" \
         "$(get socket_errors)" "$(mib "$rss")" "$load" >>"$OUT/results.md"
@@ -240,6 +273,34 @@ echo "== before group commit: the same server with --max-batch 1" >&2
 start_server single --max-batch 1
 for c in $CLIENTS; do point many "many, one commit per throw" "$c"; done
 stop_server
+fi
+
+if [ -n "$RUN_CHANCES" ]; then
+    # Every server solves the presets' odds at start, and the chain of the
+    # games played here when first asked: both are done before a server is
+    # measured, so neither mode pays for a solve during its points.
+    solved_odds() {
+        local id code
+        id=$(new_game)
+        for _ in $(seq 1 300); do
+            code=$(curl -s -o /dev/null -w '%{http_code}' "$URL/v1/games/$id/odds")
+            [ "$code" = 200 ] && return 0
+            sleep 1
+        done
+        echo "the odds of the benchmark's games were not solved in time (last answer $code)" >&2
+        exit 1
+    }
+    for round in $(seq 1 "$CHANCES_ROUNDS"); do
+        for mode in $CHANCES_ORDER; do
+            echo "== the moves' chances $mode, round $round of $CHANCES_ROUNDS" >&2
+            start_server "chances-$mode-$round" --move-chances "$mode"
+            solved_odds
+            for scenario in $CHANCES_SCENARIOS; do
+                for c in $CHANCES_CLIENTS; do point "$scenario" "$scenario, chances $mode, round $round" "$c"; done
+            done
+            stop_server
+        done
+    done
 fi
 
 if [ -n "$RUN_PG" ]; then
@@ -303,6 +364,31 @@ fi
             echo
             echo "Each PostgreSQL instance was held to $INSTANCE_CPU cores (a cgroup's CPU quota); PostgreSQL and wrk were not."
         fi
+    fi
+    if [ -n "$RUN_CHANCES" ]; then
+        echo
+        echo "The moves' chances, off and on (the same build, --move-chances off|on, interleaved):"
+        echo
+        echo "| scenario | clients | round | off ok/s | on ok/s | on ÷ off | off p99 ms | on p99 ms | on ÷ off | load off / on |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        for scenario in $CHANCES_SCENARIOS; do
+            for c in $CHANCES_CLIENTS; do
+                offs=() ons=() rates=() p99_offs=() p99_ons=() p99s=()
+                for round in $(seq 1 "$CHANCES_ROUNDS"); do
+                    off="$scenario, chances off, round $round-$c" on="$scenario, chances on, round $round-$c"
+                    offs+=("${RATE[$off]}") ons+=("${RATE[$on]}") p99_offs+=("${P99[$off]}") p99_ons+=("${P99[$on]}")
+                    rates+=("$(ratio3 "${RATE[$on]}" "${RATE[$off]}")") p99s+=("$(ratio3 "${P99[$on]}" "${P99[$off]}")")
+                    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |\n' "$scenario" "$c" "$round" \
+                        "${RATE[$off]}" "${RATE[$on]}" "${rates[-1]}" "${P99[$off]}" "${P99[$on]}" "${p99s[-1]}" \
+                        "${LOAD[$off]}" "${LOAD[$on]}"
+                done
+                printf '| %s | %s | **median** | %s | %s | **%s** | %s | %s | **%s** | |\n' "$scenario" "$c" \
+                    "$(median "${offs[@]}")" "$(median "${ons[@]}")" "$(median "${rates[@]}")" \
+                    "$(median "${p99_offs[@]}")" "$(median "${p99_ons[@]}")" "$(median "${p99s[@]}")"
+            done
+        done
+        echo
+        echo "The medians of the ratios are of each round's ratio (on ÷ off of the same round); the goal: throws/s at least 0.95 of off, p99 at most 1.05 of off."
     fi
     echo
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
