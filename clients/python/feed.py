@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from zohn_ahl_client.models import EndView, FeedDeletion, GameView, MoveView
+from zohn_ahl_client.models import Audience, EndView, FeedDeletion, GameView, MoveView
 
 
 @dataclass(frozen=True)
@@ -114,20 +114,22 @@ def follow(
     base_url: str,
     game_id: str,
     since: int | None = None,
-    audience: str | None = None,
+    audience: Audience | None = None,
     backoff: float = 0.5,
     on_retry: Callable[[float, str], None] | None = None,
-) -> Iterator[FeedEvent]:
+) -> Generator[FeedEvent, None, None]:
     """Each event of the game's feed, in order and once, until it ends.
 
-    `on_retry(wait, reason)` is told before each wait (seconds) to reconnect."""
+    `on_retry(wait, reason)` is told before each wait (seconds) to reconnect.
+    A generator: `close()` it to stop following before the end (its
+    connection is closed with it)."""
     wait = backoff
     while True:
         params: dict[str, str] = {}
         if since is not None:
             params["since"] = str(since)
         if audience is not None:
-            params["audience"] = audience
+            params["audience"] = audience.value
         url = f"{base_url}/v1/games/{game_id}/events"
         try:
             with httpx.stream(
