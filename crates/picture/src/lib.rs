@@ -49,7 +49,10 @@ mod layout;
 mod palette;
 mod raster;
 
-pub use chart::{CHART_HEIGHT, CHART_WIDTH, ChanceChart, ChartMove, ChartResult, chances_svg};
+pub use chart::{
+    CHART_HEIGHT, CHART_WIDTH, ChanceChart, ChartMove, ChartResult, chances_description,
+    chances_svg,
+};
 pub use draw::{empty_svg, game_svg};
 pub use layout::{HEIGHT, WIDTH};
 pub use palette::{Contrast, contrasts};
