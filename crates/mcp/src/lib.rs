@@ -22,6 +22,7 @@ use zohn_ahl_service as service;
 
 pub mod answer;
 pub mod args;
+mod chart;
 mod games;
 mod handler;
 pub mod jsonrpc;
