@@ -240,6 +240,51 @@
     }
     if (board.getAttribute("src") !== src) board.setAttribute("src", src);
     board.dataset.shows = shows;
+    drawChances();
+  }
+
+  // The chart of the chances under the board: asked for with the game's
+  // version (`?v=`, which the server ignores) so that each state has its own
+  // address, read as text so that its description (the SVG's <desc>)
+  // becomes the image's alt text, then shown from the same address (the
+  // browser revalidates it with the ETag: a 304). One request at a
+  // time: a move arriving meanwhile asks again when it is answered. A
+  // ruleset without exact odds (422) hides it; one being solved (503) is
+  // asked again after Retry-After.
+  let chancesShown = "";
+  let chancesBusy = false;
+  async function drawChances() {
+    if (gone || !game || chancesBusy) return;
+    const v = Math.max(game.version, lastN);
+    const src = api + "/chances.svg?v=" + v + "&audience=" + encodeURIComponent(audience || game.audience);
+    if (src === chancesShown) return;
+    chancesBusy = true;
+    try {
+      const res = await fetch(src);
+      if (res.status === 503) {
+        const wait = Number(res.headers.get("Retry-After")) || 2;
+        setTimeout(drawChances, wait * 1000);
+        return;
+      }
+      if (!res.ok) {
+        $("chances-figure").hidden = true;
+        chancesShown = src;
+        return;
+      }
+      const text = await res.text();
+      const desc = new DOMParser().parseFromString(text, "image/svg+xml").querySelector("desc");
+      const img = $("chances");
+      img.src = src;
+      img.alt = desc ? desc.textContent : "A chart of each side's chance of winning";
+      img.dataset.v = String(v);
+      $("chances-figure").hidden = false;
+      chancesShown = src;
+    } catch (e) {
+      // Asked again with the next move.
+    } finally {
+      chancesBusy = false;
+    }
+    if (src === chancesShown && Math.max(game.version, lastN) !== v) drawChances();
   }
 
   // The line under the board once the game is over: the stop's narrated
