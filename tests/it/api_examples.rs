@@ -374,9 +374,14 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
 /// Answers the server cannot be made to give on demand, which keep no
 /// example: 503 (the store busy, a feed full, odds being solved), a
 /// creation's 409 (a retry while the first is being served) and the odds'
-/// 422 (a ruleset too large to solve).
-const CANNOT_PROVOKE: [(&str, &str); 3] =
-    [("*", "503"), ("create_game", "409"), ("get_odds", "422")];
+/// and the chart's 422 (a ruleset too large to solve).
+const CANNOT_PROVOKE: [(&str, &str); 5] = [
+    ("*", "503"),
+    ("create_game", "409"),
+    ("get_odds", "422"),
+    ("get_chances_chart", "422"),
+    ("get_chances_chart_png", "422"),
+];
 
 /// The `application/json` and `application/problem+json` answers of the
 /// document, but those of [`CANNOT_PROVOKE`], as (operation id, status,

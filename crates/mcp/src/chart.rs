@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::ZohnAhl;
-use super::args::{self, Choice, Parameters};
+use super::args::{self, Parameters};
 use super::reply::{ok, refusal, refused, schema_for_output};
 use crate::narration::Audience;
 use crate::picture::{self, ChanceChart, ChartMove, ChartResult};
@@ -28,31 +28,12 @@ const CHART_SCALE: f32 = 0.5;
 pub struct ChartArgs {
     /// The game's id.
     pub game_id: String,
-    /// Who the description is for (default: the game's audience): `young`
-    /// hears "about 2 in 3", `general` percentages, `scholar` four
-    /// decimals.
-    #[serde(default)]
-    pub audience: Choice<Audience>,
 }
 
 /// The answer to `get_chances_chart`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ChartOutput {
-    /// The game's id.
-    pub game_id: String,
-    /// Moves charted (the chart has one point more: the start, move 0).
-    pub moves: usize,
-    /// Side A's chance of winning at the start.
-    pub start_a: f64,
-    /// Side A's chance of winning after the last move (at the start when
-    /// there is none).
-    pub now_a: f64,
-    /// The turning point's move: the move that changed the chances most
-    /// (0 when the game has no moves).
-    pub turning_point: usize,
-    /// The moves whose throw was rarer than 1 in 16.
-    pub rare_throws: Vec<usize>,
-    /// The chart in words, for the audience asked for.
+    /// The chart in words.
     pub description: String,
 }
 
@@ -87,17 +68,6 @@ fn chart_of(known: &KnownChances, audience: Option<Audience>) -> (String, ChartO
         audience: audience.unwrap_or(setup.audience),
     };
     let output = ChartOutput {
-        game_id: game.id.to_string(),
-        moves: moves.len(),
-        start_a: known.start[0],
-        now_a: moves.last().map_or(known.start[0], |m| m.chances.after[0]),
-        turning_point: chart.turning_point().map_or(0, |k| k + 1),
-        rare_throws: moves
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.is_rare())
-            .map(|(k, _)| k + 1)
-            .collect(),
         description: picture::chances_description(&chart),
     };
     (picture::chances_svg(&chart), output)
@@ -106,14 +76,14 @@ fn chart_of(known: &KnownChances, audience: Option<Audience>) -> (String, ChartO
 #[tool_router(router = chart_router, vis = "pub(super)")]
 impl ZohnAhl {
     #[tool(
-        title = "The chances over the game as a chart",
+        title = "Chances chart",
         annotations(
             read_only_hint = true,
             destructive_hint = false,
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A chart (PNG) of each side's exact chance of winning at the start and after every move, with the turning point (the move that changed the chances most) and the rare throws (rarer than 1 in 16) marked, and the chart in words. Answers within a few seconds or says when to ask again.",
+        description = "The chances of winning over a game: a chart (PNG), in words.",
         output_schema = schema_for_output::<ChartOutput>()
     )]
     async fn get_chances_chart(
@@ -132,7 +102,7 @@ impl ZohnAhl {
             Ok(known) => known,
             Err(r) => return refused(r),
         };
-        let (svg, output) = chart_of(&known, a.audience.0);
+        let (svg, output) = chart_of(&known, None);
         let png = match tokio::task::spawn_blocking(move || picture::png_scaled(&svg, CHART_SCALE))
             .await
         {

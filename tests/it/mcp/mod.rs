@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+mod chart;
 mod contract;
 mod runs;
 mod text;
@@ -21,7 +22,7 @@ use common::{TestDb, spawn_server_with_mcp};
 /// short citations; tokenizers of current models give 4 to 4.5).
 const THROW_TEXT_BUDGET: usize = 300 * 4;
 
-const TOOLS: [&str; 14] = [
+const TOOLS: [&str; 15] = [
     "create_game",
     "list_games",
     "throw",
@@ -36,6 +37,7 @@ const TOOLS: [&str; 14] = [
     "get_source",
     "search_glossary",
     "get_board",
+    "get_chances_chart",
 ];
 
 async fn connect(db: &TestDb) -> RunningService<RoleClient, ()> {
