@@ -240,7 +240,11 @@
     }
     if (board.getAttribute("src") !== src) board.setAttribute("src", src);
     board.dataset.shows = shows;
+    drawChances();
   }
+
+  // The chart of the chances under the board (chances.js).
+  const drawChances = window.ZohnChances(api, $, () => ({ gone, game, lastN, audience }));
 
   // The line under the board once the game is over: the stop's narrated
   // result where this page stopped it, else the last move's caption when a

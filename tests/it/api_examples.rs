@@ -420,8 +420,15 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
 }
 
 /// Answers the server cannot be made to give on demand, which keep no
-/// example: not ready (503: the store cannot be read).
-const CANNOT_PROVOKE: [(&str, &str); 1] = [("check_readiness", "503")];
+/// example: not ready (503: the store cannot be read), and the chart's 503
+/// (its odds being solved) and 422 (a ruleset too large to solve).
+const CANNOT_PROVOKE: [(&str, &str); 5] = [
+    ("check_readiness", "503"),
+    ("get_chances_chart", "503"),
+    ("get_chances_chart_png", "503"),
+    ("get_chances_chart", "422"),
+    ("get_chances_chart_png", "422"),
+];
 
 /// The `application/json` and `application/problem+json` answers of the
 /// document, but those of [`CANNOT_PROVOKE`], as (operation id, status,

@@ -521,7 +521,10 @@ fn every_media_type_of_an_answer_has_a_schema() {
             }
         }
     }
-    assert_eq!(pictures, 3, "the three board operations answer PNG");
+    assert_eq!(
+        pictures, 4,
+        "the three board operations and the chart of the chances answer PNG"
+    );
 }
 
 /// `OptionValue` was one schema of three types (`[string, integer,

@@ -716,6 +716,15 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         "answers start hidden"
     );
 
+    // The chart of the chances under the board, its description the
+    // image's alt text.
+    until(
+        &client,
+        "the chart of the chances shown with its description",
+        "const f = document.getElementById('chances-figure'); const i = document.getElementById('chances'); return f && !f.hidden && i.complete && i.naturalWidth > 0 && i.alt.length > 40",
+    )
+    .await;
+
     client.close().await.unwrap();
     handle.stop(false).await;
 }

@@ -7,6 +7,7 @@
 mod common;
 
 mod api_board;
+mod api_chances_chart;
 mod api_conventions;
 mod api_detail;
 mod api_errors;

@@ -244,6 +244,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/chances.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draw each side's chance of winning over a game, as PNG.
+         * @description The chart of the chances over a game as a PNG (1440 × 810 pixels) for
+         *     clients that cannot show SVG: the picture `chances.svg` gives.
+         */
+        get: operations["get_chances_chart_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Draw each side's chance of winning over a game, as PNG (headers only)
+         * @description The answer `get_chances_chart_png` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_chances_chart_png"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/chances.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draw each side's chance of winning over a game, as SVG.
+         * @description A chart of each side's exact chance of winning at the start (move 0)
+         *     and after every move, as SVG (`chances.png` is the same picture as PNG,
+         *     1440 × 810 pixels).
+         *
+         *     The chances are the move log's (`chances.after` of each move, from this
+         *     service's own computation: the ruleset's solved Markov chain,
+         *     `docs/odds.md`). Side A's line is solid with diamonds, B's dashed with
+         *     squares, each in its side's colour and named at its end; the **turning
+         *     point** (the move that changed the chances most) is shaded and
+         *     labelled with who threw what and the chance before and after; each
+         *     **rare throw** (a result rarer than 1 in 16) is marked with a triangle
+         *     and its value. The SVG is accessible (`role="img"`, a `<title>`, and a
+         *     `<desc>` saying who was more likely to win at the start, the turning
+         *     point, how many rare throws and the result, in the words of
+         *     `audience`) and has hooks for scripts: one `<g class="point"
+         *     data-move="n" data-a="p" data-b="q">` per point, `<g
+         *     class="turning-point" data-move="n">`, `<g class="rare-throw"
+         *     data-move="n">`. A ruleset too large to solve is refused (422), one
+         *     whose chain is not solved within the 2 s budget is **503** with
+         *     `Retry-After` (`/problems/odds-pending`), as for the game's odds.
+         */
+        get: operations["get_chances_chart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Draw each side's chance of winning over a game, as SVG (headers only)
+         * @description The answer `get_chances_chart` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_chances_chart"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/events": {
         parameters: {
             query?: never;
@@ -4971,6 +5039,478 @@ export interface operations {
             /** @description Too many headers, or headers too large */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_chances_chart_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The ruleset's chain is too large to solve: no exact chances */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_chances_chart_png: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ruleset's chain is too large to solve: no exact chances */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    get_chances_chart: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `young` ("about 2 in 3"), `general` (percentages) or `scholar`
+                 *     (four decimals): the audience of the chart's description (its
+                 *     `<desc>`); default: the game's.
+                 */
+                audience?: components["schemas"]["Audience"];
+            };
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id or unknown audience */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The ruleset's chain is too large to solve: no exact chances */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_chances_chart: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `young` ("about 2 in 3"), `general` (percentages) or `scholar`
+                 *     (four decimals): the audience of the chart's description (its
+                 *     `<desc>`); default: the game's.
+                 */
+                audience?: components["schemas"]["Audience"];
+            };
+            header?: {
+                /** @description The ETag of a picture already held: 304 while the picture is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes when the picture changes (a hash of it, quoted) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match names the picture's ETag */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The picture's ETag */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id or unknown audience */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The ruleset's chain is too large to solve: no exact chances */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not solved within the 2 s budget (`/problems/odds-pending`: being solved in the background, ask again after `Retry-After`), or too many rulesets waiting to be solved (`/problems/odds-queue-full`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -182,7 +182,7 @@ pub(super) fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
 }
 
 /// The picture in `format` with its ETag, or 304 when the client has it.
-async fn answer(
+pub(super) async fn answer(
     req: &HttpRequest,
     svg: String,
     format: BoardFormat,

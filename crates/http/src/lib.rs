@@ -13,6 +13,7 @@ use zohn_ahl_service as service;
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 pub(crate) mod board;
+mod chances;
 mod contract;
 mod conventions;
 mod csl;
@@ -163,6 +164,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(board::get_move_board_png)
         .service(board::get_ruleset_board)
         .service(board::get_ruleset_board_png)
+        .service(chances::get_chances_chart)
+        .service(chances::get_chances_chart_png)
         .service(rulesets::get_rulesets)
         .service(rulesets::get_ruleset)
         .service(odds::get_odds)

@@ -41,6 +41,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/game.js"),
     ),
     (
+        "chances.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/chances.js"),
+    ),
+    (
         "recap.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/recap.js"),

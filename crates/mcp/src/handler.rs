@@ -28,7 +28,8 @@ impl ZohnAhl {
     /// A server over `service` with its own odds service.
     #[must_use]
     pub fn with_odds(service: Service, odds: Solver) -> Self {
-        let mut tool_router = Self::tool_router() + Self::lookback_router();
+        let mut tool_router =
+            Self::tool_router() + Self::lookback_router() + super::chart::router();
         for route in tool_router.map.values_mut() {
             reply::list_input(&mut route.attr);
         }

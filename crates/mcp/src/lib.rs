@@ -22,6 +22,7 @@ use zohn_ahl_service as service;
 
 pub mod answer;
 pub mod args;
+mod chart;
 mod games;
 mod handler;
 pub mod jsonrpc;
@@ -120,7 +121,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Start a game of Zohn Ahl. Every argument is optional. Returns the game's id (pass it to the other tools) and, for a seated game, the tokens, shown only this once.",
+        description = "Start a game of Zohn Ahl; every argument optional. Returns its id (for the other tools) and, for a seated game, the tokens, shown once.",
         output_schema = schema_for_output::<CreatedOutput>()
     )]
     async fn create_game(
@@ -170,7 +171,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "The games this session made, oldest first: each one's id and where it stands.",
+        description = "This session's games, oldest first: each one's id and where it stands.",
         output_schema = schema_for_output::<GamesOutput>()
     )]
     async fn list_games(&self, params: Parameters<NoArgs>) -> Result<CallToolResult, ErrorData> {
@@ -280,7 +281,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "Read a game: whose throw it is, each awl's space, the counters, the winner once there is one.",
+        description = "A game now: whose throw it is, each awl's space, the counters, the winner.",
         output_schema = schema_for_output::<GameBrief>()
     )]
     async fn get_game(&self, params: Parameters<GameArgs>) -> Result<CallToolResult, ErrorData> {
@@ -299,7 +300,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "The move log, oldest first, 1 to 20 moves at a time: each move's value, where the awl went, what happened, and the rule and fact ids its narration names.",
+        description = "The move log, 1 to 20 moves a call: values, where the awl went, what happened, rule and fact ids.",
         output_schema = schema_for_output::<MovesOutput>()
     )]
     async fn list_moves(
@@ -374,7 +375,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "Stop a game early: the side with more counters wins, equal counts are a draw. A seated game needs the host's token.",
+        description = "Stop a game early: more counters wins, equal is a draw. A seated game needs the host's token.",
         output_schema = schema_for_output::<GameBrief>()
     )]
     async fn stop_game(&self, params: Parameters<StopArgs>) -> Result<CallToolResult, ErrorData> {
@@ -395,7 +396,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "Each side's exact probability of winning from the game's current state, and the expected throws left. Answers within a few seconds or says when to ask again.",
+        description = "Each side's exact chance of winning from here, and the throws expected left (or when to ask again).",
         output_schema = schema_for_output::<OddsOutput>()
     )]
     async fn get_odds(&self, params: Parameters<GameArgs>) -> Result<CallToolResult, ErrorData> {
@@ -427,7 +428,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "State a rule in full, by the rule id a narration names (e.g. sticks_sahe), worded for a ruleset (or a game) and an audience, with its sources, and whether it is in play there.",
+        description = "A rule in full by the rule id a narration names (e.g. sticks_sahe), for a ruleset or game and an audience, with sources and whether it is in play.",
         output_schema = schema_for_output::<RuleOutput>()
     )]
     async fn explain_rule(
@@ -475,7 +476,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "Tell a cultural-context fact, by the fact id a narration names (e.g. womens-game), for an audience, with its sources and evidence grade.",
+        description = "A cultural-context fact by the id a narration names (e.g. womens-game), with its sources and evidence grade.",
         output_schema = schema_for_output::<FactOutput>()
     )]
     async fn get_fact(&self, params: Parameters<FactArgs>) -> Result<CallToolResult, ErrorData> {
@@ -494,7 +495,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A ruleset's rules as a short lesson for an audience: the board, the sticks, a turn, each hazard, winning, stopping; each part cited.",
+        description = "A ruleset's rules as a short cited lesson: board, sticks, a turn, hazards, winning, stopping.",
         output_schema = schema_for_output::<LessonOutput>()
     )]
     async fn get_lesson(
@@ -517,7 +518,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A source of the bibliography, by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX.",
+        description = "A bibliography source by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX.",
         output_schema = schema_for_output::<SourceOutput>()
     )]
     async fn get_source(
@@ -539,7 +540,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "Look a word up in the glossary of Kiowa and English terms (e.g. sahe, creek): the matching terms, their meanings and sources.",
+        description = "Look up Kiowa and English terms (e.g. sahe, creek): meanings and sources.",
         output_schema = schema_for_output::<GlossaryOutput>()
     )]
     async fn search_glossary(
@@ -561,7 +562,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "The board as a picture (PNG): both awls, the counters, whose throw it is or who won; now, or as a given move left it.",
+        description = "The board as a PNG: awls, counters, whose throw or who won; now or after a given move.",
         output_schema = schema_for_output::<BoardOutput>()
     )]
     async fn get_board(&self, params: Parameters<BoardArgs>) -> Result<CallToolResult, ErrorData> {

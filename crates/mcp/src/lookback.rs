@@ -8,9 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ZohnAhl;
 use super::answer::side_name;
-use super::args::{self, Choice, Parameters};
+use super::args::{self, Parameters};
 use super::reply::{ok, refusal, refused, schema_for_output};
-use crate::narration::Audience;
 use crate::service::Recap;
 
 /// `get_recap`.
@@ -19,9 +18,6 @@ use crate::service::Recap;
 pub struct RecapArgs {
     /// The game's id.
     pub game_id: String,
-    /// Default: the game's.
-    #[serde(default)]
-    pub audience: Choice<Audience>,
 }
 
 /// A question.
@@ -93,7 +89,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A finished or stopped game's recap for a class: turning point, luck, counts against the odds, questions with answers.",
+        description = "A finished game's recap for a class: turning point, luck, counts against the odds, questions and answers.",
         output_schema = schema_for_output::<RecapOutput>()
     )]
     async fn get_recap(&self, params: Parameters<RecapArgs>) -> Result<CallToolResult, ErrorData> {
@@ -105,7 +101,7 @@ impl ZohnAhl {
             Ok(id) => id,
             Err(why) => return refusal(why),
         };
-        match self.service.recap(&self.odds, id, a.audience.0, None).await {
+        match self.service.recap(&self.odds, id, None, None).await {
             Ok(recap) => {
                 let output = RecapOutput::from(&recap);
                 ok(recap_text(&output), &output)

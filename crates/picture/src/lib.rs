@@ -37,15 +37,22 @@
 //! Characters XML cannot carry (control characters, U+FFFE, U+FFFF) are
 //! replaced by U+FFFD.
 
+/// The narration crate, for the chart's chances in words.
+use zohn_ahl_narration as narration;
 /// The rules crate under the name the picture's modules use.
 use zohn_ahl_rules as rules;
 
+mod chart;
 mod describe;
 mod draw;
 mod layout;
 mod palette;
 mod raster;
 
+pub use chart::{
+    CHART_HEIGHT, CHART_WIDTH, ChanceChart, ChartMove, ChartResult, chances_description,
+    chances_svg,
+};
 pub use draw::{empty_svg, game_svg};
 pub use layout::{HEIGHT, WIDTH};
 pub use palette::{Contrast, contrasts};

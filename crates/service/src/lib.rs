@@ -17,6 +17,7 @@ use zohn_ahl_narration as narration;
 use zohn_ahl_rules as rules;
 use zohn_ahl_store as store;
 
+mod chance_chart;
 mod chances;
 mod command;
 mod error;
@@ -33,6 +34,7 @@ pub mod fairness;
 pub mod metrics;
 pub mod throws;
 
+pub use chance_chart::KnownChances;
 pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,

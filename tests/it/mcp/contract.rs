@@ -65,6 +65,7 @@ async fn every_tools_structured_content_validates_against_its_advertised_output_
         ),
         ("search_glossary", json!({"query": "sahe"})),
         ("get_board", json!({"game_id": id, "move": 1})),
+        ("get_chances_chart", json!({"game_id": id})),
         ("stop_game", json!({"game_id": id, "token": host})),
         ("get_recap", json!({"game_id": id})),
     ] {
@@ -109,7 +110,7 @@ async fn every_tools_structured_content_validates_against_its_advertised_output_
 async fn mandatory_arguments_are_required_in_the_input_schemas_and_optional_ones_are_not() {
     let db = TestDb::new();
     let client = connect(&db).await;
-    let want: [(&str, &[&str]); 15] = [
+    let want: [(&str, &[&str]); 16] = [
         ("create_game", &[]),
         ("list_games", &[]),
         ("throw", &["game_id"]),
@@ -125,6 +126,7 @@ async fn mandatory_arguments_are_required_in_the_input_schemas_and_optional_ones
         ("search_glossary", &["query"]),
         ("get_board", &["game_id"]),
         ("get_recap", &["game_id"]),
+        ("get_chances_chart", &["game_id"]),
     ];
     let listed = tools(&client).await;
     for (name, required) in want {

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+mod chart;
 mod contract;
 mod runs;
 mod text;
@@ -21,7 +22,7 @@ use common::{TestDb, spawn_server_with_mcp};
 /// short citations; tokenizers of current models give 4 to 4.5).
 const THROW_TEXT_BUDGET: usize = 300 * 4;
 
-const TOOLS: [&str; 15] = [
+const TOOLS: [&str; 16] = [
     "create_game",
     "list_games",
     "throw",
@@ -37,6 +38,7 @@ const TOOLS: [&str; 15] = [
     "search_glossary",
     "get_board",
     "get_recap",
+    "get_chances_chart",
 ];
 
 async fn connect(db: &TestDb) -> RunningService<RoleClient, ()> {
@@ -608,12 +610,7 @@ async fn get_recap_looks_back_on_a_finished_game_and_refuses_one_in_play() {
         json!({"game_id": id, "until": "game_end"}),
     )
     .await;
-    let recap = call(
-        &client,
-        "get_recap",
-        json!({"game_id": id, "audience": "young"}),
-    )
-    .await;
+    let recap = call(&client, "get_recap", json!({"game_id": id})).await;
     let out = ok(&recap);
     let questions = out["questions"].as_array().unwrap();
     assert!((3..=5).contains(&questions.len()), "{out:#}");
@@ -625,12 +622,7 @@ async fn get_recap_looks_back_on_a_finished_game_and_refuses_one_in_play() {
     let service = db.service().await;
     let game_id = zohn_ahl::domain::GameId::parse(&id).unwrap();
     let direct = service
-        .recap(
-            &zohn_ahl::odds::Solver::shared(),
-            game_id,
-            Some(zohn_ahl::narration::Audience::Young),
-            None,
-        )
+        .recap(&zohn_ahl::odds::Solver::shared(), game_id, None, None)
         .await
         .unwrap();
     assert_eq!(out["moves"], direct.facts.moves);

@@ -1,0 +1,67 @@
+use super::*;
+
+fn mv(side: Side, value: u8, p: Odds, before: f64, after: f64) -> ChartMove<'static> {
+    ChartMove {
+        side,
+        player: if side == Side::A { "Ama" } else { "Owls" },
+        value,
+        probability: p,
+        chances: Chances {
+            before: [before, 1.0 - before],
+            after: [after, 1.0 - after],
+        },
+    }
+}
+
+fn chart<'a>(moves: &'a [ChartMove<'a>], audience: Audience) -> ChanceChart<'a> {
+    ChanceChart {
+        sides: ["Hawks", "Owls"],
+        start: [0.52, 0.48],
+        moves,
+        result: ChartResult::Playing,
+        audience,
+    }
+}
+
+#[test]
+fn a_chart_marks_the_largest_swing_and_the_rare_throws() {
+    let moves = [
+        mv(Side::A, 3, Odds::new(6, 16), 0.52, 0.55),
+        mv(Side::B, 10, Odds::new(1, 32), 0.55, 0.30),
+        mv(Side::A, 2, Odds::new(4, 16), 0.30, 0.36),
+    ];
+    let svg = chances_svg(&chart(&moves, Audience::General));
+    assert_eq!(svg, chances_svg(&chart(&moves, Audience::General)));
+    assert_eq!(svg.matches("class=\"point\"").count(), 4);
+    assert!(
+        svg.contains("class=\"turning-point\" data-move=\"2\""),
+        "{svg}"
+    );
+    assert!(svg.contains("class=\"rare-throw\" data-move=\"2\" data-probability=\"1/32\""));
+    assert_eq!(svg.matches("class=\"rare-throw\"").count(), 1);
+    assert!(
+        svg.contains("Owls threw 10: Owls 45% \u{2192} 70%"),
+        "{svg}"
+    );
+    let desc = words::description(&chart(&moves, Audience::General));
+    assert!(desc.contains("At the start Hawks was more likely to win: 52% against 48%."));
+    assert!(desc.contains("move 2: Owls threw 10, and the chance of Owls went from 45% to 70%"));
+    assert!(desc.contains("One throw was rarer than 1 in 16: move 2."));
+    let young = words::description(&chart(&moves, Audience::Young));
+    assert!(
+        young.contains("from about 2 in 5 to about 2 in 3"),
+        "{young}"
+    );
+}
+
+#[test]
+fn a_game_without_moves_is_one_point_and_names_are_escaped() {
+    let mut c = chart(&[], Audience::General);
+    c.sides = ["<b>&", "\"Q\""];
+    let svg = chances_svg(&c);
+    assert_eq!(svg.matches("class=\"point\"").count(), 1);
+    assert!(!svg.contains("turning-point"));
+    assert!(svg.contains("&lt;b&gt;&amp;"));
+    assert!(!svg.contains("<b>&"));
+    assert!(crate::png(&svg).is_ok());
+}
