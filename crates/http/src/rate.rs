@@ -142,12 +142,6 @@ impl RateLimits {
         }))
     }
 
-    /// No limit.
-    #[must_use]
-    pub fn off() -> Self {
-        Self::new(&RateSettings::off())
-    }
-
     /// Forget the addresses whose limits are whole again (their state
     /// would allow a full burst): the memory the limits hold stays bounded
     /// by the addresses seen recently.
@@ -156,12 +150,6 @@ impl RateLimits {
             limit.limiter.retain_recent();
             limit.limiter.shrink_to_fit();
         }
-    }
-
-    /// Addresses held, over all the limits.
-    #[must_use]
-    pub fn addresses_held(&self) -> usize {
-        self.limits().map(|l| l.limiter.len()).sum()
     }
 
     fn limits(&self) -> impl Iterator<Item = &Limit> {
