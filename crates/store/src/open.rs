@@ -54,6 +54,31 @@ async fn checkpoints(pool: SqlitePool, wrote: Arc<Notify>, wal_frames: Arc<Atomi
     }
 }
 
+/// How long [`Store::close`] waits for the write-ahead log to go.
+const LOG_REMOVAL_WAIT: Duration = Duration::from_secs(1);
+
+/// Let the write-ahead log at `log` go once every pool is closed. A
+/// connection a pool let go of without closing it (one dropped with a
+/// request's task as the server stopped) is closed by its own thread a
+/// moment later; if that was after the writer's, the writer's close was
+/// not the last and left the log. One more connection, opened and closed
+/// once the others are gone, is the last: SQLite copies the log into the
+/// database and removes it. Tried for at most [`LOG_REMOVAL_WAIT`]: the log
+/// of a database another process has open stays, as it should.
+async fn remove_log(options: &SqliteConnectOptions, log: &std::path::Path) {
+    use sqlx::{ConnectOptions, Connection};
+    let deadline = tokio::time::Instant::now() + LOG_REMOVAL_WAIT;
+    while log.exists() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(25)).await;
+        if let Ok(connection) = options.connect().await {
+            let _ = connection.close().await;
+        }
+    }
+    if log.exists() {
+        tracing::debug!(log = %log.display(), "the write-ahead log stays: another connection has the database open");
+    }
+}
+
 /// The embedded migrations.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -328,7 +353,7 @@ impl Store {
             SqlitePoolOptions::new()
                 .max_connections(1)
                 .acquire_timeout(BUSY_TIMEOUT),
-            base,
+            base.clone(),
         )
         .await?;
         let wrote = Arc::new(Notify::new());
@@ -344,6 +369,7 @@ impl Store {
                 readers,
                 checkpointer,
                 log,
+                options: base,
             }),
             wrote,
             wal_frames,
@@ -364,6 +390,7 @@ impl Store {
                 pools.checkpointer.close().await;
                 self.wrote.notify_one();
                 pools.writer.close().await;
+                remove_log(&pools.options, pools.log.path()).await;
             }
             Backend::Postgres(pool) => pool.close().await,
         }

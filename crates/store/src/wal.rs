@@ -115,6 +115,11 @@ impl LogFile {
         Err(StoreError::Unavailable)
     }
 
+    /// Where the log is.
+    pub(super) fn path(&self) -> &Path {
+        &self.0.path
+    }
+
     /// How many times the log was synced so far.
     pub(super) fn syncs(&self) -> u64 {
         self.0.syncs.load(Ordering::Relaxed)
