@@ -224,7 +224,7 @@ struct SqlitePools {
     /// The write-ahead log's file, synced by [`Store::sync_log`].
     log: wal::LogFile,
     /// The file's connection options, for the last connection at close.
-    options: sqlx::sqlite::SqliteConnectOptions,
+    options: Arc<sqlx::sqlite::SqliteConnectOptions>,
 }
 
 /// An open write transaction (`BEGIN IMMEDIATE` on SQLite's single writer;

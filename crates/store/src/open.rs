@@ -369,7 +369,7 @@ impl Store {
                 readers,
                 checkpointer,
                 log,
-                options: base,
+                options: Arc::new(base),
             }),
             wrote,
             wal_frames,
