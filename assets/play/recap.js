@@ -1,6 +1,6 @@
-// The recap of a finished game on its page: the summary and the questions
-// for the class, each answer behind a button-like disclosure so that the
-// class can think first. The recap comes with the live feed's `end` (and,
+// The recap of a finished game on its page: the questions for the class
+// first, each answer behind a disclosure so that the class can think
+// first, and the summary (which answers them) closed behind one too. The recap comes with the live feed's `end` (and,
 // when the page polls instead, from GET /v1/games/{id}/recap); the numbers
 // are this service's own computation (source `zohn-ahl-odds`).
 "use strict";
@@ -10,6 +10,7 @@ window.ZohnRecap = (function () {
   function show(recap) {
     const section = $("recap");
     if (!section || !recap) return;
+    $("recap-numbers").open = false;
     const summary = $("recap-summary");
     summary.replaceChildren();
     for (const line of recap.summary || []) {

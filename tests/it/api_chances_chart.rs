@@ -167,9 +167,14 @@ async fn the_chart_plots_and_marks_what_the_move_log_says() {
         .map(|m| m["n"].as_u64().unwrap())
         .collect();
     assert_eq!(moves_marked(&doc, "rare-throw"), rare);
-    if rare.is_empty() {
-        assert!(desc.contains("No throw was rarer than 1 in 16."), "{desc}");
-    }
+    // What did not happen is not said: no rare throw, no sentence and no
+    // key for them.
+    assert_eq!(
+        rare.is_empty(),
+        !desc.contains("rarer than 1 in 16"),
+        "{desc}"
+    );
+    assert_eq!(rare.is_empty(), !text.contains("Rare throw"));
     let game = send(&app, get(&format!("/v1/games/{id}"))).await.json();
     if game["status"] == "finished" {
         assert!(desc.contains(" won after "), "{desc}");

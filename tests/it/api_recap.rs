@@ -77,6 +77,44 @@ fn close(a: &Value, b: f64) -> bool {
     (a.as_f64().unwrap() - b).abs() < 1e-9
 }
 
+/// What move `m` did, from its events: the first kind of the recap's
+/// order that it holds.
+fn cause_of(m: &Value) -> &'static str {
+    let kinds: Vec<(&str, bool)> = m["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap(),
+                e["extra_throw_lost"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    let has = |k: &str| kinds.iter().any(|(kind, _)| *kind == k);
+    if has("won") {
+        "won"
+    } else if has("whipped") {
+        "whipped"
+    } else if has("fell_into_creek") {
+        "fell"
+    } else if has("completed_circuit") {
+        "circuit"
+    } else if kinds.iter().any(|(k, lost)| *k == "lost_throw" && *lost) {
+        "lost_throw"
+    } else if has("lost_throw") {
+        "lost_turn"
+    } else if has("forced_pass") {
+        "forced_pass"
+    } else if has("passed_north_creek") {
+        "passed_north_creek"
+    } else if has("throws_again") {
+        "extra_throw"
+    } else {
+        "moved"
+    }
+}
+
 /// Everything the recap says of a finished game, recomputed from the move
 /// log (and, for the expected counts, by playing every outcome of the
 /// sticks on each position the log's game passed through).
@@ -134,6 +172,7 @@ async fn every_number_of_a_recap_agrees_with_a_recomputation_from_the_move_log()
             assert_eq!(v["value"], m["value"]);
             assert_eq!(v["before"], m["chances"]["before"]);
             assert_eq!(v["after"], m["chances"]["after"]);
+            assert_eq!(v["cause"], cause_of(m), "{preset}: {name}");
         }
         // The winner's lowest chance, from the opening on.
         let w = game["winner"]

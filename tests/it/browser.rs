@@ -696,8 +696,9 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         "no script error on stop"
     );
 
-    // The game over, its recap for the class: the summary, then three to
-    // five questions, each answer hidden until asked for.
+    // The game over, its recap for the class: three to five questions,
+    // each answer hidden until asked for, then the summary, closed too
+    // (it answers them: a teacher's trial).
     until(
         &client,
         "the recap shown once the game is over",
@@ -714,6 +715,15 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     assert!(
         questions.iter().all(|q| q[1] == json!(false)),
         "answers start hidden"
+    );
+    assert_eq!(
+        js(
+            &client,
+            "const d = document.getElementById('recap-numbers'); return [d.open, d.compareDocumentPosition(document.getElementById('recap-questions')) === Node.DOCUMENT_POSITION_PRECEDING]",
+        )
+        .await,
+        json!([false, true]),
+        "the summary, which answers the questions, comes after them and closed"
     );
 
     // The chart of the chances under the board, its description the

@@ -2069,6 +2069,8 @@ export interface components {
             after: components["schemas"]["SidesChanceView"];
             /** @description Each side's chance before the move. */
             before: components["schemas"]["SidesChanceView"];
+            /** @description What the move did (the landing, not the number, moves the chances). */
+            cause: components["schemas"]["SwingCause"];
             /**
              * Format: int32
              * @description The move's number.
@@ -2857,6 +2859,12 @@ export interface components {
             state: components["schemas"]["GameView"];
         };
         /**
+         * @description What a move did, as a recap names it (the first that applies, in this order): `won` (it won the game), `whipped` (the mover whipped the other awl back to its start), `fell` (the mover's awl fell into a creek), `circuit` (a circuit completed), `lost_throw` and `lost_turn` (the awl stopped on a dry branch and the extra throw, or the next turn, was lost), `forced_pass` (too many to finish exactly: the awl stayed), `passed_north_creek` (the awl passed the deadly north bank), `extra_throw` (the throw earned another), `moved` (none of these).
+         * @example won
+         * @enum {string}
+         */
+        SwingCause: "won" | "whipped" | "fell" | "circuit" | "lost_throw" | "lost_turn" | "forced_pass" | "passed_north_creek" | "extra_throw" | "moved";
+        /**
          * @description What a recap counts: `falls` (an awl fell into a creek), `whips` (an awl was whipped back), `circuits` (a circuit completed), `extra_throws` (a throw earned another).
          * @example falls
          * @enum {string}
@@ -2869,7 +2877,13 @@ export interface components {
              * @description Times expected from the positions played.
              */
             expected: number;
-            /** @description What is counted. */
+            /**
+             * @description What is counted. `extra_throws` counts the extra throws earned (the
+             *     moves whose events hold `throws_again`): a throw whose result would
+             *     earn one but that ends the game, or loses it on a dry branch, earns
+             *     none, so it can be fewer than the moves whose score says
+             *     `throws_again`.
+             */
             kind: components["schemas"]["TallyKind"];
             /**
              * Format: int32
@@ -3657,13 +3671,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
+                     *         "4f0277e5-2701-486e-9fe7-bc3ac5274015"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
+                     *             "4f0277e5-2701-486e-9fe7-bc3ac5274015"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3930,11 +3944,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *       "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T11:31:06.317Z",
-                     *       "updated_at": "2026-12-05T11:31:06.317Z",
+                     *       "created_at": "2026-12-05T13:29:02.604Z",
+                     *       "updated_at": "2026-12-05T13:29:02.604Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -3997,9 +4011,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
-                     *         "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
-                     *         "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
+                     *         "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *         "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
+                     *         "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4242,11 +4256,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *       "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T11:31:06.317Z",
-                     *       "updated_at": "2026-12-05T11:31:06.884Z",
+                     *       "created_at": "2026-12-05T13:29:02.604Z",
+                     *       "updated_at": "2026-12-05T13:29:02.842Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4309,9 +4323,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
-                     *         "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
-                     *         "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
+                     *         "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *         "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
+                     *         "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
                      *       }
                      *     }
                      */
@@ -5822,13 +5836,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
+                     *         "4f0277e5-2701-486e-9fe7-bc3ac5274015"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7"
+                     *             "4f0277e5-2701-486e-9fe7-bc3ac5274015"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7384,7 +7398,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *       "game_id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7661,7 +7675,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *       "game_id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7688,7 +7702,8 @@ export interface operations {
                      *           "after": {
                      *             "a": 0.5080305558288336,
                      *             "b": 0.4919694441711664
-                     *           }
+                     *           },
+                     *           "cause": "extra_throw"
                      *         },
                      *         "luckiest": {
                      *           "n": 1,
@@ -7706,7 +7721,8 @@ export interface operations {
                      *           "after": {
                      *             "a": 0.5004635023226937,
                      *             "b": 0.49953649767730635
-                     *           }
+                     *           },
+                     *           "cause": "moved"
                      *         },
                      *         "unluckiest": {
                      *           "n": 2,
@@ -7724,7 +7740,8 @@ export interface operations {
                      *           "after": {
                      *             "a": 0.5080305558288336,
                      *             "b": 0.4919694441711664
-                     *           }
+                     *           },
+                     *           "cause": "extra_throw"
                      *         },
                      *         "winners_lowest": null
                      *       },
@@ -7777,18 +7794,16 @@ export interface operations {
                      *       "summary": [
                      *         "The game was stopped after 3 throws, with the counting sticks even: a draw.",
                      *         "Before the first throw, the chance of winning was 50% for Hawks and 50% for Foxes.",
-                     *         "The turning point was move 2, a 6 for Foxes: the chance of a win for Foxes went from 50% to 49%.",
-                     *         "The luckiest throw was move 1, a 2 for Hawks: from 50% to 50%.",
-                     *         "The unluckiest throw was move 2, a 6 for Foxes: from 50% to 49%.",
+                     *         "The turning point was move 2: a 6 for Foxes that earned another throw. The chance of a win for Foxes went from 50% to 49%.",
                      *         "Falls into a creek: 0 (the odds expected about 0.0).",
                      *         "Whips: 0 (the odds expected about 0.0).",
                      *         "Circuits completed: 0 (the odds expected about 0.0).",
-                     *         "Extra throws: 2 (the odds expected about 1.1)."
+                     *         "Extra throws earned: 2 (the odds expected about 1.1)."
                      *       ],
                      *       "questions": [
                      *         {
                      *           "question": "Which move changed the chances of winning the most, and by how much?",
-                     *           "answer": "Move 2, a 6 for Foxes: the chance of a win for Foxes went from 50% to 49%, a change of 1 percentage points.",
+                     *           "answer": "Move 2: a 6 for Foxes that earned another throw. The chance of a win for Foxes went from 50% to 49%, a change of 1 percentage points.",
                      *           "about_move": 2,
                      *           "citations": [
                      *             {
@@ -8029,11 +8044,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *         "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T11:31:06.317Z",
-                     *         "updated_at": "2026-12-05T11:31:06.934Z",
+                     *         "created_at": "2026-12-05T13:29:02.604Z",
+                     *         "updated_at": "2026-12-05T13:29:02.848Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8092,9 +8107,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
-                     *           "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
-                     *           "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
+                     *           "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *           "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
+                     *           "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8527,11 +8542,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
+                     *         "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T11:31:06.317Z",
-                     *         "updated_at": "2026-12-05T11:31:06.884Z",
+                     *         "created_at": "2026-12-05T13:29:02.604Z",
+                     *         "updated_at": "2026-12-05T13:29:02.842Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8594,9 +8609,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7",
-                     *           "throws": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/throws",
-                     *           "moves": "/v1/games/6a6681c0-9ad0-4a4c-b0ca-000872aba7b7/moves"
+                     *           "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *           "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
+                     *           "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
                      *         }
                      *       }
                      *     }

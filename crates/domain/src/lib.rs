@@ -170,6 +170,14 @@ impl Game {
         }
     }
 
+    /// Whether the game was stopped rather than played to its end: a stop
+    /// is a stored change of its own, so the version counts one more than
+    /// the throws.
+    #[must_use]
+    pub fn was_stopped(&self) -> bool {
+        self.version.get() > self.state.throws
+    }
+
     /// The winner, if any.
     #[must_use]
     pub fn winner(&self) -> Option<Side> {

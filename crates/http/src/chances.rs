@@ -17,7 +17,6 @@ use crate::narration::Audience;
 use crate::picture::{self, ChanceChart, ChartMove, ChartResult};
 use crate::service::{KnownChances, Service};
 use zohn_ahl_odds::Solver;
-use zohn_ahl_rules::Outcome;
 
 /// The words of the chart's description.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -67,17 +66,14 @@ fn chart_svg(known: &KnownChances, audience: Option<Audience>) -> String {
             chances: *chances,
         })
         .collect();
-    let result = match game.state.outcome {
-        None => ChartResult::Playing,
-        Some(Outcome::Won { side }) => ChartResult::Won(side),
-        Some(Outcome::Draw) => ChartResult::Draw,
-    };
+    let result = ChartResult::of(game.state.outcome, game.was_stopped());
     picture::chances_svg(&ChanceChart {
         sides: [&setup.sides[0].name, &setup.sides[1].name],
         start: known.start,
         moves: &moves,
         result,
         audience: audience.unwrap_or(setup.audience),
+        throw_table: setup.options.throw_table,
     })
 }
 

@@ -18,7 +18,7 @@ use super::extract::{GameIdPath, NarrationQuery};
 use super::moves::{ChancesUnknownView, SidesChanceView};
 use super::problem::{ApiError, Problem};
 use crate::domain::{Game, GameId};
-use crate::narration::{Audience, Detail, MoveSwing, TallyKind};
+use crate::narration::{Audience, Detail, MoveSwing, SwingCause, TallyKind};
 use crate::service::{ChancesUnknown, Recap, Service};
 use zohn_ahl_odds::Solver;
 use zohn_ahl_rules::Side;
@@ -114,6 +114,8 @@ pub struct MoveSwingView {
     pub before: SidesChanceView,
     /// Each side's chance after it.
     pub after: SidesChanceView,
+    /// What the move did (the landing, not the number, moves the chances).
+    pub cause: SwingCause,
 }
 
 impl From<&MoveSwing> for MoveSwingView {
@@ -125,6 +127,7 @@ impl From<&MoveSwing> for MoveSwingView {
             probability: m.probability.into(),
             before: m.before.into(),
             after: m.after.into(),
+            cause: m.cause,
         }
     }
 }
@@ -168,7 +171,11 @@ pub struct RarestResultView {
 /// A count against its expectation.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TallyView {
-    /// What is counted.
+    /// What is counted. `extra_throws` counts the extra throws earned (the
+    /// moves whose events hold `throws_again`): a throw whose result would
+    /// earn one but that ends the game, or loses it on a dry branch, earns
+    /// none, so it can be fewer than the moves whose score says
+    /// `throws_again`.
     pub kind: TallyKind,
     /// Times it happened.
     pub observed: u32,

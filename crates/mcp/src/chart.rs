@@ -15,7 +15,6 @@ use super::args::{self, Parameters};
 use super::reply::{ok, refusal, refused, schema_for_output};
 use crate::narration::Audience;
 use crate::picture::{self, ChanceChart, ChartMove, ChartResult};
-use crate::rules::Outcome;
 use crate::service::KnownChances;
 
 /// The scale of the chart's PNG a tool sends: half the REST picture's
@@ -55,17 +54,14 @@ fn chart_of(known: &KnownChances, audience: Option<Audience>) -> (String, ChartO
             chances: *chances,
         })
         .collect();
-    let result = match game.state.outcome {
-        None => ChartResult::Playing,
-        Some(Outcome::Won { side }) => ChartResult::Won(side),
-        Some(Outcome::Draw) => ChartResult::Draw,
-    };
+    let result = ChartResult::of(game.state.outcome, game.was_stopped());
     let chart = ChanceChart {
         sides: [&setup.sides[0].name, &setup.sides[1].name],
         start: known.start,
         moves: &moves,
         result,
         audience: audience.unwrap_or(setup.audience),
+        throw_table: setup.options.throw_table,
     };
     let output = ChartOutput {
         description: picture::chances_description(&chart),

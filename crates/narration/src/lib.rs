@@ -61,8 +61,8 @@ pub use odds::{
 };
 pub use plan::{MAX_REMINDERS, REMIND_AFTER};
 pub use recap::{
-    ChanceFacts, MoveSwing, Question, RareResult, RecapFacts, RecapText, Run, Tally, TallyKind,
-    expected_words, recap_words,
+    COMEBACK, ChanceFacts, MoveSwing, Question, RareResult, RecapFacts, RecapText, Run, SwingCause,
+    Tally, TallyKind, expected_words, recap_words,
 };
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;

@@ -16,6 +16,14 @@ use super::template::BoardVars;
 use super::vocabulary::{Audience, Cast, Citation, Detail};
 use crate::rules::{Odds, Options, Side};
 
+mod cause;
+pub use cause::SwingCause;
+
+/// The winner's lowest chance below which the recap asks about the
+/// comeback: a winner who was never less than 1 in 3 to win made none
+/// worth a question.
+pub const COMEBACK: f64 = 1.0 / 3.0;
+
 /// A move as the recap tells it: who threw what, and each side's chance of
 /// winning before and after it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +40,8 @@ pub struct MoveSwing {
     pub before: [f64; 2],
     /// Each side's chance after it, A first.
     pub after: [f64; 2],
+    /// What the move did.
+    pub cause: SwingCause,
 }
 
 impl MoveSwing {
@@ -200,7 +210,8 @@ pub struct RecapText {
 pub fn expected_words(x: f64, audience: Audience) -> String {
     match audience {
         Audience::Young if x < 0.5 => "less than 1".to_owned(),
-        Audience::Young => format!("about {x:.0}"),
+        // Halves up, as a class rounds ("about 3" for 2.5).
+        Audience::Young => format!("about {}", x.round()),
         Audience::General => format!("about {x:.1}"),
         Audience::Scholar => format!("{x:.2}"),
     }
@@ -259,8 +270,11 @@ pub fn recap_words(
         }
         summary.push(words.swing("turning", &c.turning_point));
         if detail == Detail::Full {
-            summary.push(words.swing("luckiest", &c.luckiest));
-            summary.push(words.swing("unluckiest", &c.unluckiest));
+            for (key, m) in [("luckiest", &c.luckiest), ("unluckiest", &c.unluckiest)] {
+                if words.tells_more(m, &c.turning_point) {
+                    summary.push(words.swing(key, m));
+                }
+            }
         }
     }
     if detail != Detail::Brief {
@@ -300,12 +314,18 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
         // The difference of the percentages as shown, so that the numbers
         // in the answer add up.
         let pct = |p: f64| (p * 100.0).round();
-        let points = format!("{:.0}", (pct(t.after[i]) - pct(t.before[i])).abs());
+        let points = (pct(t.after[i]) - pct(t.before[i])).abs();
+        let points = if points < 1.5 && points > 0.5 {
+            "1 percentage point".to_owned()
+        } else {
+            format!("{points:.0} percentage points")
+        };
         let swing = format!("{:.4}", (t.after[i] - t.before[i]).abs());
         ask(
             &mut out,
             "turning",
             &[
+                ("what", &words.cause(t)),
                 ("n", &t.n.to_string()),
                 ("value", &t.value.to_string()),
                 ("side", words.cast.side(t.side)),
@@ -379,7 +399,7 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
         );
     }
     if let (Some(c), Some(winner)) = (&facts.chances, facts.winner)
-        && let Some((low, n)) = c.winners_lowest.filter(|(low, _)| *low < 0.5)
+        && let Some((low, n)) = c.winners_lowest.filter(|(low, _)| *low < COMEBACK)
     {
         ask(
             &mut out,
@@ -436,11 +456,33 @@ impl Words<'_> {
         }
     }
 
+    /// What move `m` did, in words ("a 3 for the Otters took them into
+    /// the creek").
+    fn cause(&self, m: &MoveSwing) -> String {
+        self.say(
+            &format!("cause_{}", m.cause.key()),
+            &[
+                ("value", &m.value.to_string()),
+                ("side", self.cast.side(m.side)),
+                ("other", self.cast.side(m.side.other())),
+            ],
+        )
+    }
+
+    /// Whether the luckiest or unluckiest move `m` adds to the turning
+    /// point: another move, with a change the audience's words show.
+    fn tells_more(&self, m: &MoveSwing, turning: &MoveSwing) -> bool {
+        let i = m.side.index();
+        m.n != turning.n
+            && chance_words(m.before[i], self.audience) != chance_words(m.after[i], self.audience)
+    }
+
     fn swing(&self, key: &str, m: &MoveSwing) -> String {
         let i = m.side.index();
         self.say(
             key,
             &[
+                ("what", &self.cause(m)),
                 ("n", &m.n.to_string()),
                 ("value", &m.value.to_string()),
                 ("side", self.cast.side(m.side)),
@@ -463,124 +505,4 @@ impl Words<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-    use crate::rules::Preset;
-
-    fn facts() -> RecapFacts {
-        let swing = |n, side, before: f64, after: f64| MoveSwing {
-            n,
-            side,
-            value: 10,
-            probability: Odds {
-                numerator: 1,
-                denominator: 16,
-            },
-            before: [before, 1.0 - before],
-            after: [after, 1.0 - after],
-        };
-        RecapFacts {
-            moves: 64,
-            winner: Some(Side::B),
-            stopped: false,
-            chances: Some(ChanceFacts {
-                opening: [0.52, 0.48],
-                turning_point: swing(17, Side::A, 0.55, 0.30),
-                luckiest: swing(30, Side::B, 0.6, 0.42),
-                unluckiest: swing(17, Side::A, 0.55, 0.30),
-                winners_lowest: Some((0.31, 12)),
-            }),
-            tallies: TallyKind::ALL
-                .iter()
-                .zip([(6, 3.2), (2, 1.9), (3, 3.4), (20, 19.5)])
-                .map(|(&kind, (observed, expected))| Tally {
-                    kind,
-                    observed,
-                    expected,
-                })
-                .collect(),
-            rare: RareResult {
-                value: 10,
-                probability: Odds {
-                    numerator: 1,
-                    denominator: 16,
-                },
-                observed: 7,
-            },
-            extra_throw: Odds {
-                numerator: 3,
-                denominator: 8,
-            },
-            longest_run: Some(Run {
-                side: Side::A,
-                first: 40,
-                last: 43,
-                extra_throws_only: true,
-            }),
-        }
-    }
-
-    fn cast() -> Cast {
-        Cast {
-            sides: ["Hawks".to_owned(), "Foxes".to_owned()],
-            players: [vec![], vec![]],
-        }
-    }
-
-    #[test]
-    fn every_recap_template_is_there_for_every_audience_and_filled() {
-        let options = Preset::Composite.options();
-        for audience in Audience::ALL {
-            for detail in Detail::ALL {
-                let text = recap_words(&facts(), &options, &cast(), audience, detail);
-                let all = text
-                    .summary
-                    .iter()
-                    .chain(text.questions.iter().flat_map(|q| [&q.question, &q.answer]));
-                for line in all {
-                    assert!(!line.is_empty(), "{audience:?} {detail:?}: an empty line");
-                    assert!(!line.contains('{'), "{audience:?}: unfilled: {line}");
-                }
-                assert_eq!(text.questions.len(), 5, "{audience:?} {detail:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_questions_carry_this_games_numbers() {
-        let options = Preset::Composite.options();
-        let text = recap_words(
-            &facts(),
-            &options,
-            &cast(),
-            Audience::General,
-            Detail::Lesson,
-        );
-        let q = &text.questions;
-        // The turning point: move 17, Hawks from 55% to 30%, 25 points.
-        assert_eq!(q[0].about_move, Some(17));
-        assert!(q[0].answer.contains("17") && q[0].answer.contains("55%"));
-        assert!(q[0].answer.contains("30%") && q[0].answer.contains("25"));
-        // The rarest result: 64 throws of 1 in 16 expect 4.0; 7 came.
-        assert!(q[1].answer.contains("4.0") && q[1].answer.contains('7'));
-        // The count furthest from its expectation: 6 falls against 3.2.
-        assert!(q[2].answer.contains('6') && q[2].answer.contains("3.2"));
-        // A run of 4: three extra throws at 3 in 8 each, 1 in 19.
-        assert_eq!(q[3].about_move, Some(40));
-        assert!(q[3].answer.contains("19"), "{}", q[3].answer);
-        // Foxes' lowest chance, 31%, after move 12.
-        assert!(q[4].answer.contains("31%") && q[4].answer.contains("12"));
-    }
-
-    #[test]
-    fn a_recap_without_chances_still_asks_three_questions() {
-        let mut f = facts();
-        f.chances = None;
-        f.longest_run = None;
-        let options = Preset::Composite.options();
-        let text = recap_words(&f, &options, &cast(), Audience::Young, Detail::Lesson);
-        assert_eq!(text.questions.len(), 3);
-    }
-}
+mod tests;

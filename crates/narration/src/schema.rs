@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::rules::schema::string_enum;
-use crate::{Audience, Detail, RuleId, SegmentKind, TallyKind};
+use crate::{Audience, Detail, RuleId, SegmentKind, SwingCause, TallyKind};
 
 macro_rules! enum_schema {
     ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
@@ -51,6 +51,13 @@ enum_schema!(
     "TallyKind",
     &TallyKind::ALL.map(TallyKind::key),
     "What a recap counts: `falls` (an awl fell into a creek), `whips` (an awl was whipped back), `circuits` (a circuit completed), `extra_throws` (a throw earned another)."
+);
+
+enum_schema!(
+    SwingCause,
+    "SwingCause",
+    &SwingCause::ALL.map(SwingCause::key),
+    "What a move did, as a recap names it (the first that applies, in this order): `won` (it won the game), `whipped` (the mover whipped the other awl back to its start), `fell` (the mover's awl fell into a creek), `circuit` (a circuit completed), `lost_throw` and `lost_turn` (the awl stopped on a dry branch and the extra throw, or the next turn, was lost), `forced_pass` (too many to finish exactly: the awl stayed), `passed_north_creek` (the awl passed the deadly north bank), `extra_throw` (the throw earned another), `moved` (none of these)."
 );
 
 impl utoipa::PartialSchema for RuleId {

@@ -19,7 +19,7 @@ use crate::domain::{Game, MoveRecord};
 use crate::error::ServiceError;
 use crate::narration::{
     Audience, ChanceFacts, Chances, Detail, MoveSwing, RareResult, RecapFacts, RecapText, Run,
-    Tally, TallyKind, recap_words, turning_point,
+    SwingCause, Tally, TallyKind, recap_words, turning_point,
 };
 use crate::odds::GameChances;
 use crate::rules::{self, Event, GameState, Odds, Outcome, Side, Table};
@@ -66,7 +66,7 @@ pub fn recap(read: GameChances, table: &Table, audience: Audience, detail: Detai
     let facts = RecapFacts {
         moves: game.state.throws,
         winner,
-        stopped: game.version.get() > game.state.throws,
+        stopped: game.was_stopped(),
         chances: series
             .as_deref()
             .and_then(|s| chance_facts(&moves, s, winner)),
@@ -107,6 +107,7 @@ fn swing(m: &MoveRecord, c: &Chances) -> MoveSwing {
         probability: m.score.probability,
         before: c.before,
         after: c.after,
+        cause: SwingCause::of(&m.events),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use svg::node::element::{Element, Group, Path, Rectangle};
 
-use super::{BOTTOM, ChanceChart, LEFT, RIGHT, TOP, ink, line, marker, percent, x_of, y_of};
+use super::{BOTTOM, ChanceChart, LEFT, RIGHT, TOP, ink, line, marker, x_of, y_of};
 use crate::draw::{Anchor, label, r};
 use crate::palette as colour;
 use crate::rules::Side;
@@ -47,12 +47,13 @@ pub(super) fn turning_mark(chart: &ChanceChart<'_>, k: usize) -> Option<Group> {
     }
     let head = format!("Turning point: move {}", k + 1);
     let body = format!(
-        "{} threw {}: {} {} \u{2192} {}",
+        "{} {} {}: {} {} \u{2192} {}",
         m.player,
+        chart.threw(),
         m.value,
         chart.sides[i],
-        percent(m.chances.before[i]),
-        percent(m.chances.after[i])
+        chart.chance_label(m.chances.before[i]),
+        chart.chance_label(m.chances.after[i])
     );
     let width = 520.0;
     let cx = x.clamp(LEFT + width / 2.0, RIGHT - width / 2.0);
@@ -186,18 +187,19 @@ pub(super) fn key(chart: &ChanceChart<'_>) -> Group {
         .set("stroke", colour::INK)
         .set("stroke-width", 3);
     let at = |dx: f64| crate::layout::Xy { x: x + dx, y };
-    g.add(band)
-        .add(label(
-            "Turning point",
-            at(28.0),
-            22.0,
-            false,
-            colour::INK,
-            Anchor::Start,
-            Some(200.0),
-        ))
-        .add(triangle)
-        .add(label(
+    g = g.add(band).add(label(
+        "Turning point",
+        at(28.0),
+        22.0,
+        false,
+        colour::INK,
+        Anchor::Start,
+        Some(200.0),
+    ));
+    // Explained only when the chart has one (a teacher's trial: the key
+    // named a mark the chart did not show).
+    if chart.moves.iter().any(super::ChartMove::is_rare) {
+        g = g.add(triangle).add(label(
             "Rare throw (under 1 in 16)",
             at(284.0),
             22.0,
@@ -205,5 +207,7 @@ pub(super) fn key(chart: &ChanceChart<'_>) -> Group {
             colour::INK,
             Anchor::Start,
             Some(1440.0 - x - 300.0),
-        ))
+        ));
+    }
+    g
 }

@@ -25,7 +25,7 @@ use svg::node::element::{Description, Group, Line, Path, Rectangle, Title};
 use crate::draw::{Anchor, FONT, label, r, xml_safe};
 use crate::narration::{self, Audience, Chances};
 use crate::palette as colour;
-use crate::rules::{Odds, Side};
+use crate::rules::{Odds, Outcome, Side, ThrowTable};
 
 /// The chart's width, in user units (and pixels of its PNG).
 pub const CHART_WIDTH: u32 = 1440;
@@ -69,10 +69,24 @@ impl ChartMove<'_> {
 pub enum ChartResult {
     /// Still being played.
     Playing,
-    /// Won by this side.
+    /// Won on the board by this side.
     Won(Side),
-    /// Stopped with equal counters.
-    Draw,
+    /// Stopped: won on counters by this side, or a draw (`None`).
+    Stopped(Option<Side>),
+}
+
+impl ChartResult {
+    /// How a game with this outcome stands; `stopped` when it was stopped
+    /// rather than played to its end.
+    #[must_use]
+    pub fn of(outcome: Option<Outcome>, stopped: bool) -> Self {
+        match outcome {
+            None => ChartResult::Playing,
+            Some(Outcome::Won { side }) if !stopped => ChartResult::Won(side),
+            Some(Outcome::Won { side }) => ChartResult::Stopped(Some(side)),
+            Some(Outcome::Draw) => ChartResult::Stopped(None),
+        }
+    }
 }
 
 /// What the chart is drawn from.
@@ -88,6 +102,8 @@ pub struct ChanceChart<'a> {
     pub result: ChartResult,
     /// Who the description's words are for.
     pub audience: Audience,
+    /// What the game is played with: the labels say "threw" or "spun".
+    pub throw_table: ThrowTable,
 }
 
 impl ChanceChart<'_> {
@@ -96,6 +112,26 @@ impl ChanceChart<'_> {
     pub fn turning_point(&self) -> Option<usize> {
         let series: Vec<Chances> = self.moves.iter().map(|m| m.chances).collect();
         narration::turning_point(&series)
+    }
+
+    /// What a player did with the implement: "threw" the sticks, "spun"
+    /// the spinner.
+    fn threw(&self) -> &'static str {
+        if self.throw_table == ThrowTable::Spinner {
+            "spun"
+        } else {
+            "threw"
+        }
+    }
+
+    /// A chance as the chart's labels say it: a fraction for the young
+    /// ("about 2 in 3", as their narration says it), a percentage for
+    /// everyone else.
+    fn chance_label(&self, p: f64) -> String {
+        match self.audience {
+            Audience::Young => narration::chance_words(p, Audience::Young),
+            _ => percent(p),
+        }
     }
 
     /// Each side's chance at point `i` (0: the start; `n`: after move `n`).
@@ -189,8 +225,21 @@ fn marker(side: Side, x: f64, y: f64, size: f64) -> Path {
         .set("stroke-width", 1.5)
 }
 
+/// The chance axis's label at `pct` percent: fractions and the words of a
+/// primary probability lesson for the young, percentages for everyone else.
+fn axis_label(pct: u32, audience: Audience) -> String {
+    match (audience, pct) {
+        (Audience::Young, 0) => "impossible".to_owned(),
+        (Audience::Young, 25) => "1 in 4".to_owned(),
+        (Audience::Young, 50) => "1 in 2".to_owned(),
+        (Audience::Young, 75) => "3 in 4".to_owned(),
+        (Audience::Young, 100) => "certain".to_owned(),
+        _ => format!("{pct}%"),
+    }
+}
+
 /// The axes, the grid and their labels.
-fn axes(n: usize) -> Group {
+fn axes(n: usize, audience: Audience) -> Group {
     let mut g = Group::new().set("class", "axes");
     for pct in [0_u32, 25, 50, 75, 100] {
         let y = y_of(f64::from(pct) / 100.0);
@@ -200,7 +249,7 @@ fn axes(n: usize) -> Group {
             (colour::TRACK, 2.0)
         };
         g = g.add(line((LEFT, y), (RIGHT, y), stroke, width)).add(label(
-            &format!("{pct}%"),
+            &axis_label(pct, audience),
             crate::layout::Xy { x: LEFT - 14.0, y },
             26.0,
             false,
@@ -346,7 +395,7 @@ fn end_labels(chart: &ChanceChart<'_>) -> Group {
             .add(label(
                 &format!(
                     "{} {}",
-                    percent(last[i]),
+                    chart.chance_label(last[i]),
                     if side == Side::A { "solid" } else { "dashed" }
                 ),
                 at(17.0),
@@ -408,7 +457,7 @@ pub fn chances_svg(chart: &ChanceChart<'_>) -> String {
         doc = doc.add(mark);
     }
     doc = doc
-        .add(axes(n))
+        .add(axes(n, chart.audience))
         .add(side_line(chart, Side::B))
         .add(side_line(chart, Side::A))
         .add(points(chart));

@@ -20,6 +20,7 @@ fn chart<'a>(moves: &'a [ChartMove<'a>], audience: Audience) -> ChanceChart<'a> 
         moves,
         result: ChartResult::Playing,
         audience,
+        throw_table: crate::rules::ThrowTable::SticksSahe,
     }
 }
 
@@ -64,4 +65,38 @@ fn a_game_without_moves_is_one_point_and_names_are_escaped() {
     assert!(svg.contains("&lt;b&gt;&amp;"));
     assert!(!svg.contains("<b>&"));
     assert!(crate::png(&svg).is_ok());
+}
+
+/// A teacher's trial: the chart of a stopped game did not say it was
+/// stopped, its key explained a rare-throw mark it did not show, it said
+/// "threw" under the spinner, and the young chart spoke in percentages.
+#[test]
+fn regression_a_stopped_spinner_chart_for_the_young_said_threw_in_percent() {
+    let moves = [
+        mv(Side::A, 3, Odds::new(1, 7), 0.52, 0.55),
+        mv(Side::B, 6, Odds::new(1, 7), 0.55, 0.30),
+    ];
+    let mut c = chart(&moves, Audience::Young);
+    c.throw_table = crate::rules::ThrowTable::Spinner;
+    c.result = ChartResult::of(Some(crate::rules::Outcome::Won { side: Side::B }), true);
+    let svg = chances_svg(&c);
+    assert!(svg.contains("stopped: Owls won on counters"), "{svg}");
+    assert!(!svg.contains("Rare throw"), "{svg}");
+    assert!(
+        !svg.contains("threw") && svg.contains("Owls spun 6"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(">certain<") && svg.contains(">1 in 2<"),
+        "{svg}"
+    );
+    assert!(!svg.contains(">50%<"), "{svg}");
+    let desc = chances_description(&c);
+    assert!(desc.contains("stopped after 2 moves: Owls won"), "{desc}");
+    assert!(!desc.contains("rarer"), "{desc}");
+    // The same game played to its end, for everyone: "won", percentages.
+    let mut general = chart(&moves, Audience::General);
+    general.result = ChartResult::of(Some(crate::rules::Outcome::Won { side: Side::B }), false);
+    let svg = chances_svg(&general);
+    assert!(svg.contains(">50%<") && svg.contains("Owls won)"), "{svg}");
 }

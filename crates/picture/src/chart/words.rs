@@ -32,7 +32,10 @@ pub(super) fn heading(chart: &ChanceChart<'_>) -> String {
     let state = match chart.result {
         ChartResult::Playing => "so far".to_owned(),
         ChartResult::Won(side) => format!("{} won", chart.sides[side.index()]),
-        ChartResult::Draw => "a draw".to_owned(),
+        ChartResult::Stopped(Some(side)) => {
+            format!("stopped: {} won on counters", chart.sides[side.index()])
+        }
+        ChartResult::Stopped(None) => "stopped: a draw".to_owned(),
     };
     format!("Chances of winning, move by move ({}, {state})", moves(n))
 }
@@ -103,8 +106,9 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
         };
         let _ = write!(
             out,
-            " The turning point, the move that changed the chances most, was move {}: {who} threw {}, and the chance of {} went from {} to {}.",
+            " The turning point, the move that changed the chances most, was move {}: {who} {} {}, and the chance of {} went from {} to {}.",
             k + 1,
+            chart.threw(),
             m.value,
             chart.sides[i],
             words(m.chances.before[i]),
@@ -120,7 +124,7 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
         .map(|(k, _)| (k + 1).to_string())
         .collect();
     match rare.len() {
-        0 if n > 0 => out.push_str(" No throw was rarer than 1 in 16."),
+        // Nothing said of what did not happen.
         0 => {}
         1 => {
             let _ = write!(
@@ -152,7 +156,21 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
                 }
             );
         }
-        ChartResult::Draw => out.push_str(" The game was stopped with equal counters: a draw."),
+        ChartResult::Stopped(Some(side)) => {
+            let _ = write!(
+                out,
+                " The game was stopped after {}: {} won, holding more counters.",
+                moves(n),
+                chart.sides[side.index()]
+            );
+        }
+        ChartResult::Stopped(None) => {
+            let _ = write!(
+                out,
+                " The game was stopped after {} with equal counters: a draw.",
+                moves(n)
+            );
+        }
         ChartResult::Playing if young => {
             let _ = write!(
                 out,
