@@ -37,12 +37,12 @@
   let generation = 0; // bumped on every (re)subscription
   let poller = null; // the fallback when the feed is unavailable
   let lastN = 0; // the newest move shown
-  let sources = {}; // source id -> short label
-  let sourceUrls = {}; // source id -> the source online (https), where it is
   let refreshTimer = null;
   let busy = false; // a throw or report is on its way: one at a time
   let newest = null; // the newest move shown
   let gone = false; // the game was deleted
+  let connected = true; // the page hears the game (see "the connection")
+  let answered = 0; // the newest move this page's own throws were answered with
 
   function headers(extra) {
     const h = Object.assign({}, extra || {});
@@ -54,80 +54,44 @@
     $("error").textContent = text || "";
   }
 
-  async function problemText(res) {
-    try {
-      const p = await res.json();
-      return p.detail || p.title || res.statusText;
-    } catch (_) {
-      return res.status + " " + res.statusText;
-    }
-  }
+  // A refusal in words for the person at this screen (refusals.js).
+  const refusalText = (res) =>
+    window.ZohnRefusal(res, game && game.to_throw ? sideName(game.to_throw.side) : "", refreshGame);
 
-  // ---- sources, for the citation links -------------------------------------
-  // Each source's label, as a short citation reads: who (the authors'
-  // family names, else the publisher or the site) and the year, or, for a
-  // source without a year (a web page, a game file), who and a short title;
-  // a short title added where that is not enough to tell two sources apart,
-  // and the source's id where even that is not. Every source gets its own
-  // label (the page's citations once read "Digital Ludeme Project" for five).
-  function sourceLabels(items) {
-    const who = (s) => {
-      const names = (s.author || []).map((a) => a.family || a.literal).filter(Boolean);
-      if (names.length > 2) return names[0] + " et al.";
-      if (names.length) return names.join(" and ");
-      return s.publisher || s["container-title"] || "";
-    };
-    const year = (s) => {
-      const parts = s.issued && s.issued["date-parts"];
-      return parts && parts[0] && parts[0][0] ? String(parts[0][0]) : "";
-    };
-    const shortTitle = (s) => {
-      const title = (s["title-short"] || s.title || "").split(/[:;] /)[0].trim();
-      const words = title.split(/\s+/).filter(Boolean);
-      return words.length > 5
-        ? words.slice(0, 5).join(" ").replace(/[,;:.]+$/, "") + "…"
-        : words.join(" ");
-    };
-    const count = (labels) => {
-      const n = {};
-      for (const l of Object.values(labels)) n[l] = (n[l] || 0) + 1;
-      return n;
-    };
-    const labels = {};
-    for (const s of items) {
-      const [w, y, t] = [who(s), year(s), shortTitle(s)];
-      labels[s.id] = (w && y ? w + " " + y : w && t && t !== w ? w + ", " + t : w || t) || s.id;
-    }
-    let n = count(labels);
-    for (const s of items) {
-      const title = shortTitle(s);
-      if (n[labels[s.id]] > 1 && title && !labels[s.id].includes(title)) {
-        labels[s.id] += ", " + title;
-      }
-    }
-    n = count(labels);
-    for (const s of items) {
-      if (n[labels[s.id]] > 1) labels[s.id] += " [" + s.id + "]";
-    }
-    return labels;
+  // ---- the connection ------------------------------------------------------
+  // Whether the page hears the game. A feed that fails, or a request that
+  // does not reach the server, says not: the page says so in words, its
+  // throw controls wait, the browser's own reconnection is given a few
+  // seconds, then the page subscribes afresh (a new snapshot, the moves read
+  // again); a device that comes back online does so at once. The feed
+  // opening again says it is heard, and the game is read again, since a
+  // resumed feed sends only the moves missed, not whose turn it is now.
+  let resyncTimer = null;
+  function setConnected(on) {
+    clearTimeout(resyncTimer);
+    if (on === connected) return;
+    connected = on;
+    $("connection").textContent = on ? "" : "Reconnecting to the game…";
+    $("connection").hidden = on;
+    document.body.dataset.connection = on ? "live" : "lost";
+    updateControls();
   }
+  function connectionLost() {
+    const was = connected;
+    setConnected(false);
+    if (was || !resyncTimer) {
+      resyncTimer = setTimeout(() => {
+        resyncTimer = null;
+        if (!connected && !gone) subscribe();
+      }, 4000);
+    }
+  }
+  window.addEventListener("online", () => {
+    if (!connected && !gone) subscribe();
+  });
 
-  async function loadSources() {
-    try {
-      const res = await fetch("/v1/sources");
-      if (!res.ok) return;
-      const body = await res.json();
-      const items = Array.isArray(body) ? body : body.items || body.sources || [];
-      sources = sourceLabels(items);
-      sourceUrls = Object.fromEntries(
-        items.filter((s) => typeof s.URL === "string" && /^https:\/\//.test(s.URL)).map((s) => [s.id, s.URL]),
-      );
-    } catch (_) {
-      // Citations then show the source ids.
-    }
-  }
-  // For the page's tests and for anyone reading the page: the labels in use.
-  window.zohnAhl = { sourceLabels, labels: () => Object.assign({}, sources) };
+  // ---- sources, for the citation links (sources.js) ----------------------
+  const cite = window.ZohnSources();
 
   // ---- the game view -------------------------------------------------------
   function sideName(side) {
@@ -150,21 +114,24 @@
     }
     $("detail").value = detail;
     const [a, b] = view.sides;
-    $("title").textContent = a.name + " and " + b.name;
+    // Names in <bdi>: a right-to-left name keeps the sentence around it in
+    // its order. A name is an object in `parts`, the rest is text.
+    const put = (el, parts) => el.replaceChildren(...parts.map((p) =>
+      typeof p === "string" ? p : Object.assign(document.createElement("bdi"), { textContent: p.name })));
+    put($("title"), [{ name: a.name }, " and ", { name: b.name }]);
     document.title = "Zohn Ahl: " + a.name + " and " + b.name;
-    let status;
+    let status = [];
     if (view.status === "finished") {
-      status = view.result === "draw" ? "The game is over: a draw." : "The game is over: " + sideName(view.winner) + " won.";
+      status = view.result === "draw" ? ["The game is over: a draw."] : ["The game is over: ", { name: sideName(view.winner) }, " won."];
     } else if (view.to_throw) {
-      const who = view.to_throw.name && view.to_throw.name !== sideName(view.to_throw.side)
-        ? view.to_throw.name + " (" + sideName(view.to_throw.side) + ")"
-        : sideName(view.to_throw.side);
-      status = who + " to throw" + (view.extra_throw_pending ? " again." : ".");
-    } else {
-      status = "";
+      const side = sideName(view.to_throw.side);
+      status = view.to_throw.name && view.to_throw.name !== side
+        ? [{ name: view.to_throw.name }, " (", { name: side }, ")"]
+        : [{ name: side }];
+      status.push(" to throw" + (view.extra_throw_pending ? " again." : "."));
     }
-    status += " Counters: " + a.name + " " + a.counters + ", " + b.name + " " + b.counters + ".";
-    $("status").textContent = status;
+    status.push(" Counters: ", { name: a.name }, " " + a.counters + ", ", { name: b.name }, " " + b.counters + ".");
+    put($("status"), status);
     const board = $("board");
     board.alt = (view.status === "finished" ? "The final board: " : "The board: ") + a.name + "'s awl on its space " + a.awl.space + ", " + b.name +
       "'s awl on its space " + b.awl.space + "; counters " + a.counters + " and " + b.counters + ".";
@@ -180,7 +147,7 @@
   function updateControls() {
     const over = !game || game.status === "finished" || gone;
     const host = seatSide === "host";
-    let canThrow = !over && !busy;
+    let canThrow = !over && !busy && connected;
     let canReport = canThrow;
     let canStop = !over;
     let watching = false;
@@ -206,6 +173,7 @@
       }
     }
     if (over) note = gone ? "The game was deleted." : "The game is over.";
+    else if (!connected) note = "Reconnecting to the game: wait a moment before throwing.";
     $("seat-note").textContent = note;
     $("throw").disabled = !canThrow;
     $("throw").hidden = watching;
@@ -284,14 +252,14 @@
       const a = document.createElement("a");
       // The source itself where it is online, else its record; in a new
       // tab, so that a tap on a citation keeps the game on screen.
-      a.href = sourceUrls[c.source] || "/v1/sources/" + encodeURIComponent(c.source);
+      a.href = cite.url(c.source);
       a.target = "_blank";
       a.dataset.source = c.source;
       a.rel = "noopener noreferrer";
       // Pages nobody here has seen (another source reports them) say so.
-      a.textContent = (sources[c.source] || c.source) + (c.locator ? ", " + c.locator : "") +
+      a.textContent = cite.label(c.source) + (c.locator ? ", " + c.locator : "") +
         (c.locator_seen === false ? " (pages not seen)" : "");
-      a.title = (sourceUrls[c.source] ? "The source, online: " : "The source's record: ") + c.source + " (opens a new tab)";
+      a.title = (cite.online(c.source) ? "The source, online: " : "The source's record: ") + c.source + " (opens a new tab)";
       span.append(" ", a);
     }
     return span;
@@ -333,7 +301,7 @@
       drawBoard();
       if (live) $("latest").textContent = caption(m);
     }
-    if (live && m.origin === "reported") loadFairness();
+    if (live && m.origin === "reported") fair.load();
   }
 
   async function backfill(upTo, gen, live) {
@@ -341,7 +309,13 @@
     do {
       const q = new URLSearchParams({ limit: "100", audience, detail: detail || "lesson" });
       if (cursor) q.set("cursor", cursor);
-      const res = await fetch(api + "/moves?" + q.toString());
+      let res;
+      try {
+        res = await fetch(api + "/moves?" + q.toString());
+      } catch (_) {
+        if (gen === generation) connectionLost();
+        return;
+      }
       if (!res.ok || gen !== generation) return;
       const page = await res.json();
       for (const m of page.items) addMove(m, Boolean(live));
@@ -362,8 +336,12 @@
   function refreshGame() {
     clearTimeout(refreshTimer);
     refreshTimer = setTimeout(async () => {
-      const res = await fetch(api + "?audience=" + encodeURIComponent(audience));
-      if (res.ok) renderGame(await res.json());
+      try {
+        const res = await fetch(api + "?audience=" + encodeURIComponent(audience));
+        if (res.ok) renderGame(await res.json());
+      } catch (_) {
+        connectionLost();
+      }
     }, 150);
   }
 
@@ -374,12 +352,24 @@
     if (feed) feed.close();
     clearInterval(poller);
     poller = null;
-    lastN = 0;
-    $("moves").replaceChildren();
     const q = new URLSearchParams({ audience, detail: detail || "lesson" });
     feed = new EventSource(api + "/events?" + q.toString());
+    feed.addEventListener("open", () => {
+      if (gen !== generation) return;
+      if (!connected) refreshGame();
+      setConnected(true);
+    });
+    // The moves shown are read again from the snapshot on: kept until it
+    // comes, so that a page reconnecting does not go blank meanwhile.
+    let fresh = true;
     feed.addEventListener("snapshot", (ev) => {
       if (gen !== generation) return;
+      setConnected(true);
+      if (fresh) {
+        fresh = false;
+        lastN = 0;
+        $("moves").replaceChildren();
+      }
       document.body.dataset.feed = "live";
       const view = JSON.parse(ev.data);
       renderGame(view);
@@ -418,6 +408,8 @@
       // server refused the stream; then keep in step by asking for the moves.
       if (feed.readyState === EventSource.CLOSED && !gone && !(game && game.status === "finished")) {
         poll(gen);
+      } else if (feed.readyState === EventSource.CONNECTING) {
+        connectionLost();
       }
     });
   }
@@ -430,11 +422,18 @@
     let tries = 0;
     const tick = async () => {
       if (gen !== generation) return;
-      const res = await fetch(api + "?audience=" + encodeURIComponent(audience));
-      if (!res.ok) {
-        showError(await problemText(res));
+      let res;
+      try {
+        res = await fetch(api + "?audience=" + encodeURIComponent(audience));
+      } catch (_) {
+        setConnected(false);
         return;
       }
+      if (!res.ok) {
+        showError(await refusalText(res));
+        return;
+      }
+      setConnected(true);
       const view = await res.json();
       renderGame(view);
       await backfill(Number.MAX_SAFE_INTEGER, gen, tries > 0);
@@ -450,16 +449,37 @@
   }
 
   // ---- actions -------------------------------------------------------------
-  async function send(path, body) {
+  // The game's version as this page knows it: the game view's, the newest
+  // move shown, or the newest this page's own throws were answered with.
+  function knownVersion() {
+    return Math.max(game ? game.version : 0, lastN, answered);
+  }
+
+  // POST to the game. A throw is sent with `If-Match` (the version this
+  // page knows), so that two devices on one seat throw once: the second is
+  // refused (412) and told the game moved on. What did not reach the game
+  // says so, and the page tries to reconnect.
+  async function send(path, body, what) {
     showError("");
-    const init = { method: "POST", headers: headers(body ? { "content-type": "application/json" } : {}) };
+    const extra = body ? { "content-type": "application/json" } : {};
+    if (path === "/throws") extra["If-Match"] = '"' + knownVersion() + '"';
+    const init = { method: "POST", headers: headers(extra) };
     if (body) init.body = JSON.stringify(body);
-    const res = await fetch(api + path, init);
-    if (!res.ok) {
-      showError(await problemText(res));
+    let res;
+    try {
+      res = await fetch(api + path, init);
+    } catch (_) {
+      showError("Your " + what + " did not reach the game. Check the connection, then try again.");
+      connectionLost();
       return null;
     }
-    return res.json();
+    if (!res.ok) {
+      showError(await refusalText(res));
+      return null;
+    }
+    const answer = await res.json();
+    if (path === "/throws" && answer && answer.n) answered = Math.max(answered, answer.n);
+    return answer;
   }
 
   // The throw button is disabled while a throw is on its way, which takes the
@@ -478,7 +498,7 @@
     busy = true;
     updateControls();
     try {
-      await send("/throws");
+      await send("/throws", null, "throw");
     } finally {
       busy = false;
       updateControls();
@@ -496,7 +516,7 @@
     busy = true;
     updateControls();
     try {
-      await send("/throws", body);
+      await send("/throws", body, "throw");
     } finally {
       busy = false;
       updateControls();
@@ -507,7 +527,7 @@
   $("stop").addEventListener("click", async () => {
     if (!confirm("Stop the game now? The side with more counters wins; equal is a draw.")) return;
     // The answer is the game after the stop and the stop's narrated result.
-    const stopped = await send("/stop");
+    const stopped = await send("/stop", null, "stop");
     if (stopped) {
       renderGame(stopped.state);
       showStop(stopped.narration);
@@ -519,7 +539,7 @@
     fragment.set("audience", audience);
     saveFragment();
     subscribe();
-    renderFairness();
+    fair.render();
   });
 
   $("detail").addEventListener("change", () => {
@@ -530,63 +550,39 @@
   });
 
   function setBig(on) {
-    document.body.classList.toggle("big", on);
+    document.documentElement.classList.toggle("big", on);
     $("big").setAttribute("aria-pressed", on ? "true" : "false");
     if (on) fragment.set("big", "1");
     else fragment.delete("big");
     saveFragment();
   }
-  $("big").addEventListener("click", () => setBig(!document.body.classList.contains("big")));
+  $("big").addEventListener("click", () => setBig(!document.documentElement.classList.contains("big")));
 
-  // ---- fairness ------------------------------------------------------------
-  let fairness = null;
-  async function loadFairness() {
-    const res = await fetch(api + "/fairness");
-    if (!res.ok) return;
-    fairness = await res.json();
-    renderFairness();
-  }
-
-  function renderFairness() {
-    const test = fairness && fairness.tests[0];
-    if (!test) return;
-    const key = audience || "general";
-    $("fair-text").textContent = test.explanation[key] || test.explanation.general;
-    const table = $("fair-table");
-    const body = table.querySelector("tbody");
-    body.replaceChildren();
-    for (const c of test.cells) {
-      const tr = document.createElement("tr");
-      const label = c.value + (c.throws_again ? ", throw again" : "");
-      for (const [text, num] of [[label, false], [String(c.observed), true], [key === "young" ? String(Math.round(c.expected)) : c.expected.toFixed(1), true]]) {
-        const td = document.createElement("td");
-        td.textContent = text;
-        if (num) td.className = "num";
-        tr.append(td);
-      }
-      body.append(tr);
-    }
-    table.hidden = test.throws === 0;
-    $("fair-figures").textContent = test.reliable && key !== "young"
-      ? "Chi-square " + test.chi_square.toFixed(2) + ", " + test.degrees_of_freedom +
-        " degrees of freedom, p = " + test.p_value.toFixed(3) + " (" + test.throws + " reported throws)."
-      : "Reported throws so far: " + test.throws + ".";
-  }
+  // ---- fairness (fairness.js) ---------------------------------------------
+  const fair = window.ZohnFairness(api, $, () => audience);
 
   // ---- start ---------------------------------------------------------------
   setBig(fragment.get("big") === "1");
-  (async () => {
-    await loadSources();
-    if (!audience || !detail) {
-      const res = await fetch(api);
-      if (!res.ok) {
-        $("status").textContent = await problemText(res);
-        $("throw").disabled = true;
-        return;
+  // The game view first when the audience or detail is not yet known (the
+  // feed is asked for in them); a server not reached yet is tried again.
+  async function start() {
+    try {
+      if (!audience || !detail) {
+        const res = await fetch(api);
+        if (!res.ok) {
+          $("status").textContent = await refusalText(res);
+          $("throw").disabled = true;
+          return;
+        }
+        renderGame(await res.json());
       }
-      renderGame(await res.json());
+    } catch (_) {
+      $("status").textContent = "The game cannot be reached yet: the page keeps trying.";
+      setTimeout(start, 3000);
+      return;
     }
     subscribe();
-    loadFairness();
-  })();
+    fair.load();
+  }
+  cite.load().then(start);
 })();

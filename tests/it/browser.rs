@@ -45,7 +45,7 @@ fn on_path(name: &str) -> Option<PathBuf> {
 }
 
 /// chromedriver and chromium, or `None` (with the reason) when missing.
-fn tools() -> Result<(PathBuf, PathBuf), String> {
+pub(crate) fn tools() -> Result<(PathBuf, PathBuf), String> {
     let driver = std::env::var_os("CHROMEDRIVER")
         .map(PathBuf::from)
         .or_else(|| on_path("chromedriver"))
@@ -71,7 +71,7 @@ fn regression_the_browser_test_passed_without_a_browser() {
     );
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -79,7 +79,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
+pub(crate) async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".to_owned(),
@@ -107,9 +107,9 @@ async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
     }
 }
 
-const WAIT: Duration = Duration::from_secs(10);
+pub(crate) const WAIT: Duration = Duration::from_secs(10);
 
-async fn css(client: &Client, selector: &str) -> fantoccini::elements::Element {
+pub(crate) async fn css(client: &Client, selector: &str) -> fantoccini::elements::Element {
     client
         .wait()
         .at_most(WAIT)
@@ -118,12 +118,12 @@ async fn css(client: &Client, selector: &str) -> fantoccini::elements::Element {
         .unwrap_or_else(|e| panic!("no {selector} within {WAIT:?}: {e}"))
 }
 
-async fn js(client: &Client, script: &str) -> Value {
+pub(crate) async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, Vec::new()).await.unwrap()
 }
 
 /// Wait until `script` returns true.
-async fn until(client: &Client, what: &str, script: &str) {
+pub(crate) async fn until(client: &Client, what: &str, script: &str) {
     let deadline = Instant::now() + WAIT;
     while js(client, script).await != json!(true) {
         assert!(Instant::now() < deadline, "not within {WAIT:?}: {what}");
@@ -131,7 +131,7 @@ async fn until(client: &Client, what: &str, script: &str) {
     }
 }
 
-fn save(name: &str, png: &[u8]) -> PathBuf {
+pub(crate) fn save(name: &str, png: &[u8]) -> PathBuf {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, png).unwrap();
     eprintln!("screenshot: {}", path.display());
@@ -139,7 +139,7 @@ fn save(name: &str, png: &[u8]) -> PathBuf {
 }
 
 /// Click the throw button and wait for move `n` in the feed.
-async fn throw_and_see(client: &Client, n: u32) {
+pub(crate) async fn throw_and_see(client: &Client, n: u32) {
     until(
         client,
         "the throw button enabled",
@@ -152,16 +152,16 @@ async fn throw_and_see(client: &Client, n: u32) {
 
 /// The real server on a local port over a fresh database file, and a
 /// browser driven through chromedriver; dropped, chromedriver stops.
-struct Session {
-    base: String,
-    handle: actix_web::dev::ServerHandle,
-    client: Client,
+pub(crate) struct Session {
+    pub(crate) base: String,
+    pub(crate) handle: actix_web::dev::ServerHandle,
+    pub(crate) client: Client,
     _driver: Driver,
     _profile: tempfile::TempDir,
-    _db: common::TestDb,
+    pub(crate) db: common::TestDb,
 }
 
-async fn start() -> Session {
+pub(crate) async fn start() -> Session {
     let (driver_bin, chromium) =
         tools().unwrap_or_else(|why| panic!("the browser test cannot run: {why}"));
     let db = common::TestDb::new();
@@ -192,7 +192,7 @@ async fn start() -> Session {
         client,
         _driver: driver,
         _profile: profile,
-        _db: db,
+        db,
     }
 }
 
@@ -208,7 +208,7 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
         client,
         _driver,
         _profile,
-        _db,
+        db: _db,
     } = start().await;
 
     // /play: start a game for young players.
@@ -504,7 +504,7 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     until(
         &client,
         "big-screen mode",
-        "return document.body.classList.contains('big')",
+        "return document.documentElement.classList.contains('big')",
     )
     .await;
     // On a 1920 x 1080 projector the board and the newest move's caption
@@ -740,7 +740,12 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
 }
 
 /// `fetch` in the page: the answer's JSON (`null` for an empty body).
-async fn fetch_json(client: &Client, method: &str, path: &str, body: Option<Value>) -> Value {
+pub(crate) async fn fetch_json(
+    client: &Client,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> Value {
     client
         .execute_async(
             "const [method, path, body] = arguments; const done = arguments[arguments.length - 1];
@@ -855,7 +860,7 @@ async fn regression_a_stopped_game_showed_the_last_moves_board() {
         client,
         _driver,
         _profile,
-        _db,
+        db: _db,
     } = start().await;
 
     // A game of Foxes and Hawks, thrown until a side is to throw again
@@ -978,7 +983,7 @@ async fn regression_a_stopped_game_showed_the_last_moves_board() {
     until(
         &client,
         "big-screen mode",
-        "return document.body.classList.contains('big')",
+        "return document.documentElement.classList.contains('big')",
     )
     .await;
     css(&client, &format!("#moves li[data-n=\"{n}\"]")).await;

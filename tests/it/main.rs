@@ -32,6 +32,7 @@ mod backup;
 mod bench_baseline;
 mod board_picture;
 mod browser;
+mod browser_devices;
 mod captions;
 mod mcp;
 mod move_chances;

@@ -50,6 +50,26 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/recap.js"),
     ),
+    (
+        "sources.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/sources.js"),
+    ),
+    (
+        "fairness.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/fairness.js"),
+    ),
+    (
+        "early.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/early.js"),
+    ),
+    (
+        "refusals.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/refusals.js"),
+    ),
 ];
 
 fn page(
@@ -135,6 +155,28 @@ fn with_notice(html: &'static str, contact: Option<&web::Data<CorrectionsContact
     )
 }
 
+/// The game's page with the sides' names in its title and heading from the
+/// start, each in `<bdi>` (a right-to-left name keeps the words around it
+/// in place): the script writes the same once it runs, so the heading's
+/// height does not change under the reader (no layout shift).
+fn named(html: &str, game: &crate::domain::Game) -> String {
+    let [a, b] = game
+        .setup
+        .sides
+        .each_ref()
+        .map(|s| html_escape::encode_text(&s.name));
+    html.replacen(
+        "<title>Zohn Ahl: a game</title>",
+        &format!("<title>Zohn Ahl: {a} and {b}</title>"),
+        1,
+    )
+    .replacen(
+        "<h1 id=\"title\">Zohn Ahl</h1>",
+        &format!("<h1 id=\"title\"><bdi>{a}</bdi> and <bdi>{b}</bdi></h1>"),
+        1,
+    )
+}
+
 /// `GET /play`: the form that starts a game.
 async fn new_game(contact: Option<web::Data<CorrectionsContact>>) -> HttpResponse {
     page(
@@ -158,10 +200,10 @@ async fn game_page(
         ));
     };
     match service.game(id).await {
-        Ok(_) => Ok(page(
+        Ok(game) => Ok(page(
             actix_web::http::StatusCode::OK,
             HTML,
-            with_notice(GAME_HTML, contact.as_ref()),
+            named(&with_notice(GAME_HTML, contact.as_ref()), &game),
         )),
         Err(ServiceError::GameNotFound(_)) => Ok(page(
             actix_web::http::StatusCode::NOT_FOUND,
