@@ -1,25 +1,129 @@
-// Start a game: POST /v1/games, then open it (or, with seats, show the links).
+// Start a game: POST /v1/games, then open it (or, with seats, show the links,
+// each with a button that copies it and a QR code a tablet scans). A seated
+// game's links are kept in this browser (localStorage) and listed under
+// "Games started here", so that a reload does not lose them.
 "use strict";
 (function () {
-  const form = document.getElementById("new-game");
-  const error = document.getElementById("form-error");
+  const $ = (id) => document.getElementById(id);
+  const form = $("new-game");
+  const error = $("form-error");
+  const KEPT = "zohn-ahl.games"; // localStorage: the seated games started here
+  const KEPT_MAX = 30;
 
   function side(id) {
-    const name = document.getElementById(id).value.trim();
+    const name = $(id).value.trim();
     return name ? { name } : undefined;
   }
+
+  // The QR code of `link` (POST /play/qr: the link goes in the body, never
+  // in an address), put into `box` as inline SVG.
+  async function qrInto(box, link, label) {
+    try {
+      const res = await fetch("/play/qr", { method: "POST", headers: { "content-type": "text/plain" }, body: link });
+      if (!res.ok) return;
+      const doc = new DOMParser().parseFromString(await res.text(), "image/svg+xml");
+      const svg = document.importNode(doc.documentElement, true);
+      svg.setAttribute("aria-label", label);
+      svg.dataset.link = link;
+      box.replaceChildren(svg);
+    } catch (_) {
+      // The link is there to copy.
+    }
+  }
+
+  // Copy the text of the element a button is for: the clipboard where the
+  // page may use it (https, localhost), else the browser's copy command.
+  async function copy(button) {
+    const code = $(button.dataset.for);
+    let done = false;
+    try {
+      await navigator.clipboard.writeText(code.textContent);
+      done = true;
+    } catch (_) {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const selection = getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      done = document.execCommand("copy");
+    }
+    const label = button.textContent;
+    button.textContent = done ? "Copied" : "Select and copy it";
+    setTimeout(() => { button.textContent = label; }, 2000);
+  }
+  for (const button of document.querySelectorAll("button.copy")) {
+    button.addEventListener("click", () => copy(button));
+  }
+
+  // ---- the games kept in this browser --------------------------------------
+  function kept() {
+    try {
+      const list = JSON.parse(localStorage.getItem(KEPT) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (_) {
+      return [];
+    }
+  }
+  function keep(entry) {
+    try {
+      const list = [entry, ...kept().filter((g) => g.id !== entry.id)].slice(0, KEPT_MAX);
+      localStorage.setItem(KEPT, JSON.stringify(list));
+    } catch (_) {
+      // Private browsing: the links are shown once, as they were.
+    }
+  }
+  function forget(id) {
+    try {
+      localStorage.setItem(KEPT, JSON.stringify(kept().filter((g) => g.id !== id)));
+    } catch (_) {
+      // Nothing was kept.
+    }
+    showKept();
+  }
+
+  const ROLES = [["watch", "Projector"], ["host", "Teacher"], ["a", null], ["b", null]];
+  function showKept() {
+    const list = $("kept-list");
+    list.replaceChildren();
+    const games = kept();
+    for (const g of games) {
+      const li = document.createElement("li");
+      li.dataset.game = g.id;
+      const head = document.createElement("p");
+      const names = document.createElement("bdi");
+      names.textContent = g.names.A + " and " + g.names.B;
+      head.append(names, " (" + new Date(g.created).toLocaleString() + ")");
+      const links = document.createElement("ul");
+      for (const [key, role] of ROLES) {
+        const item = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = g.links[key];
+        const who = document.createElement("bdi");
+        who.textContent = role || g.names[key.toUpperCase()];
+        a.append(who);
+        item.append(a);
+        links.append(item);
+      }
+      const drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "quiet";
+      drop.textContent = "Forget these links";
+      drop.addEventListener("click", () => forget(g.id));
+      li.append(head, links, drop);
+      list.append(li);
+    }
+    $("kept").hidden = games.length === 0;
+  }
+  showKept();
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.textContent = "";
-    const seats = document.getElementById("seats").checked;
-    const sidesReport = document.getElementById("sides-report").checked;
+    const seats = $("seats").checked;
+    const sidesReport = $("sides-report").checked;
     const body = {
-      ruleset: { preset: document.getElementById("preset").value },
-      narration: {
-        audience: document.getElementById("audience").value,
-        detail: document.getElementById("detail").value,
-      },
+      ruleset: { preset: $("preset").value },
+      narration: { audience: $("audience").value, detail: $("detail").value },
       seats: seats && sidesReport ? { sides_report_throws: true } : seats,
     };
     const a = side("name-a");
@@ -29,7 +133,7 @@
       if (a) body.sides.a = a;
       if (b) body.sides.b = b;
     }
-    const button = document.getElementById("create");
+    const button = $("create");
     button.disabled = true;
     try {
       const res = await fetch("/v1/games", {
@@ -43,7 +147,7 @@
         error.textContent = game.detail + (fields && fields !== game.detail ? " (" + fields + ")" : "");
         return;
       }
-      const page = "/play/" + encodeURIComponent(game.id);
+      const page = location.origin + "/play/" + encodeURIComponent(game.id);
       if (!seats) {
         location.assign(page);
         return;
@@ -58,16 +162,21 @@
         b: page + "#seat=B." + game.seat_tokens.b,
       };
       for (const [key, href] of Object.entries(links)) {
-        document.getElementById("link-" + key).href = href;
-        document.getElementById("url-" + key).textContent = location.origin + href;
+        $("link-" + key).href = href;
+        $("url-" + key).textContent = href;
       }
-      document.getElementById("label-a").textContent = names.A;
-      document.getElementById("label-b").textContent = names.B;
-      document.getElementById("link-a").textContent = "play as " + names.A;
-      document.getElementById("link-b").textContent = "play as " + names.B;
+      $("label-a").textContent = names.A;
+      $("label-b").textContent = names.B;
+      $("link-a").textContent = "play as " + names.A;
+      $("link-b").textContent = "play as " + names.B;
+      qrInto($("qr-host"), links.host, "QR code of the teacher's link");
+      qrInto($("qr-a"), links.a, "QR code of the link for " + names.A);
+      qrInto($("qr-b"), links.b, "QR code of the link for " + names.B);
+      keep({ id: game.id, created: new Date().toISOString(), names, links });
+      showKept();
       form.hidden = true;
-      document.getElementById("links").hidden = false;
-      document.getElementById("links-title").focus();
+      $("links").hidden = false;
+      $("links-title").focus();
     } catch (e) {
       error.textContent = "The server could not be reached: " + e.message;
     } finally {

@@ -243,3 +243,58 @@ async fn regression_the_page_called_the_composite_the_usual_game() {
         );
     }
 }
+
+/// What the QR code in `svg` says: the picture rasterized (by the
+/// service's own renderer) and read back with a QR decoder.
+pub(crate) fn read_qr(svg: &str) -> String {
+    let png = zohn_ahl::picture::png(svg).unwrap();
+    let image = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let mut prepared = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| {
+        let p = image.pixel(x as u32, y as u32).unwrap();
+        // Transparent (nothing drawn) reads as white.
+        if p.alpha() == 0 { 255 } else { p.red() }
+    });
+    let grids = prepared.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code in the picture");
+    grids[0].decode().unwrap().1
+}
+
+/// A seat's link as a QR code: the start page shows one for each seat. It
+/// reads back as the link, secret and all; the answer is never cached;
+/// anything but a game page's link is refused, naming the body.
+#[actix_web::test]
+async fn a_seats_link_comes_back_as_a_qr_code_that_reads_as_the_link() {
+    let (_db, app) = spawn_app().await;
+    let link =
+        "https://school.example/play/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79#seat=A.zx81-secret-token";
+    let post = |body: &str| {
+        actix_web::test::TestRequest::post()
+            .uri("/play/qr")
+            .insert_header(("content-type", "text/plain"))
+            .set_payload(body.to_owned())
+    };
+    let r = send(&app, post(link)).await;
+    assert_eq!(r.status.as_u16(), 200);
+    assert_eq!(r.header("content-type").as_deref(), Some("image/svg+xml"));
+    assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
+    let svg = String::from_utf8(r.body.clone()).unwrap();
+    assert!(svg.contains("role=\"img\" aria-label="), "{svg}");
+    assert_eq!(read_qr(&svg), link);
+    for bad in [
+        "https://school.example/v1/games",
+        "javascript:alert(1)",
+        "https://school.example/play/not-an-id#seat=A.x",
+        "https://school.example/play/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79 x",
+        &format!(
+            "https://school.example/play/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79#{}",
+            "x".repeat(600)
+        ),
+    ] {
+        let problem = send(&app, post(bad)).await.problem(400);
+        assert_eq!(
+            problem["errors"][0]["pointer"], "#/body",
+            "{bad}: {problem}"
+        );
+    }
+}

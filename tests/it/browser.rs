@@ -591,7 +591,9 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     assert!(watch_href.ends_with("#big=1"), "{watch_href}");
     let token = href.split("#seat=A.").nth(1).unwrap().to_owned();
     assert_eq!(token.len(), 64);
-    client.goto(&format!("{base}{href}")).await.unwrap();
+    // The links are whole addresses, to copy or scan.
+    assert!(href.starts_with(&format!("{base}/play/")), "{href}");
+    client.goto(&href).await.unwrap();
     throw_and_see(&client, 1).await;
     let requested = js(
         &client,
@@ -626,7 +628,7 @@ async fn a_teacher_plays_a_game_in_a_real_browser() {
     // (A new page: only the fragment differs from the side's, and a
     // fragment change alone does not load a page again.)
     client.goto("about:blank").await.unwrap();
-    client.goto(&format!("{base}{host_href}")).await.unwrap();
+    client.goto(&host_href).await.unwrap();
     until(
         &client,
         "the teacher's page with the report form and stop",

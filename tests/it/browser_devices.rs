@@ -425,3 +425,102 @@ async fn regression_two_devices_on_one_seat_threw_twice() {
         );
     }
 }
+
+/// A teacher's trial: the seats' links were 136-139 characters with no copy
+/// button and no QR code, and a reload of `/play` lost them for good. Each
+/// link now has a copy button and a QR code (read back here as the link),
+/// and the links are kept in this browser under "Games started here" until
+/// the teacher forgets them.
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn regression_seat_links_had_no_qr_code_and_were_lost_on_a_reload() {
+    let session = start().await;
+    let (base, client) = (&session.base, &session.client);
+    client.goto(&format!("{base}/play")).await.unwrap();
+    js(client, "localStorage.clear(); return true").await;
+    client.refresh().await.unwrap();
+    assert_eq!(
+        js(client, "return document.getElementById('kept').hidden").await,
+        json!(true)
+    );
+    css(client, "#name-a")
+        .await
+        .send_keys("Otters")
+        .await
+        .unwrap();
+    css(client, "#seats").await.click().await.unwrap();
+    css(client, "#create").await.click().await.unwrap();
+    until(
+        client,
+        "the links shown with their QR codes",
+        "return !document.getElementById('links').hidden && ['host', 'a', 'b'].every(k => document.querySelector('#qr-' + k + ' svg'))",
+    )
+    .await;
+    let links = js(
+        client,
+        "return Object.fromEntries(['watch', 'host', 'a', 'b'].map(k => [k, document.getElementById('link-' + k).href]))",
+    )
+    .await;
+    for key in ["host", "a", "b"] {
+        let svg = js(
+            client,
+            &format!("return document.querySelector('#qr-{key} svg').outerHTML"),
+        )
+        .await;
+        assert_eq!(
+            json!(crate::api_play::read_qr(svg.as_str().unwrap())),
+            links[key],
+            "the QR code of {key}'s link reads as the link"
+        );
+    }
+    let label = js(
+        client,
+        "return document.querySelector('#qr-a svg').getAttribute('aria-label')",
+    )
+    .await;
+    assert_eq!(label, json!("QR code of the link for Otters"));
+    // Copy: the button says it did.
+    css(client, "button.copy[data-for=url-a]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    until(
+        client,
+        "the copy button says it copied",
+        "return document.querySelector('button.copy[data-for=url-a]').textContent === 'Copied'",
+    )
+    .await;
+
+    // A reload keeps the links, under "Games started here".
+    client.goto(&format!("{base}/play")).await.unwrap();
+    until(
+        client,
+        "the game kept",
+        "return !document.getElementById('kept').hidden && document.querySelectorAll('#kept-list > li').length === 1",
+    )
+    .await;
+    let kept = js(
+        client,
+        "return [...document.querySelectorAll('#kept-list > li a')].map(a => a.href)",
+    )
+    .await;
+    assert_eq!(
+        kept,
+        json!([links["watch"], links["host"], links["a"], links["b"]])
+    );
+    css(client, "#kept-list button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    until(
+        client,
+        "the links forgotten",
+        "return document.getElementById('kept').hidden && localStorage.getItem('zohn-ahl.games') === '[]'",
+    )
+    .await;
+}

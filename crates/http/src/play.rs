@@ -234,6 +234,59 @@ async fn favicon() -> HttpResponse {
         .body(FAVICON_SVG)
 }
 
+/// The longest link `POST /play/qr` draws.
+const QR_LINK_MAX: usize = 512;
+
+/// Whether `text` is a game page's link: `http(s)://host/play/{id}`, its
+/// fragment (the seat's secret) included, at most [`QR_LINK_MAX`]
+/// characters, no spaces or controls.
+fn is_game_link(text: &str) -> bool {
+    if text.len() > QR_LINK_MAX || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    let Some(rest) = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let page = rest.split_once('#').map_or(rest, |(page, _)| page);
+    page.split_once('/').is_some_and(|(host, path)| {
+        !host.is_empty()
+            && path
+                .strip_prefix("play/")
+                .is_some_and(|id| GameId::parse(id).is_ok())
+    })
+}
+
+/// `POST /play/qr`: the QR code (SVG) of a game page's link, sent as the
+/// body (text): the start page shows one beside each seat's link, for a
+/// tablet to scan. Only a game page's link is drawn (an open QR maker it is
+/// not); the answer is never stored by a cache (`no-store`): the code
+/// carries the seat's secret, which is why the link comes in the body and
+/// not in the address (bodies are never logged).
+async fn qr(body: web::Bytes) -> Result<HttpResponse, super::problem::ApiError> {
+    let refused = || {
+        super::problem::ApiError::field(
+            "#/body",
+            format!(
+                "must be a game page's link, http(s)://host/play/{{id}} and its fragment, as text of at most {QR_LINK_MAX} characters"
+            ),
+        )
+    };
+    let text = std::str::from_utf8(&body).map_err(|_| refused())?.trim();
+    if !is_game_link(text) {
+        return Err(refused());
+    }
+    let svg = crate::picture::qr_svg(text, "QR code of the link").map_err(|_| refused())?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "image/svg+xml"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(svg))
+}
+
 /// Register the page's routes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/favicon.svg", web::get().to(favicon))
@@ -241,5 +294,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play", web::get().to(new_game))
         .route("/play/", web::get().to(new_game))
         .route("/play/assets/{name}", web::get().to(asset))
+        .route("/play/qr", web::post().to(qr))
         .route("/play/{id}", web::get().to(game_page));
 }

@@ -47,6 +47,7 @@ mod describe;
 mod draw;
 mod layout;
 mod palette;
+mod qr;
 mod raster;
 
 pub use chart::{
@@ -56,6 +57,7 @@ pub use chart::{
 pub use draw::{empty_svg, game_svg};
 pub use layout::{HEIGHT, WIDTH};
 pub use palette::{Contrast, contrasts};
+pub use qr::{QrTooLong, qr_svg};
 pub use raster::{PngError, png, png_scaled};
 
 /// The names a picture shows: each side's name and its players' names in

@@ -38,7 +38,7 @@ pub(super) fn r(v: f64) -> f64 {
 
 /// Replace what XML 1.0 cannot carry (control characters other than tab,
 /// newline and carriage return; U+FFFE; U+FFFF) with U+FFFD.
-pub(super) fn xml_safe(text: &str) -> String {
+pub(crate) fn xml_safe(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '\t' | '\n' | '\r' => c,
