@@ -3671,13 +3671,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "4f0277e5-2701-486e-9fe7-bc3ac5274015"
+                     *         "41d89220-10a6-46b6-9a68-74781130ccff"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "4f0277e5-2701-486e-9fe7-bc3ac5274015"
+                     *             "41d89220-10a6-46b6-9a68-74781130ccff"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3944,11 +3944,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *       "id": "41d89220-10a6-46b6-9a68-74781130ccff",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T13:29:02.604Z",
-                     *       "updated_at": "2026-12-05T13:29:02.604Z",
+                     *       "created_at": "2026-12-05T13:30:37.403Z",
+                     *       "updated_at": "2026-12-05T13:30:37.403Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4011,9 +4011,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
-                     *         "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
-                     *         "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
+                     *         "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
+                     *         "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
+                     *         "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4256,11 +4256,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *       "id": "41d89220-10a6-46b6-9a68-74781130ccff",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T13:29:02.604Z",
-                     *       "updated_at": "2026-12-05T13:29:02.842Z",
+                     *       "created_at": "2026-12-05T13:30:37.403Z",
+                     *       "updated_at": "2026-12-05T13:30:37.634Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4323,9 +4323,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
-                     *         "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
-                     *         "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
+                     *         "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
+                     *         "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
+                     *         "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
                      *       }
                      *     }
                      */
@@ -5836,13 +5836,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "4f0277e5-2701-486e-9fe7-bc3ac5274015"
+                     *         "41d89220-10a6-46b6-9a68-74781130ccff"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "4f0277e5-2701-486e-9fe7-bc3ac5274015"
+                     *             "41d89220-10a6-46b6-9a68-74781130ccff"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7398,7 +7398,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *       "game_id": "41d89220-10a6-46b6-9a68-74781130ccff",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7675,7 +7675,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *       "game_id": "41d89220-10a6-46b6-9a68-74781130ccff",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7803,7 +7803,7 @@ export interface operations {
                      *       "questions": [
                      *         {
                      *           "question": "Which move changed the chances of winning the most, and by how much?",
-                     *           "answer": "Move 2: a 6 for Foxes that earned another throw. The chance of a win for Foxes went from 50% to 49%, a change of 1 percentage points.",
+                     *           "answer": "Move 2: a 6 for Foxes that earned another throw. The chance of a win for Foxes went from 50% to 49%, a change of 1 percentage point.",
                      *           "about_move": 2,
                      *           "citations": [
                      *             {
@@ -8044,11 +8044,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *         "id": "41d89220-10a6-46b6-9a68-74781130ccff",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T13:29:02.604Z",
-                     *         "updated_at": "2026-12-05T13:29:02.848Z",
+                     *         "created_at": "2026-12-05T13:30:37.403Z",
+                     *         "updated_at": "2026-12-05T13:30:37.641Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8107,9 +8107,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
-                     *           "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
-                     *           "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
+                     *           "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
+                     *           "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
+                     *           "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8542,11 +8542,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "4f0277e5-2701-486e-9fe7-bc3ac5274015",
+                     *         "id": "41d89220-10a6-46b6-9a68-74781130ccff",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T13:29:02.604Z",
-                     *         "updated_at": "2026-12-05T13:29:02.842Z",
+                     *         "created_at": "2026-12-05T13:30:37.403Z",
+                     *         "updated_at": "2026-12-05T13:30:37.634Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8609,9 +8609,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015",
-                     *           "throws": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/throws",
-                     *           "moves": "/v1/games/4f0277e5-2701-486e-9fe7-bc3ac5274015/moves"
+                     *           "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
+                     *           "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
+                     *           "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
                      *         }
                      *       }
                      *     }
