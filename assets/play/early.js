@@ -5,3 +5,8 @@
 if (new URLSearchParams(location.hash.slice(1)).get("big") === "1") {
   document.documentElement.classList.add("big");
 }
+// Another fragment typed or pasted into this tab is another seat (or
+// audience): the page loads afresh for it, so that it never keeps the
+// powers of the link it was opened with. (The page's own changes to its
+// fragment use history.replaceState, which fires no hashchange.)
+window.addEventListener("hashchange", () => location.reload());

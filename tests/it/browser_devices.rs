@@ -495,6 +495,35 @@ async fn regression_seat_links_had_no_qr_code_and_were_lost_on_a_reload() {
     )
     .await;
 
+    // The teacher's page shows the sides' links again, with their codes; a
+    // side's page never shows them.
+    client.goto(links["host"].as_str().unwrap()).await.unwrap();
+    until(
+        client,
+        "the sides' links on the teacher's page",
+        "return !document.getElementById('seat-links').hidden && document.querySelectorAll('#seat-links-list svg').length === 2",
+    )
+    .await;
+    let again = js(
+        client,
+        "return [...document.querySelectorAll('#seat-links-list a')].map(a => a.href)",
+    )
+    .await;
+    assert_eq!(again, json!([links["a"], links["b"], links["watch"]]));
+    // The same page with another fragment: it loads afresh for that seat.
+    client.goto(links["a"].as_str().unwrap()).await.unwrap();
+    until(
+        client,
+        "side A's page",
+        "return document.getElementById('seat-note').textContent.startsWith('You play Otters')",
+    )
+    .await;
+    assert_eq!(
+        js(client, "return document.getElementById('seat-links').hidden && !document.querySelector('#seat-links-list li')").await,
+        json!(true),
+        "a side's page shows no other link"
+    );
+
     // A reload keeps the links, under "Games started here".
     client.goto(&format!("{base}/play")).await.unwrap();
     until(

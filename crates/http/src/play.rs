@@ -66,6 +66,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/early.js"),
     ),
     (
+        "links.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/links.js"),
+    ),
+    (
         "refusals.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/refusals.js"),
