@@ -64,6 +64,7 @@ mod layers {
             &[
                 "zohn-ahl-rules",
                 "zohn-ahl-narration",
+                "zohn-ahl-picture",
                 "zohn-ahl-odds",
                 "zohn-ahl-domain",
                 "zohn-ahl-store",

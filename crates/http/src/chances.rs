@@ -14,8 +14,7 @@ use super::extract::GameIdPath;
 use super::problem::{ApiError, Problem, echo};
 use crate::domain::GameId;
 use crate::narration::Audience;
-use crate::picture::{self, ChanceChart, ChartMove, ChartResult};
-use crate::service::{KnownChances, Service};
+use crate::service::Service;
 use zohn_ahl_odds::Solver;
 
 /// The words of the chart's description.
@@ -48,35 +47,6 @@ impl ChartQuery {
     }
 }
 
-/// The chart of `known` with its description for `audience` (the game's
-/// when `None`).
-fn chart_svg(known: &KnownChances, audience: Option<Audience>) -> String {
-    let game = &known.game.game;
-    let setup = &game.setup;
-    let moves: Vec<ChartMove<'_>> = known
-        .game
-        .moves
-        .iter()
-        .zip(&known.series)
-        .map(|(record, chances)| ChartMove {
-            side: record.seat.side,
-            player: setup.player_name(record.seat),
-            value: record.score.value,
-            probability: record.score.probability,
-            chances: *chances,
-        })
-        .collect();
-    let result = ChartResult::of(game.state.outcome, game.was_stopped());
-    picture::chances_svg(&ChanceChart {
-        sides: [&setup.sides[0].name, &setup.sides[1].name],
-        start: known.start,
-        moves: &moves,
-        result,
-        audience: audience.unwrap_or(setup.audience),
-        throw_table: setup.options.throw_table,
-    })
-}
-
 /// The chart of game `id`.
 async fn game_chart(
     service: &Service,
@@ -85,7 +55,7 @@ async fn game_chart(
     audience: Option<Audience>,
 ) -> Result<String, ApiError> {
     let known = service.known_chances(solver, id).await?;
-    Ok(chart_svg(&known, audience))
+    Ok(known.chart(audience).svg)
 }
 
 /// Draw each side's chance of winning over a game, as SVG.

@@ -13,9 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::ZohnAhl;
 use super::args::{self, Parameters};
 use super::reply::{ok, refusal, refused, schema_for_output};
-use crate::narration::Audience;
-use crate::picture::{self, ChanceChart, ChartMove, ChartResult};
-use crate::service::KnownChances;
+use crate::picture;
 
 /// The scale of the chart's PNG a tool sends: half the REST picture's
 /// size (720 × 405), as for the board.
@@ -34,39 +32,6 @@ pub struct ChartArgs {
 pub struct ChartOutput {
     /// The chart in words.
     pub description: String,
-}
-
-/// The chart of `known` for `audience` (the game's when `None`), with what
-/// the tool answers of it.
-fn chart_of(known: &KnownChances, audience: Option<Audience>) -> (String, ChartOutput) {
-    let game = &known.game.game;
-    let setup = &game.setup;
-    let moves: Vec<ChartMove<'_>> = known
-        .game
-        .moves
-        .iter()
-        .zip(&known.series)
-        .map(|(record, chances)| ChartMove {
-            side: record.seat.side,
-            player: setup.player_name(record.seat),
-            value: record.score.value,
-            probability: record.score.probability,
-            chances: *chances,
-        })
-        .collect();
-    let result = ChartResult::of(game.state.outcome, game.was_stopped());
-    let chart = ChanceChart {
-        sides: [&setup.sides[0].name, &setup.sides[1].name],
-        start: known.start,
-        moves: &moves,
-        result,
-        audience: audience.unwrap_or(setup.audience),
-        throw_table: setup.options.throw_table,
-    };
-    let output = ChartOutput {
-        description: picture::chances_description(&chart),
-    };
-    (picture::chances_svg(&chart), output)
 }
 
 #[tool_router(router = chart_router, vis = "pub(super)")]
@@ -98,7 +63,13 @@ impl ZohnAhl {
             Ok(known) => known,
             Err(r) => return refused(r),
         };
-        let (svg, output) = chart_of(&known, None);
+        let drawing = known.chart(None);
+        let (svg, output) = (
+            drawing.svg,
+            ChartOutput {
+                description: drawing.description,
+            },
+        );
         let png = match tokio::task::spawn_blocking(move || picture::png_scaled(&svg, CHART_SCALE))
             .await
         {

@@ -11,9 +11,10 @@ use super::odds::{GameChances, solution};
 use super::refusal::{Refusal, RefusalKind};
 use crate::chances::ChancesUnknown;
 use crate::domain::GameId;
-use crate::narration::Chances;
+use crate::narration::{Audience, Chances};
 use crate::rules::GameState;
 use zohn_ahl_odds::Solver;
+use zohn_ahl_picture::{self as picture, ChanceChart, ChartMove, ChartResult};
 
 /// A game, its moves, and their chances, all known.
 #[derive(Clone, Debug)]
@@ -24,6 +25,50 @@ pub struct KnownChances {
     pub start: [f64; 2],
     /// Each move's chances before and after it, move 1 first.
     pub series: Vec<Chances>,
+}
+
+/// The chart of a game's chances, drawn.
+#[derive(Clone, Debug)]
+pub struct ChartDrawing {
+    /// The chart, as SVG.
+    pub svg: String,
+    /// The chart in words (what its `<desc>` says).
+    pub description: String,
+}
+
+impl KnownChances {
+    /// The chart of these chances, its words for `audience` (the game's
+    /// when `None`): one drawing for both surfaces.
+    #[must_use]
+    pub fn chart(&self, audience: Option<Audience>) -> ChartDrawing {
+        let game = &self.game.game;
+        let setup = &game.setup;
+        let moves: Vec<ChartMove<'_>> = self
+            .game
+            .moves
+            .iter()
+            .zip(&self.series)
+            .map(|(record, chances)| ChartMove {
+                side: record.seat.side,
+                player: setup.player_name(record.seat),
+                value: record.score.value,
+                probability: record.score.probability,
+                chances: *chances,
+            })
+            .collect();
+        let chart = ChanceChart {
+            sides: [&setup.sides[0].name, &setup.sides[1].name],
+            start: self.start,
+            moves: &moves,
+            result: ChartResult::of(game.state.outcome, game.was_stopped()),
+            audience: audience.unwrap_or(setup.audience),
+            throw_table: setup.options.throw_table,
+        };
+        ChartDrawing {
+            svg: picture::chances_svg(&chart),
+            description: picture::chances_description(&chart),
+        }
+    }
 }
 
 impl Service {

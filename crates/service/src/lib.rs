@@ -34,7 +34,7 @@ pub mod fairness;
 pub mod metrics;
 pub mod throws;
 
-pub use chance_chart::KnownChances;
+pub use chance_chart::{ChartDrawing, KnownChances};
 pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
