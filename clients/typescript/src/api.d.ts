@@ -2140,7 +2140,12 @@ export interface components {
             spinner: components["schemas"]["SpinnerSector"] | null;
             /** @description Each stick's face, the sahe last (`null` for a spinner game). */
             sticks: components["schemas"]["Face"][] | null;
-            /** @description Whether the same side throws again. */
+            /**
+             * @description Whether the throw's result earns another throw (the score's flag). The
+             *     same side throws again unless the move won the game or lost the
+             *     extra throw on a dry branch: its events say which (a `throws_again`
+             *     event, or `won` / `lost_throw`).
+             */
             throws_again: boolean;
             /**
              * Format: int32
@@ -3671,13 +3676,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "41d89220-10a6-46b6-9a68-74781130ccff"
+                     *         "90332038-ace5-42ba-a495-9e74080c396b"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "41d89220-10a6-46b6-9a68-74781130ccff"
+                     *             "90332038-ace5-42ba-a495-9e74080c396b"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3944,11 +3949,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "41d89220-10a6-46b6-9a68-74781130ccff",
+                     *       "id": "90332038-ace5-42ba-a495-9e74080c396b",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T13:30:37.403Z",
-                     *       "updated_at": "2026-12-05T13:30:37.403Z",
+                     *       "created_at": "2026-12-05T14:18:33.800Z",
+                     *       "updated_at": "2026-12-05T14:18:33.800Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4011,9 +4016,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
-                     *         "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
-                     *         "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
+                     *         "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
+                     *         "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
+                     *         "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4256,11 +4261,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "41d89220-10a6-46b6-9a68-74781130ccff",
+                     *       "id": "90332038-ace5-42ba-a495-9e74080c396b",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T13:30:37.403Z",
-                     *       "updated_at": "2026-12-05T13:30:37.634Z",
+                     *       "created_at": "2026-12-05T14:18:33.800Z",
+                     *       "updated_at": "2026-12-05T14:18:34.069Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4323,9 +4328,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
-                     *         "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
-                     *         "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
+                     *         "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
+                     *         "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
+                     *         "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
                      *       }
                      *     }
                      */
@@ -5836,13 +5841,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "41d89220-10a6-46b6-9a68-74781130ccff"
+                     *         "90332038-ace5-42ba-a495-9e74080c396b"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "41d89220-10a6-46b6-9a68-74781130ccff"
+                     *             "90332038-ace5-42ba-a495-9e74080c396b"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7398,7 +7403,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "41d89220-10a6-46b6-9a68-74781130ccff",
+                     *       "game_id": "90332038-ace5-42ba-a495-9e74080c396b",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7675,7 +7680,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "41d89220-10a6-46b6-9a68-74781130ccff",
+                     *       "game_id": "90332038-ace5-42ba-a495-9e74080c396b",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -8044,11 +8049,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "41d89220-10a6-46b6-9a68-74781130ccff",
+                     *         "id": "90332038-ace5-42ba-a495-9e74080c396b",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T13:30:37.403Z",
-                     *         "updated_at": "2026-12-05T13:30:37.641Z",
+                     *         "created_at": "2026-12-05T14:18:33.800Z",
+                     *         "updated_at": "2026-12-05T14:18:34.075Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8107,9 +8112,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
-                     *           "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
-                     *           "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
+                     *           "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
+                     *           "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
+                     *           "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8542,11 +8547,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "41d89220-10a6-46b6-9a68-74781130ccff",
+                     *         "id": "90332038-ace5-42ba-a495-9e74080c396b",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T13:30:37.403Z",
-                     *         "updated_at": "2026-12-05T13:30:37.634Z",
+                     *         "created_at": "2026-12-05T14:18:33.800Z",
+                     *         "updated_at": "2026-12-05T14:18:34.069Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8609,9 +8614,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff",
-                     *           "throws": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/throws",
-                     *           "moves": "/v1/games/41d89220-10a6-46b6-9a68-74781130ccff/moves"
+                     *           "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
+                     *           "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
+                     *           "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
                      *         }
                      *       }
                      *     }

@@ -75,7 +75,7 @@ pub struct MoveBrief {
     pub spinner: String,
     /// Spaces the throw is worth.
     pub value: u8,
-    /// Whether the same side throws again.
+    /// Whether the result earns another throw.
     pub throws_again: bool,
     /// The mover's awl before, its own numbering.
     pub from: u8,

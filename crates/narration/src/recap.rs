@@ -225,15 +225,31 @@ fn odds_words(p: Odds, audience: Audience) -> String {
     }
 }
 
-/// How a count compares with its expectation: within one of it is "about".
+/// How a count compares with its expectation: "about" within about one
+/// standard deviation of it (a count of rare events spreads like a
+/// Poisson count: the square root of the expectation, at least 1), except
+/// that a thing that came although less than one half was expected came
+/// more often than expected (a teacher's trial: one whip against 0.14
+/// expected was "about usual").
 fn comparison(t: &Tally) -> &'static str {
     let d = f64::from(t.observed) - t.expected;
-    if d.abs() < 1.0 {
+    if t.expected < 0.5 && t.observed >= 1 {
+        "cmp_more"
+    } else if d.abs() < t.expected.sqrt().max(1.0) {
         "cmp_about"
     } else if d > 0.0 {
         "cmp_more"
     } else {
         "cmp_fewer"
+    }
+}
+
+/// `1 time`, `3 times`.
+fn times(n: u32) -> String {
+    if n == 1 {
+        "1 time".to_owned()
+    } else {
+        format!("{n} times")
     }
 }
 
@@ -364,6 +380,7 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
     let tally_vars = |t: &Tally| {
         [
             ("observed", t.observed.to_string()),
+            ("observed_times", times(t.observed)),
             ("expected", expected_words(t.expected, audience)),
             ("event", words.say(&format!("event_{}", t.kind.key()), &[])),
             ("comparison", words.say(comparison(t), &[])),
@@ -498,6 +515,7 @@ impl Words<'_> {
             &format!("tally_{}", t.kind.key()),
             &[
                 ("observed", &t.observed.to_string()),
+                ("observed_times", &times(t.observed)),
                 ("expected", &expected_words(t.expected, self.audience)),
             ],
         )

@@ -34,7 +34,10 @@ pub struct MoveView {
     /// Spaces moved by the throw.
     #[schema(example = 3)]
     pub value: u8,
-    /// Whether the same side throws again.
+    /// Whether the throw's result earns another throw (the score's flag). The
+    /// same side throws again unless the move won the game or lost the
+    /// extra throw on a dry branch: its events say which (a `throws_again`
+    /// event, or `won` / `lost_throw`).
     pub throws_again: bool,
     /// Probability of this result (value and throws-again) under the table.
     pub probability: ProbabilityView,

@@ -224,3 +224,46 @@ fn regression_the_young_recap_said_torrent_unexplained() {
     }
     assert!(text.summary.iter().any(|l| l.contains("torrent")));
 }
+
+/// A teacher's trial: "Awls were whipped back 1 times", and one whip
+/// against 0.14 expected was "about usual" while 10 extra throws against
+/// 11.25 were "fewer than usual".
+#[test]
+fn regression_one_times_and_counts_compared_without_their_spread() {
+    let options = Preset::Composite.options();
+    let mut f = facts();
+    f.tallies = TallyKind::ALL
+        .iter()
+        .zip([(1, 0.6), (1, 0.14), (1, 1.2), (10, 11.25)])
+        .map(|(&kind, (observed, expected))| Tally {
+            kind,
+            observed,
+            expected,
+        })
+        .collect();
+    for audience in Audience::ALL {
+        let text = recap_words(&f, &options, &cast(), audience, Detail::Full);
+        for line in text
+            .summary
+            .iter()
+            .chain(text.questions.iter().flat_map(|q| [&q.question, &q.answer]))
+        {
+            assert!(
+                !line.contains(" 1 times") && !line.starts_with("1 times"),
+                "{line}"
+            );
+        }
+    }
+    let cmp = |observed, expected| {
+        comparison(&Tally {
+            kind: TallyKind::Whips,
+            observed,
+            expected,
+        })
+    };
+    assert_eq!(cmp(1, 0.14), "cmp_more");
+    assert_eq!(cmp(10, 11.25), "cmp_about");
+    assert_eq!(cmp(22, 16.4), "cmp_more");
+    assert_eq!(cmp(0, 0.6), "cmp_about");
+    assert_eq!(cmp(3, 9.0), "cmp_fewer");
+}

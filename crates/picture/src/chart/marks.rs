@@ -15,12 +15,8 @@ pub(super) fn turning_mark(chart: &ChanceChart<'_>, k: usize) -> Option<Group> {
     let n = chart.moves.len();
     let x = x_of(k + 1, n);
     let x0 = x_of(k, n);
-    let rose = if m.chances.after[0] >= m.chances.before[0] {
-        Side::A
-    } else {
-        Side::B
-    };
-    let i = rose.index();
+    // From the thrower's side, as the recap and the description tell it.
+    let i = m.side.index();
     let mut g = Group::new()
         .set("class", "turning-point")
         .set("data-move", k + 1)

@@ -229,7 +229,7 @@ fn marker(side: Side, x: f64, y: f64, size: f64) -> Path {
 /// primary probability lesson for the young, percentages for everyone else.
 fn axis_label(pct: u32, audience: Audience) -> String {
     match (audience, pct) {
-        (Audience::Young, 0) => "impossible".to_owned(),
+        (Audience::Young, 0) => "no chance".to_owned(),
         (Audience::Young, 25) => "1 in 4".to_owned(),
         (Audience::Young, 50) => "1 in 2".to_owned(),
         (Audience::Young, 75) => "3 in 4".to_owned(),
@@ -363,6 +363,18 @@ fn points(chart: &ChanceChart<'_>) -> Group {
     g
 }
 
+/// What a line's end says of `side`: who won, once the game is over (its
+/// chance is then 0 or 1, which the young words would call "less than 1 in
+/// 20"), else its chance.
+fn end_words(chart: &ChanceChart<'_>, side: Side, p: f64) -> String {
+    match chart.result {
+        ChartResult::Won(w) | ChartResult::Stopped(Some(w)) if w == side => "won".to_owned(),
+        ChartResult::Won(_) | ChartResult::Stopped(Some(_)) => "lost".to_owned(),
+        ChartResult::Stopped(None) => "a draw".to_owned(),
+        ChartResult::Playing => chart.chance_label(p),
+    }
+}
+
 /// Each line's name and last chance, at its end.
 fn end_labels(chart: &ChanceChart<'_>) -> Group {
     let last = chart.at(chart.moves.len());
@@ -394,8 +406,8 @@ fn end_labels(chart: &ChanceChart<'_>) -> Group {
             ))
             .add(label(
                 &format!(
-                    "{} {}",
-                    chart.chance_label(last[i]),
+                    "{} ({})",
+                    end_words(chart, side, last[i]),
                     if side == Side::A { "solid" } else { "dashed" }
                 ),
                 at(17.0),
@@ -403,7 +415,9 @@ fn end_labels(chart: &ChanceChart<'_>) -> Group {
                 false,
                 colour::INK,
                 Anchor::Start,
-                None,
+                // Squeezed, never past the picture's edge (a teacher's
+                // trial: "more than 19 in 20 d…").
+                Some(1440.0 - RIGHT - 34.0),
             ));
     }
     g

@@ -45,7 +45,7 @@ fn a_chart_marks_the_largest_swing_and_the_rare_throws() {
         "{svg}"
     );
     let desc = words::description(&chart(&moves, Audience::General));
-    assert!(desc.contains("At the start Hawks was more likely to win: 52% against 48%."));
+    assert!(desc.contains("At the start Hawks had the better chance: 52% against 48%."));
     assert!(desc.contains("move 2: Owls threw 10, and the chance of Owls went from 45% to 70%"));
     assert!(desc.contains("One throw was rarer than 1 in 16: move 2."));
     let young = words::description(&chart(&moves, Audience::Young));
@@ -91,6 +91,12 @@ fn regression_a_stopped_spinner_chart_for_the_young_said_threw_in_percent() {
         "{svg}"
     );
     assert!(!svg.contains(">50%<"), "{svg}");
+    // Over, the lines end on who won (a child's "less than 1 in 20" for a
+    // side that has lost was a teacher's complaint).
+    assert!(
+        svg.contains(">won (dashed)<") && svg.contains(">lost (solid)<"),
+        "{svg}"
+    );
     let desc = chances_description(&c);
     assert!(desc.contains("stopped after 2 moves: Owls won"), "{desc}");
     assert!(!desc.contains("rarer"), "{desc}");

@@ -48,8 +48,13 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
     let young = chart.audience == Audience::Young;
     let [a, b] = chart.sides;
     let n = chart.moves.len();
+    let up = if young {
+        "from no chance at the bottom to certain at the top"
+    } else {
+        "from 0 to 100% up"
+    };
     let mut out = format!(
-        "A chart of each side's chance of winning, {a} (a solid line with diamonds) and {b} (a dashed line with squares), from the start to move {n}: the move number runs across, the chance from 0 to 100% up."
+        "A chart of each side's chance of winning, {a} (a solid line with diamonds) and {b} (a dashed line with squares), from the start to move {n}: the move number runs across, the chance {up}."
     );
     // The start.
     let start = chart.start;
@@ -65,7 +70,7 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
             let i = side.index();
             let _ = write!(
                 out,
-                " At the start {} was more likely to win: {} against {}.",
+                " At the start {} had the better chance: {} against {}.",
                 chart.sides[i],
                 words(start[i]),
                 words(start[1 - i])
@@ -75,7 +80,7 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
             let i = side.index();
             let _ = write!(
                 out,
-                " At the start both sides had nearly the same chance ({} each); {} was just ahead.",
+                " At the start both sides had nearly the same chance ({} each), with {} just ahead.",
                 words(start[i]),
                 chart.sides[i]
             );
@@ -92,12 +97,8 @@ pub(super) fn description(chart: &ChanceChart<'_>) -> String {
     if let Some(k) = chart.turning_point()
         && let Some(m) = chart.moves.get(k)
     {
-        let rose = if m.chances.after[0] >= m.chances.before[0] {
-            Side::A
-        } else {
-            Side::B
-        };
-        let i = rose.index();
+        // From the thrower's side, as the recap tells it.
+        let i = m.side.index();
         let mover = chart.sides[m.side.index()];
         let who = if m.player == mover {
             mover.to_owned()
