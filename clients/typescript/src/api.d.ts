@@ -3676,13 +3676,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "90332038-ace5-42ba-a495-9e74080c396b"
+                     *         "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "90332038-ace5-42ba-a495-9e74080c396b"
+                     *             "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3949,11 +3949,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "90332038-ace5-42ba-a495-9e74080c396b",
+                     *       "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T14:18:33.800Z",
-                     *       "updated_at": "2026-12-05T14:18:33.800Z",
+                     *       "created_at": "2026-12-05T14:20:03.614Z",
+                     *       "updated_at": "2026-12-05T14:20:03.614Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4016,9 +4016,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
-                     *         "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
-                     *         "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
+                     *         "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *         "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
+                     *         "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4261,11 +4261,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "90332038-ace5-42ba-a495-9e74080c396b",
+                     *       "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T14:18:33.800Z",
-                     *       "updated_at": "2026-12-05T14:18:34.069Z",
+                     *       "created_at": "2026-12-05T14:20:03.614Z",
+                     *       "updated_at": "2026-12-05T14:20:03.847Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4328,9 +4328,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
-                     *         "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
-                     *         "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
+                     *         "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *         "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
+                     *         "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
                      *       }
                      *     }
                      */
@@ -5841,13 +5841,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "90332038-ace5-42ba-a495-9e74080c396b"
+                     *         "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "90332038-ace5-42ba-a495-9e74080c396b"
+                     *             "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7403,7 +7403,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "90332038-ace5-42ba-a495-9e74080c396b",
+                     *       "game_id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7680,7 +7680,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "90332038-ace5-42ba-a495-9e74080c396b",
+                     *       "game_id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -7807,7 +7807,7 @@ export interface operations {
                      *       ],
                      *       "questions": [
                      *         {
-                     *           "question": "Which move changed the chances of winning the most, and by how much?",
+                     *           "question": "Which move changed the chances of winning the most, by how much, and what happened on it?",
                      *           "answer": "Move 2: a 6 for Foxes that earned another throw. The chance of a win for Foxes went from 50% to 49%, a change of 1 percentage point.",
                      *           "about_move": 2,
                      *           "citations": [
@@ -8049,11 +8049,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "90332038-ace5-42ba-a495-9e74080c396b",
+                     *         "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T14:18:33.800Z",
-                     *         "updated_at": "2026-12-05T14:18:34.075Z",
+                     *         "created_at": "2026-12-05T14:20:03.614Z",
+                     *         "updated_at": "2026-12-05T14:20:03.854Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8112,9 +8112,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
-                     *           "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
-                     *           "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
+                     *           "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *           "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
+                     *           "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8547,11 +8547,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "90332038-ace5-42ba-a495-9e74080c396b",
+                     *         "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T14:18:33.800Z",
-                     *         "updated_at": "2026-12-05T14:18:34.069Z",
+                     *         "created_at": "2026-12-05T14:20:03.614Z",
+                     *         "updated_at": "2026-12-05T14:20:03.847Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8614,9 +8614,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b",
-                     *           "throws": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/throws",
-                     *           "moves": "/v1/games/90332038-ace5-42ba-a495-9e74080c396b/moves"
+                     *           "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *           "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
+                     *           "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
                      *         }
                      *       }
                      *     }
