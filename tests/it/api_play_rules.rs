@@ -196,7 +196,7 @@ async fn without_an_audience_the_page_is_for_everyone_and_wrong_addresses_say_so
     html(&send(&app, get("/play/rules/Composite")).await, 404);
 
     let audience = html(
-        &send(&app, get("/play/rules/a4?audience=<b>kids</b>")).await,
+        &send(&app, get("/play/rules/a4?audience=%3Cb%3Ekids%3C%2Fb%3E")).await,
         400,
     );
     assert!(audience.contains("<h1>No such audience</h1>"));

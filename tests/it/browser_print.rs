@@ -119,10 +119,10 @@ async fn print(session: &Session, size: PrintSize) -> Vec<u8> {
         // The stylesheet's @page margin, so that the sheet's area is the
         // same whichever of the two the browser follows.
         .margins(PrintMargins {
-            top: 1.2,
-            bottom: 1.2,
-            left: 1.2,
-            right: 1.2,
+            top: 1.0,
+            bottom: 1.0,
+            left: 1.0,
+            right: 1.0,
         })
         .background(false)
         .build()

@@ -14,9 +14,9 @@
 //!   audience's text than the one asked for would not notice.
 //!
 //! Every sentence keeps its citations on paper: each text is followed by
-//! its sources' short labels and pages, in brackets, and the page ends with
-//! the numbered list of the sources it cites, each in full with its
-//! address. Every text put into the page is escaped; no script is needed,
+//! its sources' numbers and pages, in brackets, and the page ends with the
+//! numbered list of the sources it cites, each with its short label (as the
+//! lesson page names it) and in full with its address. Every text put into the page is escaped; no script is needed,
 //! and the page carries the same Content-Security-Policy as the lesson
 //! pages.
 
@@ -303,25 +303,22 @@ fn rules_html(
         audience.key()
     );
     html.push_str(&controls(preset, audience, paper));
+    // The board before the summary, which on paper runs beside it.
     let _ = write!(
         html,
         "<main>\n<header>\n<h1>Zohn Ahl: {}</h1>\n<p class=\"audience\">The rules, for {}</p>\n\
-         <p class=\"summary\">{}{}</p>\n</header>\n",
+         <figure class=\"board\">\n<img src=\"/v1/rulesets/{}/board.svg\" width=\"{}\" \
+         height=\"{}\" alt=\"{}\">\n<figcaption>{}</figcaption>\n</figure>\n\
+         <p class=\"summary\">{}{}</p>\n</header>\n<div class=\"sections\">\n",
         text(&l.title),
         text(audience_name(audience)),
-        text(&l.summary.text),
-        cited.cites(&l.summary.citations)
-    );
-    let _ = write!(
-        html,
-        "<figure class=\"board\">\n<img src=\"/v1/rulesets/{}/board.svg\" width=\"{}\" \
-         height=\"{}\" alt=\"{}\">\n<figcaption>{}</figcaption>\n</figure>\n\
-         <div class=\"sections\">\n",
         attr(id),
         crate::picture::WIDTH,
         crate::picture::HEIGHT,
         attr(&board_desc),
-        text(&board_title)
+        text(&board_title),
+        text(&l.summary.text),
+        cited.cites(&l.summary.citations)
     );
     for s in &l.sections {
         let _ = write!(
