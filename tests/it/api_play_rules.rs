@@ -73,7 +73,10 @@ async fn the_index_links_every_preset_for_every_audience_and_each_page_answers()
     }
     // The new-game page links the index.
     let new = String::from_utf8(send(&app, get("/play")).await.body).unwrap();
-    assert!(new.contains("href=\"/play/rules\""), "/play links the index");
+    assert!(
+        new.contains("href=\"/play/rules\""),
+        "/play links the index"
+    );
 }
 
 #[actix_web::test]
@@ -100,7 +103,10 @@ async fn each_page_is_the_presets_lesson_for_its_audience_with_citations_and_boa
             .await
             .json();
             let title = escaped(lesson["title"].as_str().unwrap());
-            assert!(page.contains(&format!("<h1>Zohn Ahl: {title}</h1>")), "{path}");
+            assert!(
+                page.contains(&format!("<h1>Zohn Ahl: {title}</h1>")),
+                "{path}"
+            );
             assert!(
                 page.contains(&escaped(lesson["summary"]["text"].as_str().unwrap())),
                 "{path}: the summary"
@@ -160,11 +166,7 @@ async fn each_page_is_the_presets_lesson_for_its_audience_with_citations_and_boa
             assert!(page.contains(&img), "{path}: the board");
             let alt = values(&page, "alt");
             assert_eq!(alt.len(), 1);
-            assert_eq!(
-                alt[0],
-                escaped(&desc).replace('"', "&quot;"),
-                "{path}"
-            );
+            assert_eq!(alt[0], escaped(&desc).replace('"', "&quot;"), "{path}");
             assert!(page.contains("not been reviewed by Kiowa educators"));
             // Only this origin is loaded; other addresses are the sources'.
             for src in values(&page, "src") {
@@ -261,11 +263,20 @@ async fn a_printed_page_names_where_to_report_a_correction() {
     let app = crate::common::spawn_server_with(move || {
         zohn_ahl::http::app(service.clone()).app_data(actix_web::web::Data::new(contact.clone()))
     });
-    let page = html(&send(&app, get("/play/rules/boxed?audience=young")).await, 200);
+    let page = html(
+        &send(&app, get("/play/rules/boxed?audience=young")).await,
+        200,
+    );
     let link = values(&page, "href")
         .into_iter()
         .find(|h| h.starts_with("mailto:"))
         .unwrap();
-    assert!(link.starts_with("mailto:curator@museum.example?subject="), "{link}");
-    assert!(page.contains(">curator@museum.example</a>."), "the address, written out");
+    assert!(
+        link.starts_with("mailto:curator@museum.example?subject="),
+        "{link}"
+    );
+    assert!(
+        page.contains(">curator@museum.example</a>."),
+        "the address, written out"
+    );
 }

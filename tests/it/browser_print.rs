@@ -148,6 +148,24 @@ fn regression_the_print_test_passed_without_a_browser() {
 )]
 async fn every_rules_page_prints_on_at_most_two_sheets_of_a4_and_of_letter_with_its_board() {
     let session = start().await;
+    // The index and one page as they look on screen, for a reader of the
+    // test's output (in the target's tmp directory).
+    for (path, name) in [
+        ("/play/rules", "rules-index.png"),
+        ("/play/rules/composite?audience=general", "rules-page.png"),
+    ] {
+        session
+            .client
+            .goto(&format!("{}{path}", session.base))
+            .await
+            .unwrap();
+        let png = session.client.screenshot().await.unwrap();
+        std::fs::write(
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
+            png,
+        )
+        .unwrap();
+    }
     let mut report = String::from("pages printed (preset, audience: A4, Letter)\n");
     let mut failures = Vec::new();
     for preset in PRESETS {

@@ -220,7 +220,12 @@ async fn rules_page(
     page(
         StatusCode::OK,
         HTML,
-        rules_html(preset, audience, paper, contact.as_ref().map(|c| c.get_ref())),
+        rules_html(
+            preset,
+            audience,
+            paper,
+            contact.as_ref().map(|c| c.get_ref()),
+        ),
     )
 }
 
@@ -262,9 +267,12 @@ fn review_notice(contact: Option<&CorrectionsContact>) -> String {
         |c| {
             // On paper the address is all a reader has: an email address
             // without its subject, or the web address.
-            let shown = c.as_str().strip_prefix("mailto:").map_or(c.as_str(), |mail| {
-                mail.split_once('?').map_or(mail, |(to, _)| to)
-            });
+            let shown = c
+                .as_str()
+                .strip_prefix("mailto:")
+                .map_or(c.as_str(), |mail| {
+                    mail.split_once('?').map_or(mail, |(to, _)| to)
+                });
             format!(
                 "Report a correction, naming the sentence and the source it cites, to \
                  <a href=\"{}\">{}</a>.",

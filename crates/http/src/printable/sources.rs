@@ -133,8 +133,7 @@ fn labels(sources: &[Source]) -> BTreeMap<String, String> {
     labels
 }
 
-static LABELS: LazyLock<BTreeMap<String, String>> =
-    LazyLock::new(|| labels(&catalogue().sources));
+static LABELS: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| labels(&catalogue().sources));
 
 /// The short label of the source with this id (its id if the bibliography
 /// has no such source).
@@ -219,11 +218,13 @@ fn reference(csl: &Map<String, Value>) -> String {
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|a| match (a.get("family"), a.get("given"), a.get("literal")) {
-            (Some(Value::String(f)), Some(Value::String(g)), _) => Some(format!("{f}, {g}")),
-            (Some(Value::String(f)), _, _) | (_, _, Some(Value::String(f))) => Some(f.clone()),
-            _ => None,
-        })
+        .filter_map(
+            |a| match (a.get("family"), a.get("given"), a.get("literal")) {
+                (Some(Value::String(f)), Some(Value::String(g)), _) => Some(format!("{f}, {g}")),
+                (Some(Value::String(f)), _, _) | (_, _, Some(Value::String(f))) => Some(f.clone()),
+                _ => None,
+            },
+        )
         .collect();
     if !authors.is_empty() {
         parts.push(text(&authors.join("; ")));
@@ -254,7 +255,9 @@ fn reference(csl: &Map<String, Value>) -> String {
         parts.push(format!("{} edition", text(e)));
     }
     match (string(csl, "publisher-place"), string(csl, "publisher")) {
-        (Some(place), Some(publisher)) => parts.push(format!("{}: {}", text(place), text(publisher))),
+        (Some(place), Some(publisher)) => {
+            parts.push(format!("{}: {}", text(place), text(publisher)))
+        }
         (None, Some(publisher)) => parts.push(text(publisher)),
         _ => {}
     }
