@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use fantoccini::wd::{PrintConfiguration, PrintMargins, PrintSize};
 use serde_json::json;
 
-use crate::browser::{Session, js, start, until};
+use crate::browser::{Session, fetch_json, js, save, start, until};
 
 const PRESETS: [&str; 5] = ["composite", "culin1898", "ludii", "a4", "boxed"];
 const AUDIENCES: [&str; 3] = ["young", "general", "scholar"];
@@ -159,12 +159,7 @@ async fn every_rules_page_prints_on_at_most_two_sheets_of_a4_and_of_letter_with_
             .goto(&format!("{}{path}", session.base))
             .await
             .unwrap();
-        let png = session.client.screenshot().await.unwrap();
-        std::fs::write(
-            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
-            png,
-        )
-        .unwrap();
+        save(name, &session.client.screenshot().await.unwrap());
     }
     let mut report = String::from("pages printed (preset, audience: A4, Letter)\n");
     let mut failures = Vec::new();
@@ -245,5 +240,60 @@ async fn every_rules_page_prints_on_at_most_two_sheets_of_a4_and_of_letter_with_
         failures.join("\n")
     );
     session.client.close().await.unwrap();
+    session.handle.stop(true).await;
+}
+
+/// A source printed under one label and shown on the lesson page under
+/// another would send a reader looking for the wrong book: the printed
+/// list's labels are the ones the lesson page's script gives
+/// (`assets/play/sources.js`), for every source a scholar's page cites.
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn the_printed_sources_carry_the_lesson_pages_labels() {
+    let session = start().await;
+    let client = &session.client;
+    client
+        .goto(&format!("{}/play", session.base))
+        .await
+        .unwrap();
+    let game = fetch_json(client, "POST", "/v1/games", Some(json!({}))).await;
+    let id = game["id"].as_str().unwrap();
+    client
+        .goto(&format!("{}/play/{id}", session.base))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the lesson page's labels",
+        "return !!window.zohnAhl && Object.keys(window.zohnAhl.labels()).length > 0",
+    )
+    .await;
+    let labels = js(client, "return window.zohnAhl.labels()").await;
+    let mut compared = 0;
+    for preset in PRESETS {
+        client
+            .goto(&format!(
+                "{}/play/rules/{preset}?audience=scholar",
+                session.base
+            ))
+            .await
+            .unwrap();
+        let printed = js(
+            client,
+            "return [...document.querySelectorAll('ol.sources li')].map(li => \
+             [li.dataset.source, li.querySelector('b').textContent])",
+        )
+        .await;
+        for entry in printed.as_array().unwrap() {
+            let source = entry[0].as_str().unwrap();
+            assert_eq!(entry[1], labels[source], "{preset}: {source}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 20, "{compared} labels compared");
+    session.client.clone().close().await.unwrap();
     session.handle.stop(true).await;
 }

@@ -86,9 +86,10 @@ fn short_title(csl: &Map<String, Value>) -> String {
 /// Every source's label, as a short citation reads: who and the year, or,
 /// for a source without a year, who and a short title; a short title added
 /// where that does not tell two sources apart, and the source's id where
-/// even that does not. The same rule as the lesson page's (`game.js`,
-/// `sourceLabels`), over the same bibliography, so a source reads alike on
-/// screen and on paper.
+/// even that does not. The same rule as the lesson page's
+/// (`assets/play/sources.js`, `sourceLabels`), over the same bibliography,
+/// so a source reads alike on screen and on paper (`browser_print` compares
+/// them).
 fn labels(sources: &[Source]) -> BTreeMap<String, String> {
     let mut labels: BTreeMap<String, String> = sources
         .iter()
@@ -197,8 +198,9 @@ impl Cited {
                 .map_or_else(|| text(id), |s| reference(&s.csl));
             let _ = writeln!(
                 out,
-                "<li id=\"source-{}\"><b>{}</b>: {reference}</li>",
+                "<li id=\"source-{}\" data-source=\"{}\"><b>{}</b>: {reference}</li>",
                 i + 1,
+                attr(id),
                 text(label(id)),
             );
         }
