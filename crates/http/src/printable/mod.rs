@@ -43,6 +43,7 @@ enum Paper {
 }
 
 impl Paper {
+    /// Both sheets.
     const ALL: [Self; 2] = [Self::A4, Self::Letter];
 
     /// Its name in the query.
@@ -170,6 +171,8 @@ struct RulesQuery {
 }
 
 impl RulesQuery {
+    /// The values of `audience` and `paper` in the request's query (the
+    /// last of each where one is given twice); other parameters are left.
     fn of(req: &HttpRequest) -> Self {
         let mut out = Self {
             audience: None,

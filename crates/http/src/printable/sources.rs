@@ -21,6 +21,7 @@ pub(super) fn attr(s: &str) -> String {
     html_escape::encode_double_quoted_attribute(s).into_owned()
 }
 
+/// A CSL field's text, trimmed, where it has any.
 fn string<'a>(csl: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
     csl.get(field)
         .and_then(Value::as_str)
@@ -134,6 +135,7 @@ fn labels(sources: &[Source]) -> BTreeMap<String, String> {
     labels
 }
 
+/// Every source's label, made once.
 static LABELS: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| labels(&catalogue().sources));
 
 /// The short label of the source with this id (its id if the bibliography
@@ -146,6 +148,7 @@ fn label(id: &str) -> &str {
 /// them.
 #[derive(Default)]
 pub(super) struct Cited {
+    /// Each cited source's id, in the order of its first citation.
     ids: Vec<String>,
 }
 
@@ -316,7 +319,7 @@ mod tests {
             "id": "x", "title": "A <b> & C", "author": [{"family": "Doe", "given": "J."}],
             "issued": {"date-parts": [[1900]]}, "URL": "https://example.org/?a=1&b=\"2\""
         }))
-        .unwrap();
+        .expect("a CSL item");
         assert_eq!(
             reference(&csl),
             "Doe, J. 1900. <cite>A &lt;b&gt; &amp; C</cite>. <a class=\"url\" \
