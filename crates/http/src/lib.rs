@@ -29,6 +29,7 @@ mod log;
 mod moves;
 pub mod odds;
 mod play;
+mod printable;
 pub mod problem;
 mod rate;
 mod recap;

@@ -31,6 +31,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/play.css"),
     ),
     (
+        "print.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../assets/play/print.css"),
+    ),
+    (
         "new.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/new.js"),
@@ -77,7 +82,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn page(
+/// An answer of the pages: `body` with its type and the pages' headers
+/// (the Content-Security-Policy, no sniffing, no referrer, revalidated).
+pub(super) fn page(
     status: actix_web::http::StatusCode,
     content_type: &str,
     body: impl actix_web::body::MessageBody + 'static,
@@ -91,7 +98,8 @@ fn page(
         .body(body)
 }
 
-const HTML: &str = "text/html; charset=utf-8";
+/// The pages' content type.
+pub(super) const HTML: &str = "text/html; charset=utf-8";
 
 const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
 
@@ -300,5 +308,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/", web::get().to(new_game))
         .route("/play/assets/{name}", web::get().to(asset))
         .route("/play/qr", web::post().to(qr))
+        .configure(super::printable::routes)
         .route("/play/{id}", web::get().to(game_page));
 }

@@ -54,7 +54,7 @@ pub use chart::{
     CHART_HEIGHT, CHART_WIDTH, ChanceChart, ChartMove, ChartResult, chances_description,
     chances_svg,
 };
-pub use draw::{empty_svg, game_svg};
+pub use draw::{empty_svg, empty_words, game_svg};
 pub use layout::{HEIGHT, WIDTH};
 pub use palette::{Contrast, contrasts};
 pub use qr::{QrTooLong, qr_svg};

@@ -296,6 +296,14 @@ pub fn game_svg(table: &Table, state: &GameState, names: &Names<'_>) -> String {
     doc.add(awls(board, &layout, state)).to_string()
 }
 
+/// The empty board's picture in words: the `<title>` and the `<desc>`
+/// that [`empty_svg`] holds, for a page that shows the picture with its
+/// description as the text alternative.
+#[must_use]
+pub fn empty_words(board: Board) -> (String, String) {
+    (describe::empty_title(board), describe::empty_desc(board))
+}
+
 /// The empty board with both sides' numberings, for a ruleset's lesson.
 #[must_use]
 pub fn empty_svg(board: Board) -> String {
