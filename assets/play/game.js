@@ -68,7 +68,10 @@
   // resumed feed sends only the moves missed, not whose turn it is now.
   let resyncTimer = null;
   function setConnected(on) {
-    clearTimeout(resyncTimer);
+    if (on) {
+      clearTimeout(resyncTimer);
+      resyncTimer = null;
+    }
     if (on === connected) return;
     connected = on;
     $("connection").textContent = on ? "" : "Reconnecting to the game…";
@@ -76,15 +79,15 @@
     document.body.dataset.connection = on ? "live" : "lost";
     updateControls();
   }
+  // One subscription afresh per 4 s of silence at most: the feed's own
+  // errors come every 2 s while the server is away and must not put it off.
   function connectionLost() {
-    const was = connected;
     setConnected(false);
-    if (was || !resyncTimer) {
-      resyncTimer = setTimeout(() => {
-        resyncTimer = null;
-        if (!connected && !gone) subscribe();
-      }, 4000);
-    }
+    if (resyncTimer) return;
+    resyncTimer = setTimeout(() => {
+      resyncTimer = null;
+      if (!connected && !gone) subscribe();
+    }, 4000);
   }
   window.addEventListener("online", () => {
     if (!connected && !gone) subscribe();
