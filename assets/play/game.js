@@ -202,11 +202,13 @@
     const board = $("board");
     let src;
     let shows;
+    // Big screen: the track alone, with numbers for the back of the room.
+    const big = document.documentElement.classList.contains("big");
     if (game.status !== "finished" && lastN > 0 && lastN >= game.throws) {
-      src = api + "/moves/" + lastN + "/board.svg";
+      src = api + "/moves/" + lastN + "/board.svg" + (big ? "?view=projector" : "");
       shows = "move";
     } else {
-      src = api + "/board.svg?v=" + game.version;
+      src = api + "/board.svg?v=" + game.version + (big ? "&view=projector" : "");
       shows = game.status === "finished" ? "final" : "game";
     }
     if (board.getAttribute("src") !== src) board.setAttribute("src", src);
@@ -558,6 +560,7 @@
     if (on) fragment.set("big", "1");
     else fragment.delete("big");
     saveFragment();
+    drawBoard();
   }
   $("big").addEventListener("click", () => setBig(!document.documentElement.classList.contains("big")));
 

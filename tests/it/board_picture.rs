@@ -746,3 +746,53 @@ fn a_long_name_is_wrapped_in_the_panel_not_cut() {
     assert!(text_of(&doc, "title").contains(long));
     keep("board-long-name.png", &picture::png(&svg).unwrap());
 }
+
+/// A teacher's trial: on the projector the board was 65 % of the width
+/// with space numbers about 15 px high. The projector's view is the track
+/// alone (the page beside it tells whose turn it is and the counters),
+/// 1010 x 900, its numbers 27 units high: 28 px and more when it is shown
+/// 940 px high. Every number lies inside the picture, on both boards.
+#[test]
+fn regression_the_projector_board_had_numbers_too_small_for_the_back_row() {
+    for preset in [Preset::Composite, Preset::A4] {
+        let table = table(preset);
+        let state = played(&table, "projector", 7);
+        let names = Names::sides("Hawks", "Foxes");
+        let svg = picture::game_svg_in(&table, &state, &names, picture::BoardView::Projector);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let root = doc.root_element();
+        assert_eq!(root.attribute("data-view"), Some("projector"));
+        assert_eq!(root.attribute("viewBox"), Some("0 0 1010 900"));
+        let numbers: Vec<_> = doc
+            .descendants()
+            .filter(|n| {
+                n.has_tag_name("text")
+                    && n.parent()
+                        .and_then(|p| p.attribute("class"))
+                        .is_some_and(|c| c.contains("numbers"))
+            })
+            .collect();
+        assert_eq!(numbers.len(), 2 * usize::from(table.options().board.len()));
+        for n in &numbers {
+            assert_eq!(n.attribute("font-size"), Some("27"));
+            let x: f64 = n.attribute("x").unwrap().parse().unwrap();
+            let y: f64 = n.attribute("y").unwrap().parse().unwrap();
+            assert!(
+                (20.0..990.0).contains(&x) && (27.0..900.0).contains(&y),
+                "{preset:?}: a number at {x}, {y}"
+            );
+        }
+        // The full view is unchanged by it: its numbers stay as they were.
+        let full = picture::game_svg(&table, &state, &names);
+        assert!(full.contains("viewBox=\"0 0 1440 900\"") && !full.contains("data-view"));
+        let png = picture::png(&svg).unwrap();
+        let image = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+        assert_eq!((image.width(), image.height()), (1010, 900));
+        std::fs::write(
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("board-projector-{preset:?}.png")),
+            png,
+        )
+        .unwrap();
+    }
+}

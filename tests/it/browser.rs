@@ -793,7 +793,18 @@ async fn board_shown(client: &Client) -> Value {
 /// throw it was.
 async fn assert_final_board(client: &Client, id: &str, game: &Value, what: &str) {
     let version = &game["version"];
-    let expected = format!("/v1/games/{id}/board.svg?v={version}");
+    // On the big screen, the projector's view of the same board.
+    let big = js(
+        client,
+        "return document.documentElement.classList.contains('big')",
+    )
+    .await;
+    let view = if big == json!(true) {
+        "&view=projector"
+    } else {
+        ""
+    };
+    let expected = format!("/v1/games/{id}/board.svg?v={version}{view}");
     until(
         client,
         &format!("{what}: the board is {expected}"),

@@ -216,6 +216,33 @@ async fn regression_the_pages_overflowed_a_phone_and_hid_the_throw_button_on_a_t
             board[1] < throw[1],
             "{name}: the board above the throw button"
         );
+        if width >= 1920 {
+            // The projector: the board's own view fills the height, and its
+            // space numbers are 28 px or more (the trial measured 15 px).
+            let numbers = client
+                .execute_async(
+                    "const done = arguments[arguments.length - 1];
+                     const b = document.getElementById('board');
+                     fetch(b.getAttribute('src')).then(r => r.text()).then(t => {
+                       const svg = new DOMParser().parseFromString(t, 'image/svg+xml');
+                       const size = Number(svg.querySelector('.numbers text').getAttribute('font-size'));
+                       const box = svg.documentElement.viewBox.baseVal;
+                       done([size * b.clientHeight / box.height, b.clientHeight, svg.documentElement.dataset.view || '']);
+                     });",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(numbers[2], json!("projector"), "{numbers}");
+            assert!(
+                numbers[0].as_f64().unwrap() >= 28.0,
+                "{name}: the numbers' size: {numbers}"
+            );
+            assert!(
+                numbers[1].as_f64().unwrap() >= 0.85 * h,
+                "{name}: the board's height: {numbers}"
+            );
+        }
         // The names wrap inside the page and are isolated (<bdi>).
         let names = js(
             client,

@@ -1045,6 +1045,12 @@ export interface components {
          */
         BoardFormat: "svg" | "png";
         /**
+         * @description Which view of the board a picture shows: `full` (the track and the panel beside it) or `projector` (the track alone, with larger space numbers).
+         * @example full
+         * @enum {string}
+         */
+        BoardView: "full" | "projector";
+        /**
          * @description Why a move's chances are `null`.
          * @enum {string}
          */
@@ -4664,7 +4670,17 @@ export interface operations {
     };
     get_board_png: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
+            };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
                 "If-None-Match"?: string;
@@ -4701,7 +4717,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id */
+            /** @description Malformed id or unknown view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4790,7 +4806,17 @@ export interface operations {
     };
     head_board_png: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
+            };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
                 "If-None-Match"?: string;
@@ -4825,7 +4851,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id */
+            /** @description Malformed id or unknown view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4865,6 +4891,15 @@ export interface operations {
                  *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -4902,7 +4937,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id or unknown format */
+            /** @description Malformed id, unknown format or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4999,6 +5034,15 @@ export interface operations {
                  *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -5034,7 +5078,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id or unknown format */
+            /** @description Malformed id, unknown format or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6975,7 +7019,17 @@ export interface operations {
     };
     get_move_board_png: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
+            };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
                 "If-None-Match"?: string;
@@ -7014,7 +7068,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id or move number */
+            /** @description Malformed id, move number or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,7 +7157,17 @@ export interface operations {
     };
     head_move_board_png: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
+            };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
                 "If-None-Match"?: string;
@@ -7140,7 +7204,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id or move number */
+            /** @description Malformed id, move number or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7180,6 +7244,15 @@ export interface operations {
                  *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -7219,7 +7292,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id, move number or format */
+            /** @description Malformed id, move number, format or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7316,6 +7389,15 @@ export interface operations {
                  *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -7353,7 +7435,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed id, move number or format */
+            /** @description Malformed id, move number, format or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10807,7 +10889,17 @@ export interface operations {
     };
     get_ruleset_board_png: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
+            };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
                 "If-None-Match"?: string;
@@ -10843,6 +10935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unknown view */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description No such preset */
             404: {
@@ -10908,7 +11009,17 @@ export interface operations {
     };
     head_ruleset_board_png: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
+            };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
                 "If-None-Match"?: string;
@@ -10939,6 +11050,13 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The picture's ETag */
                     ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown view */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10976,6 +11094,15 @@ export interface operations {
                  *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -11013,7 +11140,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown format */
+            /** @description Unknown format or view */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11110,6 +11237,15 @@ export interface operations {
                  *     900 pixels), answered with that media type.
                  */
                 format?: components["schemas"]["BoardFormat"];
+                /**
+                 * @description `full` (default): the track and, beside it, the panel (the sides,
+                 *     their awls and counters, the key), 1440 × 900. `projector`: the
+                 *     track alone, 1010 × 900, with space numbers half as large again, for
+                 *     a page that shows whose turn it is beside the board (the lesson
+                 *     page's big screen): they are 28 pixels and more when the board is
+                 *     shown 1,000 pixels high.
+                 */
+                view?: components["schemas"]["BoardView"];
             };
             header?: {
                 /** @description The ETag of a picture already held: 304 while the picture is the same */
@@ -11145,7 +11281,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown format */
+            /** @description Unknown format or view */
             400: {
                 headers: {
                     [name: string]: unknown;

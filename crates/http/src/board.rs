@@ -113,6 +113,34 @@ impl BoardQuery {
     }
 }
 
+/// Which view of the board is asked for.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ViewQuery {
+    /// `full` (default): the track and, beside it, the panel (the sides,
+    /// their awls and counters, the key), 1440 × 900. `projector`: the
+    /// track alone, 1010 × 900, with space numbers half as large again, for
+    /// a page that shows whose turn it is beside the board (the lesson
+    /// page's big screen): they are 28 pixels and more when the board is
+    /// shown 1,000 pixels high.
+    #[param(value_type = Option<super::schema::BoardViewName>)]
+    view: Option<String>,
+}
+
+impl ViewQuery {
+    fn view(&self) -> Result<picture::BoardView, ApiError> {
+        match self.view.as_deref() {
+            None => Ok(picture::BoardView::Full),
+            Some(key) => picture::BoardView::parse(key).ok_or_else(|| {
+                ApiError::field(
+                    "#/query/view",
+                    format!("must be one of: full, projector (got {:?})", echo(key)),
+                )
+            }),
+        }
+    }
+}
+
 /// A picture's answers in `media`: 200 with it, or 304 while the client
 /// holds it (its `ETag` and `Cache-Control` in both).
 fn picture_answers(media: &str) -> BTreeMap<String, RefOr<Response>> {
@@ -224,10 +252,11 @@ pub(super) async fn answer(
         GameIdPath,
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
         BoardQuery,
+        ViewQuery,
     ),
     responses(
         SvgPicture,
-        (status = 400, description = "Malformed id or unknown format", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, unknown format or view", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -236,10 +265,11 @@ pub async fn get_board(
     service: web::Data<Service>,
     GameIdPath(id): GameIdPath,
     query: web::Query<BoardQuery>,
+    view: web::Query<ViewQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let format = query.format()?;
-    answer(&req, game_board(&service, id).await?, format).await
+    answer(&req, game_board(&service, id, view.view()?).await?, format).await
 }
 
 /// Draw a game's board now, as PNG.
@@ -252,10 +282,11 @@ pub async fn get_board(
     params(
         GameIdPath,
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        ViewQuery,
     ),
     responses(
         PngPicture,
-        (status = 400, description = "Malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id or unknown view", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -263,16 +294,32 @@ pub async fn get_board(
 pub async fn get_board_png(
     service: web::Data<Service>,
     GameIdPath(id): GameIdPath,
+    view: web::Query<ViewQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    answer(&req, game_board(&service, id).await?, BoardFormat::Png).await
+    let view = view.view()?;
+    answer(
+        &req,
+        game_board(&service, id, view).await?,
+        BoardFormat::Png,
+    )
+    .await
 }
 
 /// The SVG of game `id`'s board now.
-async fn game_board(service: &Service, id: GameId) -> Result<String, ApiError> {
+async fn game_board(
+    service: &Service,
+    id: GameId,
+    view: picture::BoardView,
+) -> Result<String, ApiError> {
     let game = service.game(id).await?;
     let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
-    Ok(picture::game_svg(&table, &game.state, &names(&game.setup)))
+    Ok(picture::game_svg_in(
+        &table,
+        &game.state,
+        &names(&game.setup),
+        view,
+    ))
 }
 
 /// Draw a game's board as a move left it, as SVG.
@@ -289,10 +336,11 @@ async fn game_board(service: &Service, id: GameId) -> Result<String, ApiError> {
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
         BoardQuery,
+        ViewQuery,
     ),
     responses(
         SvgPicture,
-        (status = 400, description = "Malformed id, move number or format", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, move number, format or view", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -302,10 +350,16 @@ pub async fn get_move_board(
     GameIdPath(id): GameIdPath,
     MoveNumber(n): MoveNumber,
     query: web::Query<BoardQuery>,
+    view: web::Query<ViewQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let format = query.format()?;
-    answer(&req, move_board(&service, id, n).await?, format).await
+    answer(
+        &req,
+        move_board(&service, id, n, view.view()?).await?,
+        format,
+    )
+    .await
 }
 
 /// Draw a game's board as a move left it, as PNG.
@@ -319,10 +373,11 @@ pub async fn get_move_board(
         GameIdPath,
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        ViewQuery,
     ),
     responses(
         PngPicture,
-        (status = 400, description = "Malformed id or move number", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed id, move number or view", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or move", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -331,20 +386,33 @@ pub async fn get_move_board_png(
     service: web::Data<Service>,
     GameIdPath(id): GameIdPath,
     MoveNumber(n): MoveNumber,
+    view: web::Query<ViewQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    answer(&req, move_board(&service, id, n).await?, BoardFormat::Png).await
+    let view = view.view()?;
+    answer(
+        &req,
+        move_board(&service, id, n, view).await?,
+        BoardFormat::Png,
+    )
+    .await
 }
 
 /// The SVG of game `id`'s board as move `n` left it.
-async fn move_board(service: &Service, id: GameId, n: u32) -> Result<String, ApiError> {
+async fn move_board(
+    service: &Service,
+    id: GameId,
+    n: u32,
+    view: picture::BoardView,
+) -> Result<String, ApiError> {
     let record = service.move_record(id, n).await?;
     let game = service.game(id).await?;
     let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
-    Ok(picture::game_svg(
+    Ok(picture::game_svg_in(
         &table,
         &record.state,
         &names(&game.setup),
+        view,
     ))
 }
 
@@ -364,10 +432,11 @@ async fn move_board(service: &Service, id: GameId, n: u32) -> Result<String, Api
         ("preset" = zohn_ahl_rules::Preset, Path, description = "The preset"),
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
         BoardQuery,
+        ViewQuery,
     ),
     responses(
         SvgPicture,
-        (status = 400, description = "Unknown format", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Unknown format or view", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -375,10 +444,11 @@ async fn move_board(service: &Service, id: GameId, n: u32) -> Result<String, Api
 pub async fn get_ruleset_board(
     PresetPath(preset): PresetPath,
     query: web::Query<BoardQuery>,
+    view: web::Query<ViewQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let format = query.format()?;
-    let svg = picture::empty_svg(preset.options().board);
+    let svg = picture::empty_svg_in(preset.options().board, view.view()?);
     answer(&req, svg, format).await
 }
 
@@ -392,18 +462,21 @@ pub async fn get_ruleset_board(
     params(
         ("preset" = zohn_ahl_rules::Preset, Path, description = "The preset"),
         ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        ViewQuery,
     ),
     responses(
         PngPicture,
+        (status = 400, description = "Unknown view", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such preset", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/rulesets/{preset}/board.png")]
 pub async fn get_ruleset_board_png(
     PresetPath(preset): PresetPath,
+    view: web::Query<ViewQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let svg = picture::empty_svg(preset.options().board);
+    let svg = picture::empty_svg_in(preset.options().board, view.view()?);
     answer(&req, svg, BoardFormat::Png).await
 }
 

@@ -28,6 +28,17 @@ macro_rules! enum_schema {
     };
 }
 
+/// The name of a board picture's view ([`zohn_ahl_picture::BoardView::key`]);
+/// documentation only, the value is sent as a string.
+pub struct BoardViewName;
+
+enum_schema!(
+    BoardViewName,
+    "BoardView",
+    &zohn_ahl_picture::BoardView::ALL.map(zohn_ahl_picture::BoardView::key),
+    "Which view of the board a picture shows: `full` (the track and the panel beside it) or `projector` (the track alone, with larger space numbers)."
+);
+
 /// The name of what is drawn at a space, as a side sees it
 /// ([`Feature::key`]); documentation only, the value is sent as a string.
 pub struct FeatureName;

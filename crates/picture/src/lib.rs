@@ -54,7 +54,9 @@ pub use chart::{
     CHART_HEIGHT, CHART_WIDTH, ChanceChart, ChartMove, ChartResult, chances_description,
     chances_svg,
 };
-pub use draw::{empty_svg, empty_words, game_svg};
+pub use draw::{
+    BoardView, PROJECTOR_WIDTH, empty_svg, empty_svg_in, empty_words, game_svg, game_svg_in,
+};
 pub use layout::{HEIGHT, WIDTH};
 pub use palette::{Contrast, contrasts};
 pub use qr::{QrTooLong, qr_svg};

@@ -147,18 +147,70 @@ pub(super) fn capitalised(word: &str) -> String {
         .unwrap_or_default()
 }
 
+/// How much of the board a picture shows, and how large its numbers are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoardView {
+    /// The whole picture: the track and, beside it, the panel (the sides,
+    /// their awls and counters, the key), with numbers for a screen.
+    #[default]
+    Full,
+    /// The track alone, cropped to it, with space numbers half as large
+    /// again: for a projector, where the page beside the board says whose
+    /// turn it is and the counters, and the numbers must carry to the back
+    /// of a classroom (28 pixels and more at 1920 x 1080).
+    Projector,
+}
+
+impl BoardView {
+    /// Every view.
+    pub const ALL: [BoardView; 2] = [BoardView::Full, BoardView::Projector];
+
+    /// The view's name in the API (`full`, `projector`).
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            BoardView::Full => "full",
+            BoardView::Projector => "projector",
+        }
+    }
+
+    /// The view named `key`.
+    #[must_use]
+    pub fn parse(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.key() == key)
+    }
+
+    /// The picture's width: the projector's ends before the panel.
+    #[must_use]
+    pub const fn width(self) -> u32 {
+        match self {
+            BoardView::Full => WIDTH,
+            BoardView::Projector => PROJECTOR_WIDTH,
+        }
+    }
+}
+
+/// The projector view's width: the track, its labels and its arrows, the
+/// panel left out.
+pub const PROJECTOR_WIDTH: u32 = 1010;
+
 /// The picture's frame: root element, title, desc, ground, track, features,
 /// spaces, direction arrows and the panel.
-pub(super) fn frame(board: Board, title: &str, desc: &str) -> (Document, Layout) {
+pub(super) fn frame(board: Board, title: &str, desc: &str, view: BoardView) -> (Document, Layout) {
     let layout = Layout::of(board);
     let mut features = Group::new().set("id", "features");
     for gap in &layout.gaps {
         features = features.add(feature(board, gap));
     }
-    let doc = Document::new()
-        .set("width", WIDTH)
+    let width = view.width();
+    let mut doc = Document::new();
+    if view != BoardView::Full {
+        doc = doc.set("data-view", view.key());
+    }
+    let doc = doc
+        .set("width", width)
         .set("height", HEIGHT)
-        .set("viewBox", format!("0 0 {WIDTH} {HEIGHT}"))
+        .set("viewBox", format!("0 0 {width} {HEIGHT}"))
         .set("role", "img")
         .set("aria-labelledby", "board-title board-desc")
         .set("font-family", FONT)
@@ -184,7 +236,7 @@ pub(super) fn frame(board: Board, title: &str, desc: &str) -> (Document, Layout)
         )
         .add(track(board, &layout))
         .add(features)
-        .add(spaces(board, &layout))
+        .add(spaces(board, &layout, view))
         .add(direction(board, &layout, Side::A))
         .add(direction(board, &layout, Side::B))
         .add(panel(board));
@@ -196,10 +248,16 @@ pub(super) fn frame(board: Board, title: &str, desc: &str) -> (Document, Layout)
 /// function: the same arguments always give the same bytes.
 #[must_use]
 pub fn game_svg(table: &Table, state: &GameState, names: &Names<'_>) -> String {
+    game_svg_in(table, state, names, BoardView::Full)
+}
+
+/// [`game_svg`] in `view`.
+#[must_use]
+pub fn game_svg_in(table: &Table, state: &GameState, names: &Names<'_>, view: BoardView) -> String {
     let board = table.options().board;
     let title = describe::game_title(table, state, names);
     let desc = describe::game_desc(table, state, names);
-    let (mut doc, layout) = frame(board, &title, &desc);
+    let (mut doc, layout) = frame(board, &title, &desc, view);
     doc = doc.set("data-throws", state.throws);
     doc = match state.outcome {
         Some(Outcome::Won { side }) => doc.set("data-winner", letter(side).to_lowercase()),
@@ -307,9 +365,15 @@ pub fn empty_words(board: Board) -> (String, String) {
 /// The empty board with both sides' numberings, for a ruleset's lesson.
 #[must_use]
 pub fn empty_svg(board: Board) -> String {
+    empty_svg_in(board, BoardView::Full)
+}
+
+/// [`empty_svg`] in `view`.
+#[must_use]
+pub fn empty_svg_in(board: Board, view: BoardView) -> String {
     let title = describe::empty_title(board);
     let desc = describe::empty_desc(board);
-    let (mut doc, _) = frame(board, &title, &desc);
+    let (mut doc, _) = frame(board, &title, &desc, view);
     let words = Words::of(board);
     doc = doc.add(stone(&[
         Line::new("Both counts", 30.0, true, colour::INK),

@@ -22,7 +22,7 @@ pub(super) fn space_class(layout: &Layout, p: u8) -> String {
 }
 
 /// The spaces, both numberings on each.
-pub(super) fn spaces(board: Board, layout: &Layout) -> Group {
+pub(super) fn spaces(board: Board, layout: &Layout, view: super::BoardView) -> Group {
     let len = board.len();
     let mut shapes = Group::new().set("id", "spaces");
     let mut numbers_a = Group::new()
@@ -33,9 +33,11 @@ pub(super) fn spaces(board: Board, layout: &Layout) -> Group {
         .set("id", "numbers-b")
         .set("class", "numbers numbers-b")
         .set("fill", colour::SIDE_B);
-    let (size, gap) = match board {
-        Board::Circle40 => (17.0, SPACE_RADIUS + 19.0),
-        Board::Square28 => (18.0, CELL / 2.0 + 17.0),
+    let (size, gap) = match (board, view) {
+        (Board::Circle40, super::BoardView::Full) => (17.0, SPACE_RADIUS + 19.0),
+        (Board::Square28, super::BoardView::Full) => (18.0, CELL / 2.0 + 17.0),
+        (Board::Circle40, super::BoardView::Projector) => (27.0, SPACE_RADIUS + 25.0),
+        (Board::Square28, super::BoardView::Projector) => (27.0, CELL / 2.0 + 22.0),
     };
     for p in 0..len {
         let spot = layout.spots[usize::from(p)];
