@@ -55,8 +55,7 @@
   }
 
   // A refusal in words for the person at this screen (refusals.js).
-  const refusalText = (res) =>
-    window.ZohnRefusal(res, game && game.to_throw ? sideName(game.to_throw.side) : "", refreshGame);
+  const refusalText = (res) => window.ZohnRefusal(res, refreshGame);
 
   // ---- the connection ------------------------------------------------------
   // Whether the page hears the game. A feed that fails, or a request that
@@ -117,6 +116,7 @@
     }
     $("detail").value = detail;
     const [a, b] = view.sides;
+    window.ZohnBidi.setNames([a.name, b.name]);
     // Names in <bdi>: a right-to-left name keeps the sentence around it in
     // its order. A name is an object in `parts`, the rest is text.
     const put = (el, parts) => el.replaceChildren(...parts.map((p) =>
@@ -179,7 +179,7 @@
     else if (!connected) note = "Reconnecting to the game: wait a moment before throwing.";
     $("seat-note").textContent = note;
     $("throw").disabled = !canThrow;
-    $("throw").hidden = watching;
+    $("throw").hidden = watching || over;
     $("report-send").disabled = !canReport;
     $("report").hidden = watching || (game && game.seated && !host && !game.sides_report_throws);
     $("stop").disabled = !canStop;
@@ -202,8 +202,9 @@
     const board = $("board");
     let src;
     let shows;
-    // Big screen: the track alone, with numbers for the back of the room.
-    const big = document.documentElement.classList.contains("big");
+    // Big screen: the track alone, with numbers for the back of the room;
+    // on a phone too, whose screen makes the full picture's numbers tiny.
+    const big = document.documentElement.classList.contains("big") || matchMedia("(max-width: 40rem)").matches;
     if (game.status !== "finished" && lastN > 0 && lastN >= game.throws) {
       src = api + "/moves/" + lastN + "/board.svg" + (big ? "?view=projector" : "");
       shows = "move";
@@ -236,13 +237,13 @@
     const segments = (narration && narration.segments) || [];
     if (!segments.length) return;
     stopShown = true;
-    $("latest").textContent = segments[0].text;
+    window.ZohnBidi.put($("latest"), segments[0].text);
     const li = document.createElement("li");
     li.className = "stop";
     for (const s of segments) {
       const p = document.createElement("p");
       p.className = "segment " + s.kind;
-      p.textContent = s.text;
+      window.ZohnBidi.put(p, s.text);
       p.append(citationLinks(s.citations));
       li.append(p);
     }
@@ -282,12 +283,12 @@
     li.value = m.n;
     const head = document.createElement("p");
     head.className = "caption";
-    head.textContent = caption(m);
+    window.ZohnBidi.put(head, caption(m));
     li.append(head);
     for (const s of (m.narration && m.narration.segments) || []) {
       const p = document.createElement("p");
       p.className = "segment " + s.kind;
-      p.textContent = s.text;
+      window.ZohnBidi.put(p, s.text);
       p.append(citationLinks(s.citations));
       li.append(p);
     }
@@ -304,7 +305,11 @@
       lastN = m.n;
       newest = m;
       drawBoard();
-      if (live) $("latest").textContent = caption(m);
+      // A refusal said before the game moved on no longer holds.
+      if (live) {
+        window.ZohnBidi.put($("latest"), caption(m));
+        showError("");
+      }
     }
     if (live && m.origin === "reported") fair.load();
   }
@@ -331,7 +336,7 @@
     // After a reload the caption line shows the newest move at once, not
     // only from the next move on.
     if (!live && newest && gen === generation) {
-      $("latest").textContent = caption(newest);
+      window.ZohnBidi.put($("latest"), caption(newest));
       endLine();
     }
   }

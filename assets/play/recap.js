@@ -15,7 +15,7 @@ window.ZohnRecap = (function () {
     summary.replaceChildren();
     for (const line of recap.summary || []) {
       const li = document.createElement("li");
-      li.textContent = line;
+      window.ZohnBidi.put(li, line);
       summary.append(li);
     }
     const questions = $("recap-questions");
@@ -23,12 +23,12 @@ window.ZohnRecap = (function () {
     for (const q of recap.questions || []) {
       const li = document.createElement("li");
       const p = document.createElement("p");
-      p.textContent = q.question;
+      window.ZohnBidi.put(p, q.question);
       const details = document.createElement("details");
       const label = document.createElement("summary");
       label.textContent = "Show the answer";
       const answer = document.createElement("p");
-      answer.textContent = q.answer;
+      window.ZohnBidi.put(answer, q.answer);
       details.append(label, answer);
       li.append(p, details);
       questions.append(li);

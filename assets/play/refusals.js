@@ -3,9 +3,9 @@
 // checked. The problem's own detail is for developers and shows only for
 // refusals a player cannot meet.
 "use strict";
-// `res`: the refused answer; `turn`: the name of the side to throw, if
-// known; `stale`: called when the page's game is behind the server's.
-window.ZohnRefusal = async function (res, turn, stale) {
+// `res`: the refused answer; `stale`: called when the page's game may be
+// behind the server's.
+window.ZohnRefusal = async function (res, stale) {
   let problem = {};
   try {
     problem = await res.json();
@@ -15,7 +15,11 @@ window.ZohnRefusal = async function (res, turn, stale) {
   const type = String(problem.type || "").replace(/^.*\/problems\//, "");
   switch (type) {
     case "not-your-seat":
-      return turn ? "Wait: it is not your turn. " + turn + " throw now." : "This link cannot throw now.";
+      // The page's idea of whose turn it is may be behind the game's (a
+      // teacher's trial: "Reds throw now" told to the Reds): read the game
+      // again rather than name a side.
+      stale();
+      return "Wait: it is not your turn now. Look at the board to see whose turn it is.";
     case "version-mismatch":
       stale();
       return "The game moved on before your throw arrived (someone else may have thrown first). Look at the board: throw again if it is still your turn.";

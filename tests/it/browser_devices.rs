@@ -175,6 +175,13 @@ async fn regression_the_pages_overflowed_a_phone_and_hid_the_throw_button_on_a_t
         css(client, "#create").await;
         let past = overflow(client).await;
         assert_eq!(past["past"], json!(0), "{name}: /play overflows: {past}");
+        // The printable rules' index and a page too.
+        for page in ["/play/rules", "/play/rules/a4?audience=young"] {
+            client.goto(&format!("{base}{page}")).await.unwrap();
+            css(client, "h1").await;
+            let past = overflow(client).await;
+            assert_eq!(past["past"], json!(0), "{name}: {page} overflows: {past}");
+        }
 
         client
             .goto(&format!(
@@ -263,10 +270,34 @@ async fn regression_the_pages_overflowed_a_phone_and_hid_the_throw_button_on_a_t
             &client.screenshot().await.unwrap(),
         );
     }
-    // A throw from the phone works like any other.
+    // A throw from the phone works like any other; a right-to-left name in
+    // the move's narration is isolated too (a teacher's trial: a number
+    // jumped in front of it in a recap question).
     viewport(client, 390, 844).await;
     client.goto(&format!("{base}/play/{id}")).await.unwrap();
     throw_and_see(client, 1).await;
+    let isolated = js(
+        client,
+        "return [...document.querySelectorAll('#moves li[data-n=\"1\"] bdi')].map(b => b.textContent)",
+    )
+    .await;
+    let text = js(
+        client,
+        "return document.querySelector('#moves li[data-n=\"1\"]').textContent",
+    )
+    .await;
+    // Wherever the move's words name that side (its turn may not have
+    // come yet), the name is isolated.
+    assert_eq!(
+        isolated
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| *n == rtl)
+            .count(),
+        text.as_str().unwrap().matches(rtl).count(),
+        "{isolated}: {text}"
+    );
 }
 
 /// Serve `service` on `addr` (a port just freed), in this test's runtime.

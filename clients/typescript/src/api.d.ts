@@ -4674,10 +4674,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -4810,10 +4810,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -4894,10 +4894,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -5037,10 +5037,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -7023,10 +7023,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -7161,10 +7161,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -7247,10 +7247,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -7392,10 +7392,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -10893,10 +10893,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -11013,10 +11013,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -11097,10 +11097,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };
@@ -11240,10 +11240,10 @@ export interface operations {
                 /**
                  * @description `full` (default): the track and, beside it, the panel (the sides,
                  *     their awls and counters, the key), 1440 × 900. `projector`: the
-                 *     track alone, 1010 × 900, with space numbers half as large again, for
-                 *     a page that shows whose turn it is beside the board (the lesson
-                 *     page's big screen): they are 28 pixels and more when the board is
-                 *     shown 1,000 pixels high.
+                 *     track alone, 1010 × 900, with space numbers 70 % larger, for a page
+                 *     that shows whose turn it is beside the board (the lesson page's big
+                 *     screen, and its phones): they are 28 pixels and more when the board
+                 *     is shown 870 pixels high.
                  */
                 view?: components["schemas"]["BoardView"];
             };

@@ -119,10 +119,10 @@ impl BoardQuery {
 pub struct ViewQuery {
     /// `full` (default): the track and, beside it, the panel (the sides,
     /// their awls and counters, the key), 1440 × 900. `projector`: the
-    /// track alone, 1010 × 900, with space numbers half as large again, for
-    /// a page that shows whose turn it is beside the board (the lesson
-    /// page's big screen): they are 28 pixels and more when the board is
-    /// shown 1,000 pixels high.
+    /// track alone, 1010 × 900, with space numbers 70 % larger, for a page
+    /// that shows whose turn it is beside the board (the lesson page's big
+    /// screen, and its phones): they are 28 pixels and more when the board
+    /// is shown 870 pixels high.
     #[param(value_type = Option<super::schema::BoardViewName>)]
     view: Option<String>,
 }

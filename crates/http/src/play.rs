@@ -66,6 +66,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/fairness.js"),
     ),
     (
+        "bidi.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/bidi.js"),
+    ),
+    (
         "early.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/early.js"),

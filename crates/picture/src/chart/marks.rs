@@ -42,12 +42,14 @@ pub(super) fn turning_mark(chart: &ChanceChart<'_>, k: usize) -> Option<Group> {
         );
     }
     let head = format!("Turning point: move {}", k + 1);
+    // The thrower's side's chance; its name is not said again, so that
+    // long names leave the line readable (a teacher's trial: squeezed to
+    // 6 px).
     let body = format!(
-        "{} {} {}: {} {} \u{2192} {}",
+        "{} {} {}: {} \u{2192} {}",
         m.player,
         chart.threw(),
         m.value,
-        chart.sides[i],
         chart.chance_label(m.chances.before[i]),
         chart.chance_label(m.chances.after[i])
     );

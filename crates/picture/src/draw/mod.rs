@@ -154,8 +154,8 @@ pub enum BoardView {
     /// their awls and counters, the key), with numbers for a screen.
     #[default]
     Full,
-    /// The track alone, cropped to it, with space numbers half as large
-    /// again: for a projector, where the page beside the board says whose
+    /// The track alone, cropped to it, with space numbers 70 % larger: for
+    /// a projector (or a phone), where the page beside the board says whose
     /// turn it is and the counters, and the numbers must carry to the back
     /// of a classroom (28 pixels and more at 1920 x 1080).
     Projector,

@@ -36,8 +36,8 @@ pub(super) fn spaces(board: Board, layout: &Layout, view: super::BoardView) -> G
     let (size, gap) = match (board, view) {
         (Board::Circle40, super::BoardView::Full) => (17.0, SPACE_RADIUS + 19.0),
         (Board::Square28, super::BoardView::Full) => (18.0, CELL / 2.0 + 17.0),
-        (Board::Circle40, super::BoardView::Projector) => (27.0, SPACE_RADIUS + 25.0),
-        (Board::Square28, super::BoardView::Projector) => (27.0, CELL / 2.0 + 22.0),
+        (Board::Circle40, super::BoardView::Projector) => (29.0, SPACE_RADIUS + 26.0),
+        (Board::Square28, super::BoardView::Projector) => (29.0, CELL / 2.0 + 23.0),
     };
     for p in 0..len {
         let spot = layout.spots[usize::from(p)];
