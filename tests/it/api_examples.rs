@@ -193,8 +193,7 @@ const UNKNOWN: &str = "00000000-0000-4000-8000-000000000000";
 
 /// Query parameters each with a value no operation takes: every operation
 /// that knows one of them refuses it (400); the others ignore them.
-const BAD_QUERY: &str =
-    "format=xml&audience=nobody&detail=nobody&limit=0&preset=monopoly&since=x&follow=x";
+const BAD_QUERY: &str = "format=xml&audience=nobody&detail=nobody&limit=0&preset=monopoly&since=x&follow=x&view=nowhere";
 
 /// `path` with its parameters filled in for a `status` refusal: unknown
 /// things for 404, malformed ones (and `BAD_QUERY`) for 400.

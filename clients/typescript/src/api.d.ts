@@ -3682,13 +3682,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
+                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
+                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3955,11 +3955,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T14:20:03.614Z",
-                     *       "updated_at": "2026-12-05T14:20:03.614Z",
+                     *       "created_at": "2026-12-05T14:55:03.269Z",
+                     *       "updated_at": "2026-12-05T14:55:03.269Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4022,9 +4022,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
-                     *         "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
-                     *         "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
+                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
+                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4267,11 +4267,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T14:20:03.614Z",
-                     *       "updated_at": "2026-12-05T14:20:03.847Z",
+                     *       "created_at": "2026-12-05T14:55:03.269Z",
+                     *       "updated_at": "2026-12-05T14:55:03.680Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4334,9 +4334,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
-                     *         "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
-                     *         "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
+                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
+                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
                      *       }
                      *     }
                      */
@@ -5885,13 +5885,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
+                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "6c4d4805-5d8c-44ad-92c6-2f934ef51d31"
+                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7485,7 +7485,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7762,7 +7762,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -8131,11 +8131,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T14:20:03.614Z",
-                     *         "updated_at": "2026-12-05T14:20:03.854Z",
+                     *         "created_at": "2026-12-05T14:55:03.269Z",
+                     *         "updated_at": "2026-12-05T14:55:03.703Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8194,9 +8194,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
-                     *           "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
-                     *           "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
+                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
+                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8629,11 +8629,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
+                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T14:20:03.614Z",
-                     *         "updated_at": "2026-12-05T14:20:03.847Z",
+                     *         "created_at": "2026-12-05T14:55:03.269Z",
+                     *         "updated_at": "2026-12-05T14:55:03.680Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8696,9 +8696,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31",
-                     *           "throws": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/throws",
-                     *           "moves": "/v1/games/6c4d4805-5d8c-44ad-92c6-2f934ef51d31/moves"
+                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
+                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
                      *         }
                      *       }
                      *     }
@@ -10942,6 +10942,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/query/view: must be one of: full, projector (got \"nowhere\")",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/query/view",
+                     *           "detail": "must be one of: full, projector (got \"nowhere\")"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
