@@ -1,34 +1,16 @@
 // Start a game: POST /v1/games, then open it (or, with seats, show the links,
 // each with a button that copies it and a QR code a tablet scans). A seated
-// game's links are kept in this browser (localStorage) and listed under
+// game's links are kept in this browser (seatlinks.js) and listed under
 // "Games started here", so that a reload does not lose them.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const form = $("new-game");
   const error = $("form-error");
-  const KEPT = "zohn-ahl.games"; // localStorage: the seated games started here
-  const KEPT_MAX = 30;
 
   function side(id) {
     const name = $(id).value.trim();
     return name ? { name } : undefined;
-  }
-
-  // The QR code of `link` (POST /play/qr: the link goes in the body, never
-  // in an address), put into `box` as inline SVG.
-  async function qrInto(box, link, label) {
-    try {
-      const res = await fetch("/play/qr", { method: "POST", headers: { "content-type": "text/plain" }, body: link });
-      if (!res.ok) return;
-      const doc = new DOMParser().parseFromString(await res.text(), "image/svg+xml");
-      const svg = document.importNode(doc.documentElement, true);
-      svg.setAttribute("aria-label", label);
-      svg.dataset.link = link;
-      box.replaceChildren(svg);
-    } catch (_) {
-      // The link is there to copy.
-    }
   }
 
   // Copy the text of the element a button is for: the clipboard where the
@@ -55,29 +37,10 @@
     button.addEventListener("click", () => copy(button));
   }
 
-  // ---- the games kept in this browser --------------------------------------
-  function kept() {
-    try {
-      const list = JSON.parse(localStorage.getItem(KEPT) || "[]");
-      return Array.isArray(list) ? list : [];
-    } catch (_) {
-      return [];
-    }
-  }
-  function keep(entry) {
-    try {
-      const list = [entry, ...kept().filter((g) => g.id !== entry.id)].slice(0, KEPT_MAX);
-      localStorage.setItem(KEPT, JSON.stringify(list));
-    } catch (_) {
-      // Private browsing: the links are shown once, as they were.
-    }
-  }
+  // ---- the games kept in this browser (seatlinks.js) ----------------------
+  const { kept, keep, qrInto } = window.ZohnLinks;
   function forget(id) {
-    try {
-      localStorage.setItem(KEPT, JSON.stringify(kept().filter((g) => g.id !== id)));
-    } catch (_) {
-      // Nothing was kept.
-    }
+    window.ZohnLinks.forget(id);
     showKept();
   }
 

@@ -74,8 +74,8 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
         }
     }
     assert_eq!(
-        assets, 12,
-        "new.js, early.js, bidi.js, sources.js, fairness.js, refusals.js, links.js, recap.js, chances.js, game.js and the stylesheet twice"
+        assets, 14,
+        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, links.js, recap.js, chances.js, game.js; the stylesheet twice"
     );
 }
 

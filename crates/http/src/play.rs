@@ -76,6 +76,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/early.js"),
     ),
     (
+        "seatlinks.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/seatlinks.js"),
+    ),
+    (
         "links.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/links.js"),
