@@ -7,25 +7,11 @@
 use crate::common;
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{Bound, Reply, TestDb, get, post_empty, post_json, send};
+use common::{Bound, Reply, TestDb, get, post_empty, post_json, send, until_solved};
 use serde_json::{Value, json};
-use zohn_ahl::http::app_with_odds;
 use zohn_ahl::odds::{Settings, Solver};
-
-/// GET `path` until it is not 503 (the ruleset's chain being solved).
-async fn solved(app: &Bound, path: &str) -> Reply {
-    let start = Instant::now();
-    loop {
-        let r = send(app, get(path)).await;
-        if r.status.as_u16() != 503 {
-            return r;
-        }
-        assert!(start.elapsed() < Duration::from_secs(120), "{path}: 503");
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
-    }
-}
 
 /// A seeded game, its chain solved, played `throws` times (or to its end).
 async fn played(app: &Bound, seed: &str, throws: usize) -> String {
@@ -39,7 +25,7 @@ async fn played(app: &Bound, seed: &str, throws: usize) -> String {
     .await
     .json();
     let id = created["id"].as_str().unwrap().to_owned();
-    solved(app, &format!("/v1/games/{id}/odds")).await;
+    until_solved(app, &format!("/v1/games/{id}/odds")).await;
     for _ in 0..throws {
         let r = send(app, post_empty(&format!("/v1/games/{id}/throws"))).await;
         if r.status.as_u16() != 201 || r.json()["after"]["status"] == "finished" {
@@ -188,7 +174,9 @@ async fn a_game_without_moves_charts_only_the_start() {
     let db = TestDb::new();
     let app = common::spawn_server(db.service().await);
     let id = played(&app, "chart-empty", 0).await;
-    let odds = solved(&app, &format!("/v1/games/{id}/odds")).await.json();
+    let odds = until_solved(&app, &format!("/v1/games/{id}/odds"))
+        .await
+        .json();
     let r = send(&app, get(&format!("/v1/games/{id}/chances.svg"))).await;
     picture(&r, "image/svg+xml");
     let text = String::from_utf8(r.body).unwrap();
@@ -318,11 +306,7 @@ async fn a_chain_being_solved_is_503_with_retry_after_then_the_chart() {
         budget: Duration::from_millis(1),
         ..Settings::default()
     });
-    let db = TestDb::new();
-    let app = {
-        let (service, solver) = (db.service().await, solver.clone());
-        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
-    };
+    let (_db, app) = common::spawn_app_with_solver(&solver).await;
     // Ludii's coding with 4 counters and two teams of two: 45,050 states,
     // far more than a millisecond's solve.
     let g = send(
@@ -341,6 +325,6 @@ async fn a_chain_being_solved_is_503_with_retry_after_then_the_chart() {
     assert_eq!(p["type"], "/problems/odds-pending");
     let retry: u32 = r.header("retry-after").unwrap().parse().unwrap();
     assert!(retry >= 1);
-    let r = solved(&app, &path).await;
+    let r = until_solved(&app, &path).await;
     picture(&r, "image/svg+xml");
 }

@@ -350,7 +350,7 @@ async fn regression_a_page_said_nothing_while_the_server_was_down() {
     tokio::time::sleep(Duration::from_secs(3)).await;
     let addr = base.trim_start_matches("http://").to_owned();
     let handle = serve_on(&addr, session.db.service().await);
-    let thrown = reqwest_free_post(&addr, &format!("/v1/games/{id}/throws")).await;
+    let thrown = post_raw(&addr, &format!("/v1/games/{id}/throws")).await;
     assert!(thrown.starts_with("HTTP/1.1 201"), "{thrown}");
     let deadline = Instant::now() + Duration::from_secs(15);
     while js(
@@ -380,7 +380,7 @@ async fn regression_a_page_said_nothing_while_the_server_was_down() {
 
 /// A POST with no body over a plain TCP connection: the status line and
 /// the rest of the answer.
-async fn reqwest_free_post(addr: &str, path: &str) -> String {
+async fn post_raw(addr: &str, path: &str) -> String {
     let addr = addr.to_owned();
     let path = path.to_owned();
     tokio::task::spawn_blocking(move || {

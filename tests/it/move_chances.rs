@@ -5,7 +5,6 @@
 use crate::common;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use common::{get, post_json, send, spawn_app};
 use serde_json::{Value, json};
@@ -147,15 +146,7 @@ fn forfeited_turns_are_found_again_before_a_move() {
 
 /// Asked again until the odds service has the game's chain solved.
 async fn solved(app: &common::Bound, path: &str) -> Value {
-    let start = Instant::now();
-    loop {
-        let r = send(app, get(path)).await;
-        if r.status.as_u16() != 503 {
-            return r.json();
-        }
-        assert!(start.elapsed() < Duration::from_secs(120), "{path}: 503");
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
-    }
+    common::until_solved(app, path).await.json()
 }
 
 fn pair(v: &Value) -> [f64; 2] {

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use common::{Reply, TestDb, get, post_empty, post_json, send};
 use serde_json::json;
-use zohn_ahl::http::app_with_odds;
 use zohn_ahl::odds::{self, Lookup, OddsError, Settings, Solver};
 use zohn_ahl::rules::{GameState, Options, Preset, Side, Table};
 use zohn_ahl::simulate::simulate;
@@ -486,11 +485,7 @@ async fn presets_are_solved_in_the_background_at_start_and_agree_with_the_previo
     solver.solve_presets();
     assert_eq!(solver.pending(), Preset::ALL.len());
     until_idle(&solver).await;
-    let db = TestDb::new();
-    let app = {
-        let (service, solver) = (db.service().await, solver.clone());
-        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
-    };
+    let (_db, app) = common::spawn_app_with_solver(&solver).await;
     for preset in Preset::ALL {
         let sol = solver.cached(&as_played(preset)).expect("solved at start");
         check_previous(&sol, preset);
@@ -526,11 +521,7 @@ async fn a_ruleset_unsolved_within_the_budget_is_503_with_retry_after_then_200_o
         budget: Duration::from_millis(1),
         ..Settings::default()
     });
-    let db = TestDb::new();
-    let app = {
-        let (service, solver) = (db.service().await, solver.clone());
-        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
-    };
+    let (_db, app) = common::spawn_app_with_solver(&solver).await;
     // Ludii's coding with 4 counters and its two teams of two: 45,050
     // states, far more than a millisecond's solve.
     let g = send(
@@ -591,11 +582,7 @@ async fn a_full_queue_is_503_with_retry_after_and_queues_nothing() {
         max_pending: 1,
         ..Settings::default()
     });
-    let db = TestDb::new();
-    let app = {
-        let (service, solver) = (db.service().await, solver.clone());
-        common::spawn_server_with(move || app_with_odds(service.clone(), solver.clone()))
-    };
+    let (_db, app) = common::spawn_app_with_solver(&solver).await;
     let create = |ruleset: serde_json::Value| post_json("/v1/games", &json!({"ruleset": ruleset}));
     // The ludii preset (112,634 states) takes the one place.
     let big = send(&app, create(json!({"preset": "ludii"}))).await.json();

@@ -118,7 +118,7 @@ impl Service {
         } else {
             None
         };
-        let played = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+        let stopped = game.was_stopped();
         Ok(Some(ArchivedGame {
             format: FORMAT.to_owned(),
             id: game.id.to_string(),
@@ -129,7 +129,7 @@ impl Service {
             seeded: game.seeded,
             seated: game.seated,
             sides_report_throws: game.sides_report_throws,
-            stopped: game.version.get() > played,
+            stopped,
             moves: moves
                 .iter()
                 .map(|m| ArchivedMove {

@@ -182,6 +182,33 @@ pub async fn spawn_app() -> (TestDb, Bound) {
     (db, app)
 }
 
+/// A server on a fresh SQLite file whose odds come from `solver` (its own
+/// budget and queue, to see a chain being solved or a full queue).
+pub async fn spawn_app_with_solver(solver: &zohn_ahl::odds::Solver) -> (TestDb, Bound) {
+    let db = TestDb::new();
+    let (service, solver) = (db.service().await, solver.clone());
+    let app =
+        spawn_server_with(move || zohn_ahl::http::app_with_odds(service.clone(), solver.clone()));
+    (db, app)
+}
+
+/// GET `path` until it is not 503 (the ruleset's chain being solved); at
+/// most two minutes.
+pub async fn until_solved(app: &Bound, path: &str) -> Reply {
+    let start = std::time::Instant::now();
+    loop {
+        let r = send(app, get(path)).await;
+        if r.status.as_u16() != 503 {
+            return r;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "{path}: 503"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
 /// [`spawn_app`] on a SQLite file whatever the backend asked for: for the
 /// tests that read the file itself.
 pub async fn spawn_sqlite_app() -> (TestDb, Bound) {
