@@ -285,42 +285,31 @@ async fn throws_that_arrive_together_share_one_commit() {
     }
 }
 
-/// A shared buffer that a tracing subscriber writes its lines into.
-#[derive(Clone, Default)]
-struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Seat and host tokens never reach a log line: every request's span and
-/// event, at the most verbose level, is captured while an idempotent
-/// seated creation and its replay, seated throws (the host's and the
-/// sides'), a reported throw refused to a side, wrong tokens, stops (a
-/// side's refused, the host's, its replay), a deletion and the errors go
-/// through the real stack.
+/// Seat and host tokens never reach a log line: the server binary, logging
+/// every span and event at the most verbose level as an operator's would,
+/// serves an idempotent seated creation and its replay, seated throws (the
+/// host's and the sides'), a reported throw refused to a side, wrong
+/// tokens, stops (a side's refused, the host's, its replay), a deletion and
+/// the errors; then its whole log is read.
+///
+/// A regression: this test once installed a capturing subscriber for its
+/// own thread inside the shared test binary, and failed once in CI while
+/// other tests ran beside it (tracing keeps one interest per call site for
+/// the whole process, so a thread's subscriber is not alone). The binary's
+/// own log has no such neighbours.
 #[actix_web::test]
 async fn seat_and_host_tokens_never_reach_the_log() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::FULL)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _default = tracing::subscriber::set_default(subscriber);
-
-    // In process: the capturing subscriber is this thread's, and a bound
-    // server would handle the requests on its own worker thread.
-    let db = common::TestDb::new();
-    let app = test::init_service(zohn_ahl::http::app(db.service().await)).await;
+    use common::process::{free_port, send_signal, spawn_binary};
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("server.log");
+    let port = free_port();
+    let server = spawn_binary(
+        dir.path(),
+        port,
+        &["--log", "trace"],
+        std::fs::File::create(&log_path).unwrap().into(),
+    );
+    let app = common::Bound::at(format!("http://127.0.0.1:{port}"));
     let create = || {
         post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "log-1"))
     };
@@ -373,7 +362,10 @@ async fn seat_and_host_tokens_never_reach_the_log() {
     send(&app, delete(&tokens[2])).await;
     send(&app, delete(&tokens[2])).await;
 
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    send_signal(&server, "-TERM");
+    let exit = { server }.wait().unwrap();
+    assert!(exit.success(), "{exit}");
+    let log = std::fs::read_to_string(&log_path).unwrap();
     assert!(
         log.contains(&format!("/v1/games/{id}/throws")),
         "the requests were logged"

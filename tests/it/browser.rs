@@ -71,14 +71,6 @@ fn regression_the_browser_test_passed_without_a_browser() {
     );
 }
 
-pub(crate) fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 pub(crate) async fn connect(port: u16, chromium: &Path, profile: &Path) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
@@ -175,7 +167,7 @@ pub(crate) async fn start() -> Session {
         .run();
     let handle = server.handle();
     actix_web::rt::spawn(server);
-    let port = free_port();
+    let port = common::process::free_port();
     let driver = Driver(
         Command::new(&driver_bin)
             .arg(format!("--port={port}"))

@@ -2,33 +2,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use zohn_ahl::store::Store;
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The status line's code of `GET path`, or `None` when nothing listens.
-fn get_status(port: u16, path: &str) -> Option<u16> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    answer.split(' ').nth(1)?.parse().ok()
-}
+use crate::common::process::{free_port, get_status, send_signal, spawn_binary};
 
 struct Killed(Vec<Child>);
 
@@ -113,30 +93,7 @@ fn spawn_server(dir: &std::path::Path, port: u16, log: &str) -> Child {
 /// Start a server on a fresh SQLite file with these flags besides its
 /// database, address and one worker; its standard error is piped.
 fn spawn_server_with(dir: &std::path::Path, port: u16, flags: &[&str]) -> Child {
-    let url = format!("sqlite://{}?mode=rwc", dir.join("games.db").display());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
-        .args([
-            "--database-url",
-            &url,
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-        ])
-        .args(flags)
-        .args(["--workers", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while get_status(port, "/readyz") != Some(200) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the server exited at start"
-        );
-        assert!(Instant::now() < deadline, "the server did not become ready");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child
+    spawn_binary(dir, port, flags, Stdio::piped())
 }
 
 /// What the server wrote on standard error, once it has exited.
@@ -563,15 +520,6 @@ fn regression_ctrl_c_cut_the_requests_in_flight() {
             "{signal}: {log}"
         );
     }
-}
-
-/// Send the server `signal` (`-TERM`, `-INT`).
-fn send_signal(server: &Child, signal: &str) {
-    let status = Command::new("kill")
-        .args([signal, &server.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// Wait for the server to exit, which it must do successfully, and read

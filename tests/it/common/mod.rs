@@ -14,6 +14,7 @@ use zohn_ahl::service::Service;
 use zohn_ahl::store::Store;
 
 pub mod live;
+pub mod process;
 
 /// A temporary database directory and its URL.
 pub struct TestDb {
@@ -255,18 +256,7 @@ where
         .disable_signals()
         .run();
     actix_web::rt::spawn(server);
-    Bound {
-        base: format!("http://{addr}"),
-        // Pooled connections are dropped after a second, well inside the
-        // server's keep-alive (5 s). An odds test that waited for a solve
-        // between two requests once sent its second one on a connection
-        // the server was closing at that moment (`Connect(Disconnected)`).
-        client: awc::Client::builder()
-            .disable_redirects()
-            .timeout(std::time::Duration::from_secs(60))
-            .connector(awc::Connector::new().conn_keep_alive(std::time::Duration::from_secs(1)))
-            .finish(),
-    }
+    Bound::at(format!("http://{addr}"))
 }
 
 /// A server on a bound port, and a client for it.
@@ -274,6 +264,25 @@ pub struct Bound {
     /// `http://127.0.0.1:PORT`.
     pub base: String,
     client: awc::Client,
+}
+
+impl Bound {
+    /// A client for the server at `base` (`http://127.0.0.1:PORT`).
+    pub fn at(base: String) -> Self {
+        Self {
+            base,
+            // Pooled connections are dropped after a second, well inside
+            // the server's keep-alive (5 s). An odds test that waited for a
+            // solve between two requests once sent its second one on a
+            // connection the server was closing at that moment
+            // (`Connect(Disconnected)`).
+            client: awc::Client::builder()
+                .disable_redirects()
+                .timeout(std::time::Duration::from_secs(60))
+                .connector(awc::Connector::new().conn_keep_alive(std::time::Duration::from_secs(1)))
+                .finish(),
+        }
+    }
 }
 
 /// What a request can be sent to: the bound server (over TCP), or an actix
