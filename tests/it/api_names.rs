@@ -254,3 +254,47 @@ async fn regression_a_ludii_game_of_one_player_against_two_was_accepted_silently
     .await;
     assert_eq!(r.status.as_u16(), 201);
 }
+
+/// The narration isolated no right-to-left name: a lesson page could wrap
+/// it in `<bdi>`, but a chatbot or another client got sentences whose
+/// numbers a Hebrew name reordered ("7 throws in a row" shown with the 7 on
+/// the name's other side). Every sentence of a game now carries such a name
+/// between the first-strong isolate and its pop (U+2068, U+2069), and an
+/// English name as it is.
+#[actix_web::test]
+async fn regression_right_to_left_names_were_not_isolated_in_the_narration() {
+    let (_db, app) = spawn_app().await;
+    let hebrew = "שועלים";
+    let g = send(
+        &app,
+        post_json(
+            "/v1/games",
+            &json!({"sides": {"a": {"name": hebrew}, "b": {"name": "Hawks"}}, "seed": "bidi"}),
+        ),
+    )
+    .await
+    .json();
+    let id = g["id"].as_str().unwrap();
+    let mut texts = Vec::new();
+    for _ in 0..6 {
+        let moved = send(&app, common::post_empty(&format!("/v1/games/{id}/throws"))).await;
+        assert_eq!(moved.status.as_u16(), 201);
+        let moved = moved.json();
+        for segment in moved["narration"]["segments"].as_array().unwrap() {
+            texts.push(segment["text"].as_str().unwrap().to_owned());
+        }
+        texts.push(moved["caption"].as_str().unwrap_or_default().to_owned());
+    }
+    let isolated = format!("\u{2068}{hebrew}\u{2069}");
+    let named: Vec<&String> = texts.iter().filter(|t| t.contains(hebrew)).collect();
+    assert!(!named.is_empty(), "the name is told: {texts:?}");
+    for text in named {
+        assert_eq!(
+            text.matches(hebrew).count(),
+            text.matches(&isolated).count(),
+            "every mention is isolated: {text:?}"
+        );
+    }
+    assert!(texts.iter().any(|t| t.contains("Hawks")));
+    assert!(!texts.iter().any(|t| t.contains("\u{2068}Hawks")));
+}

@@ -15,6 +15,33 @@ fn fill(template: &str, vars: &[(&str, &str)]) -> String {
     })
 }
 
+/// First-strong isolate and pop directional isolate (Unicode's bidi
+/// algorithm, UAX #9): the characters that set a run of text apart.
+const FSI: char = '\u{2068}';
+const PDI: char = '\u{2069}';
+
+/// Push a filled-in value, isolated (between [`FSI`] and [`PDI`]) when it
+/// has a right-to-left letter and no isolate of its own: a Hebrew or
+/// Arabic name then keeps the words and numbers around it in their order
+/// wherever the text is shown (a teacher's trial: "7 throws in a row for
+/// <a Hebrew name>" was shown with the 7 on the name's other side). Every
+/// other value is pushed as it is.
+fn push_isolated(out: &mut String, value: &str) {
+    let right_to_left = value.chars().any(|c| {
+        matches!(
+            unicode_bidi::bidi_class(c),
+            unicode_bidi::BidiClass::R | unicode_bidi::BidiClass::AL
+        )
+    });
+    if right_to_left && !value.contains(FSI) {
+        out.push(FSI);
+        out.push_str(value);
+        out.push(PDI);
+    } else {
+        out.push_str(value);
+    }
+}
+
 /// [`fill`] with the values from `lookup`.
 pub(super) fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
     let mut out = String::with_capacity(template.len() + 32);
@@ -26,7 +53,7 @@ pub(super) fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v 
             Some(close) => {
                 let name = &after[..close];
                 match lookup(name) {
-                    Some(v) => out.push_str(v),
+                    Some(v) => push_isolated(&mut out, v),
                     None => {
                         out.push('{');
                         out.push_str(name);
@@ -185,6 +212,25 @@ mod tests {
     fn fill_substitutes_once_and_keeps_braces_in_values() {
         let out = fill("{a} meets {b} at {c}", &[("a", "{b}"), ("b", "Ann")]);
         assert_eq!(out, "{b} meets Ann at {c}");
+    }
+
+    /// The API's narration did not isolate right-to-left names (a teacher's
+    /// trial: only the lesson page did, with `<bdi>`; chatbots and other
+    /// clients got a sentence whose numbers a Hebrew name reordered).
+    #[test]
+    fn regression_right_to_left_names_were_not_isolated_in_the_text() {
+        let template = "{side} threw 7 times, then {other}";
+        assert_eq!(
+            fill(template, &[("side", "שועלים"), ("other", "Hawks")]),
+            "\u{2068}שועלים\u{2069} threw 7 times, then Hawks"
+        );
+        assert_eq!(
+            fill(template, &[("side", "الصقور"), ("other", "Ann")]),
+            "\u{2068}الصقور\u{2069} threw 7 times, then Ann"
+        );
+        // A value filled in already isolated is not isolated again.
+        let once = fill("{side}", &[("side", "שועלים")]);
+        assert_eq!(fill("{what}!", &[("what", &once)]), format!("{once}!"));
     }
 
     #[test]
