@@ -797,3 +797,31 @@ fn regression_the_projector_board_had_numbers_too_small_for_the_back_row() {
         .unwrap();
     }
 }
+
+/// A teacher's trial saw a Hebrew name stretched across the board's stone:
+/// its width was guessed at an em a letter, so a name that fitted was
+/// given the stone's whole width (`textLength`). A name is now measured in
+/// the shipped fonts and squeezed only when it is wider than its room.
+#[test]
+fn regression_a_hebrew_name_that_fitted_was_stretched() {
+    let table = table(Preset::Composite);
+    let state = played(&table, "lesson-4", 3);
+    // Both sides Hebrew, so the stone names one whichever is to throw.
+    let svg = picture::game_svg(&table, &state, &Names::sides("שועלים של העמק", "נצים"));
+    let doc = parse(&svg);
+    let hebrew: Vec<_> = doc
+        .descendants()
+        .filter(|n| {
+            n.has_tag_name("text")
+                && n.text()
+                    .is_some_and(|t| t.chars().any(|c| ('\u{5d0}'..='\u{5ea}').contains(&c)))
+        })
+        .collect();
+    assert!(
+        hebrew.len() >= 3,
+        "the stone and both panels name a side: {svg}"
+    );
+    for text in hebrew {
+        assert_eq!(text.attribute("textLength"), None, "{svg}");
+    }
+}

@@ -45,6 +45,7 @@ use zohn_ahl_rules as rules;
 mod chart;
 mod describe;
 mod draw;
+mod fonts;
 mod layout;
 mod palette;
 mod qr;

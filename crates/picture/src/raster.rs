@@ -13,14 +13,7 @@ use std::sync::{Arc, LazyLock};
 
 use resvg::{tiny_skia, usvg};
 
-static REGULAR: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
-/// Noto Emoji 3.006 (monochrome outlines, SIL Open Font License), the
-/// fallback for emoji: 1,512 code points to Unicode 14.
-static EMOJI: &[u8] = include_bytes!("../../../assets/fonts/NotoEmoji-Regular.ttf");
-
-/// The family every text falls back to.
-const FAMILY: &str = "DejaVu Sans";
+use crate::fonts::{BOLD, EMOJI, FAMILY, REGULAR};
 
 /// A picture that could not be rendered.
 #[derive(Debug, thiserror::Error)]

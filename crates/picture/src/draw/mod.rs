@@ -49,23 +49,7 @@ pub(crate) fn xml_safe(text: &str) -> String {
         .collect()
 }
 
-/// A rough width of `text` in DejaVu Sans at `size`, to shrink names that
-/// would not fit: generous, so that a long name is squeezed rather than cut.
-pub(super) fn estimated_width(text: &str, size: f64, bold: bool) -> f64 {
-    let ems: f64 = text
-        .chars()
-        .map(|c| match c {
-            ' ' => 0.32,
-            'i' | 'l' | 'j' | 'I' | '.' | ',' | '\'' | '|' | '!' | ':' | ';' => 0.3,
-            'm' | 'w' | 'M' | 'W' => 0.95,
-            'a'..='z' => 0.62,
-            'A'..='Z' | '0'..='9' => 0.72,
-            c if u32::from(c) < 0x250 => 0.68,
-            _ => 1.0,
-        })
-        .sum();
-    ems * size * if bold { 1.1 } else { 1.0 }
-}
+pub(super) use crate::fonts::text_width;
 
 /// Which way a text runs from its anchor.
 #[derive(Clone, Copy)]
@@ -109,7 +93,7 @@ pub(super) fn label(
         text = text.set("text-anchor", anchor.as_str());
     }
     if let Some(max) = max
-        && estimated_width(&content, size, bold) > max
+        && text_width(&content, size, bold) > max
     {
         text = text
             .set("textLength", r(max))
@@ -280,7 +264,7 @@ pub fn game_svg_in(table: &Table, state: &GameState, names: &Names<'_>, view: Bo
         format!("{who} {verb}")
     };
     let mut lines = Vec::new();
-    if estimated_width(&whole, 30.0, true) <= STONE_TEXT {
+    if text_width(&whole, 30.0, true) <= STONE_TEXT {
         lines.push(Line::new(whole, 30.0, true, fill));
     } else {
         lines.push(Line::new(who, 28.0, true, fill));

@@ -5,8 +5,8 @@ use svg::node::element::{Circle, Ellipse, Group, Path, Rectangle};
 
 use super::track::awl_mark;
 use super::{
-    Anchor, PANEL_END, PANEL_RIGHT, PANEL_TEXT, PANEL_X, STONE_TEXT, capitalised, estimated_width,
-    label, r,
+    Anchor, PANEL_END, PANEL_RIGHT, PANEL_TEXT, PANEL_X, STONE_TEXT, capitalised, label, r,
+    text_width,
 };
 use crate::describe::{Words, letter};
 use crate::layout::{CENTRE, GapKind, Xy};
@@ -36,7 +36,7 @@ impl Line {
 /// `smaller`, broken at the space nearest its middle (a text without a
 /// space stays one line, squeezed).
 pub(super) fn wrapped(text: &str, size: f64, smaller: f64, max: f64) -> Vec<(String, f64)> {
-    if estimated_width(text, size, true) <= max {
+    if text_width(text, size, true) <= max {
         return vec![(text.to_owned(), size)];
     }
     let middle = text.chars().count() / 2;
