@@ -402,3 +402,67 @@ fn regression_a_team_name_was_the_subject_of_gives_and_wins() {
     }
     assert!(paid > 0 && won > 0, "counters paid: {paid}, wins: {won}");
 }
+
+/// A teacher's trial: a winning caption read "won by The Long-Named." with
+/// the thrower's whole name at its start. With names within the API's 40
+/// characters, the thrower's name is shortened first (to its first words,
+/// then to its side's letter), and the winner's only when the line is still
+/// too long; in most winning captions the winner is named in full.
+#[test]
+fn regression_the_winning_caption_cut_the_winners_name_before_the_throwers() {
+    let names = [
+        "The Long-Named Hawks of the North Hill",
+        "Mrs Tsoodle's third grade at Anadarko 4",
+    ];
+    let cast = Cast {
+        sides: names.map(str::to_owned),
+        players: names.map(|n| vec![n.to_owned()]),
+    };
+    let (mut wins, mut in_full) = (0, 0);
+    for preset in Preset::ALL {
+        let options = preset.options();
+        let table = Table::new(options, [1, 1], Side::A).unwrap();
+        for seed in (0..8).map(|i| format!("caption-{i}")) {
+            let mut throws = SeededThrows::new(&seed);
+            let mut state = GameState::new(&table);
+            let mut n = 0;
+            while !state.is_finished() && n < 2000 {
+                n += 1;
+                let seat = state.to_throw(&table);
+                let throw = throws.throw(options.throw_table, n);
+                let played = play(&table, &state, &throw).unwrap();
+                if let Some(Outcome::Won { side }) = played.state.outcome {
+                    for audience in Audience::ALL {
+                        let ctx = MoveContext {
+                            options: &options,
+                            cast: &cast,
+                            audience,
+                            move_number: n,
+                            detail: zohn_ahl::narration::Detail::Lesson,
+                            from: state.awl(seat.side),
+                            to: played.state.awl(seat.side),
+                            seat,
+                            throw: &throw,
+                            score: &played.score,
+                            events: &played.events,
+                            told: &[],
+                            previous: None,
+                        };
+                        let text = caption(&ctx, ctx.from, ctx.to);
+                        let winner = names[side.index()];
+                        let whole = text.contains(&format!("won by {winner}"));
+                        assert!(
+                            whole || text.starts_with("side "),
+                            "{preset:?} {audience:?} {seed}: the winner shortened first: {text}"
+                        );
+                        wins += 1;
+                        in_full += usize::from(whole);
+                    }
+                }
+                state = played.state;
+            }
+        }
+    }
+    assert!(wins >= 60, "only {wins} winning captions");
+    assert!(in_full * 10 >= wins * 9, "{in_full} of {wins} in full");
+}

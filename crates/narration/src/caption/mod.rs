@@ -38,7 +38,7 @@ const SHORT_NAME_CHARS: usize = 16;
 
 /// What a step from one form to the next loses, least first: while a
 /// caption is too long, the step that loses the least is taken (among
-/// equals, the later part's). A part's own weight is what its other steps
+/// equals, the later part's; among names, the earlier part's). A part's own weight is what its other steps
 /// lose (its details, or the part itself when it is left out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Weight {
@@ -58,6 +58,8 @@ enum Weight {
     Whip,
     /// The route's details: the feature's name, where the awl came from.
     Route,
+    /// The winner's name shortened: the last thing a result loses.
+    Winner,
     /// What is in every caption: the throw, the awl's final space, what
     /// happens next (never left out; only its names shorten).
     Kept,
@@ -67,6 +69,7 @@ enum Weight {
 /// name for its short form loses [`Weight::Name`].
 const NAMES: &[(&str, &str)] = &[
     ("player", "player_short"),
+    ("player_short", "player_label"),
     ("opponent", "opponent_short"),
     ("payer", "payer_short"),
     ("payee", "payee_short"),
@@ -108,6 +111,7 @@ fn loss(from: &str, to: &str, weight: Weight, vars: &[(&str, &str)]) -> Weight {
         }
     }
     match detail {
+        Some(Weight::Description) | None if names && weight == Weight::Result => Weight::Winner,
         Some(Weight::Description) | None if names => Weight::Name,
         Some(w) => w,
         None => Weight::Description,
@@ -235,7 +239,8 @@ impl Builder<'_> {
     fn head(&mut self) {
         let ctx = self.ctx;
         let player = ctx.cast.player(ctx.seat).to_owned();
-        let player_short = short_name(&player, &self.label(ctx.seat.side));
+        let label = self.label(ctx.seat.side);
+        let player_short = short_name(&player, &label);
         let value = ctx.score.value.to_string();
         match *ctx.throw {
             Throw::Sticks(_) => self.push(
@@ -245,6 +250,7 @@ impl Builder<'_> {
                 &[
                     ("player", &player),
                     ("player_short", &player_short),
+                    ("player_label", &label),
                     ("value", &value),
                 ],
             ),
@@ -263,6 +269,7 @@ impl Builder<'_> {
                     &[
                         ("player", &player),
                         ("player_short", &player_short),
+                        ("player_label", &label),
                         ("sector", &sector),
                         ("value", &value),
                     ],
@@ -529,12 +536,22 @@ pub fn caption(ctx: &MoveContext<'_>, from: u8, to: u8) -> String {
         if line.chars().count() <= CAPTION_MAX_CHARS {
             return line;
         }
-        let Some((_, at, part)) = b
+        // Among equal losses the later part's step is taken, except for
+        // names: the thrower's is shortened before the winner's or the next
+        // player's (a teacher's trial: "won by The Long-Named." when the
+        // whole name fitted once the thrower's was short).
+        let count = b.parts.len();
+        let Some((_, _, at, part)) = b
             .parts
             .iter_mut()
-            .rev()
-            .filter_map(|p| p.next_step().map(|(w, at)| (w, at, p)))
-            .min_by_key(|(w, _, _)| *w)
+            .enumerate()
+            .filter_map(|(i, p)| {
+                p.next_step().map(|(w, at)| {
+                    let order = if w == Weight::Name { i } else { count - i };
+                    (w, order, at, p)
+                })
+            })
+            .min_by_key(|(w, order, _, _)| (*w, *order))
         else {
             return cut(&line);
         };
