@@ -57,6 +57,29 @@ pub(crate) fn text_width(text: &str, size: f64, bold: bool) -> f64 {
     ems * size
 }
 
+/// `text` in one line at `size` when it fits `max`, else in two lines at
+/// `smaller`, broken at the space nearest its middle (a text without a
+/// space stays one line, squeezed).
+pub(crate) fn wrapped(text: &str, size: f64, smaller: f64, max: f64) -> Vec<(String, f64)> {
+    if text_width(text, size, true) <= max {
+        return vec![(text.to_owned(), size)];
+    }
+    let middle = text.chars().count() / 2;
+    let split = text
+        .char_indices()
+        .enumerate()
+        .filter(|(_, (_, c))| *c == ' ')
+        .min_by_key(|(i, _)| i.abs_diff(middle))
+        .map(|(_, (at, _))| at);
+    match split {
+        Some(at) => vec![
+            (text[..at].trim_end().to_owned(), smaller),
+            (text[at..].trim_start().to_owned(), smaller),
+        ],
+        None => vec![(text.to_owned(), smaller)],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::text_width;

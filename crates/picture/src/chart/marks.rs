@@ -5,6 +5,7 @@ use svg::node::element::{Element, Group, Path, Rectangle};
 
 use super::{BOTTOM, ChanceChart, LEFT, RIGHT, TOP, ink, line, marker, x_of, y_of};
 use crate::draw::{Anchor, label, r};
+use crate::fonts::wrapped;
 use crate::palette as colour;
 use crate::rules::Side;
 
@@ -136,6 +137,9 @@ pub(super) fn rare_mark(chart: &ChanceChart<'_>, k: usize) -> Option<Element> {
     )
 }
 
+/// The room for a side's name in the key.
+const KEY_NAME_WIDTH: f64 = 230.0;
+
 /// The key under the axis: each line, the turning point, rare throws.
 pub(super) fn key(chart: &ChanceChart<'_>) -> Group {
     let y = 762.0;
@@ -147,15 +151,26 @@ pub(super) fn key(chart: &ChanceChart<'_>) -> Group {
             stroke = stroke.set("stroke-dasharray", "16 9");
         }
         let name = chart.sides[side.index()];
-        g = g.add(stroke).add(marker(side, x + 28.0, y, 9.0)).add(label(
-            name,
-            crate::layout::Xy { x: x + 68.0, y },
-            24.0,
-            true,
-            ink(side),
-            Anchor::Start,
-            Some(230.0),
-        ));
+        g = g.add(stroke).add(marker(side, x + 28.0, y, 9.0));
+        // A long name takes two lines rather than being squeezed into one
+        // (a teacher's trial: a 40-character name was unreadable).
+        let lines = wrapped(name, 24.0, 19.0, KEY_NAME_WIDTH);
+        let two = lines.len() > 1;
+        for (i, (text, size)) in lines.into_iter().enumerate() {
+            let dy = if two { (i as f64 - 0.5) * 22.0 } else { 0.0 };
+            g = g.add(label(
+                &text,
+                crate::layout::Xy {
+                    x: x + 68.0,
+                    y: y + dy,
+                },
+                size,
+                true,
+                ink(side),
+                Anchor::Start,
+                Some(KEY_NAME_WIDTH),
+            ));
+        }
         x += 330.0;
     }
     x -= 10.0;

@@ -103,3 +103,17 @@ fn regression_a_stopped_spinner_chart_for_the_young_said_threw_in_percent() {
     let svg = chances_svg(&general);
     assert!(svg.contains(">50%<") && svg.contains("Owls won)"), "{svg}");
 }
+
+/// A teacher's trial: the key squeezed a 40-character name into the room
+/// of a short one, too narrow to read. A long name now takes two lines of
+/// the key, each within its room; a short one keeps one line.
+#[test]
+fn regression_the_key_squeezed_a_long_name_unreadably() {
+    let mut c = chart(&[], Audience::General);
+    c.sides = ["Mrs Tsoodle's third grade at Anadarko 4", "Owls"];
+    let svg = chances_svg(&c);
+    let doc = svg.split("class=\"key\"").nth(1).expect("a key");
+    assert!(doc.contains(">Mrs Tsoodle's third<"), "{svg}");
+    assert!(doc.contains(">grade at Anadarko 4<"), "{svg}");
+    assert!(doc.contains(">Owls<"), "{svg}");
+}

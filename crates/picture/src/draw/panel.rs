@@ -6,9 +6,9 @@ use svg::node::element::{Circle, Ellipse, Group, Path, Rectangle};
 use super::track::awl_mark;
 use super::{
     Anchor, PANEL_END, PANEL_RIGHT, PANEL_TEXT, PANEL_X, STONE_TEXT, capitalised, label, r,
-    text_width,
 };
 use crate::describe::{Words, letter};
+use crate::fonts::wrapped;
 use crate::layout::{CENTRE, GapKind, Xy};
 use crate::palette as colour;
 use crate::rules::{Board, Side};
@@ -29,29 +29,6 @@ impl Line {
             bold,
             fill,
         }
-    }
-}
-
-/// `text` in one line at `size` when it fits `max`, else in two lines at
-/// `smaller`, broken at the space nearest its middle (a text without a
-/// space stays one line, squeezed).
-pub(super) fn wrapped(text: &str, size: f64, smaller: f64, max: f64) -> Vec<(String, f64)> {
-    if text_width(text, size, true) <= max {
-        return vec![(text.to_owned(), size)];
-    }
-    let middle = text.chars().count() / 2;
-    let split = text
-        .char_indices()
-        .enumerate()
-        .filter(|(_, (_, c))| *c == ' ')
-        .min_by_key(|(i, _)| i.abs_diff(middle))
-        .map(|(_, (at, _))| at);
-    match split {
-        Some(at) => vec![
-            (text[..at].trim_end().to_owned(), smaller),
-            (text[at..].trim_start().to_owned(), smaller),
-        ],
-        None => vec![(text.to_owned(), smaller)],
     }
 }
 
