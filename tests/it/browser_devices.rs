@@ -169,6 +169,8 @@ async fn regression_the_pages_overflowed_a_phone_and_hid_the_throw_button_on_a_t
     )
     .await;
     let id = game["id"].as_str().unwrap().to_owned();
+    // A move, so that the latest move's caption is shown under the status.
+    fetch_json(client, "POST", &format!("/v1/games/{id}/throws"), None).await;
     for (name, width, height) in VIEWPORTS {
         viewport(client, width, height).await;
         client.goto(&format!("{base}/play")).await.unwrap();
@@ -222,6 +224,30 @@ async fn regression_the_pages_overflowed_a_phone_and_hid_the_throw_button_on_a_t
         assert!(
             board[1] < throw[1],
             "{name}: the board above the throw button"
+        );
+        // A teacher's trial: at 1024 x 768 the floating throw button
+        // covered the status line. No line of the status or of the latest
+        // move's caption lies under it.
+        let covered = js(
+            client,
+            "const t = document.getElementById('throw').getBoundingClientRect();
+             const hit = [];
+             for (const id of ['status', 'latest']) {
+               const r = document.createRange();
+               r.selectNodeContents(document.getElementById(id));
+               for (const b of r.getClientRects()) {
+                 if (b.width > 0 && b.right > t.left && b.left < t.right && b.bottom > t.top && b.top < t.bottom) {
+                   hit.push(id + ': ' + r.toString().slice(0, 40));
+                 }
+               }
+             }
+             return hit;",
+        )
+        .await;
+        assert_eq!(
+            covered,
+            json!([]),
+            "{name}: the throw button covers the status or the latest move"
         );
         if width >= 1920 {
             // The projector: the board's own view fills the height, and its
