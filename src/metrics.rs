@@ -25,6 +25,16 @@ pub const POOL_CONNECTIONS: &str = "zohn_ahl_db_pool_connections";
 /// The database pools' idle connections now, by pool.
 pub const POOL_IDLE: &str = "zohn_ahl_db_pool_idle_connections";
 
+/// 1, labelled with the server's version: which build answers (a
+/// dashboard's panel of versions across instances during an upgrade).
+pub const BUILD_INFO: &str = "zohn_ahl_build_info";
+
+/// The process's own metrics (`process_cpu_seconds_total`,
+/// `process_resident_memory_bytes`, `process_open_fds`, ...), read at each
+/// scrape.
+static PROCESS: std::sync::LazyLock<metrics_process::Collector> =
+    std::sync::LazyLock::new(metrics_process::Collector::default);
+
 /// The bounds of the time histograms' buckets, in seconds.
 const SECONDS_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
@@ -57,6 +67,9 @@ pub fn install() -> Result<PrometheusHandle, BuildError> {
     );
     metrics::describe_gauge!(POOL_CONNECTIONS, "Database connections open now, by pool.");
     metrics::describe_gauge!(POOL_IDLE, "Idle database connections now, by pool.");
+    metrics::describe_gauge!(BUILD_INFO, "1, labelled with the server's version.");
+    metrics::gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
+    PROCESS.describe();
     crate::service::metrics::describe();
     crate::odds::describe_metrics();
     crate::mcp::describe_metrics();
@@ -92,9 +105,11 @@ pub async fn record_request(
     Ok(res)
 }
 
-/// The metrics as Prometheus reads them, the pools' gauges read now.
+/// The metrics as Prometheus reads them, the pools' gauges and the
+/// process's read now.
 #[must_use]
 pub fn render(handle: &PrometheusHandle, store: &Store) -> String {
+    PROCESS.collect();
     for (pool, open, idle) in store.pool_use() {
         metrics::gauge!(POOL_CONNECTIONS, "pool" => pool).set(f64::from(open));
         #[allow(clippy::cast_precision_loss)]

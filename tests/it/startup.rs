@@ -227,6 +227,19 @@ async fn the_metrics_count_what_was_played_on_their_own_listener() {
     assert!(value("zohn_ahl_log_sync_seconds_count") >= 1.0);
     assert!(text.contains(r#"zohn_ahl_http_request_duration_seconds_bucket{method="POST",route="/v1/games/{id}/throws",le="0.5"}"#), "{text}");
     assert!(value(r#"zohn_ahl_db_pool_connections{pool="writer"}"#) >= 1.0);
+    // Which build answers, and the process's own figures (an operator's
+    // trial found neither).
+    assert_eq!(
+        value(&format!(
+            r#"zohn_ahl_build_info{{version="{}"}}"#,
+            env!("CARGO_PKG_VERSION")
+        )),
+        1.0
+    );
+    assert!(value("process_resident_memory_bytes") > 1_000_000.0);
+    assert!(value("process_open_fds") >= 3.0);
+    assert!(value("process_threads") >= 2.0);
+    assert!(value("process_start_time_seconds") > 1.7e9);
     assert!(
         text.contains("# HELP zohn_ahl_throws_committed_total"),
         "{text}"
