@@ -102,6 +102,24 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
         "get_recap",
         answer(&app, get(&format!("{game}/recap?detail=full"))).await,
     );
+    let seated = answer(&app, post_json("/v1/games", &json!({"seats": true})))
+        .await
+        .1;
+    put(
+        "create_seat_token",
+        answer(
+            &app,
+            common::post_empty(&format!(
+                "/v1/games/{}/seats/a/token",
+                seated["id"].as_str().unwrap()
+            ))
+            .insert_header((
+                "authorization",
+                format!("Bearer {}", seated["host_token"].as_str().unwrap()),
+            )),
+        )
+        .await,
+    );
     put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
     put(
         "get_ruleset",
@@ -373,6 +391,27 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
             common::post_empty(&format!("/v1/games/{game}/stop"))
                 .insert_header(("idempotency-key", "k"))
                 .insert_header(("authorization", "Bearer someone-else")),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty("/v1/games/not-a-game/seats/a/token"),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{UNKNOWN}/seats/a/token")),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{seated_id}/seats/a/token")),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{seated_id}/seats/a/token"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{game}/seats/a/token")),
         ),
         ("get_odds", get(&format!("/v1/games/{stopped}/odds"))),
         (

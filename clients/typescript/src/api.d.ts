@@ -573,6 +573,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{side}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a side's seat a new token.
+         * @description The host gives a side's seat of a seated game a new token (a pupil's
+         *     link was lost or shared too widely): the answer carries it, once, and
+         *     the seat's old token is refused from then on. A seated game needs the
+         *     host's token, as a stop does.
+         */
+        post: operations["create_seat_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/stop": {
         parameters: {
             query?: never;
@@ -2641,6 +2664,22 @@ export interface components {
              */
             turns: number;
         };
+        /**
+         * @description A seat's new token, shown only in this answer.
+         * @example {
+         *       "side": "A",
+         *       "token": "9f2c4e0b7a1d3f5e8c6b4a29d0e1f3a5b7c9d2e4f6a8b0c1d3e5f7a9b2c4d6e8"
+         *     }
+         */
+        SeatTokenView: {
+            /** @description The seat's side. */
+            side: components["schemas"]["Side"];
+            /**
+             * @description The seat's new token (64 hex digits): keep it secret. The old one is
+             *     refused from now on.
+             */
+            token: string;
+        };
         /** @description The secret seat tokens of a seated game. */
         SeatTokens: {
             /** @description Side A's token. */
@@ -3682,13 +3721,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *         "c7e50953-f7d1-4212-9d99-18c53490903b"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *             "c7e50953-f7d1-4212-9d99-18c53490903b"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3955,11 +3994,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "id": "c7e50953-f7d1-4212-9d99-18c53490903b",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T14:55:03.269Z",
-                     *       "updated_at": "2026-12-05T14:55:03.269Z",
+                     *       "created_at": "2026-12-05T16:19:04.147Z",
+                     *       "updated_at": "2026-12-05T16:19:04.147Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4022,9 +4061,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *         "self": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b",
+                     *         "throws": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/throws",
+                     *         "moves": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4267,11 +4306,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "id": "c7e50953-f7d1-4212-9d99-18c53490903b",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T14:55:03.269Z",
-                     *       "updated_at": "2026-12-05T14:55:03.680Z",
+                     *       "created_at": "2026-12-05T16:19:04.147Z",
+                     *       "updated_at": "2026-12-05T16:19:04.401Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4334,9 +4373,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *         "self": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b",
+                     *         "throws": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/throws",
+                     *         "moves": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/moves"
                      *       }
                      *     }
                      */
@@ -5885,13 +5924,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *         "c7e50953-f7d1-4212-9d99-18c53490903b"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *             "c7e50953-f7d1-4212-9d99-18c53490903b"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7485,7 +7524,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "game_id": "c7e50953-f7d1-4212-9d99-18c53490903b",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7762,7 +7801,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "game_id": "c7e50953-f7d1-4212-9d99-18c53490903b",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -8103,6 +8142,202 @@ export interface operations {
             };
         };
     };
+    create_seat_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+                /** @description The seat's side: `a` or `b` (either case) */
+                side: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "side": "A",
+                     *       "token": "b1accc942986032eb2a7036541545cdfdf8d5cdb0a0c409a27a077bd2959e106"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeatTokenView"];
+                };
+            };
+            /** @description Malformed id or side */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A seated game and no valid token (`Authorization: Bearer <host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/seat-token-required",
+                     *       "title": "Seat token required",
+                     *       "status": 401,
+                     *       "detail": "this game is seated and no token of any game came (none was sent, or the one sent is unknown): send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's), as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A side's token (only the host's may give a seat a new token), or another game's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/host-token-required",
+                     *       "title": "Host token required",
+                     *       "status": 403,
+                     *       "detail": "only the host's token may give a seat a new token",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game has no seats (`/problems/game-not-seated`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-seated",
+                     *       "title": "Game not seated",
+                     *       "status": 409,
+                     *       "detail": "this game has no seats: anyone may throw in it, so it has no token to give again",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     stop_game: {
         parameters: {
             query?: never;
@@ -8131,11 +8366,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "id": "c7e50953-f7d1-4212-9d99-18c53490903b",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T14:55:03.269Z",
-                     *         "updated_at": "2026-12-05T14:55:03.703Z",
+                     *         "created_at": "2026-12-05T16:19:04.147Z",
+                     *         "updated_at": "2026-12-05T16:19:04.411Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8194,9 +8429,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *           "self": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b",
+                     *           "throws": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/throws",
+                     *           "moves": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8629,11 +8864,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "id": "c7e50953-f7d1-4212-9d99-18c53490903b",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T14:55:03.269Z",
-                     *         "updated_at": "2026-12-05T14:55:03.680Z",
+                     *         "created_at": "2026-12-05T16:19:04.147Z",
+                     *         "updated_at": "2026-12-05T16:19:04.401Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8696,9 +8931,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *           "self": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b",
+                     *           "throws": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/throws",
+                     *           "moves": "/v1/games/c7e50953-f7d1-4212-9d99-18c53490903b/moves"
                      *         }
                      *       }
                      *     }

@@ -48,6 +48,15 @@ pub struct Created {
     pub tokens: Option<Tokens>,
 }
 
+/// A side's seat given a new token: the old one is refused from now on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reissued {
+    /// The side whose seat it is.
+    pub side: Side,
+    /// The seat's new token, shown only in this answer.
+    pub token: SeatToken,
+}
+
 /// A stop request, as the service needs it.
 #[derive(Clone, Debug, Default)]
 pub struct StopCommand {

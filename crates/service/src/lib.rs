@@ -37,7 +37,7 @@ pub mod throws;
 pub use chance_chart::{ChartDrawing, KnownChances};
 pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use command::{
-    Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
+    Answer, Created, NewGame, PURGE_EVERY, Purged, Reissued, StopCommand, ThrowCommand, Tokens,
     game_location, move_location,
 };
 pub use error::ServiceError;
@@ -418,6 +418,34 @@ impl Service {
     pub async fn delete(&self, id: GameId, token: Option<SeatToken>) -> Result<()> {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Delete { id, token, reply }).await?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+    }
+
+    /// Give `side`'s seat of a seated game a new token, through the single
+    /// writer: the old token is refused from the commit on. The host's
+    /// token, as for a stop (or, for a game seated before hosts existed,
+    /// either side's).
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::Unauthorized`],
+    /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`],
+    /// [`ServiceError::NotSeated`]; storage errors.
+    pub async fn reissue(
+        &self,
+        id: GameId,
+        side: rules::Side,
+        token: Option<SeatToken>,
+    ) -> Result<Reissued> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Reissue {
+            id,
+            side,
+            token,
+            reply,
+        })
+        .await?;
         answer
             .await
             .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))

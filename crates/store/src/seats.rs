@@ -6,6 +6,10 @@ use sqlx::Row;
 use super::{Result, Tx, WriteTx, corrupt, pg};
 use crate::domain::{GameId, Seats, TokenHash};
 
+/// How the `side` column names each side's seat, A first (the host's is
+/// `host`).
+pub(super) const SIDES: [&str; 2] = ["A", "B"];
+
 impl WriteTx {
     /// Insert the hashes of a seated game's tokens: each side's and the
     /// host's (a game seated before hosts existed has none).
@@ -32,6 +36,32 @@ impl WriteTx {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Give a side's seat of a seated game a new token hash: the old token
+    /// is no seat's from the commit on. `false` when the game has no such
+    /// seat (it is not seated, or gone).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn replace_seat_token(
+        &mut self,
+        id: GameId,
+        side: usize,
+        hash: &TokenHash,
+    ) -> Result<bool> {
+        let side = SIDES.get(side).copied().unwrap_or_default();
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::replace_seat_token(tx, id, side, hash).await,
+        };
+        let done = sqlx::query("UPDATE seats SET token_hash = ? WHERE game_id = ? AND side = ?")
+            .bind(hash.as_bytes())
+            .bind(id.to_string())
+            .bind(side)
+            .execute(&mut **tx)
+            .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// The game and side a token hash is the seat of, if any.

@@ -278,6 +278,21 @@ pub(super) async fn seat_of(
         .transpose()
 }
 
+pub(super) async fn replace_seat_token(
+    tx: &mut PgConnection,
+    id: GameId,
+    side: &str,
+    hash: &TokenHash,
+) -> Result<bool> {
+    let done = sqlx::query("UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND side = $3")
+        .bind(hash.as_bytes())
+        .bind(id.to_string())
+        .bind(side)
+        .execute(&mut *tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 pub(super) async fn seats(tx: &mut PgConnection, id: GameId) -> Result<Option<Seats>> {
     let rows = sqlx::query("SELECT side, token_hash FROM seats WHERE game_id = $1")
         .bind(id.to_string())
