@@ -1,6 +1,7 @@
 //! A seat given a new token by the host (the old one refused from then
-//! on), through the real HTTP stack on the suite's database (SQLite, or
-//! PostgreSQL with `ZOHN_AHL_TEST_BACKEND=postgres`).
+//! on), and each seat's join code (`POST /v1/join`), through the real HTTP
+//! stack on the suite's database (SQLite, or PostgreSQL with
+//! `ZOHN_AHL_TEST_BACKEND=postgres`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
@@ -119,7 +120,6 @@ async fn only_the_host_gives_a_seat_a_new_token() {
         .problem(403);
     // Nothing changed: A's token still throws.
     assert_eq!(send(&app, throw(&g.id, &g.a)).await.status.as_u16(), 201);
-    let _ = g.created;
 }
 
 #[actix_web::test]
@@ -139,4 +139,178 @@ async fn a_seat_of_a_game_without_seats_unknown_games_and_sides_are_refused() {
     send(&app, reissue("not-a-game", "a", Some(&g.host)))
         .await
         .problem(400);
+}
+
+pub(crate) fn join(code: &str) -> TestRequest {
+    post_json("/v1/join", &json!({ "code": code }))
+}
+
+const ALPHABET: &str = "23456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+#[actix_web::test]
+async fn a_seated_game_answers_a_join_code_per_side_that_opens_that_seat() {
+    let (_db, app) = spawn_app().await;
+    let g = seated(&app).await;
+    let codes = &g.created["join_codes"];
+    let (a, b) = (codes["a"].as_str().unwrap(), codes["b"].as_str().unwrap());
+    assert_ne!(a, b);
+    for code in [a, b] {
+        assert_eq!(code.len(), 6);
+        assert!(code.chars().all(|c| ALPHABET.contains(c)), "{code}");
+    }
+    for (code, side, token) in [(a, "A", &g.a), (b, "B", &g.b)] {
+        // As a pupil types it: lower case, a dash, spaces.
+        let typed = format!(" {}-{} ", &code[..3].to_lowercase(), &code[3..]);
+        let r = send(&app, join(&typed)).await;
+        assert_eq!(
+            r.status.as_u16(),
+            200,
+            "{}",
+            String::from_utf8_lossy(&r.body)
+        );
+        assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
+        let seat = r.json();
+        assert_eq!(seat["game_id"], g.id.as_str());
+        assert_eq!(seat["side"], side);
+        assert_eq!(seat["token"], token.as_str());
+        assert_eq!(
+            seat["play"],
+            format!("/play/{}#seat={side}.{token}", g.id).as_str()
+        );
+    }
+    let open = send(&app, post_json("/v1/games", &json!({}))).await.json();
+    assert_eq!(open["join_codes"], Value::Null);
+}
+
+/// A code opens nothing once the game is over, and its refusal is the
+/// same as a code that never was one's: nothing tells them apart.
+#[actix_web::test]
+async fn a_join_code_opens_nothing_once_the_game_is_finished_and_says_no_more() {
+    let (_db, app) = spawn_app().await;
+    let g = seated(&app).await;
+    let code = g.created["join_codes"]["a"].as_str().unwrap().to_owned();
+    let stop = bearer(
+        post_empty(&format!("/v1/games/{}/stop", g.id)),
+        Some(&g.host),
+    );
+    assert_eq!(send(&app, stop).await.status.as_u16(), 200);
+    let finished = send(&app, join(&code)).await.problem(404);
+    assert_eq!(finished["type"], "/problems/join-code-not-found");
+    let unknown = if code == "ZZZZZZ" { "YYYYYY" } else { "ZZZZZZ" };
+    let never = send(&app, join(unknown)).await.problem(404);
+    assert_eq!(finished, never);
+}
+
+#[actix_web::test]
+async fn a_new_token_comes_with_a_new_code_and_the_old_code_opens_nothing() {
+    let (_db, app) = spawn_app().await;
+    let g = seated(&app).await;
+    let old = g.created["join_codes"]["b"].as_str().unwrap().to_owned();
+    let r = send(&app, reissue(&g.id, "b", Some(&g.host))).await.json();
+    let (code, token) = (
+        r["join_code"].as_str().unwrap(),
+        r["token"].as_str().unwrap(),
+    );
+    assert_ne!(code, old);
+    send(&app, join(&old)).await.problem(404);
+    let seat = send(&app, join(code)).await.json();
+    assert_eq!(seat["token"], token);
+    assert_eq!(seat["side"], "B");
+    // A's code is untouched.
+    let a = g.created["join_codes"]["a"].as_str().unwrap();
+    assert_eq!(send(&app, join(a)).await.json()["token"], g.a.as_str());
+}
+
+#[actix_web::test]
+async fn a_code_that_is_not_six_characters_of_the_alphabet_is_400_naming_it() {
+    let (_db, app) = spawn_app().await;
+    for bad in ["K7M", "K7M2QX9", "K7M2Q0", "OOOOOO", ""] {
+        let p = send(&app, join(bad)).await.problem(400);
+        assert_eq!(p["errors"][0]["pointer"], "/code", "{bad:?}: {p}");
+        let detail = p["errors"][0]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains('6') && detail.contains(ALPHABET),
+            "{detail}"
+        );
+    }
+    send(&app, post_json("/v1/join", &json!({})))
+        .await
+        .problem(400);
+    send(
+        &app,
+        post_json("/v1/join", &json!({"code": "K7M2QX", "x": 1})),
+    )
+    .await
+    .problem(400);
+}
+
+/// Tokens are kept only as hashes: a seat's token kept for its join code
+/// is sealed, so the database's file holds none in clear.
+#[actix_web::test]
+async fn a_join_codes_token_is_kept_sealed_never_in_clear() {
+    let (db, app) = common::spawn_sqlite_app().await;
+    let g = seated(&app).await;
+    let r = send(&app, reissue(&g.id, "a", Some(&g.host))).await.json();
+    let new_a = r["token"].as_str().unwrap().to_owned();
+    let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+    let rows: Vec<(String, Option<String>, Option<Vec<u8>>)> = sqlx::query_as(
+        "SELECT side, join_code, sealed_token FROM seats WHERE game_id = ? ORDER BY side",
+    )
+    .bind(&g.id)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    assert_eq!(rows.len(), 3);
+    for (side, code, sealed) in &rows[..2] {
+        assert!(code.is_some() && sealed.is_some(), "{side}");
+    }
+    assert_eq!(rows[2].1, None, "the host's seat has no code");
+    let file = std::fs::read(db.dir.path().join("games.db")).unwrap_or_default();
+    let wal = std::fs::read(db.dir.path().join("games.db-wal")).unwrap_or_default();
+    for token in [&g.a, &g.b, &new_a] {
+        for bytes in [&file, &wal] {
+            assert!(
+                !bytes.windows(64).any(|w| w == token.as_bytes()),
+                "a seat's token is stored in clear"
+            );
+        }
+    }
+}
+
+/// Guessing codes: an address gets its burst, then 429 with `Retry-After`,
+/// even for the right code; another address still joins.
+#[actix_web::test]
+async fn an_address_trying_codes_past_its_limit_gets_429() {
+    let settings = zohn_ahl::http::RateSettings {
+        joins_per_minute: 2,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..zohn_ahl::http::RateSettings::off()
+    };
+    let (_db, app) = crate::api_limits::limited(settings).await;
+    let g = seated(&app).await;
+    let code = g.created["join_codes"]["a"].as_str().unwrap().to_owned();
+    let from =
+        |req: TestRequest, client: &str| req.insert_header(("x-forwarded-for", client.to_owned()));
+    let mut tried = 0;
+    let refused = loop {
+        let r = send(&app, from(join("ZZZZZZ"), "198.51.100.7")).await;
+        if r.status.as_u16() == 429 {
+            break r;
+        }
+        assert_eq!(r.status.as_u16(), 404);
+        tried += 1;
+        assert!(tried <= 30, "the burst is 30");
+    };
+    assert_eq!(tried, 30, "a class's worth at once");
+    let retry: u32 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=30).contains(&retry), "{retry}");
+    let p = refused.problem(429);
+    assert_eq!(p["type"], "/problems/rate-limited");
+    assert!(p["detail"].as_str().unwrap().contains("join codes"), "{p}");
+    send(&app, from(join(&code), "198.51.100.7"))
+        .await
+        .problem(429);
+    let r = send(&app, from(join(&code), "203.0.113.9")).await;
+    assert_eq!(r.status.as_u16(), 200);
 }

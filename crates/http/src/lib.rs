@@ -23,6 +23,7 @@ mod extract;
 mod facts;
 mod fairness;
 mod games;
+mod join;
 mod json;
 pub mod limits;
 mod log;
@@ -158,6 +159,7 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::post_throw)
         .service(games::stop_game)
         .service(games::create_seat_token)
+        .service(join::join_seat)
         .service(moves::list_moves)
         .service(moves::get_move)
         .service(events::get_events)

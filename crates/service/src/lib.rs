@@ -22,6 +22,7 @@ mod chances;
 mod command;
 mod error;
 mod feed;
+mod join;
 mod new_game;
 mod odds;
 mod recap;
@@ -41,6 +42,7 @@ pub use command::{
     game_location, move_location,
 };
 pub use error::ServiceError;
+pub use join::Joined;
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
 pub use odds::{GameChances, GameOdds, solution};
 pub use recap::{Recap, recap};
@@ -277,7 +279,7 @@ impl Service {
             .as_ref()
             .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
             .transpose()?;
-        let (created, seats) = new_game(new)?;
+        let (mut created, seats) = new_game(new)?;
         let mut tx = self.store.begin().await?;
         if let Some((key, hash)) = &idempotency
             && let Some(stored) = tx.create_answer(key).await?
@@ -294,6 +296,12 @@ impl Service {
             });
         }
         tx.insert_game(&created.game, seats.as_ref()).await?;
+        if let Some(tokens) = &mut created.tokens {
+            let id = created.game.id;
+            let a = join::give_code(&mut tx, id, rules::Side::A, &tokens.sides[0]).await?;
+            let b = join::give_code(&mut tx, id, rules::Side::B, &tokens.sides[1]).await?;
+            tokens.join_codes = a.zip(b).map(|(a, b)| [a, b]);
+        }
         let answer = render(&created);
         if let Some((key, hash)) = &idempotency {
             let kept = StoredAnswer {
@@ -599,6 +607,7 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
     let tokens = new.seats.then(|| Tokens {
         sides: [SeatToken::fresh(), SeatToken::fresh()],
         host: SeatToken::fresh(),
+        join_codes: None,
     });
     let seats = tokens.as_ref().map(|t| Seats {
         sides: [t.sides[0].hash(), t.sides[1].hash()],

@@ -211,6 +211,12 @@ impl From<ServiceError> for Refusal {
                 "Host token required",
                 e.to_string(),
             ),
+            ServiceError::JoinCodeUnknown => Self::new(
+                K::NotFound,
+                "join-code-not-found",
+                "Join code not found",
+                e.to_string(),
+            ),
             ServiceError::NotSeated => Self::new(
                 K::Conflict,
                 "game-not-seated",

@@ -66,7 +66,8 @@ impl FromRequest for SidePath {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({
     "side": "A",
-    "token": "9f2c4e0b7a1d3f5e8c6b4a29d0e1f3a5b7c9d2e4f6a8b0c1d3e5f7a9b2c4d6e8"
+    "token": "9f2c4e0b7a1d3f5e8c6b4a29d0e1f3a5b7c9d2e4f6a8b0c1d3e5f7a9b2c4d6e8",
+    "join_code": "K7M2QX"
 }))]
 pub struct SeatTokenView {
     /// The seat's side.
@@ -74,6 +75,8 @@ pub struct SeatTokenView {
     /// The seat's new token (64 hex digits): keep it secret. The old one is
     /// refused from now on.
     pub token: String,
+    /// The seat's new join code (the old one opens nothing any more).
+    pub join_code: Option<String>,
 }
 
 impl From<Reissued> for SeatTokenView {
@@ -81,6 +84,7 @@ impl From<Reissued> for SeatTokenView {
         Self {
             side: r.side,
             token: r.token.as_str().to_owned(),
+            join_code: r.join_code.map(|c| c.as_str().to_owned()),
         }
     }
 }
@@ -89,7 +93,8 @@ impl From<Reissued> for SeatTokenView {
 ///
 /// The host gives a side's seat of a seated game a new token (a pupil's
 /// link was lost or shared too widely): the answer carries it, once, and
-/// the seat's old token is refused from then on. A seated game needs the
+/// the seat's old token is refused from then on, and its old join code
+/// opens nothing (the answer has the new one). A seated game needs the
 /// host's token, as a stop does.
 #[utoipa::path(
     operation_id = "create_seat_token",

@@ -1,5 +1,6 @@
 //! A side's seat given a new token (the host's, as a stop): the old token
-//! is no seat's from the commit on, in the store and in the memory.
+//! is no seat's from the commit on, in the store and in the memory, and
+//! the seat has a new join code (the old one opens nothing).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -41,6 +42,7 @@ pub(super) async fn reissue(
     if !tx.replace_seat_token(id, side.index(), &hash).await? {
         return Err(ServiceError::GameNotFound(id));
     }
+    let join_code = crate::join::give_code(&mut tx, id, side, &fresh).await?;
     tx.commit().await.map_err(|e| {
         tracing::warn!(error = %e, "a seat's new token failed to commit");
         batch_error(&e)
@@ -49,5 +51,9 @@ pub(super) async fn reissue(
     seats.sides[side.index()] = hash;
     hot.seats = Some(seats);
     cache.put(id, hot);
-    Ok(Reissued { side, token: fresh })
+    Ok(Reissued {
+        side,
+        token: fresh,
+        join_code,
+    })
 }
