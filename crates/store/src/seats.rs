@@ -156,6 +156,13 @@ impl WriteTx {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Whether this is a PostgreSQL transaction (whose database other
+    /// instances may write meanwhile).
+    #[must_use]
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.0, Tx::Postgres(_))
+    }
+
     /// Whether this transaction can keep a seat's token sealed for a join
     /// code: the store was opened with a secret key.
     #[must_use]
