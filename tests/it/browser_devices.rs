@@ -799,6 +799,41 @@ async fn a_pupil_joins_by_code_on_a_phone_and_throws_and_a_new_link_ends_the_old
     let joined = fetch_json(client, "POST", "/v1/join", Some(json!({"code": new_code}))).await;
     assert_eq!(joined["token"], json!(new_token));
     assert_eq!(format!("{base}{}", joined["play"].as_str().unwrap()), link);
+    // The pupil's old link, on A's turn (the host throws for B till
+    // then): its throw is refused in plain words.
+    loop {
+        let g = fetch_json(client, "GET", &format!("/v1/games/{id}"), None).await;
+        if g["to_throw"]["side"] == json!("A") {
+            break;
+        }
+        assert_eq!(g["status"], json!("in_progress"));
+        assert_eq!(
+            post_status(client, &format!("/v1/games/{id}/throws"), &host).await,
+            json!(201)
+        );
+    }
+    client
+        .goto(&format!("{base}/play/{id}#seat=A.{old_token}"))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the old link's page ready",
+        "return document.body.dataset.feed === 'live' && !document.getElementById('throw').disabled",
+    )
+    .await;
+    js(
+        client,
+        "document.getElementById('throw').scrollIntoView({block: 'center'}); return true",
+    )
+    .await;
+    css(client, "#throw").await.click().await.unwrap();
+    until(
+        client,
+        "the old link told it no longer works",
+        "return document.getElementById('error').textContent === \"This link no longer works. Ask your teacher for your side's new link or code.\"",
+    )
+    .await;
     // This browser did not start the game: it keeps no link of it.
     let kept = js(
         client,
