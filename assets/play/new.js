@@ -128,6 +128,9 @@
         $("link-" + key).href = href;
         $("url-" + key).textContent = href;
       }
+      const codes = game.join_codes || {};
+      for (const key of ["a", "b"]) $("code-" + key).textContent = window.ZohnLinks.spaced(codes[key]);
+      $("join-address").textContent = location.origin + "/join";
       $("label-a").textContent = names.A;
       $("label-b").textContent = names.B;
       $("link-a").textContent = "play as " + names.A;
@@ -135,7 +138,7 @@
       qrInto($("qr-host"), links.host, "QR code of the teacher's link");
       qrInto($("qr-a"), links.a, "QR code of the link for " + names.A);
       qrInto($("qr-b"), links.b, "QR code of the link for " + names.B);
-      keep({ id: game.id, created: new Date().toISOString(), names, links });
+      keep({ id: game.id, created: new Date().toISOString(), names, links, codes });
       showKept();
       form.hidden = true;
       $("links").hidden = false;

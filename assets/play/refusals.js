@@ -26,6 +26,11 @@ window.ZohnRefusal = async function (res, stale) {
     case "game-over":
       return "The game is already over.";
     case "seat-token-required":
+      // A seat's link whose token is no seat's any more: the teacher gave
+      // the side a new link.
+      if (new URLSearchParams(location.hash.slice(1)).has("seat")) {
+        return "This link no longer works. Ask your teacher for your side's new link or code.";
+      }
       return "This screen watches the game: throw from your side's own link.";
     case "host-token-required":
       return "Only the teacher's page can do that.";

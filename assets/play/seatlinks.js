@@ -42,5 +42,9 @@ window.ZohnLinks = (function () {
     }
   }
 
-  return { kept, keep, forget, qrInto };
+  // A join code as it is easiest to read aloud and type: two groups of
+  // three.
+  const spaced = (code) => (code && code.length === 6 ? code.slice(0, 3) + " " + code.slice(3) : code || "");
+
+  return { kept, keep, forget, qrInto, spaced };
 })();

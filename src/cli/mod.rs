@@ -122,6 +122,10 @@ pub struct ServeArgs {
     /// limit).
     #[arg(long, env = "ZOHN_AHL_LIMIT_MCP_SESSIONS", default_value_t = crate::http::RateSettings::MCP_SESSIONS_PER_MINUTE)]
     pub limit_mcp_sessions_per_minute: u32,
+    /// Join codes one client address may try a minute, 30 at once (0: no
+    /// limit); past it, 429 with `Retry-After`.
+    #[arg(long, env = "ZOHN_AHL_LIMIT_JOINS", default_value_t = crate::http::RateSettings::JOINS_PER_MINUTE)]
+    pub limit_joins_per_minute: u32,
     /// Proxies (IP addresses, comma-separated) whose `X-Forwarded-For` names
     /// the client the limits count; no other peer's is believed.
     #[arg(long, env = "ZOHN_AHL_TRUSTED_PROXIES", value_delimiter = ',')]
@@ -205,6 +209,7 @@ impl From<ServeArgs> for crate::server::Settings {
                 throws_per_second: args.limit_throws_per_second,
                 feeds_per_minute: args.limit_feeds_per_minute,
                 mcp_sessions_per_minute: args.limit_mcp_sessions_per_minute,
+                joins_per_minute: args.limit_joins_per_minute,
                 trusted_proxies: args.trusted_proxies,
             },
             retention_days: args.retention_days,

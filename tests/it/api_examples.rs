@@ -102,6 +102,35 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
         "get_recap",
         answer(&app, get(&format!("{game}/recap?detail=full"))).await,
     );
+    // A seated game's creation is the example: its tokens and join codes.
+    let seated = answer(
+        &app,
+        post_json(
+            "/v1/games",
+            &json!({"seed": "seated", "seats": true, "sides": {"a": {"name": "Hawks"}, "b": {"name": "Foxes"}}}),
+        ),
+    )
+    .await;
+    put("create_game", seated.clone());
+    let seated = seated.1;
+    let reissued = answer(
+        &app,
+        common::post_empty(&format!(
+            "/v1/games/{}/seats/a/token",
+            seated["id"].as_str().unwrap()
+        ))
+        .insert_header((
+            "authorization",
+            format!("Bearer {}", seated["host_token"].as_str().unwrap()),
+        )),
+    )
+    .await;
+    let code = reissued.1["join_code"].as_str().unwrap().to_owned();
+    put("create_seat_token", reissued);
+    put(
+        "join_seat",
+        answer(&app, post_json("/v1/join", &json!({"code": code}))).await,
+    );
     put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
     put(
         "get_ruleset",
@@ -156,12 +185,14 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
 }
 
 /// The 429 of each limited operation, from a server whose limits are one
-/// game a minute, one throw a second (ten at once) and one feed a minute.
+/// game a minute, one throw a second (ten at once), one feed a minute and
+/// one join code a minute (thirty at once).
 async fn rate_limited() -> Vec<(&'static str, Value)> {
     let settings = zohn_ahl::http::RateSettings {
         games_per_minute: 1,
         throws_per_second: 1,
         feeds_per_minute: 1,
+        joins_per_minute: 1,
         ..zohn_ahl::http::RateSettings::off()
     };
     let (_db, app) = crate::api_limits::limited(settings).await;
@@ -179,6 +210,14 @@ async fn rate_limited() -> Vec<(&'static str, Value)> {
             break;
         }
         assert_eq!(status, "201");
+    }
+    loop {
+        let (status, body) = answer(&app, post_json("/v1/join", &json!({"code": "ZZZZZZ"}))).await;
+        if status == "429" {
+            out.push(("join_seat", body));
+            break;
+        }
+        assert_eq!(status, "404");
     }
     let feed = format!("/v1/games/{id}/events?follow=false");
     send(&app, get(&feed)).await;
@@ -374,6 +413,40 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
                 .insert_header(("idempotency-key", "k"))
                 .insert_header(("authorization", "Bearer someone-else")),
         ),
+        ("join_seat", post_json("/v1/join", &json!({"code": "K7M"}))),
+        (
+            "join_seat",
+            post_json("/v1/join", &json!({"code": "ZZZZZZ"})),
+        ),
+        ("join_seat", post_json("/v1/join", &big)),
+        (
+            "join_seat",
+            TestRequest::post()
+                .uri("/v1/join")
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("{}"),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty("/v1/games/not-a-game/seats/a/token"),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{UNKNOWN}/seats/a/token")),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{seated_id}/seats/a/token")),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{seated_id}/seats/a/token"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "create_seat_token",
+            common::post_empty(&format!("/v1/games/{game}/seats/a/token")),
+        ),
         ("get_odds", get(&format!("/v1/games/{stopped}/odds"))),
         (
             "delete_game",
@@ -396,6 +469,11 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
         (
             "create_game",
             post_json("/v1/games", &json!({}))
+                .insert_header(("origin", "https://elsewhere.example")),
+        ),
+        (
+            "join_seat",
+            post_json("/v1/join", &json!({"code": "ZZZZZZ"}))
                 .insert_header(("origin", "https://elsewhere.example")),
         ),
         (

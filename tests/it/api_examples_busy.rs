@@ -110,6 +110,7 @@ async fn locked() -> Vec<(String, String, Value)> {
         answer(&app, common::post_empty(&format!("{game}/throws"))),
         answer(&app, common::post_empty(&format!("{game}/stop"))),
         answer(&app, actix_web::test::TestRequest::delete().uri(&game)),
+        answer(&app, common::post_empty(&format!("{game}/seats/a/token"))),
     ])
     .await;
     sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
@@ -120,6 +121,7 @@ async fn locked() -> Vec<(String, String, Value)> {
         "play_throw",
         "stop_game",
         "delete_game",
+        "create_seat_token",
     ]
     .into_iter()
     .zip([first, retry].into_iter().chain(writes))

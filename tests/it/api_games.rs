@@ -105,11 +105,13 @@ async fn create_game_returns_201_location_etag_and_state() {
     let again = send(&app, get(&format!("/v1/games/{id}"))).await;
     assert_eq!(again.status.as_u16(), 200);
     assert_eq!(again.header("etag").unwrap(), "\"0\"");
-    // The read is the creation answer without the tokens (none here).
+    // The read is the creation answer without the tokens and join codes
+    // (none here).
     let mut without_tokens = g.clone();
     let fields = without_tokens.as_object_mut().unwrap();
     assert_eq!(fields.remove("seat_tokens"), Some(Value::Null));
     assert_eq!(fields.remove("host_token"), Some(Value::Null));
+    assert_eq!(fields.remove("join_codes"), Some(Value::Null));
     assert_eq!(again.json(), without_tokens);
 }
 

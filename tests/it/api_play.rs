@@ -46,10 +46,12 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
     let html = "text/html; charset=utf-8";
     let new = assert_page(&send(&app, get("/play")).await, 200, html);
     let game = assert_page(&send(&app, get(&format!("/play/{id}"))).await, 200, html);
+    let join = assert_page(&send(&app, get("/join")).await, 200, html);
     assert!(new.contains("<form id=\"new-game\""));
     assert!(game.contains("id=\"board\""));
+    assert!(join.contains("<label for=\"code\""));
     let mut assets = 0;
-    for page in [&new, &game] {
+    for page in [&new, &game, &join] {
         assert!(!page.contains("<script>"), "no inline script");
         assert!(!page.contains("style=\""), "no inline style");
         for reference in references(page) {
@@ -74,8 +76,8 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
         }
     }
     assert_eq!(
-        assets, 14,
-        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, links.js, recap.js, chances.js, game.js; the stylesheet twice"
+        assets, 17,
+        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, newlink.js, links.js, recap.js, chances.js, game.js; join.js; the stylesheet three times"
     );
 }
 
@@ -120,6 +122,7 @@ async fn the_pages_had_no_icon_now_each_links_the_embedded_svg_served_under_the_
         "/play".to_owned(),
         format!("/play/{id}"),
         "/play/0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79".to_owned(),
+        "/join".to_owned(),
     ] {
         let page = String::from_utf8(send(&app, get(&path)).await.body).unwrap();
         assert!(page.contains(link), "{path} links the icon");
@@ -165,7 +168,11 @@ async fn the_pages_say_the_text_is_unreviewed_and_where_to_report_a_correction()
         .await
         .json();
     let id = game["id"].as_str().unwrap().to_owned();
-    for path in ["/play".to_owned(), format!("/play/{id}")] {
+    for path in [
+        "/play".to_owned(),
+        format!("/play/{id}"),
+        "/join".to_owned(),
+    ] {
         let html = assert_page(
             &send(&plain, get(&path)).await,
             200,
@@ -189,7 +196,11 @@ async fn the_pages_say_the_text_is_unreviewed_and_where_to_report_a_correction()
     let with_contact = common::spawn_server_with(move || {
         zohn_ahl::http::app(service.clone()).app_data(actix_web::web::Data::new(contact.clone()))
     });
-    for path in ["/play".to_owned(), format!("/play/{id}")] {
+    for path in [
+        "/play".to_owned(),
+        format!("/play/{id}"),
+        "/join".to_owned(),
+    ] {
         let html = assert_page(
             &send(&with_contact, get(&path)).await,
             200,

@@ -242,7 +242,7 @@ fn every_summary_is_one_plain_line_and_every_operation_id_a_stable_verb() {
     let doc: Value = zohn_ahl::http::openapi();
     let verbs = [
         "create", "get", "list", "delete", "play", "stop", "stream", "check", "compute", "draw",
-        "head",
+        "head", "join",
     ];
     let mut ids = std::collections::BTreeSet::new();
     for (path, method, op) in operations(&doc) {
@@ -337,6 +337,7 @@ fn every_field_of_an_answer_is_required() {
         "SeatsRequest",
         "OptionsRequest",
         "ThrowRequest",
+        "JoinRequest",
     ];
     for (name, schema) in doc["components"]["schemas"].as_object().unwrap() {
         if requests.contains(&name.as_str()) || name.starts_with("Csl") {
@@ -684,7 +685,12 @@ async fn regression_a_sources_kind_was_a_free_string_in_the_document() {
 fn regression_an_open_game_needed_an_authenticated_python_client() {
     let doc: Value = zohn_ahl::http::openapi();
     assert_eq!(doc["security"], serde_json::json!([{}, {"token": []}]));
-    let takes_a_token = ["play_throw", "stop_game", "delete_game"];
+    let takes_a_token = [
+        "play_throw",
+        "stop_game",
+        "delete_game",
+        "create_seat_token",
+    ];
     let mut seen = Vec::new();
     for (path, method, op) in operations(&doc) {
         let id = op["operationId"].as_str().unwrap();
@@ -696,7 +702,15 @@ fn regression_an_open_game_needed_an_authenticated_python_client() {
         }
     }
     seen.sort_unstable();
-    assert_eq!(seen, ["delete_game", "play_throw", "stop_game"]);
+    assert_eq!(
+        seen,
+        [
+            "create_seat_token",
+            "delete_game",
+            "play_throw",
+            "stop_game"
+        ]
+    );
 }
 
 /// BibTeX and the board's PNG shared an operation with CSL-JSON and SVG, so

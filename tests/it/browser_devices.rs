@@ -548,6 +548,19 @@ async fn regression_seat_links_had_no_qr_code_and_were_lost_on_a_reload() {
         "return Object.fromEntries(['watch', 'host', 'a', 'b'].map(k => [k, document.getElementById('link-' + k).href]))",
     )
     .await;
+    let codes = js(
+        client,
+        "return ['a', 'b'].map(k => document.getElementById('code-' + k).textContent)",
+    )
+    .await;
+    assert!(
+        codes
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.as_str().unwrap().len() == 7),
+        "each side's join code, in two groups of three: {codes}"
+    );
     for key in ["host", "a", "b"] {
         let svg = js(
             client,
@@ -594,6 +607,15 @@ async fn regression_seat_links_had_no_qr_code_and_were_lost_on_a_reload() {
     )
     .await;
     assert_eq!(again, json!([links["a"], links["b"], links["watch"]]));
+    assert_eq!(
+        js(
+            client,
+            "return [...document.querySelectorAll('#seat-links-list .seat-code')].map(c => c.textContent)",
+        )
+        .await,
+        codes,
+        "the teacher's page shows the codes kept"
+    );
     // The same page with another fragment: it loads afresh for that seat.
     client.goto(links["a"].as_str().unwrap()).await.unwrap();
     until(
@@ -636,4 +658,213 @@ async fn regression_seat_links_had_no_qr_code_and_were_lost_on_a_reload() {
         "return document.getElementById('kept').hidden && localStorage.getItem('zohn-ahl.games') === '[]'",
     )
     .await;
+}
+
+/// What `fetch` answers for a POST to `path` with `token` as the bearer:
+/// its status.
+async fn post_status(client: &Client, path: &str, token: &str) -> Value {
+    client
+        .execute_async(
+            "const [path, token] = arguments; const done = arguments[arguments.length - 1];
+             fetch(path, { method: 'POST', headers: { authorization: 'Bearer ' + token } })
+               .then(r => done(r.status));",
+            vec![json!(path), json!(token)],
+        )
+        .await
+        .unwrap()
+}
+
+/// Issue 28, point 1: a pupil on a phone types her side's join code on
+/// `/join` (a wrong one first, told in plain words), lands on her seat's
+/// page and throws; the teacher's page shows each side's code, and its
+/// "New link" (asked first) shows a new link and code, and the old token
+/// and code are refused from then on.
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn a_pupil_joins_by_code_on_a_phone_and_throws_and_a_new_link_ends_the_old_one() {
+    let session = start().await;
+    let (base, client) = (&session.base, &session.client);
+    client.goto(&format!("{base}/play")).await.unwrap();
+    js(client, "localStorage.clear(); return true").await;
+    let game = fetch_json(
+        client,
+        "POST",
+        "/v1/games",
+        Some(json!({"seats": true, "sides": {"a": {"name": "Otters"}, "b": {"name": "Herons"}}})),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let host = game["host_token"].as_str().unwrap().to_owned();
+    let old_token = game["seat_tokens"]["a"].as_str().unwrap().to_owned();
+    let old_code = game["join_codes"]["a"].as_str().unwrap().to_owned();
+
+    viewport(client, 390, 844).await;
+    client.goto(&format!("{base}/join")).await.unwrap();
+    css(client, "#code").await;
+    let past = overflow(client).await;
+    assert_eq!(past["past"], json!(0), "/join overflows a phone: {past}");
+    let size = js(
+        client,
+        "return parseFloat(getComputedStyle(document.getElementById('code')).fontSize)",
+    )
+    .await;
+    assert!(size.as_f64().unwrap() >= 32.0, "big letters: {size}");
+    assert_eq!(
+        js(
+            client,
+            "return document.querySelector('label[for=code]').textContent"
+        )
+        .await,
+        json!("Your side's code")
+    );
+    // A code of no open game: plain words, and the pupil stays.
+    let wrong = if old_code == "ZZZZZZ" {
+        "YYY YYY"
+    } else {
+        "ZZZ ZZZ"
+    };
+    css(client, "#code").await.send_keys(wrong).await.unwrap();
+    css(client, "#join-button").await.click().await.unwrap();
+    until(
+        client,
+        "the wrong code refused in plain words",
+        "return document.getElementById('join-error').textContent === 'That code does not match an open game. Check it with your teacher.'",
+    )
+    .await;
+    // Her code as she types it: small letters, a space.
+    let typed = format!("{} {}", old_code[..3].to_lowercase(), &old_code[3..]);
+    css(client, "#code").await.clear().await.unwrap();
+    css(client, "#code").await.send_keys(&typed).await.unwrap();
+    css(client, "#join-button").await.click().await.unwrap();
+    until(
+        client,
+        "side A's page, opened by the code",
+        "return location.pathname.startsWith('/play/') && document.getElementById('seat-note').textContent.startsWith('You play Otters')",
+    )
+    .await;
+    let url = client.current_url().await.unwrap();
+    assert_eq!(
+        url.as_str(),
+        format!("{base}/play/{id}#seat=A.{old_token}"),
+        "the same link as the seat's"
+    );
+    throw_and_see(client, 1).await;
+
+    // The teacher's page: each side's code beside its link; a new link
+    // for A, asked first.
+    viewport(client, 1024, 768).await;
+    client
+        .goto(&format!("{base}/play/{id}#seat=host.{host}"))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the sides' codes and their new-link buttons",
+        "return !document.getElementById('seat-links').hidden && document.querySelectorAll('#seat-links-list button.new-link').length === 2",
+    )
+    .await;
+    js(
+        client,
+        "document.getElementById('seat-links').open = true; document.querySelector('li[data-side=A] button.new-link').scrollIntoView({block: 'center'}); return true",
+    )
+    .await;
+    css(client, "li[data-side=A] button.new-link")
+        .await
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        js(
+            client,
+            "return document.querySelector('li[data-side=A] p.confirm').hidden"
+        )
+        .await,
+        json!(false),
+        "it asks first"
+    );
+    js(
+        client,
+        "document.querySelector('li[data-side=A] button.make-new-link').scrollIntoView({block: 'center'}); return true",
+    )
+    .await;
+    css(client, "li[data-side=A] button.make-new-link")
+        .await
+        .click()
+        .await
+        .unwrap();
+    until(
+        client,
+        "the new link, code and QR code shown",
+        "return document.getElementById('seat-links-status').textContent.startsWith('New link made for Otters') && !!document.querySelector('li[data-side=A] .seat-code') && !!document.querySelector('li[data-side=A] .qr svg')",
+    )
+    .await;
+    let shown = js(
+        client,
+        "const li = document.querySelector('li[data-side=A]'); return [li.querySelector('a').href, li.querySelector('.seat-code').textContent, li.querySelector('.qr svg').dataset.link]",
+    )
+    .await;
+    let link = shown[0].as_str().unwrap().to_owned();
+    let new_code = shown[1].as_str().unwrap().replace(' ', "");
+    assert_eq!(shown[2], json!(link), "the QR code is the new link's");
+    let new_token = link
+        .split_once("#seat=A.")
+        .map(|(_, t)| t.to_owned())
+        .unwrap();
+    assert_ne!(new_token, old_token);
+    assert_ne!(new_code, old_code);
+    // The old token and code are refused; the new code opens the new link.
+    assert_eq!(
+        post_status(client, &format!("/v1/games/{id}/throws"), &old_token).await,
+        json!(401)
+    );
+    let old = fetch_json(client, "POST", "/v1/join", Some(json!({"code": old_code}))).await;
+    assert_eq!(old["status"], json!(404));
+    let joined = fetch_json(client, "POST", "/v1/join", Some(json!({"code": new_code}))).await;
+    assert_eq!(joined["token"], json!(new_token));
+    assert_eq!(format!("{base}{}", joined["play"].as_str().unwrap()), link);
+    // The pupil's old link, on A's turn (the host throws for B till
+    // then): its throw is refused in plain words.
+    loop {
+        let g = fetch_json(client, "GET", &format!("/v1/games/{id}"), None).await;
+        if g["to_throw"]["side"] == json!("A") {
+            break;
+        }
+        assert_eq!(g["status"], json!("in_progress"));
+        assert_eq!(
+            post_status(client, &format!("/v1/games/{id}/throws"), &host).await,
+            json!(201)
+        );
+    }
+    client
+        .goto(&format!("{base}/play/{id}#seat=A.{old_token}"))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the old link's page ready",
+        "return document.body.dataset.feed === 'live' && !document.getElementById('throw').disabled",
+    )
+    .await;
+    js(
+        client,
+        "document.getElementById('throw').scrollIntoView({block: 'center'}); return true",
+    )
+    .await;
+    css(client, "#throw").await.click().await.unwrap();
+    until(
+        client,
+        "the old link told it no longer works",
+        "return document.getElementById('error').textContent === \"This link no longer works. Ask your teacher for your side's new link or code.\"",
+    )
+    .await;
+    // This browser did not start the game: it keeps no link of it.
+    let kept = js(
+        client,
+        "return JSON.parse(localStorage.getItem('zohn-ahl.games') || '[]')",
+    )
+    .await;
+    assert_eq!(kept, json!([]));
 }

@@ -26,6 +26,7 @@ mod api_recap;
 mod api_reference;
 mod api_roles;
 mod api_rulesets;
+mod api_seats;
 mod api_stability;
 mod api_trust;
 mod archive;

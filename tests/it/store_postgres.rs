@@ -723,3 +723,43 @@ async fn regression_a_postgres_deadlock_was_a_500() {
     assert_eq!(r.status.as_u16(), 201, "the retry is created");
     pool.close().await;
 }
+
+/// A seat given a new token by one instance: another instance that holds
+/// the game in memory (the version does not move for a new token) refuses
+/// the old token too.
+#[actix_web::test]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: run under pg_virtualenv, or set ZOHN_AHL_TEST_POSTGRES (README: SQLite or PostgreSQL)"
+)]
+async fn a_seats_new_token_from_one_instance_ends_the_old_one_on_another() {
+    let url = fresh_postgres().await;
+    let (_one, a) = instance(&url).await;
+    let (_two, b) = instance(&url).await;
+    let created = send(&a, post_json("/v1/games", &json!({"seats": true})))
+        .await
+        .json();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let old = created["seat_tokens"]["a"].as_str().unwrap().to_owned();
+    let host = created["host_token"].as_str().unwrap().to_owned();
+    let bearer = |token: &str| {
+        post_empty(&format!("/v1/games/{id}/throws"))
+            .insert_header(("authorization", format!("Bearer {token}")))
+    };
+    // Instance one holds the game in memory, A's token with it.
+    assert_eq!(send(&a, bearer(&host)).await.status.as_u16(), 201);
+    let reissued = send(
+        &b,
+        post_empty(&format!("/v1/games/{id}/seats/a/token"))
+            .insert_header(("authorization", format!("Bearer {host}"))),
+    )
+    .await;
+    assert_eq!(reissued.status.as_u16(), 200);
+    let r = send(&a, bearer(&old)).await;
+    assert_eq!(
+        r.status.as_u16(),
+        401,
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+}

@@ -144,7 +144,7 @@ export interface paths {
          * @description Every field is optional: `{}` (or an empty body) starts a composite game
          *     between "Side A" and "Side B", side A first, with a secret server seed.
          *     A seated game's answer carries its tokens, once: `seat_tokens` (one per
-         *     side) and `host_token`.
+         *     side) and `host_token`, and each side's `join_codes`.
          */
         post: operations["create_game"];
         delete?: never;
@@ -573,6 +573,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{side}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a side's seat a new token.
+         * @description The host gives a side's seat of a seated game a new token (a pupil's
+         *     link was lost or shared too widely): the answer carries it, once, and
+         *     the seat's old token is refused from then on, and its old join code
+         *     opens nothing (the answer has the new one). A seated game needs the
+         *     host's token, as a stop does.
+         */
+        post: operations["create_seat_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/stop": {
         parameters: {
             query?: never;
@@ -670,6 +694,30 @@ export interface paths {
          * @description The answer `get_glossary_term` (`GET`) gives, its status and headers without a body.
          */
         head: operations["head_glossary_term"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a seat by its join code.
+         * @description Redeem a seat's join code (the short code a teacher's page shows beside
+         *     each side's link) for that seat: its game, side and token now. Only
+         *     while the game is not finished; a code that opens nothing is 404,
+         *     whether or not it ever did. Each client address may try a few codes a
+         *     minute (`--limit-joins-per-minute`).
+         */
+        post: operations["join_seat"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1167,6 +1215,7 @@ export interface components {
              *     without seats.
              */
             host_token: string | null;
+            join_codes: components["schemas"]["JoinCodes"] | null;
             seat_tokens: components["schemas"]["SeatTokens"] | null;
         };
         /**
@@ -1993,6 +2042,57 @@ export interface components {
          * @enum {string}
          */
         HealthStatus: "ok" | "ready";
+        /** @description The join codes of a seated game's sides. */
+        JoinCodes: {
+            /**
+             * @description Side A's code.
+             * @example K7M2QX
+             */
+            a: string;
+            /**
+             * @description Side B's code.
+             * @example P4TW9H
+             */
+            b: string;
+        };
+        /**
+         * @description Body of `POST /v1/join`: `code` is needed (an empty body, as any
+         *     body of this API may be, is a 400 naming it). A JSON object; `null` is the same as no body.
+         * @example {
+         *       "code": "K7M2QX"
+         *     }
+         */
+        JoinRequest: {
+            /**
+             * @description The seat's join code as typed: 6 characters of
+             *     `23456789ABCDEFGHJKMNPQRSTVWXYZ`, any case; spaces and dashes are
+             *     ignored.
+             * @example K7M2QX
+             */
+            code?: string | null;
+        };
+        /**
+         * @description The seat a join code opened.
+         * @example {
+         *       "game_id": "4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e",
+         *       "side": "A",
+         *       "token": "9f2c4e0b7a1d3f5e8c6b4a29d0e1f3a5b7c9d2e4f6a8b0c1d3e5f7a9b2c4d6e8",
+         *       "play": "/play/4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e#seat=A.9f2c4e0b7a1d3f5e8c6b4a29d0e1f3a5b7c9d2e4f6a8b0c1d3e5f7a9b2c4d6e8"
+         *     }
+         */
+        JoinView: {
+            /** @description The game's id. */
+            game_id: string;
+            /**
+             * @description The seat's page (the lesson page with the seat in its fragment,
+             *     which browsers never send to a server).
+             */
+            play: string;
+            /** @description The seat's side. */
+            side: components["schemas"]["Side"];
+            /** @description The seat's token now (64 hex digits): keep it secret. */
+            token: string;
+        };
         /**
          * @description A lesson section's stable id.
          * @enum {string}
@@ -2640,6 +2740,25 @@ export interface components {
              * @description Moves in the run.
              */
             turns: number;
+        };
+        /**
+         * @description A seat's new token, shown only in this answer.
+         * @example {
+         *       "side": "A",
+         *       "token": "9f2c4e0b7a1d3f5e8c6b4a29d0e1f3a5b7c9d2e4f6a8b0c1d3e5f7a9b2c4d6e8",
+         *       "join_code": "K7M2QX"
+         *     }
+         */
+        SeatTokenView: {
+            /** @description The seat's new join code (the old one opens nothing any more). */
+            join_code: string | null;
+            /** @description The seat's side. */
+            side: components["schemas"]["Side"];
+            /**
+             * @description The seat's new token (64 hex digits): keep it secret. The old one is
+             *     refused from now on.
+             */
+            token: string;
         };
         /** @description The secret seat tokens of a seated game. */
         SeatTokens: {
@@ -3682,13 +3801,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *         "aa6b9e26-7701-460d-bdaf-459e29719fbb"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *             "aa6b9e26-7701-460d-bdaf-459e29719fbb"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3955,11 +4074,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "id": "904548a3-2a68-4639-b65a-5a0b35020df3",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T14:55:03.269Z",
-                     *       "updated_at": "2026-12-05T14:55:03.269Z",
+                     *       "created_at": "2026-12-05T16:28:56.168Z",
+                     *       "updated_at": "2026-12-05T16:28:56.168Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4018,16 +4137,23 @@ export interface operations {
                      *       "throws": 0,
                      *       "audience": "general",
                      *       "detail": "lesson",
-                     *       "seed": "example",
-                     *       "seated": false,
+                     *       "seed": "seated",
+                     *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *         "self": "/v1/games/904548a3-2a68-4639-b65a-5a0b35020df3",
+                     *         "throws": "/v1/games/904548a3-2a68-4639-b65a-5a0b35020df3/throws",
+                     *         "moves": "/v1/games/904548a3-2a68-4639-b65a-5a0b35020df3/moves"
                      *       },
-                     *       "seat_tokens": null,
-                     *       "host_token": null
+                     *       "seat_tokens": {
+                     *         "a": "3dd03007648e241d6da0f2ceb2f8df11ec27680b683b4d305ec79b91c002eb5c",
+                     *         "b": "12feb59d5af04af4b42be1c0423a1d8d7fd2e1918e29d5801e6db81a49c40c6f"
+                     *       },
+                     *       "host_token": "ca8c409dc39ed2f7895b276235dbaeef14f66ce009718c49c92b5fa97cbf3f8a",
+                     *       "join_codes": {
+                     *         "a": "6T5QCX",
+                     *         "b": "S2YA23"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedGameView"];
@@ -4267,11 +4393,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T14:55:03.269Z",
-                     *       "updated_at": "2026-12-05T14:55:03.680Z",
+                     *       "created_at": "2026-12-05T16:28:55.913Z",
+                     *       "updated_at": "2026-12-05T16:28:56.155Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4334,9 +4460,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *         "self": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *         "throws": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/throws",
+                     *         "moves": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/moves"
                      *       }
                      *     }
                      */
@@ -5885,13 +6011,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *         "aa6b9e26-7701-460d-bdaf-459e29719fbb"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *             "aa6b9e26-7701-460d-bdaf-459e29719fbb"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7485,7 +7611,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "game_id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7762,7 +7888,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "game_id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -8103,6 +8229,203 @@ export interface operations {
             };
         };
     };
+    create_seat_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id (a UUID) */
+                id: string;
+                /** @description The seat's side: `a` or `b` (either case) */
+                side: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "side": "A",
+                     *       "token": "233dc6eb93e8d34a0eefed911419ca32d163d2671e6714086b2fcb319d9edd0c",
+                     *       "join_code": "TS6DMS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeatTokenView"];
+                };
+            };
+            /** @description Malformed id or side */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a game id is a UUID such as 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A seated game and no valid token (`Authorization: Bearer <host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/seat-token-required",
+                     *       "title": "Seat token required",
+                     *       "status": 401,
+                     *       "detail": "this game is seated and no token of any game came (none was sent, or the one sent is unknown): send one of its tokens (to throw, the side to move's or the host's; to stop or delete, the host's), as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A side's token (only the host's may give a seat a new token), or another game's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/host-token-required",
+                     *       "title": "Host token required",
+                     *       "status": 403,
+                     *       "detail": "only the host's token may give a seat a new token",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-found",
+                     *       "title": "Game not found",
+                     *       "status": 404,
+                     *       "detail": "no game has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game has no seats (`/problems/game-not-seated`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/game-not-seated",
+                     *       "title": "Game not seated",
+                     *       "status": 409,
+                     *       "detail": "this game has no seats: anyone may throw in it, so it has no token to give again",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     stop_game: {
         parameters: {
             query?: never;
@@ -8131,11 +8454,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T14:55:03.269Z",
-                     *         "updated_at": "2026-12-05T14:55:03.703Z",
+                     *         "created_at": "2026-12-05T16:28:55.913Z",
+                     *         "updated_at": "2026-12-05T16:28:56.166Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8194,9 +8517,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *           "self": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *           "throws": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/throws",
+                     *           "moves": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8629,11 +8952,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T14:55:03.269Z",
-                     *         "updated_at": "2026-12-05T14:55:03.680Z",
+                     *         "created_at": "2026-12-05T16:28:55.913Z",
+                     *         "updated_at": "2026-12-05T16:28:56.155Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8696,9 +9019,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *           "self": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *           "throws": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/throws",
+                     *           "moves": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/moves"
                      *         }
                      *       }
                      *     }
@@ -9371,6 +9694,205 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    join_seat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat the code opens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "game_id": "904548a3-2a68-4639-b65a-5a0b35020df3",
+                     *       "side": "A",
+                     *       "token": "233dc6eb93e8d34a0eefed911419ca32d163d2671e6714086b2fcb319d9edd0c",
+                     *       "play": "/play/904548a3-2a68-4639-b65a-5a0b35020df3#seat=A.233dc6eb93e8d34a0eefed911419ca32d163d2671e6714086b2fcb319d9edd0c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JoinView"];
+                };
+            };
+            /** @description No code, or not 6 characters of the code's alphabet (naming `/code`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "/code: a join code is 6 characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ (any case; spaces and dashes are ignored)",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/code",
+                     *           "detail": "a join code is 6 characters of 23456789ABCDEFGHJKMNPQRSTVWXYZ (any case; spaces and dashes are ignored)"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A page of another origin, which the server does not let write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/cors-refused",
+                     *       "title": "Cross-origin request refused",
+                     *       "status": 403,
+                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The code opens no seat of a game in play (`/problems/join-code-not-found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/join-code-not-found",
+                     *       "title": "Join code not found",
+                     *       "status": 404,
+                     *       "detail": "this code opens no seat of a game in play",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address has tried its most codes this minute (`--limit-joins-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute join codes tried; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

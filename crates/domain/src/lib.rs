@@ -14,7 +14,8 @@ mod values;
 pub use log::LoggedMove;
 pub use play::{Turn, play_move};
 pub use values::{
-    BadIdempotencyKey, BadSeed, IdempotencyKey, SeatToken, Seed, Timestamp, TokenHash, Version,
+    BadIdempotencyKey, BadJoinCode, BadSeed, IdempotencyKey, JOIN_CODE_ALPHABET, JOIN_CODE_LEN,
+    JoinCode, SeatToken, Seed, Timestamp, TokenHash, Version,
 };
 
 use serde::{Deserialize, Serialize};

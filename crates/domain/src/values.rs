@@ -268,6 +268,82 @@ impl fmt::Debug for SeatToken {
     }
 }
 
+/// The characters of a join code: Crockford's base 32 (which has no I,
+/// L, O or U) without 0 and 1, so that nothing a pupil reads off a board
+/// looks like another character.
+pub const JOIN_CODE_ALPHABET: &str = "23456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// Characters in a join code.
+pub const JOIN_CODE_LEN: usize = 6;
+
+/// A seat's short join code, which a pupil types to open her seat (while
+/// the game is not finished): [`JOIN_CODE_LEN`] characters of
+/// [`JOIN_CODE_ALPHABET`], such as `K7M2QX`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct JoinCode(String);
+
+impl JoinCode {
+    /// A fresh code, each character drawn uniformly from the alphabet with
+    /// the operating system's generator.
+    #[must_use]
+    pub fn fresh() -> Self {
+        let alphabet = JOIN_CODE_ALPHABET.as_bytes();
+        // The largest multiple of the alphabet's size a byte holds: bytes
+        // above it are drawn again, so that no character is likelier.
+        let fair = u8::try_from(256 - 256 % alphabet.len()).unwrap_or(u8::MAX);
+        let mut code = String::with_capacity(JOIN_CODE_LEN);
+        while code.len() < JOIN_CODE_LEN {
+            let byte: u8 = rand::random();
+            if byte < fair {
+                code.push(char::from(alphabet[usize::from(byte) % alphabet.len()]));
+            }
+        }
+        Self(code)
+    }
+
+    /// A code as a person typed it: any case, spaces and dashes ignored.
+    ///
+    /// # Errors
+    /// [`BadJoinCode`] unless what is left is [`JOIN_CODE_LEN`] characters
+    /// of [`JOIN_CODE_ALPHABET`].
+    pub fn parse(typed: &str) -> Result<Self, BadJoinCode> {
+        let code: String = typed
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-')
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+        if code.chars().count() == JOIN_CODE_LEN
+            && code.chars().all(|c| JOIN_CODE_ALPHABET.contains(c))
+        {
+            Ok(Self(code))
+        } else {
+            Err(BadJoinCode)
+        }
+    }
+
+    /// The code, upper case.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// It opens a seat: kept out of logs.
+impl fmt::Debug for JoinCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JoinCode(..)")
+    }
+}
+
+/// A typed join code that is not one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a join code is {} characters of {} (any case; spaces and dashes are ignored)",
+    JOIN_CODE_LEN,
+    JOIN_CODE_ALPHABET
+)]
+pub struct BadJoinCode;
+
 /// The SHA-256 hash of a [`SeatToken`]: what a seated game stores of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TokenHash([u8; 32]);
@@ -289,6 +365,37 @@ impl TokenHash {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_join_code_has_no_look_alikes_and_is_read_as_typed() {
+        for c in ['0', 'O', '1', 'I', 'L', 'U'] {
+            assert!(!JOIN_CODE_ALPHABET.contains(c), "{c}");
+        }
+        assert_eq!(JOIN_CODE_ALPHABET.len(), 30);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let code = JoinCode::fresh();
+            assert_eq!(code.as_str().len(), JOIN_CODE_LEN);
+            assert!(
+                code.as_str()
+                    .chars()
+                    .all(|c| JOIN_CODE_ALPHABET.contains(c))
+            );
+            assert_eq!(JoinCode::parse(code.as_str()), Ok(code.clone()));
+            seen.insert(code.0);
+        }
+        assert!(seen.len() > 190, "fresh codes differ");
+        let typed = JoinCode::parse(" k7m-2qx ").map(|c| c.0);
+        assert_eq!(typed.as_deref(), Ok("K7M2QX"));
+        let spaced = JoinCode::parse("K7M 2QX").map(|c| c.0);
+        assert_eq!(spaced.as_deref(), Ok("K7M2QX"));
+        for bad in [
+            "", "K7M2Q", "K7M2QXZ", "K7M2Q0", "K7M2QI", "K7M2Q!", "K7M2Qé",
+        ] {
+            assert_eq!(JoinCode::parse(bad), Err(BadJoinCode), "{bad:?}");
+        }
+        assert!(!format!("{:?}", JoinCode::fresh()).contains(char::is_numeric));
+    }
 
     #[test]
     fn an_etag_names_its_version_and_nothing_else_does() {

@@ -1,5 +1,6 @@
 //! The lesson page a teacher opens: `/play` starts a game, `/play/{id}`
-//! plays it. Plain HTML, CSS and JavaScript with no build step, compiled
+//! plays it; `/join` is the pupils' page, where a side's join code opens
+//! its game page. Plain HTML, CSS and JavaScript with no build step, compiled
 //! into the binary (`assets/play/`); the page talks only to this server's
 //! API and keeps in step through the game's live feed.
 //!
@@ -22,6 +23,8 @@ const NEW_HTML: &str = include_str!("../../../assets/play/new.html");
 /// clients that ask there without reading the page.
 const FAVICON_SVG: &str = include_str!("../../../assets/play/favicon.svg");
 const GAME_HTML: &str = include_str!("../../../assets/play/game.html");
+/// The pupils' page: a side's join code opens its game page.
+const JOIN_HTML: &str = include_str!("../../../assets/play/join.html");
 
 /// The page's assets, by name: (content type, body).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -84,6 +87,16 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "links.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/links.js"),
+    ),
+    (
+        "join.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/join.js"),
+    ),
+    (
+        "newlink.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/newlink.js"),
     ),
     (
         "refusals.js",
@@ -209,6 +222,16 @@ async fn new_game(contact: Option<web::Data<CorrectionsContact>>) -> HttpRespons
     )
 }
 
+/// `GET /join`: the pupils' page, where a side's join code opens its game
+/// page.
+async fn join_page(contact: Option<web::Data<CorrectionsContact>>) -> HttpResponse {
+    page(
+        actix_web::http::StatusCode::OK,
+        HTML,
+        with_notice(JOIN_HTML, contact.as_ref()),
+    )
+}
+
 /// `GET /play/{id}`: the page of one game (404 page for an unknown id).
 async fn game_page(
     service: web::Data<Service>,
@@ -314,6 +337,7 @@ async fn qr(body: web::Bytes) -> Result<HttpResponse, super::problem::ApiError> 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/favicon.svg", web::get().to(favicon))
         .route("/favicon.ico", web::get().to(favicon))
+        .route("/join", web::get().to(join_page))
         .route("/play", web::get().to(new_game))
         .route("/play/", web::get().to(new_game))
         .route("/play/assets/{name}", web::get().to(asset))

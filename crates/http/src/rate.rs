@@ -1,6 +1,7 @@
 //! Limits per client address: how many games one address may create, how
-//! many throws it may post, how many live feeds it may open and how many
-//! chatbot (MCP) sessions it may start, each a rate with a burst (the
+//! many throws it may post, how many live feeds it may open, how many
+//! chatbot (MCP) sessions it may start and how many join codes it may try
+//! (so that a seat's code cannot be found by trying), each a rate with a burst (the
 //! generic cell rate algorithm of the `governor` crate). Past one, the
 //! answer is 429 problem details of type `/problems/rate-limited` with
 //! `Retry-After`, before any handler reads the request.
@@ -43,6 +44,9 @@ pub struct RateSettings {
     pub feeds_per_minute: u32,
     /// Chatbot sessions one address may start a minute (also its burst).
     pub mcp_sessions_per_minute: u32,
+    /// Join codes one address may try a minute; its burst is
+    /// [`RateSettings::JOIN_BURST`] (or the rate, if higher).
+    pub joins_per_minute: u32,
     /// Proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
 }
@@ -56,6 +60,13 @@ impl RateSettings {
     pub const FEEDS_PER_MINUTE: u32 = 600;
     /// The server's default chatbot sessions a minute.
     pub const MCP_SESSIONS_PER_MINUTE: u32 = 60;
+    /// The server's default join codes tried a minute: a code is one of
+    /// 30⁶, so an address trying all day finds one of a thousand open
+    /// seats' codes about once in fifty days.
+    pub const JOINS_PER_MINUTE: u32 = 10;
+    /// Join codes one address may try at once: a class of 30 behind one
+    /// school address joining together.
+    pub const JOIN_BURST: u32 = 30;
 
     /// No limit at all (a benchmark, the tests).
     #[must_use]
@@ -65,6 +76,7 @@ impl RateSettings {
             throws_per_second: 0,
             feeds_per_minute: 0,
             mcp_sessions_per_minute: 0,
+            joins_per_minute: 0,
             trusted_proxies: Vec::new(),
         }
     }
@@ -77,6 +89,7 @@ impl Default for RateSettings {
             throws_per_second: Self::THROWS_PER_SECOND,
             feeds_per_minute: Self::FEEDS_PER_MINUTE,
             mcp_sessions_per_minute: Self::MCP_SESSIONS_PER_MINUTE,
+            joins_per_minute: Self::JOINS_PER_MINUTE,
             trusted_proxies: Vec::new(),
         }
     }
@@ -89,6 +102,7 @@ enum Kind {
     Throws,
     Feeds,
     McpSessions,
+    Joins,
 }
 
 /// One limit: its limiter and how it is told.
@@ -107,6 +121,7 @@ struct Inner {
     throws: Option<Limit>,
     feeds: Option<Limit>,
     mcp_sessions: Option<Limit>,
+    joins: Option<Limit>,
     trusted: Vec<IpAddr>,
     clock: DefaultClock,
 }
@@ -137,6 +152,14 @@ impl RateLimits {
             throws,
             feeds: per_minute(settings.feeds_per_minute, "live feeds opened"),
             mcp_sessions: per_minute(settings.mcp_sessions_per_minute, "chatbot sessions started"),
+            joins: NonZeroU32::new(settings.joins_per_minute).map(|n| Limit {
+                limiter: RateLimiter::keyed(
+                    Quota::per_minute(n)
+                        .allow_burst(n.max(NonZeroU32::new(RateSettings::JOIN_BURST).unwrap_or(n))),
+                ),
+                what: "join codes tried",
+                rate: format!("{n} a minute"),
+            }),
             trusted: settings.trusted_proxies.clone(),
             clock: DefaultClock::default(),
         }))
@@ -158,6 +181,7 @@ impl RateLimits {
             &self.0.throws,
             &self.0.feeds,
             &self.0.mcp_sessions,
+            &self.0.joins,
         ]
         .into_iter()
         .flatten()
@@ -169,6 +193,7 @@ impl RateLimits {
             Kind::Throws => self.0.throws.as_ref(),
             Kind::Feeds => self.0.feeds.as_ref(),
             Kind::McpSessions => self.0.mcp_sessions.as_ref(),
+            Kind::Joins => self.0.joins.as_ref(),
         }
     }
 
@@ -240,6 +265,9 @@ fn kind(req: &ServiceRequest) -> Option<Kind> {
     let method = req.method();
     if method == Method::POST && path == "/v1/games" {
         return Some(Kind::Games);
+    }
+    if method == Method::POST && path == "/v1/join" {
+        return Some(Kind::Joins);
     }
     if let Some(rest) = path.strip_prefix("/v1/games/") {
         let tail = rest.split_once('/').map(|(_, t)| t);

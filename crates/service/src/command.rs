@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::{Game, GameId, IdempotencyKey, SeatToken, Seed, Version};
+use crate::domain::{Game, GameId, IdempotencyKey, JoinCode, SeatToken, Seed, Version};
 use crate::narration::{Audience, Detail};
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -37,6 +37,9 @@ pub struct Tokens {
     pub sides: [SeatToken; 2],
     /// The host's token.
     pub host: SeatToken,
+    /// Each side's join code, A first (`None` from a store that keeps no
+    /// sealed token: one opened without a secret key).
+    pub join_codes: Option<[JoinCode; 2]>,
 }
 
 /// A new game and, for a seated game, its tokens, shown only this once.
@@ -46,6 +49,18 @@ pub struct Created {
     pub game: Game,
     /// The tokens, for a seated game.
     pub tokens: Option<Tokens>,
+}
+
+/// A side's seat given a new token: the old one is refused from now on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reissued {
+    /// The side whose seat it is.
+    pub side: Side,
+    /// The seat's new token, shown only in this answer.
+    pub token: SeatToken,
+    /// The seat's new join code (the old one opens nothing any more), as
+    /// [`Tokens::join_codes`].
+    pub join_code: Option<JoinCode>,
 }
 
 /// A stop request, as the service needs it.

@@ -43,6 +43,13 @@ pub enum ServiceError {
     /// A side's token, for what only the host's token may do in this game.
     #[error("only the host's token may {0}")]
     HostOnly(&'static str),
+    /// A seat's token asked of a game without seats.
+    #[error("this game has no seats: anyone may throw in it, so it has no token to give again")]
+    NotSeated,
+    /// A join code that opens no seat of a game in play (whether it ever
+    /// did is not told).
+    #[error("this code opens no seat of a game in play")]
+    JoinCodeUnknown,
     /// A request with this idempotency key is still being played.
     #[error("a request with this Idempotency-Key is still being processed; retry after it answers")]
     KeyInFlight,

@@ -22,6 +22,7 @@ mod chances;
 mod command;
 mod error;
 mod feed;
+mod join;
 mod new_game;
 mod odds;
 mod recap;
@@ -37,10 +38,11 @@ pub mod throws;
 pub use chance_chart::{ChartDrawing, KnownChances};
 pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use command::{
-    Answer, Created, NewGame, PURGE_EVERY, Purged, StopCommand, ThrowCommand, Tokens,
+    Answer, Created, NewGame, PURGE_EVERY, Purged, Reissued, StopCommand, ThrowCommand, Tokens,
     game_location, move_location,
 };
 pub use error::ServiceError;
+pub use join::Joined;
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
 pub use odds::{GameChances, GameOdds, solution};
 pub use recap::{Recap, recap};
@@ -277,7 +279,7 @@ impl Service {
             .as_ref()
             .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
             .transpose()?;
-        let (created, seats) = new_game(new)?;
+        let (mut created, seats) = new_game(new)?;
         let mut tx = self.store.begin().await?;
         if let Some((key, hash)) = &idempotency
             && let Some(stored) = tx.create_answer(key).await?
@@ -294,6 +296,12 @@ impl Service {
             });
         }
         tx.insert_game(&created.game, seats.as_ref()).await?;
+        if let Some(tokens) = &mut created.tokens {
+            let id = created.game.id;
+            let a = join::give_code(&mut tx, id, rules::Side::A, &tokens.sides[0]).await?;
+            let b = join::give_code(&mut tx, id, rules::Side::B, &tokens.sides[1]).await?;
+            tokens.join_codes = a.zip(b).map(|(a, b)| [a, b]);
+        }
         let answer = render(&created);
         if let Some((key, hash)) = &idempotency {
             let kept = StoredAnswer {
@@ -418,6 +426,34 @@ impl Service {
     pub async fn delete(&self, id: GameId, token: Option<SeatToken>) -> Result<()> {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Delete { id, token, reply }).await?;
+        answer
+            .await
+            .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
+    }
+
+    /// Give `side`'s seat of a seated game a new token, through the single
+    /// writer: the old token is refused from the commit on. The host's
+    /// token, as for a stop (or, for a game seated before hosts existed,
+    /// either side's).
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::Unauthorized`],
+    /// [`ServiceError::Forbidden`], [`ServiceError::HostOnly`],
+    /// [`ServiceError::NotSeated`]; storage errors.
+    pub async fn reissue(
+        &self,
+        id: GameId,
+        side: rules::Side,
+        token: Option<SeatToken>,
+    ) -> Result<Reissued> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Reissue {
+            id,
+            side,
+            token,
+            reply,
+        })
+        .await?;
         answer
             .await
             .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))
@@ -571,6 +607,7 @@ fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
     let tokens = new.seats.then(|| Tokens {
         sides: [SeatToken::fresh(), SeatToken::fresh()],
         host: SeatToken::fresh(),
+        join_codes: None,
     });
     let seats = tokens.as_ref().map(|t| Seats {
         sides: [t.sides[0].hash(), t.sides[1].hash()],

@@ -211,6 +211,18 @@ impl From<ServiceError> for Refusal {
                 "Host token required",
                 e.to_string(),
             ),
+            ServiceError::JoinCodeUnknown => Self::new(
+                K::NotFound,
+                "join-code-not-found",
+                "Join code not found",
+                e.to_string(),
+            ),
+            ServiceError::NotSeated => Self::new(
+                K::Conflict,
+                "game-not-seated",
+                "Game not seated",
+                e.to_string(),
+            ),
             ServiceError::KeyInFlight => Self::new(
                 K::Conflict,
                 "idempotency-key-in-flight",

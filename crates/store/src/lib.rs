@@ -54,6 +54,7 @@ pub use games::{GameToPlay, Locked};
 pub use keys::{IDEMPOTENCY_LIFETIME, StoredAnswer};
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
+pub use seats::JoinedSeat;
 pub use secret::{KEY_BYTES, POSTGRES_KEY_FILE, SecretKey, SecretKeyError};
 
 /// A storage failure.

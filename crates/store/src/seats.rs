@@ -1,10 +1,106 @@
 //! Seats: the SHA-256 hashes of a seated game's tokens (each side's and
-//! the host's), and which game and side a token hash belongs to.
+//! the host's), and which game and side a token hash belongs to; a side's
+//! join code, with its token sealed under the server's secret key (the
+//! token is never stored in clear: the associated data bind the sealed
+//! token to its game, side and code).
 
 use sqlx::Row;
 
-use super::{Result, Tx, WriteTx, corrupt, pg};
-use crate::domain::{GameId, Seats, TokenHash};
+use super::secret::SecretKey;
+use super::{Backend, Result, Store, StoreError, Tx, WriteTx, corrupt, pg};
+use crate::domain::{GameId, JoinCode, SeatToken, Seats, TokenHash};
+
+/// A seat a join code opens: its game, its side's index (A is 0) and its
+/// token, opened.
+#[derive(Debug)]
+pub struct JoinedSeat {
+    /// The game.
+    pub game: GameId,
+    /// The side's index: 0 for A, 1 for B.
+    pub side: usize,
+    /// The seat's token now.
+    pub token: SeatToken,
+}
+
+/// What a sealed token is bound to: its game, side and code, each part
+/// preceded by its length.
+fn associated(game: GameId, side: &str, code: &str) -> Vec<u8> {
+    let game = game.to_string();
+    let mut data = Vec::with_capacity(96);
+    for part in [
+        b"zohn-ahl seat token 1".as_slice(),
+        game.as_bytes(),
+        side.as_bytes(),
+        code.as_bytes(),
+    ] {
+        data.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        data.extend_from_slice(part);
+    }
+    data
+}
+
+/// A seat's row as a join code finds it: game, side, code, sealed token
+/// and its nonce.
+pub(super) type CodeRow = (String, String, Vec<u8>, Vec<u8>);
+
+/// The seat a row holds, its token opened with `secret`; `None` (logged)
+/// when it cannot be opened (sealed under another key file, or altered).
+pub(super) fn opened(
+    secret: &SecretKey,
+    code: &JoinCode,
+    (game, side, sealed, nonce): CodeRow,
+) -> Result<Option<JoinedSeat>> {
+    let id = super::keys::game_id(&game)?;
+    let Some(index) = SIDES.iter().position(|s| *s == side) else {
+        return Err(corrupt(format!("join code of side {side:?}")));
+    };
+    let Some(token) = secret.open(&associated(id, &side, code.as_str()), &nonce, &sealed) else {
+        tracing::warn!(
+            game = %id,
+            "a seat's sealed token cannot be opened with this server's secret key (it was sealed under another key file): its join code opens nothing"
+        );
+        return Ok(None);
+    };
+    let token = String::from_utf8(token).map_err(|_| corrupt("a sealed token".to_owned()))?;
+    Ok(Some(JoinedSeat {
+        game: id,
+        side: index,
+        token: SeatToken::from_sent(token),
+    }))
+}
+
+impl Store {
+    /// The seat `code` opens, if it is a side's code in a game not
+    /// finished, with its token opened with the server's key. `None` as
+    /// well for a store opened without a key.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn joined_seat(&self, code: &JoinCode) -> Result<Option<JoinedSeat>> {
+        let Some(secret) = &self.secret else {
+            return Ok(None);
+        };
+        let row = match &self.backend {
+            Backend::Sqlite(pools) => {
+                sqlx::query_as::<_, CodeRow>(
+                    "SELECT s.game_id, s.side, s.sealed_token, s.token_nonce
+                     FROM seats s JOIN games g ON g.id = s.game_id
+                     WHERE s.join_code = ? AND g.status = 'in_progress'
+                       AND s.sealed_token IS NOT NULL AND s.token_nonce IS NOT NULL",
+                )
+                .bind(code.as_str())
+                .fetch_optional(&pools.readers)
+                .await?
+            }
+            Backend::Postgres(pool) => pg::joined_seat(pool, code).await?,
+        };
+        row.map_or(Ok(None), |row| opened(secret, code, row))
+    }
+}
+
+/// How the `side` column names each side's seat, A first (the host's is
+/// `host`).
+pub(super) const SIDES: [&str; 2] = ["A", "B"];
 
 impl WriteTx {
     /// Insert the hashes of a seated game's tokens: each side's and the
@@ -32,6 +128,95 @@ impl WriteTx {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Give a side's seat of a seated game a new token hash: the old token
+    /// is no seat's from the commit on. `false` when the game has no such
+    /// seat (it is not seated, or gone).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn replace_seat_token(
+        &mut self,
+        id: GameId,
+        side: usize,
+        hash: &TokenHash,
+    ) -> Result<bool> {
+        let side = SIDES.get(side).copied().unwrap_or_default();
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => return pg::replace_seat_token(tx, id, side, hash).await,
+        };
+        let done = sqlx::query("UPDATE seats SET token_hash = ? WHERE game_id = ? AND side = ?")
+            .bind(hash.as_bytes())
+            .bind(id.to_string())
+            .bind(side)
+            .execute(&mut **tx)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Whether this is a PostgreSQL transaction (whose database other
+    /// instances may write meanwhile).
+    #[must_use]
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.0, Tx::Postgres(_))
+    }
+
+    /// Whether this transaction can keep a seat's token sealed for a join
+    /// code: the store was opened with a secret key.
+    #[must_use]
+    pub fn keeps_join_codes(&self) -> bool {
+        self.3.is_some()
+    }
+
+    /// Give a side's seat `code` and keep `token` (the seat's token now)
+    /// sealed beside it, replacing its code and token before. `false`,
+    /// and nothing written, when another seat has that code.
+    ///
+    /// # Errors
+    /// [`StoreError::NoSecretKey`] for a store opened without a key; any
+    /// database error.
+    pub async fn keep_join_code(
+        &mut self,
+        id: GameId,
+        side: usize,
+        code: &JoinCode,
+        token: &SeatToken,
+    ) -> Result<bool> {
+        let side = SIDES.get(side).copied().unwrap_or_default();
+        let secret = self.3.as_ref().ok_or(StoreError::NoSecretKey)?;
+        let (nonce, sealed) = secret
+            .seal(
+                &associated(id, side, code.as_str()),
+                token.as_str().as_bytes(),
+            )
+            .ok_or_else(|| corrupt("a token could not be sealed".to_owned()))?;
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => {
+                return pg::keep_join_code(tx, id, side, code, &sealed, &nonce).await;
+            }
+        };
+        let taken: Option<i64> = sqlx::query_scalar("SELECT 1 FROM seats WHERE join_code = ?")
+            .bind(code.as_str())
+            .fetch_optional(&mut **tx)
+            .await?;
+        if taken.is_some() {
+            return Ok(false);
+        }
+        let done = sqlx::query(
+            "UPDATE seats SET join_code = ?, sealed_token = ?, token_nonce = ?
+             WHERE game_id = ? AND side = ?",
+        )
+        .bind(code.as_str())
+        .bind(sealed)
+        .bind(nonce)
+        .bind(id.to_string())
+        .bind(side)
+        .execute(&mut **tx)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// The game and side a token hash is the seat of, if any.

@@ -1,7 +1,8 @@
 //! The server's secret key, kept outside the database: it seals the
 //! answers kept under idempotency keys (a creation's holds the game's seat
-//! and host tokens), so that a copy of the database, a backup included,
-//! gives no token away.
+//! and host tokens) and each side's token kept for its join code
+//! (`seats`), so that a copy of the database, a backup included, gives no
+//! token away.
 //!
 //! The key is 32 random bytes in a file of their own, owner-only (mode
 //! 0600). [`SecretKey::load_or_create`] reads it, or makes it when it is

@@ -14,7 +14,7 @@ use utoipa::openapi::schema::{
     AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
 };
 
-use super::read::{CreatedGameView, SeatTokens, game_view};
+use super::read::{CreatedGameView, JoinCodes, SeatTokens, game_view};
 use crate::extract::IdempotencyKey;
 use crate::json::{self, Obj};
 use crate::narration::{Audience, Detail};
@@ -252,6 +252,14 @@ fn created_answer(created: &Created) -> Answer {
             .tokens
             .as_ref()
             .map(|tokens| tokens.host.as_str().to_owned()),
+        join_codes: created
+            .tokens
+            .as_ref()
+            .and_then(|tokens| tokens.join_codes.as_ref())
+            .map(|codes| {
+                let [a, b] = codes.each_ref().map(|c| c.as_str().to_owned());
+                JoinCodes { a, b }
+            }),
     };
     Answer {
         location: crate::service::game_location(game.id),
@@ -266,7 +274,7 @@ fn created_answer(created: &Created) -> Answer {
 /// Every field is optional: `{}` (or an empty body) starts a composite game
 /// between "Side A" and "Side B", side A first, with a secret server seed.
 /// A seated game's answer carries its tokens, once: `seat_tokens` (one per
-/// side) and `host_token`.
+/// side) and `host_token`, and each side's `join_codes`.
 #[utoipa::path(
     operation_id = "create_game",
     tag = "games",

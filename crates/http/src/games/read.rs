@@ -151,6 +151,21 @@ pub struct CreatedGameView {
     /// the game. Never shown again: keep it secret; `null` for a game
     /// without seats.
     pub host_token: Option<String>,
+    /// Each side's join code of a seated game: 6 characters a pupil types
+    /// on `/join` (or sends to `POST /v1/join`) to open her seat while the
+    /// game is not finished; `null` for a game without seats.
+    pub join_codes: Option<JoinCodes>,
+}
+
+/// The join codes of a seated game's sides.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct JoinCodes {
+    /// Side A's code.
+    #[schema(example = "K7M2QX")]
+    pub a: String,
+    /// Side B's code.
+    #[schema(example = "P4TW9H")]
+    pub b: String,
 }
 
 /// The secret seat tokens of a seated game.

@@ -234,6 +234,9 @@ pub(super) async fn finish(
             Job::Purge { reply, .. } => {
                 let _ = reply.send(Err(StoreError::Unavailable.into()));
             }
+            Job::Reissue { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Unavailable.into()));
+            }
         }
     }
     let committed = match failed {

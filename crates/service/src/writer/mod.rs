@@ -7,9 +7,10 @@
 //! meanwhile and then answers, while the writer plays and writes the next
 //! batch.
 //!
-//! A deletion and a purge are exclusive: each is committed alone, in
-//! arrival order with the requests around it, and the games it removes
-//! leave the memory with it.
+//! A deletion, a purge and a seat's new token are exclusive: each is
+//! committed alone, in arrival order with the requests around it; the
+//! games a removal removes leave the memory with it, and a seat's new
+//! token hash replaces the old one in the memory once committed.
 //!
 //! Since it is the only writer, it keeps the games it wrote last in memory
 //! (at most [`HOT_GAMES`], least recently used out first): the state, the
@@ -44,7 +45,7 @@ use lru::LruCache;
 use tokio::sync::{mpsc, oneshot};
 
 use super::feed::Hub;
-use super::{Answer, ServiceError, StopCommand, ThrowCommand};
+use super::{Answer, Reissued, ServiceError, StopCommand, ThrowCommand};
 use crate::domain::RulesStated;
 use crate::domain::{
     Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, ThrowOrigin, Timestamp, Turn,
@@ -56,6 +57,7 @@ use crate::store::{GameToPlay, Store, StoreError, WriteTx};
 use crate::throws::ServerThrows;
 
 mod commit;
+mod reissue;
 mod removal;
 mod roles;
 
@@ -110,6 +112,13 @@ pub(super) enum Job {
         token: Option<SeatToken>,
         reply: oneshot::Sender<Result<()>>,
     },
+    /// Give a side's seat a new token (exclusive: committed alone).
+    Reissue {
+        id: GameId,
+        side: rules::Side,
+        token: Option<SeatToken>,
+        reply: oneshot::Sender<Result<Reissued>>,
+    },
     /// Delete those of `games` still untouched since `games_before`, and
     /// every idempotency answer kept since before `keys_before`
     /// (exclusive: committed alone). Answers how many games and keys.
@@ -127,6 +136,7 @@ impl std::fmt::Debug for Job {
             Job::Throw { id, .. } => ("throw", Some(id)),
             Job::Stop { id, .. } => ("stop", Some(id)),
             Job::Delete { id, .. } => ("delete", Some(id)),
+            Job::Reissue { id, .. } => ("reissue", Some(id)),
             Job::Purge { .. } => ("purge", None),
         };
         f.debug_struct("Job")
@@ -139,14 +149,17 @@ impl std::fmt::Debug for Job {
 impl Job {
     /// Whether the job is committed alone rather than in a batch.
     fn is_exclusive(&self) -> bool {
-        matches!(self, Job::Delete { .. } | Job::Purge { .. })
+        matches!(
+            self,
+            Job::Delete { .. } | Job::Purge { .. } | Job::Reissue { .. }
+        )
     }
 
     /// The game a throw or a stop plays.
     fn game(&self) -> Option<GameId> {
         match self {
             Job::Throw { id, .. } | Job::Stop { id, .. } => Some(*id),
-            Job::Delete { .. } | Job::Purge { .. } => None,
+            Job::Delete { .. } | Job::Purge { .. } | Job::Reissue { .. } => None,
         }
     }
 
@@ -163,6 +176,9 @@ impl Job {
                 let _ = reply.send(Err(e));
             }
             Job::Purge { reply, .. } => {
+                let _ = reply.send(Err(e));
+            }
+            Job::Reissue { reply, .. } => {
                 let _ = reply.send(Err(e));
             }
         }
@@ -415,7 +431,9 @@ async fn play(
             request_hash(cmd),
         ),
         Job::Stop { id, cmd, .. } => (*id, cmd.idempotency.as_ref(), stop_request_hash(cmd)),
-        Job::Delete { .. } | Job::Purge { .. } => return Err(StoreError::Unavailable.into()),
+        Job::Delete { .. } | Job::Purge { .. } | Job::Reissue { .. } => {
+            return Err(StoreError::Unavailable.into());
+        }
     };
     // The game first (on PostgreSQL its row is locked until the commit, so
     // that another instance's request for it waits), then the key: a key
@@ -469,7 +487,9 @@ async fn play(
                 keep,
             })
         }
-        Job::Delete { .. } | Job::Purge { .. } => Err(StoreError::Unavailable.into()),
+        Job::Delete { .. } | Job::Purge { .. } | Job::Reissue { .. } => {
+            Err(StoreError::Unavailable.into())
+        }
     }
 }
 

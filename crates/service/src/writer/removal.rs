@@ -1,4 +1,5 @@
-//! The exclusive jobs: a deletion and a purge, each committed alone; the
+//! The exclusive jobs: a deletion and a purge (and a seat's new token, in
+//! `reissue`), each committed alone; the
 //! games they remove leave the writer's memory, and their live-feed
 //! watchers are told once the removal is durable.
 
@@ -50,6 +51,16 @@ pub(super) async fn write_alone(
                 }
             }
             let _ = reply.send(purged.map(|(ids, keys)| (ids.len(), keys)));
+        }
+        Job::Reissue {
+            id,
+            side,
+            token,
+            reply,
+        } => {
+            let _ = reply.send(
+                super::reissue::reissue(store, cache, id, side, token.as_ref(), commits).await,
+            );
         }
         job @ (Job::Throw { .. } | Job::Stop { .. }) => {
             job.fail(StoreError::Unavailable.into());

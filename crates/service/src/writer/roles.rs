@@ -65,11 +65,28 @@ pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&SeatToken>)
     }
     let hash = token.ok_or(ServiceError::Unauthorized)?.hash();
     let seats = hot.seats.unwrap_or_default();
-    if seats.host == Some(hash) {
-        return Ok(Role::Host);
-    }
-    if let Some(&side) = Side::BOTH.iter().find(|s| seats.sides[s.index()] == hash) {
-        return Ok(Role::Side(side));
+    let held = if seats.host == Some(hash) {
+        Some(Role::Host)
+    } else {
+        Side::BOTH
+            .iter()
+            .find(|s| seats.sides[s.index()] == hash)
+            .map(|&side| Role::Side(side))
+    };
+    if let Some(held) = held {
+        // On PostgreSQL another instance may have given this seat a new
+        // token since this game was read into memory (the game's version
+        // does not move for it): the database says whether it is still
+        // the seat's. On SQLite this writer made every change itself.
+        if !tx.is_postgres() {
+            return Ok(held);
+        }
+        let game = hot.game.id.to_string();
+        return match tx.seat_of(&hash).await? {
+            Some((id, _)) if id == game => Ok(held),
+            Some(_) => Err(ServiceError::Forbidden),
+            None => Err(ServiceError::Unauthorized),
+        };
     }
     if tx.seat_of(&hash).await?.is_some() {
         return Err(ServiceError::Forbidden);

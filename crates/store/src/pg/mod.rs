@@ -16,7 +16,8 @@ use super::moves::record;
 use super::{Result, StoredAnswer, corrupt, from_json, to_json};
 use crate::domain::Narration;
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, Seed, Setup, Timestamp, TokenHash, Version,
+    Game, GameId, IdempotencyKey, JoinCode, MoveRecord, Seats, Seed, Setup, Timestamp, TokenHash,
+    Version,
 };
 
 /// The embedded migrations of the PostgreSQL store.
@@ -276,6 +277,65 @@ pub(super) async fn seat_of(
         .await?;
     row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))
         .transpose()
+}
+
+pub(super) async fn replace_seat_token(
+    tx: &mut PgConnection,
+    id: GameId,
+    side: &str,
+    hash: &TokenHash,
+) -> Result<bool> {
+    let done = sqlx::query("UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND side = $3")
+        .bind(hash.as_bytes())
+        .bind(id.to_string())
+        .bind(side)
+        .execute(&mut *tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub(super) async fn keep_join_code(
+    tx: &mut PgConnection,
+    id: GameId,
+    side: &str,
+    code: &JoinCode,
+    sealed: &[u8],
+    nonce: &[u8],
+) -> Result<bool> {
+    let taken: Option<i32> = sqlx::query_scalar("SELECT 1 FROM seats WHERE join_code = $1")
+        .bind(code.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+    if taken.is_some() {
+        return Ok(false);
+    }
+    let done = sqlx::query(
+        "UPDATE seats SET join_code = $1, sealed_token = $2, token_nonce = $3
+         WHERE game_id = $4 AND side = $5",
+    )
+    .bind(code.as_str())
+    .bind(sealed)
+    .bind(nonce)
+    .bind(id.to_string())
+    .bind(side)
+    .execute(&mut *tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub(super) async fn joined_seat(
+    pool: &PgPool,
+    code: &JoinCode,
+) -> Result<Option<super::seats::CodeRow>> {
+    Ok(sqlx::query_as(
+        "SELECT s.game_id, s.side, s.sealed_token, s.token_nonce
+         FROM seats s JOIN games g ON g.id = s.game_id
+         WHERE s.join_code = $1 AND g.status = 'in_progress'
+           AND s.sealed_token IS NOT NULL AND s.token_nonce IS NOT NULL",
+    )
+    .bind(code.as_str())
+    .fetch_optional(pool)
+    .await?)
 }
 
 pub(super) async fn seats(tx: &mut PgConnection, id: GameId) -> Result<Option<Seats>> {
