@@ -53,10 +53,13 @@ async fn create(app: &Bound, body: &Value) -> (String, Option<String>) {
         String::from_utf8_lossy(&r.body)
     );
     let g = r.json();
-    (
-        g["id"].as_str().unwrap().to_owned(),
-        g["host_token"].as_str().map(str::to_owned),
-    )
+    let id = g["id"].as_str().unwrap().to_owned();
+    // The ruleset's odds solved before the first throw, as in `move_log`: a
+    // throw's answer takes the odds solved by then, where a read waits for
+    // them, so the two read alike only from here (a loaded machine once
+    // answered `being_solved` to the first throws of a preset).
+    common::until_solved(app, &format!("/v1/games/{id}/odds")).await;
+    (id, g["host_token"].as_str().map(str::to_owned))
 }
 
 /// Games of every preset played to the end on PostgreSQL: every move reads
