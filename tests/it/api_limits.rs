@@ -159,3 +159,66 @@ async fn feeds_opened_are_counted() {
     assert_eq!(send(&app, get(&feed)).await.status.as_u16(), 200);
     send(&app, get(&feed)).await.problem(429);
 }
+
+/// An operator's trial: games created and throws made through a chatbot's
+/// tools (MCP over HTTP) were not limited within a session. A
+/// `create_game` call now counts as a game created and a `throw` call as
+/// its throws, against the same limits as REST from the same address.
+#[actix_web::test]
+async fn regression_a_chatbot_session_created_games_without_limit() {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::CallToolRequestParams;
+    let settings = RateSettings {
+        games_per_minute: 2,
+        throws_per_second: 1,
+        ..RateSettings::off()
+    };
+    let db = TestDb::new();
+    let service = db.service().await;
+    let mcp = common::mcp_endpoint(&service);
+    let limits = web::Data::new(RateLimits::new(&settings));
+    let app = spawn_server_with(move || {
+        zohn_ahl::server::app(service.clone(), mcp.clone()).app_data(limits.clone())
+    });
+    let transport =
+        rmcp::transport::StreamableHttpClientTransport::from_uri(format!("{}/mcp", app.base));
+    let client = ().serve(transport).await.expect("connects over HTTP");
+    let call = |tool: &str, args: serde_json::Value| {
+        let serde_json::Value::Object(args) = args else {
+            unreachable!()
+        };
+        client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(args))
+    };
+    let first = call("create_game", json!({"seed": "limits"}))
+        .await
+        .expect("the first game");
+    let id = first.structured_content.unwrap()["game"]["game_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    call("create_game", json!({})).await.expect("the second");
+    assert!(
+        call("create_game", json!({})).await.is_err(),
+        "the third game of the minute is refused"
+    );
+    // The same address over REST shares the limit.
+    let r = send(&app, post_json("/v1/games", &json!({}))).await;
+    assert_eq!(r.status.as_u16(), 429);
+    // A run of ten throws takes the ten seconds' worth at once; the next
+    // throw, by either surface, waits.
+    call("throw", json!({"game_id": id, "count": 10}))
+        .await
+        .expect("ten throws");
+    let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+    assert_eq!(
+        r.status.as_u16(),
+        429,
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    assert!(r.header("retry-after").is_some());
+    // Reading stays free.
+    let game = send(&app, get(&format!("/v1/games/{id}"))).await;
+    assert_eq!(game.status.as_u16(), 200);
+    assert_eq!(game.json()["throws"], 10);
+}

@@ -4,7 +4,9 @@
 //! (so that a seat's code cannot be found by trying), each a rate with a burst (the
 //! generic cell rate algorithm of the `governor` crate). Past one, the
 //! answer is 429 problem details of type `/problems/rate-limited` with
-//! `Retry-After`, before any handler reads the request.
+//! `Retry-After`, before any handler reads the request. A chatbot's tool
+//! calls over HTTP count as the same operations over REST (a `create_game`
+//! is a game created, a `throw` its throws).
 //!
 //! The address is the connection's peer. Behind a proxy every request
 //! comes from the proxy's address; a proxy named in
@@ -108,6 +110,8 @@ enum Kind {
 /// One limit: its limiter and how it is told.
 struct Limit {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// The most one address may spend at once.
+    burst: NonZeroU32,
     what: &'static str,
     rate: String,
 }
@@ -130,6 +134,7 @@ fn per_minute(n: u32, what: &'static str) -> Option<Limit> {
     let n = NonZeroU32::new(n)?;
     Some(Limit {
         limiter: RateLimiter::keyed(Quota::per_minute(n)),
+        burst: n,
         what,
         rate: format!("{n} a minute"),
     })
@@ -139,26 +144,28 @@ impl RateLimits {
     /// The limits of `settings`.
     #[must_use]
     pub fn new(settings: &RateSettings) -> Self {
-        let throws = NonZeroU32::new(settings.throws_per_second).map(|n| Limit {
-            limiter: RateLimiter::keyed(
-                Quota::per_second(n)
-                    .allow_burst(n.saturating_mul(NonZeroU32::MIN.saturating_add(9))),
-            ),
-            what: "throws",
-            rate: format!("{n} a second"),
+        let throws = NonZeroU32::new(settings.throws_per_second).map(|n| {
+            let burst = n.saturating_mul(NonZeroU32::MIN.saturating_add(9));
+            Limit {
+                limiter: RateLimiter::keyed(Quota::per_second(n).allow_burst(burst)),
+                burst,
+                what: "throws",
+                rate: format!("{n} a second"),
+            }
         });
         Self(Arc::new(Inner {
             games: per_minute(settings.games_per_minute, "games created"),
             throws,
             feeds: per_minute(settings.feeds_per_minute, "live feeds opened"),
             mcp_sessions: per_minute(settings.mcp_sessions_per_minute, "chatbot sessions started"),
-            joins: NonZeroU32::new(settings.joins_per_minute).map(|n| Limit {
-                limiter: RateLimiter::keyed(
-                    Quota::per_minute(n)
-                        .allow_burst(n.max(NonZeroU32::new(RateSettings::JOIN_BURST).unwrap_or(n))),
-                ),
-                what: "join codes tried",
-                rate: format!("{n} a minute"),
+            joins: NonZeroU32::new(settings.joins_per_minute).map(|n| {
+                let burst = n.max(NonZeroU32::new(RateSettings::JOIN_BURST).unwrap_or(n));
+                Limit {
+                    limiter: RateLimiter::keyed(Quota::per_minute(n).allow_burst(burst)),
+                    burst,
+                    what: "join codes tried",
+                    rate: format!("{n} a minute"),
+                }
             }),
             trusted: settings.trusted_proxies.clone(),
             clock: DefaultClock::default(),
@@ -220,18 +227,21 @@ impl RateLimits {
         )
     }
 
-    /// `Err` with the refusal when `req` is past its address's limit.
-    fn check(&self, req: &ServiceRequest) -> Result<(), ApiError> {
-        let Some(kind) = kind(req) else {
-            return Ok(());
-        };
+    /// `Err` with the refusal when `req`, counting `n` against `kind`, is
+    /// past its address's limit.
+    fn check(&self, req: &ServiceRequest, kind: Kind, n: NonZeroU32) -> Result<(), ApiError> {
         let Some(limit) = self.limit(kind) else {
             return Ok(());
         };
         let Some(client) = self.client(req) else {
             return Ok(());
         };
-        match limit.limiter.check_key(&client) {
+        // More than a whole burst at once counts as a whole burst.
+        let checked = limit
+            .limiter
+            .check_key_n(&client, n.min(limit.burst))
+            .unwrap_or_else(|_| limit.limiter.check_key(&client));
+        match checked {
             Ok(()) => Ok(()),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(self.0.clock.now());
@@ -294,12 +304,70 @@ pub(crate) async fn limit(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
-    let limits = req.app_data::<web::Data<RateLimits>>().cloned();
-    if let Some(limits) = limits
-        && let Err(refusal) = limits.check(&req)
+    let Some(limits) = req.app_data::<web::Data<RateLimits>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_left_body());
+    };
+    let mut req = req;
+    let counted = match kind(&req) {
+        Some(kind) => Some((kind, NonZeroU32::MIN)),
+        None if is_session_message(&req) => {
+            // A chatbot's tool call in a session: read the body (within the
+            // application's limit), count it, and hand it on unchanged.
+            match req.extract::<web::Bytes>().await {
+                Ok(body) => {
+                    let counted = tool_call(&body);
+                    req.set_payload(body.into());
+                    counted
+                }
+                Err(e) => return Ok(req.error_response(e).map_into_right_body()),
+            }
+        }
+        None => None,
+    };
+    if let Some((kind, n)) = counted
+        && let Err(refusal) = limits.check(&req, kind, n)
     {
         let response = refusal.error_response().map_into_right_body();
         return Ok(req.into_response(response));
     }
     Ok(next.call(req).await?.map_into_left_body())
+}
+
+/// Whether `req` is a message within a chatbot (MCP) session: a POST to
+/// the MCP endpoint with its session's id.
+fn is_session_message(req: &ServiceRequest) -> bool {
+    req.method() == Method::POST
+        && req.path().trim_end_matches('/') == super::MOUNTED_PREFIX
+        && req.headers().contains_key("mcp-session-id")
+}
+
+/// What a chatbot's message counts against, if anything: a `create_game`
+/// tool call is a game created, a `throw` call its throws (its `count`, or
+/// as many as a run may make when it runs `until` an event), as the same
+/// operations over REST are (an operator's trial: games created through
+/// the tools were not limited). Anything else, or a body that is not a
+/// JSON-RPC tool call, counts for nothing here; the endpoint answers it.
+fn tool_call(body: &[u8]) -> Option<(Kind, NonZeroU32)> {
+    let message: serde_json::Value = serde_json::from_slice(body).ok()?;
+    if message.get("method")?.as_str()? != "tools/call" {
+        return None;
+    }
+    let params = message.get("params")?;
+    let arguments = params.get("arguments");
+    match params.get("name")?.as_str()? {
+        "create_game" => Some((Kind::Games, NonZeroU32::MIN)),
+        "throw" => {
+            let count = arguments
+                .and_then(|a| a.get("count"))
+                .and_then(serde_json::Value::as_u64);
+            let until = arguments.is_some_and(|a| a.get("until").is_some_and(|u| !u.is_null()));
+            let n = match count {
+                Some(n) => u32::try_from(n).unwrap_or(u32::MAX),
+                None if until => crate::service::MAX_RUN_THROWS,
+                None => 1,
+            };
+            Some((Kind::Throws, NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)))
+        }
+        _ => None,
+    }
 }

@@ -354,7 +354,7 @@ pub struct CreateGameArgs {
 }
 
 /// The most throws one `throw` call plays.
-pub const MAX_THROWS: u32 = 500;
+pub const MAX_THROWS: u32 = crate::service::MAX_RUN_THROWS;
 
 /// Where a run of throws stops before its count: after the throw that
 /// brings something other than a plain move, that ends the turn, or that

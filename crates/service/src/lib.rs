@@ -43,6 +43,11 @@ pub use command::{
 };
 pub use error::ServiceError;
 pub use join::Joined;
+/// The most throws one request plays: a chatbot's run of throws (its
+/// `count`, or how far a run `until` an event may go), and what such a run
+/// counts against an address's limit of throws.
+pub const MAX_RUN_THROWS: u32 = 500;
+
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
 pub use odds::{GameChances, GameOdds, solution};
 pub use recap::{Recap, recap};

@@ -457,14 +457,20 @@ pub fn post_empty(path: &str) -> test::TestRequest {
 pub async fn spawn_server_with_mcp() -> (TestDb, Bound) {
     let db = TestDb::new();
     let service = db.service().await;
-    let mcp = zohn_ahl::mcp::http_service(
+    let mcp = mcp_endpoint(&service);
+    let server = spawn_server_with(move || zohn_ahl::server::app(service.clone(), mcp.clone()));
+    (db, server)
+}
+
+/// The MCP endpoint over `service`, as the server builds it (the shared
+/// solver, loopback hosts, the default idle time).
+pub fn mcp_endpoint(service: &Service) -> zohn_ahl::mcp::HttpService {
+    zohn_ahl::mcp::http_service(
         service.clone(),
         zohn_ahl::odds::Solver::shared(),
         &[],
         zohn_ahl::mcp::SESSION_IDLE,
-    );
-    let server = spawn_server_with(move || zohn_ahl::server::app(service.clone(), mcp.clone()));
-    (db, server)
+    )
 }
 
 /// What a move's `after` must say, from the game view (`GET
