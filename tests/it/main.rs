@@ -8,6 +8,7 @@ mod common;
 
 mod api_board;
 mod api_chances_chart;
+mod api_classes;
 mod api_conventions;
 mod api_detail;
 mod api_errors;

@@ -14,6 +14,7 @@ use zohn_ahl_service as service;
 mod baseline;
 pub(crate) mod board;
 mod chances;
+mod classes;
 mod contract;
 mod conventions;
 mod csl;
@@ -74,6 +75,7 @@ use zohn_ahl_odds::Solver;
     ),
     tags(
         (name = "games", description = "Create games, throw, read state and the move log"),
+        (name = "classes", description = "A teacher's games under one host token: make them at once, list them, add one"),
         (name = "rulesets", description = "Presets, options, each preset's rules as a narrated lesson, and their exact statistics"),
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
@@ -157,6 +159,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::delete_game)
         .service(games::post_throw)
         .service(games::stop_game)
+        .service(classes::create_class)
+        .service(classes::get_class)
+        .service(classes::add_class_game)
         .service(moves::list_moves)
         .service(moves::get_move)
         .service(events::get_events)

@@ -142,6 +142,27 @@ impl From<ServiceError> for Refusal {
                 "Game not found",
                 e.to_string(),
             ),
+            ServiceError::ClassNotFound(_) => Self::new(
+                K::NotFound,
+                "class-not-found",
+                "Class not found",
+                e.to_string(),
+            ),
+            ServiceError::ClassUnauthorized => Self::new(
+                K::Unauthorized,
+                "class-token-required",
+                "Class host token required",
+                e.to_string(),
+            ),
+            ServiceError::ClassForbidden => Self::new(
+                K::Forbidden,
+                "not-this-class",
+                "Not this class's host",
+                e.to_string(),
+            ),
+            ServiceError::ClassFull => {
+                Self::new(K::Conflict, "class-full", "Class full", e.to_string())
+            }
             ServiceError::MoveNotFound(..) => Self::new(
                 K::NotFound,
                 "move-not-found",
