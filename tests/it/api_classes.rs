@@ -210,14 +210,32 @@ async fn a_class_is_refused_naming_each_field_and_its_bound() {
     )
     .await;
     assert_eq!(r.problem(422)["errors"][0]["pointer"], "/game/sides/b/name");
-    let r = send(&app, post_json("/v1/classes", &json!({"games": 2}))).await;
-    r.problem(400);
+    let r = send(&app, post_json("/v1/classes", &json!({"games": "2"}))).await;
+    assert_eq!(r.problem(400)["errors"][0]["pointer"], "/games");
     let r = send(
         &app,
         post_json("/v1/classes", &json!({"name": "A", "games": 2, "x": 1})),
     )
     .await;
     r.problem(400);
+}
+
+/// Every field is optional, as a new game's: `{}` or no body makes a
+/// class named "Class" of one game with a new game's defaults.
+#[actix_web::test]
+async fn an_empty_body_makes_a_class_of_one_game() {
+    let (_db, app) = spawn_app().await;
+    for req in [
+        post_json("/v1/classes", &json!({})),
+        post_empty("/v1/classes"),
+    ] {
+        let r = send(&app, req).await;
+        assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+        let class = r.json();
+        assert_eq!(class["name"], "Class");
+        assert_eq!(class["games"].as_array().unwrap().len(), 1);
+        assert_eq!(class["games"][0]["sides"][0]["name"], "Side A");
+    }
 }
 
 #[actix_web::test]

@@ -91,6 +91,20 @@ async fn locked() -> Vec<(String, String, Value)> {
         .await
         .1;
     let game = format!("/v1/games/{}", game["id"].as_str().unwrap());
+    let class = answer(
+        &app,
+        post_json("/v1/classes", &json!({"name": "Busy", "games": 1})),
+    )
+    .await
+    .1;
+    let add_to_class = common::post_empty(&format!(
+        "/v1/classes/{}/games",
+        class["id"].as_str().unwrap()
+    ))
+    .insert_header((
+        "authorization",
+        format!("Bearer {}", class["host_token"].as_str().unwrap()),
+    ));
     let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE")
         .execute(&mut other)
@@ -110,6 +124,11 @@ async fn locked() -> Vec<(String, String, Value)> {
         answer(&app, common::post_empty(&format!("{game}/throws"))),
         answer(&app, common::post_empty(&format!("{game}/stop"))),
         answer(&app, actix_web::test::TestRequest::delete().uri(&game)),
+        answer(
+            &app,
+            post_json("/v1/classes", &json!({"name": "Busy", "games": 1})),
+        ),
+        answer(&app, add_to_class),
     ])
     .await;
     sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
@@ -120,6 +139,8 @@ async fn locked() -> Vec<(String, String, Value)> {
         "play_throw",
         "stop_game",
         "delete_game",
+        "create_class",
+        "create_class_game",
     ]
     .into_iter()
     .zip([first, retry].into_iter().chain(writes))

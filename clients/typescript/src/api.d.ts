@@ -52,6 +52,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a class and its games.
+         * @description A class groups a teacher's games under one host token: `games` seated
+         *     games (1 to 40) of one setting, made at once. Every field is optional:
+         *     `{}` (or an empty body) makes a class named "Class" of one game with
+         *     the defaults of `POST /v1/games`. The answer carries, once,
+         *     the class's `host_token` and each game's own tokens. Each game made
+         *     counts against the address's limit on games created.
+         */
+        post: operations["create_class"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a class's games.
+         * @description Each game's state (as `GET /v1/games/{id}` gives it: whose turn, each
+         *     side's counters and awl, the version), where it stands (`in_play`,
+         *     `won`, `stopped`), its board and its recap; with the class's host token.
+         */
+        get: operations["get_class"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List a class's games (headers only)
+         * @description The answer `get_class` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_class"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classes/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a game to a class.
+         * @description One more seated game, set as `POST /v1/games` takes it (`{}` or no body:
+         *     the defaults), answered as that creation is, its tokens included; with
+         *     the class's host token. A class holds at most 40 games.
+         */
+        post: operations["create_class_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/facts": {
         parameters: {
             query?: never;
@@ -1098,6 +1171,54 @@ export interface components {
          */
         ClassGameId: string;
         /**
+         * @description Where a class's game stands: `in_play`, `won` (played to its end) or
+         *     `stopped` (by the host; `result` says who had more counters).
+         * @enum {string}
+         */
+        ClassGameState: "in_play" | "won" | "stopped";
+        /**
+         * @description A game of a class: its state as `GET /v1/games/{id}` gives it, where it
+         *     stands, and its pictures and recap.
+         */
+        ClassGameView: components["schemas"]["GameView"] & {
+            /** @description The board as a picture, for a projector (`view=projector`). */
+            board: string;
+            /** @description The recap, once the game is over (`null` before). */
+            recap: string | null;
+            /** @description `in_play`, `won` or `stopped`. */
+            standing: components["schemas"]["ClassGameState"];
+        };
+        /** @description Links of a class. */
+        ClassLinks: {
+            /**
+             * @description The fairness test of the class's reported throws, its games
+             *     together (`null` before the class has a game).
+             */
+            fairness: string | null;
+            /** @description Where to post one more game. */
+            games: string;
+            /** @description The projector page of every board (the host's token goes after `#`). */
+            overview: string;
+            /** @description This class (its games, with the host's token). */
+            self: string;
+        };
+        /** @description A class and its games, oldest first. */
+        ClassView: {
+            /** @description Creation time, RFC 3339 UTC. */
+            created_at: string;
+            /** @description Its games, oldest first (a game deleted leaves the class). */
+            games: components["schemas"]["ClassGameView"][];
+            /**
+             * @description The class's id.
+             * @example 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10
+             */
+            id: string;
+            /** @description Related resources. */
+            links: components["schemas"]["ClassLinks"];
+            /** @description Its name. */
+            name: string;
+        };
+        /**
          * @description Why a counter changed hands: `circuit`, `whip` or `creek_fall`.
          * @example circuit
          * @enum {string}
@@ -1115,6 +1236,42 @@ export interface components {
              * @description Side B's counters.
              */
             b: number;
+        };
+        /**
+         * @description Body of `POST /v1/classes`. A JSON object; `null` is the same as no body.
+         * @example {
+         *       "name": "Room 4",
+         *       "games": 4,
+         *       "game": {
+         *         "sides": {
+         *           "a": {
+         *             "name": "Hawks"
+         *           },
+         *           "b": {
+         *             "name": "Foxes"
+         *           }
+         *         },
+         *         "narration": {
+         *           "audience": "young"
+         *         }
+         *       }
+         *     }
+         */
+        CreateClassRequest: {
+            game?: components["schemas"]["CreateGameRequest"] | null;
+            /**
+             * Format: int64
+             * @description How many games to make, 1 to 40 (default 1; more may be added).
+             * @example 4
+             */
+            games?: number | null;
+            /**
+             * @description The class's name: 1 to 40 characters, with a visible character, no
+             *     control characters and no bidirectional controls, as a side's name
+             *     (default "Class").
+             * @example Room 4
+             */
+            name?: string | null;
         };
         /**
          * @description Body of `POST /v1/games`. Every field is optional: `{}` creates a
@@ -1154,6 +1311,32 @@ export interface components {
              */
             seed?: string | null;
             sides?: components["schemas"]["SidesRequest"] | null;
+        };
+        /**
+         * @description A class just made: its host's token, shown this once, and its games,
+         *     each with its own tokens.
+         */
+        CreatedClassView: {
+            /** @description Creation time, RFC 3339 UTC. */
+            created_at: string;
+            /** @description Its games, in the order made, each with its own tokens. */
+            games: components["schemas"]["CreatedGameView"][];
+            /**
+             * @description The class's host token (the teacher's): it lists the class's games,
+             *     adds games, and is host of each game (throws for either side,
+             *     reports throws, stops and deletes it). Never shown again: keep it
+             *     secret.
+             */
+            host_token: string;
+            /**
+             * @description The class's id.
+             * @example 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10
+             */
+            id: string;
+            /** @description Related resources. */
+            links: components["schemas"]["ClassLinks"];
+            /** @description Its name. */
+            name: string;
         };
         /**
          * @description The answer to creating a game: its state and, for a seated game, its
@@ -3212,6 +3395,1217 @@ export interface operations {
             };
         };
     };
+    create_class: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateClassRequest"];
+            };
+        };
+        responses: {
+            /** @description The class, made with its games */
+            201: {
+                headers: {
+                    /** @description The class's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T16:20:46.065Z",
+                     *       "host_token": "1246ef994add99892d92f7b43244ef75d4b588ee2d760a23a7cf9756288cddec",
+                     *       "games": [
+                     *         {
+                     *           "id": "c940a2b5-b81e-43b7-8191-5d2394beba1d",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T16:20:46.065Z",
+                     *           "updated_at": "2026-12-05T16:20:46.065Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d",
+                     *             "throws": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/throws",
+                     *             "moves": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "483608b1101948487f80f1078087862f5d6356fd28cc0ab9bcd3933b44f5deb6",
+                     *             "b": "e038c863bfd215eff75529addd85ba35c08222aea3ef0547172808c35910cd6c"
+                     *           },
+                     *           "host_token": "000fddcd3efb80cd41a9c5983a124ddc54064386c94aacab9f6399723e832df8"
+                     *         },
+                     *         {
+                     *           "id": "7733e292-807f-4c03-b17f-743ed5a2a30b",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T16:20:46.065Z",
+                     *           "updated_at": "2026-12-05T16:20:46.065Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b",
+                     *             "throws": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/throws",
+                     *             "moves": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "08e1b32dc7a1bd95a6391b588aaf30e56b018961c003a0df5c2b093980aeabb8",
+                     *             "b": "8ad7a3defe81df4678b54fb748fdf5486f0206d887870544207c52e781e2a117"
+                     *           },
+                     *           "host_token": "42b37924f33fd3f8be18cc5b3bb4d3711dda98324006d011d994d3a558564354"
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "self": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *         "games": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c/games",
+                     *         "overview": "/play/class/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *         "fairness": "/v1/fairness?game=c940a2b5-b81e-43b7-8191-5d2394beba1d&game=7733e292-807f-4c03-b17f-743ed5a2a30b"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedClassView"];
+                };
+            };
+            /** @description A field out of bounds or unknown (`/name`, `/games`, `/game/...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "/name: must be from 1 to 40 characters, got 0; /games: must be from 1 to 40 games, got 0",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/name",
+                     *           "detail": "must be from 1 to 40 characters, got 0"
+                     *         },
+                     *         {
+                     *           "pointer": "/games",
+                     *           "detail": "must be from 1 to 40 games, got 0"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A page of another origin, which the server does not let write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/cors-refused",
+                     *       "title": "Cross-origin request refused",
+                     *       "status": 403,
+                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/same-name",
+                     *       "title": "Same name for both sides",
+                     *       "status": 422,
+                     *       "detail": "/game/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/game/sides/b/name",
+                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created, fewer than the 2 this request asks for",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_class: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class and its games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T16:20:46.065Z",
+                     *       "games": [
+                     *         {
+                     *           "id": "7733e292-807f-4c03-b17f-743ed5a2a30b",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T16:20:46.065Z",
+                     *           "updated_at": "2026-12-05T16:20:46.065Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b",
+                     *             "throws": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/throws",
+                     *             "moves": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "c940a2b5-b81e-43b7-8191-5d2394beba1d",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T16:20:46.065Z",
+                     *           "updated_at": "2026-12-05T16:20:46.068Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d",
+                     *             "throws": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/throws",
+                     *             "moves": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "ab799b18-47c3-42e7-88c3-e4abc88404da",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T16:20:46.066Z",
+                     *           "updated_at": "2026-12-05T16:20:46.066Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Owls",
+                     *               "players": [
+                     *                 "Owls"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Crows",
+                     *               "players": [
+                     *                 "Crows"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Owls"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da",
+                     *             "throws": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/throws",
+                     *             "moves": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/board.svg?view=projector",
+                     *           "recap": null
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "self": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *         "games": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c/games",
+                     *         "overview": "/play/class/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *         "fairness": "/v1/fairness?game=7733e292-807f-4c03-b17f-743ed5a2a30b&game=c940a2b5-b81e-43b7-8191-5d2394beba1d&game=ab799b18-47c3-42e7-88c3-e4abc88404da"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClassView"];
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-token-required",
+                     *       "title": "Class host token required",
+                     *       "status": 401,
+                     *       "detail": "a class is read and added to with its host's token, and none came (none was sent, or the one sent is unknown): send the class's host_token, as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-this-class",
+                     *       "title": "Not this class's host",
+                     *       "status": 403,
+                     *       "detail": "this token is not this class's host token: it is another class's, or a game's",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-not-found",
+                     *       "title": "Class not found",
+                     *       "status": 404,
+                     *       "detail": "no class has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_class: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class and its games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    create_class_game: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateGameRequest"];
+            };
+        };
+        responses: {
+            /** @description The game, made in the class */
+            201: {
+                headers: {
+                    /** @description The game's version, quoted */
+                    ETag?: string;
+                    /** @description The game's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ab799b18-47c3-42e7-88c3-e4abc88404da",
+                     *       "status": "in_progress",
+                     *       "version": 0,
+                     *       "created_at": "2026-12-05T16:20:46.066Z",
+                     *       "updated_at": "2026-12-05T16:20:46.066Z",
+                     *       "ruleset": {
+                     *         "preset": "composite",
+                     *         "options": {
+                     *           "board": "circle40",
+                     *           "throw_table": "sticks_sahe",
+                     *           "deadly_north_bank": "near",
+                     *           "own_last_space": "falls_in",
+                     *           "overshoot": "carry_on",
+                     *           "dry_branch": "no_effect",
+                     *           "counters_per_side": 4,
+                     *           "turn_order": "side_blocks",
+                     *           "circuits_to_win": null,
+                     *           "end_check": "immediate"
+                     *         }
+                     *       },
+                     *       "sides": [
+                     *         {
+                     *           "side": "A",
+                     *           "name": "Owls",
+                     *           "players": [
+                     *             "Owls"
+                     *           ],
+                     *           "direction": "counter_clockwise",
+                     *           "awl": {
+                     *             "space": 1,
+                     *             "physical_index": 0,
+                     *             "feature": "south_creek_far"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         },
+                     *         {
+                     *           "side": "B",
+                     *           "name": "Crows",
+                     *           "players": [
+                     *             "Crows"
+                     *           ],
+                     *           "direction": "clockwise",
+                     *           "awl": {
+                     *             "space": 1,
+                     *             "physical_index": 39,
+                     *             "feature": "south_creek_far"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         }
+                     *       ],
+                     *       "to_throw": {
+                     *         "side": "A",
+                     *         "player": 1,
+                     *         "name": "Owls"
+                     *       },
+                     *       "extra_throw_pending": false,
+                     *       "winner": null,
+                     *       "result": null,
+                     *       "throws": 0,
+                     *       "audience": "general",
+                     *       "detail": "lesson",
+                     *       "seed": "example",
+                     *       "seated": true,
+                     *       "sides_report_throws": false,
+                     *       "links": {
+                     *         "self": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da",
+                     *         "throws": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/throws",
+                     *         "moves": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/moves"
+                     *       },
+                     *       "seat_tokens": {
+                     *         "a": "91b52f359d3db0e8c2ea69eb8ed01f41571ab7c014e6494326e6a3b7454fc9c5",
+                     *         "b": "744573a4decd6b98d460293e539d4b6082db371cdf20ae0f28ae2b90b1fefff9"
+                     *       },
+                     *       "host_token": "8ec65f3055f3ae71ca098953b8412ac00ca9cffa51821d6c2274cf929506d893"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedGameView"];
+                };
+            };
+            /** @description Malformed id, or a field out of bounds or unknown */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-token-required",
+                     *       "title": "Class host token required",
+                     *       "status": 401,
+                     *       "detail": "a class is read and added to with its host's token, and none came (none was sent, or the one sent is unknown): send the class's host_token, as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-this-class",
+                     *       "title": "Not this class's host",
+                     *       "status": 403,
+                     *       "detail": "this token is not this class's host token: it is another class's, or a game's",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-not-found",
+                     *       "title": "Class not found",
+                     *       "status": 404,
+                     *       "detail": "no class has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The class has its most games, 40 (`/problems/class-full`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-full",
+                     *       "title": "Class full",
+                     *       "status": 409,
+                     *       "detail": "the class has its most games, 40; make another class for more",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Both sides have the same name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/same-name",
+                     *       "title": "Same name for both sides",
+                     *       "status": 422,
+                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/sides/b/name",
+                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_facts: {
         parameters: {
             query?: never;
@@ -3682,13 +5076,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *         "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *             "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -3955,11 +5349,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T14:55:03.269Z",
-                     *       "updated_at": "2026-12-05T14:55:03.269Z",
+                     *       "created_at": "2026-12-05T16:20:45.820Z",
+                     *       "updated_at": "2026-12-05T16:20:45.820Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4022,9 +5416,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *         "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *         "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
+                     *         "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -4267,11 +5661,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T14:55:03.269Z",
-                     *       "updated_at": "2026-12-05T14:55:03.680Z",
+                     *       "created_at": "2026-12-05T16:20:45.820Z",
+                     *       "updated_at": "2026-12-05T16:20:46.053Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4334,9 +5728,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *         "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *         "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *         "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *         "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
+                     *         "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
                      *       }
                      *     }
                      */
@@ -5885,13 +7279,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *         "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71a930f7-550b-4f3a-bf3f-b74127c2a676"
+                     *             "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7485,7 +8879,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "game_id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7762,7 +9156,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *       "game_id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -8131,11 +9525,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T14:55:03.269Z",
-                     *         "updated_at": "2026-12-05T14:55:03.703Z",
+                     *         "created_at": "2026-12-05T16:20:45.820Z",
+                     *         "updated_at": "2026-12-05T16:20:46.063Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8194,9 +9588,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *           "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *           "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
+                     *           "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8629,11 +10023,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "71a930f7-550b-4f3a-bf3f-b74127c2a676",
+                     *         "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T14:55:03.269Z",
-                     *         "updated_at": "2026-12-05T14:55:03.680Z",
+                     *         "created_at": "2026-12-05T16:20:45.820Z",
+                     *         "updated_at": "2026-12-05T16:20:46.053Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8696,9 +10090,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676",
-                     *           "throws": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/throws",
-                     *           "moves": "/v1/games/71a930f7-550b-4f3a-bf3f-b74127c2a676/moves"
+                     *           "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *           "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
+                     *           "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
                      *         }
                      *       }
                      *     }

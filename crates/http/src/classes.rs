@@ -29,12 +29,13 @@ use crate::service::{ClassRequest, GameRequest, MAX_CLASS_GAMES, NewGame, Servic
 }))]
 pub struct CreateClassRequest {
     /// The class's name: 1 to 40 characters, with a visible character, no
-    /// control characters and no bidirectional controls (as a side's name).
+    /// control characters and no bidirectional controls, as a side's name
+    /// (default "Class").
     #[schema(min_length = 1, max_length = 40, example = "Room 4")]
-    pub name: String,
-    /// How many games to make, 1 to 40.
+    pub name: Option<String>,
+    /// How many games to make, 1 to 40 (default 1; more may be added).
     #[schema(minimum = 1, maximum = 40, example = 4)]
-    pub games: u64,
+    pub games: Option<u64>,
     /// Every game's setting, as `POST /v1/games` takes it (default `{}`).
     /// A class's games are always seated: `seats` may be left out, `true`
     /// or an object of seat settings, not `false`.
@@ -177,13 +178,15 @@ fn class_game_setting(game: Option<Obj<CreateGameRequest>>) -> Result<GameReques
 /// Make a class and its games.
 ///
 /// A class groups a teacher's games under one host token: `games` seated
-/// games (1 to 40) of one setting, made at once. The answer carries, once,
+/// games (1 to 40) of one setting, made at once. Every field is optional:
+/// `{}` (or an empty body) makes a class named "Class" of one game with
+/// the defaults of `POST /v1/games`. The answer carries, once,
 /// the class's `host_token` and each game's own tokens. Each game made
 /// counts against the address's limit on games created.
 #[utoipa::path(
     operation_id = "create_class",
     tag = "classes",
-    request_body(content = CreateClassRequest, content_type = "application/json"),
+    request_body(content = Option<CreateClassRequest>, content_type = "application/json"),
     responses(
         (status = 201, description = "The class, made with its games", body = CreatedClassView,
             headers(("Location" = String, description = "The class's URL"))),
@@ -202,10 +205,10 @@ pub async fn create_class(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let request: CreateClassRequest = json::parse(&req, &body, false)?;
+    let request: CreateClassRequest = json::parse(&req, &body, true)?;
     let new = ClassRequest {
-        name: request.name,
-        games: request.games,
+        name: request.name.unwrap_or_else(|| "Class".to_owned()),
+        games: request.games.unwrap_or(1),
         game: class_game_setting(request.game)?,
     }
     .check()?;
@@ -267,7 +270,7 @@ pub async fn get_class(
 /// the defaults), answered as that creation is, its tokens included; with
 /// the class's host token. A class holds at most 40 games.
 #[utoipa::path(
-    operation_id = "add_class_game",
+    operation_id = "create_class_game",
     tag = "classes",
     params(ClassIdPath),
     security(("token" = [])),
@@ -290,7 +293,7 @@ pub async fn get_class(
     )
 )]
 #[post("/v1/classes/{id}/games")]
-pub async fn add_class_game(
+pub async fn create_class_game(
     service: web::Data<Service>,
     req: HttpRequest,
     ClassIdPath(id): ClassIdPath,
@@ -305,7 +308,7 @@ pub async fn add_class_game(
         ));
     }
     let new = NewGame::try_from(request)?;
-    let created = service.add_class_game(id, token.as_ref(), new).await?;
+    let created = service.create_class_game(id, token.as_ref(), new).await?;
     let answer = created_answer(&created);
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, answer.location))

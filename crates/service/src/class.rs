@@ -176,7 +176,7 @@ impl Service {
     /// [`ServiceError::ClassNotFound`], [`ServiceError::ClassUnauthorized`],
     /// [`ServiceError::ClassForbidden`], [`ServiceError::ClassFull`],
     /// [`ServiceError::Setup`]; storage errors.
-    pub async fn add_class_game(
+    pub async fn create_class_game(
         &self,
         id: ClassId,
         token: Option<&SeatToken>,
