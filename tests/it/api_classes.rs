@@ -377,3 +377,43 @@ async fn a_class_counts_each_of_its_games_against_the_creation_limit() {
     let p = r.problem(429);
     assert!(p["detail"].as_str().unwrap().contains('6'), "{p}");
 }
+
+/// The projector's overview of a class: served for a class that exists
+/// (it reads the class with the host's token from its fragment), the "no
+/// such class" page otherwise; its script sends the token only in the
+/// Authorization header, never in an address it requests.
+#[actix_web::test]
+async fn the_overview_page_is_served_for_a_class_and_not_found_otherwise() {
+    let (_db, app) = spawn_app().await;
+    let class = make_class(&app, 2).await;
+    let r = send(&app, get(str_of(&class, "/links/overview"))).await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.header("content-security-policy")
+            .unwrap()
+            .starts_with("default-src 'none'")
+    );
+    let page = String::from_utf8(r.body).unwrap();
+    assert!(page.contains("id=\"boards\""));
+    assert!(page.contains("/play/assets/class.js"));
+    assert!(
+        !page.contains("Room 4"),
+        "the page tells nothing of the class"
+    );
+    for path in [
+        "/play/class/00000000-0000-4000-8000-000000000000",
+        "/play/class/nope",
+    ] {
+        let r = send(&app, get(path)).await;
+        assert_eq!(r.status, 404, "{path}");
+        assert!(String::from_utf8(r.body).unwrap().contains("No such class"));
+    }
+    let js = String::from_utf8(send(&app, get("/play/assets/class.js")).await.body).unwrap();
+    assert!(js.contains("Authorization: \"Bearer \" + token"));
+    for line in js.lines().filter(|l| l.contains("token")) {
+        assert!(
+            !line.contains("fetch(") && !line.contains("src"),
+            "the token near a request URL: {line}"
+        );
+    }
+}

@@ -46,10 +46,22 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
     let html = "text/html; charset=utf-8";
     let new = assert_page(&send(&app, get("/play")).await, 200, html);
     let game = assert_page(&send(&app, get(&format!("/play/{id}"))).await, 200, html);
+    let class = send(&app, post_json("/v1/classes", &json!({})))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let class = assert_page(
+        &send(&app, get(&format!("/play/class/{class}"))).await,
+        200,
+        html,
+    );
     assert!(new.contains("<form id=\"new-game\""));
     assert!(game.contains("id=\"board\""));
+    assert!(class.contains("id=\"boards\""));
     let mut assets = 0;
-    for page in [&new, &game] {
+    for page in [&new, &game, &class] {
         assert!(!page.contains("<script>"), "no inline script");
         assert!(!page.contains("style=\""), "no inline style");
         for reference in references(page) {
@@ -74,8 +86,8 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
         }
     }
     assert_eq!(
-        assets, 14,
-        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, links.js, recap.js, chances.js, game.js; the stylesheet twice"
+        assets, 17,
+        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, links.js, recap.js, chances.js, game.js; class.css and class.js; the stylesheet three times"
     );
 }
 
