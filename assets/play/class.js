@@ -23,6 +23,12 @@
     $("status").textContent = text || "";
   }
 
+  // The class cannot be shown: why, in place of the games' count.
+  function refuse(text) {
+    $("summary").textContent = "";
+    say(text);
+  }
+
   // Text with each name in <bdi>: a right-to-left name keeps the words
   // around it in their order.
   function put(el, parts) {
@@ -49,16 +55,16 @@
     return ["Stopped: a draw, ", { name: a.name }, " and ", { name: b.name }, " level"];
   }
 
-  function countersParts(g) {
+  // The counters in the heading's order (side A's, then side B's).
+  function countersText(g) {
     const [a, b] = g.sides;
-    const c = (n) => n + (n === 1 ? " counter" : " counters");
-    return [{ name: a.name }, ": " + c(a.counters) + " · ", { name: b.name }, ": " + c(b.counters) + " · throw " + g.throws];
+    return "Counters " + a.counters + " and " + b.counters + " · throw " + g.throws;
   }
 
   function altOf(g) {
     const [a, b] = g.sides;
     return (g.standing === "in_play" ? "The board: " : "The final board: ") + a.name + "'s awl on its space " + a.awl.space + ", " +
-      b.name + "'s on its space " + b.awl.space;
+      b.name + "'s on its space " + b.awl.space + "; " + a.name + " hold " + a.counters + " counters, " + b.name + " " + b.counters;
   }
 
   function tile(g) {
@@ -87,7 +93,7 @@
       t.img.alt = altOf(g);
       t.img.src = g.board + "&v=" + g.version;
       put(t.turn, turnParts(g));
-      put(t.counters, countersParts(g));
+      t.counters.textContent = countersText(g);
       t.li.classList.toggle("over", g.standing !== "in_play");
       t.version = g.version;
     }
@@ -122,7 +128,7 @@
       const res = await fetch(api, { headers, cache: "no-store" });
       if (!res.ok) {
         const problem = await res.json().catch(() => ({}));
-        say(problem.detail ? "The class cannot be shown: " + problem.detail : "The class cannot be shown (" + res.status + ").");
+        refuse(problem.detail ? "The class cannot be shown: " + problem.detail : "The class cannot be shown (" + res.status + ").");
         if (res.status === 401 || res.status === 403 || res.status === 404) return; // asking again will not help
       } else {
         $("connection").hidden = true;
@@ -137,7 +143,7 @@
   }
 
   if (!token) {
-    say("This page needs the class's own link, with its host token after # (#seat=host.…), as the class's creation gave it.");
+    refuse("This page needs the class's own link, with its host token after # (#seat=host.…), as the class's creation gave it.");
     return;
   }
   document.addEventListener("visibilitychange", () => {
