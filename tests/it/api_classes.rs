@@ -417,3 +417,25 @@ async fn the_overview_page_is_served_for_a_class_and_not_found_otherwise() {
         );
     }
 }
+
+/// A class's name is kept no longer than its games: once a retention
+/// purge has taken the last of them, the class goes too; before, it stays.
+#[actix_web::test]
+async fn a_class_goes_with_the_last_of_its_games_past_the_retention() {
+    use time::{Duration, OffsetDateTime};
+    let (_db, service, app) = common::spawn_app_with_service().await;
+    let class = make_class(&app, 2).await;
+    let host = str_of(&class, "/host_token");
+    let now = OffsetDateTime::now_utc();
+    let retention = Some(Duration::days(30));
+    let purged = service.purge(now, retention).await.unwrap();
+    assert_eq!(purged.games, 0);
+    assert_eq!(list(&app, &class, host).await.status, 200);
+    let purged = service
+        .purge(now + Duration::days(31), retention)
+        .await
+        .unwrap();
+    assert_eq!(purged.games, 2);
+    let r = list(&app, &class, host).await;
+    assert_eq!(r.problem(404)["type"], "/problems/class-not-found");
+}

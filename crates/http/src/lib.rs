@@ -111,8 +111,9 @@ impl utoipa::Modify for SecuritySchemes {
                         .bearer_format("64 hex digits")
                         .description(Some(
                             "A seated game's token, from the answer that created it: a side's \
-                             (`seat_tokens.a`, `seat_tokens.b`) or the host's (`host_token`). \
-                             Games without seats need none.",
+                             (`seat_tokens.a`, `seat_tokens.b`) or the host's (`host_token`); or \
+                             a class's host token (`host_token` of the class's creation), which \
+                             is host of each of its games. Games without seats need none.",
                         ))
                         .build(),
                 ),

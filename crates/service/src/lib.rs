@@ -431,7 +431,8 @@ impl Service {
     /// `retention`, with its moves, seats and keys, every game finished
     /// (won or stopped) longer ago than that, and every game left
     /// unfinished with no move for longer than that (see
-    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)).
+    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)),
+    /// and every class made longer ago than that with no game left.
     /// The candidates are found on a reader connection; the single writer
     /// deletes them, keeping any game played meanwhile.
     ///

@@ -193,3 +193,28 @@ impl Store {
         Ok(known != 0)
     }
 }
+
+impl WriteTx {
+    /// Delete the classes made before `before` that have no game left (a
+    /// retention purge deleted them, or their host did): a class's name is
+    /// kept no longer than its games. Returns how many.
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn delete_empty_classes_before(&mut self, before: &Timestamp) -> Result<u64> {
+        let tx = match &mut self.0 {
+            Tx::Sqlite(tx) => tx,
+            Tx::Postgres(tx) => {
+                return pg::classes::delete_empty_classes_before(tx, before.as_str()).await;
+            }
+        };
+        let done = sqlx::query(
+            "DELETE FROM classes WHERE created_at < ?
+             AND NOT EXISTS (SELECT 1 FROM games g WHERE g.class_id = classes.id)",
+        )
+        .bind(before.as_str())
+        .execute(&mut **tx)
+        .await?;
+        Ok(done.rows_affected())
+    }
+}

@@ -110,3 +110,17 @@ pub(crate) async fn token_known(pool: &PgPool, token_hash: &TokenHash) -> Result
     .await?;
     Ok(known)
 }
+
+pub(crate) async fn delete_empty_classes_before(
+    tx: &mut PgConnection,
+    before: &str,
+) -> Result<u64> {
+    let done = sqlx::query(
+        "DELETE FROM classes WHERE created_at < $1
+         AND NOT EXISTS (SELECT 1 FROM games g WHERE g.class_id = classes.id)",
+    )
+    .bind(before)
+    .execute(&mut *tx)
+    .await?;
+    Ok(done.rows_affected())
+}
