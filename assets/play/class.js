@@ -18,6 +18,9 @@
   const token = seat.startsWith("host.") ? seat.slice(5) : "";
   const headers = { Authorization: "Bearer " + token };
   const tiles = new Map(); // game id -> its tile's elements
+  let fairnessUrl = null; // the class's fairness link, from its list
+  let moved = -1; // the games' versions summed: the fairness is read again when it changes
+  const fair = window.ZohnFairness(() => fairnessUrl, $, () => "general");
 
   function say(text) {
     $("status").textContent = text || "";
@@ -120,6 +123,10 @@
       if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
     });
     say(n ? "" : "This class has no game now.");
+    const versions = view.games.reduce((sum, g) => sum + g.version, 0);
+    fairnessUrl = view.links.fairness;
+    if (fairnessUrl && versions !== moved) fair.load();
+    moved = versions;
   }
 
   let timer = null;

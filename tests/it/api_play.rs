@@ -86,8 +86,8 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
         }
     }
     assert_eq!(
-        assets, 17,
-        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, links.js, recap.js, chances.js, game.js; class.css and class.js; the stylesheet three times"
+        assets, 18,
+        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, links.js, recap.js, chances.js, game.js; class.css, fairness.js and class.js; the stylesheet three times"
     );
 }
 

@@ -1,7 +1,8 @@
 //! A class's overview on the projector, in a real browser (chromium
 //! through chromedriver, the harness of `browser.rs`): eight games' boards
 //! with their names, whose turn it is and how each stands fit a 1920 x 1080
-//! screen without scrolling, and follow the games as they are played.
+//! screen without scrolling, and follow the games as they are played; the
+//! class's fairness counts the throws reported in all of them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use fantoccini::Client;
@@ -21,14 +22,17 @@ fn regression_the_overview_test_passed_without_a_browser() {
     );
 }
 
-/// `POST path` in the page with the bearer `token`: the answer's status.
-async fn post_as(client: &Client, path: &str, token: &str) -> u64 {
+/// `POST path` in the page with the bearer `token` and a JSON `body` (or
+/// none): the answer's status.
+async fn post_as(client: &Client, path: &str, token: &str, body: Option<Value>) -> u64 {
     client
         .execute_async(
-            "const [path, token] = arguments; const done = arguments[arguments.length - 1];
-             fetch(path, { method: 'POST', headers: { Authorization: 'Bearer ' + token } })
+            "const [path, token, body] = arguments; const done = arguments[arguments.length - 1];
+             const headers = { Authorization: 'Bearer ' + token };
+             if (body) headers['content-type'] = 'application/json';
+             fetch(path, { method: 'POST', headers, body: body ? JSON.stringify(body) : undefined })
                .then(r => done(r.status));",
-            vec![json!(path), json!(token)],
+            vec![json!(path), json!(token), body.unwrap_or(Value::Null)],
         )
         .await
         .unwrap()
@@ -142,9 +146,9 @@ async fn eight_boards_fit_the_projector_and_follow_their_games() {
 
     // Played elsewhere with the class's token: the page follows.
     let throws = format!("/v1/games/{}/throws", games[0]);
-    assert_eq!(post_as(client, &throws, host).await, 201);
+    assert_eq!(post_as(client, &throws, host, None).await, 201);
     let stop = format!("/v1/games/{}/stop", games[1]);
-    assert_eq!(post_as(client, &stop, host).await, 200);
+    assert_eq!(post_as(client, &stop, host, None).await, 200);
     until(
         client,
         "the first board at version 1 and the second stopped",
@@ -162,6 +166,21 @@ async fn eight_boards_fit_the_projector_and_follow_their_games() {
     )
     .await;
     assert_eq!(summary, "8 games, 7 in play");
+    // Real sticks reported in two games: the class's fairness counts both.
+    let sticks = json!({"sticks": ["flat", "round", "flat", "flat"]});
+    for game in [&games[2], &games[3]] {
+        let throws = format!("/v1/games/{game}/throws");
+        assert_eq!(
+            post_as(client, &throws, host, Some(sticks.clone())).await,
+            201
+        );
+    }
+    until(
+        client,
+        "the class's fairness counting the two reported throws",
+        "return document.getElementById('fair-figures').textContent === 'Reported throws so far: 2.'",
+    )
+    .await;
     session.client.clone().close().await.unwrap();
     session.handle.stop(false).await;
 }
