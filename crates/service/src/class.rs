@@ -48,22 +48,6 @@ pub struct CreatedClass {
     pub games: Vec<Created>,
 }
 
-impl Refusal {
-    /// The same refusal with each value's pointer under `prefix` (a new
-    /// game's checks, as a part of a larger request).
-    #[must_use]
-    pub fn under(mut self, prefix: &str) -> Self {
-        for fault in &mut self.faults {
-            let moved = format!("{prefix}{}", fault.pointer);
-            self.detail = self
-                .detail
-                .replace(&format!("{}: ", fault.pointer), &format!("{moved}: "));
-            fault.pointer = moved;
-        }
-        self
-    }
-}
-
 impl ClassRequest {
     /// The class to make, checked: the name at `/name`, the count at
     /// `/games`, the games' setting under `/game`.
