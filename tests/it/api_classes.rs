@@ -439,3 +439,53 @@ async fn a_class_goes_with_the_last_of_its_games_past_the_retention() {
     let r = list(&app, &class, host).await;
     assert_eq!(r.problem(404)["type"], "/problems/class-not-found");
 }
+
+/// A class's creation retried with its Idempotency-Key (a teacher's
+/// network dropped the answer) gets the first answer again, byte for byte,
+/// every token included, and makes no second class; the same key with
+/// another body is 422, and a game's creation with the same key and body
+/// is another request.
+#[actix_web::test]
+async fn a_class_retried_with_its_idempotency_key_is_made_once() {
+    let (_db, app) = spawn_app().await;
+    let body = json!({"name": "Room 4", "games": 2});
+    let create = |body: &Value| {
+        post_json("/v1/classes", body).insert_header(("idempotency-key", "room-4-monday"))
+    };
+    let first = send(&app, create(&body)).await;
+    assert_eq!(
+        first.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&first.body)
+    );
+    assert!(first.header("idempotent-replayed").is_none());
+    let again = send(&app, create(&body)).await;
+    assert_eq!(again.status, 201);
+    assert_eq!(again.header("idempotent-replayed").as_deref(), Some("true"));
+    assert_eq!(again.body, first.body);
+    assert_eq!(again.header("location"), first.header("location"));
+    let class = first.json();
+    let listed = list(&app, &class, str_of(&class, "/host_token"))
+        .await
+        .json();
+    assert_eq!(listed["games"].as_array().unwrap().len(), 2);
+    let other = send(&app, create(&json!({"name": "Room 5", "games": 2}))).await;
+    assert_eq!(
+        other.problem(422)["type"],
+        "/problems/idempotency-key-reused"
+    );
+    // The same key and the same bytes, `{}`, to make a class and a game.
+    let key = ("idempotency-key", "the-same-bytes");
+    let class = send(
+        &app,
+        post_json("/v1/classes", &json!({})).insert_header(key),
+    )
+    .await;
+    assert_eq!(class.status, 201);
+    let game = send(&app, post_json("/v1/games", &json!({})).insert_header(key)).await;
+    assert_eq!(
+        game.problem(422)["type"],
+        "/problems/idempotency-key-reused"
+    );
+}

@@ -3398,7 +3398,10 @@ export interface operations {
     create_class: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3418,17 +3421,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *       "id": "14b0174e-249e-4f12-92e8-653d6267f958",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T16:20:46.065Z",
-                     *       "host_token": "1246ef994add99892d92f7b43244ef75d4b588ee2d760a23a7cf9756288cddec",
+                     *       "created_at": "2026-12-05T16:49:34.760Z",
+                     *       "host_token": "b21fa2a08990880bc0b4f07e1f78f55f1b7b1477ecb62fe69475ec590dbd5957",
                      *       "games": [
                      *         {
-                     *           "id": "c940a2b5-b81e-43b7-8191-5d2394beba1d",
+                     *           "id": "840f68fc-06fb-42de-a85c-3ea7dc651c25",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T16:20:46.065Z",
-                     *           "updated_at": "2026-12-05T16:20:46.065Z",
+                     *           "created_at": "2026-12-05T16:49:34.760Z",
+                     *           "updated_at": "2026-12-05T16:49:34.760Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3491,22 +3494,22 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d",
-                     *             "throws": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/throws",
-                     *             "moves": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/moves"
+                     *             "self": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25",
+                     *             "throws": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25/throws",
+                     *             "moves": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "483608b1101948487f80f1078087862f5d6356fd28cc0ab9bcd3933b44f5deb6",
-                     *             "b": "e038c863bfd215eff75529addd85ba35c08222aea3ef0547172808c35910cd6c"
+                     *             "a": "e1057347f4de5ff601de5c140763b0c5bc2c7d2c8723061404815034d6e27148",
+                     *             "b": "c5841f6b07dac36571ae84686d24d954824e4f7ea59278e268e0ac3905284bc4"
                      *           },
-                     *           "host_token": "000fddcd3efb80cd41a9c5983a124ddc54064386c94aacab9f6399723e832df8"
+                     *           "host_token": "6275e7fb0ffd7c29e5a3fbdfab4d9b69fc2356532f355c9078a0912d720f3108"
                      *         },
                      *         {
-                     *           "id": "7733e292-807f-4c03-b17f-743ed5a2a30b",
+                     *           "id": "9e2205ed-91a1-4fa5-87c6-bff216bd5b5c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T16:20:46.065Z",
-                     *           "updated_at": "2026-12-05T16:20:46.065Z",
+                     *           "created_at": "2026-12-05T16:49:34.760Z",
+                     *           "updated_at": "2026-12-05T16:49:34.760Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3569,22 +3572,22 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b",
-                     *             "throws": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/throws",
-                     *             "moves": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/moves"
+                     *             "self": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c",
+                     *             "throws": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c/throws",
+                     *             "moves": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "08e1b32dc7a1bd95a6391b588aaf30e56b018961c003a0df5c2b093980aeabb8",
-                     *             "b": "8ad7a3defe81df4678b54fb748fdf5486f0206d887870544207c52e781e2a117"
+                     *             "a": "ab7a392d2c75b1a72cb04450f1ca2ba67ab5fc99cb05ee652006f2e87166b0f5",
+                     *             "b": "8feaa6dd09adefcd53e3d0e8ae4dd5f88792278949d337c00977c588945e467c"
                      *           },
-                     *           "host_token": "42b37924f33fd3f8be18cc5b3bb4d3711dda98324006d011d994d3a558564354"
+                     *           "host_token": "e13e0da898fe8f1875e5a8894ccf0a2c53118207433c14f0ca61c4ac9be54b5f"
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
-                     *         "games": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c/games",
-                     *         "overview": "/play/class/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
-                     *         "fairness": "/v1/fairness?game=c940a2b5-b81e-43b7-8191-5d2394beba1d&game=7733e292-807f-4c03-b17f-743ed5a2a30b"
+                     *         "self": "/v1/classes/14b0174e-249e-4f12-92e8-653d6267f958",
+                     *         "games": "/v1/classes/14b0174e-249e-4f12-92e8-653d6267f958/games",
+                     *         "overview": "/play/class/14b0174e-249e-4f12-92e8-653d6267f958",
+                     *         "fairness": "/v1/fairness?game=840f68fc-06fb-42de-a85c-3ea7dc651c25&game=9e2205ed-91a1-4fa5-87c6-bff216bd5b5c"
                      *       }
                      *     }
                      */
@@ -3632,6 +3635,26 @@ export interface operations {
                      *       "title": "Cross-origin request refused",
                      *       "status": 403,
                      *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being served */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-in-flight",
+                     *       "title": "Request in progress",
+                     *       "status": 409,
+                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -3700,7 +3723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat */
+            /** @description Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or this Idempotency-Key was used with another body */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3809,92 +3832,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
+                     *       "id": "14b0174e-249e-4f12-92e8-653d6267f958",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T16:20:46.065Z",
+                     *       "created_at": "2026-12-05T16:49:34.760Z",
                      *       "games": [
                      *         {
-                     *           "id": "7733e292-807f-4c03-b17f-743ed5a2a30b",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-05T16:20:46.065Z",
-                     *           "updated_at": "2026-12-05T16:20:46.065Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b",
-                     *             "throws": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/throws",
-                     *             "moves": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/7733e292-807f-4c03-b17f-743ed5a2a30b/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "c940a2b5-b81e-43b7-8191-5d2394beba1d",
+                     *           "id": "840f68fc-06fb-42de-a85c-3ea7dc651c25",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T16:20:46.065Z",
-                     *           "updated_at": "2026-12-05T16:20:46.068Z",
+                     *           "created_at": "2026-12-05T16:49:34.760Z",
+                     *           "updated_at": "2026-12-05T16:49:34.767Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3957,20 +3904,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d",
-                     *             "throws": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/throws",
-                     *             "moves": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/moves"
+                     *             "self": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25",
+                     *             "throws": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25/throws",
+                     *             "moves": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/c940a2b5-b81e-43b7-8191-5d2394beba1d/board.svg?view=projector",
+                     *           "board": "/v1/games/840f68fc-06fb-42de-a85c-3ea7dc651c25/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ab799b18-47c3-42e7-88c3-e4abc88404da",
+                     *           "id": "9e2205ed-91a1-4fa5-87c6-bff216bd5b5c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T16:20:46.066Z",
-                     *           "updated_at": "2026-12-05T16:20:46.066Z",
+                     *           "created_at": "2026-12-05T16:49:34.760Z",
+                     *           "updated_at": "2026-12-05T16:49:34.760Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c",
+                     *             "throws": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c/throws",
+                     *             "moves": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/9e2205ed-91a1-4fa5-87c6-bff216bd5b5c/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "db540b08-a52d-4649-9791-0a2657613002",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T16:49:34.761Z",
+                     *           "updated_at": "2026-12-05T16:49:34.761Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4033,20 +4056,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da",
-                     *             "throws": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/throws",
-                     *             "moves": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/moves"
+                     *             "self": "/v1/games/db540b08-a52d-4649-9791-0a2657613002",
+                     *             "throws": "/v1/games/db540b08-a52d-4649-9791-0a2657613002/throws",
+                     *             "moves": "/v1/games/db540b08-a52d-4649-9791-0a2657613002/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/board.svg?view=projector",
+                     *           "board": "/v1/games/db540b08-a52d-4649-9791-0a2657613002/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
-                     *         "games": "/v1/classes/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c/games",
-                     *         "overview": "/play/class/5ce7a0e9-52a8-4000-ad68-e17dfbcd749c",
-                     *         "fairness": "/v1/fairness?game=7733e292-807f-4c03-b17f-743ed5a2a30b&game=c940a2b5-b81e-43b7-8191-5d2394beba1d&game=ab799b18-47c3-42e7-88c3-e4abc88404da"
+                     *         "self": "/v1/classes/14b0174e-249e-4f12-92e8-653d6267f958",
+                     *         "games": "/v1/classes/14b0174e-249e-4f12-92e8-653d6267f958/games",
+                     *         "overview": "/play/class/14b0174e-249e-4f12-92e8-653d6267f958",
+                     *         "fairness": "/v1/fairness?game=840f68fc-06fb-42de-a85c-3ea7dc651c25&game=9e2205ed-91a1-4fa5-87c6-bff216bd5b5c&game=db540b08-a52d-4649-9791-0a2657613002"
                      *       }
                      *     }
                      */
@@ -4271,11 +4294,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ab799b18-47c3-42e7-88c3-e4abc88404da",
+                     *       "id": "db540b08-a52d-4649-9791-0a2657613002",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T16:20:46.066Z",
-                     *       "updated_at": "2026-12-05T16:20:46.066Z",
+                     *       "created_at": "2026-12-05T16:49:34.761Z",
+                     *       "updated_at": "2026-12-05T16:49:34.761Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4338,15 +4361,15 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da",
-                     *         "throws": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/throws",
-                     *         "moves": "/v1/games/ab799b18-47c3-42e7-88c3-e4abc88404da/moves"
+                     *         "self": "/v1/games/db540b08-a52d-4649-9791-0a2657613002",
+                     *         "throws": "/v1/games/db540b08-a52d-4649-9791-0a2657613002/throws",
+                     *         "moves": "/v1/games/db540b08-a52d-4649-9791-0a2657613002/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "91b52f359d3db0e8c2ea69eb8ed01f41571ab7c014e6494326e6a3b7454fc9c5",
-                     *         "b": "744573a4decd6b98d460293e539d4b6082db371cdf20ae0f28ae2b90b1fefff9"
+                     *         "a": "957f770362eda50d208764b91ff4e35b4ca953e697be73b982c2904e5465c956",
+                     *         "b": "7010953ade497b17eda404e435e6a47616200c39ed5350cd10c1b45732a8c2ee"
                      *       },
-                     *       "host_token": "8ec65f3055f3ae71ca098953b8412ac00ca9cffa51821d6c2274cf929506d893"
+                     *       "host_token": "5e84789ce7eb3a4464c81784eef82cd5f065c841213082add80848f2f6b97a55"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedGameView"];
@@ -5076,13 +5099,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
+                     *         "c3200a8f-dedb-4c03-9aa7-5085f13c8d66"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
+                     *             "c3200a8f-dedb-4c03-9aa7-5085f13c8d66"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5349,11 +5372,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *       "id": "c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T16:20:45.820Z",
-                     *       "updated_at": "2026-12-05T16:20:45.820Z",
+                     *       "created_at": "2026-12-05T16:49:34.443Z",
+                     *       "updated_at": "2026-12-05T16:49:34.443Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5416,9 +5439,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
-                     *         "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
-                     *         "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
+                     *         "self": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
+                     *         "throws": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/throws",
+                     *         "moves": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/moves"
                      *       },
                      *       "seat_tokens": null,
                      *       "host_token": null
@@ -5661,11 +5684,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *       "id": "c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T16:20:45.820Z",
-                     *       "updated_at": "2026-12-05T16:20:46.053Z",
+                     *       "created_at": "2026-12-05T16:49:34.443Z",
+                     *       "updated_at": "2026-12-05T16:49:34.738Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5728,9 +5751,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
-                     *         "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
-                     *         "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
+                     *         "self": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
+                     *         "throws": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/throws",
+                     *         "moves": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/moves"
                      *       }
                      *     }
                      */
@@ -7279,13 +7302,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
+                     *         "c3200a8f-dedb-4c03-9aa7-5085f13c8d66"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "f37e1465-bfbf-4a87-a2fa-2737bff98aa6"
+                     *             "c3200a8f-dedb-4c03-9aa7-5085f13c8d66"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8879,7 +8902,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *       "game_id": "c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -9156,7 +9179,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *       "game_id": "c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -9525,11 +9548,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *         "id": "c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T16:20:45.820Z",
-                     *         "updated_at": "2026-12-05T16:20:46.063Z",
+                     *         "created_at": "2026-12-05T16:49:34.443Z",
+                     *         "updated_at": "2026-12-05T16:49:34.753Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -9588,9 +9611,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
-                     *           "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
-                     *           "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
+                     *           "self": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
+                     *           "throws": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/throws",
+                     *           "moves": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -10023,11 +10046,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
+                     *         "id": "c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T16:20:45.820Z",
-                     *         "updated_at": "2026-12-05T16:20:46.053Z",
+                     *         "created_at": "2026-12-05T16:49:34.443Z",
+                     *         "updated_at": "2026-12-05T16:49:34.738Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10090,9 +10113,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6",
-                     *           "throws": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/throws",
-                     *           "moves": "/v1/games/f37e1465-bfbf-4a87-a2fa-2737bff98aa6/moves"
+                     *           "self": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66",
+                     *           "throws": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/throws",
+                     *           "moves": "/v1/games/c3200a8f-dedb-4c03-9aa7-5085f13c8d66/moves"
                      *         }
                      *       }
                      *     }

@@ -10,14 +10,17 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::domain::{Class, Game};
-use crate::extract::{Bearer, ClassIdPath};
+use crate::extract::{Bearer, ClassIdPath, IdempotencyKey};
 use crate::games::{
     CreateGameRequest, CreatedGameView, GameView, SeatsRequest, created_answer, created_view,
     game_view,
 };
 use crate::json::{self, Obj};
 use crate::problem::{ApiError, Problem};
-use crate::service::{ClassRequest, GameRequest, MAX_CLASS_GAMES, NewGame, Service};
+use crate::service::{
+    Answer, ClassRequest, CreatedClass, GameRequest, MAX_CLASS_GAMES, NewGame, Service,
+};
+use sha2::{Digest, Sha256};
 
 /// Body of `POST /v1/classes`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -186,14 +189,18 @@ fn class_game_setting(game: Option<Obj<CreateGameRequest>>) -> Result<GameReques
 #[utoipa::path(
     operation_id = "create_class",
     tag = "classes",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409"),
+    ),
     request_body(content = Option<CreateClassRequest>, content_type = "application/json"),
     responses(
         (status = 201, description = "The class, made with its games", body = CreatedClassView,
             headers(("Location" = String, description = "The class's URL"))),
         (status = 400, description = "A field out of bounds or unknown (`/name`, `/games`, `/game/...`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A request with this Idempotency-Key is still being served", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
         (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
@@ -203,7 +210,10 @@ fn class_game_setting(game: Option<Obj<CreateGameRequest>>) -> Result<GameReques
 pub async fn create_class(
     service: web::Data<Service>,
     req: HttpRequest,
+    // The body comes first: a body over the limit is refused before the
+    // headers are looked at.
     body: web::Bytes,
+    IdempotencyKey(key): IdempotencyKey,
 ) -> Result<HttpResponse, ApiError> {
     let request: CreateClassRequest = json::parse(&req, &body, true)?;
     let new = ClassRequest {
@@ -213,7 +223,30 @@ pub async fn create_class(
     }
     .check()?;
     crate::rate::charge_games(&req, new.games)?;
-    let made = service.create_class(new).await?;
+    // Bound to the operation too: a game's creation with the same key and
+    // body is another request.
+    let idempotency = key.map(|key| {
+        let hash: [u8; 32] = Sha256::new()
+            .chain_update(b"class\0")
+            .chain_update(&body)
+            .finalize()
+            .into();
+        (key, hash)
+    });
+    let answer = service
+        .create_class(new, idempotency, created_class_answer)
+        .await?;
+    let mut res = HttpResponse::Created();
+    res.insert_header((header::LOCATION, answer.location))
+        .content_type("application/json");
+    if answer.replayed {
+        res.insert_header(("idempotent-replayed", "true"));
+    }
+    Ok(res.body(answer.body))
+}
+
+/// The answer to a class's creation, as sent (every token included).
+fn created_class_answer(made: &CreatedClass) -> Answer {
     let view = CreatedClassView {
         id: made.class.id.to_string(),
         name: made.class.name.clone(),
@@ -222,9 +255,13 @@ pub async fn create_class(
         games: made.games.iter().map(created_view).collect(),
         links: class_links(&made.class, made.games.iter().map(|c| &c.game)),
     };
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, class_location(&made.class)))
-        .json(view))
+    Answer {
+        location: class_location(&made.class),
+        // A class has no version.
+        etag: String::new(),
+        body: serde_json::to_vec(&view).unwrap_or_default(),
+        replayed: false,
+    }
 }
 
 /// List a class's games.

@@ -4,11 +4,12 @@
 //! the games and is host of each (see the roles in `writer/roles.rs`);
 //! every game keeps its own tokens too.
 
-use super::command::{Created, NewGame};
+use super::command::{Answer, Created, NewGame};
 use super::new_game::{GameRequest, name};
 use super::refusal::{Fault, Refusal};
-use super::{Result, Service, ServiceError, new_game};
-use crate::domain::{Class, ClassId, Game, SeatToken, Timestamp, TokenHash};
+use super::{InFlight, Result, Service, ServiceError, new_game};
+use crate::domain::{Class, ClassId, Game, IdempotencyKey, SeatToken, Timestamp, TokenHash};
+use crate::store::StoredAnswer;
 
 /// Most games in one class (also within the class fairness report's
 /// bound).
@@ -102,11 +103,27 @@ impl ClassRequest {
 }
 
 impl Service {
-    /// Make a class and its games, seated, in one transaction.
+    /// Make a class and its games, seated, in one transaction, answering
+    /// with what `render` makes of it. With an idempotency key (and the
+    /// SHA-256 of the request as sent), the answer is kept, sealed, with
+    /// the class's first game, as a game's creation keeps its own (see
+    /// [`Service::create`]): a retry with the same key and request within
+    /// 24 hours gets it again, byte for byte, tokens included, and makes no
+    /// second class.
     ///
     /// # Errors
-    /// [`ServiceError::Setup`]; storage errors.
-    pub async fn create_class(&self, new: NewClass) -> Result<CreatedClass> {
+    /// [`ServiceError::Setup`], [`ServiceError::KeyInFlight`],
+    /// [`ServiceError::KeyReused`]; storage errors.
+    pub async fn create_class(
+        &self,
+        new: NewClass,
+        idempotency: Option<(IdempotencyKey, [u8; 32])>,
+        render: fn(&CreatedClass) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = idempotency
+            .as_ref()
+            .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
+            .transpose()?;
         let host = SeatToken::fresh();
         let class = Class {
             id: ClassId::new(),
@@ -118,20 +135,47 @@ impl Service {
             made.push(new_game(new.game.clone())?);
         }
         let mut tx = self.store.begin().await?;
+        if let Some((key, hash)) = &idempotency
+            && let Some(stored) = tx.create_answer(key).await?
+        {
+            tx.rollback().await?;
+            if stored.request_hash != hash {
+                return Err(ServiceError::KeyReused);
+            }
+            return Ok(Answer {
+                location: stored.location,
+                etag: stored.etag,
+                body: stored.body,
+                replayed: true,
+            });
+        }
         tx.insert_class(&class, &host.hash()).await?;
         for (created, seats) in &made {
             tx.insert_game(&created.game, seats.as_ref()).await?;
             tx.place_in_class(created.game.id, class.id).await?;
         }
-        tx.commit().await?;
-        for _ in &made {
-            crate::metrics::game_created();
-        }
-        Ok(CreatedClass {
+        let created = CreatedClass {
             class,
             host,
             games: made.into_iter().map(|(created, _)| created).collect(),
-        })
+        };
+        let answer = render(&created);
+        if let Some((key, hash)) = &idempotency
+            && let Some(first) = created.games.first()
+        {
+            let kept = StoredAnswer {
+                request_hash: hash.to_vec(),
+                location: answer.location.clone(),
+                etag: answer.etag.clone(),
+                body: answer.body.clone(),
+            };
+            tx.keep_create_answer(key, first.game.id, &kept).await?;
+        }
+        tx.commit().await?;
+        for _ in &created.games {
+            crate::metrics::game_created();
+        }
+        Ok(answer)
     }
 
     /// A class and its games, oldest first, for its host.
