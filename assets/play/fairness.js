@@ -1,13 +1,15 @@
-// "Are our sticks fair?" on a game's page: the chi-square test of the
-// throws reported from real sticks (GET /v1/games/{id}/fairness), in the
-// page's audience's words; read at the start and after each reported throw.
+// "Are our sticks fair?" on a game's page and a class's overview: the
+// chi-square test of the throws reported from real sticks (`url()`: GET
+// /v1/games/{id}/fairness, or /v1/fairness?game=… for a class's games
+// together), in the page's audience's words; read at the start and after
+// each reported throw.
 "use strict";
-window.ZohnFairness = function (api, $, audienceNow) {
+window.ZohnFairness = function (url, $, audienceNow) {
   let fairness = null;
 
   async function load() {
     try {
-      const res = await fetch(api + "/fairness");
+      const res = await fetch(url());
       if (!res.ok) return;
       fairness = await res.json();
       render();

@@ -570,7 +570,7 @@
   $("big").addEventListener("click", () => setBig(!document.documentElement.classList.contains("big")));
 
   // ---- fairness (fairness.js) ---------------------------------------------
-  const fair = window.ZohnFairness(api, $, () => audience);
+  const fair = window.ZohnFairness(() => api + "/fairness", $, () => audience);
 
   // ---- start ---------------------------------------------------------------
   setBig(fragment.get("big") === "1");

@@ -131,6 +131,45 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
         "join_seat",
         answer(&app, post_json("/v1/join", &json!({"code": code}))).await,
     );
+    let class = answer(
+        &app,
+        post_json(
+            "/v1/classes",
+            &json!({"name": "Room 4", "games": 2, "game": {"seed": "example", "sides": {"a": {"name": "Hawks"}, "b": {"name": "Foxes"}}}}),
+        ),
+    )
+    .await;
+    let class_id = class.1["id"].as_str().unwrap().to_owned();
+    let class_host = format!("Bearer {}", class.1["host_token"].as_str().unwrap());
+    let first = class.1["games"][0]["id"].as_str().unwrap().to_owned();
+    put("create_class", class);
+    put(
+        "create_class_game",
+        answer(
+            &app,
+            post_json(
+                &format!("/v1/classes/{class_id}/games"),
+                &json!({"seed": "example", "sides": {"a": {"name": "Owls"}, "b": {"name": "Crows"}}}),
+            )
+            .insert_header(("authorization", class_host.clone())),
+        )
+        .await,
+    );
+    answer(
+        &app,
+        common::post_empty(&format!("/v1/games/{first}/throws"))
+            .insert_header(("authorization", class_host.clone())),
+    )
+    .await;
+    put(
+        "get_class",
+        answer(
+            &app,
+            get(&format!("/v1/classes/{class_id}"))
+                .insert_header(("authorization", class_host.clone())),
+        )
+        .await,
+    );
     put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
     put(
         "get_ruleset",
@@ -201,6 +240,20 @@ async fn rate_limited() -> Vec<(&'static str, Value)> {
     let (status, refused) = answer(&app, post_json("/v1/games", &json!({}))).await;
     assert_eq!(status, "429");
     out.push(("create_game", refused));
+    let (status, refused) = answer(
+        &app,
+        post_json("/v1/classes", &json!({"name": "Room 4", "games": 2})),
+    )
+    .await;
+    assert_eq!(status, "429");
+    out.push(("create_class", refused));
+    let (status, refused) = answer(
+        &app,
+        common::post_empty(&format!("/v1/classes/{UNKNOWN}/games")),
+    )
+    .await;
+    assert_eq!(status, "429");
+    out.push(("create_class_game", refused));
     let id = game["id"].as_str().unwrap();
     let throws = format!("/v1/games/{id}/throws");
     loop {
@@ -238,7 +291,9 @@ const BAD_QUERY: &str = "format=xml&audience=nobody&detail=nobody&limit=0&preset
 /// things for 404, malformed ones (and `BAD_QUERY`) for 400.
 fn refused_path(path: &str, status: &str, game: &str) -> Option<String> {
     let (id, other, query) = match status {
-        "404" if path.starts_with("/v1/games/") => (UNKNOWN, "no-such-thing", ""),
+        "404" if path.starts_with("/v1/games/") || path.starts_with("/v1/classes/") => {
+            (UNKNOWN, "no-such-thing", "")
+        }
         "404" if path == "/v1/fairness" => return Some(format!("/v1/fairness?game={UNKNOWN}")),
         "404" => ("no-such-thing", "no-such-thing", ""),
         "400" if path.contains("{n}") => (game, "0", BAD_QUERY),
@@ -309,8 +364,90 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
         common::post_empty(&format!("/v1/games/{stopped}/stop")),
     )
     .await;
+    let full_class = answer(
+        app,
+        post_json("/v1/classes", &json!({"name": "Room 5", "games": 40})),
+    )
+    .await
+    .1;
+    let class_host = format!("Bearer {}", full_class["host_token"].as_str().unwrap());
+    let full_class = full_class["id"].as_str().unwrap().to_owned();
+    let class_games = format!("/v1/classes/{full_class}/games");
     let big = json!({"seed": "x".repeat(20_000)});
+    let same_names = json!({"sides": {"a": {"name": "Hawks"}, "b": {"name": "hawks"}}});
     let writes: Vec<(&str, TestRequest)> = vec![
+        ("get_class", get(&format!("/v1/classes/{full_class}"))),
+        (
+            "get_class",
+            get(&format!("/v1/classes/{full_class}"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "create_class",
+            post_json("/v1/classes", &json!({"name": "", "games": 0})),
+        ),
+        (
+            "create_class",
+            post_json(
+                "/v1/classes",
+                &json!({"name": "Room 6", "games": 1, "game": big.clone()}),
+            ),
+        ),
+        (
+            "create_class",
+            TestRequest::post()
+                .uri("/v1/classes")
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("{}"),
+        ),
+        (
+            "create_class",
+            post_json(
+                "/v1/classes",
+                &json!({"name": "Room 6", "games": 1, "game": same_names.clone()}),
+            ),
+        ),
+        (
+            "create_class",
+            post_json("/v1/classes", &json!({"name": "Room 6", "games": 1}))
+                .insert_header(("origin", "https://elsewhere.example")),
+        ),
+        (
+            "create_class_game",
+            common::post_empty("/v1/classes/not-a-class/games"),
+        ),
+        ("create_class_game", common::post_empty(&class_games)),
+        (
+            "create_class_game",
+            common::post_empty(&class_games)
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "create_class_game",
+            common::post_empty(&format!("/v1/classes/{UNKNOWN}/games"))
+                .insert_header(("authorization", class_host.clone())),
+        ),
+        (
+            "create_class_game",
+            common::post_empty(&class_games).insert_header(("authorization", class_host.clone())),
+        ),
+        (
+            "create_class_game",
+            post_json(&class_games, &big).insert_header(("authorization", class_host.clone())),
+        ),
+        (
+            "create_class_game",
+            TestRequest::post()
+                .uri(&class_games)
+                .insert_header(("content-type", "text/plain"))
+                .insert_header(("authorization", class_host.clone()))
+                .set_payload("{}"),
+        ),
+        (
+            "create_class_game",
+            post_json(&class_games, &same_names)
+                .insert_header(("authorization", class_host.clone())),
+        ),
         // Before the game is stopped below: still in play.
         ("get_recap", get(&format!("/v1/games/{game}/recap"))),
         (

@@ -82,8 +82,8 @@ pub(crate) async fn busy() -> Vec<(String, String, Value)> {
 
 /// The store locked by another writer (SQLite's `BEGIN IMMEDIATE` held):
 /// each write answers 503 (`/problems/busy`) after the busy time-out, and a
-/// creation retried with its Idempotency-Key while the first still waits is
-/// 409 (`/problems/idempotency-key-in-flight`).
+/// creation (of a game, of a class) retried with its Idempotency-Key while
+/// the first still waits is 409 (`/problems/idempotency-key-in-flight`).
 async fn locked() -> Vec<(String, String, Value)> {
     use sqlx::Connection;
     let (db, app) = common::spawn_sqlite_app().await;
@@ -91,6 +91,20 @@ async fn locked() -> Vec<(String, String, Value)> {
         .await
         .1;
     let game = format!("/v1/games/{}", game["id"].as_str().unwrap());
+    let class = answer(
+        &app,
+        post_json("/v1/classes", &json!({"name": "Busy", "games": 1})),
+    )
+    .await
+    .1;
+    let add_to_class = common::post_empty(&format!(
+        "/v1/classes/{}/games",
+        class["id"].as_str().unwrap()
+    ))
+    .insert_header((
+        "authorization",
+        format!("Bearer {}", class["host_token"].as_str().unwrap()),
+    ));
     let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE")
         .execute(&mut other)
@@ -105,12 +119,23 @@ async fn locked() -> Vec<(String, String, Value)> {
         actix_web::rt::time::sleep(Duration::from_millis(300)).await;
         answer(&app, create()).await
     };
-    let (first, retry) = futures_util::join!(first, retry);
+    let create_class = || {
+        post_json("/v1/classes", &json!({"name": "Busy", "games": 1}))
+            .insert_header(("idempotency-key", "busy-class"))
+    };
+    let class_first = answer(&app, create_class());
+    let class_retry = async {
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        answer(&app, create_class()).await
+    };
+    let (first, retry, class_first, class_retry) =
+        futures_util::join!(first, retry, class_first, class_retry);
     let writes = futures_util::future::join_all([
         answer(&app, common::post_empty(&format!("{game}/throws"))),
         answer(&app, common::post_empty(&format!("{game}/stop"))),
         answer(&app, actix_web::test::TestRequest::delete().uri(&game)),
         answer(&app, common::post_empty(&format!("{game}/seats/a/token"))),
+        answer(&app, add_to_class),
     ])
     .await;
     sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
@@ -118,14 +143,20 @@ async fn locked() -> Vec<(String, String, Value)> {
     for (id, (status, body)) in [
         "create_game",
         "create_game",
+        "create_class",
+        "create_class",
         "play_throw",
         "stop_game",
         "delete_game",
         "create_seat_token",
+        "create_class_game",
     ]
     .into_iter()
-    .zip([first, retry].into_iter().chain(writes))
-    {
+    .zip(
+        [first, retry, class_first, class_retry]
+            .into_iter()
+            .chain(writes),
+    ) {
         assert!(status == "503" || status == "409", "{id} {status} {body}");
         out.push((id.to_owned(), status, body));
     }

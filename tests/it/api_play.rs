@@ -47,11 +47,23 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
     let new = assert_page(&send(&app, get("/play")).await, 200, html);
     let game = assert_page(&send(&app, get(&format!("/play/{id}"))).await, 200, html);
     let join = assert_page(&send(&app, get("/join")).await, 200, html);
+    let class = send(&app, post_json("/v1/classes", &json!({})))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let class = assert_page(
+        &send(&app, get(&format!("/play/class/{class}"))).await,
+        200,
+        html,
+    );
     assert!(new.contains("<form id=\"new-game\""));
     assert!(game.contains("id=\"board\""));
+    assert!(class.contains("id=\"boards\""));
     assert!(join.contains("<label for=\"code\""));
     let mut assets = 0;
-    for page in [&new, &game, &join] {
+    for page in [&new, &game, &join, &class] {
         assert!(!page.contains("<script>"), "no inline script");
         assert!(!page.contains("style=\""), "no inline style");
         for reference in references(page) {
@@ -76,8 +88,8 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
         }
     }
     assert_eq!(
-        assets, 17,
-        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, newlink.js, links.js, recap.js, chances.js, game.js; join.js; the stylesheet three times"
+        assets, 21,
+        "new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, newlink.js, links.js, recap.js, chances.js, game.js; join.js; class.css, fairness.js and class.js; the stylesheet four times"
     );
 }
 

@@ -330,6 +330,7 @@ fn every_field_of_an_answer_is_required() {
     }
     let requests = [
         "CreateGameRequest",
+        "CreateClassRequest",
         "RulesetRequest",
         "SidesRequest",
         "SideRequest",
@@ -691,10 +692,18 @@ fn regression_an_open_game_needed_an_authenticated_python_client() {
         "delete_game",
         "create_seat_token",
     ];
+    // A class's operations need its host's token: theirs is no open game.
+    let needs_a_token = ["get_class", "head_class", "create_class_game"];
     let mut seen = Vec::new();
     for (path, method, op) in operations(&doc) {
         let id = op["operationId"].as_str().unwrap();
-        if takes_a_token.contains(&id) {
+        if needs_a_token.contains(&id) {
+            assert_eq!(
+                op["security"],
+                serde_json::json!([{"token": []}]),
+                "{method} {path}"
+            );
+        } else if takes_a_token.contains(&id) {
             assert!(op.get("security").is_none(), "{method} {path}");
             seen.push(id);
         } else {

@@ -50,7 +50,7 @@ impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
 /// Give the page `width` x `height`: a phone's viewport as Chrome's device
 /// emulation makes it (a desktop window is at least 500 px wide), else the
 /// window, its frame added.
-async fn viewport(client: &Client, width: u32, height: u32) {
+pub(crate) async fn viewport(client: &Client, width: u32, height: u32) {
     let phone = width < 500;
     let metrics = if phone {
         Cdp(
@@ -94,7 +94,7 @@ async fn viewport(client: &Client, width: u32, height: u32) {
 
 /// How far the page reaches past the window's right edge (0: nothing
 /// overflows), and the elements that do.
-async fn overflow(client: &Client) -> Value {
+pub(crate) async fn overflow(client: &Client) -> Value {
     js(
         client,
         "const w = document.documentElement.clientWidth;
@@ -108,7 +108,7 @@ async fn overflow(client: &Client) -> Value {
 
 /// The page's layout shift so far (Chrome's `layout-shift` entries not
 /// caused by input, summed), and what moved.
-async fn layout_shift(client: &Client) -> (f64, Value) {
+pub(crate) async fn layout_shift(client: &Client) -> (f64, Value) {
     let got = client
         .execute_async(
             "const done = arguments[arguments.length - 1];

@@ -8,6 +8,7 @@ mod common;
 
 mod api_board;
 mod api_chances_chart;
+mod api_classes;
 mod api_conventions;
 mod api_detail;
 mod api_errors;
@@ -34,6 +35,7 @@ mod backup;
 mod bench_baseline;
 mod board_picture;
 mod browser;
+mod browser_classes;
 mod browser_devices;
 mod browser_print;
 mod captions;

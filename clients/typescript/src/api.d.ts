@@ -52,6 +52,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a class and its games.
+         * @description A class groups a teacher's games under one host token: `games` seated
+         *     games (1 to 40) of one setting, made at once. Every field is optional:
+         *     `{}` (or an empty body) makes a class named "Class" of one game with
+         *     the defaults of `POST /v1/games`. The answer carries, once,
+         *     the class's `host_token` and each game's own tokens. Each game made
+         *     counts against the address's limit on games created.
+         */
+        post: operations["create_class"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a class's games.
+         * @description Each game's state (as `GET /v1/games/{id}` gives it: whose turn, each
+         *     side's counters and awl, the version), where it stands (`in_play`,
+         *     `won`, `stopped`), its board and its recap; with the class's host token.
+         */
+        get: operations["get_class"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List a class's games (headers only)
+         * @description The answer `get_class` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_class"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classes/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a game to a class.
+         * @description One more seated game, set as `POST /v1/games` takes it (`{}` or no body:
+         *     the defaults), answered as that creation is, its tokens included; with
+         *     the class's host token. A class holds at most 40 games.
+         */
+        post: operations["create_class_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/facts": {
         parameters: {
             query?: never;
@@ -1146,6 +1219,54 @@ export interface components {
          */
         ClassGameId: string;
         /**
+         * @description Where a class's game stands: `in_play`, `won` (played to its end) or
+         *     `stopped` (by the host; `result` says who had more counters).
+         * @enum {string}
+         */
+        ClassGameState: "in_play" | "won" | "stopped";
+        /**
+         * @description A game of a class: its state as `GET /v1/games/{id}` gives it, where it
+         *     stands, and its pictures and recap.
+         */
+        ClassGameView: components["schemas"]["GameView"] & {
+            /** @description The board as a picture, for a projector (`view=projector`). */
+            board: string;
+            /** @description The recap, once the game is over (`null` before). */
+            recap: string | null;
+            /** @description `in_play`, `won` or `stopped`. */
+            standing: components["schemas"]["ClassGameState"];
+        };
+        /** @description Links of a class. */
+        ClassLinks: {
+            /**
+             * @description The fairness test of the class's reported throws, its games
+             *     together (`null` before the class has a game).
+             */
+            fairness: string | null;
+            /** @description Where to post one more game. */
+            games: string;
+            /** @description The projector page of every board (the host's token goes after `#`). */
+            overview: string;
+            /** @description This class (its games, with the host's token). */
+            self: string;
+        };
+        /** @description A class and its games, oldest first. */
+        ClassView: {
+            /** @description Creation time, RFC 3339 UTC. */
+            created_at: string;
+            /** @description Its games, oldest first (a game deleted leaves the class). */
+            games: components["schemas"]["ClassGameView"][];
+            /**
+             * @description The class's id.
+             * @example 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10
+             */
+            id: string;
+            /** @description Related resources. */
+            links: components["schemas"]["ClassLinks"];
+            /** @description Its name. */
+            name: string;
+        };
+        /**
          * @description Why a counter changed hands: `circuit`, `whip` or `creek_fall`.
          * @example circuit
          * @enum {string}
@@ -1163,6 +1284,42 @@ export interface components {
              * @description Side B's counters.
              */
             b: number;
+        };
+        /**
+         * @description Body of `POST /v1/classes`. A JSON object; `null` is the same as no body.
+         * @example {
+         *       "name": "Room 4",
+         *       "games": 4,
+         *       "game": {
+         *         "sides": {
+         *           "a": {
+         *             "name": "Hawks"
+         *           },
+         *           "b": {
+         *             "name": "Foxes"
+         *           }
+         *         },
+         *         "narration": {
+         *           "audience": "young"
+         *         }
+         *       }
+         *     }
+         */
+        CreateClassRequest: {
+            game?: components["schemas"]["CreateGameRequest"] | null;
+            /**
+             * Format: int64
+             * @description How many games to make, 1 to 40 (default 1; more may be added).
+             * @example 4
+             */
+            games?: number | null;
+            /**
+             * @description The class's name: 1 to 40 characters, with a visible character, no
+             *     control characters and no bidirectional controls, as a side's name
+             *     (default "Class").
+             * @example Room 4
+             */
+            name?: string | null;
         };
         /**
          * @description Body of `POST /v1/games`. Every field is optional: `{}` creates a
@@ -1202,6 +1359,32 @@ export interface components {
              */
             seed?: string | null;
             sides?: components["schemas"]["SidesRequest"] | null;
+        };
+        /**
+         * @description A class just made: its host's token, shown this once, and its games,
+         *     each with its own tokens.
+         */
+        CreatedClassView: {
+            /** @description Creation time, RFC 3339 UTC. */
+            created_at: string;
+            /** @description Its games, in the order made, each with its own tokens. */
+            games: components["schemas"]["CreatedGameView"][];
+            /**
+             * @description The class's host token (the teacher's): it lists the class's games,
+             *     adds games, and is host of each game (throws for either side,
+             *     reports throws, stops and deletes it). Never shown again: keep it
+             *     secret.
+             */
+            host_token: string;
+            /**
+             * @description The class's id.
+             * @example 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10
+             */
+            id: string;
+            /** @description Related resources. */
+            links: components["schemas"]["ClassLinks"];
+            /** @description Its name. */
+            name: string;
         };
         /**
          * @description The answer to creating a game: its state and, for a seated game, its
@@ -3331,6 +3514,1243 @@ export interface operations {
             };
         };
     };
+    create_class: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateClassRequest"];
+            };
+        };
+        responses: {
+            /** @description The class, made with its games */
+            201: {
+                headers: {
+                    /** @description The class's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T17:01:30.612Z",
+                     *       "host_token": "1c6ca731bea0cfce0d7605a6755c1ddc98235887b096881adb897a7d2f79472a",
+                     *       "games": [
+                     *         {
+                     *           "id": "ed771741-b49f-40c4-9889-d6ffd8975029",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T17:01:30.613Z",
+                     *           "updated_at": "2026-12-05T17:01:30.613Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029",
+                     *             "throws": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/throws",
+                     *             "moves": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "41a5ac92f65b3620714090ccb5d7860f9b74a7e944cd1ccbe42b238a7a27b620",
+                     *             "b": "aead4579b28f98b42243fe8b101693df66e26639775283866accbba89518d24a"
+                     *           },
+                     *           "host_token": "652c456f0afb63fcf0fa6957e917d2bb758c44b9e8434103d86a9dd7cc5a4efa",
+                     *           "join_codes": null
+                     *         },
+                     *         {
+                     *           "id": "a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T17:01:30.613Z",
+                     *           "updated_at": "2026-12-05T17:01:30.613Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
+                     *             "throws": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/throws",
+                     *             "moves": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "2c18d179e64d8146cf6d345a02746f096503f1482c5dd3fd963e3c53c64f5d7d",
+                     *             "b": "cd1a6b46c2333ce5b39069ec45efe4d0bf35244786a1ead9150680bdf0d07fd1"
+                     *           },
+                     *           "host_token": "065b61887a31ee1bdec77738a824d793734221e544a9df92bc4fe9c8c0eaacad",
+                     *           "join_codes": null
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "self": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *         "games": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd/games",
+                     *         "overview": "/play/class/9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *         "fairness": "/v1/fairness?game=ed771741-b49f-40c4-9889-d6ffd8975029&game=a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedClassView"];
+                };
+            };
+            /** @description A field out of bounds or unknown (`/name`, `/games`, `/game/...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "/name: must be from 1 to 40 characters, got 0; /games: must be from 1 to 40 games, got 0",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/name",
+                     *           "detail": "must be from 1 to 40 characters, got 0"
+                     *         },
+                     *         {
+                     *           "pointer": "/games",
+                     *           "detail": "must be from 1 to 40 games, got 0"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A page of another origin, which the server does not let write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/cors-refused",
+                     *       "title": "Cross-origin request refused",
+                     *       "status": 403,
+                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being served */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-in-flight",
+                     *       "title": "Request in progress",
+                     *       "status": 409,
+                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or this Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/same-name",
+                     *       "title": "Same name for both sides",
+                     *       "status": 422,
+                     *       "detail": "/game/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/game/sides/b/name",
+                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created, fewer than the 2 this request asks for",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_class: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class and its games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T17:01:30.612Z",
+                     *       "games": [
+                     *         {
+                     *           "id": "a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T17:01:30.613Z",
+                     *           "updated_at": "2026-12-05T17:01:30.613Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
+                     *             "throws": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/throws",
+                     *             "moves": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "ed771741-b49f-40c4-9889-d6ffd8975029",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T17:01:30.613Z",
+                     *           "updated_at": "2026-12-05T17:01:30.615Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029",
+                     *             "throws": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/throws",
+                     *             "moves": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "ad135f9c-b73e-483b-8af0-e7d294c755c5",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T17:01:30.614Z",
+                     *           "updated_at": "2026-12-05T17:01:30.614Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Owls",
+                     *               "players": [
+                     *                 "Owls"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Crows",
+                     *               "players": [
+                     *                 "Crows"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Owls"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5",
+                     *             "throws": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/throws",
+                     *             "moves": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/board.svg?view=projector",
+                     *           "recap": null
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "self": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *         "games": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd/games",
+                     *         "overview": "/play/class/9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *         "fairness": "/v1/fairness?game=a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1&game=ed771741-b49f-40c4-9889-d6ffd8975029&game=ad135f9c-b73e-483b-8af0-e7d294c755c5"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClassView"];
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-token-required",
+                     *       "title": "Class host token required",
+                     *       "status": 401,
+                     *       "detail": "a class is read and added to with its host's token, and none came (none was sent, or the one sent is unknown): send the class's host_token, as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-this-class",
+                     *       "title": "Not this class's host",
+                     *       "status": 403,
+                     *       "detail": "this token is not this class's host token: it is another class's, or a game's",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-not-found",
+                     *       "title": "Class not found",
+                     *       "status": 404,
+                     *       "detail": "no class has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_class: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class and its games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    create_class_game: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateGameRequest"];
+            };
+        };
+        responses: {
+            /** @description The game, made in the class */
+            201: {
+                headers: {
+                    /** @description The game's version, quoted */
+                    ETag?: string;
+                    /** @description The game's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ad135f9c-b73e-483b-8af0-e7d294c755c5",
+                     *       "status": "in_progress",
+                     *       "version": 0,
+                     *       "created_at": "2026-12-05T17:01:30.614Z",
+                     *       "updated_at": "2026-12-05T17:01:30.614Z",
+                     *       "ruleset": {
+                     *         "preset": "composite",
+                     *         "options": {
+                     *           "board": "circle40",
+                     *           "throw_table": "sticks_sahe",
+                     *           "deadly_north_bank": "near",
+                     *           "own_last_space": "falls_in",
+                     *           "overshoot": "carry_on",
+                     *           "dry_branch": "no_effect",
+                     *           "counters_per_side": 4,
+                     *           "turn_order": "side_blocks",
+                     *           "circuits_to_win": null,
+                     *           "end_check": "immediate"
+                     *         }
+                     *       },
+                     *       "sides": [
+                     *         {
+                     *           "side": "A",
+                     *           "name": "Owls",
+                     *           "players": [
+                     *             "Owls"
+                     *           ],
+                     *           "direction": "counter_clockwise",
+                     *           "awl": {
+                     *             "space": 1,
+                     *             "physical_index": 0,
+                     *             "feature": "south_creek_far"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         },
+                     *         {
+                     *           "side": "B",
+                     *           "name": "Crows",
+                     *           "players": [
+                     *             "Crows"
+                     *           ],
+                     *           "direction": "clockwise",
+                     *           "awl": {
+                     *             "space": 1,
+                     *             "physical_index": 39,
+                     *             "feature": "south_creek_far"
+                     *           },
+                     *           "counters": 4,
+                     *           "circuits": 0
+                     *         }
+                     *       ],
+                     *       "to_throw": {
+                     *         "side": "A",
+                     *         "player": 1,
+                     *         "name": "Owls"
+                     *       },
+                     *       "extra_throw_pending": false,
+                     *       "winner": null,
+                     *       "result": null,
+                     *       "throws": 0,
+                     *       "audience": "general",
+                     *       "detail": "lesson",
+                     *       "seed": "example",
+                     *       "seated": true,
+                     *       "sides_report_throws": false,
+                     *       "links": {
+                     *         "self": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5",
+                     *         "throws": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/throws",
+                     *         "moves": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/moves"
+                     *       },
+                     *       "seat_tokens": {
+                     *         "a": "13280ceea55b3ad02f300eb28b2ccbc7523c994051fa29274df06e64570a95aa",
+                     *         "b": "0f7fb0246ffd450a56f80c6fbb432101c84c5924d7f6901c4f82aca4f504a33c"
+                     *       },
+                     *       "host_token": "6f36039f5cabe56117f00ebd26e89898a6317f9f549bb588dcc4d341d8f5e1c2",
+                     *       "join_codes": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedGameView"];
+                };
+            };
+            /** @description Malformed id, or a field out of bounds or unknown */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-token-required",
+                     *       "title": "Class host token required",
+                     *       "status": 401,
+                     *       "detail": "a class is read and added to with its host's token, and none came (none was sent, or the one sent is unknown): send the class's host_token, as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-this-class",
+                     *       "title": "Not this class's host",
+                     *       "status": 403,
+                     *       "detail": "this token is not this class's host token: it is another class's, or a game's",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-not-found",
+                     *       "title": "Class not found",
+                     *       "status": 404,
+                     *       "detail": "no class has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The class has its most games, 40 (`/problems/class-full`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-full",
+                     *       "title": "Class full",
+                     *       "status": 409,
+                     *       "detail": "the class has its most games, 40; make another class for more",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Both sides have the same name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/same-name",
+                     *       "title": "Same name for both sides",
+                     *       "status": 422,
+                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/sides/b/name",
+                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_facts: {
         parameters: {
             query?: never;
@@ -3801,13 +5221,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "aa6b9e26-7701-460d-bdaf-459e29719fbb"
+                     *         "54fc8111-4abd-4d97-a5be-2e6fec90be19"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "aa6b9e26-7701-460d-bdaf-459e29719fbb"
+                     *             "54fc8111-4abd-4d97-a5be-2e6fec90be19"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -4074,11 +5494,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "904548a3-2a68-4639-b65a-5a0b35020df3",
+                     *       "id": "a7fc772b-045e-4ed0-8221-ff6bccc98b05",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T16:28:56.168Z",
-                     *       "updated_at": "2026-12-05T16:28:56.168Z",
+                     *       "created_at": "2026-12-05T17:01:30.610Z",
+                     *       "updated_at": "2026-12-05T17:01:30.610Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4141,18 +5561,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/904548a3-2a68-4639-b65a-5a0b35020df3",
-                     *         "throws": "/v1/games/904548a3-2a68-4639-b65a-5a0b35020df3/throws",
-                     *         "moves": "/v1/games/904548a3-2a68-4639-b65a-5a0b35020df3/moves"
+                     *         "self": "/v1/games/a7fc772b-045e-4ed0-8221-ff6bccc98b05",
+                     *         "throws": "/v1/games/a7fc772b-045e-4ed0-8221-ff6bccc98b05/throws",
+                     *         "moves": "/v1/games/a7fc772b-045e-4ed0-8221-ff6bccc98b05/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "3dd03007648e241d6da0f2ceb2f8df11ec27680b683b4d305ec79b91c002eb5c",
-                     *         "b": "12feb59d5af04af4b42be1c0423a1d8d7fd2e1918e29d5801e6db81a49c40c6f"
+                     *         "a": "c3c22668882432b72f64373d5a9b2b56bb20b94db4ba7c8dcd5d4dde2831e234",
+                     *         "b": "a062f9a2db722822e65d55536747f7f53f1e441ac96e64181b059f17f2811ee4"
                      *       },
-                     *       "host_token": "ca8c409dc39ed2f7895b276235dbaeef14f66ce009718c49c92b5fa97cbf3f8a",
+                     *       "host_token": "96bf20ca37690c4f83145e57d7186d115bcf84f7220cbfe9040d1c6de23e6f98",
                      *       "join_codes": {
-                     *         "a": "6T5QCX",
-                     *         "b": "S2YA23"
+                     *         "a": "TAKKRP",
+                     *         "b": "P4AA33"
                      *       }
                      *     }
                      */
@@ -4393,11 +5813,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *       "id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T16:28:55.913Z",
-                     *       "updated_at": "2026-12-05T16:28:56.155Z",
+                     *       "created_at": "2026-12-05T17:01:30.371Z",
+                     *       "updated_at": "2026-12-05T17:01:30.601Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4460,9 +5880,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb",
-                     *         "throws": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/throws",
-                     *         "moves": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/moves"
+                     *         "self": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *         "throws": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/throws",
+                     *         "moves": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/moves"
                      *       }
                      *     }
                      */
@@ -6011,13 +7431,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "aa6b9e26-7701-460d-bdaf-459e29719fbb"
+                     *         "54fc8111-4abd-4d97-a5be-2e6fec90be19"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "aa6b9e26-7701-460d-bdaf-459e29719fbb"
+                     *             "54fc8111-4abd-4d97-a5be-2e6fec90be19"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -7611,7 +9031,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *       "game_id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -7888,7 +9308,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *       "game_id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -8252,8 +9672,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "233dc6eb93e8d34a0eefed911419ca32d163d2671e6714086b2fcb319d9edd0c",
-                     *       "join_code": "TS6DMS"
+                     *       "token": "13a5bdc79c894d530bc008d9c470f6b9e2f4351b84ec63d010ea019eadfca59a",
+                     *       "join_code": "FWTCQT"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -8454,11 +9874,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *         "id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T16:28:55.913Z",
-                     *         "updated_at": "2026-12-05T16:28:56.166Z",
+                     *         "created_at": "2026-12-05T17:01:30.371Z",
+                     *         "updated_at": "2026-12-05T17:01:30.608Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -8517,9 +9937,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb",
-                     *           "throws": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/throws",
-                     *           "moves": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/moves"
+                     *           "self": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *           "throws": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/throws",
+                     *           "moves": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -8952,11 +10372,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "aa6b9e26-7701-460d-bdaf-459e29719fbb",
+                     *         "id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T16:28:55.913Z",
-                     *         "updated_at": "2026-12-05T16:28:56.155Z",
+                     *         "created_at": "2026-12-05T17:01:30.371Z",
+                     *         "updated_at": "2026-12-05T17:01:30.601Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -9019,9 +10439,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb",
-                     *           "throws": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/throws",
-                     *           "moves": "/v1/games/aa6b9e26-7701-460d-bdaf-459e29719fbb/moves"
+                     *           "self": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *           "throws": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/throws",
+                     *           "moves": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/moves"
                      *         }
                      *       }
                      *     }
@@ -9718,10 +11138,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "904548a3-2a68-4639-b65a-5a0b35020df3",
+                     *       "game_id": "a7fc772b-045e-4ed0-8221-ff6bccc98b05",
                      *       "side": "A",
-                     *       "token": "233dc6eb93e8d34a0eefed911419ca32d163d2671e6714086b2fcb319d9edd0c",
-                     *       "play": "/play/904548a3-2a68-4639-b65a-5a0b35020df3#seat=A.233dc6eb93e8d34a0eefed911419ca32d163d2671e6714086b2fcb319d9edd0c"
+                     *       "token": "13a5bdc79c894d530bc008d9c470f6b9e2f4351b84ec63d010ea019eadfca59a",
+                     *       "play": "/play/a7fc772b-045e-4ed0-8221-ff6bccc98b05#seat=A.13a5bdc79c894d530bc008d9c470f6b9e2f4351b84ec63d010ea019eadfca59a"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -69,6 +69,60 @@ impl fmt::Display for GameId {
     }
 }
 
+/// A class id: a UUID, written in its hyphenated lower-case form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClassId(uuid::Uuid);
+
+/// A string that is not a class id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10")]
+pub struct BadClassId;
+
+impl ClassId {
+    /// A fresh random id (UUID v4).
+    #[must_use]
+    pub fn new() -> Self {
+        Self(uuid::Uuid::new_v4())
+    }
+
+    /// Parse an id from its text form.
+    ///
+    /// # Errors
+    /// [`BadClassId`] when `text` is not a UUID.
+    pub fn parse(text: &str) -> Result<Self, BadClassId> {
+        if text.len() != 36 {
+            return Err(BadClassId);
+        }
+        uuid::Uuid::parse_str(text)
+            .map(Self)
+            .map_err(|_| BadClassId)
+    }
+}
+
+impl Default for ClassId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Display for ClassId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.hyphenated().fmt(f)
+    }
+}
+
+/// A class: a teacher's group of seated games under one host token (kept
+/// only as its hash, beside the class).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    /// Its id.
+    pub id: ClassId,
+    /// Its name, as the teacher gave it.
+    pub name: String,
+    /// When it was made.
+    pub created_at: Timestamp,
+}
+
 /// One side as set up: its name and its players' names (one name per
 /// player; a lone player carries the side's name).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::problem::{ApiError, FieldError, echo};
-use crate::domain::{GameId, SeatToken, Version};
+use crate::domain::{ClassId, GameId, SeatToken, Version};
 use crate::narration::{Audience, Detail};
 use zohn_ahl_rules::Preset;
 
@@ -73,6 +73,46 @@ impl FromRequest for GameIdPath {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(path_segments::<IdSegment>(req).and_then(|segment| {
             GameId::parse(&segment.id)
+                .map(Self)
+                .map_err(|e| ApiError::field("#/path/id", e.to_string()))
+        }))
+    }
+}
+
+/// The class id of a `/v1/classes/{id}...` path; a malformed one is a 400
+/// problem pointing at `#/path/id`.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassIdPath(pub ClassId);
+
+impl utoipa::IntoParams for ClassIdPath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        vec![
+            ParameterBuilder::new()
+                .name("id")
+                .parameter_in(ParameterIn::Path)
+                .description(Some("The class's id (a UUID)"))
+                .required(utoipa::openapi::Required::True)
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some(GAME_ID_PATTERN)),
+                ))
+                .build(),
+        ]
+    }
+}
+
+impl FromRequest for ClassIdPath {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_segments::<IdSegment>(req).and_then(|segment| {
+            ClassId::parse(&segment.id)
                 .map(Self)
                 .map_err(|e| ApiError::field("#/path/id", e.to_string()))
         }))

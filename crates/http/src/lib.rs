@@ -14,6 +14,7 @@ use zohn_ahl_service as service;
 mod baseline;
 pub(crate) mod board;
 mod chances;
+mod classes;
 mod contract;
 mod conventions;
 mod csl;
@@ -75,6 +76,7 @@ use zohn_ahl_odds::Solver;
     ),
     tags(
         (name = "games", description = "Create games, throw, read state and the move log"),
+        (name = "classes", description = "A teacher's games under one host token: make them at once, list them, add one"),
         (name = "rulesets", description = "Presets, options, each preset's rules as a narrated lesson, and their exact statistics"),
         (name = "reference", description = "Throw tables, sources and glossary"),
         (name = "health", description = "Liveness and readiness"),
@@ -110,8 +112,9 @@ impl utoipa::Modify for SecuritySchemes {
                         .bearer_format("64 hex digits")
                         .description(Some(
                             "A seated game's token, from the answer that created it: a side's \
-                             (`seat_tokens.a`, `seat_tokens.b`) or the host's (`host_token`). \
-                             Games without seats need none.",
+                             (`seat_tokens.a`, `seat_tokens.b`) or the host's (`host_token`); or \
+                             a class's host token (`host_token` of the class's creation), which \
+                             is host of each of its games. Games without seats need none.",
                         ))
                         .build(),
                 ),
@@ -160,6 +163,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::stop_game)
         .service(games::create_seat_token)
         .service(join::join_seat)
+        .service(classes::create_class)
+        .service(classes::get_class)
+        .service(classes::create_class_game)
         .service(moves::list_moves)
         .service(moves::get_move)
         .service(events::get_events)

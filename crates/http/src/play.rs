@@ -1,6 +1,7 @@
 //! The lesson page a teacher opens: `/play` starts a game, `/play/{id}`
 //! plays it; `/join` is the pupils' page, where a side's join code opens
-//! its game page. Plain HTML, CSS and JavaScript with no build step, compiled
+//! its game page; `/play/class/{id}` shows every board of a class on the
+//! projector. Plain HTML, CSS and JavaScript with no build step, compiled
 //! into the binary (`assets/play/`); the page talks only to this server's
 //! API and keeps in step through the game's live feed.
 //!
@@ -10,7 +11,7 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 
-use crate::domain::GameId;
+use crate::domain::{ClassId, GameId};
 use crate::service::{Service, ServiceError};
 
 /// The page's Content-Security-Policy: only this origin, no inline script
@@ -25,6 +26,8 @@ const FAVICON_SVG: &str = include_str!("../../../assets/play/favicon.svg");
 const GAME_HTML: &str = include_str!("../../../assets/play/game.html");
 /// The pupils' page: a side's join code opens its game page.
 const JOIN_HTML: &str = include_str!("../../../assets/play/join.html");
+/// A class's boards on one projector page.
+const CLASS_HTML: &str = include_str!("../../../assets/play/class.html");
 
 /// The page's assets, by name: (content type, body).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -103,6 +106,16 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/refusals.js"),
     ),
+    (
+        "class.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/class.js"),
+    ),
+    (
+        "class.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../assets/play/class.css"),
+    ),
 ];
 
 /// An answer of the pages: `body` with its type and the pages' headers
@@ -125,6 +138,8 @@ pub(super) fn page(
 pub(super) const HTML: &str = "text/html; charset=utf-8";
 
 const NOT_FOUND_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such game</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such game</h1><p>No game has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
+
+const NO_CLASS_HTML: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>No such class</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/play/assets/play.css\"></head><body><main><h1>No such class</h1><p>No class has this address. <a href=\"/play\">Start a game</a>.</p></main></body></html>\n";
 
 /// Where readers of the narration send a correction, as the operator
 /// configured it (`--corrections-contact`): an `https:`, `http:` or
@@ -260,6 +275,31 @@ async fn game_page(
     }
 }
 
+/// `GET /play/class/{id}`: a class's overview for the projector (404 page
+/// for an unknown id). The page reads the class with the host's token from
+/// its fragment; serving it needs none, so it tells nothing of the class
+/// but that it exists.
+async fn class_page(
+    service: web::Data<Service>,
+    contact: Option<web::Data<CorrectionsContact>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, super::problem::ApiError> {
+    let missing = || page(actix_web::http::StatusCode::NOT_FOUND, HTML, NO_CLASS_HTML);
+    let Ok(id) = ClassId::parse(&id) else {
+        return Ok(missing());
+    };
+    // Asked without a token: a class that exists refuses it.
+    match service.class(id, None).await {
+        Ok(_) | Err(ServiceError::ClassUnauthorized) => Ok(page(
+            actix_web::http::StatusCode::OK,
+            HTML,
+            with_notice(CLASS_HTML, contact.as_ref()),
+        )),
+        Err(ServiceError::ClassNotFound(_)) => Ok(missing()),
+        Err(other) => Err(other.into()),
+    }
+}
+
 /// `GET /play/assets/{name}`: a stylesheet or script of the page.
 async fn asset(req: HttpRequest) -> HttpResponse {
     let name = req.match_info().get("name").unwrap_or_default();
@@ -343,5 +383,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/assets/{name}", web::get().to(asset))
         .route("/play/qr", web::post().to(qr))
         .configure(super::printable::routes)
+        .route("/play/class/{id}", web::get().to(class_page))
         .route("/play/{id}", web::get().to(game_page));
 }

@@ -26,9 +26,10 @@ use std::sync::Arc;
 use actix_web::ResponseError;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::HeaderMap;
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::web;
+use actix_web::{HttpRequest, web};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
@@ -206,13 +207,12 @@ impl RateLimits {
 
     /// The client's address: the peer's, or, from a trusted proxy, the
     /// rightmost forwarded address that is not a trusted proxy.
-    fn client(&self, req: &ServiceRequest) -> Option<IpAddr> {
-        let peer = req.peer_addr()?.ip();
+    fn client(&self, peer: Option<std::net::SocketAddr>, headers: &HeaderMap) -> Option<IpAddr> {
+        let peer = peer?.ip();
         if !self.0.trusted.contains(&peer) {
             return Some(peer);
         }
-        let forwarded = req
-            .headers()
+        let forwarded = headers
             .get_all("x-forwarded-for")
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
@@ -233,17 +233,39 @@ impl RateLimits {
         let Some(limit) = self.limit(kind) else {
             return Ok(());
         };
-        let Some(client) = self.client(req) else {
+        let Some(client) = self.client(req.peer_addr(), req.headers()) else {
             return Ok(());
         };
-        // More than a whole burst at once counts as a whole burst.
-        let checked = limit
-            .limiter
-            .check_key_n(&client, n.min(limit.burst))
-            .unwrap_or_else(|_| limit.limiter.check_key(&client));
-        match checked {
-            Ok(()) => Ok(()),
-            Err(not_until) => {
+        // A run of throws asking more than a whole burst counts as one.
+        let n = if kind == Kind::Throws {
+            n.min(limit.burst)
+        } else {
+            n
+        };
+        self.take(limit, client, n)
+    }
+
+    /// Take `n` from the client's `limit`, or the refusal: 429 when its
+    /// address is past the limit, or would be with `n` more.
+    fn take(&self, limit: &Limit, client: IpAddr, n: NonZeroU32) -> Result<(), ApiError> {
+        let not_until = match limit.limiter.check_key_n(&client, n) {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(not_until)) => Some(not_until),
+            // More at once than the limit ever allows.
+            Err(_) => None,
+        };
+        match not_until {
+            None => Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate-limited",
+                "Too many requests",
+                format!(
+                    "one address may make {} {}, fewer than the {n} this request asks for",
+                    limit.rate, limit.what
+                ),
+            )
+            .with_retry_after(60)),
+            Some(not_until) => {
                 let wait = not_until.wait_time_from(self.0.clock.now());
                 let secs = u32::try_from(wait.as_secs())
                     .unwrap_or(u32::MAX)
@@ -269,6 +291,27 @@ impl std::fmt::Debug for RateLimits {
     }
 }
 
+/// Count `n` games made by one request against the client's limit on
+/// games created (a class makes several at once; the middleware counts
+/// the other creations, one each).
+///
+/// # Errors
+/// 429 when the client's address is past its limit, or would be with `n`
+/// more.
+pub(crate) fn charge_games(req: &HttpRequest, n: usize) -> Result<(), ApiError> {
+    let Some(limits) = req.app_data::<web::Data<RateLimits>>() else {
+        return Ok(());
+    };
+    let Some(limit) = limits.limit(Kind::Games) else {
+        return Ok(());
+    };
+    let Some(client) = limits.client(req.peer_addr(), req.headers()) else {
+        return Ok(());
+    };
+    let n = NonZeroU32::new(u32::try_from(n).unwrap_or(u32::MAX)).unwrap_or(NonZeroU32::MIN);
+    limits.take(limit, client, n)
+}
+
 /// What `req` counts against, if anything.
 fn kind(req: &ServiceRequest) -> Option<Kind> {
     let path = req.path();
@@ -278,6 +321,15 @@ fn kind(req: &ServiceRequest) -> Option<Kind> {
     }
     if method == Method::POST && path == "/v1/join" {
         return Some(Kind::Joins);
+    }
+    // One more game in a class; a new class counts its games in its
+    // handler ([`charge_games`]).
+    if method == Method::POST
+        && path
+            .strip_prefix("/v1/classes/")
+            .is_some_and(|rest| rest.split_once('/').map(|(_, t)| t) == Some("games"))
+    {
+        return Some(Kind::Games);
     }
     if let Some(rest) = path.strip_prefix("/v1/games/") {
         let tail = rest.split_once('/').map(|(_, t)| t);

@@ -1,7 +1,7 @@
 //! What a use case refuses or cannot do.
 
 use super::feed::FeedFull;
-use crate::domain::{GameId, Version};
+use crate::domain::{ClassId, GameId, Version};
 use crate::rules::{RulesError, SetupError, ThrowMismatch};
 use crate::store::StoreError;
 
@@ -11,6 +11,20 @@ pub enum ServiceError {
     /// No game with that id.
     #[error("no game has the id {0}")]
     GameNotFound(GameId),
+    /// No class with that id.
+    #[error("no class has the id {0}")]
+    ClassNotFound(ClassId),
+    /// A class's request without a token, or with one that is nobody's.
+    #[error(
+        "a class is read and added to with its host's token, and none came (none was sent, or the one sent is unknown): send the class's host_token"
+    )]
+    ClassUnauthorized,
+    /// A class's request with a token of another class or game.
+    #[error("this token is not this class's host token: it is another class's, or a game's")]
+    ClassForbidden,
+    /// The class has its most games.
+    #[error("the class has its most games, {max}; make another class for more", max = crate::MAX_CLASS_GAMES)]
+    ClassFull,
     /// No move with that number in the game.
     #[error("game {0} has no move {1}")]
     MoveNotFound(GameId, u32),

@@ -9,7 +9,8 @@
 //! need the host's. A game seated before hosts existed has no host token:
 //! there either side's token stops and deletes, and sides report their own
 //! throws, as they could when it was created. A game without seats takes
-//! every request from anyone.
+//! every request from anyone. A game made in a class (`class.rs`) also
+//! takes the class host's token wherever it takes its own host's.
 
 // The crates below this one, by the names the modules use.
 use zohn_ahl_domain as domain;
@@ -19,6 +20,7 @@ use zohn_ahl_store as store;
 
 mod chance_chart;
 mod chances;
+mod class;
 mod command;
 mod error;
 mod feed;
@@ -37,6 +39,7 @@ pub mod throws;
 
 pub use chance_chart::{ChartDrawing, KnownChances};
 pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
+pub use class::{ClassRequest, CreatedClass, MAX_CLASS_GAMES, NewClass};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, Reissued, StopCommand, ThrowCommand, Tokens,
     game_location, move_location,
@@ -469,7 +472,8 @@ impl Service {
     /// `retention`, with its moves, seats and keys, every game finished
     /// (won or stopped) longer ago than that, and every game left
     /// unfinished with no move for longer than that (see
-    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)).
+    /// [`Store::games_untouched_since`](crate::store::Store::games_untouched_since)),
+    /// and every class made longer ago than that with no game left.
     /// The candidates are found on a reader connection; the single writer
     /// deletes them, keeping any game played meanwhile.
     ///

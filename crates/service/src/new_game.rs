@@ -52,7 +52,7 @@ pub struct GameRequest {
 }
 
 /// Check a name: trimmed, 1..=40 Unicode scalar values, no control characters.
-fn name(pointer: &str, raw: &str) -> Result<String, Fault> {
+pub(crate) fn name(pointer: &str, raw: &str) -> Result<String, Fault> {
     let trimmed = raw.trim();
     let chars = trimmed.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS {

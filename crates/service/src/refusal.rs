@@ -124,6 +124,26 @@ impl Refusal {
         )
     }
 
+    /// The same refusal with each value's pointer under `prefix` (a new
+    /// game's checks, as a part of a larger request), its detail naming
+    /// them so (a refusal of values says each as `pointer: detail`).
+    #[must_use]
+    pub fn under(mut self, prefix: &str) -> Self {
+        if self.faults.is_empty() {
+            return self;
+        }
+        for fault in &mut self.faults {
+            fault.pointer = format!("{prefix}{}", fault.pointer);
+        }
+        self.detail = self
+            .faults
+            .iter()
+            .map(|f| format!("{}: {}", f.pointer, f.detail))
+            .collect::<Vec<_>>()
+            .join("; ");
+        self
+    }
+
     /// The same refusal, asking to wait `secs` seconds.
     #[must_use]
     pub fn with_retry_after(mut self, secs: u32) -> Self {
@@ -142,6 +162,27 @@ impl From<ServiceError> for Refusal {
                 "Game not found",
                 e.to_string(),
             ),
+            ServiceError::ClassNotFound(_) => Self::new(
+                K::NotFound,
+                "class-not-found",
+                "Class not found",
+                e.to_string(),
+            ),
+            ServiceError::ClassUnauthorized => Self::new(
+                K::Unauthorized,
+                "class-token-required",
+                "Class host token required",
+                e.to_string(),
+            ),
+            ServiceError::ClassForbidden => Self::new(
+                K::Forbidden,
+                "not-this-class",
+                "Not this class's host",
+                e.to_string(),
+            ),
+            ServiceError::ClassFull => {
+                Self::new(K::Conflict, "class-full", "Class full", e.to_string())
+            }
             ServiceError::MoveNotFound(..) => Self::new(
                 K::NotFound,
                 "move-not-found",

@@ -72,7 +72,7 @@ pub(super) fn batch_rows(
 /// `SELECT` of every game column by id.
 const SELECT_GAME: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE id = ?";
 
-fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
+pub(super) fn game_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Game> {
     let id: String = row.try_get("id")?;
     Ok(Game {
         id: GameId::parse(&id).map_err(|_| {

@@ -18,7 +18,7 @@
 //! Migrations are embedded in the binary and run on connect.
 //!
 //! By concern: `open` (connecting, migrations, checkpoints), `games`,
-//! `moves`, `seats`, `keys` (idempotency answers, kept sealed), `secret`
+//! `moves`, `seats`, `classes` (a teacher's games under one host token), `keys` (idempotency answers, kept sealed), `secret`
 //! (the server's secret key that seals them, kept in a file outside the
 //! database), `retention` (what a purge deletes), `wal` (syncing the
 //! write-ahead log); this module holds the store, its write transaction,
@@ -40,6 +40,7 @@ use tokio::sync::Notify;
 mod backup;
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod classes;
 mod games;
 mod keys;
 mod moves;

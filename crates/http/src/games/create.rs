@@ -125,13 +125,9 @@ pub struct NarrationRequest {
     pub detail: Option<Detail>,
 }
 
-/// The body as the service's creation request: its checks are the
-/// service's ([`GameRequest::check`]), shared with every surface that
-/// creates games.
-impl TryFrom<CreateGameRequest> for NewGame {
-    type Error = ApiError;
-
-    fn try_from(req: CreateGameRequest) -> Result<Self, ApiError> {
+/// The body as the service's creation request, before its checks.
+impl From<CreateGameRequest> for GameRequest {
+    fn from(req: CreateGameRequest) -> Self {
         let ruleset = req.ruleset.unwrap_or_default().0;
         let sides = req.sides.unwrap_or_default().0;
         let side = |s: Option<Obj<SideRequest>>| {
@@ -156,8 +152,17 @@ impl TryFrom<CreateGameRequest> for NewGame {
             seats: seats.seated,
             sides_report_throws: seats.sides_report_throws,
         }
-        .check()
-        .map_err(ApiError::from)
+    }
+}
+
+/// The body as the service's creation request: its checks are the
+/// service's ([`GameRequest::check`]), shared with every surface that
+/// creates games.
+impl TryFrom<CreateGameRequest> for NewGame {
+    type Error = ApiError;
+
+    fn try_from(req: CreateGameRequest) -> Result<Self, ApiError> {
+        GameRequest::from(req).check().map_err(ApiError::from)
     }
 }
 
@@ -239,10 +244,10 @@ impl utoipa::ToSchema for SeatsRequest {
     }
 }
 
-/// The answer to a creation, as sent (tokens included, for a seated game).
-fn created_answer(created: &Created) -> Answer {
+/// The view of a game just made, its tokens included (a seated game's).
+pub(crate) fn created_view(created: &Created) -> CreatedGameView {
     let game = &created.game;
-    let view = CreatedGameView {
+    CreatedGameView {
         game: game_view(game, &game.state),
         seat_tokens: created.tokens.as_ref().map(|tokens| {
             let [a, b] = tokens.sides.each_ref().map(|t| t.as_str().to_owned());
@@ -260,7 +265,13 @@ fn created_answer(created: &Created) -> Answer {
                 let [a, b] = codes.each_ref().map(|c| c.as_str().to_owned());
                 JoinCodes { a, b }
             }),
-    };
+    }
+}
+
+/// The answer to a creation, as sent (tokens included, for a seated game).
+pub(crate) fn created_answer(created: &Created) -> Answer {
+    let game = &created.game;
+    let view = created_view(created);
     Answer {
         location: crate::service::game_location(game.id),
         etag: game.version.etag(),

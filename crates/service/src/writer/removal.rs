@@ -97,8 +97,9 @@ pub(super) async fn delete(
     Ok(())
 }
 
-/// Delete the games of a retention purge that are still untouched, and
-/// the expired idempotency answers: the games deleted, and how many keys.
+/// Delete the games of a retention purge that are still untouched, the
+/// classes made before then that have no game left, and the expired
+/// idempotency answers: the games deleted, and how many keys.
 pub(super) async fn purge(
     store: &Store,
     cache: &mut LruCache<GameId, Hot>,
@@ -117,6 +118,10 @@ pub(super) async fn purge(
         }
         _ => Vec::new(),
     };
+    // A class goes with the last of its games, once past the retention.
+    if let Some(before) = games_before {
+        tx.delete_empty_classes_before(before).await?;
+    }
     let keys = tx.delete_keys_before(keys_before).await?;
     tx.commit().await.map_err(|e| {
         tracing::warn!(error = %e, "a purge failed to commit");

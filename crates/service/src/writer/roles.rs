@@ -56,9 +56,10 @@ pub(super) enum Role {
     Host,
 }
 
-/// The role a token gives in this game. [`ServiceError::Unauthorized`] for
-/// no token, or one that is no token of any game; [`ServiceError::Forbidden`]
-/// for another game's.
+/// The role a token gives in this game: the host's for its class host's
+/// token too. [`ServiceError::Unauthorized`] for
+/// no token, or one that is no token of any game or class; [`ServiceError::Forbidden`]
+/// for another game's or another class's.
 pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&SeatToken>) -> Result<Role> {
     if !hot.game.seated {
         return Ok(Role::Anyone);
@@ -87,6 +88,13 @@ pub(super) async fn role(tx: &mut WriteTx, hot: &Hot, token: Option<&SeatToken>)
             Some(_) => Err(ServiceError::Forbidden),
             None => Err(ServiceError::Unauthorized),
         };
+    }
+    // The host of the game's class is its host too; another class's is
+    // another's.
+    match tx.class_host_of(&hash, hot.game.id).await? {
+        Some(true) => return Ok(Role::Host),
+        Some(false) => return Err(ServiceError::Forbidden),
+        None => {}
     }
     if tx.seat_of(&hash).await?.is_some() {
         return Err(ServiceError::Forbidden);

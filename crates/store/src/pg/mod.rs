@@ -20,12 +20,13 @@ use crate::domain::{
     Version,
 };
 
-/// The embedded migrations of the PostgreSQL store.
 mod batch;
+pub(super) mod classes;
 
 pub use batch::{WRITES_CHANNEL, Writes};
 pub(super) use batch::{games_to_play, lock_games, save_batch};
 
+/// The embedded migrations of the PostgreSQL store.
 pub(super) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// Connections of one instance's pool.

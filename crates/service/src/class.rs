@@ -1,0 +1,247 @@
+//! Classes: a teacher's group of seated games under one host token. A
+//! class is made with its games, all of one setting; more may be added,
+//! up to [`MAX_CLASS_GAMES`]. The class's host token, shown once, lists
+//! the games and is host of each (see the roles in `writer/roles.rs`);
+//! every game keeps its own tokens too.
+
+use super::command::{Answer, Created, NewGame};
+use super::new_game::{GameRequest, name};
+use super::refusal::{Fault, Refusal};
+use super::{InFlight, Result, Service, ServiceError, new_game};
+use crate::domain::{Class, ClassId, Game, IdempotencyKey, SeatToken, Timestamp, TokenHash};
+use crate::store::StoredAnswer;
+
+/// Most games in one class (also within the class fairness report's
+/// bound).
+pub const MAX_CLASS_GAMES: usize = 40;
+
+/// A new class as sent, before its checks.
+#[derive(Clone, Debug, Default)]
+pub struct ClassRequest {
+    /// Its name (checked as a side's name is).
+    pub name: String,
+    /// How many games to make (1 to [`MAX_CLASS_GAMES`]).
+    pub games: u64,
+    /// The setting of every game (seated whatever it says).
+    pub game: GameRequest,
+}
+
+/// A new class, checked.
+#[derive(Clone, Debug)]
+pub struct NewClass {
+    /// Its name.
+    pub name: String,
+    /// How many games to make.
+    pub games: usize,
+    /// The setting of every game, seated.
+    pub game: NewGame,
+}
+
+/// A class just made: its host's token, shown this once, and its games,
+/// each with its own tokens.
+#[derive(Clone, Debug)]
+pub struct CreatedClass {
+    /// The class.
+    pub class: Class,
+    /// The class host's token.
+    pub host: SeatToken,
+    /// Its games, in the order made.
+    pub games: Vec<Created>,
+}
+
+impl ClassRequest {
+    /// The class to make, checked: the name at `/name`, the count at
+    /// `/games`, the games' setting under `/game`.
+    ///
+    /// # Errors
+    /// Invalid input naming every value at fault; the game setting's own
+    /// refusals (same names, unequal teams), under `/game`.
+    pub fn check(self) -> std::result::Result<NewClass, Refusal> {
+        let mut faults = Vec::new();
+        let class_name = name("/name", &self.name).map_err(|f| faults.push(f)).ok();
+        let games = usize::try_from(self.games)
+            .ok()
+            .filter(|n| (1..=MAX_CLASS_GAMES).contains(n));
+        if games.is_none() {
+            faults.push(Fault {
+                pointer: "/games".to_owned(),
+                detail: format!(
+                    "must be from 1 to {MAX_CLASS_GAMES} games, got {}",
+                    self.games
+                ),
+            });
+        }
+        let game = GameRequest {
+            seats: true,
+            ..self.game
+        }
+        .check()
+        .map_err(|r| r.under("/game"));
+        let game = match game {
+            Ok(game) => Some(game),
+            Err(r) if r.kind == super::RefusalKind::Invalid => {
+                faults.extend(r.faults);
+                None
+            }
+            Err(r) if faults.is_empty() => return Err(r),
+            Err(_) => None,
+        };
+        match (class_name, games, game) {
+            (Some(name), Some(games), Some(game)) if faults.is_empty() => {
+                Ok(NewClass { name, games, game })
+            }
+            _ => {
+                let detail = faults
+                    .iter()
+                    .map(|e| format!("{}: {}", e.pointer, e.detail))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                Err(Refusal::invalid(detail, faults))
+            }
+        }
+    }
+}
+
+impl Service {
+    /// Make a class and its games, seated, in one transaction, answering
+    /// with what `render` makes of it. With an idempotency key (and the
+    /// SHA-256 of the request as sent), the answer is kept, sealed, with
+    /// the class's first game, as a game's creation keeps its own (see
+    /// [`Service::create`]): a retry with the same key and request within
+    /// 24 hours gets it again, byte for byte, tokens included, and makes no
+    /// second class.
+    ///
+    /// # Errors
+    /// [`ServiceError::Setup`], [`ServiceError::KeyInFlight`],
+    /// [`ServiceError::KeyReused`]; storage errors.
+    pub async fn create_class(
+        &self,
+        new: NewClass,
+        idempotency: Option<(IdempotencyKey, [u8; 32])>,
+        render: fn(&CreatedClass) -> Answer,
+    ) -> Result<Answer> {
+        let _guard = idempotency
+            .as_ref()
+            .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
+            .transpose()?;
+        let host = SeatToken::fresh();
+        let class = Class {
+            id: ClassId::new(),
+            name: new.name,
+            created_at: Timestamp::now(),
+        };
+        let mut made = Vec::with_capacity(new.games);
+        for _ in 0..new.games {
+            made.push(new_game(new.game.clone())?);
+        }
+        let mut tx = self.store.begin().await?;
+        if let Some((key, hash)) = &idempotency
+            && let Some(stored) = tx.create_answer(key).await?
+        {
+            tx.rollback().await?;
+            if stored.request_hash != hash {
+                return Err(ServiceError::KeyReused);
+            }
+            return Ok(Answer {
+                location: stored.location,
+                etag: stored.etag,
+                body: stored.body,
+                replayed: true,
+            });
+        }
+        tx.insert_class(&class, &host.hash()).await?;
+        for (created, seats) in &made {
+            tx.insert_game(&created.game, seats.as_ref()).await?;
+            tx.place_in_class(created.game.id, class.id).await?;
+        }
+        let created = CreatedClass {
+            class,
+            host,
+            games: made.into_iter().map(|(created, _)| created).collect(),
+        };
+        let answer = render(&created);
+        if let Some((key, hash)) = &idempotency
+            && let Some(first) = created.games.first()
+        {
+            let kept = StoredAnswer {
+                request_hash: hash.to_vec(),
+                location: answer.location.clone(),
+                etag: answer.etag.clone(),
+                body: answer.body.clone(),
+            };
+            tx.keep_create_answer(key, first.game.id, &kept).await?;
+        }
+        tx.commit().await?;
+        for _ in &created.games {
+            crate::metrics::game_created();
+        }
+        Ok(answer)
+    }
+
+    /// A class and its games, oldest first, for its host.
+    ///
+    /// # Errors
+    /// [`ServiceError::ClassNotFound`], [`ServiceError::ClassUnauthorized`],
+    /// [`ServiceError::ClassForbidden`]; storage errors.
+    pub async fn class(
+        &self,
+        id: ClassId,
+        token: Option<&SeatToken>,
+    ) -> Result<(Class, Vec<Game>)> {
+        let (class, host) = self
+            .store
+            .class(id)
+            .await?
+            .ok_or(ServiceError::ClassNotFound(id))?;
+        self.check_class_host(&host, token).await?;
+        let games = self.store.class_games(id).await?;
+        Ok((class, games))
+    }
+
+    /// Add one more game to a class, seated, for its host.
+    ///
+    /// # Errors
+    /// [`ServiceError::ClassNotFound`], [`ServiceError::ClassUnauthorized`],
+    /// [`ServiceError::ClassForbidden`], [`ServiceError::ClassFull`],
+    /// [`ServiceError::Setup`]; storage errors.
+    pub async fn create_class_game(
+        &self,
+        id: ClassId,
+        token: Option<&SeatToken>,
+        new: NewGame,
+    ) -> Result<Created> {
+        let (created, seats) = new_game(NewGame { seats: true, ..new })?;
+        let mut tx = self.store.begin().await?;
+        let Some((_, host)) = tx.class(id).await? else {
+            tx.rollback().await?;
+            return Err(ServiceError::ClassNotFound(id));
+        };
+        if let Err(e) = self.check_class_host(&host, token).await {
+            tx.rollback().await?;
+            return Err(e);
+        }
+        if tx.class_game_count(id).await? >= MAX_CLASS_GAMES {
+            tx.rollback().await?;
+            return Err(ServiceError::ClassFull);
+        }
+        tx.insert_game(&created.game, seats.as_ref()).await?;
+        tx.place_in_class(created.game.id, id).await?;
+        tx.commit().await?;
+        crate::metrics::game_created();
+        Ok(created)
+    }
+
+    /// The class host's token, or why not: none or one that is nobody's
+    /// ([`ServiceError::ClassUnauthorized`]), another's
+    /// ([`ServiceError::ClassForbidden`]).
+    async fn check_class_host(&self, host: &TokenHash, token: Option<&SeatToken>) -> Result<()> {
+        let hash = token.ok_or(ServiceError::ClassUnauthorized)?.hash();
+        if hash == *host {
+            return Ok(());
+        }
+        if self.store.token_known(&hash).await? {
+            return Err(ServiceError::ClassForbidden);
+        }
+        Err(ServiceError::ClassUnauthorized)
+    }
+}

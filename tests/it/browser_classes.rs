@@ -1,0 +1,186 @@
+//! A class's overview on the projector, in a real browser (chromium
+//! through chromedriver, the harness of `browser.rs`): eight games' boards
+//! with their names, whose turn it is and how each stands fit a 1920 x 1080
+//! screen without scrolling, and follow the games as they are played; the
+//! class's fairness counts the throws reported in all of them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use fantoccini::Client;
+use serde_json::{Value, json};
+
+use crate::browser::{fetch_json, js, start, until};
+use crate::browser_devices::{layout_shift, overflow, viewport};
+
+/// Built without a browser, these tests would pass without having drawn
+/// anything; they are ignored instead, saying what they need.
+#[test]
+fn regression_the_overview_test_passed_without_a_browser() {
+    crate::common::assert_the_other_tests_run_or_say_why(
+        cfg!(browser_tests),
+        "browser_classes::regression_the_overview_test_passed_without_a_browser",
+        "needs chromium and chromedriver",
+    );
+}
+
+/// `POST path` in the page with the bearer `token` and a JSON `body` (or
+/// none): the answer's status.
+async fn post_as(client: &Client, path: &str, token: &str, body: Option<Value>) -> u64 {
+    client
+        .execute_async(
+            "const [path, token, body] = arguments; const done = arguments[arguments.length - 1];
+             const headers = { Authorization: 'Bearer ' + token };
+             if (body) headers['content-type'] = 'application/json';
+             fetch(path, { method: 'POST', headers, body: body ? JSON.stringify(body) : undefined })
+               .then(r => done(r.status));",
+            vec![json!(path), json!(token), body.unwrap_or(Value::Null)],
+        )
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap()
+}
+
+/// The tile of game `id`: its text and its board's `src`.
+async fn tile(client: &Client, id: &str) -> Value {
+    js(
+        client,
+        &format!(
+            "const li = document.querySelector('#boards a[href^=\"/play/{id}#\"]').closest('li');
+             return {{ text: li.innerText, src: li.querySelector('img').getAttribute('src') }};"
+        ),
+    )
+    .await
+}
+
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn eight_boards_fit_the_projector_and_follow_their_games() {
+    let session = start().await;
+    let (base, client) = (&session.base, &session.client);
+    client.goto(&format!("{base}/play")).await.unwrap();
+    let class = fetch_json(
+        client,
+        "POST",
+        "/v1/classes",
+        Some(json!({
+            "name": "Room 4",
+            "games": 8,
+            "game": {"sides": {"a": {"name": "The Very Patient Owls of the Eastern Bay"}, "b": {"name": "עפרונים"}}}
+        })),
+    )
+    .await;
+    let id = class["id"].as_str().unwrap();
+    let host = class["host_token"].as_str().unwrap();
+    let games: Vec<String> = class["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(games.len(), 8);
+
+    viewport(client, 1920, 1080).await;
+    client
+        .goto(&format!("{base}/play/class/{id}#seat=host.{host}"))
+        .await
+        .unwrap();
+    until(
+        client,
+        "eight boards drawn",
+        "const imgs = [...document.querySelectorAll('#boards img')];
+         return imgs.length === 8 && imgs.every(i => i.complete && i.naturalWidth > 0);",
+    )
+    .await;
+    assert_eq!(
+        js(
+            client,
+            "return document.getElementById('title').textContent"
+        )
+        .await,
+        "Room 4"
+    );
+    // Every tile whole above the fold, nothing past the right edge.
+    let lowest = js(
+        client,
+        "return Math.max(...[...document.querySelectorAll('#boards > li')].map(li => li.getBoundingClientRect().bottom));",
+    )
+    .await;
+    assert!(
+        lowest.as_f64().unwrap() <= 1080.0,
+        "the lowest tile ends at {lowest} px"
+    );
+    // And each board as large as the room allows: at least 300 px high.
+    let smallest = js(
+        client,
+        "return Math.min(...[...document.querySelectorAll('#boards img')].map(i => i.getBoundingClientRect().height));",
+    )
+    .await;
+    assert!(
+        smallest.as_f64().unwrap() >= 300.0,
+        "the smallest board is {smallest} px high"
+    );
+    let past = overflow(client).await;
+    assert_eq!(past["past"], 0, "{past}");
+    // Each board is described, each name isolated, each says whose turn.
+    let described = js(
+        client,
+        "return [...document.querySelectorAll('#boards img')].every(i => i.alt.startsWith('The board: '))
+            && document.querySelectorAll('#boards bdi').length >= 16",
+    )
+    .await;
+    assert_eq!(described, true);
+    let first = tile(client, &games[0]).await;
+    assert!(
+        first["text"].as_str().unwrap().contains("to throw"),
+        "{first}"
+    );
+    crate::browser::save(
+        "class-overview-1920x1080.png",
+        &client.screenshot().await.unwrap(),
+    );
+    let (shift, moved) = layout_shift(client).await;
+    assert!(shift <= 0.1, "layout shift {shift}: {moved}");
+
+    // Played elsewhere with the class's token: the page follows.
+    let throws = format!("/v1/games/{}/throws", games[0]);
+    assert_eq!(post_as(client, &throws, host, None).await, 201);
+    let stop = format!("/v1/games/{}/stop", games[1]);
+    assert_eq!(post_as(client, &stop, host, None).await, 200);
+    until(
+        client,
+        "the first board at version 1 and the second stopped",
+        &format!(
+            "const tile = (id) => document.querySelector('#boards a[href^=\"/play/' + id + '#\"]').closest('li');
+             return tile('{}').querySelector('img').getAttribute('src').endsWith('v=1')
+                 && tile('{}').innerText.includes('Stopped');",
+            games[0], games[1]
+        ),
+    )
+    .await;
+    let summary = js(
+        client,
+        "return document.getElementById('summary').textContent",
+    )
+    .await;
+    assert_eq!(summary, "8 games, 7 in play");
+    // Real sticks reported in two games: the class's fairness counts both.
+    let sticks = json!({"sticks": ["flat", "round", "flat", "flat"]});
+    for game in [&games[2], &games[3]] {
+        let throws = format!("/v1/games/{game}/throws");
+        assert_eq!(
+            post_as(client, &throws, host, Some(sticks.clone())).await,
+            201
+        );
+    }
+    until(
+        client,
+        "the class's fairness counting the two reported throws",
+        "return document.getElementById('fair-figures').textContent === 'Reported throws so far: 2.'",
+    )
+    .await;
+    session.client.clone().close().await.unwrap();
+    session.handle.stop(false).await;
+}
