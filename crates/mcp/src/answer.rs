@@ -144,6 +144,9 @@ pub struct TokensBrief {
     /// The host's token: reports physical throws and stops the game (empty
     /// where the game has none).
     pub host: String,
+    /// Side A's and side B's join codes, which a pupil types at the
+    /// server's `/join` page to open her seat (empty where there are none).
+    pub join_codes: [String; 2],
 }
 
 /// The answer to `create_game`.

@@ -164,6 +164,11 @@ pub(super) fn render_created(created: &Created) -> Answer {
             a: t.sides[0].as_str().to_owned(),
             b: t.sides[1].as_str().to_owned(),
             host: t.host.as_str().to_owned(),
+            join_codes: t
+                .join_codes
+                .as_ref()
+                .map(|codes| codes.each_ref().map(|c| c.as_str().to_owned()))
+                .unwrap_or_default(),
         })
         .unwrap_or_default();
     let mut line = format!(
@@ -186,6 +191,13 @@ pub(super) fn render_created(created: &Created) -> Answer {
             t.sides[1].as_str(),
             t.host.as_str()
         ));
+        if let Some([a, b]) = &t.join_codes {
+            line.push_str(&format!(
+                "\nJoin codes for the pupils, typed at this server's /join page: A {}, B {}.",
+                a.as_str(),
+                b.as_str()
+            ));
+        }
     }
     let text = format!("{line}\n{}", standing_line(&brief));
     Answer {

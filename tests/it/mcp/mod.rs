@@ -404,6 +404,25 @@ async fn a_seated_game_needs_the_movers_token_and_a_report_needs_sticks() {
     let a = created["tokens"]["a"].as_str().unwrap().to_owned();
     let b = created["tokens"]["b"].as_str().unwrap().to_owned();
     assert_eq!(a.len(), 64);
+    // The pupils' join codes, in the structured output and in the text a
+    // host may forward alone (a teacher's chatbot had no way to them).
+    let codes = created["tokens"]["join_codes"].as_array().unwrap().clone();
+    assert_eq!(codes.len(), 2);
+    for code in &codes {
+        assert_eq!(code.as_str().unwrap().len(), 6, "{code}");
+    }
+    let created_text =
+        text_of(&call(&client, "create_game", json!({"seats": true, "seed": "t"})).await);
+    assert!(
+        created_text.contains("Join codes for the pupils, typed at this server's /join page: A "),
+        "{created_text}"
+    );
+    // Side B's code opens side B's seat of this game, with its token.
+    let code = zohn_ahl::domain::JoinCode::parse(codes[1].as_str().unwrap()).unwrap();
+    let joined = db.service().await.join(&code).await.unwrap();
+    assert_eq!(joined.game.to_string(), id);
+    assert_eq!(joined.side, zohn_ahl::rules::Side::B);
+    assert_eq!(joined.token.as_str(), b);
     let none = refused(&call(&client, "throw", json!({"game_id": id})).await);
     assert!(none.starts_with("Seat token required: "), "{none}");
     // A tool takes the token as an argument: no HTTP header is asked for.
