@@ -198,6 +198,30 @@ fn etag(svg: &str, format: BoardFormat) -> String {
     format!("\"{}-{}\"", format.as_str(), hex::encode(&digest[..8]))
 }
 
+/// A picture's conditional read, as every picture operation lists it:
+/// its optional `If-None-Match` header, which [`not_modified`] reads.
+pub(super) struct PictureIfNoneMatch;
+
+impl utoipa::IntoParams for PictureIfNoneMatch {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        vec![
+            ParameterBuilder::new()
+                .name("If-None-Match")
+                .parameter_in(ParameterIn::Header)
+                .description(Some(
+                    "The ETag of a picture already held: 304 while the picture is the same",
+                ))
+                .required(utoipa::openapi::Required::False)
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        ]
+    }
+}
+
 /// Whether `If-None-Match` names `etag` (or is `*`); weak tags compare equal
 /// to strong ones, as RFC 9110 asks for this header.
 pub(super) fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
@@ -250,7 +274,7 @@ pub(super) async fn answer(
     tag = "games",
     params(
         GameIdPath,
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         BoardQuery,
         ViewQuery,
     ),
@@ -281,7 +305,7 @@ pub async fn get_board(
     tag = "games",
     params(
         GameIdPath,
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         ViewQuery,
     ),
     responses(
@@ -334,7 +358,7 @@ async fn game_board(
     params(
         GameIdPath,
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         BoardQuery,
         ViewQuery,
     ),
@@ -372,7 +396,7 @@ pub async fn get_move_board(
     params(
         GameIdPath,
         ("n" = u32, Path, description = "The move number, from 1", minimum = 1, maximum = 999_999_999),
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         ViewQuery,
     ),
     responses(
@@ -430,7 +454,7 @@ async fn move_board(
     tag = "rulesets",
     params(
         ("preset" = zohn_ahl_rules::Preset, Path, description = "The preset"),
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         BoardQuery,
         ViewQuery,
     ),
@@ -461,7 +485,7 @@ pub async fn get_ruleset_board(
     tag = "rulesets",
     params(
         ("preset" = zohn_ahl_rules::Preset, Path, description = "The preset"),
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         ViewQuery,
     ),
     responses(

@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::board::{BoardFormat, PngPicture, SvgPicture, answer};
+use super::board::{BoardFormat, PictureIfNoneMatch, PngPicture, SvgPicture, answer};
 use super::extract::GameIdPath;
 use super::problem::{ApiError, Problem, echo};
 use crate::domain::GameId;
@@ -85,7 +85,7 @@ async fn game_chart(
     tag = "games",
     params(
         GameIdPath,
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
         ChartQuery,
     ),
     responses(
@@ -119,7 +119,7 @@ pub async fn get_chances_chart(
     tag = "games",
     params(
         GameIdPath,
-        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The ETag of a picture already held: 304 while the picture is the same"),
+        PictureIfNoneMatch,
     ),
     responses(
         PngPicture,
