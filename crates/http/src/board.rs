@@ -206,19 +206,13 @@ impl utoipa::IntoParams for PictureIfNoneMatch {
     fn into_params(
         _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
     ) -> Vec<utoipa::openapi::path::Parameter> {
-        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        vec![
-            ParameterBuilder::new()
-                .name("If-None-Match")
-                .parameter_in(ParameterIn::Header)
-                .description(Some(
-                    "The ETag of a picture already held: 304 while the picture is the same",
-                ))
-                .required(utoipa::openapi::Required::False)
-                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                .build(),
-        ]
+        vec![crate::extract::string_parameter(
+            "If-None-Match",
+            utoipa::openapi::path::ParameterIn::Header,
+            "The ETag of a picture already held: 304 while the picture is the same",
+            false,
+            None,
+        )]
     }
 }
 

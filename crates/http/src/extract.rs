@@ -42,27 +42,46 @@ pub struct GameIdPath(pub GameId);
 pub const GAME_ID_PATTERN: &str =
     "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
+/// A string parameter as the extractor that reads it documents it: its
+/// name, where it is, what it is, whether it is required and its pattern.
+pub(crate) fn string_parameter(
+    name: &str,
+    at: utoipa::openapi::path::ParameterIn,
+    description: &str,
+    required: bool,
+    pattern: Option<&str>,
+) -> utoipa::openapi::path::Parameter {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    utoipa::openapi::path::ParameterBuilder::new()
+        .name(name)
+        .parameter_in(at)
+        .description(Some(description))
+        .required(if required {
+            utoipa::openapi::Required::True
+        } else {
+            utoipa::openapi::Required::False
+        })
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(pattern),
+        ))
+        .build()
+}
+
 /// The extractor documents its own parameter: an operation lists
 /// `GameIdPath` in its `params`.
 impl utoipa::IntoParams for GameIdPath {
     fn into_params(
         _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
     ) -> Vec<utoipa::openapi::path::Parameter> {
-        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        vec![
-            ParameterBuilder::new()
-                .name("id")
-                .parameter_in(ParameterIn::Path)
-                .description(Some("The game's id (a UUID)"))
-                .required(utoipa::openapi::Required::True)
-                .schema(Some(
-                    ObjectBuilder::new()
-                        .schema_type(Type::String)
-                        .pattern(Some(GAME_ID_PATTERN)),
-                ))
-                .build(),
-        ]
+        vec![string_parameter(
+            "id",
+            utoipa::openapi::path::ParameterIn::Path,
+            "The game's id (a UUID)",
+            true,
+            Some(GAME_ID_PATTERN),
+        )]
     }
 }
 
@@ -88,21 +107,13 @@ impl utoipa::IntoParams for ClassIdPath {
     fn into_params(
         _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
     ) -> Vec<utoipa::openapi::path::Parameter> {
-        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        vec![
-            ParameterBuilder::new()
-                .name("id")
-                .parameter_in(ParameterIn::Path)
-                .description(Some("The class's id (a UUID)"))
-                .required(utoipa::openapi::Required::True)
-                .schema(Some(
-                    ObjectBuilder::new()
-                        .schema_type(Type::String)
-                        .pattern(Some(GAME_ID_PATTERN)),
-                ))
-                .build(),
-        ]
+        vec![string_parameter(
+            "id",
+            utoipa::openapi::path::ParameterIn::Path,
+            "The class's id (a UUID)",
+            true,
+            Some(GAME_ID_PATTERN),
+        )]
     }
 }
 

@@ -26,21 +26,13 @@ impl utoipa::IntoParams for SidePath {
     fn into_params(
         _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
     ) -> Vec<utoipa::openapi::path::Parameter> {
-        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        vec![
-            ParameterBuilder::new()
-                .name("side")
-                .parameter_in(ParameterIn::Path)
-                .description(Some("The seat's side: `a` or `b` (either case)"))
-                .required(utoipa::openapi::Required::True)
-                .schema(Some(
-                    ObjectBuilder::new()
-                        .schema_type(Type::String)
-                        .pattern(Some("^[aAbB]$")),
-                ))
-                .build(),
-        ]
+        vec![crate::extract::string_parameter(
+            "side",
+            utoipa::openapi::path::ParameterIn::Path,
+            "The seat's side: `a` or `b` (either case)",
+            true,
+            Some("^[aAbB]$"),
+        )]
     }
 }
 
