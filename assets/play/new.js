@@ -67,6 +67,14 @@
         item.append(a);
         links.append(item);
       }
+      if (g.overview) {
+        const item = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = g.overview;
+        a.textContent = "The class's overview";
+        item.append(a);
+        links.prepend(item);
+      }
       const drop = document.createElement("button");
       drop.type = "button";
       drop.className = "quiet";
@@ -98,6 +106,19 @@
     }
     const button = $("create");
     button.disabled = true;
+    const count = Number($("games").value || 1);
+    if (count > 1) {
+      try {
+        if (!Number.isInteger(count) || count > 40) throw new Error("a class has 1 to 40 games");
+        await window.ZohnNewClass.create(body, count, $("class-name").value.trim(), $("name-a").value.trim(), $("name-b").value.trim());
+        showKept();
+      } catch (e) {
+        error.textContent = e.message;
+      } finally {
+        button.disabled = false;
+      }
+      return;
+    }
     try {
       const res = await fetch("/v1/games", {
         method: "POST",

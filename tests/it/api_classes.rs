@@ -489,3 +489,51 @@ async fn a_class_retried_with_its_idempotency_key_is_made_once() {
         "/problems/idempotency-key-reused"
     );
 }
+
+/// A class's games had no join codes (they were made apart from a single
+/// game's creation, which alone gave codes), so its pupils could not join
+/// by code. Every game of a class, made with it or added, now has a code
+/// for each side, and each code opens its own seat.
+#[actix_web::test]
+async fn regression_a_class_s_games_had_no_join_codes() {
+    let (_db, app) = spawn_app().await;
+    let class = make_class(&app, 2).await;
+    let host = str_of(&class, "/host_token").to_owned();
+    let added = send(
+        &app,
+        bearer(
+            post_json(
+                &format!("/v1/classes/{}/games", str_of(&class, "/id")),
+                &json!({}),
+            ),
+            &host,
+        ),
+    )
+    .await;
+    assert_eq!(
+        added.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&added.body)
+    );
+    let mut games: Vec<Value> = class["games"].as_array().unwrap().clone();
+    games.push(added.json());
+    let mut seen = std::collections::HashSet::new();
+    for game in &games {
+        for side in ["a", "b"] {
+            let code = str_of(game, &format!("/join_codes/{side}"));
+            assert!(seen.insert(code.to_owned()), "{code} twice");
+            let joined = send(&app, post_json("/v1/join", &json!({ "code": code }))).await;
+            assert_eq!(
+                joined.status,
+                200,
+                "{}",
+                String::from_utf8_lossy(&joined.body)
+            );
+            let joined = joined.json();
+            assert_eq!(joined["game_id"], game["id"]);
+            assert_eq!(joined["side"], side.to_uppercase());
+            assert_eq!(joined["token"], game["seat_tokens"][side]);
+        }
+    }
+}

@@ -184,3 +184,82 @@ async fn eight_boards_fit_the_projector_and_follow_their_games() {
     session.client.clone().close().await.unwrap();
     session.handle.stop(false).await;
 }
+
+/// A teacher could make a class only through the API: the start page now
+/// starts one when asked for more than one game. Three games, each with
+/// its own numbered names, each side's link, join code and QR code; the
+/// class's overview link shows the three boards; the links are kept in
+/// this browser.
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn regression_a_class_could_not_be_started_from_the_start_page() {
+    let session = start().await;
+    let (base, client) = (&session.base, &session.client);
+    client.goto(&format!("{base}/play")).await.unwrap();
+    crate::browser::css(client, "#create").await;
+    js(
+        client,
+        "document.getElementById('name-a').value = 'Hawks';
+         document.getElementById('name-b').value = 'Foxes';
+         document.getElementById('games').value = '3';
+         document.getElementById('class-name').value = 'Room 4';
+         document.getElementById('create').click();
+         return true;",
+    )
+    .await;
+    until(
+        client,
+        "the class's links",
+        "const s = document.getElementById('class-links');
+         return !s.hidden && document.querySelectorAll('#class-games > li').length === 3
+           && document.querySelectorAll('#class-games .qr svg').length === 6;",
+    )
+    .await;
+    let shown = js(
+        client,
+        "return [...document.querySelectorAll('#class-games > li')].map(li => ({
+           names: li.querySelector('p bdi').textContent,
+           codes: [...li.querySelectorAll('.seat-code')].map(c => c.textContent.replace(' ', '')),
+         }));",
+    )
+    .await;
+    for (i, game) in shown.as_array().unwrap().iter().enumerate() {
+        let n = i + 1;
+        assert_eq!(game["names"], json!(format!("Hawks {n} and Foxes {n}")));
+        for code in game["codes"].as_array().unwrap() {
+            assert_eq!(code.as_str().unwrap().len(), 6, "{shown}");
+        }
+    }
+    let overview = js(
+        client,
+        "return document.getElementById('class-link').getAttribute('href')",
+    )
+    .await;
+    let overview = overview.as_str().unwrap().to_owned();
+    assert!(overview.contains("/play/class/") && overview.contains("#seat=host."));
+    let kept = js(
+        client,
+        "return JSON.parse(localStorage.getItem('zohn-ahl.games')).filter(g => g.overview).length",
+    )
+    .await;
+    assert_eq!(kept, json!(3));
+    client.goto(&overview).await.unwrap();
+    until(
+        client,
+        "three boards drawn",
+        "const imgs = [...document.querySelectorAll('#boards img')];
+         return imgs.length === 3 && imgs.every(i => i.complete && i.naturalWidth > 0);",
+    )
+    .await;
+    assert_eq!(
+        js(
+            client,
+            "return document.getElementById('title').textContent"
+        )
+        .await,
+        json!("Room 4")
+    );
+}

@@ -3540,17 +3540,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *       "id": "b50c5e7b-f7c2-4775-9ae0-a6318726e722",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T17:01:30.612Z",
-                     *       "host_token": "1c6ca731bea0cfce0d7605a6755c1ddc98235887b096881adb897a7d2f79472a",
+                     *       "created_at": "2026-12-05T17:13:55.869Z",
+                     *       "host_token": "5c1333e02ad81f7f8cd77af8d3a8dcb76bbfc9072ec83f165714d01d2e6be646",
                      *       "games": [
                      *         {
-                     *           "id": "ed771741-b49f-40c4-9889-d6ffd8975029",
+                     *           "id": "c0070bf4-c20b-47fa-862a-9181530b8880",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:01:30.613Z",
-                     *           "updated_at": "2026-12-05T17:01:30.613Z",
+                     *           "created_at": "2026-12-05T17:13:55.869Z",
+                     *           "updated_at": "2026-12-05T17:13:55.869Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3613,23 +3613,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029",
-                     *             "throws": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/throws",
-                     *             "moves": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/moves"
+                     *             "self": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880",
+                     *             "throws": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/throws",
+                     *             "moves": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "41a5ac92f65b3620714090ccb5d7860f9b74a7e944cd1ccbe42b238a7a27b620",
-                     *             "b": "aead4579b28f98b42243fe8b101693df66e26639775283866accbba89518d24a"
+                     *             "a": "ddd955db3eea19100147646952cb36fecba019ff8c0588c32558aed5597887b1",
+                     *             "b": "0780986f55788aaec806a52796a9a164dce145c7cc6d4f42c11589ffd9cffbb1"
                      *           },
-                     *           "host_token": "652c456f0afb63fcf0fa6957e917d2bb758c44b9e8434103d86a9dd7cc5a4efa",
-                     *           "join_codes": null
+                     *           "host_token": "c4094d8ceadb37c2a89ee01548ba160b015247807aae6aa969487e93b178fe2b",
+                     *           "join_codes": {
+                     *             "a": "54BGD6",
+                     *             "b": "DCZ7JK"
+                     *           }
                      *         },
                      *         {
-                     *           "id": "a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
+                     *           "id": "b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:01:30.613Z",
-                     *           "updated_at": "2026-12-05T17:01:30.613Z",
+                     *           "created_at": "2026-12-05T17:13:55.869Z",
+                     *           "updated_at": "2026-12-05T17:13:55.869Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3692,23 +3695,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
-                     *             "throws": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/throws",
-                     *             "moves": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/moves"
+                     *             "self": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
+                     *             "throws": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/throws",
+                     *             "moves": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "2c18d179e64d8146cf6d345a02746f096503f1482c5dd3fd963e3c53c64f5d7d",
-                     *             "b": "cd1a6b46c2333ce5b39069ec45efe4d0bf35244786a1ead9150680bdf0d07fd1"
+                     *             "a": "dae939a025b157c2d2284bb1aa1f36732028b26249f1317c8931ef813a3f0319",
+                     *             "b": "118efea2af0ff64c81c767436ee48a4a9ee0eb2e9800e8df8b8c063414858618"
                      *           },
-                     *           "host_token": "065b61887a31ee1bdec77738a824d793734221e544a9df92bc4fe9c8c0eaacad",
-                     *           "join_codes": null
+                     *           "host_token": "229e68e2e2526a03ed6268aa8ef45dc8db9759e07867fda3469d3a4671af67bc",
+                     *           "join_codes": {
+                     *             "a": "BKQNKS",
+                     *             "b": "SXE6B9"
+                     *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd",
-                     *         "games": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd/games",
-                     *         "overview": "/play/class/9d137814-05fc-44ba-aa23-ee3b688f25bd",
-                     *         "fairness": "/v1/fairness?game=ed771741-b49f-40c4-9889-d6ffd8975029&game=a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1"
+                     *         "self": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
+                     *         "games": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722/games",
+                     *         "overview": "/play/class/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
+                     *         "fairness": "/v1/fairness?game=c0070bf4-c20b-47fa-862a-9181530b8880&game=b9f5b852-bc19-468b-acdf-8cb1d1da0d96"
                      *       }
                      *     }
                      */
@@ -3953,16 +3959,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9d137814-05fc-44ba-aa23-ee3b688f25bd",
+                     *       "id": "b50c5e7b-f7c2-4775-9ae0-a6318726e722",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T17:01:30.612Z",
+                     *       "created_at": "2026-12-05T17:13:55.869Z",
                      *       "games": [
                      *         {
-                     *           "id": "a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
+                     *           "id": "b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:01:30.613Z",
-                     *           "updated_at": "2026-12-05T17:01:30.613Z",
+                     *           "created_at": "2026-12-05T17:13:55.869Z",
+                     *           "updated_at": "2026-12-05T17:13:55.869Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4025,20 +4031,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1",
-                     *             "throws": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/throws",
-                     *             "moves": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/moves"
+                     *             "self": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
+                     *             "throws": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/throws",
+                     *             "moves": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1/board.svg?view=projector",
+                     *           "board": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ed771741-b49f-40c4-9889-d6ffd8975029",
+                     *           "id": "c0070bf4-c20b-47fa-862a-9181530b8880",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T17:01:30.613Z",
-                     *           "updated_at": "2026-12-05T17:01:30.615Z",
+                     *           "created_at": "2026-12-05T17:13:55.869Z",
+                     *           "updated_at": "2026-12-05T17:13:55.876Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4101,20 +4107,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029",
-                     *             "throws": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/throws",
-                     *             "moves": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/moves"
+                     *             "self": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880",
+                     *             "throws": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/throws",
+                     *             "moves": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ed771741-b49f-40c4-9889-d6ffd8975029/board.svg?view=projector",
+                     *           "board": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ad135f9c-b73e-483b-8af0-e7d294c755c5",
+                     *           "id": "53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:01:30.614Z",
-                     *           "updated_at": "2026-12-05T17:01:30.614Z",
+                     *           "created_at": "2026-12-05T17:13:55.871Z",
+                     *           "updated_at": "2026-12-05T17:13:55.871Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4177,20 +4183,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5",
-                     *             "throws": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/throws",
-                     *             "moves": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/moves"
+                     *             "self": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
+                     *             "throws": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/throws",
+                     *             "moves": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/board.svg?view=projector",
+                     *           "board": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd",
-                     *         "games": "/v1/classes/9d137814-05fc-44ba-aa23-ee3b688f25bd/games",
-                     *         "overview": "/play/class/9d137814-05fc-44ba-aa23-ee3b688f25bd",
-                     *         "fairness": "/v1/fairness?game=a3779c21-2e5e-4ca0-8ea6-80db97c8e1f1&game=ed771741-b49f-40c4-9889-d6ffd8975029&game=ad135f9c-b73e-483b-8af0-e7d294c755c5"
+                     *         "self": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
+                     *         "games": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722/games",
+                     *         "overview": "/play/class/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
+                     *         "fairness": "/v1/fairness?game=b9f5b852-bc19-468b-acdf-8cb1d1da0d96&game=c0070bf4-c20b-47fa-862a-9181530b8880&game=53b937e7-7ab5-46ef-83d7-7b8c87c80cb2"
                      *       }
                      *     }
                      */
@@ -4415,11 +4421,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ad135f9c-b73e-483b-8af0-e7d294c755c5",
+                     *       "id": "53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T17:01:30.614Z",
-                     *       "updated_at": "2026-12-05T17:01:30.614Z",
+                     *       "created_at": "2026-12-05T17:13:55.871Z",
+                     *       "updated_at": "2026-12-05T17:13:55.871Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4482,16 +4488,19 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5",
-                     *         "throws": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/throws",
-                     *         "moves": "/v1/games/ad135f9c-b73e-483b-8af0-e7d294c755c5/moves"
+                     *         "self": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
+                     *         "throws": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/throws",
+                     *         "moves": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "13280ceea55b3ad02f300eb28b2ccbc7523c994051fa29274df06e64570a95aa",
-                     *         "b": "0f7fb0246ffd450a56f80c6fbb432101c84c5924d7f6901c4f82aca4f504a33c"
+                     *         "a": "f89c53009caf00b9cdb465d5c3ecf95a2bd86ec0d3c629f826cae9583e0c8729",
+                     *         "b": "4c36e4d5f9609ef0236637d6f79b5d31157a748b24e1d4822bbfe53e6ebe2f89"
                      *       },
-                     *       "host_token": "6f36039f5cabe56117f00ebd26e89898a6317f9f549bb588dcc4d341d8f5e1c2",
-                     *       "join_codes": null
+                     *       "host_token": "ffd4ab55d2b597abe4d69330536a10fdcaa27f1af349cb78ae3a6a8511ec61fd",
+                     *       "join_codes": {
+                     *         "a": "58MKGX",
+                     *         "b": "3SW6Z6"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedGameView"];
@@ -5221,13 +5230,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "54fc8111-4abd-4d97-a5be-2e6fec90be19"
+                     *         "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "54fc8111-4abd-4d97-a5be-2e6fec90be19"
+                     *             "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5494,11 +5503,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a7fc772b-045e-4ed0-8221-ff6bccc98b05",
+                     *       "id": "856ffb72-34a3-4218-824f-512fe48bb7aa",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T17:01:30.610Z",
-                     *       "updated_at": "2026-12-05T17:01:30.610Z",
+                     *       "created_at": "2026-12-05T17:13:55.862Z",
+                     *       "updated_at": "2026-12-05T17:13:55.862Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5561,18 +5570,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a7fc772b-045e-4ed0-8221-ff6bccc98b05",
-                     *         "throws": "/v1/games/a7fc772b-045e-4ed0-8221-ff6bccc98b05/throws",
-                     *         "moves": "/v1/games/a7fc772b-045e-4ed0-8221-ff6bccc98b05/moves"
+                     *         "self": "/v1/games/856ffb72-34a3-4218-824f-512fe48bb7aa",
+                     *         "throws": "/v1/games/856ffb72-34a3-4218-824f-512fe48bb7aa/throws",
+                     *         "moves": "/v1/games/856ffb72-34a3-4218-824f-512fe48bb7aa/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "c3c22668882432b72f64373d5a9b2b56bb20b94db4ba7c8dcd5d4dde2831e234",
-                     *         "b": "a062f9a2db722822e65d55536747f7f53f1e441ac96e64181b059f17f2811ee4"
+                     *         "a": "fb4aa1477cf689f69c33493abcb1ca51f2188077e12fcbd2b076168f49cb3d57",
+                     *         "b": "36e26218f7e11d37595966476015f5bbd8b34d0de6f88a089102b2ce3c463300"
                      *       },
-                     *       "host_token": "96bf20ca37690c4f83145e57d7186d115bcf84f7220cbfe9040d1c6de23e6f98",
+                     *       "host_token": "15c397fbdc0cde32b92482c79ddd51f2480d1ab94b12de02c3483ecd2341ace6",
                      *       "join_codes": {
-                     *         "a": "TAKKRP",
-                     *         "b": "P4AA33"
+                     *         "a": "E7J6XJ",
+                     *         "b": "KGTTHK"
                      *       }
                      *     }
                      */
@@ -5813,11 +5822,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *       "id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T17:01:30.371Z",
-                     *       "updated_at": "2026-12-05T17:01:30.601Z",
+                     *       "created_at": "2026-12-05T17:13:55.487Z",
+                     *       "updated_at": "2026-12-05T17:13:55.843Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5880,9 +5889,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19",
-                     *         "throws": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/throws",
-                     *         "moves": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/moves"
+                     *         "self": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *         "throws": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/throws",
+                     *         "moves": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/moves"
                      *       }
                      *     }
                      */
@@ -7431,13 +7440,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "54fc8111-4abd-4d97-a5be-2e6fec90be19"
+                     *         "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "54fc8111-4abd-4d97-a5be-2e6fec90be19"
+                     *             "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9031,7 +9040,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *       "game_id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -9308,7 +9317,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *       "game_id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -9672,8 +9681,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "13a5bdc79c894d530bc008d9c470f6b9e2f4351b84ec63d010ea019eadfca59a",
-                     *       "join_code": "FWTCQT"
+                     *       "token": "dc673aa253f4d27e08dab79a7244ce6a728afcf3308e2bbfcfe1dd1a7dd73093",
+                     *       "join_code": "JS8EAA"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -9874,11 +9883,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *         "id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T17:01:30.371Z",
-                     *         "updated_at": "2026-12-05T17:01:30.608Z",
+                     *         "created_at": "2026-12-05T17:13:55.487Z",
+                     *         "updated_at": "2026-12-05T17:13:55.859Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -9937,9 +9946,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19",
-                     *           "throws": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/throws",
-                     *           "moves": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/moves"
+                     *           "self": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *           "throws": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/throws",
+                     *           "moves": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -10372,11 +10381,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "54fc8111-4abd-4d97-a5be-2e6fec90be19",
+                     *         "id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T17:01:30.371Z",
-                     *         "updated_at": "2026-12-05T17:01:30.601Z",
+                     *         "created_at": "2026-12-05T17:13:55.487Z",
+                     *         "updated_at": "2026-12-05T17:13:55.843Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10439,9 +10448,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19",
-                     *           "throws": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/throws",
-                     *           "moves": "/v1/games/54fc8111-4abd-4d97-a5be-2e6fec90be19/moves"
+                     *           "self": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *           "throws": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/throws",
+                     *           "moves": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/moves"
                      *         }
                      *       }
                      *     }
@@ -11138,10 +11147,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a7fc772b-045e-4ed0-8221-ff6bccc98b05",
+                     *       "game_id": "856ffb72-34a3-4218-824f-512fe48bb7aa",
                      *       "side": "A",
-                     *       "token": "13a5bdc79c894d530bc008d9c470f6b9e2f4351b84ec63d010ea019eadfca59a",
-                     *       "play": "/play/a7fc772b-045e-4ed0-8221-ff6bccc98b05#seat=A.13a5bdc79c894d530bc008d9c470f6b9e2f4351b84ec63d010ea019eadfca59a"
+                     *       "token": "dc673aa253f4d27e08dab79a7244ce6a728afcf3308e2bbfcfe1dd1a7dd73093",
+                     *       "play": "/play/856ffb72-34a3-4218-824f-512fe48bb7aa#seat=A.dc673aa253f4d27e08dab79a7244ce6a728afcf3308e2bbfcfe1dd1a7dd73093"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -107,6 +107,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/refusals.js"),
     ),
     (
+        "newclass.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/newclass.js"),
+    ),
+    (
         "class.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/class.js"),

@@ -150,9 +150,10 @@ impl Service {
             });
         }
         tx.insert_class(&class, &host.hash()).await?;
-        for (created, seats) in &made {
+        for (created, seats) in &mut made {
             tx.insert_game(&created.game, seats.as_ref()).await?;
             tx.place_in_class(created.game.id, class.id).await?;
+            crate::join::give_codes(&mut tx, created).await?;
         }
         let created = CreatedClass {
             class,
@@ -210,7 +211,7 @@ impl Service {
         token: Option<&SeatToken>,
         new: NewGame,
     ) -> Result<Created> {
-        let (created, seats) = new_game(NewGame { seats: true, ..new })?;
+        let (mut created, seats) = new_game(NewGame { seats: true, ..new })?;
         let mut tx = self.store.begin().await?;
         let Some((_, host)) = tx.class(id).await? else {
             tx.rollback().await?;
@@ -226,6 +227,7 @@ impl Service {
         }
         tx.insert_game(&created.game, seats.as_ref()).await?;
         tx.place_in_class(created.game.id, id).await?;
+        crate::join::give_codes(&mut tx, &mut created).await?;
         tx.commit().await?;
         crate::metrics::game_created();
         Ok(created)

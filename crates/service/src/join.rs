@@ -6,7 +6,7 @@
 use crate::domain::{GameId, JoinCode, SeatToken};
 use crate::rules::Side;
 use crate::store::WriteTx;
-use crate::{Result, Service, ServiceError};
+use crate::{Created, Result, Service, ServiceError};
 
 /// Fresh codes tried before giving up (a code another seat has is drawn
 /// again: with 30⁶ codes, a second draw is already rare).
@@ -47,6 +47,22 @@ pub(crate) async fn give_code(
         }
     }
     Err(ServiceError::Store(crate::store::StoreError::Busy))
+}
+
+/// Give both seats of a seated game just made their join codes, in `tx`
+/// (nothing for a game without seats): every way a game is made, alone or
+/// in a class, gives them.
+///
+/// # Errors
+/// As [`give_code`].
+pub(crate) async fn give_codes(tx: &mut WriteTx, created: &mut Created) -> Result<()> {
+    if let Some(tokens) = &mut created.tokens {
+        let id = created.game.id;
+        let a = give_code(tx, id, Side::A, &tokens.sides[0]).await?;
+        let b = give_code(tx, id, Side::B, &tokens.sides[1]).await?;
+        tokens.join_codes = a.zip(b).map(|(a, b)| [a, b]);
+    }
+    Ok(())
 }
 
 impl Service {

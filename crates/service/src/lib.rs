@@ -304,12 +304,7 @@ impl Service {
             });
         }
         tx.insert_game(&created.game, seats.as_ref()).await?;
-        if let Some(tokens) = &mut created.tokens {
-            let id = created.game.id;
-            let a = join::give_code(&mut tx, id, rules::Side::A, &tokens.sides[0]).await?;
-            let b = join::give_code(&mut tx, id, rules::Side::B, &tokens.sides[1]).await?;
-            tokens.join_codes = a.zip(b).map(|(a, b)| [a, b]);
-        }
+        join::give_codes(&mut tx, &mut created).await?;
         let answer = render(&created);
         if let Some((key, hash)) = &idempotency {
             let kept = StoredAnswer {
