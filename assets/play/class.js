@@ -20,7 +20,10 @@
   const tiles = new Map(); // game id -> its tile's elements
   let fairnessUrl = null; // the class's fairness link, from its list
   let moved = -1; // the games' versions summed: the fairness is read again when it changes
-  const fair = window.ZohnFairness(() => fairnessUrl, $, () => "general");
+  // The fairness report in the words of the class's games' audience (a
+  // teacher's trial: a class of young players got "Chi-square 2.40").
+  let audience = "general";
+  const fair = window.ZohnFairness(() => fairnessUrl, $, () => audience);
 
   function say(text) {
     $("status").textContent = text || "";
@@ -125,6 +128,7 @@
     say(n ? "" : "This class has no game now.");
     const versions = view.games.reduce((sum, g) => sum + g.version, 0);
     fairnessUrl = view.links.fairness;
+    if (view.games.length) audience = view.games[0].audience || "general";
     if (fairnessUrl && versions !== moved) fair.load();
     moved = versions;
   }

@@ -181,9 +181,9 @@
     $("throw").disabled = !canThrow;
     $("throw").hidden = watching || over;
     $("report-send").disabled = !canReport;
-    $("report").hidden = watching || (game && game.seated && !host && !game.sides_report_throws);
+    $("report").hidden = watching || over || (game && game.seated && !host && !game.sides_report_throws);
     $("stop").disabled = !canStop;
-    $("stop").hidden = watching || (game && game.seated && !host);
+    $("stop").hidden = watching || over || (game && game.seated && !host);
   }
 
   // The board's picture, chosen from the latest state known (the newest

@@ -263,3 +263,66 @@ async fn regression_a_class_could_not_be_started_from_the_start_page() {
         json!("Room 4")
     );
 }
+
+/// A teacher's trial: four games on the projector left half of each tile
+/// blank, with the turn in 22 px and the counters in 18 px. Each board is
+/// now as wide as its column with its words right under it, larger.
+#[actix_web::test]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
+)]
+async fn regression_four_games_on_the_projector_left_half_of_each_tile_blank() {
+    let session = start().await;
+    let (base, client) = (&session.base, &session.client);
+    client.goto(&format!("{base}/play")).await.unwrap();
+    let class = fetch_json(client, "POST", "/v1/classes", Some(json!({"games": 4}))).await;
+    let id = class["id"].as_str().unwrap();
+    let host = class["host_token"].as_str().unwrap();
+    viewport(client, 1920, 1080).await;
+    client
+        .goto(&format!("{base}/play/class/{id}#seat=host.{host}"))
+        .await
+        .unwrap();
+    until(
+        client,
+        "four boards drawn",
+        "const imgs = [...document.querySelectorAll('#boards img')];
+         return imgs.length === 4 && imgs.every(i => i.complete && i.naturalWidth > 0);",
+    )
+    .await;
+    let measured = js(
+        client,
+        "return [...document.querySelectorAll('#boards > li')].map(li => {
+           const img = li.querySelector('img').getBoundingClientRect();
+           const turn = li.querySelector('.turn');
+           return { w: img.width, h: img.height, top: img.top,
+                    gap: turn.getBoundingClientRect().top - img.bottom,
+                    turn: parseFloat(getComputedStyle(turn).fontSize),
+                    counters: parseFloat(getComputedStyle(li.querySelector('.counters')).fontSize) };
+         });",
+    )
+    .await;
+    let tiles = measured.as_array().unwrap();
+    assert_eq!(tiles.len(), 4);
+    for t in tiles {
+        let ratio = t["h"].as_f64().unwrap() / t["w"].as_f64().unwrap();
+        assert!(
+            (ratio - 900.0 / 1010.0).abs() < 0.02,
+            "no blank band: {measured}"
+        );
+        assert!(t["w"].as_f64().unwrap() > 400.0, "{measured}");
+        assert!(
+            t["gap"].as_f64().unwrap() < 20.0,
+            "the words under the board: {measured}"
+        );
+        assert!(t["turn"].as_f64().unwrap() >= 28.0, "{measured}");
+        assert!(t["counters"].as_f64().unwrap() >= 22.0, "{measured}");
+        assert_eq!(
+            t["top"], tiles[0]["top"],
+            "the boards start level: {measured}"
+        );
+    }
+    let past = overflow(client).await;
+    assert_eq!(past["past"], json!(0), "{past}");
+}
