@@ -101,24 +101,38 @@ pub(crate) async fn connect(port: u16, chromium: &Path, profile: &Path) -> Clien
 
 pub(crate) const WAIT: Duration = Duration::from_secs(10);
 
+/// The first element `selector` finds, waited for at most [`WAIT`]. A
+/// navigation under way is waited out too: chromedriver answers a look-up
+/// made while the page changes with "aborted by navigation", which once
+/// failed the lesson page's test when the start page opened the game.
 pub(crate) async fn css(client: &Client, selector: &str) -> fantoccini::elements::Element {
-    client
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css(selector))
-        .await
-        .unwrap_or_else(|e| panic!("no {selector} within {WAIT:?}: {e}"))
+    let deadline = Instant::now() + WAIT;
+    loop {
+        match client.find(Locator::Css(selector)).await {
+            Ok(element) => return element,
+            Err(e) if Instant::now() > deadline => panic!("no {selector} within {WAIT:?}: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
 }
 
 pub(crate) async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, Vec::new()).await.unwrap()
 }
 
-/// Wait until `script` returns true.
+/// Wait until `script` returns true (a script cut short by a navigation
+/// is run again).
 pub(crate) async fn until(client: &Client, what: &str, script: &str) {
     let deadline = Instant::now() + WAIT;
-    while js(client, script).await != json!(true) {
-        assert!(Instant::now() < deadline, "not within {WAIT:?}: {what}");
+    loop {
+        let last = client.execute(script, Vec::new()).await;
+        if matches!(&last, Ok(v) if *v == json!(true)) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not within {WAIT:?}: {what} ({last:?})"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
