@@ -24,6 +24,7 @@
   // teacher's trial: a class of young players got "Chi-square 2.40").
   let audience = "general";
   const fair = window.ZohnFairness(() => fairnessUrl, $, () => audience);
+  const recaps = window.ZohnClassRecap($);
 
   function say(text) {
     $("status").textContent = text || "";
@@ -130,6 +131,7 @@
     fairnessUrl = view.links.fairness;
     if (view.games.length) audience = view.games[0].audience || "general";
     if (fairnessUrl && versions !== moved) fair.load();
+    recaps.show(view);
     moved = versions;
   }
 

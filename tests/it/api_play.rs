@@ -88,8 +88,8 @@ async fn the_pages_and_their_assets_come_from_the_binary_with_a_csp() {
         }
     }
     assert_eq!(
-        assets, 22,
-        "newclass.js, new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, newlink.js, links.js, recap.js, chances.js, game.js; join.js; class.css, fairness.js and class.js; the stylesheet four times"
+        assets, 23,
+        "newclass.js, new.js and seatlinks.js; early.js, bidi.js, sources.js, fairness.js, refusals.js, seatlinks.js, newlink.js, links.js, recap.js, chances.js, game.js; join.js; class.css, fairness.js, classrecap.js and class.js; the stylesheet four times"
     );
 }
 

@@ -166,6 +166,26 @@ async fn eight_boards_fit_the_projector_and_follow_their_games() {
     )
     .await;
     assert_eq!(summary, "8 games, 7 in play");
+    // The class's recap: the stopped game looks back, with its question.
+    until(
+        client,
+        "the stopped game in the class's recap",
+        &format!(
+            "const li = document.querySelector('#class-recap-list li[data-game=\"{}\"]');
+             return !document.getElementById('class-recap').hidden && !!li
+               && li.innerText.includes('stopped') && !!li.querySelector('.question');",
+            games[1]
+        ),
+    )
+    .await;
+    assert_eq!(
+        js(
+            client,
+            "return document.querySelectorAll('#class-recap-list li').length"
+        )
+        .await,
+        json!(1)
+    );
     // Real sticks reported in two games: the class's fairness counts both.
     let sticks = json!({"sticks": ["flat", "round", "flat", "flat"]});
     for game in [&games[2], &games[3]] {

@@ -112,6 +112,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../../assets/play/newclass.js"),
     ),
     (
+        "classrecap.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../assets/play/classrecap.js"),
+    ),
+    (
         "class.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../assets/play/class.js"),
