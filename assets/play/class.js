@@ -63,9 +63,11 @@
   }
 
   // The counters in the heading's order (side A's, then side B's).
-  function countersText(g) {
+  // Each side's counters under its own name (a teacher's trial: "Counters
+  // 4 and 4" did not say whose), names in <bdi>.
+  function countersParts(g) {
     const [a, b] = g.sides;
-    return "Counters " + a.counters + " and " + b.counters + " · throw " + g.throws;
+    return [{ name: a.name }, " " + a.counters + " · ", { name: b.name }, " " + b.counters + " counters · throw " + g.throws];
   }
 
   function altOf(g) {
@@ -100,7 +102,7 @@
       t.img.alt = altOf(g);
       t.img.src = g.board + "&v=" + g.version;
       put(t.turn, turnParts(g));
-      t.counters.textContent = countersText(g);
+      put(t.counters, countersParts(g));
       t.li.classList.toggle("over", g.standing !== "in_play");
       t.version = g.version;
     }

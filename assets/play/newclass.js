@@ -91,6 +91,7 @@ window.ZohnNewClass = (function () {
     const made = await post("/v1/classes", { name: name || undefined, games: 1, game });
     const overview =
       location.origin + "/play/class/" + encodeURIComponent(made.id) + "#seat=host." + made.host_token;
+    $("class-title").textContent = "Your class's links: " + made.name;
     $("class-link").href = overview;
     $("url-class").textContent = overview;
     const list = $("class-games");

@@ -345,4 +345,23 @@ async fn regression_four_games_on_the_projector_left_half_of_each_tile_blank() {
     }
     let past = overflow(client).await;
     assert_eq!(past["past"], json!(0), "{past}");
+    // A smaller projector and a tablet either way (a second trial: at
+    // 1366 x 768 the titles ran under the boards and names went missing):
+    // every tile holds its words, each side's counters under its name.
+    for (width, height) in [(1366, 768), (1024, 768), (768, 1024)] {
+        viewport(client, width, height).await;
+        until(
+            client,
+            &format!("every tile holding its words at {width} x {height}"),
+            "const tiles = [...document.querySelectorAll('#boards > li')];
+             return tiles.length === 4 && tiles.every(li => {
+               const box = li.getBoundingClientRect();
+               const words = li.querySelector('.counters').getBoundingClientRect();
+               return words.bottom <= box.bottom + 1 && li.querySelector('.counters').innerText.includes('Side A 4');
+             });",
+        )
+        .await;
+        let past = overflow(client).await;
+        assert_eq!(past["past"], json!(0), "{width} x {height}: {past}");
+    }
 }

@@ -362,6 +362,8 @@ async fn regression_a_page_said_nothing_while_the_server_was_down() {
     client.goto(&format!("{base}/play")).await.unwrap();
     let game = fetch_json(client, "POST", "/v1/games", Some(json!({}))).await;
     let id = game["id"].as_str().unwrap().to_owned();
+    // A phone (a second trial: scrolled down, a pupil saw no banner).
+    viewport(client, 390, 844).await;
     client.goto(&format!("{base}/play/{id}")).await.unwrap();
     throw_and_see(client, 1).await;
 
@@ -370,6 +372,15 @@ async fn regression_a_page_said_nothing_while_the_server_was_down() {
         client,
         "the page says it is reconnecting",
         "const c = document.getElementById('connection'); return !c.hidden && /Reconnecting/.test(c.textContent) && document.getElementById('throw').disabled",
+    )
+    .await;
+    // Scrolled down to the moves, the banner is still in view.
+    until(
+        client,
+        "the banner in view at the foot of the page",
+        "scrollTo(0, document.body.scrollHeight);
+         const r = document.getElementById('connection').getBoundingClientRect();
+         return scrollY > 0 && r.top >= 0 && r.bottom <= innerHeight && r.height > 0;",
     )
     .await;
     // Another device throws meanwhile, once the server is back: this page

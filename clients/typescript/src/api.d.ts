@@ -2787,7 +2787,8 @@ export interface components {
             moves: number;
             /**
              * @description Three to five questions for a class, each about this game, each
-             *     with its answer worked out from the numbers.
+             *     with its answer worked out from the numbers; none for a game
+             *     stopped before its first throw.
              */
             questions: components["schemas"]["QuestionView"][];
             /** @description Each move whose throw's result is rarer than 1 in 16, in order. */

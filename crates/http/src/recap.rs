@@ -79,7 +79,8 @@ pub struct RecapView {
     /// The recap in sentences, for `audience` at `detail`.
     pub summary: Vec<String>,
     /// Three to five questions for a class, each about this game, each
-    /// with its answer worked out from the numbers.
+    /// with its answer worked out from the numbers; none for a game
+    /// stopped before its first throw.
     pub questions: Vec<QuestionView>,
 }
 

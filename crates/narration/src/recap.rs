@@ -307,8 +307,13 @@ pub fn recap_words(
 /// The questions: the turning point, the rarest result, the count furthest
 /// from its expectation, the longest run of extra throws, the winner's
 /// lowest chance; at least three (a second count when others cannot be
-/// asked), at most five.
+/// asked), at most five. None for a game stopped before its first throw,
+/// which has nothing to look back on (a teacher's trial was asked to guess
+/// how many of 0 throws came up 10).
 fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
+    if facts.moves == 0 {
+        return Vec::new();
+    }
     let audience = words.audience;
     let own = vec![Citation {
         source: ODDS_SOURCE.to_owned(),

@@ -267,3 +267,18 @@ fn regression_one_times_and_counts_compared_without_their_spread() {
     assert_eq!(cmp(0, 0.6), "cmp_about");
     assert_eq!(cmp(3, 9.0), "cmp_fewer");
 }
+
+/// A teacher's trial: a game stopped before its first throw asked the
+/// class how many of its 0 throws came up 10. Such a recap asks nothing.
+#[test]
+fn regression_a_game_of_no_throw_asked_to_guess_among_0_throws() {
+    let mut f = facts();
+    f.moves = 0;
+    f.chances = None;
+    f.longest_run = None;
+    let options = Preset::Composite.options();
+    for audience in Audience::ALL {
+        let text = recap_words(&f, &options, &cast(), audience, Detail::Lesson);
+        assert!(text.questions.is_empty(), "{:?}", text.questions);
+    }
+}
