@@ -232,8 +232,7 @@ async fn regression_the_pages_overflowed_a_phone_and_hid_the_throw_button_on_a_t
             client,
             "const t = document.getElementById('throw').getBoundingClientRect();
              const hit = [];
-             const ids = innerWidth > 640 ? ['status', 'latest', 'seat-note', 'error'] : ['status', 'latest'];
-             for (const id of ids) {
+             for (const id of ['status', 'latest', 'seat-note', 'error']) {
                const r = document.createRange();
                r.selectNodeContents(document.getElementById(id));
                for (const b of r.getClientRects()) {
