@@ -166,14 +166,15 @@ async fn eight_boards_fit_the_projector_and_follow_their_games() {
     )
     .await;
     assert_eq!(summary, "8 games, 7 in play");
-    // The class's recap: the stopped game looks back, with its question.
+    // The class's recap: the stopped game looks back (stopped before its
+    // first throw, it asks no question).
     until(
         client,
         "the stopped game in the class's recap",
         &format!(
             "const li = document.querySelector('#class-recap-list li[data-game=\"{}\"]');
              return !document.getElementById('class-recap').hidden && !!li
-               && li.innerText.includes('stopped') && !!li.querySelector('.question');",
+               && li.innerText.includes('stopped') && !li.querySelector('.question');",
             games[1]
         ),
     )
@@ -186,6 +187,20 @@ async fn eight_boards_fit_the_projector_and_follow_their_games() {
         .await,
         json!(1)
     );
+    // A game stopped after a throw asks its first question, the answer
+    // folded away.
+    let stop = format!("/v1/games/{}/stop", games[0]);
+    assert_eq!(post_as(client, &stop, host, None).await, 200);
+    until(
+        client,
+        "the game stopped after a throw in the class's recap, with its question",
+        &format!(
+            "const li = document.querySelector('#class-recap-list li[data-game=\"{}\"]');
+             return !!li && !!li.querySelector('.question') && !li.querySelector('details').open;",
+            games[0]
+        ),
+    )
+    .await;
     // Real sticks reported in two games: the class's fairness counts both.
     let sticks = json!({"sticks": ["flat", "round", "flat", "flat"]});
     for game in [&games[2], &games[3]] {
