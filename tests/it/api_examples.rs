@@ -551,6 +551,7 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
                 .insert_header(("authorization", "Bearer someone-else")),
         ),
         ("join_seat", post_json("/v1/join", &json!({"code": "K7M"}))),
+        ("join_seat", post_json("/v1/join", &json!({}))),
         (
             "join_seat",
             post_json("/v1/join", &json!({"code": "ZZZZZZ"})),

@@ -1306,7 +1306,12 @@ export interface components {
          *     }
          */
         CreateClassRequest: {
-            game?: components["schemas"]["CreateGameRequest"] | null;
+            /**
+             * @description Every game's setting, as `POST /v1/games` takes it (default `{}`).
+             *     A class's games are always seated: `seats` may be left out, `true`
+             *     or an object of seat settings, not `false`.
+             */
+            game?: components["schemas"]["CreateGameRequest"];
             /**
              * Format: int64
              * @description How many games to make, 1 to 40 (default 1; more may be added).
@@ -2240,19 +2245,14 @@ export interface components {
         };
         /**
          * @description Body of `POST /v1/join`: `code` is needed (an empty body, as any
-         *     body of this API may be, is a 400 naming it). A JSON object; `null` is the same as no body.
+         *     body of this API may be, fits the schema and is a 422 naming it). A JSON object; `null` is the same as no body.
          * @example {
          *       "code": "K7M2QX"
          *     }
          */
         JoinRequest: {
-            /**
-             * @description The seat's join code as typed: 6 characters of
-             *     `23456789ABCDEFGHJKMNPQRSTVWXYZ`, any case; spaces and dashes are
-             *     ignored.
-             * @example K7M2QX
-             */
-            code?: string | null;
+            /** @example K7M2QX */
+            code?: string;
         };
         /**
          * @description The seat a join code opened.
@@ -3541,17 +3541,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b50c5e7b-f7c2-4775-9ae0-a6318726e722",
+                     *       "id": "70ff8b8c-2698-41a2-b950-2e3649330692",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T17:13:55.869Z",
-                     *       "host_token": "5c1333e02ad81f7f8cd77af8d3a8dcb76bbfc9072ec83f165714d01d2e6be646",
+                     *       "created_at": "2026-12-05T17:49:48.709Z",
+                     *       "host_token": "3907f75a4bda51b8687f21a3c3be279271a98d50c88542c94f6ce8ef5a811487",
                      *       "games": [
                      *         {
-                     *           "id": "c0070bf4-c20b-47fa-862a-9181530b8880",
+                     *           "id": "44204ffe-8a53-4d87-a404-bea9f4280681",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:13:55.869Z",
-                     *           "updated_at": "2026-12-05T17:13:55.869Z",
+                     *           "created_at": "2026-12-05T17:49:48.709Z",
+                     *           "updated_at": "2026-12-05T17:49:48.709Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3614,26 +3614,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880",
-                     *             "throws": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/throws",
-                     *             "moves": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/moves"
+                     *             "self": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681",
+                     *             "throws": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/throws",
+                     *             "moves": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ddd955db3eea19100147646952cb36fecba019ff8c0588c32558aed5597887b1",
-                     *             "b": "0780986f55788aaec806a52796a9a164dce145c7cc6d4f42c11589ffd9cffbb1"
+                     *             "a": "bbf3424b2be055b80e9208d5dd3823bca4e06928062ee36d37cf187105ba432e",
+                     *             "b": "23e37eb61146f2b9623f5a4dfbec5a63796e667ce7a90af1113b33d3a8846c58"
                      *           },
-                     *           "host_token": "c4094d8ceadb37c2a89ee01548ba160b015247807aae6aa969487e93b178fe2b",
+                     *           "host_token": "389d971ad0c359cf7f4b265138e0bd710a3a899a21656de60beab54df80a4f20",
                      *           "join_codes": {
-                     *             "a": "54BGD6",
-                     *             "b": "DCZ7JK"
+                     *             "a": "N32QMZ",
+                     *             "b": "RVAF6S"
                      *           }
                      *         },
                      *         {
-                     *           "id": "b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
+                     *           "id": "aec0b078-f561-4479-a2eb-22d0c31c2e09",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:13:55.869Z",
-                     *           "updated_at": "2026-12-05T17:13:55.869Z",
+                     *           "created_at": "2026-12-05T17:49:48.709Z",
+                     *           "updated_at": "2026-12-05T17:49:48.709Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3696,26 +3696,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
-                     *             "throws": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/throws",
-                     *             "moves": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/moves"
+                     *             "self": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09",
+                     *             "throws": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/throws",
+                     *             "moves": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "dae939a025b157c2d2284bb1aa1f36732028b26249f1317c8931ef813a3f0319",
-                     *             "b": "118efea2af0ff64c81c767436ee48a4a9ee0eb2e9800e8df8b8c063414858618"
+                     *             "a": "54ad20032b65e9eda1756016b414206d34a4de4c55fade53c4486ba144576e8a",
+                     *             "b": "1932c3f9d136d66a81053e42f78a9fc435bdaaeb51501758bf3ef29b26cc31c2"
                      *           },
-                     *           "host_token": "229e68e2e2526a03ed6268aa8ef45dc8db9759e07867fda3469d3a4671af67bc",
+                     *           "host_token": "f27afd3d6f52e641a952d65d24b6bda4564ca53750853adfb3a6ef300841ab1b",
                      *           "join_codes": {
-                     *             "a": "BKQNKS",
-                     *             "b": "SXE6B9"
+                     *             "a": "FJHV74",
+                     *             "b": "ZSCRVP"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
-                     *         "games": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722/games",
-                     *         "overview": "/play/class/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
-                     *         "fairness": "/v1/fairness?game=c0070bf4-c20b-47fa-862a-9181530b8880&game=b9f5b852-bc19-468b-acdf-8cb1d1da0d96"
+                     *         "self": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692",
+                     *         "games": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692/games",
+                     *         "overview": "/play/class/70ff8b8c-2698-41a2-b950-2e3649330692",
+                     *         "fairness": "/v1/fairness?game=44204ffe-8a53-4d87-a404-bea9f4280681&game=aec0b078-f561-4479-a2eb-22d0c31c2e09"
                      *       }
                      *     }
                      */
@@ -3851,7 +3851,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or this Idempotency-Key was used with another body */
+            /** @description Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or `seats: false` (`/problems/class-games-seated`), or this Idempotency-Key was used with another body */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3960,92 +3960,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b50c5e7b-f7c2-4775-9ae0-a6318726e722",
+                     *       "id": "70ff8b8c-2698-41a2-b950-2e3649330692",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T17:13:55.869Z",
+                     *       "created_at": "2026-12-05T17:49:48.709Z",
                      *       "games": [
                      *         {
-                     *           "id": "b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-05T17:13:55.869Z",
-                     *           "updated_at": "2026-12-05T17:13:55.869Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96",
-                     *             "throws": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/throws",
-                     *             "moves": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/b9f5b852-bc19-468b-acdf-8cb1d1da0d96/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "c0070bf4-c20b-47fa-862a-9181530b8880",
+                     *           "id": "44204ffe-8a53-4d87-a404-bea9f4280681",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T17:13:55.869Z",
-                     *           "updated_at": "2026-12-05T17:13:55.876Z",
+                     *           "created_at": "2026-12-05T17:49:48.709Z",
+                     *           "updated_at": "2026-12-05T17:49:48.713Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4108,20 +4032,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880",
-                     *             "throws": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/throws",
-                     *             "moves": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/moves"
+                     *             "self": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681",
+                     *             "throws": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/throws",
+                     *             "moves": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/c0070bf4-c20b-47fa-862a-9181530b8880/board.svg?view=projector",
+                     *           "board": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
+                     *           "id": "aec0b078-f561-4479-a2eb-22d0c31c2e09",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:13:55.871Z",
-                     *           "updated_at": "2026-12-05T17:13:55.871Z",
+                     *           "created_at": "2026-12-05T17:49:48.709Z",
+                     *           "updated_at": "2026-12-05T17:49:48.709Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09",
+                     *             "throws": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/throws",
+                     *             "moves": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "2be93df6-ed9b-4e8d-a167-e52623faa975",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T17:49:48.712Z",
+                     *           "updated_at": "2026-12-05T17:49:48.712Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4184,20 +4184,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
-                     *             "throws": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/throws",
-                     *             "moves": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/moves"
+                     *             "self": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975",
+                     *             "throws": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/throws",
+                     *             "moves": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/board.svg?view=projector",
+                     *           "board": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
-                     *         "games": "/v1/classes/b50c5e7b-f7c2-4775-9ae0-a6318726e722/games",
-                     *         "overview": "/play/class/b50c5e7b-f7c2-4775-9ae0-a6318726e722",
-                     *         "fairness": "/v1/fairness?game=b9f5b852-bc19-468b-acdf-8cb1d1da0d96&game=c0070bf4-c20b-47fa-862a-9181530b8880&game=53b937e7-7ab5-46ef-83d7-7b8c87c80cb2"
+                     *         "self": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692",
+                     *         "games": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692/games",
+                     *         "overview": "/play/class/70ff8b8c-2698-41a2-b950-2e3649330692",
+                     *         "fairness": "/v1/fairness?game=44204ffe-8a53-4d87-a404-bea9f4280681&game=aec0b078-f561-4479-a2eb-22d0c31c2e09&game=2be93df6-ed9b-4e8d-a167-e52623faa975"
                      *       }
                      *     }
                      */
@@ -4422,11 +4422,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
+                     *       "id": "2be93df6-ed9b-4e8d-a167-e52623faa975",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T17:13:55.871Z",
-                     *       "updated_at": "2026-12-05T17:13:55.871Z",
+                     *       "created_at": "2026-12-05T17:49:48.712Z",
+                     *       "updated_at": "2026-12-05T17:49:48.712Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4489,18 +4489,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2",
-                     *         "throws": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/throws",
-                     *         "moves": "/v1/games/53b937e7-7ab5-46ef-83d7-7b8c87c80cb2/moves"
+                     *         "self": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975",
+                     *         "throws": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/throws",
+                     *         "moves": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "f89c53009caf00b9cdb465d5c3ecf95a2bd86ec0d3c629f826cae9583e0c8729",
-                     *         "b": "4c36e4d5f9609ef0236637d6f79b5d31157a748b24e1d4822bbfe53e6ebe2f89"
+                     *         "a": "8495a8c6868bc97c6b8efccdac7ab79fe6ab1e121d810d568d3a66a232716f7b",
+                     *         "b": "290885b9a88169426bf6acbfb670c7a5cee8db0d90cce7c9c7f14799c844c25b"
                      *       },
-                     *       "host_token": "ffd4ab55d2b597abe4d69330536a10fdcaa27f1af349cb78ae3a6a8511ec61fd",
+                     *       "host_token": "8ccb14e230a0f02f06c8697073e4259ad8193bac6a052218620d2d4d35793681",
                      *       "join_codes": {
-                     *         "a": "58MKGX",
-                     *         "b": "3SW6Z6"
+                     *         "a": "RMXMAC",
+                     *         "b": "7794X8"
                      *       }
                      *     }
                      */
@@ -4672,7 +4672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Both sides have the same name */
+            /** @description Both sides have the same name, or `seats: false` (`/problems/class-games-seated`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5231,13 +5231,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
+                     *         "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
+                     *             "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5504,11 +5504,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "856ffb72-34a3-4218-824f-512fe48bb7aa",
+                     *       "id": "4d8e1918-43be-4d11-b00a-fa1218fb2a99",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T17:13:55.862Z",
-                     *       "updated_at": "2026-12-05T17:13:55.862Z",
+                     *       "created_at": "2026-12-05T17:49:48.706Z",
+                     *       "updated_at": "2026-12-05T17:49:48.706Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5571,18 +5571,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/856ffb72-34a3-4218-824f-512fe48bb7aa",
-                     *         "throws": "/v1/games/856ffb72-34a3-4218-824f-512fe48bb7aa/throws",
-                     *         "moves": "/v1/games/856ffb72-34a3-4218-824f-512fe48bb7aa/moves"
+                     *         "self": "/v1/games/4d8e1918-43be-4d11-b00a-fa1218fb2a99",
+                     *         "throws": "/v1/games/4d8e1918-43be-4d11-b00a-fa1218fb2a99/throws",
+                     *         "moves": "/v1/games/4d8e1918-43be-4d11-b00a-fa1218fb2a99/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "fb4aa1477cf689f69c33493abcb1ca51f2188077e12fcbd2b076168f49cb3d57",
-                     *         "b": "36e26218f7e11d37595966476015f5bbd8b34d0de6f88a089102b2ce3c463300"
+                     *         "a": "af084aa0caf3d8c67bb9d89abf51093f75603dec36b0dc1c1b8943c41581ff3b",
+                     *         "b": "b8784bea29a3406d4b08aed66befbc305dff8f5cfb6f0f90a948196016a95ae8"
                      *       },
-                     *       "host_token": "15c397fbdc0cde32b92482c79ddd51f2480d1ab94b12de02c3483ecd2341ace6",
+                     *       "host_token": "418b3b03f164409a79881bfb485658d07835932be576401f73921036a880df24",
                      *       "join_codes": {
-                     *         "a": "E7J6XJ",
-                     *         "b": "KGTTHK"
+                     *         "a": "5D7X57",
+                     *         "b": "WMATXP"
                      *       }
                      *     }
                      */
@@ -5823,11 +5823,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *       "id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T17:13:55.487Z",
-                     *       "updated_at": "2026-12-05T17:13:55.843Z",
+                     *       "created_at": "2026-12-05T17:49:48.444Z",
+                     *       "updated_at": "2026-12-05T17:49:48.697Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5890,9 +5890,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a",
-                     *         "throws": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/throws",
-                     *         "moves": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/moves"
+                     *         "self": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *         "throws": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/throws",
+                     *         "moves": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/moves"
                      *       }
                      *     }
                      */
@@ -7441,13 +7441,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
+                     *         "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "2c60cbf2-78ad-497e-8703-fb6f1ace881a"
+                     *             "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9041,7 +9041,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *       "game_id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -9318,7 +9318,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *       "game_id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -9682,8 +9682,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "dc673aa253f4d27e08dab79a7244ce6a728afcf3308e2bbfcfe1dd1a7dd73093",
-                     *       "join_code": "JS8EAA"
+                     *       "token": "1c07e42e02df543eca9134e0b8a3d0f0867381451d0b09b49618fab026321d31",
+                     *       "join_code": "NQJTWX"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -9884,11 +9884,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *         "id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T17:13:55.487Z",
-                     *         "updated_at": "2026-12-05T17:13:55.859Z",
+                     *         "created_at": "2026-12-05T17:49:48.444Z",
+                     *         "updated_at": "2026-12-05T17:49:48.704Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -9947,9 +9947,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a",
-                     *           "throws": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/throws",
-                     *           "moves": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/moves"
+                     *           "self": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *           "throws": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/throws",
+                     *           "moves": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -10382,11 +10382,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "2c60cbf2-78ad-497e-8703-fb6f1ace881a",
+                     *         "id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T17:13:55.487Z",
-                     *         "updated_at": "2026-12-05T17:13:55.843Z",
+                     *         "created_at": "2026-12-05T17:49:48.444Z",
+                     *         "updated_at": "2026-12-05T17:49:48.697Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10449,9 +10449,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a",
-                     *           "throws": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/throws",
-                     *           "moves": "/v1/games/2c60cbf2-78ad-497e-8703-fb6f1ace881a/moves"
+                     *           "self": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *           "throws": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/throws",
+                     *           "moves": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/moves"
                      *         }
                      *       }
                      *     }
@@ -11148,16 +11148,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "856ffb72-34a3-4218-824f-512fe48bb7aa",
+                     *       "game_id": "4d8e1918-43be-4d11-b00a-fa1218fb2a99",
                      *       "side": "A",
-                     *       "token": "dc673aa253f4d27e08dab79a7244ce6a728afcf3308e2bbfcfe1dd1a7dd73093",
-                     *       "play": "/play/856ffb72-34a3-4218-824f-512fe48bb7aa#seat=A.dc673aa253f4d27e08dab79a7244ce6a728afcf3308e2bbfcfe1dd1a7dd73093"
+                     *       "token": "1c07e42e02df543eca9134e0b8a3d0f0867381451d0b09b49618fab026321d31",
+                     *       "play": "/play/4d8e1918-43be-4d11-b00a-fa1218fb2a99#seat=A.1c07e42e02df543eca9134e0b8a3d0f0867381451d0b09b49618fab026321d31"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
                 };
             };
-            /** @description No code, or not 6 characters of the code's alphabet (naming `/code`) */
+            /** @description A code that is not 6 characters of the code's alphabet (naming `/code`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11275,6 +11275,31 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "send the body as application/json",
                      *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No code (`/problems/join-code-missing`, naming `/code`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/join-code-missing",
+                     *       "title": "No join code",
+                     *       "status": 422,
+                     *       "detail": "/code: a join code is needed to open a seat",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/code",
+                     *           "detail": "a join code is needed to open a seat"
+                     *         }
+                     *       ],
                      *       "current_version": null,
                      *       "allowed": []
                      *     }

@@ -326,6 +326,23 @@ impl JoinCode {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// What [`JoinCode::parse`] takes, as a regular expression (ECMA-262,
+    /// as JSON Schema reads it): [`JOIN_CODE_LEN`] characters of
+    /// [`JOIN_CODE_ALPHABET`] in any case, with spaces and dashes anywhere.
+    #[must_use]
+    pub fn pattern() -> String {
+        let class: String = JOIN_CODE_ALPHABET
+            .chars()
+            .chain(
+                JOIN_CODE_ALPHABET
+                    .chars()
+                    .filter(char::is_ascii_uppercase)
+                    .map(|c| c.to_ascii_lowercase()),
+            )
+            .collect();
+        format!("^[\\s-]*(?:[{class}][\\s-]*){{{JOIN_CODE_LEN}}}$")
+    }
 }
 
 /// It opens a seat: kept out of logs.

@@ -16,7 +16,7 @@ use crate::games::{
     game_view,
 };
 use crate::json::{self, Obj};
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, FieldError, Problem};
 use crate::service::{
     Answer, ClassRequest, CreatedClass, GameRequest, MAX_CLASS_GAMES, NewGame, Service,
 };
@@ -38,12 +38,35 @@ pub struct CreateClassRequest {
     pub name: Option<String>,
     /// How many games to make, 1 to 40 (default 1; more may be added).
     #[schema(minimum = 1, maximum = 40, example = 4)]
+    #[serde(default, deserialize_with = "whole")]
     pub games: Option<u64>,
     /// Every game's setting, as `POST /v1/games` takes it (default `{}`).
     /// A class's games are always seated: `seats` may be left out, `true`
     /// or an object of seat settings, not `false`.
-    #[schema(value_type = Option<CreateGameRequest>)]
+    // The game's own schema, which admits `null` already (as every body
+    // of this API does): wrapped in another `oneOf` with `null`, `null`
+    // matched both and fitted neither (schemathesis).
+    #[schema(value_type = CreateGameRequest, required = false)]
     pub game: Option<Obj<CreateGameRequest>>,
+}
+
+/// A count in any JSON form of a whole number: `5` or `5.0`, as JSON
+/// Schema's `integer` admits both (schemathesis sent `5.0`).
+fn whole<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    use serde::de::Error;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if let Some(v) = n.as_u64() {
+        return Ok(Some(v));
+    }
+    match n.as_f64() {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(f) if f.fract() == 0.0 && (0.0..1e15).contains(&f) => Ok(Some(f as u64)),
+        _ => Err(D::Error::custom(format!(
+            "must be an integer from 1 to {MAX_CLASS_GAMES}, got {n}"
+        ))),
+    }
 }
 
 /// Links of a class.
@@ -170,12 +193,25 @@ fn class_game_view(game: &Game) -> ClassGameView {
 fn class_game_setting(game: Option<Obj<CreateGameRequest>>) -> Result<GameRequest, ApiError> {
     let game = game.map(|Obj(g)| g).unwrap_or_default();
     if matches!(game.seats, Some(SeatsRequest { seated: false, .. })) {
-        return Err(ApiError::field(
-            "/game/seats",
-            "a class's games are seated: leave it out, or send true or an object of seat settings",
-        ));
+        return Err(unseated("/game/seats"));
     }
     Ok(GameRequest::from(game))
+}
+
+/// 422 for `seats: false` in a class's game at `pointer`: the schema is a
+/// game's, which may be unseated, but a class's games are all seated.
+fn unseated(pointer: &str) -> ApiError {
+    let detail =
+        "a class's games are seated: leave it out, or send true or an object of seat settings";
+    ApiError::unprocessable(
+        "class-games-seated",
+        "A class's games are seated",
+        format!("{pointer}: {detail}"),
+        vec![FieldError {
+            pointer: pointer.to_owned(),
+            detail: detail.to_owned(),
+        }],
+    )
 }
 
 /// Make a class and its games.
@@ -200,7 +236,7 @@ fn class_game_setting(game: Option<Obj<CreateGameRequest>>) -> Result<GameReques
         (status = 409, description = "A request with this Idempotency-Key is still being served", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or `seats: false` (`/problems/class-games-seated`), or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
         (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
@@ -323,7 +359,7 @@ pub async fn get_class(
         (status = 409, description = "The class has its most games, 40 (`/problems/class-full`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Both sides have the same name", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Both sides have the same name, or `seats: false` (`/problems/class-games-seated`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
         (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
@@ -339,10 +375,7 @@ pub async fn create_class_game(
 ) -> Result<HttpResponse, ApiError> {
     let request: CreateGameRequest = json::parse(&req, &body, true)?;
     if matches!(request.seats, Some(SeatsRequest { seated: false, .. })) {
-        return Err(ApiError::field(
-            "/seats",
-            "a class's games are seated: leave it out, or send true or an object of seat settings",
-        ));
+        return Err(unseated("/seats"));
     }
     let new = NewGame::try_from(request)?;
     let created = service.create_class_game(id, token.as_ref(), new).await?;

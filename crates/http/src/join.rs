@@ -8,12 +8,12 @@ use utoipa::ToSchema;
 
 use crate::domain::JoinCode;
 use crate::json;
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, FieldError, Problem};
 use crate::service::{Joined, Service};
 use zohn_ahl_rules::Side;
 
 /// Body of `POST /v1/join`: `code` is needed (an empty body, as any
-/// body of this API may be, is a 400 naming it).
+/// body of this API may be, fits the schema and is a 422 naming it).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"code": "K7M2QX"}))]
@@ -21,8 +21,21 @@ pub struct JoinRequest {
     /// The seat's join code as typed: 6 characters of
     /// `23456789ABCDEFGHJKMNPQRSTVWXYZ`, any case; spaces and dashes are
     /// ignored.
-    #[schema(min_length = 1, max_length = 64, example = "K7M2QX")]
+    #[schema(schema_with = code_schema)]
     pub code: Option<String>,
+}
+
+/// The code's schema: the pattern [`JoinCode::parse`] takes, from the
+/// code's own definition.
+fn code_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(64))
+        .pattern(Some(JoinCode::pattern()))
+        .examples([serde_json::json!("K7M2QX")])
+        .build()
 }
 
 /// The seat a join code opened.
@@ -73,8 +86,9 @@ impl From<Joined> for JoinView {
     request_body(content = Option<JoinRequest>, content_type = "application/json"),
     responses(
         (status = 200, description = "The seat the code opens", body = JoinView),
-        (status = 400, description = "No code, or not 6 characters of the code's alphabet (naming `/code`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A code that is not 6 characters of the code's alphabet (naming `/code`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The code opens no seat of a game in play (`/problems/join-code-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "No code (`/problems/join-code-missing`, naming `/code`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address has tried its most codes this minute (`--limit-joins-per-minute`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
@@ -88,8 +102,18 @@ pub async fn join_seat(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let request: JoinRequest = json::parse(&req, &body, true)?;
-    let code = JoinCode::parse(request.code.as_deref().unwrap_or_default())
-        .map_err(|e| ApiError::field("/code", e.to_string()))?;
+    let Some(typed) = request.code else {
+        return Err(ApiError::unprocessable(
+            "join-code-missing",
+            "No join code",
+            "/code: a join code is needed to open a seat",
+            vec![FieldError {
+                pointer: "/code".to_owned(),
+                detail: "a join code is needed to open a seat".to_owned(),
+            }],
+        ));
+    };
+    let code = JoinCode::parse(&typed).map_err(|e| ApiError::field("/code", e.to_string()))?;
     let joined = service.join(&code).await?;
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
