@@ -5,11 +5,11 @@
 //! every game keeps its own tokens too.
 
 use super::command::{Answer, Created, NewGame};
+use super::new_game::new_game;
 use super::new_game::{GameRequest, name};
 use super::refusal::{Fault, Refusal};
-use super::{InFlight, Result, Service, ServiceError, new_game};
+use super::{InFlight, Result, Service, ServiceError, kept, replay};
 use crate::domain::{Class, ClassId, Game, IdempotencyKey, SeatToken, Timestamp, TokenHash};
-use crate::store::StoredAnswer;
 
 /// Most games in one class (also within the class fairness report's
 /// bound).
@@ -139,15 +139,7 @@ impl Service {
             && let Some(stored) = tx.create_answer(key).await?
         {
             tx.rollback().await?;
-            if stored.request_hash != hash {
-                return Err(ServiceError::KeyReused);
-            }
-            return Ok(Answer {
-                location: stored.location,
-                etag: stored.etag,
-                body: stored.body,
-                replayed: true,
-            });
+            return replay(stored, hash);
         }
         tx.insert_class(&class, &host.hash()).await?;
         for (created, seats) in &mut made {
@@ -164,13 +156,8 @@ impl Service {
         if let Some((key, hash)) = &idempotency
             && let Some(first) = created.games.first()
         {
-            let kept = StoredAnswer {
-                request_hash: hash.to_vec(),
-                location: answer.location.clone(),
-                etag: answer.etag.clone(),
-                body: answer.body.clone(),
-            };
-            tx.keep_create_answer(key, first.game.id, &kept).await?;
+            tx.keep_create_answer(key, first.game.id, &kept(&answer, hash))
+                .await?;
         }
         tx.commit().await?;
         for _ in &created.games {

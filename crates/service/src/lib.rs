@@ -68,10 +68,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Seats, Seed, Setup, SideSetup, Timestamp,
-    Version,
-};
+use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Timestamp};
 use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer};
 use crate::throws::{FromSeed, ServerThrows};
 use writer::{Job, Thrown};
@@ -287,33 +284,20 @@ impl Service {
             .as_ref()
             .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
             .transpose()?;
-        let (mut created, seats) = new_game(new)?;
+        let (mut created, seats) = new_game::new_game(new)?;
         let mut tx = self.store.begin().await?;
         if let Some((key, hash)) = &idempotency
             && let Some(stored) = tx.create_answer(key).await?
         {
             tx.rollback().await?;
-            if stored.request_hash != hash {
-                return Err(ServiceError::KeyReused);
-            }
-            return Ok(Answer {
-                location: stored.location,
-                etag: stored.etag,
-                body: stored.body,
-                replayed: true,
-            });
+            return replay(stored, hash);
         }
         tx.insert_game(&created.game, seats.as_ref()).await?;
         join::give_codes(&mut tx, &mut created).await?;
         let answer = render(&created);
         if let Some((key, hash)) = &idempotency {
-            let kept = StoredAnswer {
-                request_hash: hash.to_vec(),
-                location: answer.location.clone(),
-                etag: answer.etag.clone(),
-                body: answer.body.clone(),
-            };
-            tx.keep_create_answer(key, created.game.id, &kept).await?;
+            tx.keep_create_answer(key, created.game.id, &kept(&answer, hash))
+                .await?;
         }
         tx.commit().await?;
         crate::metrics::game_created();
@@ -563,59 +547,27 @@ impl Service {
     }
 }
 
-/// A new game (not yet stored) and, for a seated game, its tokens and
-/// their hashes.
-fn new_game(new: NewGame) -> Result<(Created, Option<Seats>)> {
-    let default_players = usize::from(new.preset.default_players());
-    let sides = new.sides.map(|(name, players)| {
-        let players = if players.is_empty() {
-            if default_players == 1 {
-                vec![name.clone()]
-            } else {
-                (1..=default_players)
-                    .map(|i| format!("{name} {i}"))
-                    .collect()
-            }
-        } else {
-            players
-        };
-        SideSetup { name, players }
-    });
-    let setup = Setup {
-        preset: new.preset,
-        options: new.options,
-        sides,
-        first: new.first,
-        audience: new.audience,
-        detail: new.detail,
-    };
-    let table = setup.table()?;
-    let (seed, seeded) = match new.seed {
-        Some(seed) => (seed, true),
-        None => (Seed::fresh(), false),
-    };
-    let now = Timestamp::now();
-    let game = Game {
-        id: GameId::new(),
-        created_at: now.clone(),
-        updated_at: now,
-        state: rules::GameState::new(&table),
-        setup,
-        seed,
-        seeded,
-        seated: new.seats,
-        sides_report_throws: new.seats && new.sides_report_throws,
-        version: Version::NEW,
-        told_facts: Vec::new(),
-    };
-    let tokens = new.seats.then(|| Tokens {
-        sides: [SeatToken::fresh(), SeatToken::fresh()],
-        host: SeatToken::fresh(),
-        join_codes: None,
-    });
-    let seats = tokens.as_ref().map(|t| Seats {
-        sides: [t.sides[0].hash(), t.sides[1].hash()],
-        host: Some(t.host.hash()),
-    });
-    Ok((Created { game, tokens }, seats))
+/// A creation's answer kept under its idempotency key, replayed; or
+/// [`ServiceError::KeyReused`] when it was kept for another request
+/// (a game's creation and a class's alike).
+fn replay(stored: StoredAnswer, hash: &[u8; 32]) -> Result<Answer> {
+    if stored.request_hash != hash {
+        return Err(ServiceError::KeyReused);
+    }
+    Ok(Answer {
+        location: stored.location,
+        etag: stored.etag,
+        body: stored.body,
+        replayed: true,
+    })
+}
+
+/// A creation's `answer` as it is kept for the request hashed `hash`.
+fn kept(answer: &Answer, hash: &[u8; 32]) -> StoredAnswer {
+    StoredAnswer {
+        request_hash: hash.to_vec(),
+        location: answer.location.clone(),
+        etag: answer.etag.clone(),
+        body: answer.body.clone(),
+    }
 }

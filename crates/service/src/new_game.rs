@@ -4,10 +4,14 @@
 //! games in the same words. A value at fault is named by its JSON pointer
 //! in the creation request (`/sides/a/name`, `/seed`, ...).
 
-use super::command::NewGame;
+use super::command::{Created, NewGame, Tokens};
 use super::refusal::{Fault, Refusal, RefusalKind, echo};
-use crate::domain::{Seed, name_problem, same_name};
+use crate::domain::{
+    Game, GameId, SeatToken, Seats, Seed, Setup, SideSetup, Timestamp, Version, name_problem,
+    same_name,
+};
 use crate::narration::{Audience, Detail};
+use crate::rules;
 use crate::rules::{OptionsPatch, Preset, Side, Table};
 
 /// Longest side or player name, in Unicode scalar values.
@@ -228,4 +232,61 @@ fn teams_ludii_cannot_seat(preset: Preset, sides: &[(String, Vec<String>); 2]) -
     );
     refusal.faults = vec![Fault { pointer, detail }];
     Some(refusal)
+}
+
+/// A new game (not yet stored) and, for a seated game, its tokens and
+/// their hashes.
+pub(crate) fn new_game(new: NewGame) -> crate::Result<(Created, Option<Seats>)> {
+    let default_players = usize::from(new.preset.default_players());
+    let sides = new.sides.map(|(name, players)| {
+        let players = if players.is_empty() {
+            if default_players == 1 {
+                vec![name.clone()]
+            } else {
+                (1..=default_players)
+                    .map(|i| format!("{name} {i}"))
+                    .collect()
+            }
+        } else {
+            players
+        };
+        SideSetup { name, players }
+    });
+    let setup = Setup {
+        preset: new.preset,
+        options: new.options,
+        sides,
+        first: new.first,
+        audience: new.audience,
+        detail: new.detail,
+    };
+    let table = setup.table()?;
+    let (seed, seeded) = match new.seed {
+        Some(seed) => (seed, true),
+        None => (Seed::fresh(), false),
+    };
+    let now = Timestamp::now();
+    let game = Game {
+        id: GameId::new(),
+        created_at: now.clone(),
+        updated_at: now,
+        state: rules::GameState::new(&table),
+        setup,
+        seed,
+        seeded,
+        seated: new.seats,
+        sides_report_throws: new.seats && new.sides_report_throws,
+        version: Version::NEW,
+        told_facts: Vec::new(),
+    };
+    let tokens = new.seats.then(|| Tokens {
+        sides: [SeatToken::fresh(), SeatToken::fresh()],
+        host: SeatToken::fresh(),
+        join_codes: None,
+    });
+    let seats = tokens.as_ref().map(|t| Seats {
+        sides: [t.sides[0].hash(), t.sides[1].hash()],
+        host: Some(t.host.hash()),
+    });
+    Ok((Created { game, tokens }, seats))
 }
