@@ -170,6 +170,17 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
         )
         .await,
     );
+    let archive = answer(
+        &app,
+        get(&format!("/v1/classes/{class_id}/archive"))
+            .insert_header(("authorization", class_host.clone())),
+    )
+    .await;
+    put(
+        "import_class",
+        answer(&app, post_json("/v1/classes/import", &archive.1)).await,
+    );
+    put("get_class_archive", archive);
     put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
     put(
         "get_ruleset",
@@ -254,6 +265,22 @@ async fn rate_limited() -> Vec<(&'static str, Value)> {
     .await;
     assert_eq!(status, "429");
     out.push(("create_class_game", refused));
+    let side = |name: &str| json!({"name": name, "players": [name]});
+    let archive = json!({
+        "format": "zohn-ahl-class/1", "name": "Room 4", "created_at": "2026-01-01T00:00:00.000Z",
+        "games": [{
+            "format": "zohn-ahl-game/1", "id": UNKNOWN,
+            "created_at": "2026-01-01T00:00:00.000Z", "updated_at": "2026-01-01T00:00:00.000Z",
+            "setup": {"preset": "composite", "options": game["ruleset"]["options"],
+                      "sides": [side("Side A"), side("Side B")], "first": "A",
+                      "audience": "general", "detail": "lesson"},
+            "seed": null, "seeded": false, "seated": true, "sides_report_throws": false,
+            "moves": [], "stopped": false
+        }]
+    });
+    let (status, refused) = answer(&app, post_json("/v1/classes/import", &archive)).await;
+    assert_eq!(status, "429", "{refused}");
+    out.push(("import_class", refused));
     let id = game["id"].as_str().unwrap();
     let throws = format!("/v1/games/{id}/throws");
     loop {
@@ -375,7 +402,56 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
     let class_games = format!("/v1/classes/{full_class}/games");
     let big = json!({"seed": "x".repeat(20_000)});
     let same_names = json!({"sides": {"a": {"name": "Hawks"}, "b": {"name": "hawks"}}});
+    let archive = answer(
+        app,
+        get(&format!("/v1/classes/{full_class}/archive"))
+            .insert_header(("authorization", class_host.clone())),
+    )
+    .await
+    .1;
+    let mut not_replaying = archive.clone();
+    not_replaying["games"][0]["moves"] = json!([
+        {"throw": {"spinner": "six"}, "origin": "reported"}
+    ]);
+    let mut bad_archive = archive.clone();
+    bad_archive["games"] = json!([]);
     let writes: Vec<(&str, TestRequest)> = vec![
+        (
+            "get_class_archive",
+            get(&format!("/v1/classes/{full_class}/archive")),
+        ),
+        (
+            "get_class_archive",
+            get(&format!("/v1/classes/{full_class}/archive"))
+                .insert_header(("authorization", format!("Bearer {side_b}"))),
+        ),
+        (
+            "import_class",
+            post_json("/v1/classes/import", &not_replaying),
+        ),
+        (
+            "import_class",
+            post_json("/v1/classes/import", &bad_archive),
+        ),
+        (
+            "import_class",
+            TestRequest::post()
+                .uri("/v1/classes/import")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(vec![b' '; 16 * 1024 * 1024 + 1]),
+        ),
+        (
+            "import_class",
+            post_json("/v1/classes/import", &archive)
+                .insert_header(("origin", "https://elsewhere.example")),
+        ),
+        (
+            "import_class",
+            TestRequest::post()
+                .uri("/v1/classes/import")
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("{}"),
+        ),
         ("get_class", get(&format!("/v1/classes/{full_class}"))),
         (
             "get_class",

@@ -105,6 +105,19 @@ async fn locked() -> Vec<(String, String, Value)> {
         "authorization",
         format!("Bearer {}", class["host_token"].as_str().unwrap()),
     ));
+    let archive = answer(
+        &app,
+        common::get(&format!(
+            "/v1/classes/{}/archive",
+            class["id"].as_str().unwrap()
+        ))
+        .insert_header((
+            "authorization",
+            format!("Bearer {}", class["host_token"].as_str().unwrap()),
+        )),
+    )
+    .await
+    .1;
     let mut other = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
     sqlx::query("BEGIN IMMEDIATE")
         .execute(&mut other)
@@ -128,8 +141,22 @@ async fn locked() -> Vec<(String, String, Value)> {
         actix_web::rt::time::sleep(Duration::from_millis(300)).await;
         answer(&app, create_class()).await
     };
-    let (first, retry, class_first, class_retry) =
-        futures_util::join!(first, retry, class_first, class_retry);
+    let import = || {
+        post_json("/v1/classes/import", &archive).insert_header(("idempotency-key", "busy-import"))
+    };
+    let import_first = answer(&app, import());
+    let import_retry = async {
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        answer(&app, import()).await
+    };
+    let (first, retry, class_first, class_retry, import_first, import_retry) = futures_util::join!(
+        first,
+        retry,
+        class_first,
+        class_retry,
+        import_first,
+        import_retry
+    );
     let writes = futures_util::future::join_all([
         answer(&app, common::post_empty(&format!("{game}/throws"))),
         answer(&app, common::post_empty(&format!("{game}/stop"))),
@@ -145,6 +172,8 @@ async fn locked() -> Vec<(String, String, Value)> {
         "create_game",
         "create_class",
         "create_class",
+        "import_class",
+        "import_class",
         "play_throw",
         "stop_game",
         "delete_game",
@@ -153,9 +182,16 @@ async fn locked() -> Vec<(String, String, Value)> {
     ]
     .into_iter()
     .zip(
-        [first, retry, class_first, class_retry]
-            .into_iter()
-            .chain(writes),
+        [
+            first,
+            retry,
+            class_first,
+            class_retry,
+            import_first,
+            import_retry,
+        ]
+        .into_iter()
+        .chain(writes),
     ) {
         assert!(status == "503" || status == "409", "{id} {status} {body}");
         out.push((id.to_owned(), status, body));

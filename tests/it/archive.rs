@@ -276,3 +276,311 @@ async fn an_import_refuses_a_game_that_does_not_replay_and_takes_the_others() {
     assert_eq!(store.game_ids().await.unwrap().len(), 1);
     store.close().await;
 }
+
+// A class's host moves the class over HTTP: `GET /v1/classes/{id}/archive`
+// and `POST /v1/classes/import` (issue 29, point 3).
+
+fn bearer(req: actix_web::test::TestRequest, token: &str) -> actix_web::test::TestRequest {
+    req.insert_header(("authorization", format!("Bearer {token}")))
+}
+
+/// A class of four seated games played by its host on `app`: server
+/// throws, reported ones, a stopped game, and one played to its end. The
+/// class's answer.
+async fn play_a_seated_class(app: &Bound) -> Value {
+    let made = send(
+        app,
+        post_json(
+            "/v1/classes",
+            &json!({"name": "Room 9", "games": 4,
+                    "game": {"sides": {"a": {"name": "Hawks"}, "b": {"name": "Foxes"}},
+                             "narration": {"audience": "young"}}}),
+        ),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{}", String::from_utf8_lossy(&made.body));
+    let class = made.json();
+    let host = class["host_token"].as_str().unwrap().to_owned();
+    let id = |i: usize| class["games"][i]["id"].as_str().unwrap().to_owned();
+    let throw = |game: String, body: Option<Value>| {
+        let host = host.clone();
+        async move {
+            let path = format!("/v1/games/{game}/throws");
+            let req = match body {
+                Some(body) => post_json(&path, &body),
+                None => post_empty(&path),
+            };
+            send(app, bearer(req, &host)).await.status.as_u16()
+        }
+    };
+    for _ in 0..5 {
+        assert_eq!(throw(id(0), None).await, 201);
+    }
+    assert_eq!(
+        throw(
+            id(1),
+            Some(json!({"sticks": ["flat", "flat", "flat", "flat"]}))
+        )
+        .await,
+        201
+    );
+    assert_eq!(throw(id(1), None).await, 201);
+    for _ in 0..3 {
+        assert_eq!(throw(id(2), None).await, 201);
+    }
+    let stopped = send(
+        app,
+        bearer(post_empty(&format!("/v1/games/{}/stop", id(2))), &host),
+    )
+    .await;
+    assert_eq!(stopped.status, 200);
+    let mut thrown = 0;
+    while throw(id(3), None).await == 201 {
+        thrown += 1;
+        assert!(thrown < 2_000, "the game ends");
+    }
+    class
+}
+
+/// The archive of a class played on SQLite, read over HTTP, imported over
+/// HTTP into `target`: a new class whose games are the old ones move for
+/// move, narration included, under new ids and new tokens.
+async fn http_round_trip(target: &str) {
+    let (db, app) = common::spawn_sqlite_app().await;
+    let class = play_a_seated_class(&app).await;
+    let host = class["host_token"].as_str().unwrap();
+    let path = format!("/v1/classes/{}/archive", class["id"].as_str().unwrap());
+
+    // Only for the class's host.
+    assert_eq!(send(&app, common::get(&path)).await.status, 401);
+    let game_token = class["games"][0]["host_token"].as_str().unwrap();
+    assert_eq!(
+        send(&app, bearer(common::get(&path), game_token))
+            .await
+            .status,
+        403
+    );
+    let r = send(&app, bearer(common::get(&path), host)).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert!(
+        r.header("content-disposition")
+            .unwrap()
+            .starts_with("attachment")
+    );
+    let text = String::from_utf8(r.body.to_vec()).unwrap();
+    assert!(
+        !text.contains(host) && !text.contains(game_token),
+        "a token is exported"
+    );
+    let archive = r.json();
+    assert_eq!(archive["format"], "zohn-ahl-class/1");
+    assert_eq!(archive["name"], "Room 9");
+
+    // Each game is the line `zohn-ahl export` writes for it, without seats.
+    let ids: Vec<String> = archive["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 4);
+    for line in export(&db.url).lines() {
+        let mut line: Value = serde_json::from_str(line).unwrap();
+        line.as_object_mut().unwrap().remove("seats");
+        let game = archive["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == line["id"])
+            .unwrap();
+        assert_eq!(*game, line);
+    }
+
+    // Imported on another server: a new class, new ids, new tokens.
+    let target_service = zohn_ahl::service::Service::new(Store::connect(target).await.unwrap());
+    let other = common::spawn_server(target_service);
+    let r = send(&other, post_json("/v1/classes/import", &archive)).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let imported = r.json();
+    assert_eq!(
+        r.header("location").unwrap(),
+        format!("/v1/classes/{}", imported["id"].as_str().unwrap())
+    );
+    assert_eq!(imported["name"], "Room 9");
+    assert_ne!(imported["host_token"], class["host_token"]);
+    let new_ids: Vec<String> = imported["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(new_ids.len(), 4);
+    let (from, to) = (
+        Store::connect(&db.url).await.unwrap(),
+        Store::connect(target).await.unwrap(),
+    );
+    for (old, new) in ids.iter().zip(&new_ids) {
+        assert_ne!(old, new);
+        let (old, new) = (GameId::parse(old).unwrap(), GameId::parse(new).unwrap());
+        let (a, b) = (
+            from.game(old).await.unwrap().unwrap(),
+            to.game(new).await.unwrap().unwrap(),
+        );
+        assert_eq!(
+            (&a.setup, &a.state, a.version, &a.told_facts, a.seated),
+            (&b.setup, &b.state, b.version, &b.told_facts, b.seated),
+            "game {old} imported as {new}"
+        );
+        assert_eq!(
+            from.moves(old, 0, u32::MAX).await.unwrap(),
+            to.moves(new, 0, u32::MAX).await.unwrap(),
+            "the moves of game {old}, narration included"
+        );
+    }
+    from.close().await;
+    to.close().await;
+
+    // The new tokens play the imported games; the old ones open nothing.
+    let game = imported["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["status"] == "in_progress")
+        .unwrap();
+    let open = game["id"].as_str().unwrap();
+    let new_host = imported["host_token"].as_str().unwrap();
+    let played = |token: &str| {
+        let req = bearer(post_empty(&format!("/v1/games/{open}/throws")), token);
+        async { send(&other, req).await.status.as_u16() }
+    };
+    assert_eq!(played(host).await, 401);
+    let waiting = if game["to_throw"]["side"] == "A" {
+        "b"
+    } else {
+        "a"
+    };
+    assert_eq!(
+        played(game["seat_tokens"][waiting].as_str().unwrap()).await,
+        403
+    );
+    assert_eq!(played(new_host).await, 201);
+}
+
+#[actix_web::test]
+async fn a_class_moves_over_http_to_another_server_move_for_move() {
+    let target = common::TestDb::new();
+    http_round_trip(&target.url).await;
+}
+
+#[actix_web::test]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: run under pg_virtualenv, or set ZOHN_AHL_TEST_POSTGRES (README: SQLite or PostgreSQL)"
+)]
+async fn a_class_moves_over_http_from_sqlite_to_postgresql_move_for_move() {
+    http_round_trip(&fresh_postgres().await).await;
+}
+
+/// An archive is checked as a new class is: its format, its name, its
+/// games' settings and every throw, each refusal naming its pointer; a
+/// throw the rules refuse is 422 naming the move.
+#[actix_web::test]
+async fn a_class_import_names_what_does_not_fit_or_replay() {
+    let (_db, app) = common::spawn_sqlite_app().await;
+    let class = play_a_seated_class(&app).await;
+    let path = format!("/v1/classes/{}/archive", class["id"].as_str().unwrap());
+    let archive = send(
+        &app,
+        bearer(common::get(&path), class["host_token"].as_str().unwrap()),
+    )
+    .await
+    .json();
+    let import = |body: Value| {
+        let req = post_json("/v1/classes/import", &body);
+        async { send(&app, req).await }
+    };
+
+    // A throw after the game's end does not replay.
+    let games = archive["games"].as_array().unwrap();
+    let ended = games
+        .iter()
+        .position(|g| g["moves"].as_array().unwrap().len() > 10)
+        .unwrap();
+    let mut late = archive.clone();
+    let moves = late["games"][ended]["moves"].as_array_mut().unwrap();
+    moves.push(moves[0].clone());
+    let n = moves.len();
+    let r = import(late).await;
+    let problem = r.problem(422);
+    assert_eq!(problem["type"], "/problems/archive-does-not-replay");
+    assert_eq!(
+        problem["errors"][0]["pointer"],
+        format!("/games/{ended}/moves/{}/throw", n - 1)
+    );
+    // A spinner's sector on a game of sticks.
+    let mut spinner = archive.clone();
+    spinner["games"][0]["moves"][1]["throw"] = json!({"spinner": "six"});
+    let problem = import(spinner).await.problem(422);
+    assert_eq!(problem["errors"][0]["pointer"], "/games/0/moves/1/throw");
+
+    // Values out of bounds, each named.
+    let mut bad = archive.clone();
+    bad["format"] = json!("zohn-ahl-class/9");
+    let problem = import(bad).await.problem(400);
+    assert_eq!(problem["errors"][0]["pointer"], "/format");
+    let mut bad = archive.clone();
+    bad["games"][1]["setup"]["options"]["counters_per_side"] = json!(99);
+    let problem = import(bad).await.problem(400);
+    assert_eq!(
+        problem["errors"][0]["pointer"],
+        "/games/1/setup/options/counters_per_side"
+    );
+    let mut bad = archive.clone();
+    bad["games"][1]["setup"]["options"]
+        .as_object_mut()
+        .unwrap()
+        .remove("board");
+    let problem = import(bad).await.problem(400);
+    assert_eq!(problem["errors"][0]["pointer"], "/games/1/setup/options");
+    let mut bad = archive.clone();
+    bad["games"][2]["setup"]["sides"][1]["name"] = json!("hawks");
+    let problem = import(bad).await.problem(422);
+    assert_eq!(
+        problem["errors"][0]["pointer"],
+        "/games/2/setup/sides/1/name"
+    );
+    let mut bad = archive.clone();
+    bad["games"][0]["seats"] = json!({"sides": ["00", "00"], "host": null});
+    let problem = import(bad).await.problem(400);
+    assert_eq!(problem["errors"][0]["pointer"], "/games/0/seats");
+    let mut empty = archive.clone();
+    empty["games"] = json!([]);
+    let problem = import(empty).await.problem(400);
+    assert_eq!(problem["errors"][0]["pointer"], "/games");
+
+    // Past 16 MiB, over a plain socket.
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let status = actix_web::rt::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut socket = std::net::TcpStream::connect(addr).unwrap();
+        let len = 16 * 1024 * 1024 + 1;
+        write!(
+            socket,
+            "POST /v1/classes/import HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        // The server may answer and close before the whole body is sent.
+        let _ = socket.write_all(&vec![b' '; len]);
+        let mut answer = String::new();
+        let _ = socket.read_to_string(&mut answer);
+        answer
+    })
+    .await
+    .unwrap();
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+    assert!(status.contains("/problems/payload-too-large"), "{status}");
+
+    // Nothing was made by a refused import: the next one is whole.
+    let r = import(archive).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+}

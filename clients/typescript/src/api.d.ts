@@ -77,6 +77,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a class.
+         * @description A new class made of an archive that `GET /v1/classes/{id}/archive` gave,
+         *     here or on another server: its name and its games, each checked as `POST
+         *     /v1/games` checks a new game, its throws played again through the rules
+         *     and the narration (every move reads as it did), seated, under a new id
+         *     with new tokens and join codes (the old ones are never exported, so
+         *     they open nothing here). The answer is a class's creation's: the new
+         *     host token and each game's tokens, shown once. Each game counts
+         *     against the address's limit on games created. A body may hold up to
+         *     16 MiB.
+         */
+        post: operations["import_class"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/classes/{id}": {
         parameters: {
             query?: never;
@@ -100,6 +128,34 @@ export interface paths {
          * @description The answer `get_class` (`GET`) gives, its status and headers without a body.
          */
         head: operations["head_class"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classes/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a class.
+         * @description The class's name and each of its games as `zohn-ahl export` writes a
+         *     line: its setting, each move's throw and where it came from, whether it
+         *     was stopped, and its seed only if its creator chose it; with the
+         *     class's host token. No token is in it. `POST /v1/classes/import` makes
+         *     a new class of it, here or on another server.
+         */
+        get: operations["get_class_archive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Export a class (headers only)
+         * @description The answer `get_class_archive` (`GET`) gives, its status and headers without a body.
+         */
+        head: operations["head_class_archive"];
         patch?: never;
         trace?: never;
     };
@@ -1131,6 +1187,70 @@ export interface components {
             winner: components["schemas"]["Side"] | null;
         };
         /**
+         * @description A game as archived: what it was made with and each move's throw, not
+         *     what followed from them (an import plays the throws again).
+         */
+        ArchivedGameView: {
+            /** @description When it was made, RFC 3339 UTC. */
+            created_at: string;
+            /** @description `zohn-ahl-game/1`. */
+            format: components["schemas"]["GameArchiveFormat"];
+            /**
+             * @description The game's id where it was exported (an import gives a new one).
+             * @example 0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79
+             */
+            id: string;
+            /** @description Each move's throw and where it came from, in order. */
+            moves: components["schemas"]["ArchivedMoveView"][];
+            /** @description Whether throws needed a seat token (a class's games always do). */
+            seated: boolean;
+            /**
+             * @description The seed of its throw generator when its creator chose it; `null`
+             *     for a seed the server drew, which stays secret (an import draws a
+             *     new one).
+             */
+            seed: string | null;
+            /** @description Whether its creator chose the seed (an import goes by `seed`). */
+            seeded: boolean;
+            /** @description Everything fixed at its making. */
+            setup: components["schemas"]["ArchivedSetupView"];
+            /** @description Whether a side's own token may report a physical throw. */
+            sides_report_throws: boolean;
+            /** @description Whether its host stopped it after its last move. */
+            stopped: boolean;
+            /** @description When it last changed, RFC 3339 UTC. */
+            updated_at: string;
+        };
+        /** @description A move as archived: its throw, which an import plays again. */
+        ArchivedMoveView: {
+            /** @description `server` (the game's generator) or `reported` (a physical throw). */
+            origin: components["schemas"]["ThrowOrigin"];
+            /** @description The sticks' faces or the spinner's sector. */
+            throw: components["schemas"]["Throw"];
+        };
+        /** @description A game's setting as archived. */
+        ArchivedSetupView: {
+            /** @description Its narration's audience. */
+            audience: components["schemas"]["Audience"];
+            /** @description How much its moves' narration tells when read. */
+            detail: components["schemas"]["Detail"];
+            /** @description The side that threw first. */
+            first: components["schemas"]["Side"];
+            /** @description Its resolved options. */
+            options: components["schemas"]["OptionsView"];
+            /** @description The preset its options started from. */
+            preset: components["schemas"]["Preset"];
+            /** @description Side A then side B. */
+            sides: components["schemas"]["ArchivedSideView"][];
+        };
+        /** @description A side as archived: its name and its players, in throwing order. */
+        ArchivedSideView: {
+            /** @description Its name. */
+            name: components["schemas"]["PlayerName"];
+            /** @description Its players' names, 1 to 8 (a lone player carries the side's name). */
+            players: components["schemas"]["PlayerName"][];
+        };
+        /**
          * @description Who the narration is written for: `young` (ages 7-10), `general` (default) or `scholar`.
          * @example young
          * @enum {string}
@@ -1210,6 +1330,31 @@ export interface components {
             citations: components["schemas"]["CitationView"][];
             /** @description The text. */
             text: string;
+        };
+        /**
+         * @description The format of a class's archive: `zohn-ahl-class/1`.
+         * @enum {string}
+         */
+        ClassArchiveFormat: "zohn-ahl-class/1";
+        /**
+         * @description A class's archive: its name and its games, oldest first, each as
+         *     `zohn-ahl export` writes a line. No token is in it.
+         */
+        ClassArchiveView: {
+            /**
+             * @description When the class was made, RFC 3339 UTC (an import makes a new class,
+             *     made when imported).
+             */
+            created_at: string;
+            /** @description `zohn-ahl-class/1`. */
+            format: components["schemas"]["ClassArchiveFormat"];
+            /** @description Its games, oldest first: 1 to 40. */
+            games: components["schemas"]["ArchivedGameView"][];
+            /**
+             * @description The class's name, 1 to 40 characters, checked as a side's name is.
+             * @example Room 4
+             */
+            name: string;
         };
         /**
          * @description A game of a class, as the query lists it: a game id (a UUID). Only its
@@ -2144,6 +2289,12 @@ export interface components {
              */
             pointer: string;
         };
+        /**
+         * @description The format of an archived game: `zohn-ahl-game/1`, a line of `zohn-ahl
+         *     export`.
+         * @enum {string}
+         */
+        GameArchiveFormat: "zohn-ahl-game/1";
         /** @description Links to the game's resources. */
         GameLinks: {
             /** @description The move log. */
@@ -2588,6 +2739,12 @@ export interface components {
          * @enum {string}
          */
         OwnLastSpace: "falls_in" | "ordinary" | "completes_circuit";
+        /**
+         * @description A player's name, 1 to 40 characters, with a visible character, no
+         *     control characters and no bidirectional controls.
+         * @example Ama
+         */
+        PlayerName: string;
         /** @description Cells pooled for the test (each pooled cell expects at least 5 throws). */
         PooledCellView: {
             /**
@@ -3160,6 +3317,8 @@ export interface components {
             /** @description How they were computed. */
             solver: components["schemas"]["SolverView"];
         };
+        /** @description The four sticks' faces, the three red-grooved sticks then the sahe. */
+        Sticks: components["schemas"]["Face"][];
         /** @description All throw tables. */
         SticksView: {
             /** @description One entry per table; `sticks_sahe` is the default. */
@@ -3231,6 +3390,12 @@ export interface components {
             term: string;
             /** @description A simpler explanation for ages 7-10. */
             young: string;
+        };
+        /** @description A throw: the four sticks' faces, or the sector where the A4 sheet's spinner stopped. */
+        Throw: {
+            sticks: components["schemas"]["Sticks"];
+        } | {
+            spinner: components["schemas"]["SpinnerSector"];
         };
         /**
          * @description Where a throw came from: `server` (the game's seeded generator) or `reported` (a physical throw sent by the client).
@@ -3541,17 +3706,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "70ff8b8c-2698-41a2-b950-2e3649330692",
+                     *       "id": "8260e439-ba50-4a0b-bab7-e239d3e03285",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T17:49:48.709Z",
-                     *       "host_token": "3907f75a4bda51b8687f21a3c3be279271a98d50c88542c94f6ce8ef5a811487",
+                     *       "created_at": "2026-12-05T22:46:09.514Z",
+                     *       "host_token": "ac463af66406d0ed94935f23550d05aaeb5ce5b6b71363016f40d302f49af23d",
                      *       "games": [
                      *         {
-                     *           "id": "44204ffe-8a53-4d87-a404-bea9f4280681",
+                     *           "id": "966957dc-5af0-4f0e-ba8a-69a1803c758f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:49:48.709Z",
-                     *           "updated_at": "2026-12-05T17:49:48.709Z",
+                     *           "created_at": "2026-12-05T22:46:09.514Z",
+                     *           "updated_at": "2026-12-05T22:46:09.514Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3614,26 +3779,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681",
-                     *             "throws": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/throws",
-                     *             "moves": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/moves"
+                     *             "self": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f",
+                     *             "throws": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/throws",
+                     *             "moves": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "bbf3424b2be055b80e9208d5dd3823bca4e06928062ee36d37cf187105ba432e",
-                     *             "b": "23e37eb61146f2b9623f5a4dfbec5a63796e667ce7a90af1113b33d3a8846c58"
+                     *             "a": "b1e84aae15240122f1bc47e57badd971cc84ea61b2009a3c266e14ac3f5ba441",
+                     *             "b": "6ebea0acb29d6493e9f1a9ce9aedca86b8498d9e2628a94dfac1c7f0a1553f47"
                      *           },
-                     *           "host_token": "389d971ad0c359cf7f4b265138e0bd710a3a899a21656de60beab54df80a4f20",
+                     *           "host_token": "6b112d8b14e8315b78d7cc3b9b29156b7c5809f482f03701d3ba33063ae6d3e6",
                      *           "join_codes": {
-                     *             "a": "N32QMZ",
-                     *             "b": "RVAF6S"
+                     *             "a": "FH6KKT",
+                     *             "b": "B4YXJM"
                      *           }
                      *         },
                      *         {
-                     *           "id": "aec0b078-f561-4479-a2eb-22d0c31c2e09",
+                     *           "id": "11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:49:48.709Z",
-                     *           "updated_at": "2026-12-05T17:49:48.709Z",
+                     *           "created_at": "2026-12-05T22:46:09.514Z",
+                     *           "updated_at": "2026-12-05T22:46:09.514Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3696,26 +3861,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09",
-                     *             "throws": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/throws",
-                     *             "moves": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/moves"
+                     *             "self": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
+                     *             "throws": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/throws",
+                     *             "moves": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "54ad20032b65e9eda1756016b414206d34a4de4c55fade53c4486ba144576e8a",
-                     *             "b": "1932c3f9d136d66a81053e42f78a9fc435bdaaeb51501758bf3ef29b26cc31c2"
+                     *             "a": "7874cb0fb93b2e9c792420d86db8970ef975e7330b649b211b9701ae901f87d1",
+                     *             "b": "a651c853bc6c8f215ef7e77d02e21b8de51f6fd1dca6b4e95ec3aca57ac3da96"
                      *           },
-                     *           "host_token": "f27afd3d6f52e641a952d65d24b6bda4564ca53750853adfb3a6ef300841ab1b",
+                     *           "host_token": "5c7110cf9565a13ff4138795774101b754b42e4db58f2d9e12ca4f23d013e846",
                      *           "join_codes": {
-                     *             "a": "FJHV74",
-                     *             "b": "ZSCRVP"
+                     *             "a": "AMYD99",
+                     *             "b": "V26DM6"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692",
-                     *         "games": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692/games",
-                     *         "overview": "/play/class/70ff8b8c-2698-41a2-b950-2e3649330692",
-                     *         "fairness": "/v1/fairness?game=44204ffe-8a53-4d87-a404-bea9f4280681&game=aec0b078-f561-4479-a2eb-22d0c31c2e09"
+                     *         "self": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *         "games": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285/games",
+                     *         "overview": "/play/class/8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *         "fairness": "/v1/fairness?game=966957dc-5af0-4f0e-ba8a-69a1803c758f&game=11b6546a-dc8c-4ca5-9091-7fc1916d4bb0"
                      *       }
                      *     }
                      */
@@ -3940,112 +4105,43 @@ export interface operations {
             };
         };
     };
-    get_class: {
+    import_class: {
         parameters: {
             query?: never;
-            header?: never;
-            path: {
-                /** @description The class's id (a UUID) */
-                id: string;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                "Idempotency-Key"?: string;
             };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClassArchiveView"];
+            };
+        };
         responses: {
-            /** @description The class and its games */
-            200: {
+            /** @description The class, made with its games as archived */
+            201: {
                 headers: {
+                    /** @description The class's URL */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "id": "70ff8b8c-2698-41a2-b950-2e3649330692",
+                     *       "id": "c938d838-5cc6-427f-85a5-f1f4b9d94fbd",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T17:49:48.709Z",
+                     *       "created_at": "2026-12-05T22:46:09.522Z",
+                     *       "host_token": "cd3e6258e51d69c3d29671252941f64d104939cd6efff318131db648bba725fd",
                      *       "games": [
                      *         {
-                     *           "id": "44204ffe-8a53-4d87-a404-bea9f4280681",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-05T17:49:48.709Z",
-                     *           "updated_at": "2026-12-05T17:49:48.713Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681",
-                     *             "throws": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/throws",
-                     *             "moves": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/44204ffe-8a53-4d87-a404-bea9f4280681/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "aec0b078-f561-4479-a2eb-22d0c31c2e09",
+                     *           "id": "4de344a7-d81c-40a9-abdb-af8158317399",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:49:48.709Z",
-                     *           "updated_at": "2026-12-05T17:49:48.709Z",
+                     *           "created_at": "2026-12-05T22:46:09.521Z",
+                     *           "updated_at": "2026-12-05T22:46:09.521Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4108,20 +4204,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09",
-                     *             "throws": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/throws",
-                     *             "moves": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/moves"
+                     *             "self": "/v1/games/4de344a7-d81c-40a9-abdb-af8158317399",
+                     *             "throws": "/v1/games/4de344a7-d81c-40a9-abdb-af8158317399/throws",
+                     *             "moves": "/v1/games/4de344a7-d81c-40a9-abdb-af8158317399/moves"
                      *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/aec0b078-f561-4479-a2eb-22d0c31c2e09/board.svg?view=projector",
-                     *           "recap": null
+                     *           "seat_tokens": {
+                     *             "a": "c48cf76b89e22e7876a39e66bf721a6d0b3590df23daf7abb033b5c444ca9e55",
+                     *             "b": "e42cef01614accebc9d78818fdbb0cfb2ceda26e0107b32594113ef9e4aa3edf"
+                     *           },
+                     *           "host_token": "5d95fd7c587672088853dfe27351312a29a070470290a1225b835f4a5af7b3b7",
+                     *           "join_codes": {
+                     *             "a": "KK73BF",
+                     *             "b": "SVKD7Y"
+                     *           }
                      *         },
                      *         {
-                     *           "id": "2be93df6-ed9b-4e8d-a167-e52623faa975",
+                     *           "id": "8a438075-3f5c-4e72-88b9-f656e779a384",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T22:46:09.521Z",
+                     *           "updated_at": "2026-12-05T22:46:09.521Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/8a438075-3f5c-4e72-88b9-f656e779a384",
+                     *             "throws": "/v1/games/8a438075-3f5c-4e72-88b9-f656e779a384/throws",
+                     *             "moves": "/v1/games/8a438075-3f5c-4e72-88b9-f656e779a384/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "32822a8a6269cd1d7c045a2f48236e8c5f301d4ceb6149ac5552fa59709d0b98",
+                     *             "b": "a6842a1399c1b43fcd9ad1d1a38249211fb20f2d9ea6f4575d0f3406ca80470a"
+                     *           },
+                     *           "host_token": "3aad34a4de74934cbc968af1eb97f6b07f85014e3759c724be16733534244288",
+                     *           "join_codes": {
+                     *             "a": "7KMCSP",
+                     *             "b": "3JGTN6"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "c2f49435-a1a1-4d13-925c-6dda2b6a73fc",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T17:49:48.712Z",
-                     *           "updated_at": "2026-12-05T17:49:48.712Z",
+                     *           "created_at": "2026-12-05T22:46:09.522Z",
+                     *           "updated_at": "2026-12-05T22:46:09.522Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4184,20 +4368,504 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975",
-                     *             "throws": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/throws",
-                     *             "moves": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/moves"
+                     *             "self": "/v1/games/c2f49435-a1a1-4d13-925c-6dda2b6a73fc",
+                     *             "throws": "/v1/games/c2f49435-a1a1-4d13-925c-6dda2b6a73fc/throws",
+                     *             "moves": "/v1/games/c2f49435-a1a1-4d13-925c-6dda2b6a73fc/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "cdbdd08e0b19a774ee13a5e197e8a17642734533ac155a3a44315a2992fa3ad5",
+                     *             "b": "d1ab92267a7b679f42cfb3d976a27e01176689fea0a815cb3a69a20767824174"
+                     *           },
+                     *           "host_token": "0e54fa8bb89942878f31514b5cec6ffbe0468a4531b50d377b8c9d7e0f8086d5",
+                     *           "join_codes": {
+                     *             "a": "SZZC8T",
+                     *             "b": "KBYT6C"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "self": "/v1/classes/c938d838-5cc6-427f-85a5-f1f4b9d94fbd",
+                     *         "games": "/v1/classes/c938d838-5cc6-427f-85a5-f1f4b9d94fbd/games",
+                     *         "overview": "/play/class/c938d838-5cc6-427f-85a5-f1f4b9d94fbd",
+                     *         "fairness": "/v1/fairness?game=4de344a7-d81c-40a9-abdb-af8158317399&game=8a438075-3f5c-4e72-88b9-f656e779a384&game=c2f49435-a1a1-4d13-925c-6dda2b6a73fc"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedClassView"];
+                };
+            };
+            /** @description Not an archive, or a value out of bounds (`/name`, `/games`, `/games/{i}/...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "/games: must hold from 1 to 40 games, got 0",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/games",
+                     *           "detail": "must hold from 1 to 40 games, got 0"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A page of another origin, which the server does not let write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/cors-refused",
+                     *       "title": "Cross-origin request refused",
+                     *       "status": 403,
+                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being served */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-in-flight",
+                     *       "title": "Request in progress",
+                     *       "status": 409,
+                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body past 16 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16777216 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A game's throws do not replay (`/problems/archive-does-not-replay`, naming the move), both sides of a game have the same name, teams the preset cannot seat, or this Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/archive-does-not-replay",
+                     *       "title": "A game's throws do not replay",
+                     *       "status": 422,
+                     *       "detail": "/games/0/moves/0/throw: move 1 does not replay: a spinner throw cannot be scored by the SticksSahe table",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/games/0/moves/0/throw",
+                     *           "detail": "move 1 does not replay: a spinner throw cannot be scored by the SticksSahe table"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_class: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class and its games */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T22:46:09.514Z",
+                     *       "games": [
+                     *         {
+                     *           "id": "11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T22:46:09.514Z",
+                     *           "updated_at": "2026-12-05T22:46:09.514Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
+                     *             "throws": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/throws",
+                     *             "moves": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/board.svg?view=projector",
+                     *           "board": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "966957dc-5af0-4f0e-ba8a-69a1803c758f",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T22:46:09.514Z",
+                     *           "updated_at": "2026-12-05T22:46:09.517Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f",
+                     *             "throws": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/throws",
+                     *             "moves": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "65711484-1cd9-44ce-bed7-fa2057b13b50",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T22:46:09.516Z",
+                     *           "updated_at": "2026-12-05T22:46:09.516Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Owls",
+                     *               "players": [
+                     *                 "Owls"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Crows",
+                     *               "players": [
+                     *                 "Crows"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Owls"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50",
+                     *             "throws": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/throws",
+                     *             "moves": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692",
-                     *         "games": "/v1/classes/70ff8b8c-2698-41a2-b950-2e3649330692/games",
-                     *         "overview": "/play/class/70ff8b8c-2698-41a2-b950-2e3649330692",
-                     *         "fairness": "/v1/fairness?game=44204ffe-8a53-4d87-a404-bea9f4280681&game=aec0b078-f561-4479-a2eb-22d0c31c2e09&game=2be93df6-ed9b-4e8d-a167-e52623faa975"
+                     *         "self": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *         "games": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285/games",
+                     *         "overview": "/play/class/8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *         "fairness": "/v1/fairness?game=11b6546a-dc8c-4ca5-9091-7fc1916d4bb0&game=966957dc-5af0-4f0e-ba8a-69a1803c758f&game=65711484-1cd9-44ce-bed7-fa2057b13b50"
                      *       }
                      *     }
                      */
@@ -4394,6 +5062,374 @@ export interface operations {
             };
         };
     };
+    get_class_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class's archive */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name naming the class's id */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "format": "zohn-ahl-class/1",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T22:46:09.514Z",
+                     *       "games": [
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
+                     *           "created_at": "2026-12-05T22:46:09.514Z",
+                     *           "updated_at": "2026-12-05T22:46:09.514Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "966957dc-5af0-4f0e-ba8a-69a1803c758f",
+                     *           "created_at": "2026-12-05T22:46:09.514Z",
+                     *           "updated_at": "2026-12-05T22:46:09.517Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [
+                     *             {
+                     *               "throw": {
+                     *                 "sticks": [
+                     *                   "flat",
+                     *                   "round",
+                     *                   "round",
+                     *                   "flat"
+                     *                 ]
+                     *               },
+                     *               "origin": "server"
+                     *             }
+                     *           ],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "65711484-1cd9-44ce-bed7-fa2057b13b50",
+                     *           "created_at": "2026-12-05T22:46:09.516Z",
+                     *           "updated_at": "2026-12-05T22:46:09.516Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Owls",
+                     *                 "players": [
+                     *                   "Owls"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Crows",
+                     *                 "players": [
+                     *                   "Crows"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClassArchiveView"];
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "#/path/id: a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/path/id",
+                     *           "detail": "a class id is a UUID such as 5d0c1f9a-3b7e-4c2a-9e41-7a6b2c8d9e10"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-token-required",
+                     *       "title": "Class host token required",
+                     *       "status": 401,
+                     *       "detail": "a class is read and added to with its host's token, and none came (none was sent, or the one sent is unknown): send the class's host_token, as `Authorization: Bearer <token>`",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-this-class",
+                     *       "title": "Not this class's host",
+                     *       "status": 403,
+                     *       "detail": "this token is not this class's host token: it is another class's, or a game's",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/class-not-found",
+                     *       "title": "Class not found",
+                     *       "status": 404,
+                     *       "detail": "no class has the id 00000000-0000-4000-8000-000000000000",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    head_class_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The class's id (a UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class's archive */
+            200: {
+                headers: {
+                    /** @description `attachment`, with a file name naming the class's id */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid token (`Authorization: Bearer <class host token>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Another class's token, or a game's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such class */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     create_class_game: {
         parameters: {
             query?: never;
@@ -4422,11 +5458,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2be93df6-ed9b-4e8d-a167-e52623faa975",
+                     *       "id": "65711484-1cd9-44ce-bed7-fa2057b13b50",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T17:49:48.712Z",
-                     *       "updated_at": "2026-12-05T17:49:48.712Z",
+                     *       "created_at": "2026-12-05T22:46:09.516Z",
+                     *       "updated_at": "2026-12-05T22:46:09.516Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -4489,18 +5525,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975",
-                     *         "throws": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/throws",
-                     *         "moves": "/v1/games/2be93df6-ed9b-4e8d-a167-e52623faa975/moves"
+                     *         "self": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50",
+                     *         "throws": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/throws",
+                     *         "moves": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "8495a8c6868bc97c6b8efccdac7ab79fe6ab1e121d810d568d3a66a232716f7b",
-                     *         "b": "290885b9a88169426bf6acbfb670c7a5cee8db0d90cce7c9c7f14799c844c25b"
+                     *         "a": "d8dbcb3fe26d52c4f5a6da0272df1dda24bfbc324cfe6f4d83216a1d4a251a37",
+                     *         "b": "7bbc684af0a86e76dacf3453891a5074b8e0a6c60c7a8a9eef94c4db1631f902"
                      *       },
-                     *       "host_token": "8ccb14e230a0f02f06c8697073e4259ad8193bac6a052218620d2d4d35793681",
+                     *       "host_token": "0c6339d016539429779914f536b073ce92814fb152ccb7c053dcd1f55630df09",
                      *       "join_codes": {
-                     *         "a": "RMXMAC",
-                     *         "b": "7794X8"
+                     *         "a": "7MPJF7",
+                     *         "b": "WYCCNH"
                      *       }
                      *     }
                      */
@@ -5231,13 +6267,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
+                     *         "c982853e-9e43-42f0-af9f-37f25b4192af"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
+                     *             "c982853e-9e43-42f0-af9f-37f25b4192af"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -5504,11 +6540,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4d8e1918-43be-4d11-b00a-fa1218fb2a99",
+                     *       "id": "cfbb06e5-9292-4773-a2b9-189473581c20",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T17:49:48.706Z",
-                     *       "updated_at": "2026-12-05T17:49:48.706Z",
+                     *       "created_at": "2026-12-05T22:46:09.511Z",
+                     *       "updated_at": "2026-12-05T22:46:09.511Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5571,18 +6607,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/4d8e1918-43be-4d11-b00a-fa1218fb2a99",
-                     *         "throws": "/v1/games/4d8e1918-43be-4d11-b00a-fa1218fb2a99/throws",
-                     *         "moves": "/v1/games/4d8e1918-43be-4d11-b00a-fa1218fb2a99/moves"
+                     *         "self": "/v1/games/cfbb06e5-9292-4773-a2b9-189473581c20",
+                     *         "throws": "/v1/games/cfbb06e5-9292-4773-a2b9-189473581c20/throws",
+                     *         "moves": "/v1/games/cfbb06e5-9292-4773-a2b9-189473581c20/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "af084aa0caf3d8c67bb9d89abf51093f75603dec36b0dc1c1b8943c41581ff3b",
-                     *         "b": "b8784bea29a3406d4b08aed66befbc305dff8f5cfb6f0f90a948196016a95ae8"
+                     *         "a": "41bbf9a1e9d633a305069eb02ecb2cea6b5526a1f685512162d9c4b48b8f99bc",
+                     *         "b": "82f9ee52e34850af835540928a87ad4aa9c88230118ea68a04b7299b89602dcc"
                      *       },
-                     *       "host_token": "418b3b03f164409a79881bfb485658d07835932be576401f73921036a880df24",
+                     *       "host_token": "2db3ec757492bade587c9962c4a6ee310b625a616eaee5ee54e0d674ca993b2b",
                      *       "join_codes": {
-                     *         "a": "5D7X57",
-                     *         "b": "WMATXP"
+                     *         "a": "RVFRPF",
+                     *         "b": "ZAJHMS"
                      *       }
                      *     }
                      */
@@ -5823,11 +6859,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *       "id": "c982853e-9e43-42f0-af9f-37f25b4192af",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T17:49:48.444Z",
-                     *       "updated_at": "2026-12-05T17:49:48.697Z",
+                     *       "created_at": "2026-12-05T22:46:09.229Z",
+                     *       "updated_at": "2026-12-05T22:46:09.502Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5890,9 +6926,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00",
-                     *         "throws": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/throws",
-                     *         "moves": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/moves"
+                     *         "self": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *         "throws": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/throws",
+                     *         "moves": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/moves"
                      *       }
                      *     }
                      */
@@ -7441,13 +8477,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
+                     *         "c982853e-9e43-42f0-af9f-37f25b4192af"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "75f8909d-e807-4e4c-93f1-994ed1ed9b00"
+                     *             "c982853e-9e43-42f0-af9f-37f25b4192af"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9041,7 +10077,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *       "game_id": "c982853e-9e43-42f0-af9f-37f25b4192af",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -9318,7 +10354,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *       "game_id": "c982853e-9e43-42f0-af9f-37f25b4192af",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -9682,8 +10718,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "1c07e42e02df543eca9134e0b8a3d0f0867381451d0b09b49618fab026321d31",
-                     *       "join_code": "NQJTWX"
+                     *       "token": "d2f2dfb917e6c4c8d211af956c071e72f342af917da3fd0ae84f56846603816f",
+                     *       "join_code": "M8N8BP"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -9884,11 +10920,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *         "id": "c982853e-9e43-42f0-af9f-37f25b4192af",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T17:49:48.444Z",
-                     *         "updated_at": "2026-12-05T17:49:48.704Z",
+                     *         "created_at": "2026-12-05T22:46:09.229Z",
+                     *         "updated_at": "2026-12-05T22:46:09.509Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -9947,9 +10983,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00",
-                     *           "throws": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/throws",
-                     *           "moves": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/moves"
+                     *           "self": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *           "throws": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/throws",
+                     *           "moves": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -10382,11 +11418,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "75f8909d-e807-4e4c-93f1-994ed1ed9b00",
+                     *         "id": "c982853e-9e43-42f0-af9f-37f25b4192af",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T17:49:48.444Z",
-                     *         "updated_at": "2026-12-05T17:49:48.697Z",
+                     *         "created_at": "2026-12-05T22:46:09.229Z",
+                     *         "updated_at": "2026-12-05T22:46:09.502Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10449,9 +11485,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00",
-                     *           "throws": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/throws",
-                     *           "moves": "/v1/games/75f8909d-e807-4e4c-93f1-994ed1ed9b00/moves"
+                     *           "self": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *           "throws": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/throws",
+                     *           "moves": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/moves"
                      *         }
                      *       }
                      *     }
@@ -11148,10 +12184,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4d8e1918-43be-4d11-b00a-fa1218fb2a99",
+                     *       "game_id": "cfbb06e5-9292-4773-a2b9-189473581c20",
                      *       "side": "A",
-                     *       "token": "1c07e42e02df543eca9134e0b8a3d0f0867381451d0b09b49618fab026321d31",
-                     *       "play": "/play/4d8e1918-43be-4d11-b00a-fa1218fb2a99#seat=A.1c07e42e02df543eca9134e0b8a3d0f0867381451d0b09b49618fab026321d31"
+                     *       "token": "d2f2dfb917e6c4c8d211af956c071e72f342af917da3fd0ae84f56846603816f",
+                     *       "play": "/play/cfbb06e5-9292-4773-a2b9-189473581c20#seat=A.d2f2dfb917e6c4c8d211af956c071e72f342af917da3fd0ae84f56846603816f"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -259,30 +259,44 @@ pub async fn create_class(
     }
     .check()?;
     crate::rate::charge_games(&req, new.games)?;
-    // Bound to the operation too: a game's creation with the same key and
-    // body is another request.
-    let idempotency = key.map(|key| {
+    let answer = service
+        .create_class(new, keyed(key, b"class", &body), created_class_answer)
+        .await?;
+    Ok(created_class(answer))
+}
+
+/// An idempotency key with the SHA-256 of the request it came with, bound
+/// to the `operation` too: another operation's request with the same key
+/// and body is another request.
+pub(crate) fn keyed(
+    key: Option<crate::domain::IdempotencyKey>,
+    operation: &[u8],
+    body: &[u8],
+) -> Option<(crate::domain::IdempotencyKey, [u8; 32])> {
+    key.map(|key| {
         let hash: [u8; 32] = Sha256::new()
-            .chain_update(b"class\0")
-            .chain_update(&body)
+            .chain_update(operation)
+            .chain_update(b"\0")
+            .chain_update(body)
             .finalize()
             .into();
         (key, hash)
-    });
-    let answer = service
-        .create_class(new, idempotency, created_class_answer)
-        .await?;
+    })
+}
+
+/// 201 with a class just made (or its kept answer, replayed).
+pub(crate) fn created_class(answer: Answer) -> HttpResponse {
     let mut res = HttpResponse::Created();
     res.insert_header((header::LOCATION, answer.location))
         .content_type("application/json");
     if answer.replayed {
         res.insert_header(("idempotent-replayed", "true"));
     }
-    Ok(res.body(answer.body))
+    res.body(answer.body)
 }
 
 /// The answer to a class's creation, as sent (every token included).
-fn created_class_answer(made: &CreatedClass) -> Answer {
+pub(crate) fn created_class_answer(made: &CreatedClass) -> Answer {
     let view = CreatedClassView {
         id: made.class.id.to_string(),
         name: made.class.name.clone(),

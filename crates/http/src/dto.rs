@@ -21,6 +21,37 @@ impl From<Options> for OptionsView {
     }
 }
 
+impl From<OptionsView> for Options {
+    fn from(view: OptionsView) -> Self {
+        view.0
+    }
+}
+
+/// As its schema says: every option, and no other field (the rules' own
+/// reading fills a missing option with its default, for games stored before
+/// the option existed).
+impl<'de> serde::Deserialize<'de> for OptionsView {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+            zohn_ahl_rules::option_specs()
+                .iter()
+                .map(|spec| spec.name)
+                .collect()
+        });
+        let object = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        if let Some(missing) = NAMES.iter().find(|name| !object.contains_key(**name)) {
+            return Err(D::Error::missing_field(missing));
+        }
+        if let Some(unknown) = object.keys().find(|k| !NAMES.contains(&k.as_str())) {
+            return Err(D::Error::unknown_field(unknown, &NAMES));
+        }
+        serde_json::from_value(serde_json::Value::Object(object))
+            .map(Self)
+            .map_err(D::Error::custom)
+    }
+}
+
 /// A game's ruleset: its preset and resolved options.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RulesetView {

@@ -109,8 +109,22 @@ pub fn parse<T: DeserializeOwned>(
     body: &web::Bytes,
     empty_ok: bool,
 ) -> Result<T, ApiError> {
-    if body.len() > BODY_LIMIT {
-        return Err(too_large());
+    parse_within(req, body, empty_ok, BODY_LIMIT)
+}
+
+/// [`parse`] with a body of up to `limit` bytes (an operation that takes
+/// more than [`BODY_LIMIT`], as a class's archive).
+///
+/// # Errors
+/// As [`parse`], 413 past `limit`.
+pub fn parse_within<T: DeserializeOwned>(
+    req: &HttpRequest,
+    body: &web::Bytes,
+    empty_ok: bool,
+    limit: usize,
+) -> Result<T, ApiError> {
+    if body.len() > limit {
+        return Err(too_large_for(limit));
     }
     let text: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
         if !empty_ok {
@@ -179,11 +193,17 @@ pub fn parse<T: DeserializeOwned>(
 /// 413 for a body past [`BODY_LIMIT`].
 #[must_use]
 pub fn too_large() -> ApiError {
+    too_large_for(BODY_LIMIT)
+}
+
+/// 413 for a body past `limit` bytes.
+#[must_use]
+pub fn too_large_for(limit: usize) -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "payload-too-large",
         "Payload too large",
-        format!("request bodies are limited to {BODY_LIMIT} bytes"),
+        format!("request bodies are limited to {limit} bytes"),
     )
 }
 

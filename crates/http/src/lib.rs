@@ -14,6 +14,7 @@ use zohn_ahl_service as service;
 mod baseline;
 pub(crate) mod board;
 mod chances;
+mod class_archive;
 mod classes;
 mod contract;
 mod conventions;
@@ -164,6 +165,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(games::create_seat_token)
         .service(join::join_seat)
         .service(classes::create_class)
+        .service(class_archive::import_class)
+        .service(class_archive::export_class)
         .service(classes::get_class)
         .service(classes::create_class_game)
         .service(moves::list_moves)

@@ -7,6 +7,7 @@
 //! | past | answer | by |
 //! |---|---|---|
 //! | [`BODY_LIMIT`] bytes of body | 413 problem | the application |
+//! | [`ARCHIVE_BODY_LIMIT`] bytes of a class's archive (`POST /v1/classes/import`) | 413 problem | the application |
 //! | [`MAX_URI_BYTES`] bytes of target (path and query) | 414 problem | the application |
 //! | [`MAX_HEADERS`] headers, or [`MAX_HEADER_BYTES`] of them | 431 problem | the application |
 //! | [`PARSER_MAX_URI_BYTES`] bytes of target | bare 400 | actix-web (the `http` crate) |
@@ -32,6 +33,10 @@ use super::problem::ApiError;
 
 /// Largest request body served, in bytes: 413 past it.
 pub const BODY_LIMIT: usize = 16 * 1024;
+/// Largest class archive imported, in bytes: 413 past it. A class's 40
+/// games of the longest preset (`ludii`, a few thousand throws a game, about
+/// 70 bytes a throw) fit.
+pub const ARCHIVE_BODY_LIMIT: usize = 16 * 1024 * 1024;
 /// Longest request target (path and query) served, in bytes: 414 past it.
 pub const MAX_URI_BYTES: usize = 16 * 1024;
 /// Most request headers served: 431 past it.

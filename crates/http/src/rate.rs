@@ -322,8 +322,8 @@ fn kind(req: &ServiceRequest) -> Option<Kind> {
     if method == Method::POST && path == "/v1/join" {
         return Some(Kind::Joins);
     }
-    // One more game in a class; a new class counts its games in its
-    // handler ([`charge_games`]).
+    // One more game in a class; a new class, made or imported, counts its
+    // games in its handler ([`charge_games`]).
     if method == Method::POST
         && path
             .strip_prefix("/v1/classes/")

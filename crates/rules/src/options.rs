@@ -293,6 +293,14 @@ macro_rules! ruleset_options {
             }
         }
 
+        /// Every option named, with its value in `options`: the overrides
+        /// that give `options` whatever the preset.
+        impl From<Options> for OptionsPatch {
+            fn from(options: Options) -> Self {
+                Self { $( $name: Some(ruleset_options!(@whole $kind, options.$name)), )+ }
+            }
+        }
+
         impl OptionsPatch {
             /// Whether no option is named.
             #[must_use]
@@ -330,6 +338,9 @@ macro_rules! ruleset_options {
     (@text choice, $v:expr) => { <&'static str>::from($v).to_owned() };
     (@text count, $v:expr) => { $v.to_string() };
     (@text optional_count, $v:expr) => { $v.map_or_else(|| "none".to_owned(), |n| n.to_string()) };
+    (@whole choice, $v:expr) => { $v };
+    (@whole count, $v:expr) => { i64::from($v) };
+    (@whole optional_count, $v:expr) => { $v.map(i64::from) };
     (@mark choice $ty:ty) => { impl Choice for $ty {} };
     (@mark $kind:ident $ty:ty) => {};
     (@patch choice $ty:ty) => { Option<$ty> };
@@ -555,5 +566,29 @@ impl Options {
     #[must_use]
     pub fn total_counters(&self) -> u8 {
         self.counters_per_side * 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Preset;
+    use strum::VariantArray;
+
+    /// An option left out of the patch would keep the other preset's
+    /// value: the patch of a preset's options applied to any preset's gives
+    /// the first preset's options back, every option included.
+    #[test]
+    fn a_presets_options_as_overrides_give_them_back_on_every_preset() {
+        for from in Preset::VARIANTS {
+            let patch = OptionsPatch::from(from.options());
+            for onto in Preset::VARIANTS {
+                assert_eq!(
+                    patch.apply(onto.options()),
+                    Ok(from.options()),
+                    "{from:?} onto {onto:?}"
+                );
+            }
+        }
     }
 }

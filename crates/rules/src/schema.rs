@@ -10,8 +10,8 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::{
-    CounterReason, Creek, Face, OptionKind, OptionsPatch, Preset, Side, SpinnerSector, ThrowTable,
-    WinReason, option_specs,
+    CounterReason, Creek, Face, OptionKind, OptionsPatch, Preset, Side, SpinnerSector, Sticks,
+    Throw, ThrowTable, WinReason, option_specs,
 };
 
 /// A string schema of a closed set of values, with its description; the
@@ -169,6 +169,71 @@ impl utoipa::ToSchema for OptionsPatch {
                 schemas.push((type_name.to_owned(), schema));
             }
         }
+    }
+}
+
+/// The four sticks' faces, the sahe last, as serde writes [`Sticks`].
+impl utoipa::PartialSchema for Sticks {
+    fn schema() -> RefOr<Schema> {
+        utoipa::openapi::schema::ArrayBuilder::new()
+            .items(utoipa::openapi::Ref::from_schema_name("Face"))
+            .min_items(Some(4))
+            .max_items(Some(4))
+            .description(Some(
+                "The four sticks' faces, the three red-grooved sticks then the sahe.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Sticks {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Sticks")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push(("Face".to_owned(), <Face as utoipa::PartialSchema>::schema()));
+    }
+}
+
+/// A throw as serde writes [`Throw`]: `{"sticks": [...]}` or
+/// `{"spinner": "..."}`.
+impl utoipa::PartialSchema for Throw {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::Ref;
+        use utoipa::openapi::schema::{AdditionalProperties, OneOfBuilder};
+        let one = |name: &str, schema: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::Object)
+                .property(name, Ref::from_schema_name(schema))
+                .required(name)
+                .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        };
+        OneOfBuilder::new()
+            .item(one("sticks", "Sticks"))
+            .item(one("spinner", "SpinnerSector"))
+            .description(Some(
+                "A throw: the four sticks' faces, or the sector where the A4 sheet's spinner stopped.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Throw {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Throw")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((
+            "Sticks".to_owned(),
+            <Sticks as utoipa::PartialSchema>::schema(),
+        ));
+        <Sticks as utoipa::ToSchema>::schemas(schemas);
+        schemas.push((
+            "SpinnerSector".to_owned(),
+            <SpinnerSector as utoipa::PartialSchema>::schema(),
+        ));
     }
 }
 

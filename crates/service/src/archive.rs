@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{
-    Game, GameId, MoveRecord, Seats, Seed, Setup, ThrowOrigin, Timestamp, TokenHash, Turn, Version,
-    play_move,
+    Game, GameId, MoveRecord, RulesStated, Seats, Seed, Setup, ThrowOrigin, Timestamp, TokenHash,
+    Turn, Version, play_move,
 };
 use crate::rules::{self, Throw};
 use crate::{Result, Service, ServiceError};
@@ -31,10 +31,11 @@ pub struct ArchivedGame {
     pub updated_at: String,
     /// Everything fixed at creation.
     pub setup: Setup,
-    /// The seed of its throw generator, only when the creator chose it: the
-    /// server's own seed stays secret (whoever has it can tell the game's
-    /// next throws), and an import gives such a game a new one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The seed of its throw generator, only when the creator chose it
+    /// (`null` otherwise): the server's own seed stays secret (whoever has
+    /// it can tell the game's next throws), and an import gives such a game
+    /// a new one.
+    #[serde(default)]
     pub seed: Option<String>,
     /// Whether the creator chose the seed.
     pub seeded: bool,
@@ -68,6 +69,62 @@ pub struct ArchivedSeats {
     pub sides: [String; 2],
     /// The host's, if the game has one.
     pub host: Option<String>,
+}
+
+/// An archived game's throws played again from the game as it began.
+pub(crate) struct Replayed {
+    /// The game after its last move (and its stop, if it was stopped).
+    pub(crate) game: Game,
+    /// Each move as played again: the rules' events, the narration, the
+    /// facts told.
+    pub(crate) records: Vec<MoveRecord>,
+    /// The rules the narration has stated, after the last move.
+    pub(crate) rules_stated: RulesStated,
+}
+
+/// Play `moves` again from `start` through the engine and the narration,
+/// then the stop if the game was `stopped`: the game as it stands and
+/// each move's record, or the number of the move (the stop counts as the
+/// move after the last) the rules refuse, and why.
+pub(crate) fn replay(
+    start: &Game,
+    table: &rules::Table,
+    moves: &[ArchivedMove],
+    stopped: bool,
+) -> std::result::Result<Replayed, (u32, rules::RulesError)> {
+    let cast = start.setup.cast();
+    let mut game = start.clone();
+    let mut records: Vec<MoveRecord> = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let turn = Turn {
+            table,
+            cast: &cast,
+            audience: game.setup.audience,
+            state: &game.state,
+            previous: records.last().map(|r| &r.narration),
+        };
+        let record =
+            play_move(&turn, n, m.throw, m.origin, &mut game.told_facts).map_err(|why| (n, why))?;
+        game.state = record.state.clone();
+        game.version = game.version.next();
+        records.push(record);
+    }
+    if stopped {
+        let n = u32::try_from(records.len() + 1).unwrap_or(u32::MAX);
+        let (state, _) = rules::stop(&game.state).map_err(|why| (n, why))?;
+        game.state = state;
+        game.version = game.version.next();
+    }
+    let rules_stated = records
+        .last()
+        .map(|r| r.narration.rules_stated.clone())
+        .unwrap_or_default();
+    Ok(Replayed {
+        game,
+        records,
+        rules_stated,
+    })
 }
 
 /// Why an archived game is not imported.
@@ -179,7 +236,6 @@ impl Service {
             }),
         };
         let table = archived.setup.table().map_err(ServiceError::from)?;
-        let cast = archived.setup.cast();
         let start = Game {
             id,
             created_at: Timestamp::from_stored(archived.created_at),
@@ -193,34 +249,12 @@ impl Service {
             version: Version::NEW,
             told_facts: Vec::new(),
         };
-        let mut game = start.clone();
-        let mut records: Vec<MoveRecord> = Vec::with_capacity(archived.moves.len());
-        for (i, m) in archived.moves.iter().enumerate() {
-            let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            let turn = Turn {
-                table: &table,
-                cast: &cast,
-                audience: game.setup.audience,
-                state: &game.state,
-                previous: records.last().map(|r| &r.narration),
-            };
-            let record = play_move(&turn, n, m.throw, m.origin, &mut game.told_facts)
-                .map_err(|why| ImportError::Replay { id, n, why })?;
-            game.state = record.state.clone();
-            game.version = game.version.next();
-            records.push(record);
-        }
-        if archived.stopped {
-            let n = u32::try_from(records.len() + 1).unwrap_or(u32::MAX);
-            let (state, _) =
-                rules::stop(&game.state).map_err(|why| ImportError::Replay { id, n, why })?;
-            game.state = state;
-            game.version = game.version.next();
-        }
-        let rules_stated = records
-            .last()
-            .map(|r| r.narration.rules_stated.clone())
-            .unwrap_or_default();
+        let Replayed {
+            game,
+            records,
+            rules_stated,
+        } = replay(&start, &table, &archived.moves, archived.stopped)
+            .map_err(|(n, why)| ImportError::Replay { id, n, why })?;
         let mut tx = self.store.begin().await.map_err(ServiceError::from)?;
         if tx.game(id).await.map_err(ServiceError::from)?.is_some() {
             tx.rollback().await.map_err(ServiceError::from)?;

@@ -4,12 +4,16 @@
 //! the games and is host of each (see the roles in `writer/roles.rs`);
 //! every game keeps its own tokens too.
 
+use super::class_archive::ClassGame;
 use super::command::{Answer, Created, NewGame};
 use super::new_game::new_game;
 use super::new_game::{GameRequest, name};
 use super::refusal::{Fault, Refusal};
 use super::{InFlight, Result, Service, ServiceError, kept, replay};
-use crate::domain::{Class, ClassId, Game, IdempotencyKey, SeatToken, Timestamp, TokenHash};
+use crate::domain::{
+    Class, ClassId, Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Timestamp, TokenHash,
+    Version,
+};
 
 /// Most games in one class (also within the class fairness report's
 /// bound).
@@ -120,20 +124,40 @@ impl Service {
         idempotency: Option<(IdempotencyKey, [u8; 32])>,
         render: fn(&CreatedClass) -> Answer,
     ) -> Result<Answer> {
+        let mut games = Vec::with_capacity(new.games);
+        for _ in 0..new.games {
+            let (created, seats) = new_game(new.game.clone())?;
+            games.push(ClassGame {
+                created,
+                seats,
+                played: None,
+            });
+        }
+        self.write_class(new.name, games, idempotency, render).await
+    }
+
+    /// Write a new class named `name` with `games`, each with the moves it
+    /// comes with, in one transaction, under a new host token; with an
+    /// idempotency key, the answer is kept as [`Service::create_class`]
+    /// says.
+    pub(crate) async fn write_class(
+        &self,
+        name: String,
+        games: Vec<ClassGame>,
+        idempotency: Option<(IdempotencyKey, [u8; 32])>,
+        render: fn(&CreatedClass) -> Answer,
+    ) -> Result<Answer> {
         let _guard = idempotency
             .as_ref()
             .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
             .transpose()?;
         let host = SeatToken::fresh();
+        let now = Timestamp::now();
         let class = Class {
             id: ClassId::new(),
-            name: new.name,
-            created_at: Timestamp::now(),
+            name,
+            created_at: now.clone(),
         };
-        let mut made = Vec::with_capacity(new.games);
-        for _ in 0..new.games {
-            made.push(new_game(new.game.clone())?);
-        }
         let mut tx = self.store.begin().await?;
         if let Some((key, hash)) = &idempotency
             && let Some(stored) = tx.create_answer(key).await?
@@ -142,15 +166,38 @@ impl Service {
             return replay(stored, hash);
         }
         tx.insert_class(&class, &host.hash()).await?;
-        for (created, seats) in &mut made {
-            tx.insert_game(&created.game, seats.as_ref()).await?;
-            tx.place_in_class(created.game.id, class.id).await?;
-            crate::join::give_codes(&mut tx, created).await?;
+        let mut made = Vec::with_capacity(games.len());
+        for ClassGame {
+            mut created,
+            seats,
+            played,
+        } in games
+        {
+            let id = created.game.id;
+            match &played {
+                None => tx.insert_game(&created.game, seats.as_ref()).await?,
+                Some((start, played)) => {
+                    tx.insert_game(start, seats.as_ref()).await?;
+                    if played.game.version != Version::NEW {
+                        let moves: Vec<(GameId, &MoveRecord)> =
+                            played.records.iter().map(|r| (id, r)).collect();
+                        tx.save_batch(
+                            &now,
+                            &[(&played.game, Version::NEW, Some(&played.rules_stated))],
+                            &moves,
+                        )
+                        .await?;
+                    }
+                }
+            }
+            tx.place_in_class(id, class.id).await?;
+            crate::join::give_codes(&mut tx, &mut created).await?;
+            made.push(created);
         }
         let created = CreatedClass {
             class,
             host,
-            games: made.into_iter().map(|(created, _)| created).collect(),
+            games: made,
         };
         let answer = render(&created);
         if let Some((key, hash)) = &idempotency

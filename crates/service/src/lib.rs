@@ -21,6 +21,7 @@ use zohn_ahl_store as store;
 mod chance_chart;
 mod chances;
 mod class;
+mod class_archive;
 mod command;
 mod error;
 mod feed;
@@ -40,6 +41,7 @@ pub mod throws;
 pub use chance_chart::{ChartDrawing, KnownChances};
 pub use chances::{ChanceTable, ChancesUnknown, move_chances, set_move_chances, states_before};
 pub use class::{ClassRequest, CreatedClass, MAX_CLASS_GAMES, NewClass};
+pub use class_archive::{CLASS_FORMAT, ClassArchive, ImportedClass};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, Reissued, StopCommand, ThrowCommand, Tokens,
     game_location, move_location,

@@ -5,8 +5,8 @@ use std::borrow::Cow;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa::openapi::RefOr;
@@ -103,7 +103,7 @@ pub struct SideRequest {
 
 /// A player's name, 1 to 40 characters, with a visible character, no
 /// control characters and no bidirectional controls.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(transparent)]
 #[schema(
     min_length = 1,
@@ -112,6 +112,18 @@ pub struct SideRequest {
     pattern = "^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200D\\u2060-\\u2065\\u206A-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8][^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
 )]
 pub struct PlayerName(String);
+
+impl From<String> for PlayerName {
+    fn from(name: String) -> Self {
+        Self(name)
+    }
+}
+
+impl From<PlayerName> for String {
+    fn from(name: PlayerName) -> Self {
+        name.0
+    }
+}
 
 /// Narration settings.
 #[derive(Debug, Default, Deserialize, ToSchema)]

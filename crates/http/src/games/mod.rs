@@ -9,7 +9,7 @@ mod seats;
 mod stop;
 mod throw;
 
-pub use create::{CreateGameRequest, SeatsRequest, create_game};
+pub use create::{CreateGameRequest, PlayerName, SeatsRequest, create_game};
 pub(crate) use create::{created_answer, created_view};
 pub use delete::delete_game;
 pub use read::{
