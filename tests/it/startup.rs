@@ -230,6 +230,19 @@ async fn the_metrics_count_what_was_played_on_their_own_listener() {
             .unwrap();
         assert_eq!(thrown.status(), 201);
     }
+    // A throw at a stopped game: 409, counted with its problem's type.
+    let stopped = client
+        .post(format!("{base}/v1/games/{id}/stop"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stopped.status(), 200);
+    let over = client
+        .post(format!("{base}/v1/games/{id}/throws"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(over.status(), 409);
     let public = client.get(format!("{base}/metrics")).send().await.unwrap();
     assert_eq!(
         public.status(),
@@ -266,7 +279,17 @@ async fn the_metrics_count_what_was_played_on_their_own_listener() {
         3.0
     );
     assert_eq!(
-        value(r#"zohn_ahl_http_requests_total{method="GET",route="unmatched",status="404"}"#),
+        value(
+            r#"zohn_ahl_http_requests_total{method="GET",route="unmatched",status="404",problem="/problems/not-found"}"#
+        ),
+        1.0
+    );
+    // Issue 29: a 409 had no problem type, so a dashboard could not tell a
+    // game over from a request in flight or a stale If-Match.
+    assert_eq!(
+        value(
+            r#"zohn_ahl_http_requests_total{method="POST",route="/v1/games/{id}/throws",status="409",problem="/problems/game-over"}"#
+        ),
         1.0
     );
     // Three throws, one at a time: one to three batches, three throws in all.
