@@ -12,10 +12,13 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
 
+use crate::http::problem::ProblemType;
 use crate::store::Store;
 
 /// Requests answered, by method, route (the route's pattern, `unmatched`
-/// for none) and status.
+/// for none) and status; an answer with problem details also by its
+/// problem's type (`problem`, e.g. `/problems/game-over`), which tells a
+/// 409's causes (a game over, a request in flight, ...) and a 503's apart.
 pub const HTTP_REQUESTS: &str = "zohn_ahl_http_requests_total";
 /// Seconds from a request's head to its answer's head, by method and
 /// route, a histogram.
@@ -58,7 +61,7 @@ pub fn install() -> Result<PrometheusHandle, BuildError> {
         .install_recorder()?;
     metrics::describe_counter!(
         HTTP_REQUESTS,
-        "HTTP requests answered, by method, route and status."
+        "HTTP requests answered, by method, route and status (and problem type, for a problem)."
     );
     metrics::describe_histogram!(
         HTTP_DURATION,
@@ -93,13 +96,15 @@ pub async fn record_request(
         .match_pattern()
         .unwrap_or_else(|| "unmatched".to_owned());
     let status = res.status().as_u16().to_string();
-    metrics::counter!(
-        HTTP_REQUESTS,
-        "method" => method.clone(),
-        "route" => route.clone(),
-        "status" => status
-    )
-    .increment(1);
+    let mut labels = vec![
+        metrics::Label::new("method", method.clone()),
+        metrics::Label::new("route", route.clone()),
+        metrics::Label::new("status", status),
+    ];
+    if let Some(ProblemType(problem)) = res.response().extensions().get::<ProblemType>() {
+        labels.push(metrics::Label::new("problem", problem.clone()));
+    }
+    metrics::counter!(HTTP_REQUESTS, labels).increment(1);
     metrics::histogram!(HTTP_DURATION, "method" => method, "route" => route)
         .record(started.elapsed().as_secs_f64());
     Ok(res)

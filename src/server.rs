@@ -107,13 +107,14 @@ pub enum Switch {
 /// How the log's lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
-    /// One line of text per event (a request's when its span closes),
-    /// coloured on a terminal.
+    /// One line of text per event (a request's when its answer is ready,
+    /// `answered` with `duration_ms`), coloured on a terminal.
     #[default]
     Text,
     /// One JSON object per line: `timestamp`, `level`, `target`, the
-    /// event's `fields` and the request span's fields (`span`: method,
-    /// route, status, request id, ...), for a log shipper.
+    /// event's `fields` (a request's line: `duration_ms`, a number) and the
+    /// request span's fields (`span`: method, route, status, request id,
+    /// ...), for a log shipper.
     Json,
 }
 
@@ -422,9 +423,11 @@ async fn stop_signal() {
 fn init_log(filter: &str, default: &str, format: LogFormat) {
     let filter = log_filter(filter);
     let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new(log_filter(default)));
+    // No span's close event: a request's line is its own event
+    // (`crate::http::log`), whose `duration_ms` is a number; the close
+    // event's `time.busy` and `time.idle` were strings ("1.23ms").
     let log = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .with_writer(std::io::stderr);
     let _ = match format {
         LogFormat::Text => log

@@ -148,6 +148,54 @@ fn the_json_log_is_one_object_a_line_with_the_requests_fields() {
     assert_eq!(request["span"]["http.status_code"], 404, "{request}");
 }
 
+/// An operator's trial (issue 29): with `--log-format json` a request's
+/// duration came as the span's close event's strings (`"time.busy":
+/// "242µs"`), which a log shipper cannot sum or compare. A request's line
+/// carries `duration_ms`, a number, in JSON and in text alike.
+#[test]
+fn regression_log_durations_were_strings() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let server = spawn_server_with(dir.path(), port, &["--log", "info", "--log-format", "json"]);
+    assert_eq!(get_status(port, "/healthz"), Some(200));
+    let log = kill_and_read_log(server);
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let request = lines
+        .iter()
+        .find(|l| l["span"]["http.route"] == "/healthz" && l["fields"]["message"] == "answered")
+        .unwrap_or_else(|| panic!("no line of the request: {log}"));
+    let duration = &request["fields"]["duration_ms"];
+    assert!(
+        duration.as_f64().is_some_and(|ms| ms >= 0.0),
+        "duration_ms is not a number: {request}"
+    );
+    assert!(
+        !log.contains("time.busy") && !log.contains("time.idle"),
+        "a duration as a string: {log}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let server = spawn_server(dir.path(), port, "info");
+    assert_eq!(get_status(port, "/healthz"), Some(200));
+    let log = kill_and_read_log(server);
+    let line = log
+        .lines()
+        .find(|l| l.contains("http.route=/healthz") && l.contains("answered"))
+        .unwrap_or_else(|| panic!("no line of the request: {log}"));
+    let ms = line
+        .split_once("duration_ms=")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no duration_ms: {line}"));
+    assert!(
+        ms.parse::<f64>().is_ok(),
+        "duration_ms={ms} is not a number: {line}"
+    );
+}
+
 /// `--metrics-addr`: the metrics' own listener serves Prometheus's text
 /// format, with the throws committed, the games created and each request
 /// by route and status counted as they were played; the public listener
@@ -182,6 +230,19 @@ async fn the_metrics_count_what_was_played_on_their_own_listener() {
             .unwrap();
         assert_eq!(thrown.status(), 201);
     }
+    // A throw at a stopped game: 409, counted with its problem's type.
+    let stopped = client
+        .post(format!("{base}/v1/games/{id}/stop"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stopped.status(), 200);
+    let over = client
+        .post(format!("{base}/v1/games/{id}/throws"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(over.status(), 409);
     let public = client.get(format!("{base}/metrics")).send().await.unwrap();
     assert_eq!(
         public.status(),
@@ -218,7 +279,17 @@ async fn the_metrics_count_what_was_played_on_their_own_listener() {
         3.0
     );
     assert_eq!(
-        value(r#"zohn_ahl_http_requests_total{method="GET",route="unmatched",status="404"}"#),
+        value(
+            r#"zohn_ahl_http_requests_total{method="GET",route="unmatched",status="404",problem="/problems/not-found"}"#
+        ),
+        1.0
+    );
+    // Issue 29: a 409 had no problem type, so a dashboard could not tell a
+    // game over from a request in flight or a stale If-Match.
+    assert_eq!(
+        value(
+            r#"zohn_ahl_http_requests_total{method="POST",route="/v1/games/{id}/throws",status="409",problem="/problems/game-over"}"#
+        ),
         1.0
     );
     // Three throws, one at a time: one to three batches, three throws in all.

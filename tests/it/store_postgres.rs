@@ -766,3 +766,98 @@ async fn a_seats_new_token_from_one_instance_ends_the_old_one_on_another() {
         String::from_utf8_lossy(&r.body)
     );
 }
+
+/// A TCP relay to the PostgreSQL server of `url`, which the test can cut:
+/// the store's connections go through it, and [`Relay::cut`] closes its
+/// port and every connection it relays, as a server gone down does.
+struct Relay {
+    /// `url` with the relay's address in place of the server's.
+    url: String,
+    tasks: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Relay {
+    async fn start(url: &str) -> Self {
+        let (scheme, rest) = url.split_once("://").unwrap();
+        let (user, rest) = rest.rsplit_once('@').map_or(("", rest), |(u, r)| (u, r));
+        let (server, path) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+        let server = if server.contains(':') {
+            server.to_owned()
+        } else {
+            format!("{server}:5432")
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let at = if user.is_empty() {
+            String::new()
+        } else {
+            format!("{user}@")
+        };
+        let tasks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let relayed = std::sync::Arc::clone(&tasks);
+        let accept = tokio::spawn(async move {
+            loop {
+                let (mut client, _) = listener.accept().await.unwrap();
+                let server = server.clone();
+                let relay = tokio::spawn(async move {
+                    let mut upstream = tokio::net::TcpStream::connect(&server).await.unwrap();
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+                });
+                relayed.lock().unwrap().push(relay.abort_handle());
+            }
+        });
+        tasks.lock().unwrap().push(accept.abort_handle());
+        Self {
+            url: format!("{scheme}://{at}{addr}{path}"),
+            tasks,
+        }
+    }
+
+    /// No more connections: the port refuses them, and those open are
+    /// closed.
+    async fn cut(&self) {
+        for task in self.tasks.lock().unwrap().drain(..) {
+            task.abort();
+        }
+        // The aborted tasks drop their sockets at their next poll.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// Issue 29 ("run it for a district"): with PostgreSQL's server gone, a
+/// request waited the pool's 10 s time-out and was answered 503
+/// `/problems/busy`, "try again shortly", as if another request held a
+/// lock: the operator was not told the database could not be reached.
+/// It is 503 `/problems/store-unavailable` with `Retry-After`, nothing
+/// internal in its body, within a few seconds, for a read and a throw alike.
+#[actix_web::test]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: run under pg_virtualenv, or set ZOHN_AHL_TEST_POSTGRES (README: SQLite or PostgreSQL)"
+)]
+async fn regression_an_unreachable_postgresql_was_answered_busy() {
+    use std::time::{Duration, Instant};
+    let url = fresh_postgres().await;
+    let relay = Relay::start(&url).await;
+    let (_service, app) = instance(&relay.url).await;
+    let (id, _) = create(&app, &json!({"seed": "unreachable"})).await;
+    assert_eq!(send(&app, throw_req(&id)).await.status.as_u16(), 201);
+    relay.cut().await;
+    for req in [get(&format!("/v1/games/{id}")), throw_req(&id)] {
+        let asked = Instant::now();
+        let r = send(&app, req).await;
+        let took = asked.elapsed();
+        let problem = r.problem(503);
+        assert_eq!(problem["type"], "/problems/store-unavailable", "{problem}");
+        assert_eq!(r.header("retry-after").as_deref(), Some("5"));
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(!detail.contains("busy"), "{detail}");
+        for internal in ["refused", "127.0.0.1", "sqlx", "pool", "postgres"] {
+            assert!(!detail.contains(internal), "{internal} in {detail}");
+        }
+        assert!(
+            took < Duration::from_secs(6),
+            "answered after {took:?}, the pool's time-out being 3 s"
+        );
+    }
+}

@@ -3706,17 +3706,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *       "id": "e7be1fcd-d9c6-473f-9a85-f01acba1f415",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:46:09.514Z",
-                     *       "host_token": "ac463af66406d0ed94935f23550d05aaeb5ce5b6b71363016f40d302f49af23d",
+                     *       "created_at": "2026-12-05T22:53:27.044Z",
+                     *       "host_token": "c1b32b67c7bbc3a4dbcf3f8f69b3df07b156f643e35e50e0c4f393a2924cb346",
                      *       "games": [
                      *         {
-                     *           "id": "966957dc-5af0-4f0e-ba8a-69a1803c758f",
+                     *           "id": "24c7c514-0cc1-4d34-a5dc-65e116c43d99",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:46:09.514Z",
-                     *           "updated_at": "2026-12-05T22:46:09.514Z",
+                     *           "created_at": "2026-12-05T22:53:27.044Z",
+                     *           "updated_at": "2026-12-05T22:53:27.044Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3779,26 +3779,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f",
-                     *             "throws": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/throws",
-                     *             "moves": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/moves"
+                     *             "self": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99",
+                     *             "throws": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/throws",
+                     *             "moves": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b1e84aae15240122f1bc47e57badd971cc84ea61b2009a3c266e14ac3f5ba441",
-                     *             "b": "6ebea0acb29d6493e9f1a9ce9aedca86b8498d9e2628a94dfac1c7f0a1553f47"
+                     *             "a": "e21e77add02359cd32ccac8dd4aef83ce1d9393c9516dcc777b6893dd5f628f8",
+                     *             "b": "9dd01362989234dead0c807c6506f24cbd5eef3017c91640621d4ced49cb86d0"
                      *           },
-                     *           "host_token": "6b112d8b14e8315b78d7cc3b9b29156b7c5809f482f03701d3ba33063ae6d3e6",
+                     *           "host_token": "18d7a593de23238a010288f64b05aa75557c4222fa6998754bae5039f81d3b0b",
                      *           "join_codes": {
-                     *             "a": "FH6KKT",
-                     *             "b": "B4YXJM"
+                     *             "a": "VQMEMK",
+                     *             "b": "FBZWD2"
                      *           }
                      *         },
                      *         {
-                     *           "id": "11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
+                     *           "id": "7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:46:09.514Z",
-                     *           "updated_at": "2026-12-05T22:46:09.514Z",
+                     *           "created_at": "2026-12-05T22:53:27.044Z",
+                     *           "updated_at": "2026-12-05T22:53:27.044Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3861,26 +3861,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
-                     *             "throws": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/throws",
-                     *             "moves": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/moves"
+                     *             "self": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
+                     *             "throws": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/throws",
+                     *             "moves": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7874cb0fb93b2e9c792420d86db8970ef975e7330b649b211b9701ae901f87d1",
-                     *             "b": "a651c853bc6c8f215ef7e77d02e21b8de51f6fd1dca6b4e95ec3aca57ac3da96"
+                     *             "a": "e00f7d01c8c0aa6ad2af0cefe69b04ebe0e616aa94d22db0058e9441dcf033c2",
+                     *             "b": "bc4c4b59caaac0acb23be0b21c2ff9072762a10bced94cec9b2017919ccccf01"
                      *           },
-                     *           "host_token": "5c7110cf9565a13ff4138795774101b754b42e4db58f2d9e12ca4f23d013e846",
+                     *           "host_token": "93b08cca5363dd3fed85c3601f78fe6a0e66ca524438b5427abac34469039f2e",
                      *           "join_codes": {
-                     *             "a": "AMYD99",
-                     *             "b": "V26DM6"
+                     *             "a": "WV2832",
+                     *             "b": "26K9FJ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285",
-                     *         "games": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285/games",
-                     *         "overview": "/play/class/8260e439-ba50-4a0b-bab7-e239d3e03285",
-                     *         "fairness": "/v1/fairness?game=966957dc-5af0-4f0e-ba8a-69a1803c758f&game=11b6546a-dc8c-4ca5-9091-7fc1916d4bb0"
+                     *         "self": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
+                     *         "games": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415/games",
+                     *         "overview": "/play/class/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
+                     *         "fairness": "/v1/fairness?game=24c7c514-0cc1-4d34-a5dc-65e116c43d99&game=7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d"
                      *       }
                      *     }
                      */
@@ -4083,9 +4083,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,99 +4133,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c938d838-5cc6-427f-85a5-f1f4b9d94fbd",
+                     *       "id": "a87e1925-033d-49e8-b6c0-92e83d2cf2a4",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:46:09.522Z",
-                     *       "host_token": "cd3e6258e51d69c3d29671252941f64d104939cd6efff318131db648bba725fd",
+                     *       "created_at": "2026-12-05T22:53:27.056Z",
+                     *       "host_token": "91673972f8453f03ce087e8c3c9d78904b0fadd2c941ffa0735811f54041dffb",
                      *       "games": [
                      *         {
-                     *           "id": "4de344a7-d81c-40a9-abdb-af8158317399",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-05T22:46:09.521Z",
-                     *           "updated_at": "2026-12-05T22:46:09.521Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/4de344a7-d81c-40a9-abdb-af8158317399",
-                     *             "throws": "/v1/games/4de344a7-d81c-40a9-abdb-af8158317399/throws",
-                     *             "moves": "/v1/games/4de344a7-d81c-40a9-abdb-af8158317399/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "c48cf76b89e22e7876a39e66bf721a6d0b3590df23daf7abb033b5c444ca9e55",
-                     *             "b": "e42cef01614accebc9d78818fdbb0cfb2ceda26e0107b32594113ef9e4aa3edf"
-                     *           },
-                     *           "host_token": "5d95fd7c587672088853dfe27351312a29a070470290a1225b835f4a5af7b3b7",
-                     *           "join_codes": {
-                     *             "a": "KK73BF",
-                     *             "b": "SVKD7Y"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "8a438075-3f5c-4e72-88b9-f656e779a384",
+                     *           "id": "cb2f0b6f-da52-4a05-a5b2-a394e98df477",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T22:46:09.521Z",
-                     *           "updated_at": "2026-12-05T22:46:09.521Z",
+                     *           "created_at": "2026-12-05T22:53:27.055Z",
+                     *           "updated_at": "2026-12-05T22:53:27.055Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4286,26 +4206,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8a438075-3f5c-4e72-88b9-f656e779a384",
-                     *             "throws": "/v1/games/8a438075-3f5c-4e72-88b9-f656e779a384/throws",
-                     *             "moves": "/v1/games/8a438075-3f5c-4e72-88b9-f656e779a384/moves"
+                     *             "self": "/v1/games/cb2f0b6f-da52-4a05-a5b2-a394e98df477",
+                     *             "throws": "/v1/games/cb2f0b6f-da52-4a05-a5b2-a394e98df477/throws",
+                     *             "moves": "/v1/games/cb2f0b6f-da52-4a05-a5b2-a394e98df477/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "32822a8a6269cd1d7c045a2f48236e8c5f301d4ceb6149ac5552fa59709d0b98",
-                     *             "b": "a6842a1399c1b43fcd9ad1d1a38249211fb20f2d9ea6f4575d0f3406ca80470a"
+                     *             "a": "54848d6d57f31dea0be9f95c5ef69b39256b622903d1a0121f3500be64550cdf",
+                     *             "b": "8a928b5c4e2d08addbb9cd3b549b5fe40978b2dc843eee28bf99c98cbddbabc4"
                      *           },
-                     *           "host_token": "3aad34a4de74934cbc968af1eb97f6b07f85014e3759c724be16733534244288",
+                     *           "host_token": "010eb50d819180de68689c8a9b19eb9e2123efb7536fcc440ed6027794053b16",
                      *           "join_codes": {
-                     *             "a": "7KMCSP",
-                     *             "b": "3JGTN6"
+                     *             "a": "JDPX5P",
+                     *             "b": "Z5DX4V"
                      *           }
                      *         },
                      *         {
-                     *           "id": "c2f49435-a1a1-4d13-925c-6dda2b6a73fc",
+                     *           "id": "d518fdb5-ae61-444f-963f-6f508212acf8",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:46:09.522Z",
-                     *           "updated_at": "2026-12-05T22:46:09.522Z",
+                     *           "created_at": "2026-12-05T22:53:27.056Z",
+                     *           "updated_at": "2026-12-05T22:53:27.056Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/d518fdb5-ae61-444f-963f-6f508212acf8",
+                     *             "throws": "/v1/games/d518fdb5-ae61-444f-963f-6f508212acf8/throws",
+                     *             "moves": "/v1/games/d518fdb5-ae61-444f-963f-6f508212acf8/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "b64a66f2794e01df1c743b1c169905bc2558da8e026ff4ae902795efb3502af5",
+                     *             "b": "7c9a66fee4b2ec5722da8660470151f677c38ce144fa646bc6fba73378bdd7af"
+                     *           },
+                     *           "host_token": "56cbcb1f390fb7a63f401f371ba539fa8482fd69a128086475d8eeebffe8b02f",
+                     *           "join_codes": {
+                     *             "a": "68ZSEQ",
+                     *             "b": "4PKNKD"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "f4df447f-a573-4226-b0f0-66da4af7f32e",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T22:53:27.056Z",
+                     *           "updated_at": "2026-12-05T22:53:27.056Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4368,26 +4370,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c2f49435-a1a1-4d13-925c-6dda2b6a73fc",
-                     *             "throws": "/v1/games/c2f49435-a1a1-4d13-925c-6dda2b6a73fc/throws",
-                     *             "moves": "/v1/games/c2f49435-a1a1-4d13-925c-6dda2b6a73fc/moves"
+                     *             "self": "/v1/games/f4df447f-a573-4226-b0f0-66da4af7f32e",
+                     *             "throws": "/v1/games/f4df447f-a573-4226-b0f0-66da4af7f32e/throws",
+                     *             "moves": "/v1/games/f4df447f-a573-4226-b0f0-66da4af7f32e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "cdbdd08e0b19a774ee13a5e197e8a17642734533ac155a3a44315a2992fa3ad5",
-                     *             "b": "d1ab92267a7b679f42cfb3d976a27e01176689fea0a815cb3a69a20767824174"
+                     *             "a": "82c61ed6af3cd7867ecd03ca0889584925630b6cd2b1fc130128ba4f0f58ce19",
+                     *             "b": "a593a8092cfcc40297b7678f00fba4416269835ba14690bb842b9dd379d46dec"
                      *           },
-                     *           "host_token": "0e54fa8bb89942878f31514b5cec6ffbe0468a4531b50d377b8c9d7e0f8086d5",
+                     *           "host_token": "266ea0f7af12a8146db2354160c3d9ab33baf84fd753fa95f27349a43bb071a3",
                      *           "join_codes": {
-                     *             "a": "SZZC8T",
-                     *             "b": "KBYT6C"
+                     *             "a": "SKEQA7",
+                     *             "b": "P7ZCDQ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/c938d838-5cc6-427f-85a5-f1f4b9d94fbd",
-                     *         "games": "/v1/classes/c938d838-5cc6-427f-85a5-f1f4b9d94fbd/games",
-                     *         "overview": "/play/class/c938d838-5cc6-427f-85a5-f1f4b9d94fbd",
-                     *         "fairness": "/v1/fairness?game=4de344a7-d81c-40a9-abdb-af8158317399&game=8a438075-3f5c-4e72-88b9-f656e779a384&game=c2f49435-a1a1-4d13-925c-6dda2b6a73fc"
+                     *         "self": "/v1/classes/a87e1925-033d-49e8-b6c0-92e83d2cf2a4",
+                     *         "games": "/v1/classes/a87e1925-033d-49e8-b6c0-92e83d2cf2a4/games",
+                     *         "overview": "/play/class/a87e1925-033d-49e8-b6c0-92e83d2cf2a4",
+                     *         "fairness": "/v1/fairness?game=cb2f0b6f-da52-4a05-a5b2-a394e98df477&game=d518fdb5-ae61-444f-963f-6f508212acf8&game=f4df447f-a573-4226-b0f0-66da4af7f32e"
                      *       }
                      *     }
                      */
@@ -4586,9 +4588,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4628,92 +4632,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8260e439-ba50-4a0b-bab7-e239d3e03285",
+                     *       "id": "e7be1fcd-d9c6-473f-9a85-f01acba1f415",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:46:09.514Z",
+                     *       "created_at": "2026-12-05T22:53:27.044Z",
                      *       "games": [
                      *         {
-                     *           "id": "11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-05T22:46:09.514Z",
-                     *           "updated_at": "2026-12-05T22:46:09.514Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
-                     *             "throws": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/throws",
-                     *             "moves": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/11b6546a-dc8c-4ca5-9091-7fc1916d4bb0/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "966957dc-5af0-4f0e-ba8a-69a1803c758f",
+                     *           "id": "24c7c514-0cc1-4d34-a5dc-65e116c43d99",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T22:46:09.514Z",
-                     *           "updated_at": "2026-12-05T22:46:09.517Z",
+                     *           "created_at": "2026-12-05T22:53:27.044Z",
+                     *           "updated_at": "2026-12-05T22:53:27.050Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4776,20 +4704,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f",
-                     *             "throws": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/throws",
-                     *             "moves": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/moves"
+                     *             "self": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99",
+                     *             "throws": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/throws",
+                     *             "moves": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/966957dc-5af0-4f0e-ba8a-69a1803c758f/board.svg?view=projector",
+                     *           "board": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "65711484-1cd9-44ce-bed7-fa2057b13b50",
+                     *           "id": "7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:46:09.516Z",
-                     *           "updated_at": "2026-12-05T22:46:09.516Z",
+                     *           "created_at": "2026-12-05T22:53:27.044Z",
+                     *           "updated_at": "2026-12-05T22:53:27.044Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
+                     *             "throws": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/throws",
+                     *             "moves": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T22:53:27.047Z",
+                     *           "updated_at": "2026-12-05T22:53:27.047Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4852,20 +4856,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50",
-                     *             "throws": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/throws",
-                     *             "moves": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/moves"
+                     *             "self": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
+                     *             "throws": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/throws",
+                     *             "moves": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/board.svg?view=projector",
+                     *           "board": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285",
-                     *         "games": "/v1/classes/8260e439-ba50-4a0b-bab7-e239d3e03285/games",
-                     *         "overview": "/play/class/8260e439-ba50-4a0b-bab7-e239d3e03285",
-                     *         "fairness": "/v1/fairness?game=11b6546a-dc8c-4ca5-9091-7fc1916d4bb0&game=966957dc-5af0-4f0e-ba8a-69a1803c758f&game=65711484-1cd9-44ce-bed7-fa2057b13b50"
+                     *         "self": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
+                     *         "games": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415/games",
+                     *         "overview": "/play/class/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
+                     *         "fairness": "/v1/fairness?game=24c7c514-0cc1-4d34-a5dc-65e116c43d99&game=7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d&game=57aa90f1-ba9c-4f02-9fa3-eb6612f146fb"
                      *       }
                      *     }
                      */
@@ -5086,57 +5090,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:46:09.514Z",
+                     *       "created_at": "2026-12-05T22:53:27.044Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "11b6546a-dc8c-4ca5-9091-7fc1916d4bb0",
-                     *           "created_at": "2026-12-05T22:46:09.514Z",
-                     *           "updated_at": "2026-12-05T22:46:09.514Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "966957dc-5af0-4f0e-ba8a-69a1803c758f",
-                     *           "created_at": "2026-12-05T22:46:09.514Z",
-                     *           "updated_at": "2026-12-05T22:46:09.517Z",
+                     *           "id": "24c7c514-0cc1-4d34-a5dc-65e116c43d99",
+                     *           "created_at": "2026-12-05T22:53:27.044Z",
+                     *           "updated_at": "2026-12-05T22:53:27.050Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5190,9 +5150,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "65711484-1cd9-44ce-bed7-fa2057b13b50",
-                     *           "created_at": "2026-12-05T22:46:09.516Z",
-                     *           "updated_at": "2026-12-05T22:46:09.516Z",
+                     *           "id": "7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
+                     *           "created_at": "2026-12-05T22:53:27.044Z",
+                     *           "updated_at": "2026-12-05T22:53:27.044Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
+                     *           "created_at": "2026-12-05T22:53:27.047Z",
+                     *           "updated_at": "2026-12-05T22:53:27.047Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5458,11 +5462,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "65711484-1cd9-44ce-bed7-fa2057b13b50",
+                     *       "id": "57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T22:46:09.516Z",
-                     *       "updated_at": "2026-12-05T22:46:09.516Z",
+                     *       "created_at": "2026-12-05T22:53:27.047Z",
+                     *       "updated_at": "2026-12-05T22:53:27.047Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5525,18 +5529,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50",
-                     *         "throws": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/throws",
-                     *         "moves": "/v1/games/65711484-1cd9-44ce-bed7-fa2057b13b50/moves"
+                     *         "self": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
+                     *         "throws": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/throws",
+                     *         "moves": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "d8dbcb3fe26d52c4f5a6da0272df1dda24bfbc324cfe6f4d83216a1d4a251a37",
-                     *         "b": "7bbc684af0a86e76dacf3453891a5074b8e0a6c60c7a8a9eef94c4db1631f902"
+                     *         "a": "63726989ea0e7ffecb8248cb272983c963f68611bec25f5177873953c11c6c7d",
+                     *         "b": "305469ff5991f23d248880d7441730260fe74ed22b386a5aeccb93844271e09a"
                      *       },
-                     *       "host_token": "0c6339d016539429779914f536b073ce92814fb152ccb7c053dcd1f55630df09",
+                     *       "host_token": "52971397da99081a7ee7b0e7e2e30633292a5274cdcb92ff810f5f75819c7369",
                      *       "join_codes": {
-                     *         "a": "7MPJF7",
-                     *         "b": "WYCCNH"
+                     *         "a": "24J6JK",
+                     *         "b": "AP5HM7"
                      *       }
                      *     }
                      */
@@ -5775,9 +5779,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6267,13 +6273,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "c982853e-9e43-42f0-af9f-37f25b4192af"
+                     *         "42422f2c-e572-4b32-b93c-1b4c72bb5544"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "c982853e-9e43-42f0-af9f-37f25b4192af"
+                     *             "42422f2c-e572-4b32-b93c-1b4c72bb5544"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6540,11 +6546,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cfbb06e5-9292-4773-a2b9-189473581c20",
+                     *       "id": "0123cacc-9721-4b3a-871c-1fe5fb4e81c1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T22:46:09.511Z",
-                     *       "updated_at": "2026-12-05T22:46:09.511Z",
+                     *       "created_at": "2026-12-05T22:53:27.039Z",
+                     *       "updated_at": "2026-12-05T22:53:27.039Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6607,18 +6613,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/cfbb06e5-9292-4773-a2b9-189473581c20",
-                     *         "throws": "/v1/games/cfbb06e5-9292-4773-a2b9-189473581c20/throws",
-                     *         "moves": "/v1/games/cfbb06e5-9292-4773-a2b9-189473581c20/moves"
+                     *         "self": "/v1/games/0123cacc-9721-4b3a-871c-1fe5fb4e81c1",
+                     *         "throws": "/v1/games/0123cacc-9721-4b3a-871c-1fe5fb4e81c1/throws",
+                     *         "moves": "/v1/games/0123cacc-9721-4b3a-871c-1fe5fb4e81c1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "41bbf9a1e9d633a305069eb02ecb2cea6b5526a1f685512162d9c4b48b8f99bc",
-                     *         "b": "82f9ee52e34850af835540928a87ad4aa9c88230118ea68a04b7299b89602dcc"
+                     *         "a": "d51bf06cdbf64058e72291eef7b66f86f63301df41a93f3227616767df490f5b",
+                     *         "b": "062b9438152497a1abf950460572d3dc8a4b5840014a0cd5624fa8f1ace54bce"
                      *       },
-                     *       "host_token": "2db3ec757492bade587c9962c4a6ee310b625a616eaee5ee54e0d674ca993b2b",
+                     *       "host_token": "e458b716c02607b03fa8423f90add4d6de4b2c4b9105844135baf05c7b2ddf40",
                      *       "join_codes": {
-                     *         "a": "RVFRPF",
-                     *         "b": "ZAJHMS"
+                     *         "a": "32CQXX",
+                     *         "b": "DYG4AJ"
                      *       }
                      *     }
                      */
@@ -6812,9 +6818,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6859,11 +6867,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *       "id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T22:46:09.229Z",
-                     *       "updated_at": "2026-12-05T22:46:09.502Z",
+                     *       "created_at": "2026-12-05T22:53:26.755Z",
+                     *       "updated_at": "2026-12-05T22:53:27.026Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6926,9 +6934,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af",
-                     *         "throws": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/throws",
-                     *         "moves": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/moves"
+                     *         "self": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *         "throws": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/throws",
+                     *         "moves": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/moves"
                      *       }
                      *     }
                      */
@@ -7175,9 +7183,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8477,13 +8487,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "c982853e-9e43-42f0-af9f-37f25b4192af"
+                     *         "42422f2c-e572-4b32-b93c-1b4c72bb5544"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "c982853e-9e43-42f0-af9f-37f25b4192af"
+                     *             "42422f2c-e572-4b32-b93c-1b4c72bb5544"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10077,7 +10087,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *       "game_id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10354,7 +10364,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *       "game_id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10718,8 +10728,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "d2f2dfb917e6c4c8d211af956c071e72f342af917da3fd0ae84f56846603816f",
-                     *       "join_code": "M8N8BP"
+                     *       "token": "e14ac74b28cec332d630af986a489cabedb03f329d62d9d83590707ff3508aca",
+                     *       "join_code": "G8PRZP"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -10870,9 +10880,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10920,11 +10932,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *         "id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T22:46:09.229Z",
-                     *         "updated_at": "2026-12-05T22:46:09.509Z",
+                     *         "created_at": "2026-12-05T22:53:26.755Z",
+                     *         "updated_at": "2026-12-05T22:53:27.036Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10983,9 +10995,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af",
-                     *           "throws": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/throws",
-                     *           "moves": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/moves"
+                     *           "self": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *           "throws": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/throws",
+                     *           "moves": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11219,9 +11231,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11418,11 +11432,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "c982853e-9e43-42f0-af9f-37f25b4192af",
+                     *         "id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T22:46:09.229Z",
-                     *         "updated_at": "2026-12-05T22:46:09.502Z",
+                     *         "created_at": "2026-12-05T22:53:26.755Z",
+                     *         "updated_at": "2026-12-05T22:53:27.026Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11485,9 +11499,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af",
-                     *           "throws": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/throws",
-                     *           "moves": "/v1/games/c982853e-9e43-42f0-af9f-37f25b4192af/moves"
+                     *           "self": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *           "throws": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/throws",
+                     *           "moves": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/moves"
                      *         }
                      *       }
                      *     }
@@ -11747,9 +11761,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is busy; retry */
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12184,10 +12200,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "cfbb06e5-9292-4773-a2b9-189473581c20",
+                     *       "game_id": "0123cacc-9721-4b3a-871c-1fe5fb4e81c1",
                      *       "side": "A",
-                     *       "token": "d2f2dfb917e6c4c8d211af956c071e72f342af917da3fd0ae84f56846603816f",
-                     *       "play": "/play/cfbb06e5-9292-4773-a2b9-189473581c20#seat=A.d2f2dfb917e6c4c8d211af956c071e72f342af917da3fd0ae84f56846603816f"
+                     *       "token": "e14ac74b28cec332d630af986a489cabedb03f329d62d9d83590707ff3508aca",
+                     *       "play": "/play/0123cacc-9721-4b3a-871c-1fe5fb4e81c1#seat=A.e14ac74b28cec332d630af986a489cabedb03f329d62d9d83590707ff3508aca"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -294,7 +294,8 @@ pub async fn export_class(
         (status = 422, description = "A game's throws do not replay (`/problems/archive-does-not-replay`, naming the move), both sides of a game have the same name, teams the preset cannot seat, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
     )
 )]
 #[post("/v1/classes/import")]

@@ -72,7 +72,7 @@ use zohn_ahl_odds::Solver;
         title = "Zohn Ahl narrated rules service",
         // The API's version, not the crate's: raised with each release of
         // the API and recorded in CHANGELOG.md (tests/it/api_stability.rs).
-        version = "0.5.0",
+        version = "0.6.0",
         description = "Play Zohn Ahl, the Kiowa stick-dice race game that the 1890s record gives to women and girls, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
     ),
     tags(

@@ -78,6 +78,12 @@ pub struct Problem {
     pub allowed: Vec<String>,
 }
 
+/// The type of the problem an answer carries (`/problems/game-over`), kept
+/// in the answer's extensions by [`ApiError`]'s answer, the one place every
+/// problem is made: what the metrics label a 4xx or 5xx with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemType(pub String);
+
 /// An error the API answers with.
 #[derive(Debug, thiserror::Error)]
 #[error("{}", .problem.detail)]
@@ -220,6 +226,8 @@ impl ResponseError for ApiError {
         if !self.problem.allowed.is_empty() {
             res.insert_header((header::ALLOW, self.problem.allowed.join(", ")));
         }
+        res.extensions_mut()
+            .insert(ProblemType(self.problem.kind.clone()));
         let body = serde_json::to_vec(&*self.problem).unwrap_or_default();
         res.body(body)
     }

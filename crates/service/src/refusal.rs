@@ -24,6 +24,10 @@ pub fn echo(value: &str) -> String {
 /// Seconds a client refused by a full live feed is asked to wait.
 pub const FEED_RETRY_AFTER: u32 = 5;
 
+/// Seconds a client is asked to wait when the database cannot be reached
+/// (longer than busy's 1 s: a server down is not back in a moment).
+pub const UNREACHABLE_RETRY_AFTER: u32 = 5;
+
 /// What kind of refusal it is: what a surface needs to answer it (REST
 /// maps each to a status code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,6 +283,19 @@ impl From<ServiceError> for Refusal {
             ServiceError::FeedFull(_) => {
                 Self::new(K::Unavailable, "feed-full", "Feed full", e.to_string())
                     .with_retry_after(FEED_RETRY_AFTER)
+            }
+            ServiceError::Store(StoreError::Unreachable(_)) => {
+                tracing::error!(
+                    error = %e,
+                    "the database cannot be reached: is its server up, and is --database-url right?"
+                );
+                Self::new(
+                    K::Unavailable,
+                    "store-unavailable",
+                    "Store unavailable",
+                    "the game store cannot be reached just now; try again later",
+                )
+                .with_retry_after(UNREACHABLE_RETRY_AFTER)
             }
             ServiceError::Store(_) if e.is_busy() => Self::new(
                 K::Unavailable,

@@ -49,7 +49,7 @@ impl Store {
     pub async fn class(&self, id: ClassId) -> Result<Option<(Class, TokenHash)>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::classes::class(pool, id).await,
+            Backend::Postgres(pool) => return pg::told(pool, pg::classes::class(pool, id)).await,
         };
         let row = sqlx::query("SELECT id, name, host_hash, created_at FROM classes WHERE id = ?")
             .bind(id.to_string())
@@ -65,7 +65,9 @@ impl Store {
     pub async fn class_games(&self, id: ClassId) -> Result<Vec<Game>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::classes::class_games(pool, id).await,
+            Backend::Postgres(pool) => {
+                return pg::told(pool, pg::classes::class_games(pool, id)).await;
+            }
         };
         let rows = sqlx::query(SELECT_CLASS_GAMES)
             .bind(id.to_string())
@@ -181,7 +183,9 @@ impl Store {
     pub async fn token_known(&self, token_hash: &TokenHash) -> Result<bool> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::classes::token_known(pool, token_hash).await,
+            Backend::Postgres(pool) => {
+                return pg::told(pool, pg::classes::token_known(pool, token_hash)).await;
+            }
         };
         let known: i64 = sqlx::query_scalar(
             "SELECT EXISTS (SELECT 1 FROM seats WHERE token_hash = ?1)

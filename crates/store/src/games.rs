@@ -99,7 +99,7 @@ impl Store {
     pub async fn game(&self, id: GameId) -> Result<Option<Game>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::game(pool, id).await,
+            Backend::Postgres(pool) => return pg::told(pool, pg::game(pool, id)).await,
         };
         let row = sqlx::query(SELECT_GAME)
             .bind(id.to_string())
@@ -115,7 +115,7 @@ impl Store {
     pub async fn game_ids(&self) -> Result<Vec<GameId>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::game_ids(pool).await,
+            Backend::Postgres(pool) => return pg::told(pool, pg::game_ids(pool)).await,
         };
         let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM games ORDER BY created_at, id")
             .fetch_all(readers)

@@ -84,6 +84,14 @@ pub enum StoreError {
     /// may succeed (see [`is_busy`]).
     #[error("the database is busy")]
     Busy,
+    /// The database cannot be reached: PostgreSQL's server is down, or
+    /// refuses or drops connections (a connection that fails, PostgreSQL's
+    /// SQLSTATE class `08` or `57P01`-`57P03`, or a pool time-out while no
+    /// new connection can be opened either). Not busy: waiting a moment
+    /// does not help until an operator brings the server back.
+    /// It holds what failed, for the log (never for a client).
+    #[error("the database cannot be reached: {0}")]
+    Unreachable(String),
     /// A write could not be made durable (the cause is logged where it
     /// happened).
     #[error("the database could not complete the write")]
@@ -140,14 +148,39 @@ impl Store {
 }
 
 /// Every `sqlx::Error` of either store becomes a [`StoreError`] here, so
-/// `?` on any query classifies it: busy ([`is_busy`]) or not.
+/// `?` on any query classifies it: unreachable ([`is_unreachable`]), busy
+/// ([`is_busy`]) or neither. A pool time-out is busy here; the PostgreSQL
+/// store tells one with its server unreachable apart (`pg::told`), since
+/// sqlx retries a refused connection until the time-out and then says only
+/// that it timed out.
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
-        if is_busy(&e) {
+        if is_unreachable(&e) {
+            StoreError::Unreachable(e.to_string())
+        } else if is_busy(&e) {
             StoreError::Busy
         } else {
             StoreError::Sqlx(e)
         }
+    }
+}
+
+/// Whether a database error says the database cannot be reached: the
+/// connection failed (an I/O or TLS error), or PostgreSQL says the
+/// connection is broken (SQLSTATE class `08`) or the server is shutting
+/// down or starting (`57P01` admin_shutdown, `57P02` crash_shutdown,
+/// `57P03` cannot_connect_now).
+fn is_unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        sqlx::Error::Database(db)
+            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_none() =>
+        {
+            db.code().is_some_and(|code| {
+                code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03")
+            })
+        }
+        _ => false,
     }
 }
 
@@ -264,7 +297,8 @@ impl Store {
     /// transaction on PostgreSQL.
     ///
     /// # Errors
-    /// [`StoreError::Busy`] when the lock cannot be had in time.
+    /// [`StoreError::Busy`] when the lock cannot be had in time;
+    /// [`StoreError::Unreachable`] when PostgreSQL cannot be reached.
     pub async fn begin(&self) -> Result<WriteTx> {
         let (tx, log) = match &self.backend {
             Backend::Sqlite(pools) if pools.log.failed() => return Err(StoreError::Unavailable),
@@ -272,7 +306,10 @@ impl Store {
                 Tx::Sqlite(pools.writer.begin_with("BEGIN IMMEDIATE").await?),
                 Some(pools.log.clone()),
             ),
-            Backend::Postgres(pool) => (Tx::Postgres(pool.begin().await?), None),
+            Backend::Postgres(pool) => (
+                Tx::Postgres(pg::told(pool, async { Ok(pool.begin().await?) }).await?),
+                None,
+            ),
         };
         Ok(WriteTx(
             tx,
@@ -334,7 +371,7 @@ impl WriteTx {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{StoreError, is_busy, postgres_busy, sqlite_busy};
+    use super::{StoreError, is_busy, is_unreachable, postgres_busy, sqlite_busy};
 
     #[test]
     fn sqlite_busy_and_locked_codes_are_busy_with_their_extended_codes() {
@@ -395,6 +432,22 @@ mod tests {
             StoreError::Sqlx(sqlx::Error::RowNotFound)
         ));
         assert!(!is_busy(&sqlx::Error::PoolClosed));
+    }
+
+    /// Issue 29: a connection that fails is the database unreachable, not
+    /// busy and not an internal error.
+    #[test]
+    fn a_failed_connection_is_unreachable_not_busy() {
+        let refused =
+            || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        assert!(is_unreachable(&refused()));
+        assert!(!is_busy(&refused()));
+        assert!(matches!(
+            StoreError::from(refused()),
+            StoreError::Unreachable(_)
+        ));
+        assert!(!is_unreachable(&sqlx::Error::PoolTimedOut));
+        assert!(!is_unreachable(&sqlx::Error::RowNotFound));
     }
 
     /// A real SQLite error: a second writer on a file another holds, with

@@ -37,7 +37,9 @@ impl Store {
     pub async fn moves(&self, id: GameId, after: u32, limit: u32) -> Result<Vec<MoveRecord>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::moves(pool, id, after, limit).await,
+            Backend::Postgres(pool) => {
+                return pg::told(pool, pg::moves(pool, id, after, limit)).await;
+            }
         };
         let Some(setup) = self.setup(id).await? else {
             return Ok(Vec::new());
@@ -61,7 +63,7 @@ impl Store {
     pub async fn move_record(&self, id: GameId, n: u32) -> Result<Option<MoveRecord>> {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::move_record(pool, id, n).await,
+            Backend::Postgres(pool) => return pg::told(pool, pg::move_record(pool, id, n)).await,
         };
         let Some(setup) = self.setup(id).await? else {
             return Ok(None);

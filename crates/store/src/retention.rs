@@ -25,7 +25,11 @@ impl Store {
         let readers = match &self.backend {
             Backend::Sqlite(pools) => &pools.readers,
             Backend::Postgres(pool) => {
-                return pg::games_untouched_since(pool, before.as_str(), limit).await;
+                return pg::told(
+                    pool,
+                    pg::games_untouched_since(pool, before.as_str(), limit),
+                )
+                .await;
             }
         };
         let ids: Vec<String> = sqlx::query_scalar(

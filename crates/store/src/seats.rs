@@ -92,7 +92,7 @@ impl Store {
                 .fetch_optional(&pools.readers)
                 .await?
             }
-            Backend::Postgres(pool) => pg::joined_seat(pool, code).await?,
+            Backend::Postgres(pool) => pg::told(pool, pg::joined_seat(pool, code)).await?,
         };
         row.map_or(Ok(None), |row| opened(secret, code, row))
     }

@@ -316,7 +316,8 @@ pub(crate) fn created_answer(created: &Created) -> Answer {
         (status = 422, description = "Both sides have the same name, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
     )
 )]
 #[post("/v1/games")]

@@ -26,7 +26,8 @@ use crate::service::Service;
         (status = 401, description = "A seated game and no valid token (`Authorization: Bearer <host token>`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "A side's token (only the host's may delete a seated game), or another game's token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (or it is already deleted)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
     )
 )]
 #[delete("/v1/games/{id}")]

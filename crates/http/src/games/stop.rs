@@ -63,7 +63,8 @@ fn stopped_answer(game: &Game, narration: &Narration) -> Answer {
         (status = 409, description = "The game is already over, or a request with this Idempotency-Key is still being served", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "This Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store is busy; retry", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
     )
 )]
 #[post("/v1/games/{id}/stop")]

@@ -211,10 +211,10 @@ pub(super) async fn run(
 
 /// The error a request gets when its batch cannot be written.
 fn batch_error(e: &StoreError) -> ServiceError {
-    if matches!(e, StoreError::Busy) {
-        StoreError::Busy.into()
-    } else {
-        StoreError::Unavailable.into()
+    match e {
+        StoreError::Busy => StoreError::Busy.into(),
+        StoreError::Unreachable(cause) => StoreError::Unreachable(cause.clone()).into(),
+        _ => StoreError::Unavailable.into(),
     }
 }
 

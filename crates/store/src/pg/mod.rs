@@ -13,7 +13,7 @@ use sqlx::{PgConnection, Row};
 
 use super::keys::{KeptRow, expired_before, game_id};
 use super::moves::record;
-use super::{Result, StoredAnswer, corrupt, from_json, to_json};
+use super::{Result, StoreError, StoredAnswer, corrupt, from_json, to_json};
 use crate::domain::Narration;
 use crate::domain::{
     Game, GameId, IdempotencyKey, JoinCode, MoveRecord, Seats, Seed, Setup, Timestamp, TokenHash,
@@ -31,6 +31,56 @@ pub(super) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migratio
 
 /// Connections of one instance's pool.
 const POOL_SIZE: u32 = 8;
+
+/// How long a request waits for one of the pool's connections (a free
+/// one, or a new one opened) before it is answered busy, or unreachable
+/// when no connection can be opened ([`told`]). It was 10 s: with the
+/// server down every request waited that long to be told "busy".
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How long the start waits for the server's first connection: a server
+/// starting beside the instance has this long to come up.
+const START_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long [`told`] waits for a connection of its own.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// A call on the pool's failure, told apart: a pool time-out (busy, as
+/// `From<sqlx::Error>` says it) is [`StoreError::Unreachable`] when a
+/// connection of its own cannot be opened either (sqlx retries a refused
+/// connection until the time-out and keeps no error of it); busy when it
+/// can, or when the server has its most connections. Only for calls whose
+/// busy can be nothing but a pool time-out (a read, a transaction's start),
+/// so that a lock conflict costs no connection.
+pub(super) async fn told<T>(
+    pool: &PgPool,
+    call: impl std::future::Future<Output = Result<T>>,
+) -> Result<T> {
+    match call.await {
+        Err(StoreError::Busy) => Err(busy_or_unreachable(pool).await),
+        done => done,
+    }
+}
+
+async fn busy_or_unreachable(pool: &PgPool) -> StoreError {
+    use sqlx::{ConnectOptions, Connection};
+    match tokio::time::timeout(PROBE_TIMEOUT, pool.connect_options().connect()).await {
+        Ok(Ok(probe)) => {
+            let _ = probe.close().await;
+            StoreError::Busy
+        }
+        // 53300 too_many_connections: reached, and full.
+        Ok(Err(sqlx::Error::Database(db))) if db.code().as_deref() == Some("53300") => {
+            StoreError::Busy
+        }
+        Ok(Err(e)) => StoreError::Unreachable(format!(
+            "no connection of the pool within {ACQUIRE_TIMEOUT:?}, and a new one failed: {e}"
+        )),
+        Err(_) => StoreError::Unreachable(format!(
+            "no connection of the pool within {ACQUIRE_TIMEOUT:?}, nor a new one within {PROBE_TIMEOUT:?}"
+        )),
+    }
+}
 
 /// Whether `url` names a PostgreSQL database.
 #[must_use]
@@ -60,9 +110,17 @@ pub fn redacted(url: &str) -> String {
 pub(super) async fn connect(url: &str) -> Result<PgPool> {
     let pool = PgPoolOptions::new()
         .max_connections(POOL_SIZE)
-        .acquire_timeout(Duration::from_secs(10))
-        .connect(url)
-        .await?;
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        .connect_lazy(url)?;
+    // The first connection, waited for as long as the start allows.
+    let deadline = tokio::time::Instant::now() + START_TIMEOUT;
+    loop {
+        match pool.acquire().await {
+            Ok(_) => break,
+            Err(sqlx::Error::PoolTimedOut) if tokio::time::Instant::now() < deadline => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
     MIGRATOR.run(&pool).await?;
     Ok(pool)
 }
