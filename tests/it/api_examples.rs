@@ -178,7 +178,7 @@ async fn record() -> BTreeMap<String, BTreeMap<String, Value>> {
     .await;
     put(
         "import_class",
-        answer(&app, post_json("/v1/classes/import", &archive.1)).await,
+        answer(&app, post_json("/v1/class-imports", &archive.1)).await,
     );
     put("get_class_archive", archive);
     put("list_rulesets", answer(&app, get("/v1/rulesets")).await);
@@ -278,7 +278,7 @@ async fn rate_limited() -> Vec<(&'static str, Value)> {
             "moves": [], "stopped": false
         }]
     });
-    let (status, refused) = answer(&app, post_json("/v1/classes/import", &archive)).await;
+    let (status, refused) = answer(&app, post_json("/v1/class-imports", &archive)).await;
     assert_eq!(status, "429", "{refused}");
     out.push(("import_class", refused));
     let id = game["id"].as_str().unwrap();
@@ -427,28 +427,25 @@ async fn problems(app: &Bound) -> Vec<(String, String, Value)> {
         ),
         (
             "import_class",
-            post_json("/v1/classes/import", &not_replaying),
+            post_json("/v1/class-imports", &not_replaying),
         ),
-        (
-            "import_class",
-            post_json("/v1/classes/import", &bad_archive),
-        ),
+        ("import_class", post_json("/v1/class-imports", &bad_archive)),
         (
             "import_class",
             TestRequest::post()
-                .uri("/v1/classes/import")
+                .uri("/v1/class-imports")
                 .insert_header(("content-type", "application/json"))
                 .set_payload(vec![b' '; 16 * 1024 * 1024 + 1]),
         ),
         (
             "import_class",
-            post_json("/v1/classes/import", &archive)
+            post_json("/v1/class-imports", &archive)
                 .insert_header(("origin", "https://elsewhere.example")),
         ),
         (
             "import_class",
             TestRequest::post()
-                .uri("/v1/classes/import")
+                .uri("/v1/class-imports")
                 .insert_header(("content-type", "text/plain"))
                 .set_payload("{}"),
         ),

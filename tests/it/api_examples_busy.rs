@@ -142,7 +142,7 @@ async fn locked() -> Vec<(String, String, Value)> {
         answer(&app, create_class()).await
     };
     let import = || {
-        post_json("/v1/classes/import", &archive).insert_header(("idempotency-key", "busy-import"))
+        post_json("/v1/class-imports", &archive).insert_header(("idempotency-key", "busy-import"))
     };
     let import_first = answer(&app, import());
     let import_retry = async {

@@ -52,32 +52,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/classes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make a class and its games.
-         * @description A class groups a teacher's games under one host token: `games` seated
-         *     games (1 to 40) of one setting, made at once. Every field is optional:
-         *     `{}` (or an empty body) makes a class named "Class" of one game with
-         *     the defaults of `POST /v1/games`. The answer carries, once,
-         *     the class's `host_token` and each game's own tokens. Each game made
-         *     counts against the address's limit on games created.
-         */
-        post: operations["create_class"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/classes/import": {
+    "/v1/class-imports": {
         parameters: {
             query?: never;
             header?: never;
@@ -99,6 +74,31 @@ export interface paths {
          *     16 MiB.
          */
         post: operations["import_class"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a class and its games.
+         * @description A class groups a teacher's games under one host token: `games` seated
+         *     games (1 to 40) of one setting, made at once. Every field is optional:
+         *     `{}` (or an empty body) makes a class named "Class" of one game with
+         *     the defaults of `POST /v1/games`. The answer carries, once,
+         *     the class's `host_token` and each game's own tokens. Each game made
+         *     counts against the address's limit on games created.
+         */
+        post: operations["create_class"];
         delete?: never;
         options?: never;
         head?: never;
@@ -143,7 +143,7 @@ export interface paths {
          * @description The class's name and each of its games as `zohn-ahl export` writes a
          *     line: its setting, each move's throw and where it came from, whether it
          *     was stopped, and its seed only if its creator chose it; with the
-         *     class's host token. No token is in it. `POST /v1/classes/import` makes
+         *     class's host token. No token is in it. `POST /v1/class-imports` makes
          *     a new class of it, here or on another server.
          */
         get: operations["get_class_archive"];
@@ -1350,11 +1350,8 @@ export interface components {
             format: components["schemas"]["ClassArchiveFormat"];
             /** @description Its games, oldest first: 1 to 40. */
             games: components["schemas"]["ArchivedGameView"][];
-            /**
-             * @description The class's name, 1 to 40 characters, checked as a side's name is.
-             * @example Room 4
-             */
-            name: string;
+            /** @description The class's name, checked as a side's name is. */
+            name: components["schemas"]["PlayerName"];
         };
         /**
          * @description A game of a class, as the query lists it: a game id (a UUID). Only its
@@ -3680,6 +3677,511 @@ export interface operations {
             };
         };
     };
+    import_class: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClassArchiveView"];
+            };
+        };
+        responses: {
+            /** @description The class, made with its games as archived */
+            201: {
+                headers: {
+                    /** @description The class's URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "77b4c703-5e19-482c-bacb-c5817521625f",
+                     *       "name": "Room 4",
+                     *       "created_at": "2026-12-05T23:05:24.294Z",
+                     *       "host_token": "d03db9c7e64edbe75d79ea8ba092424c26f41865481717d8ece20da7ce181ccc",
+                     *       "games": [
+                     *         {
+                     *           "id": "fd893564-da69-404d-8836-731d8400506c",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T23:05:24.293Z",
+                     *           "updated_at": "2026-12-05T23:05:24.293Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/fd893564-da69-404d-8836-731d8400506c",
+                     *             "throws": "/v1/games/fd893564-da69-404d-8836-731d8400506c/throws",
+                     *             "moves": "/v1/games/fd893564-da69-404d-8836-731d8400506c/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "c31fe7e0d07f7ff6b264ccbb56a1a59b80cbd00e3ae6d5d981cd05e1c0f7b1ca",
+                     *             "b": "2eac56873d55b6929101c8fac8d455d81a0f2daf91f87df0e59e4dc00ffff544"
+                     *           },
+                     *           "host_token": "381b3a3c277e6a186901d83fc1281fd317fcfc6a6a227cb5b2ad9c5b9c8fbae0",
+                     *           "join_codes": {
+                     *             "a": "GQ8EFK",
+                     *             "b": "RJT8QC"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "fa4c5645-0449-4a88-b1c4-f00e9108b7f8",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T23:05:24.294Z",
+                     *           "updated_at": "2026-12-05T23:05:24.294Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/fa4c5645-0449-4a88-b1c4-f00e9108b7f8",
+                     *             "throws": "/v1/games/fa4c5645-0449-4a88-b1c4-f00e9108b7f8/throws",
+                     *             "moves": "/v1/games/fa4c5645-0449-4a88-b1c4-f00e9108b7f8/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "75e4bd03689d128fc893f06bbf0ed04083991a54ce2c8274a0b55a973ae89915",
+                     *             "b": "5fa45ebb6977d155961a163ec48246c72cffa9c07906c830dd3404d9e1d97349"
+                     *           },
+                     *           "host_token": "35d137f46a335eab626fe0a9995b67cc14ec629c2c1f73901ef00412fd1ff3be",
+                     *           "join_codes": {
+                     *             "a": "3FTT7S",
+                     *             "b": "W7A43F"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "ecd7eddc-77ae-4a22-a41e-04623bbfe1be",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-05T23:05:24.294Z",
+                     *           "updated_at": "2026-12-05T23:05:24.294Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Owls",
+                     *               "players": [
+                     *                 "Owls"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Crows",
+                     *               "players": [
+                     *                 "Crows"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Owls"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/ecd7eddc-77ae-4a22-a41e-04623bbfe1be",
+                     *             "throws": "/v1/games/ecd7eddc-77ae-4a22-a41e-04623bbfe1be/throws",
+                     *             "moves": "/v1/games/ecd7eddc-77ae-4a22-a41e-04623bbfe1be/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "a0c08ed7d6c4f6c89e203b3ce880a66e242b129b585dd2e6e9bd15235ea12005",
+                     *             "b": "6670e47b1d4b1aa760862a0a3196b3a917ca38676999c56b048994b438e3d3a4"
+                     *           },
+                     *           "host_token": "60cfffee1b3bfdb1dc60d8a1012ea32934f9a8321ada1c1cb16163bb421e0086",
+                     *           "join_codes": {
+                     *             "a": "X6HMDM",
+                     *             "b": "F5AB4Q"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "self": "/v1/classes/77b4c703-5e19-482c-bacb-c5817521625f",
+                     *         "games": "/v1/classes/77b4c703-5e19-482c-bacb-c5817521625f/games",
+                     *         "overview": "/play/class/77b4c703-5e19-482c-bacb-c5817521625f",
+                     *         "fairness": "/v1/fairness?game=fd893564-da69-404d-8836-731d8400506c&game=fa4c5645-0449-4a88-b1c4-f00e9108b7f8&game=ecd7eddc-77ae-4a22-a41e-04623bbfe1be"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedClassView"];
+                };
+            };
+            /** @description Not an archive, or a value out of bounds (`/name`, `/games`, `/games/{i}/...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "/games: must hold from 1 to 40 games, got 0",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/games",
+                     *           "detail": "must hold from 1 to 40 games, got 0"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A page of another origin, which the server does not let write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/cors-refused",
+                     *       "title": "Cross-origin request refused",
+                     *       "status": 403,
+                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being served */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/idempotency-key-in-flight",
+                     *       "title": "Request in progress",
+                     *       "status": 409,
+                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body past 16 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "request bodies are limited to 16777216 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The path and query are too long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/uri-too-long",
+                     *       "title": "URI too long",
+                     *       "status": 414,
+                     *       "detail": "the request's path and query are limited to 16384 bytes",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "send the body as application/json",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A game's throws do not replay (`/problems/archive-does-not-replay`, naming the move), both sides of a game have the same name, teams the preset cannot seat, or this Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/archive-does-not-replay",
+                     *       "title": "A game's throws do not replay",
+                     *       "status": 422,
+                     *       "detail": "/games/0/moves/0/throw: move 1 does not replay: a spinner throw cannot be scored by the SticksSahe table",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "/games/0/moves/0/throw",
+                     *           "detail": "move 1 does not replay: a spinner throw cannot be scored by the SticksSahe table"
+                     *         }
+                     *       ],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many headers, or headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/headers-too-large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/busy",
+                     *       "title": "Busy",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; try again shortly",
+                     *       "errors": [],
+                     *       "current_version": null,
+                     *       "allowed": []
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     create_class: {
         parameters: {
             query?: never;
@@ -3706,17 +4208,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e7be1fcd-d9c6-473f-9a85-f01acba1f415",
+                     *       "id": "8fcb43ec-dfd9-4ae4-97df-8820f555045c",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:53:27.044Z",
-                     *       "host_token": "c1b32b67c7bbc3a4dbcf3f8f69b3df07b156f643e35e50e0c4f393a2924cb346",
+                     *       "created_at": "2026-12-05T23:05:24.277Z",
+                     *       "host_token": "d965c258f0d6e09163f54216429f9929c0cb149bc21dcff0b4df8192a7bed8f2",
                      *       "games": [
                      *         {
-                     *           "id": "24c7c514-0cc1-4d34-a5dc-65e116c43d99",
+                     *           "id": "06895123-a7ab-4321-9db1-7d26dca7b32f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:53:27.044Z",
-                     *           "updated_at": "2026-12-05T22:53:27.044Z",
+                     *           "created_at": "2026-12-05T23:05:24.277Z",
+                     *           "updated_at": "2026-12-05T23:05:24.277Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3779,26 +4281,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99",
-                     *             "throws": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/throws",
-                     *             "moves": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/moves"
+                     *             "self": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f",
+                     *             "throws": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/throws",
+                     *             "moves": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e21e77add02359cd32ccac8dd4aef83ce1d9393c9516dcc777b6893dd5f628f8",
-                     *             "b": "9dd01362989234dead0c807c6506f24cbd5eef3017c91640621d4ced49cb86d0"
+                     *             "a": "c886a384fd6026f4889586833fdceaa2641c79a3f43440b0d3abe85b84f8b042",
+                     *             "b": "1874f5bd655b21c7be1e5a1bf97bffffe3943fceb004b3343274e738d158116f"
                      *           },
-                     *           "host_token": "18d7a593de23238a010288f64b05aa75557c4222fa6998754bae5039f81d3b0b",
+                     *           "host_token": "790415c6702438f15252837a3ba1092bfba9ce73701e34990f86275ba58bb1dd",
                      *           "join_codes": {
-                     *             "a": "VQMEMK",
-                     *             "b": "FBZWD2"
+                     *             "a": "AX89RC",
+                     *             "b": "56DQKW"
                      *           }
                      *         },
                      *         {
-                     *           "id": "7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
+                     *           "id": "a087fc97-4eeb-482e-9344-931429b6cb2d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:53:27.044Z",
-                     *           "updated_at": "2026-12-05T22:53:27.044Z",
+                     *           "created_at": "2026-12-05T23:05:24.277Z",
+                     *           "updated_at": "2026-12-05T23:05:24.277Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3861,26 +4363,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
-                     *             "throws": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/throws",
-                     *             "moves": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/moves"
+                     *             "self": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d",
+                     *             "throws": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/throws",
+                     *             "moves": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e00f7d01c8c0aa6ad2af0cefe69b04ebe0e616aa94d22db0058e9441dcf033c2",
-                     *             "b": "bc4c4b59caaac0acb23be0b21c2ff9072762a10bced94cec9b2017919ccccf01"
+                     *             "a": "6fdb662208a18cf7705e086c7b9a315e571f4c88db362f1546c96f648bd7196e",
+                     *             "b": "7f6fe587fa2a8bc99218e30878cc169997cd0907d331e535fa57639d310eb8d8"
                      *           },
-                     *           "host_token": "93b08cca5363dd3fed85c3601f78fe6a0e66ca524438b5427abac34469039f2e",
+                     *           "host_token": "6d5d90b00774a797e1072c00b92491effd8932192ba12200402a72684ab7e7c7",
                      *           "join_codes": {
-                     *             "a": "WV2832",
-                     *             "b": "26K9FJ"
+                     *             "a": "6WQ4HW",
+                     *             "b": "P3NBTZ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
-                     *         "games": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415/games",
-                     *         "overview": "/play/class/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
-                     *         "fairness": "/v1/fairness?game=24c7c514-0cc1-4d34-a5dc-65e116c43d99&game=7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d"
+                     *         "self": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
+                     *         "games": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c/games",
+                     *         "overview": "/play/class/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
+                     *         "fairness": "/v1/fairness?game=06895123-a7ab-4321-9db1-7d26dca7b32f&game=a087fc97-4eeb-482e-9344-931429b6cb2d"
                      *       }
                      *     }
                      */
@@ -4107,511 +4609,6 @@ export interface operations {
             };
         };
     };
-    import_class: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ClassArchiveView"];
-            };
-        };
-        responses: {
-            /** @description The class, made with its games as archived */
-            201: {
-                headers: {
-                    /** @description The class's URL */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "a87e1925-033d-49e8-b6c0-92e83d2cf2a4",
-                     *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:53:27.056Z",
-                     *       "host_token": "91673972f8453f03ce087e8c3c9d78904b0fadd2c941ffa0735811f54041dffb",
-                     *       "games": [
-                     *         {
-                     *           "id": "cb2f0b6f-da52-4a05-a5b2-a394e98df477",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-05T22:53:27.055Z",
-                     *           "updated_at": "2026-12-05T22:53:27.055Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/cb2f0b6f-da52-4a05-a5b2-a394e98df477",
-                     *             "throws": "/v1/games/cb2f0b6f-da52-4a05-a5b2-a394e98df477/throws",
-                     *             "moves": "/v1/games/cb2f0b6f-da52-4a05-a5b2-a394e98df477/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "54848d6d57f31dea0be9f95c5ef69b39256b622903d1a0121f3500be64550cdf",
-                     *             "b": "8a928b5c4e2d08addbb9cd3b549b5fe40978b2dc843eee28bf99c98cbddbabc4"
-                     *           },
-                     *           "host_token": "010eb50d819180de68689c8a9b19eb9e2123efb7536fcc440ed6027794053b16",
-                     *           "join_codes": {
-                     *             "a": "JDPX5P",
-                     *             "b": "Z5DX4V"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "d518fdb5-ae61-444f-963f-6f508212acf8",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-05T22:53:27.056Z",
-                     *           "updated_at": "2026-12-05T22:53:27.056Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/d518fdb5-ae61-444f-963f-6f508212acf8",
-                     *             "throws": "/v1/games/d518fdb5-ae61-444f-963f-6f508212acf8/throws",
-                     *             "moves": "/v1/games/d518fdb5-ae61-444f-963f-6f508212acf8/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "b64a66f2794e01df1c743b1c169905bc2558da8e026ff4ae902795efb3502af5",
-                     *             "b": "7c9a66fee4b2ec5722da8660470151f677c38ce144fa646bc6fba73378bdd7af"
-                     *           },
-                     *           "host_token": "56cbcb1f390fb7a63f401f371ba539fa8482fd69a128086475d8eeebffe8b02f",
-                     *           "join_codes": {
-                     *             "a": "68ZSEQ",
-                     *             "b": "4PKNKD"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "f4df447f-a573-4226-b0f0-66da4af7f32e",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-05T22:53:27.056Z",
-                     *           "updated_at": "2026-12-05T22:53:27.056Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Owls",
-                     *               "players": [
-                     *                 "Owls"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Crows",
-                     *               "players": [
-                     *                 "Crows"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Owls"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/f4df447f-a573-4226-b0f0-66da4af7f32e",
-                     *             "throws": "/v1/games/f4df447f-a573-4226-b0f0-66da4af7f32e/throws",
-                     *             "moves": "/v1/games/f4df447f-a573-4226-b0f0-66da4af7f32e/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "82c61ed6af3cd7867ecd03ca0889584925630b6cd2b1fc130128ba4f0f58ce19",
-                     *             "b": "a593a8092cfcc40297b7678f00fba4416269835ba14690bb842b9dd379d46dec"
-                     *           },
-                     *           "host_token": "266ea0f7af12a8146db2354160c3d9ab33baf84fd753fa95f27349a43bb071a3",
-                     *           "join_codes": {
-                     *             "a": "SKEQA7",
-                     *             "b": "P7ZCDQ"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "links": {
-                     *         "self": "/v1/classes/a87e1925-033d-49e8-b6c0-92e83d2cf2a4",
-                     *         "games": "/v1/classes/a87e1925-033d-49e8-b6c0-92e83d2cf2a4/games",
-                     *         "overview": "/play/class/a87e1925-033d-49e8-b6c0-92e83d2cf2a4",
-                     *         "fairness": "/v1/fairness?game=cb2f0b6f-da52-4a05-a5b2-a394e98df477&game=d518fdb5-ae61-444f-963f-6f508212acf8&game=f4df447f-a573-4226-b0f0-66da4af7f32e"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CreatedClassView"];
-                };
-            };
-            /** @description Not an archive, or a value out of bounds (`/name`, `/games`, `/games/{i}/...`) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/invalid-request",
-                     *       "title": "Invalid request",
-                     *       "status": 400,
-                     *       "detail": "/games: must hold from 1 to 40 games, got 0",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "/games",
-                     *           "detail": "must hold from 1 to 40 games, got 0"
-                     *         }
-                     *       ],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A page of another origin, which the server does not let write */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/cors-refused",
-                     *       "title": "Cross-origin request refused",
-                     *       "status": 403,
-                     *       "detail": "Origin is not allowed to make this request: pages of other origins may read; writing needs an origin the server allows (--cors-origins)",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being served */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/idempotency-key-in-flight",
-                     *       "title": "Request in progress",
-                     *       "status": 409,
-                     *       "detail": "a request with this Idempotency-Key is still being processed; retry after it answers",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body past 16 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/payload-too-large",
-                     *       "title": "Payload too large",
-                     *       "status": 413,
-                     *       "detail": "request bodies are limited to 16777216 bytes",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The path and query are too long */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/uri-too-long",
-                     *       "title": "URI too long",
-                     *       "status": 414,
-                     *       "detail": "the request's path and query are limited to 16384 bytes",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body not JSON */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/unsupported-media-type",
-                     *       "title": "Unsupported media type",
-                     *       "status": 415,
-                     *       "detail": "send the body as application/json",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A game's throws do not replay (`/problems/archive-does-not-replay`, naming the move), both sides of a game have the same name, teams the preset cannot seat, or this Idempotency-Key was used with another body */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/archive-does-not-replay",
-                     *       "title": "A game's throws do not replay",
-                     *       "status": 422,
-                     *       "detail": "/games/0/moves/0/throw: move 1 does not replay: a spinner throw cannot be scored by the SticksSahe table",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "/games/0/moves/0/throw",
-                     *           "detail": "move 1 does not replay: a spinner throw cannot be scored by the SticksSahe table"
-                     *         }
-                     *       ],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/rate-limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many headers, or headers too large */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/headers-too-large",
-                     *       "title": "Request header fields too large",
-                     *       "status": 431,
-                     *       "detail": "requests are limited to 64 headers and 32768 bytes of them",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/problems/busy",
-                     *       "title": "Busy",
-                     *       "status": 503,
-                     *       "detail": "the game store is busy; try again shortly",
-                     *       "errors": [],
-                     *       "current_version": null,
-                     *       "allowed": []
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     get_class: {
         parameters: {
             query?: never;
@@ -4632,16 +4629,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e7be1fcd-d9c6-473f-9a85-f01acba1f415",
+                     *       "id": "8fcb43ec-dfd9-4ae4-97df-8820f555045c",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:53:27.044Z",
+                     *       "created_at": "2026-12-05T23:05:24.277Z",
                      *       "games": [
                      *         {
-                     *           "id": "24c7c514-0cc1-4d34-a5dc-65e116c43d99",
+                     *           "id": "06895123-a7ab-4321-9db1-7d26dca7b32f",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T22:53:27.044Z",
-                     *           "updated_at": "2026-12-05T22:53:27.050Z",
+                     *           "created_at": "2026-12-05T23:05:24.277Z",
+                     *           "updated_at": "2026-12-05T23:05:24.288Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4704,20 +4701,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99",
-                     *             "throws": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/throws",
-                     *             "moves": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/moves"
+                     *             "self": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f",
+                     *             "throws": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/throws",
+                     *             "moves": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/24c7c514-0cc1-4d34-a5dc-65e116c43d99/board.svg?view=projector",
+                     *           "board": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
+                     *           "id": "a087fc97-4eeb-482e-9344-931429b6cb2d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:53:27.044Z",
-                     *           "updated_at": "2026-12-05T22:53:27.044Z",
+                     *           "created_at": "2026-12-05T23:05:24.277Z",
+                     *           "updated_at": "2026-12-05T23:05:24.277Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4780,20 +4777,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
-                     *             "throws": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/throws",
-                     *             "moves": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/moves"
+                     *             "self": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d",
+                     *             "throws": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/throws",
+                     *             "moves": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d/board.svg?view=projector",
+                     *           "board": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
+                     *           "id": "9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T22:53:27.047Z",
-                     *           "updated_at": "2026-12-05T22:53:27.047Z",
+                     *           "created_at": "2026-12-05T23:05:24.280Z",
+                     *           "updated_at": "2026-12-05T23:05:24.280Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4856,20 +4853,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
-                     *             "throws": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/throws",
-                     *             "moves": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/moves"
+                     *             "self": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
+                     *             "throws": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/throws",
+                     *             "moves": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/board.svg?view=projector",
+                     *           "board": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
-                     *         "games": "/v1/classes/e7be1fcd-d9c6-473f-9a85-f01acba1f415/games",
-                     *         "overview": "/play/class/e7be1fcd-d9c6-473f-9a85-f01acba1f415",
-                     *         "fairness": "/v1/fairness?game=24c7c514-0cc1-4d34-a5dc-65e116c43d99&game=7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d&game=57aa90f1-ba9c-4f02-9fa3-eb6612f146fb"
+                     *         "self": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
+                     *         "games": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c/games",
+                     *         "overview": "/play/class/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
+                     *         "fairness": "/v1/fairness?game=06895123-a7ab-4321-9db1-7d26dca7b32f&game=a087fc97-4eeb-482e-9344-931429b6cb2d&game=9b8c332f-f5ed-4d48-8589-ccbbd9343fb7"
                      *       }
                      *     }
                      */
@@ -5090,13 +5087,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T22:53:27.044Z",
+                     *       "created_at": "2026-12-05T23:05:24.277Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "24c7c514-0cc1-4d34-a5dc-65e116c43d99",
-                     *           "created_at": "2026-12-05T22:53:27.044Z",
-                     *           "updated_at": "2026-12-05T22:53:27.050Z",
+                     *           "id": "06895123-a7ab-4321-9db1-7d26dca7b32f",
+                     *           "created_at": "2026-12-05T23:05:24.277Z",
+                     *           "updated_at": "2026-12-05T23:05:24.288Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5150,9 +5147,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "7e6eaf66-f84a-4737-a6e9-334dbcd2fc4d",
-                     *           "created_at": "2026-12-05T22:53:27.044Z",
-                     *           "updated_at": "2026-12-05T22:53:27.044Z",
+                     *           "id": "a087fc97-4eeb-482e-9344-931429b6cb2d",
+                     *           "created_at": "2026-12-05T23:05:24.277Z",
+                     *           "updated_at": "2026-12-05T23:05:24.277Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5194,9 +5191,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
-                     *           "created_at": "2026-12-05T22:53:27.047Z",
-                     *           "updated_at": "2026-12-05T22:53:27.047Z",
+                     *           "id": "9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
+                     *           "created_at": "2026-12-05T23:05:24.280Z",
+                     *           "updated_at": "2026-12-05T23:05:24.280Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5462,11 +5459,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
+                     *       "id": "9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T22:53:27.047Z",
-                     *       "updated_at": "2026-12-05T22:53:27.047Z",
+                     *       "created_at": "2026-12-05T23:05:24.280Z",
+                     *       "updated_at": "2026-12-05T23:05:24.280Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5529,18 +5526,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb",
-                     *         "throws": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/throws",
-                     *         "moves": "/v1/games/57aa90f1-ba9c-4f02-9fa3-eb6612f146fb/moves"
+                     *         "self": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
+                     *         "throws": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/throws",
+                     *         "moves": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "63726989ea0e7ffecb8248cb272983c963f68611bec25f5177873953c11c6c7d",
-                     *         "b": "305469ff5991f23d248880d7441730260fe74ed22b386a5aeccb93844271e09a"
+                     *         "a": "b10119ae940ed1b03c91fe66b14ce2544329b1a68e9e2b27864ecc6407dd923f",
+                     *         "b": "65ecc0c4a5fa8a3aafa49eb573572eac2478b61485afca435984879370ea6879"
                      *       },
-                     *       "host_token": "52971397da99081a7ee7b0e7e2e30633292a5274cdcb92ff810f5f75819c7369",
+                     *       "host_token": "7e09a329dc02618b1ac85cc5e68dd4c6ee4b5449761388c0a13f80f7bfedbd4d",
                      *       "join_codes": {
-                     *         "a": "24J6JK",
-                     *         "b": "AP5HM7"
+                     *         "a": "8SC6TM",
+                     *         "b": "DWXGDY"
                      *       }
                      *     }
                      */
@@ -6273,13 +6270,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "42422f2c-e572-4b32-b93c-1b4c72bb5544"
+                     *         "253552aa-d6b3-47f7-9a55-0b877990a105"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "42422f2c-e572-4b32-b93c-1b4c72bb5544"
+                     *             "253552aa-d6b3-47f7-9a55-0b877990a105"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6546,11 +6543,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0123cacc-9721-4b3a-871c-1fe5fb4e81c1",
+                     *       "id": "3072f76c-3ec4-4757-b9b6-11a29b6728d2",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T22:53:27.039Z",
-                     *       "updated_at": "2026-12-05T22:53:27.039Z",
+                     *       "created_at": "2026-12-05T23:05:24.269Z",
+                     *       "updated_at": "2026-12-05T23:05:24.269Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6613,18 +6610,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/0123cacc-9721-4b3a-871c-1fe5fb4e81c1",
-                     *         "throws": "/v1/games/0123cacc-9721-4b3a-871c-1fe5fb4e81c1/throws",
-                     *         "moves": "/v1/games/0123cacc-9721-4b3a-871c-1fe5fb4e81c1/moves"
+                     *         "self": "/v1/games/3072f76c-3ec4-4757-b9b6-11a29b6728d2",
+                     *         "throws": "/v1/games/3072f76c-3ec4-4757-b9b6-11a29b6728d2/throws",
+                     *         "moves": "/v1/games/3072f76c-3ec4-4757-b9b6-11a29b6728d2/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "d51bf06cdbf64058e72291eef7b66f86f63301df41a93f3227616767df490f5b",
-                     *         "b": "062b9438152497a1abf950460572d3dc8a4b5840014a0cd5624fa8f1ace54bce"
+                     *         "a": "cc96823f753ea3fd1d046247183113b3db1d15f2efa7567125c5e33b40dec619",
+                     *         "b": "2b6359614a5dd252f94371783969a03daad7eae633fe9bc97cf09ea693fe83b6"
                      *       },
-                     *       "host_token": "e458b716c02607b03fa8423f90add4d6de4b2c4b9105844135baf05c7b2ddf40",
+                     *       "host_token": "adf0e0b76e9790b38eab82e9db8108794e1a9240305665ce3a6d76e07700eb6e",
                      *       "join_codes": {
-                     *         "a": "32CQXX",
-                     *         "b": "DYG4AJ"
+                     *         "a": "T5XRTZ",
+                     *         "b": "BDVFVB"
                      *       }
                      *     }
                      */
@@ -6867,11 +6864,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *       "id": "253552aa-d6b3-47f7-9a55-0b877990a105",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T22:53:26.755Z",
-                     *       "updated_at": "2026-12-05T22:53:27.026Z",
+                     *       "created_at": "2026-12-05T23:05:23.900Z",
+                     *       "updated_at": "2026-12-05T23:05:24.251Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6934,9 +6931,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544",
-                     *         "throws": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/throws",
-                     *         "moves": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/moves"
+                     *         "self": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *         "throws": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/throws",
+                     *         "moves": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/moves"
                      *       }
                      *     }
                      */
@@ -8487,13 +8484,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "42422f2c-e572-4b32-b93c-1b4c72bb5544"
+                     *         "253552aa-d6b3-47f7-9a55-0b877990a105"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "42422f2c-e572-4b32-b93c-1b4c72bb5544"
+                     *             "253552aa-d6b3-47f7-9a55-0b877990a105"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10087,7 +10084,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *       "game_id": "253552aa-d6b3-47f7-9a55-0b877990a105",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10364,7 +10361,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *       "game_id": "253552aa-d6b3-47f7-9a55-0b877990a105",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10728,8 +10725,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "e14ac74b28cec332d630af986a489cabedb03f329d62d9d83590707ff3508aca",
-                     *       "join_code": "G8PRZP"
+                     *       "token": "70c04f5e15135207b5e639ffc7c9a23f1db625ac4bdc88744901ffc824857bdf",
+                     *       "join_code": "VFKA8D"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -10932,11 +10929,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *         "id": "253552aa-d6b3-47f7-9a55-0b877990a105",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T22:53:26.755Z",
-                     *         "updated_at": "2026-12-05T22:53:27.036Z",
+                     *         "created_at": "2026-12-05T23:05:23.900Z",
+                     *         "updated_at": "2026-12-05T23:05:24.265Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10995,9 +10992,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544",
-                     *           "throws": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/throws",
-                     *           "moves": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/moves"
+                     *           "self": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *           "throws": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/throws",
+                     *           "moves": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11432,11 +11429,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "42422f2c-e572-4b32-b93c-1b4c72bb5544",
+                     *         "id": "253552aa-d6b3-47f7-9a55-0b877990a105",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T22:53:26.755Z",
-                     *         "updated_at": "2026-12-05T22:53:27.026Z",
+                     *         "created_at": "2026-12-05T23:05:23.900Z",
+                     *         "updated_at": "2026-12-05T23:05:24.251Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11499,9 +11496,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544",
-                     *           "throws": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/throws",
-                     *           "moves": "/v1/games/42422f2c-e572-4b32-b93c-1b4c72bb5544/moves"
+                     *           "self": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *           "throws": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/throws",
+                     *           "moves": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/moves"
                      *         }
                      *       }
                      *     }
@@ -12200,10 +12197,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "0123cacc-9721-4b3a-871c-1fe5fb4e81c1",
+                     *       "game_id": "3072f76c-3ec4-4757-b9b6-11a29b6728d2",
                      *       "side": "A",
-                     *       "token": "e14ac74b28cec332d630af986a489cabedb03f329d62d9d83590707ff3508aca",
-                     *       "play": "/play/0123cacc-9721-4b3a-871c-1fe5fb4e81c1#seat=A.e14ac74b28cec332d630af986a489cabedb03f329d62d9d83590707ff3508aca"
+                     *       "token": "70c04f5e15135207b5e639ffc7c9a23f1db625ac4bdc88744901ffc824857bdf",
+                     *       "play": "/play/3072f76c-3ec4-4757-b9b6-11a29b6728d2#seat=A.70c04f5e15135207b5e639ffc7c9a23f1db625ac4bdc88744901ffc824857bdf"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

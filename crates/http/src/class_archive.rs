@@ -1,7 +1,7 @@
 //! A class's archive over HTTP, for its host: `GET
 //! /v1/classes/{id}/archive` gives the class's name and each game as
 //! `zohn-ahl export` writes a line (no token, no seed the server drew);
-//! `POST /v1/classes/import` makes a new class of such an archive here or on
+//! `POST /v1/class-imports` makes a new class of such an archive here or on
 //! another server, each game checked as a new game is and its throws played
 //! again, under new ids with new tokens.
 
@@ -46,9 +46,8 @@ pub enum GameArchiveFormat {
 pub struct ClassArchiveView {
     /// `zohn-ahl-class/1`.
     pub format: ClassArchiveFormat,
-    /// The class's name, 1 to 40 characters, checked as a side's name is.
-    #[schema(min_length = 1, max_length = 40, example = "Room 4")]
-    pub name: String,
+    /// The class's name, checked as a side's name is.
+    pub name: PlayerName,
     /// When the class was made, RFC 3339 UTC (an import makes a new class,
     /// made when imported).
     pub created_at: String,
@@ -136,7 +135,7 @@ impl From<ClassArchive> for ClassArchiveView {
     fn from(a: ClassArchive) -> Self {
         Self {
             format: ClassArchiveFormat::V1,
-            name: a.name,
+            name: PlayerName::from(a.name),
             created_at: a.created_at,
             games: a.games.into_iter().map(ArchivedGameView::from).collect(),
         }
@@ -184,7 +183,7 @@ impl From<ClassArchiveView> for ClassArchive {
     fn from(v: ClassArchiveView) -> Self {
         Self {
             format: CLASS_FORMAT.to_owned(),
-            name: v.name,
+            name: v.name.into(),
             created_at: v.created_at,
             games: v.games.into_iter().map(ArchivedGame::from).collect(),
         }
@@ -234,7 +233,7 @@ impl From<ArchivedGameView> for ArchivedGame {
 /// The class's name and each of its games as `zohn-ahl export` writes a
 /// line: its setting, each move's throw and where it came from, whether it
 /// was stopped, and its seed only if its creator chose it; with the
-/// class's host token. No token is in it. `POST /v1/classes/import` makes
+/// class's host token. No token is in it. `POST /v1/class-imports` makes
 /// a new class of it, here or on another server.
 #[utoipa::path(
     operation_id = "get_class_archive",
@@ -298,7 +297,7 @@ pub async fn export_class(
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
     )
 )]
-#[post("/v1/classes/import")]
+#[post("/v1/class-imports")]
 pub async fn import_class(
     service: web::Data<Service>,
     req: HttpRequest,

@@ -46,6 +46,20 @@ impl<'de> serde::Deserialize<'de> for OptionsView {
         if let Some(unknown) = object.keys().find(|k| !NAMES.contains(&k.as_str())) {
             return Err(D::Error::unknown_field(unknown, &NAMES));
         }
+        // A count may come as JSON Schema's integer admits it: `5` or `5.0`.
+        let object = object
+            .into_iter()
+            .map(|(name, value)| match value.as_f64() {
+                Some(f)
+                    if !value.is_i64() && !value.is_u64() && f.fract() == 0.0 && f.abs() < 1e15 =>
+                {
+                    #[allow(clippy::cast_possible_truncation)]
+                    let whole = f as i64;
+                    (name, serde_json::Value::from(whole))
+                }
+                _ => (name, value),
+            })
+            .collect();
         serde_json::from_value(serde_json::Value::Object(object))
             .map(Self)
             .map_err(D::Error::custom)

@@ -7,7 +7,7 @@
 //! | past | answer | by |
 //! |---|---|---|
 //! | [`BODY_LIMIT`] bytes of body | 413 problem | the application |
-//! | [`ARCHIVE_BODY_LIMIT`] bytes of a class's archive (`POST /v1/classes/import`) | 413 problem | the application |
+//! | [`ARCHIVE_BODY_LIMIT`] bytes of a class's archive (`POST /v1/class-imports`) | 413 problem | the application |
 //! | [`MAX_URI_BYTES`] bytes of target (path and query) | 414 problem | the application |
 //! | [`MAX_HEADERS`] headers, or [`MAX_HEADER_BYTES`] of them | 431 problem | the application |
 //! | [`PARSER_MAX_URI_BYTES`] bytes of target | bare 400 | actix-web (the `http` crate) |

@@ -154,7 +154,10 @@ impl utoipa::PartialSchema for OptionsView {
     fn schema() -> RefOr<Schema> {
         let mut object = ObjectBuilder::new()
             .schema_type(Type::Object)
-            .description(Some("The resolved options of a game's ruleset."));
+            .description(Some("The resolved options of a game's ruleset."))
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ));
         for spec in option_specs() {
             object = object
                 .property(spec.name, option_value_schema(spec, Some(spec.description)))
