@@ -62,7 +62,7 @@ async fn an_address_past_its_games_a_minute_gets_429_and_others_do_not() {
         problem["detail"]
             .as_str()
             .unwrap()
-            .contains("5 a minute games created")
+            .contains("games created are limited to 5 a minute an address")
     );
     // Another address is not touched.
     let other = send(

@@ -299,22 +299,13 @@ async fn throws_that_arrive_together_share_one_commit() {
 /// own log has no such neighbours.
 #[actix_web::test]
 async fn seat_and_host_tokens_never_reach_the_log() {
-    use common::process::{free_port, send_signal, spawn_binary};
-    let dir = tempfile::tempdir().unwrap();
-    let log_path = dir.path().join("server.log");
-    let port = free_port();
-    let server = spawn_binary(
-        dir.path(),
-        port,
-        &["--log", "trace"],
-        std::fs::File::create(&log_path).unwrap().into(),
-    );
-    let app = common::Bound::at(format!("http://127.0.0.1:{port}"));
+    let logged = common::process::Logged::start(&["--log", "trace"]);
+    let app = &logged.app;
     let create = || {
         post_json("/v1/games", &json!({"seats": true})).insert_header(("idempotency-key", "log-1"))
     };
-    let g = send(&app, create()).await.json();
-    let replayed = send(&app, create()).await;
+    let g = send(app, create()).await.json();
+    let replayed = send(app, create()).await;
     assert_eq!(
         replayed.header("idempotent-replayed").as_deref(),
         Some("true")
@@ -330,7 +321,7 @@ async fn seat_and_host_tokens_never_reach_the_log() {
     };
     for _ in 0..4 {
         for token in &tokens {
-            send(&app, with(&format!("/v1/games/{id}/throws"), token)).await;
+            send(app, with(&format!("/v1/games/{id}/throws"), token)).await;
         }
     }
     let report = |token: &str| {
@@ -341,31 +332,28 @@ async fn seat_and_host_tokens_never_reach_the_log() {
         .insert_header(("authorization", format!("Bearer {token}")))
     };
     for token in &tokens {
-        send(&app, report(token)).await;
+        send(app, report(token)).await;
     }
-    send(&app, with(&format!("/v1/games/{id}/stop"), &tokens[1])).await;
+    send(app, with(&format!("/v1/games/{id}/stop"), &tokens[1])).await;
     for _ in 0..2 {
         send(
-            &app,
+            app,
             with(&format!("/v1/games/{id}/stop"), &tokens[2])
                 .insert_header(("idempotency-key", "stop")),
         )
         .await;
     }
-    send(&app, with(&format!("/v1/games/{id}/throws"), &tokens[0])).await;
+    send(app, with(&format!("/v1/games/{id}/throws"), &tokens[0])).await;
     let delete = |token: &str| {
         test::TestRequest::delete()
             .uri(&format!("/v1/games/{id}"))
             .insert_header(("authorization", format!("Bearer {token}")))
     };
-    send(&app, delete(&tokens[0])).await;
-    send(&app, delete(&tokens[2])).await;
-    send(&app, delete(&tokens[2])).await;
+    send(app, delete(&tokens[0])).await;
+    send(app, delete(&tokens[2])).await;
+    send(app, delete(&tokens[2])).await;
 
-    send_signal(&server, "-TERM");
-    let exit = { server }.wait().unwrap();
-    assert!(exit.success(), "{exit}");
-    let log = std::fs::read_to_string(&log_path).unwrap();
+    let log = logged.stop();
     assert!(
         log.contains(&format!("/v1/games/{id}/throws")),
         "the requests were logged"
@@ -420,4 +408,40 @@ async fn a_locked_store_answers_503_with_retry_after() {
     assert_eq!(state["version"], 0, "nothing of the refused throw was kept");
     let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
     assert_eq!(r.status.as_u16(), 201, "the store recovers");
+}
+
+/// The request log's client address is the one the limits count: a
+/// forwarded address from a peer that is no trusted proxy is not believed
+/// (an operator's trial: `X-Forwarded-For: 10.1.1.4` from an untrusted
+/// client was logged as its address); from a trusted proxy, the address it
+/// forwards is.
+#[actix_web::test]
+async fn regression_the_log_believed_an_untrusted_forwarded_address() {
+    let logged = common::process::Logged::start(&["--log-format", "json"]);
+    let forged = |address: &str| {
+        common::get("/healthz")
+            .insert_header(("x-forwarded-for", address.to_owned()))
+            .insert_header(("forwarded", format!("for={address}")))
+            .insert_header(("x-real-ip", address.to_owned()))
+    };
+    assert_eq!(send(&logged.app, forged("10.1.1.4")).await.status, 200);
+    let log = logged.stop();
+    assert!(!log.contains("10.1.1.4"), "{log}");
+    let answered: Vec<serde_json::Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|l| l["fields"]["message"] == "answered")
+        .collect();
+    assert!(!answered.is_empty(), "{log}");
+    for line in &answered {
+        assert_eq!(line["span"]["http.client_ip"], "127.0.0.1", "{line}");
+    }
+
+    // Behind a trusted proxy, the forwarded address is the client's.
+    let logged =
+        common::process::Logged::start(&["--log-format", "json", "--trusted-proxies", "127.0.0.1"]);
+    let proxied = common::get("/healthz").insert_header(("x-forwarded-for", "10.1.1.5"));
+    assert_eq!(send(&logged.app, proxied).await.status, 200);
+    let log = logged.stop();
+    assert!(log.contains("\"http.client_ip\":\"10.1.1.5\""), "{log}");
 }

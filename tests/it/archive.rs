@@ -431,8 +431,14 @@ async fn http_round_trip(target: &str) {
             (&b.setup, &b.state, b.version, &b.told_facts, b.seated),
             "game {old} imported as {new}"
         );
+        // The server drew these games' seeds, which stay secret: nothing
+        // shows their throws were the server's, so they come in reported.
+        let mut moves = from.moves(old, 0, u32::MAX).await.unwrap();
+        for m in &mut moves {
+            m.origin = zohn_ahl::domain::ThrowOrigin::Reported;
+        }
         assert_eq!(
-            from.moves(old, 0, u32::MAX).await.unwrap(),
+            moves,
             to.moves(new, 0, u32::MAX).await.unwrap(),
             "the moves of game {old}, narration included"
         );
@@ -590,4 +596,66 @@ async fn a_class_import_names_what_does_not_fit_or_replay() {
     assert!(archive.to_string().contains(".0"));
     let r = import(archive).await;
     assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+}
+
+/// A host may report a throw, not make it the server's: in an archive, a
+/// throw said to be the server's is taken as such only if the game's own
+/// seed gives it (an operator's trial: four flat sticks written over a
+/// server throw were imported as the server's).
+#[actix_web::test]
+async fn regression_an_archive_made_a_hosts_throw_the_servers() {
+    let (_db, app) = common::spawn_sqlite_app().await;
+    let made = send(
+        &app,
+        post_json(
+            "/v1/classes",
+            &json!({"games": 1, "game": {"seed": "forge"}}),
+        ),
+    )
+    .await
+    .json();
+    let host = made["host_token"].as_str().unwrap();
+    let game = made["games"][0]["id"].as_str().unwrap();
+    for _ in 0..3 {
+        let r = send(
+            &app,
+            bearer(post_empty(&format!("/v1/games/{game}/throws")), host),
+        )
+        .await;
+        assert_eq!(r.status, 201);
+    }
+    let archive = send(
+        &app,
+        bearer(
+            common::get(&format!(
+                "/v1/classes/{}/archive",
+                made["id"].as_str().unwrap()
+            )),
+            host,
+        ),
+    )
+    .await
+    .json();
+    let mut forged = archive.clone();
+    let throw = &mut forged["games"][0]["moves"][1]["throw"]["sticks"];
+    let other = if throw[0] == "flat" { "round" } else { "flat" };
+    throw[0] = json!(other);
+    let r = send(&app, post_json("/v1/class-imports", &forged)).await;
+    let problem = r.problem(422);
+    assert_eq!(problem["type"], "/problems/archive-does-not-replay");
+    assert_eq!(problem["errors"][0]["pointer"], "/games/0/moves/1/throw");
+
+    // The seed's own throws stay the server's.
+    let r = send(&app, post_json("/v1/class-imports", &archive)).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let copy = r.json()["games"][0]["id"].as_str().unwrap().to_owned();
+    let moves = send(&app, common::get(&format!("/v1/games/{copy}/moves"))).await;
+    let moves = moves.json();
+    let origins: Vec<&str> = moves["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["origin"].as_str().unwrap())
+        .collect();
+    assert_eq!(origins, ["server"; 3]);
 }

@@ -3703,99 +3703,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "77b4c703-5e19-482c-bacb-c5817521625f",
+                     *       "id": "013705fa-414e-4a9d-91b9-47b4b433ebc2",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:05:24.294Z",
-                     *       "host_token": "d03db9c7e64edbe75d79ea8ba092424c26f41865481717d8ece20da7ce181ccc",
+                     *       "created_at": "2026-12-05T23:20:00.389Z",
+                     *       "host_token": "0ed751ea66131bfef965300ba07ee88a0988fd83846f1bd686ce302d37845fd5",
                      *       "games": [
                      *         {
-                     *           "id": "fd893564-da69-404d-8836-731d8400506c",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-05T23:05:24.293Z",
-                     *           "updated_at": "2026-12-05T23:05:24.293Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/fd893564-da69-404d-8836-731d8400506c",
-                     *             "throws": "/v1/games/fd893564-da69-404d-8836-731d8400506c/throws",
-                     *             "moves": "/v1/games/fd893564-da69-404d-8836-731d8400506c/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "c31fe7e0d07f7ff6b264ccbb56a1a59b80cbd00e3ae6d5d981cd05e1c0f7b1ca",
-                     *             "b": "2eac56873d55b6929101c8fac8d455d81a0f2daf91f87df0e59e4dc00ffff544"
-                     *           },
-                     *           "host_token": "381b3a3c277e6a186901d83fc1281fd317fcfc6a6a227cb5b2ad9c5b9c8fbae0",
-                     *           "join_codes": {
-                     *             "a": "GQ8EFK",
-                     *             "b": "RJT8QC"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "fa4c5645-0449-4a88-b1c4-f00e9108b7f8",
+                     *           "id": "79ebbaf4-a861-4d40-859b-24a296ee8b0d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:05:24.294Z",
-                     *           "updated_at": "2026-12-05T23:05:24.294Z",
+                     *           "created_at": "2026-12-05T23:20:00.388Z",
+                     *           "updated_at": "2026-12-05T23:20:00.388Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3858,26 +3776,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/fa4c5645-0449-4a88-b1c4-f00e9108b7f8",
-                     *             "throws": "/v1/games/fa4c5645-0449-4a88-b1c4-f00e9108b7f8/throws",
-                     *             "moves": "/v1/games/fa4c5645-0449-4a88-b1c4-f00e9108b7f8/moves"
+                     *             "self": "/v1/games/79ebbaf4-a861-4d40-859b-24a296ee8b0d",
+                     *             "throws": "/v1/games/79ebbaf4-a861-4d40-859b-24a296ee8b0d/throws",
+                     *             "moves": "/v1/games/79ebbaf4-a861-4d40-859b-24a296ee8b0d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "75e4bd03689d128fc893f06bbf0ed04083991a54ce2c8274a0b55a973ae89915",
-                     *             "b": "5fa45ebb6977d155961a163ec48246c72cffa9c07906c830dd3404d9e1d97349"
+                     *             "a": "a7aba88de1c3468a7883226a4a85779d64325cd1396636e328aa436cf76bc0b4",
+                     *             "b": "7882f0a6b6550233634bac9c7212b49d1ab2215f4fc40e7973227edd2c2af01d"
                      *           },
-                     *           "host_token": "35d137f46a335eab626fe0a9995b67cc14ec629c2c1f73901ef00412fd1ff3be",
+                     *           "host_token": "fc53f7540ee62b866517765f40678930fbe552ed2c03109489d996a728de7082",
                      *           "join_codes": {
-                     *             "a": "3FTT7S",
-                     *             "b": "W7A43F"
+                     *             "a": "7B4FBM",
+                     *             "b": "DVRKGV"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ecd7eddc-77ae-4a22-a41e-04623bbfe1be",
+                     *           "id": "11084d5b-bb4b-4e26-b4de-019502859489",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T23:20:00.388Z",
+                     *           "updated_at": "2026-12-05T23:20:00.388Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/11084d5b-bb4b-4e26-b4de-019502859489",
+                     *             "throws": "/v1/games/11084d5b-bb4b-4e26-b4de-019502859489/throws",
+                     *             "moves": "/v1/games/11084d5b-bb4b-4e26-b4de-019502859489/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "07062f9b9e8ea3f387f98a5d3d4edc9eaa496949d5f52cb3dcddd25cb12f566e",
+                     *             "b": "ecf7c62ad21bcc963c64345c5c99b4c68e414f93629ec62aa3394e2e834966a5"
+                     *           },
+                     *           "host_token": "76a7d752066aca74e07666e636c874f1563b5aa43dc3cfa8543b76a9af9da050",
+                     *           "join_codes": {
+                     *             "a": "NDHKFN",
+                     *             "b": "RWNA8Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "ff93c9a2-a5e8-456c-9879-abf7a99a55a6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:05:24.294Z",
-                     *           "updated_at": "2026-12-05T23:05:24.294Z",
+                     *           "created_at": "2026-12-05T23:20:00.389Z",
+                     *           "updated_at": "2026-12-05T23:20:00.389Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3940,26 +3940,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ecd7eddc-77ae-4a22-a41e-04623bbfe1be",
-                     *             "throws": "/v1/games/ecd7eddc-77ae-4a22-a41e-04623bbfe1be/throws",
-                     *             "moves": "/v1/games/ecd7eddc-77ae-4a22-a41e-04623bbfe1be/moves"
+                     *             "self": "/v1/games/ff93c9a2-a5e8-456c-9879-abf7a99a55a6",
+                     *             "throws": "/v1/games/ff93c9a2-a5e8-456c-9879-abf7a99a55a6/throws",
+                     *             "moves": "/v1/games/ff93c9a2-a5e8-456c-9879-abf7a99a55a6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "a0c08ed7d6c4f6c89e203b3ce880a66e242b129b585dd2e6e9bd15235ea12005",
-                     *             "b": "6670e47b1d4b1aa760862a0a3196b3a917ca38676999c56b048994b438e3d3a4"
+                     *             "a": "83998b2c1f811fb4802c983ec95cf136e9554c00e360306d66eb40d3359933ea",
+                     *             "b": "74f4b607ca34a737b192abe28b649ef1a9200d8da59ff211af8e2e53369ea10a"
                      *           },
-                     *           "host_token": "60cfffee1b3bfdb1dc60d8a1012ea32934f9a8321ada1c1cb16163bb421e0086",
+                     *           "host_token": "188ad764c6e4895829f28713b2576665d117201b94e210d4661beff5bdc4cb37",
                      *           "join_codes": {
-                     *             "a": "X6HMDM",
-                     *             "b": "F5AB4Q"
+                     *             "a": "2DKDCG",
+                     *             "b": "ZA2DCN"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/77b4c703-5e19-482c-bacb-c5817521625f",
-                     *         "games": "/v1/classes/77b4c703-5e19-482c-bacb-c5817521625f/games",
-                     *         "overview": "/play/class/77b4c703-5e19-482c-bacb-c5817521625f",
-                     *         "fairness": "/v1/fairness?game=fd893564-da69-404d-8836-731d8400506c&game=fa4c5645-0449-4a88-b1c4-f00e9108b7f8&game=ecd7eddc-77ae-4a22-a41e-04623bbfe1be"
+                     *         "self": "/v1/classes/013705fa-414e-4a9d-91b9-47b4b433ebc2",
+                     *         "games": "/v1/classes/013705fa-414e-4a9d-91b9-47b4b433ebc2/games",
+                     *         "overview": "/play/class/013705fa-414e-4a9d-91b9-47b4b433ebc2",
+                     *         "fairness": "/v1/fairness?game=79ebbaf4-a861-4d40-859b-24a296ee8b0d&game=11084d5b-bb4b-4e26-b4de-019502859489&game=ff93c9a2-a5e8-456c-9879-abf7a99a55a6"
                      *       }
                      *     }
                      */
@@ -4129,7 +4129,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "detail": "games created are limited to 1 a minute an address; ask again in 60 s",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -4208,17 +4208,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8fcb43ec-dfd9-4ae4-97df-8820f555045c",
+                     *       "id": "34f8d19b-e4ce-4159-b540-7b733826aa75",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:05:24.277Z",
-                     *       "host_token": "d965c258f0d6e09163f54216429f9929c0cb149bc21dcff0b4df8192a7bed8f2",
+                     *       "created_at": "2026-12-05T23:20:00.377Z",
+                     *       "host_token": "a3be7b22d65be779a868d0c312e0addf47785793341b94ba1382c9d0f896881a",
                      *       "games": [
                      *         {
-                     *           "id": "06895123-a7ab-4321-9db1-7d26dca7b32f",
+                     *           "id": "cb866f3f-f37a-4522-987c-31f4172fccf4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:05:24.277Z",
-                     *           "updated_at": "2026-12-05T23:05:24.277Z",
+                     *           "created_at": "2026-12-05T23:20:00.377Z",
+                     *           "updated_at": "2026-12-05T23:20:00.377Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4281,26 +4281,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f",
-                     *             "throws": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/throws",
-                     *             "moves": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/moves"
+                     *             "self": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4",
+                     *             "throws": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/throws",
+                     *             "moves": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "c886a384fd6026f4889586833fdceaa2641c79a3f43440b0d3abe85b84f8b042",
-                     *             "b": "1874f5bd655b21c7be1e5a1bf97bffffe3943fceb004b3343274e738d158116f"
+                     *             "a": "1973524e9977f4c04e5251ac331efc349329dd4136abb01a2da54b48f9a983e6",
+                     *             "b": "76462520e2decfba76fb7a2702b6eae68f0380d3d8a1faba91426eb8084c0f53"
                      *           },
-                     *           "host_token": "790415c6702438f15252837a3ba1092bfba9ce73701e34990f86275ba58bb1dd",
+                     *           "host_token": "c3455026ce82c0628aae212bd12fc669894a96525de6589e44ba4c01e344de5c",
                      *           "join_codes": {
-                     *             "a": "AX89RC",
-                     *             "b": "56DQKW"
+                     *             "a": "X36NKQ",
+                     *             "b": "ZKA5F5"
                      *           }
                      *         },
                      *         {
-                     *           "id": "a087fc97-4eeb-482e-9344-931429b6cb2d",
+                     *           "id": "31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:05:24.277Z",
-                     *           "updated_at": "2026-12-05T23:05:24.277Z",
+                     *           "created_at": "2026-12-05T23:20:00.377Z",
+                     *           "updated_at": "2026-12-05T23:20:00.377Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4363,26 +4363,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d",
-                     *             "throws": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/throws",
-                     *             "moves": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/moves"
+                     *             "self": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
+                     *             "throws": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/throws",
+                     *             "moves": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "6fdb662208a18cf7705e086c7b9a315e571f4c88db362f1546c96f648bd7196e",
-                     *             "b": "7f6fe587fa2a8bc99218e30878cc169997cd0907d331e535fa57639d310eb8d8"
+                     *             "a": "866130a2b8baa93b9b3c409828877189a809a6ccb98fb8cea812afba73a7d630",
+                     *             "b": "04ecb9a8a4f5e9f054fa82f025b27137f8bc854a574a1c221c5ffaea4166e555"
                      *           },
-                     *           "host_token": "6d5d90b00774a797e1072c00b92491effd8932192ba12200402a72684ab7e7c7",
+                     *           "host_token": "2e4602c9cede260977d493654ed2b0fb9f1404015da1963e764461fea2618aea",
                      *           "join_codes": {
-                     *             "a": "6WQ4HW",
-                     *             "b": "P3NBTZ"
+                     *             "a": "8Q9M46",
+                     *             "b": "SWC2BK"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
-                     *         "games": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c/games",
-                     *         "overview": "/play/class/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
-                     *         "fairness": "/v1/fairness?game=06895123-a7ab-4321-9db1-7d26dca7b32f&game=a087fc97-4eeb-482e-9344-931429b6cb2d"
+                     *         "self": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75",
+                     *         "games": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75/games",
+                     *         "overview": "/play/class/34f8d19b-e4ce-4159-b540-7b733826aa75",
+                     *         "fairness": "/v1/fairness?game=cb866f3f-f37a-4522-987c-31f4172fccf4&game=31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b"
                      *       }
                      *     }
                      */
@@ -4556,7 +4556,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a minute games created, fewer than the 2 this request asks for",
+                     *       "detail": "games created are limited to 1 a minute an address, fewer than the 2 this request asks for",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -4629,92 +4629,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8fcb43ec-dfd9-4ae4-97df-8820f555045c",
+                     *       "id": "34f8d19b-e4ce-4159-b540-7b733826aa75",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:05:24.277Z",
+                     *       "created_at": "2026-12-05T23:20:00.377Z",
                      *       "games": [
                      *         {
-                     *           "id": "06895123-a7ab-4321-9db1-7d26dca7b32f",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-05T23:05:24.277Z",
-                     *           "updated_at": "2026-12-05T23:05:24.288Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f",
-                     *             "throws": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/throws",
-                     *             "moves": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/06895123-a7ab-4321-9db1-7d26dca7b32f/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "a087fc97-4eeb-482e-9344-931429b6cb2d",
+                     *           "id": "31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:05:24.277Z",
-                     *           "updated_at": "2026-12-05T23:05:24.277Z",
+                     *           "created_at": "2026-12-05T23:20:00.377Z",
+                     *           "updated_at": "2026-12-05T23:20:00.377Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4777,20 +4701,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d",
-                     *             "throws": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/throws",
-                     *             "moves": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/moves"
+                     *             "self": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
+                     *             "throws": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/throws",
+                     *             "moves": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a087fc97-4eeb-482e-9344-931429b6cb2d/board.svg?view=projector",
+                     *           "board": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
+                     *           "id": "cb866f3f-f37a-4522-987c-31f4172fccf4",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-05T23:20:00.377Z",
+                     *           "updated_at": "2026-12-05T23:20:00.382Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4",
+                     *             "throws": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/throws",
+                     *             "moves": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "93e7e324-67b3-46be-80d0-35c7d9bb558d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:05:24.280Z",
-                     *           "updated_at": "2026-12-05T23:05:24.280Z",
+                     *           "created_at": "2026-12-05T23:20:00.380Z",
+                     *           "updated_at": "2026-12-05T23:20:00.380Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4853,20 +4853,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
-                     *             "throws": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/throws",
-                     *             "moves": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/moves"
+                     *             "self": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d",
+                     *             "throws": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/throws",
+                     *             "moves": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/board.svg?view=projector",
+                     *           "board": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
-                     *         "games": "/v1/classes/8fcb43ec-dfd9-4ae4-97df-8820f555045c/games",
-                     *         "overview": "/play/class/8fcb43ec-dfd9-4ae4-97df-8820f555045c",
-                     *         "fairness": "/v1/fairness?game=06895123-a7ab-4321-9db1-7d26dca7b32f&game=a087fc97-4eeb-482e-9344-931429b6cb2d&game=9b8c332f-f5ed-4d48-8589-ccbbd9343fb7"
+                     *         "self": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75",
+                     *         "games": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75/games",
+                     *         "overview": "/play/class/34f8d19b-e4ce-4159-b540-7b733826aa75",
+                     *         "fairness": "/v1/fairness?game=31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b&game=cb866f3f-f37a-4522-987c-31f4172fccf4&game=93e7e324-67b3-46be-80d0-35c7d9bb558d"
                      *       }
                      *     }
                      */
@@ -5087,13 +5087,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:05:24.277Z",
+                     *       "created_at": "2026-12-05T23:20:00.377Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "06895123-a7ab-4321-9db1-7d26dca7b32f",
-                     *           "created_at": "2026-12-05T23:05:24.277Z",
-                     *           "updated_at": "2026-12-05T23:05:24.288Z",
+                     *           "id": "31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
+                     *           "created_at": "2026-12-05T23:20:00.377Z",
+                     *           "updated_at": "2026-12-05T23:20:00.377Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "cb866f3f-f37a-4522-987c-31f4172fccf4",
+                     *           "created_at": "2026-12-05T23:20:00.377Z",
+                     *           "updated_at": "2026-12-05T23:20:00.382Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5147,53 +5191,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a087fc97-4eeb-482e-9344-931429b6cb2d",
-                     *           "created_at": "2026-12-05T23:05:24.277Z",
-                     *           "updated_at": "2026-12-05T23:05:24.277Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
-                     *           "created_at": "2026-12-05T23:05:24.280Z",
-                     *           "updated_at": "2026-12-05T23:05:24.280Z",
+                     *           "id": "93e7e324-67b3-46be-80d0-35c7d9bb558d",
+                     *           "created_at": "2026-12-05T23:20:00.380Z",
+                     *           "updated_at": "2026-12-05T23:20:00.380Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5459,11 +5459,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
+                     *       "id": "93e7e324-67b3-46be-80d0-35c7d9bb558d",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T23:05:24.280Z",
-                     *       "updated_at": "2026-12-05T23:05:24.280Z",
+                     *       "created_at": "2026-12-05T23:20:00.380Z",
+                     *       "updated_at": "2026-12-05T23:20:00.380Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5526,18 +5526,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7",
-                     *         "throws": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/throws",
-                     *         "moves": "/v1/games/9b8c332f-f5ed-4d48-8589-ccbbd9343fb7/moves"
+                     *         "self": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d",
+                     *         "throws": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/throws",
+                     *         "moves": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "b10119ae940ed1b03c91fe66b14ce2544329b1a68e9e2b27864ecc6407dd923f",
-                     *         "b": "65ecc0c4a5fa8a3aafa49eb573572eac2478b61485afca435984879370ea6879"
+                     *         "a": "800a1e937f2a195480d1cd50fddc172817ebc149253be093dfb5f7b9b2d71a6d",
+                     *         "b": "f3c984f888717e3c11e8fb6b05a56a79270f6f3e1401e8f29da7ed03ab5da529"
                      *       },
-                     *       "host_token": "7e09a329dc02618b1ac85cc5e68dd4c6ee4b5449761388c0a13f80f7bfedbd4d",
+                     *       "host_token": "b6870072fb0b255fc0e0a4db634241deb59dc7937de67da9a6625f32cc4885ff",
                      *       "join_codes": {
-                     *         "a": "8SC6TM",
-                     *         "b": "DWXGDY"
+                     *         "a": "R9EXZ8",
+                     *         "b": "MBZ4QX"
                      *       }
                      *     }
                      */
@@ -5747,7 +5747,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "detail": "games created are limited to 1 a minute an address; ask again in 60 s",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -6270,13 +6270,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "253552aa-d6b3-47f7-9a55-0b877990a105"
+                     *         "590fcc20-93b7-4b8d-90bb-936922c3b570"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "253552aa-d6b3-47f7-9a55-0b877990a105"
+                     *             "590fcc20-93b7-4b8d-90bb-936922c3b570"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6543,11 +6543,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3072f76c-3ec4-4757-b9b6-11a29b6728d2",
+                     *       "id": "06c2f22b-d2c0-46cc-9f83-d24352c50778",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T23:05:24.269Z",
-                     *       "updated_at": "2026-12-05T23:05:24.269Z",
+                     *       "created_at": "2026-12-05T23:20:00.373Z",
+                     *       "updated_at": "2026-12-05T23:20:00.373Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6610,18 +6610,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3072f76c-3ec4-4757-b9b6-11a29b6728d2",
-                     *         "throws": "/v1/games/3072f76c-3ec4-4757-b9b6-11a29b6728d2/throws",
-                     *         "moves": "/v1/games/3072f76c-3ec4-4757-b9b6-11a29b6728d2/moves"
+                     *         "self": "/v1/games/06c2f22b-d2c0-46cc-9f83-d24352c50778",
+                     *         "throws": "/v1/games/06c2f22b-d2c0-46cc-9f83-d24352c50778/throws",
+                     *         "moves": "/v1/games/06c2f22b-d2c0-46cc-9f83-d24352c50778/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "cc96823f753ea3fd1d046247183113b3db1d15f2efa7567125c5e33b40dec619",
-                     *         "b": "2b6359614a5dd252f94371783969a03daad7eae633fe9bc97cf09ea693fe83b6"
+                     *         "a": "63ad3729075d19036d58f10c19a88471ba664b84255940ef2ad173186c176776",
+                     *         "b": "c6e624b9a0bf88e1bc79a56e3feea2e1609dbece3e67e3518bc8dd1860df49a2"
                      *       },
-                     *       "host_token": "adf0e0b76e9790b38eab82e9db8108794e1a9240305665ce3a6d76e07700eb6e",
+                     *       "host_token": "c375fb86456c897c2bee9e09a7c8a77099dc07d3840f41222864568719eaf270",
                      *       "join_codes": {
-                     *         "a": "T5XRTZ",
-                     *         "b": "BDVFVB"
+                     *         "a": "YRNZKT",
+                     *         "b": "49TG9C"
                      *       }
                      *     }
                      */
@@ -6786,7 +6786,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a minute games created; ask again in 60 s",
+                     *       "detail": "games created are limited to 1 a minute an address; ask again in 60 s",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -6864,11 +6864,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *       "id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T23:05:23.900Z",
-                     *       "updated_at": "2026-12-05T23:05:24.251Z",
+                     *       "created_at": "2026-12-05T23:20:00.070Z",
+                     *       "updated_at": "2026-12-05T23:20:00.358Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6931,9 +6931,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105",
-                     *         "throws": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/throws",
-                     *         "moves": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/moves"
+                     *         "self": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *         "throws": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/throws",
+                     *         "moves": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/moves"
                      *       }
                      *     }
                      */
@@ -8311,7 +8311,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a minute live feeds opened; ask again in 60 s",
+                     *       "detail": "live feeds opened are limited to 1 a minute an address; ask again in 60 s",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -8484,13 +8484,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "253552aa-d6b3-47f7-9a55-0b877990a105"
+                     *         "590fcc20-93b7-4b8d-90bb-936922c3b570"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "253552aa-d6b3-47f7-9a55-0b877990a105"
+                     *             "590fcc20-93b7-4b8d-90bb-936922c3b570"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10084,7 +10084,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *       "game_id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10361,7 +10361,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *       "game_id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10725,8 +10725,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "70c04f5e15135207b5e639ffc7c9a23f1db625ac4bdc88744901ffc824857bdf",
-                     *       "join_code": "VFKA8D"
+                     *       "token": "c932a837671e611f359b0dd6f0cda98948da7923391f829a1f750b0a0cee9803",
+                     *       "join_code": "EF8GET"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -10929,11 +10929,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *         "id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T23:05:23.900Z",
-                     *         "updated_at": "2026-12-05T23:05:24.265Z",
+                     *         "created_at": "2026-12-05T23:20:00.070Z",
+                     *         "updated_at": "2026-12-05T23:20:00.370Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10992,9 +10992,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105",
-                     *           "throws": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/throws",
-                     *           "moves": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/moves"
+                     *           "self": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *           "throws": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/throws",
+                     *           "moves": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11429,11 +11429,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "253552aa-d6b3-47f7-9a55-0b877990a105",
+                     *         "id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T23:05:23.900Z",
-                     *         "updated_at": "2026-12-05T23:05:24.251Z",
+                     *         "created_at": "2026-12-05T23:20:00.070Z",
+                     *         "updated_at": "2026-12-05T23:20:00.358Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11496,9 +11496,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105",
-                     *           "throws": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/throws",
-                     *           "moves": "/v1/games/253552aa-d6b3-47f7-9a55-0b877990a105/moves"
+                     *           "self": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *           "throws": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/throws",
+                     *           "moves": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/moves"
                      *         }
                      *       }
                      *     }
@@ -11729,7 +11729,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a second throws; ask again in 1 s",
+                     *       "detail": "throws are limited to 1 a second an address; ask again in 1 s",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []
@@ -12197,10 +12197,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3072f76c-3ec4-4757-b9b6-11a29b6728d2",
+                     *       "game_id": "06c2f22b-d2c0-46cc-9f83-d24352c50778",
                      *       "side": "A",
-                     *       "token": "70c04f5e15135207b5e639ffc7c9a23f1db625ac4bdc88744901ffc824857bdf",
-                     *       "play": "/play/3072f76c-3ec4-4757-b9b6-11a29b6728d2#seat=A.70c04f5e15135207b5e639ffc7c9a23f1db625ac4bdc88744901ffc824857bdf"
+                     *       "token": "c932a837671e611f359b0dd6f0cda98948da7923391f829a1f750b0a0cee9803",
+                     *       "play": "/play/06c2f22b-d2c0-46cc-9f83-d24352c50778#seat=A.c932a837671e611f359b0dd6f0cda98948da7923391f829a1f750b0a0cee9803"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12369,7 +12369,7 @@ export interface operations {
                      *       "type": "/problems/rate-limited",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "one address may make 1 a minute join codes tried; ask again in 60 s",
+                     *       "detail": "join codes tried are limited to 1 a minute an address; ask again in 60 s",
                      *       "errors": [],
                      *       "current_version": null,
                      *       "allowed": []

@@ -310,7 +310,8 @@ pub async fn import_class(
     crate::rate::charge_games(&req, games)?;
     // Playing every throw again is work for the CPU, off the server's
     // threads.
-    let imported = web::block(move || ClassArchive::from(view).check())
+    let throws = service.server_throws();
+    let imported = web::block(move || ClassArchive::from(view).check(throws.as_ref()))
         .await
         .map_err(|e| ApiError::internal(&e))??;
     let answer = service

@@ -479,4 +479,5 @@ pub fn app_with(
     .wrap(actix_web::middleware::from_fn(conventions::head_as_get))
     .wrap(actix_web::middleware::from_fn(log::request_id))
     .wrap(TracingLogger::<log::RequestLog>::new())
+    .wrap(actix_web::middleware::from_fn(rate::forwarded_for))
 }

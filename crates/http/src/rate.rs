@@ -26,7 +26,7 @@ use std::sync::Arc;
 use actix_web::ResponseError;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::HeaderMap;
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{HttpRequest, web};
@@ -260,8 +260,8 @@ impl RateLimits {
                 "rate-limited",
                 "Too many requests",
                 format!(
-                    "one address may make {} {}, fewer than the {n} this request asks for",
-                    limit.rate, limit.what
+                    "{} are limited to {} an address, fewer than the {n} this request asks for",
+                    limit.what, limit.rate
                 ),
             )
             .with_retry_after(60)),
@@ -275,8 +275,8 @@ impl RateLimits {
                     "rate-limited",
                     "Too many requests",
                     format!(
-                        "one address may make {} {}; ask again in {secs} s",
-                        limit.rate, limit.what
+                        "{} are limited to {} an address; ask again in {secs} s",
+                        limit.what, limit.rate
                     ),
                 )
                 .with_retry_after(secs))
@@ -289,6 +289,33 @@ impl std::fmt::Debug for RateLimits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RateLimits").finish_non_exhaustive()
     }
+}
+
+/// The client's address as the limits count it, for everything after
+/// (the request log's `http.client_ip` included, which reads the forwarded
+/// headers): a forwarded address is kept only from a trusted proxy, and then
+/// only the one the limits count (`X-Forwarded-For: CLIENT`); from any other
+/// peer the headers are dropped, so a client cannot write the log's address
+/// (an operator's trial: the log showed an address an untrusted client sent).
+pub(crate) async fn forwarded_for(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let peer = req.peer_addr().map(|p| p.ip());
+    let client = req
+        .app_data::<web::Data<RateLimits>>()
+        .and_then(|limits| limits.client(req.peer_addr(), req.headers()));
+    let headers = req.headers_mut();
+    headers.remove(header::FORWARDED);
+    headers.remove("x-real-ip");
+    headers.remove(header::X_FORWARDED_FOR);
+    if let (Some(client), Some(peer)) = (client, peer)
+        && client != peer
+        && let Ok(value) = HeaderValue::from_str(&client.to_string())
+    {
+        headers.insert(header::X_FORWARDED_FOR, value);
+    }
+    next.call(req).await
 }
 
 /// Count `n` games made by one request against the client's limit on

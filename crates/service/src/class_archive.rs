@@ -4,7 +4,10 @@
 //! server, each game checked as a new game is, its throws played again
 //! through the rules and the narration, under a new id with new tokens and
 //! join codes (tokens are never exported, so old ones cannot open the
-//! copies).
+//! copies). A throw the archive says the server made is taken as the
+//! server's only where the game's own seed gives it: an archive is its
+//! host's word, and a host may report a throw but not make one the
+//! server's.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,8 +17,9 @@ use super::command::{Answer, Created};
 use super::new_game::{GameRequest, SideRequest, name, new_game};
 use super::refusal::{Fault, Refusal, RefusalKind};
 use super::{Result, Service, ServiceError};
-use crate::domain::{ClassId, IdempotencyKey, SeatToken, Seats};
+use crate::domain::{ClassId, IdempotencyKey, SeatToken, Seats, ThrowOrigin};
 use crate::rules::OptionsPatch;
+use crate::throws::ServerThrows;
 
 /// The format of a class's archive, its first field.
 pub const CLASS_FORMAT: &str = "zohn-ahl-class/1";
@@ -99,8 +103,9 @@ impl ClassArchive {
     /// # Errors
     /// Invalid input naming the values at fault; a game's own refusals
     /// (same names, unequal teams) under its pointer; 422
-    /// `archive-does-not-replay` for a throw the rules refuse.
-    pub fn check(self) -> std::result::Result<ImportedClass, Refusal> {
+    /// `archive-does-not-replay` for a throw the rules refuse, or a throw
+    /// said to be the server's that the game's own seed does not give.
+    pub fn check(self, throws: &dyn ServerThrows) -> std::result::Result<ImportedClass, Refusal> {
         let mut faults = Vec::new();
         if self.format != CLASS_FORMAT {
             faults.push(fault(
@@ -147,7 +152,7 @@ impl ClassArchive {
         }
         let mut games = Vec::with_capacity(self.games.len());
         for (i, g) in self.games.into_iter().enumerate() {
-            games.push(class_game(g, i)?);
+            games.push(class_game(g, i, throws)?);
         }
         Ok(ImportedClass {
             name: class_name.unwrap_or_default(),
@@ -156,8 +161,47 @@ impl ClassArchive {
     }
 }
 
-/// Game `i` of an archive, checked as a new game is and played again.
-fn class_game(g: ArchivedGame, i: usize) -> std::result::Result<ClassGame, Refusal> {
+/// 422 `archive-does-not-replay` at `pointer`.
+fn does_not_replay(pointer: String, detail: String) -> Refusal {
+    let mut refusal = Refusal::new(
+        RefusalKind::Unprocessable,
+        "archive-does-not-replay",
+        "A game's throws do not replay",
+        format!("{pointer}: {detail}"),
+    );
+    refusal.faults = vec![fault(pointer, detail)];
+    refusal
+}
+
+/// Game `i` of an archive, checked as a new game is and played again. A
+/// throw said to be the server's is one only if the server would throw it:
+/// with the creator's seed, the seed's throw for that move; without it (a
+/// seed the server drew stays secret), nothing shows it, so it comes in as
+/// reported, as a throw the server did not make here.
+fn class_game(
+    mut g: ArchivedGame,
+    i: usize,
+    throws: &dyn ServerThrows,
+) -> std::result::Result<ClassGame, Refusal> {
+    let table = g.setup.options.throw_table;
+    for (j, m) in g.moves.iter_mut().enumerate() {
+        if m.origin != ThrowOrigin::Server {
+            continue;
+        }
+        let Some(seed) = &g.seed else {
+            m.origin = ThrowOrigin::Reported;
+            continue;
+        };
+        let n = u32::try_from(j + 1).unwrap_or(u32::MAX);
+        if throws.throw(seed, table, n) != m.throw {
+            return Err(does_not_replay(
+                format!("/games/{i}/moves/{j}/throw"),
+                format!(
+                    "move {n} is said to be the server's throw, and the game's seed does not give it"
+                ),
+            ));
+        }
+    }
     let setup = g.setup;
     let side = |s: &crate::domain::SideSetup| SideRequest {
         name: Some(s.name.clone()),
@@ -190,15 +234,7 @@ fn class_game(g: ArchivedGame, i: usize) -> std::result::Result<ClassGame, Refus
         } else {
             format!("/games/{i}/moves/{}/throw", n - 1)
         };
-        let detail = format!("move {n} does not replay: {why}");
-        let mut refusal = Refusal::new(
-            RefusalKind::Unprocessable,
-            "archive-does-not-replay",
-            "A game's throws do not replay",
-            format!("{pointer}: {detail}"),
-        );
-        refusal.faults = vec![fault(pointer, detail)];
-        refusal
+        does_not_replay(pointer, format!("move {n} does not replay: {why}"))
     })?;
     created.game = played.game.clone();
     Ok(ClassGame {

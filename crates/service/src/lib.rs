@@ -124,6 +124,7 @@ pub struct Service {
     commits: Arc<AtomicU64>,
     replays: Arc<AtomicU64>,
     hub: Arc<Hub>,
+    throws: Arc<dyn ServerThrows>,
 }
 
 impl Service {
@@ -174,7 +175,7 @@ impl Service {
             Arc::clone(&commits),
             Arc::clone(&replays),
             Arc::clone(&hub),
-            throws,
+            Arc::clone(&throws),
         ));
         if store.is_postgres() {
             tokio::spawn(feed::relay_other_writers(store.clone(), Arc::clone(&hub)));
@@ -186,7 +187,15 @@ impl Service {
             commits,
             replays,
             hub,
+            throws,
         }
+    }
+
+    /// Where this service's server throws come from: an imported archive's
+    /// server throws are checked against it.
+    #[must_use]
+    pub fn server_throws(&self) -> Arc<dyn ServerThrows> {
+        Arc::clone(&self.throws)
     }
 
     /// The live feed's hub (its bounds and subscriber counts).

@@ -68,3 +68,38 @@ pub fn send_signal(server: &Child, signal: &str) {
         .unwrap();
     assert!(status.success());
 }
+
+/// The binary as [`spawn_binary`] starts it, in a folder of its own, its
+/// standard error written to a file there; read the file with
+/// [`Logged::stop`].
+pub struct Logged {
+    /// The folder of its database and its log.
+    pub dir: tempfile::TempDir,
+    /// The running server.
+    pub server: Child,
+    /// A client for it.
+    pub app: super::Bound,
+}
+
+impl Logged {
+    /// Start the binary with `flags`, its log going to a file.
+    pub fn start(flags: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let server = spawn_binary(dir.path(), port, flags, log.into());
+        Self {
+            dir,
+            server,
+            app: super::Bound::at(format!("http://127.0.0.1:{port}")),
+        }
+    }
+
+    /// Stop it (SIGTERM), check it exited cleanly, and read its whole log.
+    pub fn stop(self) -> String {
+        send_signal(&self.server, "-TERM");
+        let exit = { self.server }.wait().unwrap();
+        assert!(exit.success(), "{exit}");
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap()
+    }
+}
