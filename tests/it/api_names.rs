@@ -93,6 +93,17 @@ async fn the_same_name_for_both_sides_is_refused_case_and_spaces_aside() {
         let p = refused(&app, json!({"a": {"name": a}, "b": {"name": b}}), 422).await;
         assert_eq!(p["type"], "/problems/same-name");
         assert_eq!(p["errors"][0]["pointer"], "/sides/b/name", "{a:?} {b:?}");
+        // Both names as they came (after trimming): "both are" only when
+        // they are one string.
+        let detail = p["detail"].as_str().unwrap();
+        if a == b.trim() {
+            assert!(detail.contains(&format!("both are {a:?}")), "{detail}");
+        } else {
+            assert!(
+                detail.contains(&format!("{a:?} and {:?} are the same name", b.trim())),
+                "{detail}"
+            );
+        }
     }
     // Against a default name: the pointer is the name that was sent.
     let p = refused(&app, json!({"a": {"name": "side b"}}), 422).await;

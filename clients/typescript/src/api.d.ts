@@ -3703,17 +3703,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "013705fa-414e-4a9d-91b9-47b4b433ebc2",
+                     *       "id": "a4d6c416-0e45-48ee-a608-582b21945811",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:20:00.389Z",
-                     *       "host_token": "0ed751ea66131bfef965300ba07ee88a0988fd83846f1bd686ce302d37845fd5",
+                     *       "created_at": "2026-12-05T23:24:02.970Z",
+                     *       "host_token": "d84f56b16fcf7fec7ca769eb987b9b40df3670dc99dbfc1f479ac477b0ff1ff1",
                      *       "games": [
                      *         {
-                     *           "id": "79ebbaf4-a861-4d40-859b-24a296ee8b0d",
+                     *           "id": "f945a590-4ee2-4016-ad8d-830efd14bf7c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:20:00.388Z",
-                     *           "updated_at": "2026-12-05T23:20:00.388Z",
+                     *           "created_at": "2026-12-05T23:24:02.970Z",
+                     *           "updated_at": "2026-12-05T23:24:02.970Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3776,26 +3776,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/79ebbaf4-a861-4d40-859b-24a296ee8b0d",
-                     *             "throws": "/v1/games/79ebbaf4-a861-4d40-859b-24a296ee8b0d/throws",
-                     *             "moves": "/v1/games/79ebbaf4-a861-4d40-859b-24a296ee8b0d/moves"
+                     *             "self": "/v1/games/f945a590-4ee2-4016-ad8d-830efd14bf7c",
+                     *             "throws": "/v1/games/f945a590-4ee2-4016-ad8d-830efd14bf7c/throws",
+                     *             "moves": "/v1/games/f945a590-4ee2-4016-ad8d-830efd14bf7c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "a7aba88de1c3468a7883226a4a85779d64325cd1396636e328aa436cf76bc0b4",
-                     *             "b": "7882f0a6b6550233634bac9c7212b49d1ab2215f4fc40e7973227edd2c2af01d"
+                     *             "a": "681fec4c20ad83ae9667747c9074c88c264bca2387a156e4dce32b0e68d56615",
+                     *             "b": "8c2b790beb6998a8d6e81ff9b2fa154f2f174f02e53ba875418e078056c61839"
                      *           },
-                     *           "host_token": "fc53f7540ee62b866517765f40678930fbe552ed2c03109489d996a728de7082",
+                     *           "host_token": "cb1dbe228dead98d1e21942dee71fd109330687cd715821328eb749e2144de7d",
                      *           "join_codes": {
-                     *             "a": "7B4FBM",
-                     *             "b": "DVRKGV"
+                     *             "a": "P99WAF",
+                     *             "b": "FNQC8Y"
                      *           }
                      *         },
                      *         {
-                     *           "id": "11084d5b-bb4b-4e26-b4de-019502859489",
+                     *           "id": "e8c81ba1-1a48-49b0-b3a6-9bea3f57b087",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T23:20:00.388Z",
-                     *           "updated_at": "2026-12-05T23:20:00.388Z",
+                     *           "created_at": "2026-12-05T23:24:02.970Z",
+                     *           "updated_at": "2026-12-05T23:24:02.970Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3858,26 +3858,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/11084d5b-bb4b-4e26-b4de-019502859489",
-                     *             "throws": "/v1/games/11084d5b-bb4b-4e26-b4de-019502859489/throws",
-                     *             "moves": "/v1/games/11084d5b-bb4b-4e26-b4de-019502859489/moves"
+                     *             "self": "/v1/games/e8c81ba1-1a48-49b0-b3a6-9bea3f57b087",
+                     *             "throws": "/v1/games/e8c81ba1-1a48-49b0-b3a6-9bea3f57b087/throws",
+                     *             "moves": "/v1/games/e8c81ba1-1a48-49b0-b3a6-9bea3f57b087/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "07062f9b9e8ea3f387f98a5d3d4edc9eaa496949d5f52cb3dcddd25cb12f566e",
-                     *             "b": "ecf7c62ad21bcc963c64345c5c99b4c68e414f93629ec62aa3394e2e834966a5"
+                     *             "a": "6e733cc85a6d65d646ee6b5642d96477399278a3b6286e6cb93bdd24a2b94a13",
+                     *             "b": "62a6af9b5af613f905e196eefd0e7b63dc2e2dc3ae84196925d2c4032b7618bc"
                      *           },
-                     *           "host_token": "76a7d752066aca74e07666e636c874f1563b5aa43dc3cfa8543b76a9af9da050",
+                     *           "host_token": "e4552b94910b3829ad0ba290e067828e4f49dfee04a596322121f40007bf5103",
                      *           "join_codes": {
-                     *             "a": "NDHKFN",
-                     *             "b": "RWNA8Z"
+                     *             "a": "VQKD29",
+                     *             "b": "MBNKRJ"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ff93c9a2-a5e8-456c-9879-abf7a99a55a6",
+                     *           "id": "552d72d3-6d3d-4717-b086-14b85e82699f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:20:00.389Z",
-                     *           "updated_at": "2026-12-05T23:20:00.389Z",
+                     *           "created_at": "2026-12-05T23:24:02.970Z",
+                     *           "updated_at": "2026-12-05T23:24:02.970Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3940,26 +3940,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ff93c9a2-a5e8-456c-9879-abf7a99a55a6",
-                     *             "throws": "/v1/games/ff93c9a2-a5e8-456c-9879-abf7a99a55a6/throws",
-                     *             "moves": "/v1/games/ff93c9a2-a5e8-456c-9879-abf7a99a55a6/moves"
+                     *             "self": "/v1/games/552d72d3-6d3d-4717-b086-14b85e82699f",
+                     *             "throws": "/v1/games/552d72d3-6d3d-4717-b086-14b85e82699f/throws",
+                     *             "moves": "/v1/games/552d72d3-6d3d-4717-b086-14b85e82699f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "83998b2c1f811fb4802c983ec95cf136e9554c00e360306d66eb40d3359933ea",
-                     *             "b": "74f4b607ca34a737b192abe28b649ef1a9200d8da59ff211af8e2e53369ea10a"
+                     *             "a": "155813361eca860c7101a5e9e048db40d00f5a40276ebf946cfd3764e1b10754",
+                     *             "b": "82d67af7c023e8e4acae041082d1d761b0639f85a73e7695a1d27b630b449d74"
                      *           },
-                     *           "host_token": "188ad764c6e4895829f28713b2576665d117201b94e210d4661beff5bdc4cb37",
+                     *           "host_token": "4556c07915dff2e9fded468d6bc1342902571cc38822847c24322efb3d4d8696",
                      *           "join_codes": {
-                     *             "a": "2DKDCG",
-                     *             "b": "ZA2DCN"
+                     *             "a": "XP5X7H",
+                     *             "b": "Z5RRR6"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/013705fa-414e-4a9d-91b9-47b4b433ebc2",
-                     *         "games": "/v1/classes/013705fa-414e-4a9d-91b9-47b4b433ebc2/games",
-                     *         "overview": "/play/class/013705fa-414e-4a9d-91b9-47b4b433ebc2",
-                     *         "fairness": "/v1/fairness?game=79ebbaf4-a861-4d40-859b-24a296ee8b0d&game=11084d5b-bb4b-4e26-b4de-019502859489&game=ff93c9a2-a5e8-456c-9879-abf7a99a55a6"
+                     *         "self": "/v1/classes/a4d6c416-0e45-48ee-a608-582b21945811",
+                     *         "games": "/v1/classes/a4d6c416-0e45-48ee-a608-582b21945811/games",
+                     *         "overview": "/play/class/a4d6c416-0e45-48ee-a608-582b21945811",
+                     *         "fairness": "/v1/fairness?game=f945a590-4ee2-4016-ad8d-830efd14bf7c&game=e8c81ba1-1a48-49b0-b3a6-9bea3f57b087&game=552d72d3-6d3d-4717-b086-14b85e82699f"
                      *       }
                      *     }
                      */
@@ -4208,17 +4208,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "34f8d19b-e4ce-4159-b540-7b733826aa75",
+                     *       "id": "db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:20:00.377Z",
-                     *       "host_token": "a3be7b22d65be779a868d0c312e0addf47785793341b94ba1382c9d0f896881a",
+                     *       "created_at": "2026-12-05T23:24:02.962Z",
+                     *       "host_token": "dc9fa0ce2f5e3ec9df294cd23ea45673c441d03b2e9a6a1f7a6a1a118b5dc9a6",
                      *       "games": [
                      *         {
-                     *           "id": "cb866f3f-f37a-4522-987c-31f4172fccf4",
+                     *           "id": "f7e989ef-9cad-42cd-8122-6997fe89cf9b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:20:00.377Z",
-                     *           "updated_at": "2026-12-05T23:20:00.377Z",
+                     *           "created_at": "2026-12-05T23:24:02.962Z",
+                     *           "updated_at": "2026-12-05T23:24:02.962Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4281,26 +4281,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4",
-                     *             "throws": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/throws",
-                     *             "moves": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/moves"
+                     *             "self": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b",
+                     *             "throws": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/throws",
+                     *             "moves": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "1973524e9977f4c04e5251ac331efc349329dd4136abb01a2da54b48f9a983e6",
-                     *             "b": "76462520e2decfba76fb7a2702b6eae68f0380d3d8a1faba91426eb8084c0f53"
+                     *             "a": "09d48aba85fb23827ca443a8242b22364527332c462757bc06ac11f9d70dcf05",
+                     *             "b": "6fbc9405872ec7a3b88d987c8d7a486e1e448e1975f95be50bb4052e1d1ca9b7"
                      *           },
-                     *           "host_token": "c3455026ce82c0628aae212bd12fc669894a96525de6589e44ba4c01e344de5c",
+                     *           "host_token": "982f32bbd9542ccaa0d9b41fab10ff81631d8db65b54a7820b530991d61da93b",
                      *           "join_codes": {
-                     *             "a": "X36NKQ",
-                     *             "b": "ZKA5F5"
+                     *             "a": "8YXZQP",
+                     *             "b": "GDX7MD"
                      *           }
                      *         },
                      *         {
-                     *           "id": "31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
+                     *           "id": "43cf0cba-1ac2-4be4-8918-295ddefb29e2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:20:00.377Z",
-                     *           "updated_at": "2026-12-05T23:20:00.377Z",
+                     *           "created_at": "2026-12-05T23:24:02.962Z",
+                     *           "updated_at": "2026-12-05T23:24:02.962Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4363,26 +4363,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
-                     *             "throws": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/throws",
-                     *             "moves": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/moves"
+                     *             "self": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2",
+                     *             "throws": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/throws",
+                     *             "moves": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "866130a2b8baa93b9b3c409828877189a809a6ccb98fb8cea812afba73a7d630",
-                     *             "b": "04ecb9a8a4f5e9f054fa82f025b27137f8bc854a574a1c221c5ffaea4166e555"
+                     *             "a": "19c74b1ad6ef43bc593ef40528fd2aae636d6668296c9965623779c86df91c4d",
+                     *             "b": "df40d8d54bb9088579c0e550837f1202de8fe61d04b454446299ebc1f5a9ae0b"
                      *           },
-                     *           "host_token": "2e4602c9cede260977d493654ed2b0fb9f1404015da1963e764461fea2618aea",
+                     *           "host_token": "c75e1bee088222f2e23a771c311ea4b4607cbe26abd47a999231abe236958a1e",
                      *           "join_codes": {
-                     *             "a": "8Q9M46",
-                     *             "b": "SWC2BK"
+                     *             "a": "EGNSE3",
+                     *             "b": "BZ2HZ9"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75",
-                     *         "games": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75/games",
-                     *         "overview": "/play/class/34f8d19b-e4ce-4159-b540-7b733826aa75",
-                     *         "fairness": "/v1/fairness?game=cb866f3f-f37a-4522-987c-31f4172fccf4&game=31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b"
+                     *         "self": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
+                     *         "games": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6/games",
+                     *         "overview": "/play/class/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
+                     *         "fairness": "/v1/fairness?game=f7e989ef-9cad-42cd-8122-6997fe89cf9b&game=43cf0cba-1ac2-4be4-8918-295ddefb29e2"
                      *       }
                      *     }
                      */
@@ -4529,11 +4529,11 @@ export interface operations {
                      *       "type": "/problems/same-name",
                      *       "title": "Same name for both sides",
                      *       "status": 422,
-                     *       "detail": "/game/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "detail": "/game/sides/b/name: the two sides must have different names (compared without case): \"Hawks\" and \"hawks\" are the same name",
                      *       "errors": [
                      *         {
                      *           "pointer": "/game/sides/b/name",
-                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *           "detail": "the two sides must have different names (compared without case): \"Hawks\" and \"hawks\" are the same name"
                      *         }
                      *       ],
                      *       "current_version": null,
@@ -4629,16 +4629,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "34f8d19b-e4ce-4159-b540-7b733826aa75",
+                     *       "id": "db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:20:00.377Z",
+                     *       "created_at": "2026-12-05T23:24:02.962Z",
                      *       "games": [
                      *         {
-                     *           "id": "31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
+                     *           "id": "43cf0cba-1ac2-4be4-8918-295ddefb29e2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:20:00.377Z",
-                     *           "updated_at": "2026-12-05T23:20:00.377Z",
+                     *           "created_at": "2026-12-05T23:24:02.962Z",
+                     *           "updated_at": "2026-12-05T23:24:02.962Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4701,20 +4701,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
-                     *             "throws": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/throws",
-                     *             "moves": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/moves"
+                     *             "self": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2",
+                     *             "throws": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/throws",
+                     *             "moves": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b/board.svg?view=projector",
+                     *           "board": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "cb866f3f-f37a-4522-987c-31f4172fccf4",
+                     *           "id": "f7e989ef-9cad-42cd-8122-6997fe89cf9b",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T23:20:00.377Z",
-                     *           "updated_at": "2026-12-05T23:20:00.382Z",
+                     *           "created_at": "2026-12-05T23:24:02.962Z",
+                     *           "updated_at": "2026-12-05T23:24:02.966Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4777,20 +4777,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4",
-                     *             "throws": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/throws",
-                     *             "moves": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/moves"
+                     *             "self": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b",
+                     *             "throws": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/throws",
+                     *             "moves": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/cb866f3f-f37a-4522-987c-31f4172fccf4/board.svg?view=projector",
+                     *           "board": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "93e7e324-67b3-46be-80d0-35c7d9bb558d",
+                     *           "id": "97763450-f77b-45d3-84be-48de022b8bfa",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:20:00.380Z",
-                     *           "updated_at": "2026-12-05T23:20:00.380Z",
+                     *           "created_at": "2026-12-05T23:24:02.964Z",
+                     *           "updated_at": "2026-12-05T23:24:02.964Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4853,20 +4853,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d",
-                     *             "throws": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/throws",
-                     *             "moves": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/moves"
+                     *             "self": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa",
+                     *             "throws": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/throws",
+                     *             "moves": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/board.svg?view=projector",
+                     *           "board": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75",
-                     *         "games": "/v1/classes/34f8d19b-e4ce-4159-b540-7b733826aa75/games",
-                     *         "overview": "/play/class/34f8d19b-e4ce-4159-b540-7b733826aa75",
-                     *         "fairness": "/v1/fairness?game=31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b&game=cb866f3f-f37a-4522-987c-31f4172fccf4&game=93e7e324-67b3-46be-80d0-35c7d9bb558d"
+                     *         "self": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
+                     *         "games": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6/games",
+                     *         "overview": "/play/class/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
+                     *         "fairness": "/v1/fairness?game=43cf0cba-1ac2-4be4-8918-295ddefb29e2&game=f7e989ef-9cad-42cd-8122-6997fe89cf9b&game=97763450-f77b-45d3-84be-48de022b8bfa"
                      *       }
                      *     }
                      */
@@ -5087,13 +5087,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:20:00.377Z",
+                     *       "created_at": "2026-12-05T23:24:02.962Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "31c8cf1e-7e0d-4ccb-a2bb-04187c1fe38b",
-                     *           "created_at": "2026-12-05T23:20:00.377Z",
-                     *           "updated_at": "2026-12-05T23:20:00.377Z",
+                     *           "id": "43cf0cba-1ac2-4be4-8918-295ddefb29e2",
+                     *           "created_at": "2026-12-05T23:24:02.962Z",
+                     *           "updated_at": "2026-12-05T23:24:02.962Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5135,9 +5135,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "cb866f3f-f37a-4522-987c-31f4172fccf4",
-                     *           "created_at": "2026-12-05T23:20:00.377Z",
-                     *           "updated_at": "2026-12-05T23:20:00.382Z",
+                     *           "id": "f7e989ef-9cad-42cd-8122-6997fe89cf9b",
+                     *           "created_at": "2026-12-05T23:24:02.962Z",
+                     *           "updated_at": "2026-12-05T23:24:02.966Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5191,9 +5191,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "93e7e324-67b3-46be-80d0-35c7d9bb558d",
-                     *           "created_at": "2026-12-05T23:20:00.380Z",
-                     *           "updated_at": "2026-12-05T23:20:00.380Z",
+                     *           "id": "97763450-f77b-45d3-84be-48de022b8bfa",
+                     *           "created_at": "2026-12-05T23:24:02.964Z",
+                     *           "updated_at": "2026-12-05T23:24:02.964Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5459,11 +5459,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "93e7e324-67b3-46be-80d0-35c7d9bb558d",
+                     *       "id": "97763450-f77b-45d3-84be-48de022b8bfa",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T23:20:00.380Z",
-                     *       "updated_at": "2026-12-05T23:20:00.380Z",
+                     *       "created_at": "2026-12-05T23:24:02.964Z",
+                     *       "updated_at": "2026-12-05T23:24:02.964Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5526,18 +5526,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d",
-                     *         "throws": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/throws",
-                     *         "moves": "/v1/games/93e7e324-67b3-46be-80d0-35c7d9bb558d/moves"
+                     *         "self": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa",
+                     *         "throws": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/throws",
+                     *         "moves": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "800a1e937f2a195480d1cd50fddc172817ebc149253be093dfb5f7b9b2d71a6d",
-                     *         "b": "f3c984f888717e3c11e8fb6b05a56a79270f6f3e1401e8f29da7ed03ab5da529"
+                     *         "a": "e0cb00faa3791030a2d6f82ab8b9c73e9a62b1c397ea2b0dae829f2ead68a351",
+                     *         "b": "811386fbed7fdf1b6b1de52b930ab8b0f117844db7031d875a6a6c7265e03f46"
                      *       },
-                     *       "host_token": "b6870072fb0b255fc0e0a4db634241deb59dc7937de67da9a6625f32cc4885ff",
+                     *       "host_token": "610291955093ab8eb1fc3556281ff3a0cfbed5584ef274477ee09f3680ddabc8",
                      *       "join_codes": {
-                     *         "a": "R9EXZ8",
-                     *         "b": "MBZ4QX"
+                     *         "a": "PDPTFF",
+                     *         "b": "EGZAE5"
                      *       }
                      *     }
                      */
@@ -5720,11 +5720,11 @@ export interface operations {
                      *       "type": "/problems/same-name",
                      *       "title": "Same name for both sides",
                      *       "status": 422,
-                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case): \"Hawks\" and \"hawks\" are the same name",
                      *       "errors": [
                      *         {
                      *           "pointer": "/sides/b/name",
-                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *           "detail": "the two sides must have different names (compared without case): \"Hawks\" and \"hawks\" are the same name"
                      *         }
                      *       ],
                      *       "current_version": null,
@@ -6270,13 +6270,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "590fcc20-93b7-4b8d-90bb-936922c3b570"
+                     *         "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "590fcc20-93b7-4b8d-90bb-936922c3b570"
+                     *             "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6543,11 +6543,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "06c2f22b-d2c0-46cc-9f83-d24352c50778",
+                     *       "id": "c1b0eb2f-c753-4167-98c0-bef6dfe6d17b",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T23:20:00.373Z",
-                     *       "updated_at": "2026-12-05T23:20:00.373Z",
+                     *       "created_at": "2026-12-05T23:24:02.958Z",
+                     *       "updated_at": "2026-12-05T23:24:02.958Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6610,18 +6610,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/06c2f22b-d2c0-46cc-9f83-d24352c50778",
-                     *         "throws": "/v1/games/06c2f22b-d2c0-46cc-9f83-d24352c50778/throws",
-                     *         "moves": "/v1/games/06c2f22b-d2c0-46cc-9f83-d24352c50778/moves"
+                     *         "self": "/v1/games/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b",
+                     *         "throws": "/v1/games/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b/throws",
+                     *         "moves": "/v1/games/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "63ad3729075d19036d58f10c19a88471ba664b84255940ef2ad173186c176776",
-                     *         "b": "c6e624b9a0bf88e1bc79a56e3feea2e1609dbece3e67e3518bc8dd1860df49a2"
+                     *         "a": "9711a41a42a93bc0b6c282cf6011df0b93ae1b35455a680e5f380e3e6c70b62e",
+                     *         "b": "2e534e1738f575a476d175caf5758d54a0124ce870a615f0d3a3e2b9584a0dad"
                      *       },
-                     *       "host_token": "c375fb86456c897c2bee9e09a7c8a77099dc07d3840f41222864568719eaf270",
+                     *       "host_token": "5e9c5eaceff51cefeff3e00b2a75d338635ef2a1e2990f8129e0d79b403bc358",
                      *       "join_codes": {
-                     *         "a": "YRNZKT",
-                     *         "b": "49TG9C"
+                     *         "a": "MDEHC2",
+                     *         "b": "ZB9AKW"
                      *       }
                      *     }
                      */
@@ -6759,11 +6759,11 @@ export interface operations {
                      *       "type": "/problems/same-name",
                      *       "title": "Same name for both sides",
                      *       "status": 422,
-                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case), both are \"Hawks\"",
+                     *       "detail": "/sides/b/name: the two sides must have different names (compared without case): \"Hawks\" and \"hawks\" are the same name",
                      *       "errors": [
                      *         {
                      *           "pointer": "/sides/b/name",
-                     *           "detail": "the two sides must have different names (compared without case), both are \"Hawks\""
+                     *           "detail": "the two sides must have different names (compared without case): \"Hawks\" and \"hawks\" are the same name"
                      *         }
                      *       ],
                      *       "current_version": null,
@@ -6864,11 +6864,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *       "id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T23:20:00.070Z",
-                     *       "updated_at": "2026-12-05T23:20:00.358Z",
+                     *       "created_at": "2026-12-05T23:24:02.702Z",
+                     *       "updated_at": "2026-12-05T23:24:02.945Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6931,9 +6931,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570",
-                     *         "throws": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/throws",
-                     *         "moves": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/moves"
+                     *         "self": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *         "throws": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/throws",
+                     *         "moves": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/moves"
                      *       }
                      *     }
                      */
@@ -8484,13 +8484,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "590fcc20-93b7-4b8d-90bb-936922c3b570"
+                     *         "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "590fcc20-93b7-4b8d-90bb-936922c3b570"
+                     *             "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10084,7 +10084,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *       "game_id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10361,7 +10361,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *       "game_id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10725,8 +10725,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "c932a837671e611f359b0dd6f0cda98948da7923391f829a1f750b0a0cee9803",
-                     *       "join_code": "EF8GET"
+                     *       "token": "8352e41c28a6d0f73de51f84ee5286490c8814a0d70a0ba30330c7e53109f8f0",
+                     *       "join_code": "S53AE5"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -10929,11 +10929,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *         "id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T23:20:00.070Z",
-                     *         "updated_at": "2026-12-05T23:20:00.370Z",
+                     *         "created_at": "2026-12-05T23:24:02.702Z",
+                     *         "updated_at": "2026-12-05T23:24:02.956Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10992,9 +10992,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570",
-                     *           "throws": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/throws",
-                     *           "moves": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/moves"
+                     *           "self": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *           "throws": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/throws",
+                     *           "moves": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11429,11 +11429,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "590fcc20-93b7-4b8d-90bb-936922c3b570",
+                     *         "id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T23:20:00.070Z",
-                     *         "updated_at": "2026-12-05T23:20:00.358Z",
+                     *         "created_at": "2026-12-05T23:24:02.702Z",
+                     *         "updated_at": "2026-12-05T23:24:02.945Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11496,9 +11496,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570",
-                     *           "throws": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/throws",
-                     *           "moves": "/v1/games/590fcc20-93b7-4b8d-90bb-936922c3b570/moves"
+                     *           "self": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *           "throws": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/throws",
+                     *           "moves": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/moves"
                      *         }
                      *       }
                      *     }
@@ -12197,10 +12197,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "06c2f22b-d2c0-46cc-9f83-d24352c50778",
+                     *       "game_id": "c1b0eb2f-c753-4167-98c0-bef6dfe6d17b",
                      *       "side": "A",
-                     *       "token": "c932a837671e611f359b0dd6f0cda98948da7923391f829a1f750b0a0cee9803",
-                     *       "play": "/play/06c2f22b-d2c0-46cc-9f83-d24352c50778#seat=A.c932a837671e611f359b0dd6f0cda98948da7923391f829a1f750b0a0cee9803"
+                     *       "token": "8352e41c28a6d0f73de51f84ee5286490c8814a0d70a0ba30330c7e53109f8f0",
+                     *       "play": "/play/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b#seat=A.8352e41c28a6d0f73de51f84ee5286490c8814a0d70a0ba30330c7e53109f8f0"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -499,6 +499,7 @@ pub async fn relay_other_writers(store: Store, hub: Arc<Hub>) {
             return;
         }
     };
+    let mut lost = false;
     loop {
         let (id, after) = match writes.next().await {
             Ok(write) => write,
@@ -507,10 +508,14 @@ pub async fn relay_other_writers(store: Store, hub: Arc<Hub>) {
             Err(_) if store.is_closed() => return,
             Err(e) => {
                 tracing::warn!(error = %e, "the live feed lost other instances' writes");
+                lost = true;
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 continue;
             }
         };
+        if std::mem::take(&mut lost) {
+            tracing::info!("the live feed hears other instances' writes again");
+        }
         if !hub.is_watched(id) {
             continue;
         }

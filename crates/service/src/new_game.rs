@@ -157,10 +157,20 @@ impl GameRequest {
             } else {
                 "/sides/a/name"
             };
-            let detail = format!(
-                "the two sides must have different names (compared without case), both are {:?}",
-                echo(&sides[0].0)
-            );
+            // Both as sent: "Ama" and "ama" are one name (a newcomer read
+            // `both are "Ama"` for two names that differ in case).
+            let detail = if sides[0].0 == sides[1].0 {
+                format!(
+                    "the two sides must have different names (compared without case), both are {:?}",
+                    echo(&sides[0].0)
+                )
+            } else {
+                format!(
+                    "the two sides must have different names (compared without case): {:?} and {:?} are the same name",
+                    echo(&sides[0].0),
+                    echo(&sides[1].0)
+                )
+            };
             let mut refusal = Refusal::new(
                 RefusalKind::Unprocessable,
                 "same-name",

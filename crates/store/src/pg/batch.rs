@@ -13,7 +13,7 @@ use crate::domain::RulesStated;
 use crate::domain::{Game, GameId, MoveRecord, Version};
 use crate::games::GameToPlay;
 use crate::moves::record;
-use crate::{Result, corrupt, from_json};
+use crate::{Result, StoreError, corrupt, from_json};
 
 /// Lock the rows of these games (those that exist) until the transaction
 /// ends, in one order, by id: two transactions locking overlapping games
@@ -204,7 +204,16 @@ impl Writes {
     /// Any database error.
     pub async fn next(&mut self) -> Result<(GameId, Version)> {
         loop {
-            let note = self.0.recv().await?;
+            // The listener waits for its own connection, never for a lock:
+            // no connection in time means the database cannot be reached,
+            // not that it is busy (an operator's trial: "busy" was logged
+            // every second while PostgreSQL was down).
+            let note = self.0.recv().await.map_err(|e| match e {
+                sqlx::Error::PoolTimedOut => {
+                    StoreError::Unreachable("no connection to listen on came in time".to_owned())
+                }
+                e => StoreError::from(e),
+            })?;
             let mut parts = note.payload().split(' ');
             if let (Some(id), Some(version)) = (parts.next(), parts.next())
                 && let (Ok(id), Ok(version)) = (GameId::parse(id), version.parse())
