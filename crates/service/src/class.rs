@@ -94,14 +94,7 @@ impl ClassRequest {
             (Some(name), Some(games), Some(game)) if faults.is_empty() => {
                 Ok(NewClass { name, games, game })
             }
-            _ => {
-                let detail = faults
-                    .iter()
-                    .map(|e| format!("{}: {}", e.pointer, e.detail))
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                Err(Refusal::invalid(detail, faults))
-            }
+            _ => Err(Refusal::invalid_values(faults)),
         }
     }
 }

@@ -143,12 +143,7 @@ impl ClassArchive {
             }
         }
         if !faults.is_empty() {
-            let detail = faults
-                .iter()
-                .map(|e| format!("{}: {}", e.pointer, e.detail))
-                .collect::<Vec<_>>()
-                .join("; ");
-            return Err(Refusal::invalid(detail, faults));
+            return Err(Refusal::invalid_values(faults));
         }
         let mut games = Vec::with_capacity(self.games.len());
         for (i, g) in self.games.into_iter().enumerate() {

@@ -144,12 +144,7 @@ impl GameRequest {
             }
         };
         if !faults.is_empty() {
-            let detail = faults
-                .iter()
-                .map(|e| format!("{}: {}", e.pointer, e.detail))
-                .collect::<Vec<_>>()
-                .join("; ");
-            return Err(Refusal::invalid(detail, faults));
+            return Err(Refusal::invalid_values(faults));
         }
         if same_name(&sides[0].0, &sides[1].0) {
             let pointer = if named[1] {

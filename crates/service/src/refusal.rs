@@ -63,6 +63,15 @@ pub struct Fault {
     pub detail: String,
 }
 
+/// Each value at fault as `pointer: detail`, joined by `; `.
+fn said(faults: &[Fault]) -> String {
+    faults
+        .iter()
+        .map(|f| format!("{}: {}", f.pointer, f.detail))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// A refusal or failure, in the product's words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{detail}")]
@@ -116,6 +125,13 @@ impl Refusal {
         r
     }
 
+    /// Invalid input, each value at fault said as `pointer: detail` in the
+    /// refusal's detail.
+    #[must_use]
+    pub fn invalid_values(faults: Vec<Fault>) -> Self {
+        Self::invalid(said(&faults), faults)
+    }
+
     /// A failure with nothing internal in it; the cause is logged.
     #[must_use]
     pub fn internal(cause: &dyn std::fmt::Display) -> Self {
@@ -139,12 +155,7 @@ impl Refusal {
         for fault in &mut self.faults {
             fault.pointer = format!("{prefix}{}", fault.pointer);
         }
-        self.detail = self
-            .faults
-            .iter()
-            .map(|f| format!("{}: {}", f.pointer, f.detail))
-            .collect::<Vec<_>>()
-            .join("; ");
+        self.detail = said(&self.faults);
         self
     }
 
