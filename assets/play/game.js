@@ -262,9 +262,9 @@
       a.target = "_blank";
       a.dataset.source = c.source;
       a.rel = "noopener noreferrer";
-      // Pages nobody here has seen (another source reports them) say so.
+      // What nobody here has seen directly says so, in the server's words.
       a.textContent = cite.label(c.source) + (c.locator ? ", " + c.locator : "") +
-        (c.locator_seen === false ? " (pages not seen)" : "");
+        (c.caveat ? " (" + c.caveat + ")" : "");
       a.title = (cite.online(c.source) ? "The source, online: " : "The source's record: ") + c.source + " (opens a new tab)";
       span.append(" ", a);
     }

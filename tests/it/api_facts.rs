@@ -385,5 +385,57 @@ async fn regression_unseen_pages_were_cited_as_read() {
         .iter()
         .find(|c| c["locator"] == "entry 3")
         .expect("name-zohn-ahl cites Culin's entry 3");
-    assert_eq!(culin["locator_seen"], true, "{culin}");
+    // Entry 3's opening is known only through the Digital Ludeme Project's
+    // quotation of it.
+    assert_eq!(culin["locator_seen"], false, "{culin}");
+    assert_eq!(culin["seen"], "quoted", "{culin}");
+    assert_eq!(culin["caveat"], "as another source quotes it", "{culin}");
+    let seen = fact["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["source"] == "wp-zohnahl")
+        .expect("name-zohn-ahl cites the encyclopedia, read whole");
+    assert_eq!(seen["seen"], "seen", "{seen}");
+    assert!(seen["caveat"].is_null(), "{seen}");
+}
+
+/// Regression: sources nobody here has read (Murray 1951, Parlett 1999,
+/// the New Venture Games box), known only from the Wikipedia article's
+/// notes or a summary, were cited with nothing to tell them from sources
+/// read, since the mark was for pages only. Every citation now says
+/// whether what it cites was seen, with the words a reader is shown.
+#[actix_web::test]
+async fn regression_sources_not_read_were_cited_as_read() {
+    let db = TestDb::new();
+    let app = common::spawn_server(db.service().await);
+    let sources = send(&app, get("/v1/sources")).await.json();
+    let reading = |id: &str| {
+        sources
+            .as_array()
+            .or_else(|| sources["items"].as_array())
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in the sources"))["custom"]["read"]
+            .clone()
+    };
+    for (fact, source) in [
+        ("one-game-or-two", "murray1951"),
+        ("one-game-or-two", "parlett1999"),
+        ("boxed-edition", "nvg"),
+    ] {
+        assert_eq!(reading(source), "not_read", "{source}");
+        let fact = send(&app, get(&format!("/v1/facts/{fact}"))).await.json();
+        let c = fact["citations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["source"] == source)
+            .unwrap_or_else(|| panic!("{fact} cites {source}"))
+            .clone();
+        assert!(c["locator"].is_null(), "{c}");
+        assert_eq!(c["seen"], "not_seen", "{c}");
+        assert_eq!(c["caveat"], "known only from another source", "{c}");
+    }
 }

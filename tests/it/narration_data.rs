@@ -1010,6 +1010,7 @@ fn check_reading_record(id: &str, custom: &serde_json::Value) {
                 "seen",
                 "locators_seen",
                 "locators_reported",
+                "locators_quoted",
                 "quoted_in",
                 "kiowa_authored"
             ]
@@ -1023,6 +1024,21 @@ fn check_reading_record(id: &str, custom: &serde_json::Value) {
             "{id}: locators seen, read {read}"
         );
         assert!(seen.as_array().unwrap().iter().all(|l| l.is_string()));
+    }
+    if let Some(quoted) = custom.get("locators_quoted") {
+        assert!(
+            read == "whole" || read == "part",
+            "{id}: locators quoted, read {read}"
+        );
+        for (locator, by) in quoted.as_object().unwrap() {
+            let by = by.as_str().unwrap_or_default();
+            assert!(
+                custom["quoted_in"]
+                    .as_array()
+                    .is_some_and(|q| q.iter().any(|x| x == by)),
+                "{id}: {locator} quoted by {by}, which quoted_in does not list"
+            );
+        }
     }
     if let Some(reported) = custom.get("locators_reported") {
         assert_ne!(read, "not_read", "{id}: a locator of a source not read");
@@ -1069,9 +1085,9 @@ fn every_locator_was_seen_or_its_origin_is_recorded() {
             .get("locators_seen")
             .and_then(|l| l.as_array())
             .is_some_and(|l| l.iter().any(|x| x == locator.as_str()));
-        let reported = custom
-            .get("locators_reported")
-            .is_some_and(|r| r.get(&locator).is_some());
+        let reported = ["locators_reported", "locators_quoted"]
+            .iter()
+            .any(|key| custom.get(key).is_some_and(|r| r.get(&locator).is_some()));
         assert!(
             seen || reported,
             "{file}: {source} at {locator:?} was neither seen nor has a recorded origin"

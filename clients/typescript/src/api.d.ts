@@ -1306,18 +1306,31 @@ export interface components {
         /** @description A source citation. */
         CitationView: {
             /**
+             * @description What a reader is told beside the citation when it was not seen
+             *     directly ("known only from another source", "as another source
+             *     quotes it"); null when it was seen.
+             * @example known only from another source
+             */
+            caveat: string | null;
+            /**
              * @description Pages, where known.
              * @example pp. 124-130
              */
             locator: string | null;
             /**
-             * @description Whether the pages in `locator` were seen by those who wrote the text:
-             *     `false` for pages another source reports (a Ludii file's source
-             *     line, the Wikipedia article's note) that nobody here has seen, shown
-             *     to readers as "pages not seen"; null without a locator.
+             * @description Whether the pages in `locator` were seen by those who wrote the
+             *     text, in a copy of the source: `false` for pages another source
+             *     reports (a Ludii file's source line, the Wikipedia article's note)
+             *     or quotes; null without a locator. `seen` says which.
              * @example false
              */
             locator_seen: boolean | null;
+            /**
+             * @description Whether what is cited (its pages, or the source where no pages are
+             *     given) was seen by those who wrote the text, from the source's
+             *     record in `GET /v1/sources`.
+             */
+            seen: components["schemas"]["Seen"];
             /**
              * @description An id of `GET /v1/sources`.
              * @example culin1907
@@ -1560,6 +1573,13 @@ export interface components {
             kind: components["schemas"]["SourceKind"];
             /** @description Whether a Kiowa author wrote it. */
             kiowa_authored?: boolean;
+            /**
+             * @description Locators known only through another source's quotation, each with
+             *     the id of the source that quotes it.
+             */
+            locators_quoted?: {
+                [key: string]: string;
+            };
             /** @description Locators others report for it, each with where the report comes from. */
             locators_reported?: {
                 [key: string]: string;
@@ -1568,8 +1588,8 @@ export interface components {
             locators_seen?: string[];
             /** @description Ids of the sources it is quoted in. */
             quoted_in?: string[];
-            /** @description How much of it the research read: e.g. `part`, `quoted`, `not_read`. */
-            read: string;
+            /** @description How much of it was read. */
+            read: components["schemas"]["Reading"];
             /**
              * @description Its rights status, e.g. `public-domain`, `in-copyright`, `cc-by-sa`,
              *     `unknown`.
@@ -2906,6 +2926,12 @@ export interface components {
              */
             value: number;
         };
+        /**
+         * @description How much of a source those who wrote the narration read: `whole`, `part` (its record says which pages), `quoted` (not read itself: known through another source's quotation) or `not_read` (known only from other sources' mentions of it).
+         * @example whole
+         * @enum {string}
+         */
+        Reading: "whole" | "part" | "quoted" | "not_read";
         /** @description The chances part of a recap. */
         RecapChancesView: {
             /** @description The move that raised its thrower's chance most. */
@@ -3122,6 +3148,12 @@ export interface components {
             /** @description `true`: a side's own token may report a physical throw for it; `false` (default, also `null`): only the host's token may report throws (a side's token still asks the server to throw). */
             sides_report_throws?: boolean | null;
         };
+        /**
+         * @description Whether what a citation points at (its pages, or the source where no pages are given) was seen by those who wrote the text: `seen` (in a copy of the source), `quoted` (through another source's quotation of it) or `not_seen` (another source reports it).
+         * @example seen
+         * @enum {string}
+         */
+        Seen: "seen" | "quoted" | "not_seen";
         /**
          * @description `event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move); `odds`: what the move did to the chances of winning (this service's own exact computation, told at `lesson` and `full` when a move swings them by 10 points or more, changes who is more likely to win, or comes from a throw rarer than 1 in 16).
          * @example event
@@ -3703,17 +3735,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a4d6c416-0e45-48ee-a608-582b21945811",
+                     *       "id": "70eb7ecf-1f8e-4f18-b69d-db74f4536a03",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:24:02.970Z",
-                     *       "host_token": "d84f56b16fcf7fec7ca769eb987b9b40df3670dc99dbfc1f479ac477b0ff1ff1",
+                     *       "created_at": "2026-12-06T01:12:12.385Z",
+                     *       "host_token": "b4093cdf4e75251fd312cc3034bdda7252a128a64a1bf62089e348dfdd4463d7",
                      *       "games": [
                      *         {
-                     *           "id": "f945a590-4ee2-4016-ad8d-830efd14bf7c",
+                     *           "id": "5568f651-61ef-472c-ad0e-e3d1d81c511e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:24:02.970Z",
-                     *           "updated_at": "2026-12-05T23:24:02.970Z",
+                     *           "created_at": "2026-12-06T01:12:12.385Z",
+                     *           "updated_at": "2026-12-06T01:12:12.385Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3776,26 +3808,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f945a590-4ee2-4016-ad8d-830efd14bf7c",
-                     *             "throws": "/v1/games/f945a590-4ee2-4016-ad8d-830efd14bf7c/throws",
-                     *             "moves": "/v1/games/f945a590-4ee2-4016-ad8d-830efd14bf7c/moves"
+                     *             "self": "/v1/games/5568f651-61ef-472c-ad0e-e3d1d81c511e",
+                     *             "throws": "/v1/games/5568f651-61ef-472c-ad0e-e3d1d81c511e/throws",
+                     *             "moves": "/v1/games/5568f651-61ef-472c-ad0e-e3d1d81c511e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "681fec4c20ad83ae9667747c9074c88c264bca2387a156e4dce32b0e68d56615",
-                     *             "b": "8c2b790beb6998a8d6e81ff9b2fa154f2f174f02e53ba875418e078056c61839"
+                     *             "a": "438b22000e583ae568a522bf2256d557d52b3d480614b6762ad0d8588189fe29",
+                     *             "b": "ebb0eff220678464626e10b2207279adc585933116e350771b1564e6cf4e5114"
                      *           },
-                     *           "host_token": "cb1dbe228dead98d1e21942dee71fd109330687cd715821328eb749e2144de7d",
+                     *           "host_token": "20afef8fdba34442c6fe7a9d700d2c694c14ac672e229d4fad61a349bcc1036d",
                      *           "join_codes": {
-                     *             "a": "P99WAF",
-                     *             "b": "FNQC8Y"
+                     *             "a": "EEK932",
+                     *             "b": "2FQ7JX"
                      *           }
                      *         },
                      *         {
-                     *           "id": "e8c81ba1-1a48-49b0-b3a6-9bea3f57b087",
+                     *           "id": "966e6830-49b7-404f-9fc1-afb94cb697ee",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T23:24:02.970Z",
-                     *           "updated_at": "2026-12-05T23:24:02.970Z",
+                     *           "created_at": "2026-12-06T01:12:12.385Z",
+                     *           "updated_at": "2026-12-06T01:12:12.385Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3858,26 +3890,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e8c81ba1-1a48-49b0-b3a6-9bea3f57b087",
-                     *             "throws": "/v1/games/e8c81ba1-1a48-49b0-b3a6-9bea3f57b087/throws",
-                     *             "moves": "/v1/games/e8c81ba1-1a48-49b0-b3a6-9bea3f57b087/moves"
+                     *             "self": "/v1/games/966e6830-49b7-404f-9fc1-afb94cb697ee",
+                     *             "throws": "/v1/games/966e6830-49b7-404f-9fc1-afb94cb697ee/throws",
+                     *             "moves": "/v1/games/966e6830-49b7-404f-9fc1-afb94cb697ee/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "6e733cc85a6d65d646ee6b5642d96477399278a3b6286e6cb93bdd24a2b94a13",
-                     *             "b": "62a6af9b5af613f905e196eefd0e7b63dc2e2dc3ae84196925d2c4032b7618bc"
+                     *             "a": "6b3a674b382bb5ce379b36abada70ab398b676b430e07425104a68df2b2e4efd",
+                     *             "b": "4525d5070c8d40ae5bbc0fc3adec7cfd67feaf0c92cc3685564d1e4c20b3f788"
                      *           },
-                     *           "host_token": "e4552b94910b3829ad0ba290e067828e4f49dfee04a596322121f40007bf5103",
+                     *           "host_token": "f0764bd2d46d660f3d815af6b7e5fceba791cd958d1e8c76902305392780484c",
                      *           "join_codes": {
-                     *             "a": "VQKD29",
-                     *             "b": "MBNKRJ"
+                     *             "a": "FM2BVT",
+                     *             "b": "ZWJJPP"
                      *           }
                      *         },
                      *         {
-                     *           "id": "552d72d3-6d3d-4717-b086-14b85e82699f",
+                     *           "id": "1bdf6c91-799d-4c44-955b-6aaa94379cc4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:24:02.970Z",
-                     *           "updated_at": "2026-12-05T23:24:02.970Z",
+                     *           "created_at": "2026-12-06T01:12:12.385Z",
+                     *           "updated_at": "2026-12-06T01:12:12.385Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3940,26 +3972,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/552d72d3-6d3d-4717-b086-14b85e82699f",
-                     *             "throws": "/v1/games/552d72d3-6d3d-4717-b086-14b85e82699f/throws",
-                     *             "moves": "/v1/games/552d72d3-6d3d-4717-b086-14b85e82699f/moves"
+                     *             "self": "/v1/games/1bdf6c91-799d-4c44-955b-6aaa94379cc4",
+                     *             "throws": "/v1/games/1bdf6c91-799d-4c44-955b-6aaa94379cc4/throws",
+                     *             "moves": "/v1/games/1bdf6c91-799d-4c44-955b-6aaa94379cc4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "155813361eca860c7101a5e9e048db40d00f5a40276ebf946cfd3764e1b10754",
-                     *             "b": "82d67af7c023e8e4acae041082d1d761b0639f85a73e7695a1d27b630b449d74"
+                     *             "a": "bed97c379852bd19ca931c039ab60dc7a47be8f73a69215cf670488f19574220",
+                     *             "b": "4a543905ebdc82b0e7e3918e8ee29847c62c3e3c3847eb402d51950600c54c4f"
                      *           },
-                     *           "host_token": "4556c07915dff2e9fded468d6bc1342902571cc38822847c24322efb3d4d8696",
+                     *           "host_token": "25bb541426f2d7d141df39a755c0aa14e32f63e9fc7abd762ef70b7bc2711e0f",
                      *           "join_codes": {
-                     *             "a": "XP5X7H",
-                     *             "b": "Z5RRR6"
+                     *             "a": "HYM6SB",
+                     *             "b": "5SGVHP"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/a4d6c416-0e45-48ee-a608-582b21945811",
-                     *         "games": "/v1/classes/a4d6c416-0e45-48ee-a608-582b21945811/games",
-                     *         "overview": "/play/class/a4d6c416-0e45-48ee-a608-582b21945811",
-                     *         "fairness": "/v1/fairness?game=f945a590-4ee2-4016-ad8d-830efd14bf7c&game=e8c81ba1-1a48-49b0-b3a6-9bea3f57b087&game=552d72d3-6d3d-4717-b086-14b85e82699f"
+                     *         "self": "/v1/classes/70eb7ecf-1f8e-4f18-b69d-db74f4536a03",
+                     *         "games": "/v1/classes/70eb7ecf-1f8e-4f18-b69d-db74f4536a03/games",
+                     *         "overview": "/play/class/70eb7ecf-1f8e-4f18-b69d-db74f4536a03",
+                     *         "fairness": "/v1/fairness?game=5568f651-61ef-472c-ad0e-e3d1d81c511e&game=966e6830-49b7-404f-9fc1-afb94cb697ee&game=1bdf6c91-799d-4c44-955b-6aaa94379cc4"
                      *       }
                      *     }
                      */
@@ -4208,17 +4240,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
+                     *       "id": "d2bbb6f5-dd32-4585-864e-9088c6f609c4",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:24:02.962Z",
-                     *       "host_token": "dc9fa0ce2f5e3ec9df294cd23ea45673c441d03b2e9a6a1f7a6a1a118b5dc9a6",
+                     *       "created_at": "2026-12-06T01:12:12.374Z",
+                     *       "host_token": "143f8cce58b6ee24d8c72785ca407729c36d798ae6c3cc4ced462bb2ab1b6e5b",
                      *       "games": [
                      *         {
-                     *           "id": "f7e989ef-9cad-42cd-8122-6997fe89cf9b",
+                     *           "id": "8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:24:02.962Z",
-                     *           "updated_at": "2026-12-05T23:24:02.962Z",
+                     *           "created_at": "2026-12-06T01:12:12.374Z",
+                     *           "updated_at": "2026-12-06T01:12:12.374Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4281,26 +4313,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b",
-                     *             "throws": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/throws",
-                     *             "moves": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/moves"
+                     *             "self": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
+                     *             "throws": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/throws",
+                     *             "moves": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "09d48aba85fb23827ca443a8242b22364527332c462757bc06ac11f9d70dcf05",
-                     *             "b": "6fbc9405872ec7a3b88d987c8d7a486e1e448e1975f95be50bb4052e1d1ca9b7"
+                     *             "a": "6540da52ffd463bfd20dd81b7155445d5079c62aba3ae00549d2e405e17b2b56",
+                     *             "b": "31c0419f5c6b79695fdfacf0e0191d97425e4e101863bafd06f49afb59a2bd46"
                      *           },
-                     *           "host_token": "982f32bbd9542ccaa0d9b41fab10ff81631d8db65b54a7820b530991d61da93b",
+                     *           "host_token": "386db905c4e4b3f3b41f0f0a8c5285cc393a0292ad990382d90998ad3678dc63",
                      *           "join_codes": {
-                     *             "a": "8YXZQP",
-                     *             "b": "GDX7MD"
+                     *             "a": "3VQF2V",
+                     *             "b": "CK8KYR"
                      *           }
                      *         },
                      *         {
-                     *           "id": "43cf0cba-1ac2-4be4-8918-295ddefb29e2",
+                     *           "id": "6a438d49-5c97-4fb0-96b9-863a4edf573f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:24:02.962Z",
-                     *           "updated_at": "2026-12-05T23:24:02.962Z",
+                     *           "created_at": "2026-12-06T01:12:12.374Z",
+                     *           "updated_at": "2026-12-06T01:12:12.374Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4363,26 +4395,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2",
-                     *             "throws": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/throws",
-                     *             "moves": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/moves"
+                     *             "self": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f",
+                     *             "throws": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/throws",
+                     *             "moves": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "19c74b1ad6ef43bc593ef40528fd2aae636d6668296c9965623779c86df91c4d",
-                     *             "b": "df40d8d54bb9088579c0e550837f1202de8fe61d04b454446299ebc1f5a9ae0b"
+                     *             "a": "2e03d89540a8f39d4e12bf57322d37f51cfa2dad7f99303e976e90c51de53bea",
+                     *             "b": "682cc371c3030473f8518cac4b8c5042774d1f9318558f2b949a03958c5a7ec9"
                      *           },
-                     *           "host_token": "c75e1bee088222f2e23a771c311ea4b4607cbe26abd47a999231abe236958a1e",
+                     *           "host_token": "fa942146e6c6db3d4ae47f9d51815e4ff29af9971c77d6ff7fa1643c29860e15",
                      *           "join_codes": {
-                     *             "a": "EGNSE3",
-                     *             "b": "BZ2HZ9"
+                     *             "a": "ZFGYBG",
+                     *             "b": "QC2K3X"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
-                     *         "games": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6/games",
-                     *         "overview": "/play/class/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
-                     *         "fairness": "/v1/fairness?game=f7e989ef-9cad-42cd-8122-6997fe89cf9b&game=43cf0cba-1ac2-4be4-8918-295ddefb29e2"
+                     *         "self": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
+                     *         "games": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4/games",
+                     *         "overview": "/play/class/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
+                     *         "fairness": "/v1/fairness?game=8c4e37e2-5553-4ff0-96a5-0a77d2337ca6&game=6a438d49-5c97-4fb0-96b9-863a4edf573f"
                      *       }
                      *     }
                      */
@@ -4629,16 +4661,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
+                     *       "id": "d2bbb6f5-dd32-4585-864e-9088c6f609c4",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:24:02.962Z",
+                     *       "created_at": "2026-12-06T01:12:12.374Z",
                      *       "games": [
                      *         {
-                     *           "id": "43cf0cba-1ac2-4be4-8918-295ddefb29e2",
+                     *           "id": "6a438d49-5c97-4fb0-96b9-863a4edf573f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:24:02.962Z",
-                     *           "updated_at": "2026-12-05T23:24:02.962Z",
+                     *           "created_at": "2026-12-06T01:12:12.374Z",
+                     *           "updated_at": "2026-12-06T01:12:12.374Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4701,20 +4733,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2",
-                     *             "throws": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/throws",
-                     *             "moves": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/moves"
+                     *             "self": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f",
+                     *             "throws": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/throws",
+                     *             "moves": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/43cf0cba-1ac2-4be4-8918-295ddefb29e2/board.svg?view=projector",
+                     *           "board": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "f7e989ef-9cad-42cd-8122-6997fe89cf9b",
+                     *           "id": "8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-05T23:24:02.962Z",
-                     *           "updated_at": "2026-12-05T23:24:02.966Z",
+                     *           "created_at": "2026-12-06T01:12:12.374Z",
+                     *           "updated_at": "2026-12-06T01:12:12.379Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4777,20 +4809,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b",
-                     *             "throws": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/throws",
-                     *             "moves": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/moves"
+                     *             "self": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
+                     *             "throws": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/throws",
+                     *             "moves": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f7e989ef-9cad-42cd-8122-6997fe89cf9b/board.svg?view=projector",
+                     *           "board": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "97763450-f77b-45d3-84be-48de022b8bfa",
+                     *           "id": "e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-05T23:24:02.964Z",
-                     *           "updated_at": "2026-12-05T23:24:02.964Z",
+                     *           "created_at": "2026-12-06T01:12:12.376Z",
+                     *           "updated_at": "2026-12-06T01:12:12.376Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4853,20 +4885,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa",
-                     *             "throws": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/throws",
-                     *             "moves": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/moves"
+                     *             "self": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
+                     *             "throws": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/throws",
+                     *             "moves": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/board.svg?view=projector",
+                     *           "board": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
-                     *         "games": "/v1/classes/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6/games",
-                     *         "overview": "/play/class/db7d9ac5-5ac8-4e87-8c7c-2ffda4aff7c6",
-                     *         "fairness": "/v1/fairness?game=43cf0cba-1ac2-4be4-8918-295ddefb29e2&game=f7e989ef-9cad-42cd-8122-6997fe89cf9b&game=97763450-f77b-45d3-84be-48de022b8bfa"
+                     *         "self": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
+                     *         "games": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4/games",
+                     *         "overview": "/play/class/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
+                     *         "fairness": "/v1/fairness?game=6a438d49-5c97-4fb0-96b9-863a4edf573f&game=8c4e37e2-5553-4ff0-96a5-0a77d2337ca6&game=e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53"
                      *       }
                      *     }
                      */
@@ -5087,13 +5119,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-05T23:24:02.962Z",
+                     *       "created_at": "2026-12-06T01:12:12.374Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "43cf0cba-1ac2-4be4-8918-295ddefb29e2",
-                     *           "created_at": "2026-12-05T23:24:02.962Z",
-                     *           "updated_at": "2026-12-05T23:24:02.962Z",
+                     *           "id": "6a438d49-5c97-4fb0-96b9-863a4edf573f",
+                     *           "created_at": "2026-12-06T01:12:12.374Z",
+                     *           "updated_at": "2026-12-06T01:12:12.374Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5135,9 +5167,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "f7e989ef-9cad-42cd-8122-6997fe89cf9b",
-                     *           "created_at": "2026-12-05T23:24:02.962Z",
-                     *           "updated_at": "2026-12-05T23:24:02.966Z",
+                     *           "id": "8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
+                     *           "created_at": "2026-12-06T01:12:12.374Z",
+                     *           "updated_at": "2026-12-06T01:12:12.379Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5191,9 +5223,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "97763450-f77b-45d3-84be-48de022b8bfa",
-                     *           "created_at": "2026-12-05T23:24:02.964Z",
-                     *           "updated_at": "2026-12-05T23:24:02.964Z",
+                     *           "id": "e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
+                     *           "created_at": "2026-12-06T01:12:12.376Z",
+                     *           "updated_at": "2026-12-06T01:12:12.376Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5459,11 +5491,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "97763450-f77b-45d3-84be-48de022b8bfa",
+                     *       "id": "e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T23:24:02.964Z",
-                     *       "updated_at": "2026-12-05T23:24:02.964Z",
+                     *       "created_at": "2026-12-06T01:12:12.376Z",
+                     *       "updated_at": "2026-12-06T01:12:12.376Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5526,18 +5558,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa",
-                     *         "throws": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/throws",
-                     *         "moves": "/v1/games/97763450-f77b-45d3-84be-48de022b8bfa/moves"
+                     *         "self": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
+                     *         "throws": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/throws",
+                     *         "moves": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "e0cb00faa3791030a2d6f82ab8b9c73e9a62b1c397ea2b0dae829f2ead68a351",
-                     *         "b": "811386fbed7fdf1b6b1de52b930ab8b0f117844db7031d875a6a6c7265e03f46"
+                     *         "a": "903b4430919f20d94f4e503aef5aff7264a64012030e719097bf58bc43ae09be",
+                     *         "b": "2f0a5a57444c1477421be10cce0f3b7daa7cffe09e0ab8b10dad18e28ebb9478"
                      *       },
-                     *       "host_token": "610291955093ab8eb1fc3556281ff3a0cfbed5584ef274477ee09f3680ddabc8",
+                     *       "host_token": "544acdcfb8aa7334432f678216a9f716314292774999b52e4f83da5dd03079c7",
                      *       "join_codes": {
-                     *         "a": "PDPTFF",
-                     *         "b": "EGZAE5"
+                     *         "a": "V8GNV7",
+                     *         "b": "4NP4NE"
                      *       }
                      *     }
                      */
@@ -5835,22 +5867,30 @@ export interface operations {
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "mooney1896",
                      *               "locator": "pp. 1002-1004",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "learnkiowa",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "audiences": [
@@ -5897,22 +5937,30 @@ export interface operations {
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "entry 3",
-                     *               "locator_seen": true
+                     *               "locator_seen": false,
+                     *               "seen": "quoted",
+                     *               "caveat": "as another source quotes it"
                      *             },
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "learnkiowa",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "audiences": [
@@ -6061,22 +6109,30 @@ export interface operations {
                      *         {
                      *           "source": "ludii-zohnahl",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "ludii-ev-702",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "mooney1896",
                      *           "locator": "pp. 1002-1004",
-                     *           "locator_seen": false
+                     *           "locator_seen": false,
+                     *           "seen": "not_seen",
+                     *           "caveat": "known only from another source"
                      *         },
                      *         {
                      *           "source": "learnkiowa",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         }
                      *       ],
                      *       "audiences": [
@@ -6270,13 +6326,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
+                     *         "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
+                     *             "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6543,11 +6599,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c1b0eb2f-c753-4167-98c0-bef6dfe6d17b",
+                     *       "id": "a0d693d4-ec84-46f6-8b04-22ba216b2190",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-05T23:24:02.958Z",
-                     *       "updated_at": "2026-12-05T23:24:02.958Z",
+                     *       "created_at": "2026-12-06T01:12:12.365Z",
+                     *       "updated_at": "2026-12-06T01:12:12.365Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6610,18 +6666,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b",
-                     *         "throws": "/v1/games/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b/throws",
-                     *         "moves": "/v1/games/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b/moves"
+                     *         "self": "/v1/games/a0d693d4-ec84-46f6-8b04-22ba216b2190",
+                     *         "throws": "/v1/games/a0d693d4-ec84-46f6-8b04-22ba216b2190/throws",
+                     *         "moves": "/v1/games/a0d693d4-ec84-46f6-8b04-22ba216b2190/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "9711a41a42a93bc0b6c282cf6011df0b93ae1b35455a680e5f380e3e6c70b62e",
-                     *         "b": "2e534e1738f575a476d175caf5758d54a0124ce870a615f0d3a3e2b9584a0dad"
+                     *         "a": "c24d74ccf63f2e4e11b40748c078e00c52b0841c00409e0d178c6b9d1e385540",
+                     *         "b": "98ce5c0fbfc883ee94558c4895af1c3e0f72c5e8e8418b20ce159b0f8486aca1"
                      *       },
-                     *       "host_token": "5e9c5eaceff51cefeff3e00b2a75d338635ef2a1e2990f8129e0d79b403bc358",
+                     *       "host_token": "d3b28312e57f1b18e54ed70457586e3246d05da8a76177f875641eafb63e9bbd",
                      *       "join_codes": {
-                     *         "a": "MDEHC2",
-                     *         "b": "ZB9AKW"
+                     *         "a": "WATYTF",
+                     *         "b": "EMMS3R"
                      *       }
                      *     }
                      */
@@ -6864,11 +6920,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *       "id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-05T23:24:02.702Z",
-                     *       "updated_at": "2026-12-05T23:24:02.945Z",
+                     *       "created_at": "2026-12-06T01:12:11.974Z",
+                     *       "updated_at": "2026-12-06T01:12:12.350Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6931,9 +6987,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
-                     *         "throws": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/throws",
-                     *         "moves": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/moves"
+                     *         "self": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *         "throws": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/throws",
+                     *         "moves": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/moves"
                      *       }
                      *     }
                      */
@@ -8484,13 +8540,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
+                     *         "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14"
+                     *             "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8830,27 +8886,37 @@ export interface operations {
                      *                   {
                      *                     "source": "ludii-ev-118",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "kiowa-tribe-language",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "learnkiowa",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": null,
@@ -8863,12 +8929,16 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "sticks_sahe",
@@ -8881,12 +8951,16 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "move",
@@ -8899,7 +8973,9 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "turn_pass",
@@ -8912,12 +8988,16 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "sticks_sahe",
@@ -8930,12 +9010,16 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "move",
@@ -8948,7 +9032,9 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "turn_pass",
@@ -9042,17 +9128,23 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "sticks_sahe",
@@ -9065,12 +9157,16 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "sticks_sahe",
@@ -9083,12 +9179,16 @@ export interface operations {
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "culin1898",
                      *                     "locator": "entry 3",
-                     *                     "locator_seen": true
+                     *                     "locator_seen": false,
+                     *                     "seen": "quoted",
+                     *                     "caveat": "as another source quotes it"
                      *                   }
                      *                 ],
                      *                 "rule": "counters_one_at_a_time",
@@ -9380,17 +9480,23 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-ev-702",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "sticks_sahe",
@@ -9403,12 +9509,16 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-ev-702",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "sticks_sahe",
@@ -9421,12 +9531,16 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "culin1898",
                      *                 "locator": "entry 3",
-                     *                 "locator_seen": true
+                     *                 "locator_seen": false,
+                     *                 "seen": "quoted",
+                     *                 "caveat": "as another source quotes it"
                      *               }
                      *             ],
                      *             "rule": "counters_one_at_a_time",
@@ -10084,7 +10198,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *       "game_id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10361,7 +10475,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *       "game_id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10495,7 +10609,9 @@ export interface operations {
                      *             {
                      *               "source": "zohn-ahl-odds",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         },
@@ -10507,7 +10623,9 @@ export interface operations {
                      *             {
                      *               "source": "zohn-ahl-odds",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         },
@@ -10519,7 +10637,9 @@ export interface operations {
                      *             {
                      *               "source": "zohn-ahl-odds",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         }
@@ -10725,8 +10845,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "8352e41c28a6d0f73de51f84ee5286490c8814a0d70a0ba30330c7e53109f8f0",
-                     *       "join_code": "S53AE5"
+                     *       "token": "695f8c920105bd25f47045898f8c2fd6442473a07d3a95ca1d0f3259adf2fef5",
+                     *       "join_code": "KJ9KNT"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -10929,11 +11049,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *         "id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-05T23:24:02.702Z",
-                     *         "updated_at": "2026-12-05T23:24:02.956Z",
+                     *         "created_at": "2026-12-06T01:12:11.974Z",
+                     *         "updated_at": "2026-12-06T01:12:12.362Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -10992,9 +11112,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
-                     *           "throws": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/throws",
-                     *           "moves": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/moves"
+                     *           "self": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *           "throws": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/throws",
+                     *           "moves": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11007,12 +11127,16 @@ export interface operations {
                      *               {
                      *                 "source": "a4sheet",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "cyningstan",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "stop_most_counters",
@@ -11025,12 +11149,16 @@ export interface operations {
                      *               {
                      *                 "source": "a4sheet",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "cyningstan",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "stop_most_counters",
@@ -11348,17 +11476,23 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-ev-702",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "sticks_sahe",
@@ -11371,12 +11505,16 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-ev-702",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "sticks_sahe",
@@ -11389,12 +11527,16 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "dry_branch_no_effect",
@@ -11429,11 +11571,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
+                     *         "id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-05T23:24:02.702Z",
-                     *         "updated_at": "2026-12-05T23:24:02.945Z",
+                     *         "created_at": "2026-12-06T01:12:11.974Z",
+                     *         "updated_at": "2026-12-06T01:12:12.350Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11496,9 +11638,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14",
-                     *           "throws": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/throws",
-                     *           "moves": "/v1/games/71cae6ba-44fc-4cd7-bf78-2695ebeb4e14/moves"
+                     *           "self": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *           "throws": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/throws",
+                     *           "moves": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/moves"
                      *         }
                      *       }
                      *     }
@@ -11818,32 +11960,44 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ringling",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "a4sheet",
                      *               "locator": "rule 2",
-                     *               "locator_seen": true
+                     *               "locator_seen": true,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "bell1979",
                      *               "locator": "vol. 1, pp. 4-5",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "learnkiowa",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "kiowatalk",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         },
@@ -11865,22 +12019,30 @@ export interface operations {
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "entry 3",
-                     *               "locator_seen": true
+                     *               "locator_seen": false,
+                     *               "seen": "quoted",
+                     *               "caveat": "as another source quotes it"
                      *             },
                      *             {
                      *               "source": "learnkiowa",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "kiowatalk",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         }
@@ -12004,32 +12166,44 @@ export interface operations {
                      *         {
                      *           "source": "wp-zohnahl",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "ringling",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "a4sheet",
                      *           "locator": "rule 2",
-                     *           "locator_seen": true
+                     *           "locator_seen": true,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "bell1979",
                      *           "locator": "vol. 1, pp. 4-5",
-                     *           "locator_seen": false
+                     *           "locator_seen": false,
+                     *           "seen": "not_seen",
+                     *           "caveat": "known only from another source"
                      *         },
                      *         {
                      *           "source": "learnkiowa",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "kiowatalk",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         }
                      *       ]
                      *     }
@@ -12197,10 +12371,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "c1b0eb2f-c753-4167-98c0-bef6dfe6d17b",
+                     *       "game_id": "a0d693d4-ec84-46f6-8b04-22ba216b2190",
                      *       "side": "A",
-                     *       "token": "8352e41c28a6d0f73de51f84ee5286490c8814a0d70a0ba30330c7e53109f8f0",
-                     *       "play": "/play/c1b0eb2f-c753-4167-98c0-bef6dfe6d17b#seat=A.8352e41c28a6d0f73de51f84ee5286490c8814a0d70a0ba30330c7e53109f8f0"
+                     *       "token": "695f8c920105bd25f47045898f8c2fd6442473a07d3a95ca1d0f3259adf2fef5",
+                     *       "play": "/play/a0d693d4-ec84-46f6-8b04-22ba216b2190#seat=A.695f8c920105bd25f47045898f8c2fd6442473a07d3a95ca1d0f3259adf2fef5"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12452,39 +12626,53 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "mooney1896",
                      *               "locator": "pp. 1002-1004",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             }
                      *           ],
                      *           "key_citations": [
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         },
@@ -12514,34 +12702,46 @@ export interface operations {
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ringling",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "key_citations": [
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         }
@@ -12718,39 +12918,53 @@ export interface operations {
                      *         {
                      *           "source": "wp-zohnahl",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "ludii-ev-702",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "mooney1896",
                      *           "locator": "pp. 1002-1004",
-                     *           "locator_seen": false
+                     *           "locator_seen": false,
+                     *           "seen": "not_seen",
+                     *           "caveat": "known only from another source"
                      *         },
                      *         {
                      *           "source": "ludii-ev-118",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "culin1898",
                      *           "locator": "pp. 687-689",
-                     *           "locator_seen": false
+                     *           "locator_seen": false,
+                     *           "seen": "not_seen",
+                     *           "caveat": "known only from another source"
                      *         }
                      *       ],
                      *       "key_citations": [
                      *         {
                      *           "source": "wp-zohnahl",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         },
                      *         {
                      *           "source": "ludii-ev-702",
                      *           "locator": null,
-                     *           "locator_seen": null
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         }
                      *       ]
                      *     }
@@ -12930,22 +13144,30 @@ export interface operations {
                      *               {
                      *                 "source": "wp-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-ev-118",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-ev-702",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "learnkiowa",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ]
                      *           },
@@ -12973,22 +13195,30 @@ export interface operations {
                      *               {
                      *                 "source": "culin1898",
                      *                 "locator": "pp. 687-689",
-                     *                 "locator_seen": false
+                     *                 "locator_seen": false,
+                     *                 "seen": "not_seen",
+                     *                 "caveat": "known only from another source"
                      *               },
                      *               {
                      *                 "source": "ludii-ev-118",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "ludii-zohnahl",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               },
                      *               {
                      *                 "source": "learnkiowa",
                      *                 "locator": null,
-                     *                 "locator_seen": null
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ]
                      *           },
@@ -13026,7 +13256,9 @@ export interface operations {
                      *                   {
                      *                     "source": "a4sheet",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13053,22 +13285,30 @@ export interface operations {
                      *                   {
                      *                     "source": "culin1898",
                      *                     "locator": "pp. 687-689",
-                     *                     "locator_seen": false
+                     *                     "locator_seen": false,
+                     *                     "seen": "not_seen",
+                     *                     "caveat": "known only from another source"
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-118",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "mooney1896",
                      *                     "locator": "pp. 1002-1004",
-                     *                     "locator_seen": false
+                     *                     "locator_seen": false,
+                     *                     "seen": "not_seen",
+                     *                     "caveat": "known only from another source"
                      *                   }
                      *                 ]
                      *               }
@@ -13081,7 +13321,9 @@ export interface operations {
                      *                   {
                      *                     "source": "a4sheet",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13108,22 +13350,30 @@ export interface operations {
                      *                   {
                      *                     "source": "beadgame",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ringling",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "wp-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-118",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13150,12 +13400,16 @@ export interface operations {
                      *                   {
                      *                     "source": "cyningstan",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "a4sheet",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13168,7 +13422,9 @@ export interface operations {
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13195,7 +13451,9 @@ export interface operations {
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13222,22 +13480,30 @@ export interface operations {
                      *                   {
                      *                     "source": "cyningstan",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "a4sheet",
                      *                     "locator": "rule 7",
-                     *                     "locator_seen": true
+                     *                     "locator_seen": true,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "beadgame",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-118",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13250,7 +13516,9 @@ export interface operations {
                      *                   {
                      *                     "source": "a4sheet",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13286,17 +13554,23 @@ export interface operations {
                      *                   {
                      *                     "source": "cyningstan",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "a4sheet",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-118",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13332,7 +13606,9 @@ export interface operations {
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": null,
-                     *                     "locator_seen": null
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13454,22 +13730,30 @@ export interface operations {
                      *           {
                      *             "source": "wp-zohnahl",
                      *             "locator": null,
-                     *             "locator_seen": null
+                     *             "locator_seen": null,
+                     *             "seen": "seen",
+                     *             "caveat": null
                      *           },
                      *           {
                      *             "source": "ludii-ev-118",
                      *             "locator": null,
-                     *             "locator_seen": null
+                     *             "locator_seen": null,
+                     *             "seen": "seen",
+                     *             "caveat": null
                      *           },
                      *           {
                      *             "source": "ludii-ev-702",
                      *             "locator": null,
-                     *             "locator_seen": null
+                     *             "locator_seen": null,
+                     *             "seen": "seen",
+                     *             "caveat": null
                      *           },
                      *           {
                      *             "source": "learnkiowa",
                      *             "locator": null,
-                     *             "locator_seen": null
+                     *             "locator_seen": null,
+                     *             "seen": "seen",
+                     *             "caveat": null
                      *           }
                      *         ]
                      *       },
@@ -13494,22 +13778,30 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "entry 3",
-                     *               "locator_seen": true
+                     *               "locator_seen": false,
+                     *               "seen": "quoted",
+                     *               "caveat": "as another source quotes it"
                      *             }
                      *           ],
                      *           "departures": []
@@ -13522,27 +13814,37 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "mooney1896",
                      *               "locator": "pp. 1002-1004",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             }
                      *           ],
                      *           "departures": []
@@ -13555,32 +13857,44 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "goddesschess",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "lflank",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             }
                      *           ],
                      *           "departures": []
@@ -13593,22 +13907,30 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -13621,32 +13943,44 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "cyningstan",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "beadgame",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -13659,37 +13993,51 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "cyningstan",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "beadgame",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -13702,17 +14050,23 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -13725,27 +14079,37 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "entry 3",
-                     *               "locator_seen": true
+                     *               "locator_seen": false,
+                     *               "seen": "quoted",
+                     *               "caveat": "as another source quotes it"
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "cyningstan",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -13758,12 +14122,16 @@ export interface operations {
                      *             {
                      *               "source": "a4sheet",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "cyningstan",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -14601,9 +14969,11 @@ export interface operations {
                      *               "p. 685",
                      *               "p. 687",
                      *               "pp. 665, 687",
-                     *               "pp. 685, 687",
-                     *               "entry 3"
+                     *               "pp. 685, 687"
                      *             ],
+                     *             "locators_quoted": {
+                     *               "entry 3": "ludii-ev-118"
+                     *             },
                      *             "locators_reported": {
                      *               "pp. 687-689": "the pages that Ludii's Zohn Ahl file gives as its source ('Culin 1898: 687-689') for the rules the Digital Ludeme Project summarises; not seen",
                      *               "pp. 731-733": "where the Wikipedia article's note places Culin's printing of the Tsoñä account; not seen"
@@ -15652,27 +16022,37 @@ export interface operations {
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "mooney1896",
                      *               "locator": "pp. 1002-1004",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             }
                      *           ]
                      *         },
@@ -16030,22 +16410,30 @@ export interface operations {
                      *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "culin1898",
                      *               "locator": "pp. 687-689",
-                     *               "locator_seen": false
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             },
                      *             {
                      *               "source": "ringling",
                      *               "locator": null,
-                     *               "locator_seen": null
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         }

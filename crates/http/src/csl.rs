@@ -4,7 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::narration::Source;
+use crate::narration::{Reading, Source};
 
 /// A bibliography entry as a CSL-JSON item, written as the catalogue holds
 /// it (the schema documents it: [`CslItemDoc`]).
@@ -154,8 +154,8 @@ pub struct CslCustom {
     pub rights: String,
     /// `primary`, `secondary`, `modern_retelling` or `own_computation`.
     pub kind: SourceKind,
-    /// How much of it the research read: e.g. `part`, `quoted`, `not_read`.
-    pub read: String,
+    /// How much of it was read.
+    pub read: Reading,
     /// What of it was seen, and where.
     pub seen: String,
     /// The locators seen in it.
@@ -164,6 +164,10 @@ pub struct CslCustom {
     /// Locators others report for it, each with where the report comes from.
     #[schema(required = false, nullable = false)]
     pub locators_reported: Option<std::collections::BTreeMap<String, String>>,
+    /// Locators known only through another source's quotation, each with
+    /// the id of the source that quotes it.
+    #[schema(required = false, nullable = false)]
+    pub locators_quoted: Option<std::collections::BTreeMap<String, String>>,
     /// Ids of the sources it is quoted in.
     #[schema(required = false, nullable = false)]
     pub quoted_in: Option<Vec<String>>,

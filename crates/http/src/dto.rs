@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::domain::Setup;
-use crate::narration::{Audience, Citation, Narration, Segment, SegmentKind};
+use crate::narration::{Audience, Citation, Narration, Seen, Segment, SegmentKind};
 use zohn_ahl_rules::{Options, Preset, Seat, Side};
 
 /// The resolved options of a game's ruleset, written as the rules write
@@ -139,20 +139,32 @@ pub struct CitationView {
     /// Pages, where known.
     #[schema(example = "pp. 124-130")]
     pub locator: Option<String>,
-    /// Whether the pages in `locator` were seen by those who wrote the text:
-    /// `false` for pages another source reports (a Ludii file's source
-    /// line, the Wikipedia article's note) that nobody here has seen, shown
-    /// to readers as "pages not seen"; null without a locator.
+    /// Whether the pages in `locator` were seen by those who wrote the
+    /// text, in a copy of the source: `false` for pages another source
+    /// reports (a Ludii file's source line, the Wikipedia article's note)
+    /// or quotes; null without a locator. `seen` says which.
     #[schema(example = false)]
     pub locator_seen: Option<bool>,
+    /// Whether what is cited (its pages, or the source where no pages are
+    /// given) was seen by those who wrote the text, from the source's
+    /// record in `GET /v1/sources`.
+    pub seen: Seen,
+    /// What a reader is told beside the citation when it was not seen
+    /// directly ("known only from another source", "as another source
+    /// quotes it"); null when it was seen.
+    #[schema(example = "known only from another source")]
+    pub caveat: Option<&'static str>,
 }
 
 impl From<&Citation> for CitationView {
     fn from(c: &Citation) -> Self {
+        let seen = c.seen();
         Self {
             source: c.source.clone(),
             locator: c.locator.clone(),
             locator_seen: c.locator_seen(),
+            seen,
+            caveat: seen.caveat(),
         }
     }
 }

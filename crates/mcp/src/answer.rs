@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::domain::{Game, MoveRecord};
-use crate::narration::{Chances, Citation, Narration, Segment, SegmentKind};
+use crate::narration::{Chances, Citation, Narration, Seen, Segment, SegmentKind};
 use crate::rules::{Event, GameState, Outcome, Side, Throw};
 use crate::service::{ChanceTable, ChancesUnknown};
 
@@ -395,16 +395,24 @@ pub const TEXT_BUDGET: usize = 1200;
 const CITED: usize = 2;
 
 /// A short citation: `[culin1907 p. 126]`, at most two sources, the rest
-/// counted (`[wp-zohnahl; ludii-ev-118 +3]`).
+/// counted (`[wp-zohnahl; ludii-ev-118 +3]`), each not seen directly
+/// saying so (`[culin1898 pp. 687-689 (not seen)]`).
 #[must_use]
 pub fn cite(citations: &[Citation]) -> String {
     let parts: Vec<String> = citations
         .iter()
         .take(CITED)
-        .map(|c| match (&c.locator, c.locator_seen()) {
-            (Some(l), Some(false)) => format!("{} {} (pages not seen)", c.source, l),
-            (Some(l), _) => format!("{} {}", c.source, l),
-            (None, _) => c.source.clone(),
+        .map(|c| {
+            let cited = match &c.locator {
+                Some(l) => format!("{} {l}", c.source),
+                None => c.source.clone(),
+            };
+            // Terse for a model: the lesson page gives the caveat in full.
+            match c.seen() {
+                Seen::Seen => cited,
+                Seen::Quoted => format!("{cited} (as quoted)"),
+                Seen::NotSeen => format!("{cited} (not seen)"),
+            }
         })
         .collect();
     if parts.is_empty() {

@@ -8,7 +8,9 @@ use serde::Serialize;
 use super::answer::{GameBrief, cite};
 use super::args::SourceFormat;
 use super::library::clip;
-use crate::narration::{Audience, Citation, RuleId, bibtex, catalogue, lesson, rule_statement};
+use crate::narration::{
+    Audience, Citation, RuleId, Seen, bibtex, catalogue, lesson, rule_statement,
+};
 use crate::rules::{Options, Preset};
 
 /// A source a text cites.
@@ -18,8 +20,9 @@ pub struct CitationBrief {
     pub source: String,
     /// Pages or section; empty where the bibliography gives none.
     pub locator: String,
-    /// False when the pages in `locator` were not seen by those who wrote
-    /// the text (another source reports them); true otherwise.
+    /// False when what is cited (the pages in `locator`, or the source
+    /// where none are given) was not seen by those who wrote the text:
+    /// another source reports or quotes it.
     pub locator_seen: bool,
 }
 
@@ -29,7 +32,7 @@ fn citations(cites: &[Citation]) -> Vec<CitationBrief> {
         .map(|c| CitationBrief {
             source: c.source.clone(),
             locator: c.locator.clone().unwrap_or_default(),
-            locator_seen: c.locator_seen() != Some(false),
+            locator_seen: c.seen() == Seen::Seen,
         })
         .collect()
 }

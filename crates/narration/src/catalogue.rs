@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::vocabulary::{Audience, Citation};
+use super::vocabulary::{Audience, Citation, Reading};
 use crate::rules::{Board, Options, OptionsCondition, SpinnerSector};
 
 /// Phrasings of one event (or of a rule's short form), per audience.
@@ -405,6 +405,18 @@ impl Source {
             .and_then(serde_json::Value::as_str)
             .unwrap_or_default()
     }
+
+    /// How much of it was read (`custom.read`; the catalogue's load checks
+    /// every source has one).
+    #[must_use]
+    pub fn reading(&self) -> Reading {
+        self.csl
+            .get("custom")
+            .and_then(|c| c.get("read"))
+            .and_then(serde_json::Value::as_str)
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(Reading::NotRead)
+    }
 }
 
 /// Feature names per audience, keyed `ordinary`, `dry_branch_east`, ...;
@@ -482,6 +494,16 @@ impl Catalogue {
         }
         for t in &self.glossary {
             cited("glossary.json", &t.id, &t.citations)?;
+        }
+        for s in &self.sources {
+            let read = s.csl.get("custom").and_then(|c| c.get("read"));
+            if read
+                .and_then(serde_json::Value::as_str)
+                .and_then(|r| r.parse::<Reading>().ok())
+                .is_none()
+            {
+                return Err(format!("sources.json: {} reads {read:?}", s.id()));
+            }
         }
         Ok(())
     }

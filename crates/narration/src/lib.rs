@@ -68,6 +68,6 @@ pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use vocabulary::{
-    Audience, Cast, Citation, Detail, MoveContext, Narration, RuleStated, RulesStated, Segment,
-    SegmentKind,
+    Audience, Cast, Citation, Detail, MoveContext, Narration, Reading, RuleStated, RulesStated,
+    Seen, Segment, SegmentKind,
 };

@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 use crate::rules::schema::string_enum;
-use crate::{Audience, Detail, RuleId, SegmentKind, SwingCause, TallyKind};
+use crate::{Audience, Detail, Reading, RuleId, Seen, SegmentKind, SwingCause, TallyKind};
 
 macro_rules! enum_schema {
     ($ty:ty, $name:literal, $all:expr, $doc:literal) => {
@@ -44,6 +44,19 @@ enum_schema!(
     "SegmentKind",
     &["event", "rule", "context", "framing", "odds"],
     "`event`: what happened; `rule`: the rule behind it; `context`: cultural context; `framing`: what game is played and where its rules come from (the first move); `odds`: what the move did to the chances of winning (this service's own exact computation, told at `lesson` and `full` when a move swings them by 10 points or more, changes who is more likely to win, or comes from a throw rarer than 1 in 16)."
+);
+
+enum_schema!(
+    Reading,
+    "Reading",
+    &Reading::ALL.map(Reading::key),
+    "How much of a source those who wrote the narration read: `whole`, `part` (its record says which pages), `quoted` (not read itself: known through another source's quotation) or `not_read` (known only from other sources' mentions of it)."
+);
+enum_schema!(
+    Seen,
+    "Seen",
+    &Seen::ALL.map(Seen::key),
+    "Whether what a citation points at (its pages, or the source where no pages are given) was seen by those who wrote the text: `seen` (in a copy of the source), `quoted` (through another source's quotation of it) or `not_seen` (another source reports it)."
 );
 
 enum_schema!(

@@ -117,32 +117,138 @@ pub struct Citation {
 }
 
 impl Citation {
-    /// Whether the pages in `locator` were seen by those who wrote the
-    /// narration: `Some(false)` for pages another source reports (a Ludii
-    /// file's source line, the Wikipedia article's note) that nobody here
-    /// has seen, `Some(true)` for pages seen in a copy of the source, `None`
-    /// without a locator. Read from the bibliography's record of the source
-    /// (`locators_seen`).
+    /// Whether what this citation points at was seen by those who wrote
+    /// the narration, read from the bibliography's record of the source:
+    /// pages in its `locators_seen` were seen, pages in `locators_quoted`
+    /// are known through another source's quotation, and any other pages
+    /// are reported by another source (a Ludii file's source line, the
+    /// Wikipedia article's note) and were not seen. Without pages, the
+    /// source's own `read` decides.
+    #[must_use]
+    pub fn seen(&self) -> Seen {
+        let record = crate::catalogue::catalogue()
+            .source(&self.source)
+            .and_then(|s| s.csl.get("custom"));
+        let listed = |key: &str, locator: &str| {
+            record.and_then(|c| c.get(key)).is_some_and(|l| match l {
+                serde_json::Value::Array(l) => l.iter().any(|x| x == locator),
+                serde_json::Value::Object(l) => l.contains_key(locator),
+                _ => false,
+            })
+        };
+        match self.locator.as_deref() {
+            Some(l) if listed("locators_seen", l) => Seen::Seen,
+            Some(l) if listed("locators_quoted", l) => Seen::Quoted,
+            Some(_) => Seen::NotSeen,
+            None => match crate::catalogue::catalogue()
+                .source(&self.source)
+                .map_or(Reading::NotRead, crate::catalogue::Source::reading)
+            {
+                Reading::Whole | Reading::Part => Seen::Seen,
+                Reading::Quoted => Seen::Quoted,
+                Reading::NotRead => Seen::NotSeen,
+            },
+        }
+    }
+
+    /// Whether the pages in `locator` were seen (in a copy of the source,
+    /// not through another's quotation or report); `None` without a
+    /// locator.
     #[must_use]
     pub fn locator_seen(&self) -> Option<bool> {
-        let locator = self.locator.as_deref()?;
-        let seen = crate::catalogue::catalogue()
-            .source(&self.source)
-            .and_then(|s| s.csl.get("custom"))
-            .and_then(|c| c.get("locators_seen"))
-            .and_then(serde_json::Value::as_array)
-            .is_some_and(|l| l.iter().any(|x| x == locator));
-        Some(seen)
+        self.locator.as_ref()?;
+        Some(self.seen() == Seen::Seen)
     }
 
     /// The citation as a reader sees it: the source's id, its pages, and
-    /// "(pages not seen)" after pages nobody here has seen.
+    /// in brackets what a reader is told when it was not seen directly
+    /// ([`Seen::caveat`]).
     #[must_use]
     pub fn label(&self) -> String {
-        match (&self.locator, self.locator_seen()) {
-            (Some(l), Some(false)) => format!("{}, {l} (pages not seen)", self.source),
-            (Some(l), _) => format!("{}, {l}", self.source),
-            (None, _) => self.source.clone(),
+        let mut label = self.source.clone();
+        if let Some(l) = &self.locator {
+            label.push_str(", ");
+            label.push_str(l);
+        }
+        if let Some(caveat) = self.seen().caveat() {
+            label.push_str(" (");
+            label.push_str(caveat);
+            label.push(')');
+        }
+        label
+    }
+}
+
+/// How much of a source those who wrote the narration read: its
+/// bibliography record's `custom.read`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Reading {
+    /// Read whole.
+    Whole,
+    /// Read in part (its record says which pages).
+    Part,
+    /// Not read itself: known through another source's quotation.
+    Quoted,
+    /// Not read: known only from other sources' mentions of it.
+    NotRead,
+}
+
+impl Reading {
+    /// Every value, in the order of the schema.
+    pub const ALL: [Self; 4] = [Self::Whole, Self::Part, Self::Quoted, Self::NotRead];
+
+    /// The value's name in the API and in the bibliography.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Whether what a citation points at (its pages, or the source where no
+/// pages are given) was seen by those who wrote the narration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Seen {
+    /// Seen in a copy of the source.
+    Seen,
+    /// Known through another source's quotation of it.
+    Quoted,
+    /// Not seen: another source reports it.
+    NotSeen,
+}
+
+impl Seen {
+    /// Every value, in the order of the schema.
+    pub const ALL: [Self; 3] = [Self::Seen, Self::Quoted, Self::NotSeen];
+
+    /// The value's name in the API.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        self.into()
+    }
+
+    /// What a reader is told beside a citation not seen directly, in words
+    /// a pupil follows: `None` when it was seen.
+    #[must_use]
+    pub fn caveat(self) -> Option<&'static str> {
+        match self {
+            Self::Seen => None,
+            Self::Quoted => Some("as another source quotes it"),
+            Self::NotSeen => Some("known only from another source"),
         }
     }
 }

@@ -156,7 +156,7 @@ impl Cited {
     /// A text's citations as HTML: in brackets, each the source's number
     /// in the page's list of sources (linked to its entry, and titled with
     /// the source's short label), with the pages where given (and, for
-    /// pages nobody here has seen, saying so). Numbers rather than labels:
+    /// what nobody here has seen directly, its caveat). Numbers rather than labels:
     /// on paper the labels would take a third more room than the rules.
     pub(super) fn cites(&mut self, citations: &[Citation]) -> String {
         if citations.is_empty() {
@@ -172,9 +172,9 @@ impl Cited {
                 );
                 if let Some(locator) = &c.locator {
                     let _ = write!(part, ", {}", text(locator));
-                    if c.locator_seen() == Some(false) {
-                        part.push_str(" (pages not seen)");
-                    }
+                }
+                if let Some(caveat) = c.seen().caveat() {
+                    let _ = write!(part, " ({caveat})");
                 }
                 part
             })
