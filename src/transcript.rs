@@ -401,10 +401,16 @@ mod tests {
         );
         let moves: Vec<&str> = brief.split("\n## Move ").skip(1).collect();
         assert!(moves.len() > 10);
-        for m in &moves {
+        for (i, m) in moves.iter().enumerate() {
             let body = m.split("\n## Sources cited").next().unwrap();
-            let said = body.lines().filter(|l| l.starts_with("- ")).count();
-            assert_eq!(said, 1, "{m}");
+            let said: Vec<&str> = body.lines().filter(|l| l.starts_with("- ")).collect();
+            // The first move opens with its one-line framing.
+            if i == 0 {
+                assert_eq!(said.len(), 2, "{m}");
+                assert!(said[0].starts_with("- *This game.*"), "{m}");
+            } else {
+                assert_eq!(said.len(), 1, "{m}");
+            }
         }
         // The default level is the lesson, as before there were others.
         let lesson = transcript("detail", Preset::Composite, Audience::Young).unwrap();

@@ -82,9 +82,11 @@ async fn a_game_created_at_full_detail_is_told_in_full_and_read_at_any_level() {
         assert_eq!(m["narration"], thrown["narration"], "move {}", m["n"]);
     }
 
-    // Brief: one sentence a move, what happened.
+    // Brief: one sentence a move, what happened, the first after a
+    // one-line framing.
     let brief = moves(&app, &id, "&detail=brief").await;
-    for m in &brief {
+    assert_eq!(kinds(&brief[0]), ["framing", "event"], "move 1 brief");
+    for m in &brief[1..] {
         assert_eq!(kinds(m), ["event"], "move {} brief", m["n"]);
     }
 
@@ -129,6 +131,7 @@ async fn a_game_created_at_full_detail_is_told_in_full_and_read_at_any_level() {
 
 #[actix_web::test]
 async fn a_game_created_brief_answers_each_throw_in_one_sentence() {
+    // The first opens with a one-line framing.
     let (_db, app) = spawn_app().await;
     let (id, throws) = played(
         &app,
@@ -141,8 +144,11 @@ async fn a_game_created_brief_answers_each_throw_in_one_sentence() {
         (game["detail"].as_str(), game["audience"].as_str()),
         (Some("brief"), Some("young"))
     );
-    for thrown in &throws {
+    assert_eq!(kinds(&throws[0]), ["framing", "event"], "move 1");
+    for thrown in &throws[1..] {
         assert_eq!(kinds(thrown), ["event"], "move {}", thrown["n"]);
+    }
+    for thrown in &throws {
         assert_eq!(thrown["narration"]["audience"], "young");
     }
     let lesson = moves(&app, &id, "&detail=lesson").await;
@@ -238,4 +244,55 @@ async fn an_unknown_detail_is_a_problem_naming_detail_and_the_levels() {
     let p = created.problem(400);
     let pointer = p["errors"][0]["pointer"].as_str().unwrap();
     assert!(pointer.ends_with("/narration/detail"), "{p}");
+}
+
+/// Regression: a game told at `brief` never said what game it was or whose
+/// rules it plays (only `lesson` and `full` had a framing), so a caption
+/// or a chatbot's game began mid-play. Its first move now opens with one
+/// line of framing, for every preset and audience, short, cited, and
+/// saying that no Kiowa educator has reviewed the narration.
+#[actix_web::test]
+async fn regression_a_brief_game_had_no_framing() {
+    let (_db, app) = spawn_app().await;
+    for preset in ["composite", "culin1898", "ludii", "a4", "boxed"] {
+        for audience in ["young", "general", "scholar"] {
+            let created = send(
+                &app,
+                post_json(
+                    "/v1/games",
+                    &json!({
+                        "seed": format!("brief-framing-{preset}"),
+                        "ruleset": {"preset": preset},
+                        "narration": {"detail": "brief", "audience": audience},
+                    }),
+                ),
+            )
+            .await;
+            assert_eq!(created.status.as_u16(), 201, "{preset} {audience}");
+            let id = created.json()["id"].as_str().unwrap().to_owned();
+            let thrown = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
+            assert_eq!(thrown.status.as_u16(), 201, "{preset} {audience}");
+            let thrown = thrown.json();
+            let framing = &thrown["narration"]["segments"][0];
+            assert_eq!(framing["kind"], "framing", "{preset} {audience}");
+            let text = framing["text"].as_str().unwrap();
+            let words = text.split_whitespace().count();
+            assert!(words <= 40, "{preset} {audience}: {words} words: {text}");
+            assert!(text.contains("Kiowa"), "{preset} {audience}: {text}");
+            let review = if audience == "young" {
+                "Kiowa teachers have not checked these words."
+            } else {
+                "No Kiowa educator has reviewed this narration."
+            };
+            assert!(text.ends_with(review), "{preset} {audience}: {text}");
+            assert!(
+                !framing["citations"].as_array().unwrap().is_empty(),
+                "{preset} {audience}"
+            );
+            if preset == "boxed" {
+                // The boxed edition's own way to win is told before it decides.
+                assert!(text.contains("four"), "{audience}: {text}");
+            }
+        }
+    }
 }

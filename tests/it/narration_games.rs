@@ -75,9 +75,15 @@ fn every_preset_narrates_every_move_filled_and_cited() {
                 );
             }
             if detail == Detail::Brief {
+                // One sentence, after the first move's one-line framing.
+                let kinds: Vec<SegmentKind> = segments.iter().map(|s| s.kind).collect();
+                let expected: &[SegmentKind] = if m.n == 1 {
+                    &[SegmentKind::Framing, SegmentKind::Event]
+                } else {
+                    &[SegmentKind::Event]
+                };
                 assert_eq!(
-                    segments.len(),
-                    1,
+                    kinds, expected,
                     "{preset:?} {audience:?} {seed} move {}",
                     m.n
                 );

@@ -1703,7 +1703,7 @@ export interface components {
          */
         DeletionReason: "request" | "retention";
         /**
-         * @description How much a move's narration tells: `lesson` (default: each rule when it first acts, each fact at most once a game), `brief` (what happened and who is next, one sentence) or `full` (every rule behind every event, every time).
+         * @description How much a move's narration tells: `lesson` (default: each rule when it first acts, each fact at most once a game), `brief` (what happened and who is next, one sentence; the first move opens with a one-line framing) or `full` (every rule behind every event, every time).
          * @example lesson
          * @enum {string}
          */
@@ -3735,99 +3735,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "70eb7ecf-1f8e-4f18-b69d-db74f4536a03",
+                     *       "id": "239101c2-1609-49d6-8148-ea2ef847fed6",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:12:12.385Z",
-                     *       "host_token": "b4093cdf4e75251fd312cc3034bdda7252a128a64a1bf62089e348dfdd4463d7",
+                     *       "created_at": "2026-12-06T01:41:13.181Z",
+                     *       "host_token": "9e270ac86e1db237b3fdd0e25d50d75bfd353192e726f377c7d5eee5ea84005b",
                      *       "games": [
                      *         {
-                     *           "id": "5568f651-61ef-472c-ad0e-e3d1d81c511e",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T01:12:12.385Z",
-                     *           "updated_at": "2026-12-06T01:12:12.385Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/5568f651-61ef-472c-ad0e-e3d1d81c511e",
-                     *             "throws": "/v1/games/5568f651-61ef-472c-ad0e-e3d1d81c511e/throws",
-                     *             "moves": "/v1/games/5568f651-61ef-472c-ad0e-e3d1d81c511e/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "438b22000e583ae568a522bf2256d557d52b3d480614b6762ad0d8588189fe29",
-                     *             "b": "ebb0eff220678464626e10b2207279adc585933116e350771b1564e6cf4e5114"
-                     *           },
-                     *           "host_token": "20afef8fdba34442c6fe7a9d700d2c694c14ac672e229d4fad61a349bcc1036d",
-                     *           "join_codes": {
-                     *             "a": "EEK932",
-                     *             "b": "2FQ7JX"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "966e6830-49b7-404f-9fc1-afb94cb697ee",
+                     *           "id": "bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T01:12:12.385Z",
-                     *           "updated_at": "2026-12-06T01:12:12.385Z",
+                     *           "created_at": "2026-12-06T01:41:13.180Z",
+                     *           "updated_at": "2026-12-06T01:41:13.180Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3890,26 +3808,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/966e6830-49b7-404f-9fc1-afb94cb697ee",
-                     *             "throws": "/v1/games/966e6830-49b7-404f-9fc1-afb94cb697ee/throws",
-                     *             "moves": "/v1/games/966e6830-49b7-404f-9fc1-afb94cb697ee/moves"
+                     *             "self": "/v1/games/bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1",
+                     *             "throws": "/v1/games/bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1/throws",
+                     *             "moves": "/v1/games/bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "6b3a674b382bb5ce379b36abada70ab398b676b430e07425104a68df2b2e4efd",
-                     *             "b": "4525d5070c8d40ae5bbc0fc3adec7cfd67feaf0c92cc3685564d1e4c20b3f788"
+                     *             "a": "19de61a7bee1f206dcc580d1cced24e45cc44966f80b914b4a4fdec5aed6737b",
+                     *             "b": "3122cf737238bfa3588a1af9db08de0c2283edbbd1f7b7c91537deffc4c3891a"
                      *           },
-                     *           "host_token": "f0764bd2d46d660f3d815af6b7e5fceba791cd958d1e8c76902305392780484c",
+                     *           "host_token": "0611abca976928d3745146273af7af3a33229eb9488443b8b0567ffe6e831e84",
                      *           "join_codes": {
-                     *             "a": "FM2BVT",
-                     *             "b": "ZWJJPP"
+                     *             "a": "Z6C5FM",
+                     *             "b": "A7QPCG"
                      *           }
                      *         },
                      *         {
-                     *           "id": "1bdf6c91-799d-4c44-955b-6aaa94379cc4",
+                     *           "id": "17250898-e5ef-4245-aa0c-f68caaba264a",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:12:12.385Z",
-                     *           "updated_at": "2026-12-06T01:12:12.385Z",
+                     *           "created_at": "2026-12-06T01:41:13.180Z",
+                     *           "updated_at": "2026-12-06T01:41:13.180Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/17250898-e5ef-4245-aa0c-f68caaba264a",
+                     *             "throws": "/v1/games/17250898-e5ef-4245-aa0c-f68caaba264a/throws",
+                     *             "moves": "/v1/games/17250898-e5ef-4245-aa0c-f68caaba264a/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "b0ca97a3288598a22681df8456d2e0b4f4ac7cf1506fc675f8f8f3a8b859357c",
+                     *             "b": "701e3b6c1ceccdb962cbc1310b12d8998d559c1422592230eb888b2dffa1320a"
+                     *           },
+                     *           "host_token": "f69a68c30ae5ce192eec5ce97da2d52e99d45e7546b00b8b1d886c9e54660369",
+                     *           "join_codes": {
+                     *             "a": "G39S5N",
+                     *             "b": "NYV623"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "123e0e29-1004-404d-a227-13a07e5056f1",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T01:41:13.180Z",
+                     *           "updated_at": "2026-12-06T01:41:13.180Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3972,26 +3972,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1bdf6c91-799d-4c44-955b-6aaa94379cc4",
-                     *             "throws": "/v1/games/1bdf6c91-799d-4c44-955b-6aaa94379cc4/throws",
-                     *             "moves": "/v1/games/1bdf6c91-799d-4c44-955b-6aaa94379cc4/moves"
+                     *             "self": "/v1/games/123e0e29-1004-404d-a227-13a07e5056f1",
+                     *             "throws": "/v1/games/123e0e29-1004-404d-a227-13a07e5056f1/throws",
+                     *             "moves": "/v1/games/123e0e29-1004-404d-a227-13a07e5056f1/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "bed97c379852bd19ca931c039ab60dc7a47be8f73a69215cf670488f19574220",
-                     *             "b": "4a543905ebdc82b0e7e3918e8ee29847c62c3e3c3847eb402d51950600c54c4f"
+                     *             "a": "e1991ea1364a927420aacd6447825809ff30c719eda67c7647bea82235db7220",
+                     *             "b": "21e4eb7e28315cc8374f8eec246510e4dfd2c324d75fc4b4a3ab2cb276fa4734"
                      *           },
-                     *           "host_token": "25bb541426f2d7d141df39a755c0aa14e32f63e9fc7abd762ef70b7bc2711e0f",
+                     *           "host_token": "500145087853e99ac57b283e7bf20b21253084b2055d6d64a2c0cbfbb4601b68",
                      *           "join_codes": {
-                     *             "a": "HYM6SB",
-                     *             "b": "5SGVHP"
+                     *             "a": "87NXD4",
+                     *             "b": "GXTGCZ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/70eb7ecf-1f8e-4f18-b69d-db74f4536a03",
-                     *         "games": "/v1/classes/70eb7ecf-1f8e-4f18-b69d-db74f4536a03/games",
-                     *         "overview": "/play/class/70eb7ecf-1f8e-4f18-b69d-db74f4536a03",
-                     *         "fairness": "/v1/fairness?game=5568f651-61ef-472c-ad0e-e3d1d81c511e&game=966e6830-49b7-404f-9fc1-afb94cb697ee&game=1bdf6c91-799d-4c44-955b-6aaa94379cc4"
+                     *         "self": "/v1/classes/239101c2-1609-49d6-8148-ea2ef847fed6",
+                     *         "games": "/v1/classes/239101c2-1609-49d6-8148-ea2ef847fed6/games",
+                     *         "overview": "/play/class/239101c2-1609-49d6-8148-ea2ef847fed6",
+                     *         "fairness": "/v1/fairness?game=bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1&game=17250898-e5ef-4245-aa0c-f68caaba264a&game=123e0e29-1004-404d-a227-13a07e5056f1"
                      *       }
                      *     }
                      */
@@ -4240,17 +4240,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2bbb6f5-dd32-4585-864e-9088c6f609c4",
+                     *       "id": "33d86024-5c0b-4e05-8080-17007f29dddc",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:12:12.374Z",
-                     *       "host_token": "143f8cce58b6ee24d8c72785ca407729c36d798ae6c3cc4ced462bb2ab1b6e5b",
+                     *       "created_at": "2026-12-06T01:41:13.169Z",
+                     *       "host_token": "ef62e6c40bf268b9ea709dae4e2fa46233c56e42a54d39d6ec7f4df05cdee99d",
                      *       "games": [
                      *         {
-                     *           "id": "8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
+                     *           "id": "054f4724-4a60-4761-9f82-c0e5e82cef79",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:12:12.374Z",
-                     *           "updated_at": "2026-12-06T01:12:12.374Z",
+                     *           "created_at": "2026-12-06T01:41:13.169Z",
+                     *           "updated_at": "2026-12-06T01:41:13.169Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4313,26 +4313,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
-                     *             "throws": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/throws",
-                     *             "moves": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/moves"
+                     *             "self": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79",
+                     *             "throws": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/throws",
+                     *             "moves": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "6540da52ffd463bfd20dd81b7155445d5079c62aba3ae00549d2e405e17b2b56",
-                     *             "b": "31c0419f5c6b79695fdfacf0e0191d97425e4e101863bafd06f49afb59a2bd46"
+                     *             "a": "83787b1511b23025cb34dc4dde87ce6c23050512743aa0d31c4386aa856570ed",
+                     *             "b": "eff3da37769b1d3cff5b643f91b0320e4df84642aef4b3da231171a6f524421d"
                      *           },
-                     *           "host_token": "386db905c4e4b3f3b41f0f0a8c5285cc393a0292ad990382d90998ad3678dc63",
+                     *           "host_token": "3ee8bfe38927fbeb2de1ca5273130a806aa49ec2070817dbcf44758fa274595a",
                      *           "join_codes": {
-                     *             "a": "3VQF2V",
-                     *             "b": "CK8KYR"
+                     *             "a": "FQPH26",
+                     *             "b": "ANCS6G"
                      *           }
                      *         },
                      *         {
-                     *           "id": "6a438d49-5c97-4fb0-96b9-863a4edf573f",
+                     *           "id": "21480ac1-9bbb-4f6d-954c-4de767b71d97",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:12:12.374Z",
-                     *           "updated_at": "2026-12-06T01:12:12.374Z",
+                     *           "created_at": "2026-12-06T01:41:13.169Z",
+                     *           "updated_at": "2026-12-06T01:41:13.169Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4395,26 +4395,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f",
-                     *             "throws": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/throws",
-                     *             "moves": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/moves"
+                     *             "self": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97",
+                     *             "throws": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/throws",
+                     *             "moves": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "2e03d89540a8f39d4e12bf57322d37f51cfa2dad7f99303e976e90c51de53bea",
-                     *             "b": "682cc371c3030473f8518cac4b8c5042774d1f9318558f2b949a03958c5a7ec9"
+                     *             "a": "4b0c22cfcd44ab15f7112da7420475143d0b7f509a880539e14498e2e3f9f4cc",
+                     *             "b": "43f32682c19a743411e4b77481b22d9d8434349f92168c2308914f3f35b0e775"
                      *           },
-                     *           "host_token": "fa942146e6c6db3d4ae47f9d51815e4ff29af9971c77d6ff7fa1643c29860e15",
+                     *           "host_token": "ca821bae800a1e85d1cbcce3a1f5ce75d1bfd0e940972ad25bc8220fe87d09fd",
                      *           "join_codes": {
-                     *             "a": "ZFGYBG",
-                     *             "b": "QC2K3X"
+                     *             "a": "C68BDP",
+                     *             "b": "ZDCMSV"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
-                     *         "games": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4/games",
-                     *         "overview": "/play/class/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
-                     *         "fairness": "/v1/fairness?game=8c4e37e2-5553-4ff0-96a5-0a77d2337ca6&game=6a438d49-5c97-4fb0-96b9-863a4edf573f"
+                     *         "self": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc",
+                     *         "games": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc/games",
+                     *         "overview": "/play/class/33d86024-5c0b-4e05-8080-17007f29dddc",
+                     *         "fairness": "/v1/fairness?game=054f4724-4a60-4761-9f82-c0e5e82cef79&game=21480ac1-9bbb-4f6d-954c-4de767b71d97"
                      *       }
                      *     }
                      */
@@ -4661,92 +4661,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d2bbb6f5-dd32-4585-864e-9088c6f609c4",
+                     *       "id": "33d86024-5c0b-4e05-8080-17007f29dddc",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:12:12.374Z",
+                     *       "created_at": "2026-12-06T01:41:13.169Z",
                      *       "games": [
                      *         {
-                     *           "id": "6a438d49-5c97-4fb0-96b9-863a4edf573f",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T01:12:12.374Z",
-                     *           "updated_at": "2026-12-06T01:12:12.374Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f",
-                     *             "throws": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/throws",
-                     *             "moves": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/6a438d49-5c97-4fb0-96b9-863a4edf573f/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
+                     *           "id": "054f4724-4a60-4761-9f82-c0e5e82cef79",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T01:12:12.374Z",
-                     *           "updated_at": "2026-12-06T01:12:12.379Z",
+                     *           "created_at": "2026-12-06T01:41:13.169Z",
+                     *           "updated_at": "2026-12-06T01:41:13.174Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4809,20 +4733,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
-                     *             "throws": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/throws",
-                     *             "moves": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/moves"
+                     *             "self": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79",
+                     *             "throws": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/throws",
+                     *             "moves": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/8c4e37e2-5553-4ff0-96a5-0a77d2337ca6/board.svg?view=projector",
+                     *           "board": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
+                     *           "id": "21480ac1-9bbb-4f6d-954c-4de767b71d97",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:12:12.376Z",
-                     *           "updated_at": "2026-12-06T01:12:12.376Z",
+                     *           "created_at": "2026-12-06T01:41:13.169Z",
+                     *           "updated_at": "2026-12-06T01:41:13.169Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97",
+                     *             "throws": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/throws",
+                     *             "moves": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "a7d08746-366a-46ab-82c6-cdd6a94941b4",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T01:41:13.171Z",
+                     *           "updated_at": "2026-12-06T01:41:13.171Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4885,20 +4885,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
-                     *             "throws": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/throws",
-                     *             "moves": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/moves"
+                     *             "self": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4",
+                     *             "throws": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/throws",
+                     *             "moves": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/board.svg?view=projector",
+                     *           "board": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
-                     *         "games": "/v1/classes/d2bbb6f5-dd32-4585-864e-9088c6f609c4/games",
-                     *         "overview": "/play/class/d2bbb6f5-dd32-4585-864e-9088c6f609c4",
-                     *         "fairness": "/v1/fairness?game=6a438d49-5c97-4fb0-96b9-863a4edf573f&game=8c4e37e2-5553-4ff0-96a5-0a77d2337ca6&game=e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53"
+                     *         "self": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc",
+                     *         "games": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc/games",
+                     *         "overview": "/play/class/33d86024-5c0b-4e05-8080-17007f29dddc",
+                     *         "fairness": "/v1/fairness?game=054f4724-4a60-4761-9f82-c0e5e82cef79&game=21480ac1-9bbb-4f6d-954c-4de767b71d97&game=a7d08746-366a-46ab-82c6-cdd6a94941b4"
                      *       }
                      *     }
                      */
@@ -5119,57 +5119,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:12:12.374Z",
+                     *       "created_at": "2026-12-06T01:41:13.169Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "6a438d49-5c97-4fb0-96b9-863a4edf573f",
-                     *           "created_at": "2026-12-06T01:12:12.374Z",
-                     *           "updated_at": "2026-12-06T01:12:12.374Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "8c4e37e2-5553-4ff0-96a5-0a77d2337ca6",
-                     *           "created_at": "2026-12-06T01:12:12.374Z",
-                     *           "updated_at": "2026-12-06T01:12:12.379Z",
+                     *           "id": "054f4724-4a60-4761-9f82-c0e5e82cef79",
+                     *           "created_at": "2026-12-06T01:41:13.169Z",
+                     *           "updated_at": "2026-12-06T01:41:13.174Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5223,9 +5179,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
-                     *           "created_at": "2026-12-06T01:12:12.376Z",
-                     *           "updated_at": "2026-12-06T01:12:12.376Z",
+                     *           "id": "21480ac1-9bbb-4f6d-954c-4de767b71d97",
+                     *           "created_at": "2026-12-06T01:41:13.169Z",
+                     *           "updated_at": "2026-12-06T01:41:13.169Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "a7d08746-366a-46ab-82c6-cdd6a94941b4",
+                     *           "created_at": "2026-12-06T01:41:13.171Z",
+                     *           "updated_at": "2026-12-06T01:41:13.171Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5491,11 +5491,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
+                     *       "id": "a7d08746-366a-46ab-82c6-cdd6a94941b4",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T01:12:12.376Z",
-                     *       "updated_at": "2026-12-06T01:12:12.376Z",
+                     *       "created_at": "2026-12-06T01:41:13.171Z",
+                     *       "updated_at": "2026-12-06T01:41:13.171Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5558,18 +5558,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53",
-                     *         "throws": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/throws",
-                     *         "moves": "/v1/games/e4a9a1a5-d8e5-476f-8069-7bd1e38a2a53/moves"
+                     *         "self": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4",
+                     *         "throws": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/throws",
+                     *         "moves": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "903b4430919f20d94f4e503aef5aff7264a64012030e719097bf58bc43ae09be",
-                     *         "b": "2f0a5a57444c1477421be10cce0f3b7daa7cffe09e0ab8b10dad18e28ebb9478"
+                     *         "a": "847870bf809bc2d0a3ec8da72b5d6ed411da2104eed4177a3dbe0e0a2a4914d1",
+                     *         "b": "2ccd48636b2c2e2b76fd98c1fd067a001358835c0603ce087daa60c45bfbdcb8"
                      *       },
-                     *       "host_token": "544acdcfb8aa7334432f678216a9f716314292774999b52e4f83da5dd03079c7",
+                     *       "host_token": "172053163e64d24ae8a29b7c358b4f72e6fa97e462302f598ba2883ca6ecfd73",
                      *       "join_codes": {
-                     *         "a": "V8GNV7",
-                     *         "b": "4NP4NE"
+                     *         "a": "7T59ZB",
+                     *         "b": "2TF6GY"
                      *       }
                      *     }
                      */
@@ -6326,13 +6326,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
+                     *         "7efec3cd-e164-4914-a77f-058841106050"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
+                     *             "7efec3cd-e164-4914-a77f-058841106050"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6599,11 +6599,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a0d693d4-ec84-46f6-8b04-22ba216b2190",
+                     *       "id": "97d9ca83-cc66-4337-a331-0c52e74f96bb",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T01:12:12.365Z",
-                     *       "updated_at": "2026-12-06T01:12:12.365Z",
+                     *       "created_at": "2026-12-06T01:41:13.165Z",
+                     *       "updated_at": "2026-12-06T01:41:13.165Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6666,18 +6666,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a0d693d4-ec84-46f6-8b04-22ba216b2190",
-                     *         "throws": "/v1/games/a0d693d4-ec84-46f6-8b04-22ba216b2190/throws",
-                     *         "moves": "/v1/games/a0d693d4-ec84-46f6-8b04-22ba216b2190/moves"
+                     *         "self": "/v1/games/97d9ca83-cc66-4337-a331-0c52e74f96bb",
+                     *         "throws": "/v1/games/97d9ca83-cc66-4337-a331-0c52e74f96bb/throws",
+                     *         "moves": "/v1/games/97d9ca83-cc66-4337-a331-0c52e74f96bb/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "c24d74ccf63f2e4e11b40748c078e00c52b0841c00409e0d178c6b9d1e385540",
-                     *         "b": "98ce5c0fbfc883ee94558c4895af1c3e0f72c5e8e8418b20ce159b0f8486aca1"
+                     *         "a": "d06b86743e07e5293a8cd50ae933db62767d9b697af3c6a780e68b4816058fc4",
+                     *         "b": "f244cb3b1b3abfb21ce5129acff9baeb431956a667659c4a1dc736c6ccce3663"
                      *       },
-                     *       "host_token": "d3b28312e57f1b18e54ed70457586e3246d05da8a76177f875641eafb63e9bbd",
+                     *       "host_token": "3ef1b8dbc5b1d7f53aa5e34e976ec4ed21ef7c353d4813bd2aadabaed0171d88",
                      *       "join_codes": {
-                     *         "a": "WATYTF",
-                     *         "b": "EMMS3R"
+                     *         "a": "WEQXV3",
+                     *         "b": "92H3Q4"
                      *       }
                      *     }
                      */
@@ -6920,11 +6920,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *       "id": "7efec3cd-e164-4914-a77f-058841106050",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T01:12:11.974Z",
-                     *       "updated_at": "2026-12-06T01:12:12.350Z",
+                     *       "created_at": "2026-12-06T01:41:12.789Z",
+                     *       "updated_at": "2026-12-06T01:41:13.152Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6987,9 +6987,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57",
-                     *         "throws": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/throws",
-                     *         "moves": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/moves"
+                     *         "self": "/v1/games/7efec3cd-e164-4914-a77f-058841106050",
+                     *         "throws": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/throws",
+                     *         "moves": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/moves"
                      *       }
                      *     }
                      */
@@ -8540,13 +8540,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
+                     *         "7efec3cd-e164-4914-a77f-058841106050"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "46e12c1a-6707-4794-a1c9-dcf3d94ace57"
+                     *             "7efec3cd-e164-4914-a77f-058841106050"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8804,7 +8804,8 @@ export interface operations {
                 audience?: components["schemas"]["Audience"];
                 /**
                  * @description Tell every move at this detail level (default: the game's own):
-                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     `brief` one sentence (after a one-line framing on the first move),
+                 *     `lesson` the game's lesson plan, `full` every
                  *     rule every time; the result is the same on every request.
                  */
                 detail?: components["schemas"]["Detail"];
@@ -9336,7 +9337,8 @@ export interface operations {
                 audience?: components["schemas"]["Audience"];
                 /**
                  * @description Tell every move at this detail level (default: the game's own):
-                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     `brief` one sentence (after a one-line framing on the first move),
+                 *     `lesson` the game's lesson plan, `full` every
                  *     rule every time; the result is the same on every request.
                  */
                 detail?: components["schemas"]["Detail"];
@@ -9398,7 +9400,8 @@ export interface operations {
                 audience?: components["schemas"]["Audience"];
                 /**
                  * @description Tell the move at this detail level (default: the game's own):
-                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     `brief` one sentence (after a one-line framing on the first move),
+                 *     `lesson` the game's lesson plan, `full` every
                  *     rule every time; the result is the same on every request.
                  */
                 detail?: components["schemas"]["Detail"];
@@ -9677,7 +9680,8 @@ export interface operations {
                 audience?: components["schemas"]["Audience"];
                 /**
                  * @description Tell the move at this detail level (default: the game's own):
-                 *     `brief` one sentence, `lesson` the game's lesson plan, `full` every
+                 *     `brief` one sentence (after a one-line framing on the first move),
+                 *     `lesson` the game's lesson plan, `full` every
                  *     rule every time; the result is the same on every request.
                  */
                 detail?: components["schemas"]["Detail"];
@@ -10198,7 +10202,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *       "game_id": "7efec3cd-e164-4914-a77f-058841106050",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10475,7 +10479,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *       "game_id": "7efec3cd-e164-4914-a77f-058841106050",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10845,8 +10849,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "695f8c920105bd25f47045898f8c2fd6442473a07d3a95ca1d0f3259adf2fef5",
-                     *       "join_code": "KJ9KNT"
+                     *       "token": "348d646fd178747d013c33ea46142c57b26f053a444ff6155b329cecb3f34a13",
+                     *       "join_code": "K8P98H"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11049,11 +11053,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *         "id": "7efec3cd-e164-4914-a77f-058841106050",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T01:12:11.974Z",
-                     *         "updated_at": "2026-12-06T01:12:12.362Z",
+                     *         "created_at": "2026-12-06T01:41:12.789Z",
+                     *         "updated_at": "2026-12-06T01:41:13.162Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11112,9 +11116,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57",
-                     *           "throws": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/throws",
-                     *           "moves": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/moves"
+                     *           "self": "/v1/games/7efec3cd-e164-4914-a77f-058841106050",
+                     *           "throws": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/throws",
+                     *           "moves": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11571,11 +11575,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "46e12c1a-6707-4794-a1c9-dcf3d94ace57",
+                     *         "id": "7efec3cd-e164-4914-a77f-058841106050",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T01:12:11.974Z",
-                     *         "updated_at": "2026-12-06T01:12:12.350Z",
+                     *         "created_at": "2026-12-06T01:41:12.789Z",
+                     *         "updated_at": "2026-12-06T01:41:13.152Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11638,9 +11642,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57",
-                     *           "throws": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/throws",
-                     *           "moves": "/v1/games/46e12c1a-6707-4794-a1c9-dcf3d94ace57/moves"
+                     *           "self": "/v1/games/7efec3cd-e164-4914-a77f-058841106050",
+                     *           "throws": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/throws",
+                     *           "moves": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/moves"
                      *         }
                      *       }
                      *     }
@@ -12371,10 +12375,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a0d693d4-ec84-46f6-8b04-22ba216b2190",
+                     *       "game_id": "97d9ca83-cc66-4337-a331-0c52e74f96bb",
                      *       "side": "A",
-                     *       "token": "695f8c920105bd25f47045898f8c2fd6442473a07d3a95ca1d0f3259adf2fef5",
-                     *       "play": "/play/a0d693d4-ec84-46f6-8b04-22ba216b2190#seat=A.695f8c920105bd25f47045898f8c2fd6442473a07d3a95ca1d0f3259adf2fef5"
+                     *       "token": "348d646fd178747d013c33ea46142c57b26f053a444ff6155b329cecb3f34a13",
+                     *       "play": "/play/97d9ca83-cc66-4337-a331-0c52e74f96bb#seat=A.348d646fd178747d013c33ea46142c57b26f053a444ff6155b329cecb3f34a13"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12604,7 +12608,7 @@ export interface operations {
                      *           "in_play": true,
                      *           "statement": {
                      *             "general": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *             "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick with the special colour.",
+                     *             "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
                      *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
@@ -12896,7 +12900,7 @@ export interface operations {
                      *       "in_play": true,
                      *       "statement": {
                      *         "general": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *         "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick with the special colour.",
+                     *         "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
                      *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {

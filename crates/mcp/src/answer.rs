@@ -336,13 +336,13 @@ pub fn teaches(narration: &Narration) -> bool {
 /// The rule and fact ids a narration names, for `explain_rule` and
 /// `get_fact`: `(ids: rules sticks_sahe, whip; fact womens-game)`; none
 /// when it tells no rule or fact beyond what happened (a `brief`
-/// sentence).
+/// sentence, and the first move's one-line framing).
 #[must_use]
 pub fn ids_line(narration: &Narration) -> Option<String> {
     if narration
         .segments
         .iter()
-        .all(|s| s.kind == SegmentKind::Event)
+        .all(|s| matches!(s.kind, SegmentKind::Event | SegmentKind::Framing))
     {
         return None;
     }

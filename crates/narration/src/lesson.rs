@@ -44,6 +44,8 @@ struct PresetText {
     title: String,
     summary: String,
     young: String,
+    /// What rules these are, in the few words of a `brief` framing.
+    brief: Words,
     citations: Vec<Citation>,
 }
 
@@ -66,15 +68,29 @@ struct FramingText {
     comment: String,
     intro: DepartureText,
     custom: DepartureText,
-    review: ReviewText,
+    /// The `brief` framing's line; `{rules}` is the preset's `brief`.
+    brief: Words,
+    /// What rules a game of no preset plays, for the `brief` framing.
+    custom_brief: Words,
+    review: Words,
 }
 
-/// The note that no Kiowa educator has reviewed the narration.
+/// A text for the general and scholar audiences, and its young form.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ReviewText {
+struct Words {
     text: String,
     young: String,
+}
+
+impl Words {
+    fn get(&self, audience: Audience) -> &str {
+        if audience == Audience::Young {
+            &self.young
+        } else {
+            &self.text
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -369,16 +385,19 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
 /// note that the game mixes options of its own.
 #[must_use]
 pub fn framing(options: &Options, audience: Audience) -> CitedText {
-    let young = audience == Audience::Young;
     let framing = &DATA.framing;
-    let (text, citations) = match Preset::ALL
-        .into_iter()
-        .find(|p| p.options() == *options)
-        .and_then(|p| DATA.presets.get(key(p)))
-    {
-        Some(p) => (if young { &p.young } else { &p.summary }, &p.citations),
+    let preset = preset_text(options);
+    let (text, citations) = match preset {
+        Some(p) => (
+            if audience == Audience::Young {
+                &p.young
+            } else {
+                &p.summary
+            },
+            &p.citations,
+        ),
         None => (
-            if young {
+            if audience == Audience::Young {
                 &framing.custom.young
             } else {
                 &framing.custom.text
@@ -386,27 +405,57 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
             &framing.custom.citations,
         ),
     };
-    let review = if young {
-        &framing.review.young
-    } else {
-        &framing.review.text
-    };
-    let intro = if young {
+    let intro = if audience == Audience::Young {
         &framing.intro.young
     } else {
         &framing.intro.text
     }
     .replace("{counters}", &options.counters_per_side.to_string());
-    let mut cites = framing.intro.citations.clone();
-    for c in citations {
+    CitedText {
+        text: format!("{intro} {text} {}", framing.review.get(audience)),
+        citations: framing_citations(citations),
+    }
+}
+
+/// The framing of a game at `brief` detail, one line: what game it is,
+/// whose rules these are, and that no Kiowa educator has reviewed the
+/// narration.
+#[must_use]
+pub fn brief_framing(options: &Options, audience: Audience) -> CitedText {
+    let framing = &DATA.framing;
+    let preset = preset_text(options);
+    let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
+    let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
+    CitedText {
+        text: format!(
+            "{} {}",
+            framing
+                .brief
+                .get(audience)
+                .replace("{rules}", rules.get(audience)),
+            framing.review.get(audience)
+        ),
+        citations: framing_citations(citations),
+    }
+}
+
+/// The text of the preset whose options these are, if any.
+fn preset_text(options: &Options) -> Option<&'static PresetText> {
+    Preset::ALL
+        .into_iter()
+        .find(|p| p.options() == *options)
+        .and_then(|p| DATA.presets.get(key(p)))
+}
+
+/// The framing's citations: the introduction's, then the rules' own.
+fn framing_citations(rules: &[Citation]) -> Vec<Citation> {
+    let mut cites = DATA.framing.intro.citations.clone();
+    for c in rules {
         if !cites.contains(c) {
             cites.push(c.clone());
         }
     }
-    CitedText {
-        text: format!("{intro} {text} {review}"),
-        citations: cites,
-    }
+    cites
 }
 
 /// The title and summary of a preset.

@@ -48,7 +48,9 @@ mod vocabulary;
 
 pub use bibtex::{BibtexError, bibtex};
 pub use caption::{CAPTION_MAX_CHARS, caption, check_captions};
-pub use lesson::{CitedText, Lesson, LessonSection, departure, framing, lesson, preset_summary};
+pub use lesson::{
+    CitedText, Lesson, LessonSection, brief_framing, departure, framing, lesson, preset_summary,
+};
 
 pub use catalogue::{
     BoardWords, Catalogue, EvidenceGrade, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText,

@@ -37,7 +37,7 @@ enum_schema!(
     Detail,
     "Detail",
     &Detail::ALL.map(Detail::key),
-    "How much a move's narration tells: `lesson` (default: each rule when it first acts, each fact at most once a game), `brief` (what happened and who is next, one sentence) or `full` (every rule behind every event, every time)."
+    "How much a move's narration tells: `lesson` (default: each rule when it first acts, each fact at most once a game), `brief` (what happened and who is next, one sentence; the first move opens with a one-line framing) or `full` (every rule behind every event, every time)."
 );
 enum_schema!(
     SegmentKind,

@@ -325,16 +325,29 @@ async fn create_game_with_detail_brief_tells_each_throw_in_one_sentence() {
         let log = call(&client, "list_moves", json!({"game_id": id, "limit": 6})).await;
         ok(&log);
         if level == "brief" {
-            for text in &texts {
+            for (i, text) in texts.iter().enumerate() {
                 // The caption, the one sentence with its citations, and
-                // where the game stands.
-                assert_eq!(text.lines().count(), 3, "{text}");
+                // where the game stands; the first move's one-line
+                // framing before the sentence.
+                let framing = usize::from(i == 0);
+                assert_eq!(text.lines().count(), 3 + framing, "{text}");
+                if i == 0 {
+                    assert!(
+                        text.lines().nth(1).unwrap().contains("Kiowa race game"),
+                        "{text}"
+                    );
+                }
             }
             for line in text_of(&log).lines() {
                 let (n, sentence) = line.split_once(". ").unwrap();
                 let n: usize = n.parse().unwrap();
                 assert!(
-                    texts[n - 1].lines().nth(1).unwrap().starts_with(sentence),
+                    texts[n - 1]
+                        .lines()
+                        .rev()
+                        .nth(1)
+                        .unwrap()
+                        .starts_with(sentence),
                     "{line}"
                 );
             }

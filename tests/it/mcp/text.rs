@@ -197,7 +197,9 @@ async fn detail_is_an_argument_of_the_throw_and_the_move_log() {
         brief_log.len() < lesson_log.len(),
         "{brief_log}\n{lesson_log}"
     );
-    let sentence = brief.lines().nth(1).unwrap();
+    // The sentence, after the first move's framing and before where the
+    // game stands.
+    let sentence = brief.lines().rev().nth(1).unwrap();
     assert!(
         brief_log.starts_with(&format!("1. {}", sentence.split(" [").next().unwrap())),
         "{brief_log}\n{brief}"

@@ -49,7 +49,8 @@ pub struct MovesQuery {
     #[param(value_type = Option<Audience>)]
     audience: Option<String>,
     /// Tell every move at this detail level (default: the game's own):
-    /// `brief` one sentence, `lesson` the game's lesson plan, `full` every
+    /// `brief` one sentence (after a one-line framing on the first move),
+    /// `lesson` the game's lesson plan, `full` every
     /// rule every time; the result is the same on every request.
     #[param(value_type = Option<Detail>)]
     detail: Option<String>,
@@ -68,7 +69,8 @@ pub struct MoveQuery {
     #[param(value_type = Option<Audience>)]
     audience: Option<String>,
     /// Tell the move at this detail level (default: the game's own):
-    /// `brief` one sentence, `lesson` the game's lesson plan, `full` every
+    /// `brief` one sentence (after a one-line framing on the first move),
+    /// `lesson` the game's lesson plan, `full` every
     /// rule every time; the result is the same on every request.
     #[param(value_type = Option<Detail>)]
     detail: Option<String>,

@@ -23,7 +23,7 @@ use events::Renderer;
 
 use super::caption::caption;
 use super::catalogue::catalogue;
-use super::lesson::framing;
+use super::lesson::{brief_framing, framing};
 use super::plan::{Plan, plan};
 use super::rule_id::RuleId;
 use super::statement::{rule_cite, rule_segment};
@@ -137,8 +137,12 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
         folded_passage: false,
         folded_landing: false,
     };
-    if ctx.move_number == 1 && ctx.detail != Detail::Brief {
-        let framing = framing(ctx.options, ctx.audience);
+    if ctx.move_number == 1 {
+        let framing = if ctx.detail == Detail::Brief {
+            brief_framing(ctx.options, ctx.audience)
+        } else {
+            framing(ctx.options, ctx.audience)
+        };
         r.segments.push(Segment {
             kind: SegmentKind::Framing,
             text: framing.text,
@@ -210,8 +214,12 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
 /// A move at [`Detail::Brief`]: its caption, one sentence, cited by the
 /// sources of every event it sums up; its rule is the move's most notable
 /// one (the last event's rule that is not the throw's, the move's or the
-/// turn's), else the throw's.
-fn brief(ctx: &MoveContext<'_>, events: Vec<Segment>, plan: &Plan) -> Narration {
+/// turn's), else the throw's. The first move's one-line framing comes
+/// before it.
+fn brief(ctx: &MoveContext<'_>, segments: Vec<Segment>, plan: &Plan) -> Narration {
+    let (mut told, events): (Vec<Segment>, Vec<Segment>) = segments
+        .into_iter()
+        .partition(|s| s.kind == SegmentKind::Framing);
     let options = ctx.options;
     let routine = [
         RuleId::throw_table(options.throw_table).key(),
@@ -230,16 +238,17 @@ fn brief(ctx: &MoveContext<'_>, events: Vec<Segment>, plan: &Plan) -> Narration 
             citations.push(c);
         }
     }
+    told.push(Segment {
+        kind: SegmentKind::Event,
+        text: caption(ctx, ctx.from, ctx.to),
+        citations,
+        rule: Some(rule),
+        fact: None,
+        brief: false,
+    });
     Narration {
         audience: ctx.audience,
-        segments: vec![Segment {
-            kind: SegmentKind::Event,
-            text: caption(ctx, ctx.from, ctx.to),
-            citations,
-            rule: Some(rule),
-            fact: None,
-            brief: false,
-        }],
+        segments: told,
         rules_stated: plan.rules_stated.clone(),
     }
 }
