@@ -70,9 +70,9 @@ use zohn_ahl_odds::Solver;
 #[openapi(
     info(
         title = "Zohn Ahl narrated rules service",
-        // The API's version, not the crate's: raised with each release of
-        // the API and recorded in CHANGELOG.md (tests/it/api_stability.rs).
-        version = "0.6.0",
+        // The API's version, not the crate's: one constant for both
+        // surfaces, recorded in CHANGELOG.md (tests/it/api_stability.rs).
+        version = crate::service::API_VERSION,
         description = "Play Zohn Ahl, the Kiowa stick-dice race game that the 1890s record gives to women and girls, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
     ),
     tags(

@@ -82,6 +82,25 @@ fn listed(headers: &HeaderMap, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The MCP server named itself with the mcp crate's version (0.1.0) while
+/// the API it serves was 0.6.0: over HTTP, the initialize answer's
+/// `serverInfo.version` is the OpenAPI document's `info.version`.
+#[actix_web::test]
+async fn regression_mcp_server_version_was_the_crates_not_the_apis() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let init = message(post(base, INITIALIZE, &[]).await).await;
+    let document: Value = reqwest::get(format!("{base}/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let api = document["info"]["version"].as_str().unwrap();
+    assert_eq!(init["result"]["serverInfo"]["version"], api, "{init}");
+    assert_eq!(api, zohn_ahl::service::API_VERSION);
+}
+
 /// A page of another origin got 400 from the CORS middleware; the
 /// transport says 403. Loopback pages, and the origins configured, may use
 /// the endpoint; reads are not open to every origin here, as they are on
