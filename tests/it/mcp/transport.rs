@@ -110,7 +110,7 @@ async fn regression_a_disallowed_origin_got_400() {
     let (_db, server) = server(&["https://class.example"], zohn_ahl::mcp::SESSION_IDLE).await;
     let base = &server.base;
     let evil = post(base, INITIALIZE, &[("origin", "https://evil.example")]).await;
-    assert_eq!(evil.status(), 403);
+    problem(evil, 403, "cors-refused", &["--cors-origins"]).await;
     let get = reqwest::Client::new()
         .get(format!("{base}/mcp"))
         .header("origin", "https://evil.example")
@@ -224,6 +224,111 @@ async fn regression_malformed_json_got_415_and_a_nameless_tools_call_32601() {
     assert!(listed["result"]["tools"].is_array(), "{listed}");
 }
 
+const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
+/// The problem details of an answer: of `status` and type
+/// `/problems/{kind}`, its detail naming each of `names`, and none of the
+/// transport's own words.
+async fn problem(res: reqwest::Response, status: u16, kind: &str, names: &[&str]) {
+    assert_eq!(res.status(), status);
+    let media = res.headers()["content-type"].to_str().unwrap().to_owned();
+    assert_eq!(media, "application/problem+json");
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["type"], format!("/problems/{kind}"), "{p}");
+    assert_eq!(p["status"], status, "{p}");
+    let detail = p["detail"].as_str().unwrap();
+    for name in names {
+        assert!(detail.contains(name), "{name}: {p}");
+    }
+    for said in [
+        "Bad Request:",
+        "Not Found:",
+        "Not Acceptable:",
+        "Forbidden:",
+    ] {
+        assert!(!detail.contains(said), "{p}");
+    }
+}
+
+/// A request to `/mcp` of `method`, with `headers` only.
+async fn bare(base: &str, method: reqwest::Method, headers: &[(&str, &str)]) -> reqwest::Response {
+    let mut req = reqwest::Client::new()
+        .request(method, format!("{base}/mcp"))
+        .body(INITIALIZE);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    req.send().await.unwrap()
+}
+
+/// A POST without `Accept: application/json, text/event-stream` got the
+/// SDK's plain-text 406; it is problem details naming the header.
+#[actix_web::test]
+async fn regression_mcp_answered_a_missing_accept_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let json = ("content-type", "application/json");
+    let res = bare(base, reqwest::Method::POST, &[json]).await;
+    let want = ["Accept: application/json, text/event-stream"];
+    problem(res, 406, "mcp-not-acceptable", &want).await;
+    // A session's stream asks for its own media type.
+    let get = bare(
+        base,
+        reqwest::Method::GET,
+        &[("accept", "application/json")],
+    )
+    .await;
+    let want = ["Accept: text/event-stream"];
+    problem(get, 406, "mcp-not-acceptable", &want).await;
+    // A body not JSON: 415, as the API says it.
+    let accept = ("accept", "application/json, text/event-stream");
+    let text = bare(
+        base,
+        reqwest::Method::POST,
+        &[("content-type", "text/plain"), accept],
+    )
+    .await;
+    problem(text, 415, "unsupported-media-type", &["application/json"]).await;
+}
+
+/// A request other than `initialize` without `Mcp-Session-Id` got the
+/// SDK's plain-text 400; it is problem details naming the header.
+#[actix_web::test]
+async fn regression_mcp_answered_a_missing_session_id_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let version = ("mcp-protocol-version", "2025-11-25");
+    let res = post(&server.base, TOOLS_LIST, &[version]).await;
+    let want = ["Mcp-Session-Id", "initialize"];
+    problem(res, 400, "mcp-session-required", &want).await;
+}
+
+/// An `Mcp-Session-Id` that names no session got the SDK's plain-text
+/// 404; it is problem details (the status kept: it tells a client to start
+/// a new session).
+#[actix_web::test]
+async fn regression_mcp_answered_an_unknown_session_id_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let unknown = [
+        ("mcp-session-id", "no-such-session"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let res = post(base, TOOLS_LIST, &unknown).await;
+    let want = ["no-such-session", "initialize"];
+    problem(res, 404, "mcp-session-not-found", &want).await;
+    // A JSON-RPC client's own answers are as they were: a session works.
+    session(base).await;
+}
+
+/// A `Host` the endpoint does not serve got the SDK's plain-text 403.
+#[actix_web::test]
+async fn regression_mcp_answered_a_refused_host_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let res = post(&server.base, INITIALIZE, &[("host", "rebound.example")]).await;
+    let want = ["--mcp-allowed-hosts", "rebound.example"];
+    problem(res, 403, "mcp-host-refused", &want).await;
+}
+
 /// One line to the server, and its answer.
 async fn ask(
     out: &mut tokio::io::DuplexStream,
@@ -307,7 +412,7 @@ async fn regression_an_idle_session_ended_silently() {
     }
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let gone = post(base, list, &headers).await;
-    assert_eq!(gone.status(), 404);
+    problem(gone, 404, "mcp-session-not-found", &[id.as_str()]).await;
     // A new session works at once.
     let again = session(base).await;
     assert_ne!(again, id);
