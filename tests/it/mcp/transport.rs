@@ -329,6 +329,29 @@ async fn regression_mcp_answered_a_refused_host_with_plain_text() {
     problem(res, 403, "mcp-host-refused", &want).await;
 }
 
+/// A method the endpoint does not serve, and a protocol version it does
+/// not speak, got the SDK's plain text (405, 400); a path below the
+/// endpoint got an empty 404.
+#[actix_web::test]
+async fn regression_mcp_answered_a_wrong_method_or_protocol_version_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let put = bare(base, reqwest::Method::PUT, &[]).await;
+    let allow = put.headers()["allow"].to_str().unwrap().to_owned();
+    assert!(allow.contains("POST") && allow.contains("GET"), "{allow}");
+    problem(put, 405, "method-not-allowed", &["PUT", "POST"]).await;
+    let id = session(base).await;
+    let future = [
+        ("mcp-session-id", id.as_str()),
+        ("mcp-protocol-version", "1999-01-01"),
+    ];
+    let res = post(base, TOOLS_LIST, &future).await;
+    let want = ["1999-01-01", "protocolVersion"];
+    problem(res, 400, "mcp-protocol-version-unsupported", &want).await;
+    let below = reqwest::get(format!("{base}/mcp/nothing")).await.unwrap();
+    problem(below, 404, "not-found", &["/mcp/nothing"]).await;
+}
+
 /// One line to the server, and its answer.
 async fn ask(
     out: &mut tokio::io::DuplexStream,
