@@ -29,6 +29,7 @@ mod join;
 mod json;
 pub mod limits;
 mod log;
+mod mounted;
 mod moves;
 pub mod odds;
 mod play;
@@ -70,9 +71,9 @@ use zohn_ahl_odds::Solver;
 #[openapi(
     info(
         title = "Zohn Ahl narrated rules service",
-        // The API's version, not the crate's: raised with each release of
-        // the API and recorded in CHANGELOG.md (tests/it/api_stability.rs).
-        version = "0.6.0",
+        // The API's version, not the crate's: one constant for both
+        // surfaces, recorded in CHANGELOG.md (tests/it/api_stability.rs).
+        version = crate::service::API_VERSION,
         description = "Play Zohn Ahl, the Kiowa stick-dice race game that the 1890s record gives to women and girls, over HTTP. Create a game, post a throw, read the state: every move comes back narrated, each sentence cited to documented sources. Errors are RFC 9457 problem details (`application/problem+json`)."
     ),
     tags(
@@ -307,8 +308,9 @@ fn query_problem(err: &actix_web::error::QueryPayloadError) -> ApiError {
     )
 }
 
-/// Where the MCP endpoint is mounted (see [`app_with`]): its answers,
-/// errors included, are that protocol's, not problem details.
+/// Where the MCP endpoint is mounted (see [`app_with`]): its answers to a
+/// message, JSON-RPC errors included, are that protocol's; its transport's
+/// refusals are problem details (`mounted.rs`).
 pub const MOUNTED_PREFIX: &str = "/mcp";
 
 /// 404 or 405 for a request no route took.
@@ -332,24 +334,10 @@ fn to_problem<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
     // Another protocol's endpoint mounted beside the API (the MCP one)
-    // answers in its own terms.
+    // answers a message in its own terms; its transport's refusals become
+    // problems there.
     if res.request().path().starts_with(MOUNTED_PREFIX) {
-        // Except a refused origin: 403, as the MCP transport says, not
-        // the CORS middleware's 400.
-        let refused = res
-            .response()
-            .error()
-            .is_some_and(|e| e.as_error::<actix_cors::CorsError>().is_some());
-        if refused {
-            let (req, _) = res.into_parts();
-            let response = actix_web::HttpResponse::Forbidden()
-                .content_type("text/plain; charset=utf-8")
-                .body("Forbidden: this Origin may not use the MCP endpoint (loopback pages, the server's own and those of --cors-origins may)");
-            return Ok(ErrorHandlerResponse::Response(
-                ServiceResponse::new(req, response).map_into_right_body(),
-            ));
-        }
-        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+        return mounted::to_problem(res);
     }
     // Problems pass as they are, and so do the lesson page's own HTML
     // answers (its "no such game" page).

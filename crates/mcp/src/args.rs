@@ -1,7 +1,10 @@
 //! The tools' arguments: concrete types with their JSON Schemas (every
 //! choice an enum, no free JSON, no nullable types), and the extractor that
 //! answers a malformed argument in the product's words rather than the
-//! deserializer's.
+//! deserializer's. A description says what the schema does not: no bounds
+//! the schema states, and none for a `game_id` (`#[schemars(description =
+//! "")]`: its name says it), which keeps `tools/list` within its budget
+//! (tests/it/mcp/text.rs).
 
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -322,34 +325,33 @@ pub struct NoArgs {}
 pub struct CreateGameArgs {
     /// Default `composite`.
     pub preset: Choice<Preset>,
-    /// Side A's name, 1 to 40 characters (default "Side A").
+    /// Default "Side A".
     #[schemars(with = "String", length(min = 1, max = 40))]
     pub side_a: Option<String>,
-    /// Side B's name, 1 to 40 characters (default "Side B").
+    /// Default "Side B".
     #[schemars(with = "String", length(min = 1, max = 40))]
     pub side_b: Option<String>,
-    /// Side A's players in throwing order (default: one, or the ruleset's
-    /// team).
+    /// Names in throwing order (default: one, or the ruleset's team).
     #[schemars(length(min = 1, max = 8), inner(length(min = 1, max = 40)))]
     pub players_a: Vec<String>,
-    /// Side B's players' names, as `players_a`.
+    /// As `players_a`.
     #[schemars(length(min = 1, max = 8), inner(length(min = 1, max = 40)))]
     pub players_b: Vec<String>,
-    /// The side that throws first (default `A`).
+    /// Who throws first (default `A`).
     pub first: Choice<Side>,
-    /// The same seed gives the same throws; leave out for a secret one.
+    /// Same seed, same throws (default: a secret one).
     #[schemars(with = "String", length(min = 1, max = 128))]
     pub seed: Option<String>,
     /// Default `general`; `young`: ages 7-10.
     pub audience: Choice<Audience>,
-    /// Default `lesson` (each rule when it first acts); `brief`: one
-    /// sentence; `full`: every rule every time.
+    /// Default `lesson`: each rule when it first acts; `brief`: a
+    /// sentence; `full`: every rule always.
     pub detail: Choice<Detail>,
-    /// `true`: a seated game; the answer gives each side's token and the
-    /// host's, once, and throws then need a token.
+    /// Seated: each side's and the host's token, shown once; throws
+    /// then need one.
     pub seats: bool,
-    /// With `seats`: `true` lets a side's token report its physical
-    /// throws (default: only the host's).
+    /// With `seats`: sides' tokens may report throws (default: the
+    /// host's only).
     pub sides_report_throws: bool,
 }
 
@@ -383,17 +385,18 @@ impl Choices for Until {
 #[serde(deny_unknown_fields)]
 pub struct ThrowArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
-    /// In a seated game: the mover's token or the host's (a side's token
-    /// ends a run when the other side is to throw).
+    /// Seated game: the mover's or the host's (a side's ends a run at
+    /// the other's turn).
     #[serde(default)]
     pub token: String,
-    /// Throws to play, 1 to 500 (default 1; with `until`, 500).
+    /// Default 1; with `until`, 500.
     #[serde(default)]
     #[schemars(with = "Whole<1, MAX_THROWS>")]
     pub count: Option<Whole<1, MAX_THROWS>>,
-    /// Stop sooner, after the throw that brings an `event` (anything but
-    /// a plain move), a `turn_end` or the `game_end`.
+    /// Stop after the throw that brings an `event` (not a plain move),
+    /// `turn_end` or `game_end`.
     #[serde(default)]
     pub until: Choice<Until>,
     /// `lesson`, `brief` or `full` (default: the game's).
@@ -406,9 +409,9 @@ pub struct ThrowArgs {
 #[serde(deny_unknown_fields)]
 pub struct StopArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
-    /// In a seated game: the host's token (a side's token cannot stop it).
-    /// Leave it out for a game without seats.
+    /// Seated game: the host's (not a side's).
     #[serde(default)]
     pub token: String,
 }
@@ -418,16 +421,15 @@ pub struct StopArgs {
 #[serde(deny_unknown_fields)]
 pub struct ReportThrowArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
-    /// In a seated game: the host's token, or the mover's if the game
-    /// lets sides report.
+    /// Seated game: the host's, or the mover's if sides report.
     #[serde(default)]
     pub token: String,
-    /// The four sticks' faces as they fell, the sahe (the marked stick)
-    /// last. For games thrown with sticks.
+    /// Stick games: the faces, the sahe (marked stick) last.
     #[serde(default)]
     pub sticks: Faces,
-    /// Where the spinner stopped, for games played with the spinner.
+    /// Spinner games: where it stopped.
     #[serde(default)]
     pub spinner: Choice<SpinnerSector>,
 }
@@ -437,6 +439,7 @@ pub struct ReportThrowArgs {
 #[serde(deny_unknown_fields)]
 pub struct GameArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
 }
 
@@ -449,11 +452,12 @@ fn default_limit() -> Whole<1, MAX_MOVES> {
 #[serde(deny_unknown_fields)]
 pub struct ListMovesArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
-    /// Start after this move number (0, the default: from the first move).
+    /// Start after this move (default 0: the first).
     #[serde(default)]
     pub after: Whole<0, { u32::MAX }>,
-    /// How many moves, 1 to 20 (default 5).
+    /// Default 5.
     #[serde(default = "default_limit")]
     pub limit: Whole<1, MAX_MOVES>,
     /// `lesson`, `brief` or `full` (default: the game's).
@@ -466,8 +470,9 @@ pub struct ListMovesArgs {
 #[serde(deny_unknown_fields)]
 pub struct BoardArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
-    /// The board as this move left it (0, the default: the board now).
+    /// As this move left it (default 0: now).
     #[serde(rename = "move", default)]
     pub move_n: Whole<0, { u32::MAX }>,
 }
@@ -476,16 +481,15 @@ pub struct BoardArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleArgs {
-    /// The rule's id: the `rule` a narration sentence names.
+    /// The `rule` a narration names.
     pub rule_id: Choice<RuleId>,
-    /// The ruleset to word it for and say `in_play` of (default
-    /// `composite`).
+    /// Ruleset (default `composite`).
     #[serde(default)]
     pub preset: Choice<Preset>,
     /// A game instead of `preset`: its ruleset, teams and audience.
     #[serde(default)]
     pub game_id: String,
-    /// Who it is for (default `general`, or the game's audience).
+    /// Default `general`, or the game's.
     #[serde(default)]
     pub audience: Choice<Audience>,
 }
@@ -494,9 +498,9 @@ pub struct RuleArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FactArgs {
-    /// The fact's id: the `fact` a narration sentence names.
+    /// The `fact` a narration names.
     pub fact_id: String,
-    /// Who it is for (default `general`).
+    /// Default `general`.
     #[serde(default)]
     pub audience: Choice<Audience>,
 }
@@ -507,7 +511,7 @@ pub struct FactArgs {
 pub struct LessonArgs {
     /// The ruleset (default `composite`).
     pub preset: Choice<Preset>,
-    /// Who it is for (default `general`).
+    /// Default `general`.
     pub audience: Choice<Audience>,
 }
 
@@ -543,9 +547,9 @@ impl Choices for SourceFormat {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SourceArgs {
-    /// The source's id: the `source` of a citation, e.g. `culin1907`.
+    /// A citation's `source`, e.g. `culin1907`.
     pub source_id: String,
-    /// `csl` (CSL-JSON, the default) or `bibtex`.
+    /// Default `csl` (CSL-JSON).
     #[serde(default)]
     pub format: Choice<SourceFormat>,
 }
@@ -554,12 +558,10 @@ pub struct SourceArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GlossaryArgs {
-    /// A word to look for in the terms and their meanings (1 to 40
-    /// characters), e.g. `sahe` or `creek`.
+    /// A word in terms or meanings, e.g. `sahe`.
     #[schemars(length(min = 1, max = 40))]
     pub query: String,
-    /// Who it is for (default `general`; `young` gives the simpler
-    /// meanings).
+    /// Default `general`; `young`: simpler meanings.
     #[serde(default)]
     pub audience: Choice<Audience>,
 }

@@ -24,6 +24,7 @@ const CHART_SCALE: f32 = 0.5;
 #[serde(deny_unknown_fields)]
 pub struct ChartArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
 }
 

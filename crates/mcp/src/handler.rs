@@ -74,7 +74,7 @@ impl ServerHandler for ZohnAhl {
                 .build(),
         )
         .with_server_info(
-            Implementation::new("zohn-ahl", env!("CARGO_PKG_VERSION"))
+            Implementation::new("zohn-ahl", crate::service::API_VERSION)
                 .with_title("Zohn Ahl narrated rules service")
                 .with_description(env!("CARGO_PKG_DESCRIPTION")),
         )

@@ -121,7 +121,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Start a game of Zohn Ahl; every argument optional. Returns its id (for the other tools) and, for a seated game, the tokens, shown once.",
+        description = "Start a game of Zohn Ahl; every argument optional. Returns its id and, if seated, the tokens (shown once).",
         output_schema = schema_for_output::<CreatedOutput>()
     )]
     async fn create_game(
@@ -206,7 +206,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Throw the sticks for the side to move (the service throws them): once, `count` times or `until` an event, the turn's end or the game's end. Each move narrated with citations (in a run: a line a plain move), then the game.",
+        description = "The service throws for the side to move: once, `count` times or `until` an event, turn end or game end. Each move narrated and cited (in a run, a plain move in a line), then the game.",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
     async fn throw(&self, params: Parameters<ThrowArgs>) -> Result<CallToolResult, ErrorData> {
@@ -242,7 +242,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Report a physical throw made with real sticks (four faces, the sahe last) or a spinner. A seated game needs the host's token (or the mover's, if sides report).",
+        description = "Report a throw of real sticks or a spinner. A seated game needs the host's token (or the mover's, if sides report).",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
     async fn report_throw(
@@ -300,7 +300,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "The move log, 1 to 20 moves a call: values, where the awl went, what happened, rule and fact ids.",
+        description = "The move log: values, where the awl went, what happened, rule and fact ids.",
         output_schema = schema_for_output::<MovesOutput>()
     )]
     async fn list_moves(
@@ -428,7 +428,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A rule in full by the rule id a narration names (e.g. sticks_sahe), for a ruleset or game and an audience, with sources and whether it is in play.",
+        description = "A rule in full, for a ruleset or game and an audience: sources, and whether it is in play.",
         output_schema = schema_for_output::<RuleOutput>()
     )]
     async fn explain_rule(
@@ -476,7 +476,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A cultural-context fact by the id a narration names (e.g. womens-game), with its sources and evidence grade.",
+        description = "A cultural-context fact a narration names (e.g. womens-game): sources, evidence grade.",
         output_schema = schema_for_output::<FactOutput>()
     )]
     async fn get_fact(&self, params: Parameters<FactArgs>) -> Result<CallToolResult, ErrorData> {
@@ -518,7 +518,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "A bibliography source by the id a citation names (e.g. culin1907), as CSL-JSON or BibTeX.",
+        description = "A bibliography source a citation names, as CSL-JSON or BibTeX.",
         output_schema = schema_for_output::<SourceOutput>()
     )]
     async fn get_source(

@@ -17,6 +17,7 @@ use crate::service::Recap;
 #[serde(deny_unknown_fields)]
 pub struct RecapArgs {
     /// The game's id.
+    #[schemars(description = "")]
     pub game_id: String,
 }
 

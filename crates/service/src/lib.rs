@@ -48,6 +48,12 @@ pub use command::{
 };
 pub use error::ServiceError;
 pub use join::Joined;
+
+/// The version of the API the surfaces serve, defined here once: the
+/// OpenAPI document's `info.version` and the MCP server's
+/// `serverInfo.version`. Raised with each release of the API and recorded
+/// in CHANGELOG.md (not the crates' versions, which stay 0.1.0).
+pub const API_VERSION: &str = "0.7.0";
 /// The most throws one request plays: a chatbot's run of throws (its
 /// `count`, or how far a run `until` an event may go), and what such a run
 /// counts against an address's limit of throws.

@@ -115,7 +115,7 @@ async fn the_server_names_itself_and_lists_every_tool_with_portable_schemas() {
     let info = client.peer_info().expect("server info");
     let me = info.server_info.clone().expect("the server names itself");
     assert_eq!(me.name, "zohn-ahl");
-    assert_eq!(me.version, env!("CARGO_PKG_VERSION"));
+    assert_eq!(me.version, zohn_ahl::service::API_VERSION);
     assert!(
         info.instructions
             .as_deref()

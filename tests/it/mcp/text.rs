@@ -22,9 +22,10 @@ fn after<'t>(text: &'t str, label: &str) -> &'t str {
 }
 
 /// `tools/list` was about 9,000 tokens, more than some hosts give every
-/// tool together.
+/// tool together; then 3,987 of its 4,000, with no room for a new argument.
+/// It keeps 300 tokens of room.
 #[tokio::test]
-async fn the_tool_list_costs_at_most_4000_tokens() {
+async fn the_tool_list_leaves_300_of_its_4000_tokens() {
     let db = TestDb::new();
     let client = connect(&db).await;
     let tools = client.list_all_tools().await.unwrap();
@@ -34,7 +35,7 @@ async fn the_tool_list_costs_at_most_4000_tokens() {
         "tools/list: {} characters, {tokens} tokens",
         sent.chars().count()
     );
-    assert!(tokens <= 4_000, "{tokens} tokens");
+    assert!(tokens <= 4_000 - 300, "{tokens} tokens");
 }
 
 /// No tool had a title or annotations, so a host asked the user to

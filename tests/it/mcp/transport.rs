@@ -82,6 +82,25 @@ fn listed(headers: &HeaderMap, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The MCP server named itself with the mcp crate's version (0.1.0) while
+/// the API it serves was 0.6.0: over HTTP, the initialize answer's
+/// `serverInfo.version` is the OpenAPI document's `info.version`.
+#[actix_web::test]
+async fn regression_mcp_server_version_was_the_crates_not_the_apis() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let init = message(post(base, INITIALIZE, &[]).await).await;
+    let document: Value = reqwest::get(format!("{base}/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let api = document["info"]["version"].as_str().unwrap();
+    assert_eq!(init["result"]["serverInfo"]["version"], api, "{init}");
+    assert_eq!(api, zohn_ahl::service::API_VERSION);
+}
+
 /// A page of another origin got 400 from the CORS middleware; the
 /// transport says 403. Loopback pages, and the origins configured, may use
 /// the endpoint; reads are not open to every origin here, as they are on
@@ -91,7 +110,7 @@ async fn regression_a_disallowed_origin_got_400() {
     let (_db, server) = server(&["https://class.example"], zohn_ahl::mcp::SESSION_IDLE).await;
     let base = &server.base;
     let evil = post(base, INITIALIZE, &[("origin", "https://evil.example")]).await;
-    assert_eq!(evil.status(), 403);
+    problem(evil, 403, "cors-refused", &["--cors-origins"]).await;
     let get = reqwest::Client::new()
         .get(format!("{base}/mcp"))
         .header("origin", "https://evil.example")
@@ -205,6 +224,134 @@ async fn regression_malformed_json_got_415_and_a_nameless_tools_call_32601() {
     assert!(listed["result"]["tools"].is_array(), "{listed}");
 }
 
+const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
+/// The problem details of an answer: of `status` and type
+/// `/problems/{kind}`, its detail naming each of `names`, and none of the
+/// transport's own words.
+async fn problem(res: reqwest::Response, status: u16, kind: &str, names: &[&str]) {
+    assert_eq!(res.status(), status);
+    let media = res.headers()["content-type"].to_str().unwrap().to_owned();
+    assert_eq!(media, "application/problem+json");
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["type"], format!("/problems/{kind}"), "{p}");
+    assert_eq!(p["status"], status, "{p}");
+    let detail = p["detail"].as_str().unwrap();
+    for name in names {
+        assert!(detail.contains(name), "{name}: {p}");
+    }
+    for said in [
+        "Bad Request:",
+        "Not Found:",
+        "Not Acceptable:",
+        "Forbidden:",
+    ] {
+        assert!(!detail.contains(said), "{p}");
+    }
+}
+
+/// A request to `/mcp` of `method`, with `headers` only.
+async fn bare(base: &str, method: reqwest::Method, headers: &[(&str, &str)]) -> reqwest::Response {
+    let mut req = reqwest::Client::new()
+        .request(method, format!("{base}/mcp"))
+        .body(INITIALIZE);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    req.send().await.unwrap()
+}
+
+/// A POST without `Accept: application/json, text/event-stream` got the
+/// SDK's plain-text 406; it is problem details naming the header.
+#[actix_web::test]
+async fn regression_mcp_answered_a_missing_accept_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let json = ("content-type", "application/json");
+    let res = bare(base, reqwest::Method::POST, &[json]).await;
+    let want = ["Accept: application/json, text/event-stream"];
+    problem(res, 406, "mcp-not-acceptable", &want).await;
+    // A session's stream asks for its own media type.
+    let get = bare(
+        base,
+        reqwest::Method::GET,
+        &[("accept", "application/json")],
+    )
+    .await;
+    let want = ["Accept: text/event-stream"];
+    problem(get, 406, "mcp-not-acceptable", &want).await;
+    // A body not JSON: 415, as the API says it.
+    let accept = ("accept", "application/json, text/event-stream");
+    let text = bare(
+        base,
+        reqwest::Method::POST,
+        &[("content-type", "text/plain"), accept],
+    )
+    .await;
+    problem(text, 415, "unsupported-media-type", &["application/json"]).await;
+}
+
+/// A request other than `initialize` without `Mcp-Session-Id` got the
+/// SDK's plain-text 400; it is problem details naming the header.
+#[actix_web::test]
+async fn regression_mcp_answered_a_missing_session_id_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let version = ("mcp-protocol-version", "2025-11-25");
+    let res = post(&server.base, TOOLS_LIST, &[version]).await;
+    let want = ["Mcp-Session-Id", "initialize"];
+    problem(res, 400, "mcp-session-required", &want).await;
+}
+
+/// An `Mcp-Session-Id` that names no session got the SDK's plain-text
+/// 404; it is problem details (the status kept: it tells a client to start
+/// a new session).
+#[actix_web::test]
+async fn regression_mcp_answered_an_unknown_session_id_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let unknown = [
+        ("mcp-session-id", "no-such-session"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let res = post(base, TOOLS_LIST, &unknown).await;
+    let want = ["no-such-session", "initialize"];
+    problem(res, 404, "mcp-session-not-found", &want).await;
+    // A JSON-RPC client's own answers are as they were: a session works.
+    session(base).await;
+}
+
+/// A `Host` the endpoint does not serve got the SDK's plain-text 403.
+#[actix_web::test]
+async fn regression_mcp_answered_a_refused_host_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let res = post(&server.base, INITIALIZE, &[("host", "rebound.example")]).await;
+    let want = ["--mcp-allowed-hosts", "rebound.example"];
+    problem(res, 403, "mcp-host-refused", &want).await;
+}
+
+/// A method the endpoint does not serve, and a protocol version it does
+/// not speak, got the SDK's plain text (405, 400); a path below the
+/// endpoint got an empty 404.
+#[actix_web::test]
+async fn regression_mcp_answered_a_wrong_method_or_protocol_version_with_plain_text() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let put = bare(base, reqwest::Method::PUT, &[]).await;
+    let allow = put.headers()["allow"].to_str().unwrap().to_owned();
+    assert!(allow.contains("POST") && allow.contains("GET"), "{allow}");
+    problem(put, 405, "method-not-allowed", &["PUT", "POST"]).await;
+    let id = session(base).await;
+    let future = [
+        ("mcp-session-id", id.as_str()),
+        ("mcp-protocol-version", "1999-01-01"),
+    ];
+    let res = post(base, TOOLS_LIST, &future).await;
+    let want = ["1999-01-01", "protocolVersion"];
+    problem(res, 400, "mcp-protocol-version-unsupported", &want).await;
+    let below = reqwest::get(format!("{base}/mcp/nothing")).await.unwrap();
+    problem(below, 404, "not-found", &["/mcp/nothing"]).await;
+}
+
 /// One line to the server, and its answer.
 async fn ask(
     out: &mut tokio::io::DuplexStream,
@@ -288,7 +435,7 @@ async fn regression_an_idle_session_ended_silently() {
     }
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let gone = post(base, list, &headers).await;
-    assert_eq!(gone.status(), 404);
+    problem(gone, 404, "mcp-session-not-found", &[id.as_str()]).await;
     // A new session works at once.
     let again = session(base).await;
     assert_ne!(again, id);
