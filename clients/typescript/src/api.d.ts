@@ -3735,17 +3735,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "239101c2-1609-49d6-8148-ea2ef847fed6",
+                     *       "id": "0b945bf6-6364-4417-868a-aeeba65ce79a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:41:13.181Z",
-                     *       "host_token": "9e270ac86e1db237b3fdd0e25d50d75bfd353192e726f377c7d5eee5ea84005b",
+                     *       "created_at": "2026-12-06T01:43:24.973Z",
+                     *       "host_token": "1abeb5eb186aa21d40a15e1c70c727f7d9e0554167a99f601f11dda579802d03",
                      *       "games": [
                      *         {
-                     *           "id": "bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1",
+                     *           "id": "f095874e-2086-4cef-b708-9d34d452b695",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T01:41:13.180Z",
-                     *           "updated_at": "2026-12-06T01:41:13.180Z",
+                     *           "created_at": "2026-12-06T01:43:24.973Z",
+                     *           "updated_at": "2026-12-06T01:43:24.973Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3808,26 +3808,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1",
-                     *             "throws": "/v1/games/bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1/throws",
-                     *             "moves": "/v1/games/bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1/moves"
+                     *             "self": "/v1/games/f095874e-2086-4cef-b708-9d34d452b695",
+                     *             "throws": "/v1/games/f095874e-2086-4cef-b708-9d34d452b695/throws",
+                     *             "moves": "/v1/games/f095874e-2086-4cef-b708-9d34d452b695/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "19de61a7bee1f206dcc580d1cced24e45cc44966f80b914b4a4fdec5aed6737b",
-                     *             "b": "3122cf737238bfa3588a1af9db08de0c2283edbbd1f7b7c91537deffc4c3891a"
+                     *             "a": "5951ac3d45064d9890f4bfac1d86d0750cb09f0edc729f27e93d81e56293c636",
+                     *             "b": "15d954a9f33ae497fd97350cc0a030cb947769c5c4691d8e8244aca85b2f8fd8"
                      *           },
-                     *           "host_token": "0611abca976928d3745146273af7af3a33229eb9488443b8b0567ffe6e831e84",
+                     *           "host_token": "6cce2864d6c192d79c049214020ce4a52f02f98fa1fd27bd5ffeb86aa48f2dc0",
                      *           "join_codes": {
-                     *             "a": "Z6C5FM",
-                     *             "b": "A7QPCG"
+                     *             "a": "7JZAB2",
+                     *             "b": "YEJ8TC"
                      *           }
                      *         },
                      *         {
-                     *           "id": "17250898-e5ef-4245-aa0c-f68caaba264a",
+                     *           "id": "1d80524d-cf26-41e3-bd42-025ce81fd22d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:41:13.180Z",
-                     *           "updated_at": "2026-12-06T01:41:13.180Z",
+                     *           "created_at": "2026-12-06T01:43:24.973Z",
+                     *           "updated_at": "2026-12-06T01:43:24.973Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3890,26 +3890,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/17250898-e5ef-4245-aa0c-f68caaba264a",
-                     *             "throws": "/v1/games/17250898-e5ef-4245-aa0c-f68caaba264a/throws",
-                     *             "moves": "/v1/games/17250898-e5ef-4245-aa0c-f68caaba264a/moves"
+                     *             "self": "/v1/games/1d80524d-cf26-41e3-bd42-025ce81fd22d",
+                     *             "throws": "/v1/games/1d80524d-cf26-41e3-bd42-025ce81fd22d/throws",
+                     *             "moves": "/v1/games/1d80524d-cf26-41e3-bd42-025ce81fd22d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b0ca97a3288598a22681df8456d2e0b4f4ac7cf1506fc675f8f8f3a8b859357c",
-                     *             "b": "701e3b6c1ceccdb962cbc1310b12d8998d559c1422592230eb888b2dffa1320a"
+                     *             "a": "ce1e8fced3ca845a152daa7ba53e5baec34552aecb818e0c418658bef6fb154f",
+                     *             "b": "dc472200fb8f78bb0a5175145b4eeded0894985c18593b9c89f96980ffcaff67"
                      *           },
-                     *           "host_token": "f69a68c30ae5ce192eec5ce97da2d52e99d45e7546b00b8b1d886c9e54660369",
+                     *           "host_token": "0377aa1a8a5ed8a06b1014ebd18015642fdf8f50fb42a2c54c1fad9b5a7313c0",
                      *           "join_codes": {
-                     *             "a": "G39S5N",
-                     *             "b": "NYV623"
+                     *             "a": "RPSSA5",
+                     *             "b": "CCD7CJ"
                      *           }
                      *         },
                      *         {
-                     *           "id": "123e0e29-1004-404d-a227-13a07e5056f1",
+                     *           "id": "5c891d40-92e0-4e5f-8b37-7b74601b73f8",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:41:13.180Z",
-                     *           "updated_at": "2026-12-06T01:41:13.180Z",
+                     *           "created_at": "2026-12-06T01:43:24.973Z",
+                     *           "updated_at": "2026-12-06T01:43:24.973Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3972,26 +3972,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/123e0e29-1004-404d-a227-13a07e5056f1",
-                     *             "throws": "/v1/games/123e0e29-1004-404d-a227-13a07e5056f1/throws",
-                     *             "moves": "/v1/games/123e0e29-1004-404d-a227-13a07e5056f1/moves"
+                     *             "self": "/v1/games/5c891d40-92e0-4e5f-8b37-7b74601b73f8",
+                     *             "throws": "/v1/games/5c891d40-92e0-4e5f-8b37-7b74601b73f8/throws",
+                     *             "moves": "/v1/games/5c891d40-92e0-4e5f-8b37-7b74601b73f8/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e1991ea1364a927420aacd6447825809ff30c719eda67c7647bea82235db7220",
-                     *             "b": "21e4eb7e28315cc8374f8eec246510e4dfd2c324d75fc4b4a3ab2cb276fa4734"
+                     *             "a": "893e36c570f25984afa266ad821ce51cb1d00324f3710d29bc6cc2b1ac40ae58",
+                     *             "b": "1ad95a9a0d0792e1dd90a34a850c4d8ec2582d372d0b26567a74bad50301935f"
                      *           },
-                     *           "host_token": "500145087853e99ac57b283e7bf20b21253084b2055d6d64a2c0cbfbb4601b68",
+                     *           "host_token": "d49c4dfc5e43f70595949b554b211c8c2ce4a8bb572cc81eb35681c49194449b",
                      *           "join_codes": {
-                     *             "a": "87NXD4",
-                     *             "b": "GXTGCZ"
+                     *             "a": "H34E53",
+                     *             "b": "9MNFKM"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/239101c2-1609-49d6-8148-ea2ef847fed6",
-                     *         "games": "/v1/classes/239101c2-1609-49d6-8148-ea2ef847fed6/games",
-                     *         "overview": "/play/class/239101c2-1609-49d6-8148-ea2ef847fed6",
-                     *         "fairness": "/v1/fairness?game=bcedd057-a2f8-4a1b-9e1f-4e503fcfa5c1&game=17250898-e5ef-4245-aa0c-f68caaba264a&game=123e0e29-1004-404d-a227-13a07e5056f1"
+                     *         "self": "/v1/classes/0b945bf6-6364-4417-868a-aeeba65ce79a",
+                     *         "games": "/v1/classes/0b945bf6-6364-4417-868a-aeeba65ce79a/games",
+                     *         "overview": "/play/class/0b945bf6-6364-4417-868a-aeeba65ce79a",
+                     *         "fairness": "/v1/fairness?game=f095874e-2086-4cef-b708-9d34d452b695&game=1d80524d-cf26-41e3-bd42-025ce81fd22d&game=5c891d40-92e0-4e5f-8b37-7b74601b73f8"
                      *       }
                      *     }
                      */
@@ -4240,17 +4240,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "33d86024-5c0b-4e05-8080-17007f29dddc",
+                     *       "id": "bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:41:13.169Z",
-                     *       "host_token": "ef62e6c40bf268b9ea709dae4e2fa46233c56e42a54d39d6ec7f4df05cdee99d",
+                     *       "created_at": "2026-12-06T01:43:24.957Z",
+                     *       "host_token": "014cca301afb3daa42605e0da7594f96734e1a2f519a32930aadd4bd29989dbe",
                      *       "games": [
                      *         {
-                     *           "id": "054f4724-4a60-4761-9f82-c0e5e82cef79",
+                     *           "id": "55feb3aa-2228-4b05-98bb-49fef393830c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:41:13.169Z",
-                     *           "updated_at": "2026-12-06T01:41:13.169Z",
+                     *           "created_at": "2026-12-06T01:43:24.957Z",
+                     *           "updated_at": "2026-12-06T01:43:24.957Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4313,26 +4313,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79",
-                     *             "throws": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/throws",
-                     *             "moves": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/moves"
+                     *             "self": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c",
+                     *             "throws": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/throws",
+                     *             "moves": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "83787b1511b23025cb34dc4dde87ce6c23050512743aa0d31c4386aa856570ed",
-                     *             "b": "eff3da37769b1d3cff5b643f91b0320e4df84642aef4b3da231171a6f524421d"
+                     *             "a": "adbf7426a3d52dc524142469540398354eb67557bfd1cd382c96c295506bf874",
+                     *             "b": "738b178cd09e3d07948ff05366d23e6b1a851c53462c66be9a58eedde09d631c"
                      *           },
-                     *           "host_token": "3ee8bfe38927fbeb2de1ca5273130a806aa49ec2070817dbcf44758fa274595a",
+                     *           "host_token": "dad07827a9ffd64726b825fbfe5d9925fe2a532b7573d5cc6423bdf3214da9b2",
                      *           "join_codes": {
-                     *             "a": "FQPH26",
-                     *             "b": "ANCS6G"
+                     *             "a": "TX4WRE",
+                     *             "b": "QEMDGR"
                      *           }
                      *         },
                      *         {
-                     *           "id": "21480ac1-9bbb-4f6d-954c-4de767b71d97",
+                     *           "id": "a0d364a8-de86-4b4c-8153-cd82f632493d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:41:13.169Z",
-                     *           "updated_at": "2026-12-06T01:41:13.169Z",
+                     *           "created_at": "2026-12-06T01:43:24.957Z",
+                     *           "updated_at": "2026-12-06T01:43:24.957Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4395,26 +4395,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97",
-                     *             "throws": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/throws",
-                     *             "moves": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/moves"
+                     *             "self": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d",
+                     *             "throws": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/throws",
+                     *             "moves": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "4b0c22cfcd44ab15f7112da7420475143d0b7f509a880539e14498e2e3f9f4cc",
-                     *             "b": "43f32682c19a743411e4b77481b22d9d8434349f92168c2308914f3f35b0e775"
+                     *             "a": "e41efd29046c08bbe439cd32c42bb489f839cf81f3e3c2060b5e7f48e6327714",
+                     *             "b": "98093b8d8f975465cc65dec537c4cc826b3a6202a2b3e09323be774bcd1fddb4"
                      *           },
-                     *           "host_token": "ca821bae800a1e85d1cbcce3a1f5ce75d1bfd0e940972ad25bc8220fe87d09fd",
+                     *           "host_token": "97e6de03867c6e290ab98a75ab3811e931468ebd5c49981620ee4d31888de239",
                      *           "join_codes": {
-                     *             "a": "C68BDP",
-                     *             "b": "ZDCMSV"
+                     *             "a": "4WKBXT",
+                     *             "b": "VBGGZ4"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc",
-                     *         "games": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc/games",
-                     *         "overview": "/play/class/33d86024-5c0b-4e05-8080-17007f29dddc",
-                     *         "fairness": "/v1/fairness?game=054f4724-4a60-4761-9f82-c0e5e82cef79&game=21480ac1-9bbb-4f6d-954c-4de767b71d97"
+                     *         "self": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
+                     *         "games": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252/games",
+                     *         "overview": "/play/class/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
+                     *         "fairness": "/v1/fairness?game=55feb3aa-2228-4b05-98bb-49fef393830c&game=a0d364a8-de86-4b4c-8153-cd82f632493d"
                      *       }
                      *     }
                      */
@@ -4661,16 +4661,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "33d86024-5c0b-4e05-8080-17007f29dddc",
+                     *       "id": "bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:41:13.169Z",
+                     *       "created_at": "2026-12-06T01:43:24.957Z",
                      *       "games": [
                      *         {
-                     *           "id": "054f4724-4a60-4761-9f82-c0e5e82cef79",
+                     *           "id": "55feb3aa-2228-4b05-98bb-49fef393830c",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T01:41:13.169Z",
-                     *           "updated_at": "2026-12-06T01:41:13.174Z",
+                     *           "created_at": "2026-12-06T01:43:24.957Z",
+                     *           "updated_at": "2026-12-06T01:43:24.965Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4733,20 +4733,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79",
-                     *             "throws": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/throws",
-                     *             "moves": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/moves"
+                     *             "self": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c",
+                     *             "throws": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/throws",
+                     *             "moves": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/054f4724-4a60-4761-9f82-c0e5e82cef79/board.svg?view=projector",
+                     *           "board": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "21480ac1-9bbb-4f6d-954c-4de767b71d97",
+                     *           "id": "a0d364a8-de86-4b4c-8153-cd82f632493d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:41:13.169Z",
-                     *           "updated_at": "2026-12-06T01:41:13.169Z",
+                     *           "created_at": "2026-12-06T01:43:24.957Z",
+                     *           "updated_at": "2026-12-06T01:43:24.957Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4809,20 +4809,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97",
-                     *             "throws": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/throws",
-                     *             "moves": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/moves"
+                     *             "self": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d",
+                     *             "throws": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/throws",
+                     *             "moves": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/21480ac1-9bbb-4f6d-954c-4de767b71d97/board.svg?view=projector",
+                     *           "board": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "a7d08746-366a-46ab-82c6-cdd6a94941b4",
+                     *           "id": "6471fa43-f0a1-42e7-ae72-b0701141b4c7",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:41:13.171Z",
-                     *           "updated_at": "2026-12-06T01:41:13.171Z",
+                     *           "created_at": "2026-12-06T01:43:24.962Z",
+                     *           "updated_at": "2026-12-06T01:43:24.962Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4885,20 +4885,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4",
-                     *             "throws": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/throws",
-                     *             "moves": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/moves"
+                     *             "self": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7",
+                     *             "throws": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/throws",
+                     *             "moves": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/board.svg?view=projector",
+                     *           "board": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc",
-                     *         "games": "/v1/classes/33d86024-5c0b-4e05-8080-17007f29dddc/games",
-                     *         "overview": "/play/class/33d86024-5c0b-4e05-8080-17007f29dddc",
-                     *         "fairness": "/v1/fairness?game=054f4724-4a60-4761-9f82-c0e5e82cef79&game=21480ac1-9bbb-4f6d-954c-4de767b71d97&game=a7d08746-366a-46ab-82c6-cdd6a94941b4"
+                     *         "self": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
+                     *         "games": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252/games",
+                     *         "overview": "/play/class/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
+                     *         "fairness": "/v1/fairness?game=55feb3aa-2228-4b05-98bb-49fef393830c&game=a0d364a8-de86-4b4c-8153-cd82f632493d&game=6471fa43-f0a1-42e7-ae72-b0701141b4c7"
                      *       }
                      *     }
                      */
@@ -5119,13 +5119,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:41:13.169Z",
+                     *       "created_at": "2026-12-06T01:43:24.957Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "054f4724-4a60-4761-9f82-c0e5e82cef79",
-                     *           "created_at": "2026-12-06T01:41:13.169Z",
-                     *           "updated_at": "2026-12-06T01:41:13.174Z",
+                     *           "id": "55feb3aa-2228-4b05-98bb-49fef393830c",
+                     *           "created_at": "2026-12-06T01:43:24.957Z",
+                     *           "updated_at": "2026-12-06T01:43:24.965Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5179,9 +5179,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "21480ac1-9bbb-4f6d-954c-4de767b71d97",
-                     *           "created_at": "2026-12-06T01:41:13.169Z",
-                     *           "updated_at": "2026-12-06T01:41:13.169Z",
+                     *           "id": "a0d364a8-de86-4b4c-8153-cd82f632493d",
+                     *           "created_at": "2026-12-06T01:43:24.957Z",
+                     *           "updated_at": "2026-12-06T01:43:24.957Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5223,9 +5223,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a7d08746-366a-46ab-82c6-cdd6a94941b4",
-                     *           "created_at": "2026-12-06T01:41:13.171Z",
-                     *           "updated_at": "2026-12-06T01:41:13.171Z",
+                     *           "id": "6471fa43-f0a1-42e7-ae72-b0701141b4c7",
+                     *           "created_at": "2026-12-06T01:43:24.962Z",
+                     *           "updated_at": "2026-12-06T01:43:24.962Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5491,11 +5491,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a7d08746-366a-46ab-82c6-cdd6a94941b4",
+                     *       "id": "6471fa43-f0a1-42e7-ae72-b0701141b4c7",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T01:41:13.171Z",
-                     *       "updated_at": "2026-12-06T01:41:13.171Z",
+                     *       "created_at": "2026-12-06T01:43:24.962Z",
+                     *       "updated_at": "2026-12-06T01:43:24.962Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5558,18 +5558,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4",
-                     *         "throws": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/throws",
-                     *         "moves": "/v1/games/a7d08746-366a-46ab-82c6-cdd6a94941b4/moves"
+                     *         "self": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7",
+                     *         "throws": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/throws",
+                     *         "moves": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "847870bf809bc2d0a3ec8da72b5d6ed411da2104eed4177a3dbe0e0a2a4914d1",
-                     *         "b": "2ccd48636b2c2e2b76fd98c1fd067a001358835c0603ce087daa60c45bfbdcb8"
+                     *         "a": "f5e0c0bc2c0f5b76207d17c13c2dbc87e0dfec030065addb560ec3d2616e6bdc",
+                     *         "b": "5807f0abf0dbb96ff949965d5bba2521a42cf80160d6e6656fb46e97a4c98077"
                      *       },
-                     *       "host_token": "172053163e64d24ae8a29b7c358b4f72e6fa97e462302f598ba2883ca6ecfd73",
+                     *       "host_token": "ea394f02b6245bde2b19dc741f0f6807b46a7023f74e9638d38c12eed3044eac",
                      *       "join_codes": {
-                     *         "a": "7T59ZB",
-                     *         "b": "2TF6GY"
+                     *         "a": "CKDG52",
+                     *         "b": "T4D5RQ"
                      *       }
                      *     }
                      */
@@ -6326,13 +6326,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7efec3cd-e164-4914-a77f-058841106050"
+                     *         "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7efec3cd-e164-4914-a77f-058841106050"
+                     *             "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6599,11 +6599,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "97d9ca83-cc66-4337-a331-0c52e74f96bb",
+                     *       "id": "ac5ffb49-e8fb-4937-a755-74bb48c8f687",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T01:41:13.165Z",
-                     *       "updated_at": "2026-12-06T01:41:13.165Z",
+                     *       "created_at": "2026-12-06T01:43:24.951Z",
+                     *       "updated_at": "2026-12-06T01:43:24.951Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6666,18 +6666,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/97d9ca83-cc66-4337-a331-0c52e74f96bb",
-                     *         "throws": "/v1/games/97d9ca83-cc66-4337-a331-0c52e74f96bb/throws",
-                     *         "moves": "/v1/games/97d9ca83-cc66-4337-a331-0c52e74f96bb/moves"
+                     *         "self": "/v1/games/ac5ffb49-e8fb-4937-a755-74bb48c8f687",
+                     *         "throws": "/v1/games/ac5ffb49-e8fb-4937-a755-74bb48c8f687/throws",
+                     *         "moves": "/v1/games/ac5ffb49-e8fb-4937-a755-74bb48c8f687/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "d06b86743e07e5293a8cd50ae933db62767d9b697af3c6a780e68b4816058fc4",
-                     *         "b": "f244cb3b1b3abfb21ce5129acff9baeb431956a667659c4a1dc736c6ccce3663"
+                     *         "a": "e73fa0ae6f484f4c0cc086b6c6353615ff4071936159e12037fb001c9dfcd97f",
+                     *         "b": "3d96cb252f23d0a82dbe0c4fe3266f13e06d86e2f23de5b8559675fee5c114cc"
                      *       },
-                     *       "host_token": "3ef1b8dbc5b1d7f53aa5e34e976ec4ed21ef7c353d4813bd2aadabaed0171d88",
+                     *       "host_token": "b4c125866fef675ad261610bc98525c46e9f21978f5577522c7a8dc642cffb9c",
                      *       "join_codes": {
-                     *         "a": "WEQXV3",
-                     *         "b": "92H3Q4"
+                     *         "a": "893MPB",
+                     *         "b": "86H4JM"
                      *       }
                      *     }
                      */
@@ -6920,11 +6920,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7efec3cd-e164-4914-a77f-058841106050",
+                     *       "id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T01:41:12.789Z",
-                     *       "updated_at": "2026-12-06T01:41:13.152Z",
+                     *       "created_at": "2026-12-06T01:43:24.584Z",
+                     *       "updated_at": "2026-12-06T01:43:24.935Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6987,9 +6987,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7efec3cd-e164-4914-a77f-058841106050",
-                     *         "throws": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/throws",
-                     *         "moves": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/moves"
+                     *         "self": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *         "throws": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/throws",
+                     *         "moves": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/moves"
                      *       }
                      *     }
                      */
@@ -8540,13 +8540,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7efec3cd-e164-4914-a77f-058841106050"
+                     *         "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7efec3cd-e164-4914-a77f-058841106050"
+                     *             "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10202,7 +10202,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7efec3cd-e164-4914-a77f-058841106050",
+                     *       "game_id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10479,7 +10479,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7efec3cd-e164-4914-a77f-058841106050",
+                     *       "game_id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10849,8 +10849,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "348d646fd178747d013c33ea46142c57b26f053a444ff6155b329cecb3f34a13",
-                     *       "join_code": "K8P98H"
+                     *       "token": "0b34bea57fa1b1d67e3bf026b65bb4415a472297aa883c6427135fc07d22381c",
+                     *       "join_code": "G3TFD9"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11053,11 +11053,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "7efec3cd-e164-4914-a77f-058841106050",
+                     *         "id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T01:41:12.789Z",
-                     *         "updated_at": "2026-12-06T01:41:13.162Z",
+                     *         "created_at": "2026-12-06T01:43:24.584Z",
+                     *         "updated_at": "2026-12-06T01:43:24.948Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11116,9 +11116,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7efec3cd-e164-4914-a77f-058841106050",
-                     *           "throws": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/throws",
-                     *           "moves": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/moves"
+                     *           "self": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *           "throws": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/throws",
+                     *           "moves": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11575,11 +11575,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "7efec3cd-e164-4914-a77f-058841106050",
+                     *         "id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T01:41:12.789Z",
-                     *         "updated_at": "2026-12-06T01:41:13.152Z",
+                     *         "created_at": "2026-12-06T01:43:24.584Z",
+                     *         "updated_at": "2026-12-06T01:43:24.935Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11642,9 +11642,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7efec3cd-e164-4914-a77f-058841106050",
-                     *           "throws": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/throws",
-                     *           "moves": "/v1/games/7efec3cd-e164-4914-a77f-058841106050/moves"
+                     *           "self": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *           "throws": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/throws",
+                     *           "moves": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/moves"
                      *         }
                      *       }
                      *     }
@@ -12375,10 +12375,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "97d9ca83-cc66-4337-a331-0c52e74f96bb",
+                     *       "game_id": "ac5ffb49-e8fb-4937-a755-74bb48c8f687",
                      *       "side": "A",
-                     *       "token": "348d646fd178747d013c33ea46142c57b26f053a444ff6155b329cecb3f34a13",
-                     *       "play": "/play/97d9ca83-cc66-4337-a331-0c52e74f96bb#seat=A.348d646fd178747d013c33ea46142c57b26f053a444ff6155b329cecb3f34a13"
+                     *       "token": "0b34bea57fa1b1d67e3bf026b65bb4415a472297aa883c6427135fc07d22381c",
+                     *       "play": "/play/ac5ffb49-e8fb-4937-a755-74bb48c8f687#seat=A.0b34bea57fa1b1d67e3bf026b65bb4415a472297aa883c6427135fc07d22381c"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
