@@ -195,7 +195,11 @@ impl ZohnAhl {
                 .collect::<Vec<_>>()
                 .join("\n")
         };
-        ok(text, &GamesOutput { games })
+        let ids: Vec<String> = games.iter().map(|g| g.game_id.clone()).collect();
+        ids.iter()
+            .fold(ok(text, &GamesOutput { games }), |result, id| {
+                linked(result, id, &[""])
+            })
     }
 
     #[tool(
@@ -270,7 +274,7 @@ impl ZohnAhl {
             token: args::token(a.token),
             ..ThrowCommand::default()
         };
-        self.play(id, cmd).await
+        linked(self.play(id, cmd).await, &id.to_string(), &["board.svg"])
     }
 
     #[tool(
@@ -289,7 +293,11 @@ impl ZohnAhl {
         let id = game!(a.game_id);
         let game = served!(self.service.game(id).await);
         let brief = game_brief(&game, &game.state);
-        ok(standing_line(&brief), &brief)
+        linked(
+            ok(standing_line(&brief), &brief),
+            &id.to_string(),
+            &["moves", "board.svg"],
+        )
     }
 
     #[tool(
@@ -364,7 +372,7 @@ impl ZohnAhl {
         } else {
             lines.join("\n")
         };
-        ok(text, &output)
+        linked(ok(text, &output), &id.to_string(), &["", "board.svg"])
     }
 
     #[tool(
@@ -385,7 +393,11 @@ impl ZohnAhl {
             token: args::token(a.token),
             ..StopCommand::default()
         };
-        kept(&served!(self.service.stop(id, cmd, render_stopped).await))
+        linked(
+            kept(&served!(self.service.stop(id, cmd, render_stopped).await)),
+            &id.to_string(),
+            &["", "moves", "board.svg"],
+        )
     }
 
     #[tool(
@@ -417,7 +429,7 @@ impl ZohnAhl {
             "Side A wins with probability {:.3}, side B with {:.3}; about {:.1} throws are left.",
             output.win_a, output.win_b, output.expected_throws_left
         );
-        ok(text, &output)
+        linked(ok(text, &output), &id.to_string(), &[""])
     }
 
     #[tool(
@@ -594,6 +606,12 @@ impl ZohnAhl {
         };
         let mut result = ok(standing_line(&output.game), &output)?;
         result.content.push(ContentBlock::image(data, "image/png"));
-        Ok(result)
+        // The board's SVG resource is the board now: linked only then.
+        let links: &[&str] = if move_n == 0 {
+            &["", "moves", "board.svg"]
+        } else {
+            &["", "moves"]
+        };
+        linked(Ok(result), &id.to_string(), links)
     }
 }

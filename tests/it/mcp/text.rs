@@ -354,3 +354,61 @@ async fn regression_the_board_was_a_196_kb_png() {
     eprintln!("largest board PNG: {largest} bytes");
     assert!(largest <= 40 * 1024, "{largest} bytes");
 }
+
+/// Regression: only `create_game` and `throw` linked the game's
+/// resources; a host that follows links from any other answer about a game
+/// (reading it, its moves, its odds, its board, stopping it, a reported
+/// throw, the session's list) found none. Every such answer now links the
+/// game's other resources, and each link reads.
+#[tokio::test]
+async fn regression_only_two_tools_linked_a_games_resources() {
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    let id = new_game(&client, json!({"seed": "linked"})).await;
+    ok(&call(&client, "throw", json!({"game_id": id, "count": 2})).await);
+    let game = format!("zohn-ahl://games/{id}");
+    let moves = format!("{game}/moves");
+    let board = format!("{game}/board.svg");
+    for (tool, args, expected) in [
+        ("get_game", json!({"game_id": id}), vec![&moves, &board]),
+        ("list_moves", json!({"game_id": id}), vec![&game, &board]),
+        ("get_odds", json!({"game_id": id}), vec![&game]),
+        (
+            "get_board",
+            json!({"game_id": id}),
+            vec![&game, &moves, &board],
+        ),
+        // A past board is not the board resource, the board now.
+        (
+            "get_board",
+            json!({"game_id": id, "move": 1}),
+            vec![&game, &moves],
+        ),
+        ("list_games", json!({}), vec![&game]),
+        (
+            "stop_game",
+            json!({"game_id": id}),
+            vec![&game, &moves, &board],
+        ),
+    ] {
+        let result = call(&client, tool, args.clone()).await;
+        assert_ne!(
+            result.is_error,
+            Some(true),
+            "{tool} {args}: {}",
+            text_of(&result)
+        );
+        let links: Vec<&String> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_resource_link().map(|l| &l.uri))
+            .collect();
+        assert_eq!(links, expected, "{tool} {args}");
+        for uri in links {
+            let read = client
+                .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))
+                .await;
+            assert!(read.is_ok(), "{tool}: {uri} does not read: {read:?}");
+        }
+    }
+}
