@@ -1010,6 +1010,7 @@ fn check_reading_record(id: &str, custom: &serde_json::Value) {
                 "seen",
                 "locators_seen",
                 "locators_reported",
+                "locators_reported_by",
                 "locators_quoted",
                 "quoted_in",
                 "kiowa_authored"
@@ -1041,6 +1042,14 @@ fn check_reading_record(id: &str, custom: &serde_json::Value) {
         }
     }
     if let Some(reported) = custom.get("locators_reported") {
+        let by = custom["locators_reported_by"].as_object();
+        for locator in reported.as_object().unwrap().keys() {
+            let reporter = by.and_then(|b| b.get(locator)).and_then(|r| r.as_str());
+            assert!(
+                reporter.is_some_and(|r| catalogue().source(r).is_some()),
+                "{id}: who reports {locator}?"
+            );
+        }
         assert_ne!(read, "not_read", "{id}: a locator of a source not read");
         for (locator, origin) in reported.as_object().unwrap() {
             let origin = origin.as_str().unwrap_or_default();
@@ -1204,9 +1213,8 @@ fn regression_one_game_or_two_does_not_set_zohn_ahl_against_the_awl_game() {
     );
     assert!(f.scholar.contains("Zohn ahl (awl game)"), "{}", f.scholar);
     assert!(
-        f.citations
-            .iter()
-            .any(|c| c.source == "culin1898" && c.locator.as_deref() == Some("p. 687"))
+        f.citations.iter().any(|c| c.source == "culin1898"
+            && c.locator.as_deref() == Some("contents (entry 3, p. 687)"))
     );
     assert!(
         !f.young.contains("still argue"),
@@ -2574,4 +2582,39 @@ fn regression_a_team_name_was_the_subject_of_a_singular_verb_in_played_games() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// Regression: pages nobody here has seen were cited without the source
+/// that gives them (Culin 1898 pp. 687-689 without Ludii's Zohn Ahl file,
+/// Mooney 1896 pp. 1002-1004 without Ludii's Nebakuthana file), so a
+/// reader told "known only from another source" could not find which.
+/// Every reported page is cited beside the source that reports it.
+#[test]
+fn regression_unseen_pages_were_cited_without_the_source_that_reports_them() {
+    let cat = catalogue();
+    let lists = cat
+        .facts
+        .iter()
+        .map(|f| (f.id.as_str(), &f.citations))
+        .chain(cat.glossary.iter().map(|t| (t.id.as_str(), &t.citations)));
+    let mut checked = 0;
+    for (id, citations) in lists {
+        for c in citations {
+            let Some(locator) = &c.locator else { continue };
+            let Some(by) = record(&c.source)
+                .get("locators_reported_by")
+                .and_then(|b| b.get(locator.as_str()))
+                .and_then(|b| b.as_str())
+            else {
+                continue;
+            };
+            checked += 1;
+            assert!(
+                citations.iter().any(|d| d.source == by),
+                "{id}: {} {locator} without {by}, which reports it",
+                c.source
+            );
+        }
+    }
+    assert!(checked > 20, "{checked} reported pages cited");
 }

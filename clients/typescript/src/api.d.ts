@@ -1584,6 +1584,13 @@ export interface components {
             locators_reported?: {
                 [key: string]: string;
             };
+            /**
+             * @description For each locator in `locators_reported`, the id of the source that
+             *     reports it (cited beside it wherever it is cited).
+             */
+            locators_reported_by?: {
+                [key: string]: string;
+            };
             /** @description The locators seen in it. */
             locators_seen?: string[];
             /** @description Ids of the sources it is quoted in. */
@@ -3735,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0b945bf6-6364-4417-868a-aeeba65ce79a",
+                     *       "id": "cae831a7-3198-4e2c-9cbf-38e5d537387c",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:43:24.973Z",
-                     *       "host_token": "1abeb5eb186aa21d40a15e1c70c727f7d9e0554167a99f601f11dda579802d03",
+                     *       "created_at": "2026-12-06T02:03:12.251Z",
+                     *       "host_token": "935520f1b192492b596f58a3619a45603b4bd0a017d61cb31836937e0bc83d7b",
                      *       "games": [
                      *         {
-                     *           "id": "f095874e-2086-4cef-b708-9d34d452b695",
+                     *           "id": "fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T01:43:24.973Z",
-                     *           "updated_at": "2026-12-06T01:43:24.973Z",
+                     *           "created_at": "2026-12-06T02:03:12.250Z",
+                     *           "updated_at": "2026-12-06T02:03:12.250Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3808,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f095874e-2086-4cef-b708-9d34d452b695",
-                     *             "throws": "/v1/games/f095874e-2086-4cef-b708-9d34d452b695/throws",
-                     *             "moves": "/v1/games/f095874e-2086-4cef-b708-9d34d452b695/moves"
+                     *             "self": "/v1/games/fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd",
+                     *             "throws": "/v1/games/fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd/throws",
+                     *             "moves": "/v1/games/fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "5951ac3d45064d9890f4bfac1d86d0750cb09f0edc729f27e93d81e56293c636",
-                     *             "b": "15d954a9f33ae497fd97350cc0a030cb947769c5c4691d8e8244aca85b2f8fd8"
+                     *             "a": "892f6f88d33abb256791e31d43f696af708097fef74ddef8ff7539115a4f73d1",
+                     *             "b": "6099180e46d5f3d3f42cc1217f4b89d638be1b65d673fc4d6bddd59595580008"
                      *           },
-                     *           "host_token": "6cce2864d6c192d79c049214020ce4a52f02f98fa1fd27bd5ffeb86aa48f2dc0",
+                     *           "host_token": "9e60bd4c382067a0515ea3bfd874aa27b97438d9dc57a51a921aee8f72726640",
                      *           "join_codes": {
-                     *             "a": "7JZAB2",
-                     *             "b": "YEJ8TC"
+                     *             "a": "K5GR8S",
+                     *             "b": "JT692M"
                      *           }
                      *         },
                      *         {
-                     *           "id": "1d80524d-cf26-41e3-bd42-025ce81fd22d",
+                     *           "id": "ec72dc52-3e2f-4089-a855-0ce79c38e799",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:43:24.973Z",
-                     *           "updated_at": "2026-12-06T01:43:24.973Z",
+                     *           "created_at": "2026-12-06T02:03:12.250Z",
+                     *           "updated_at": "2026-12-06T02:03:12.250Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3890,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1d80524d-cf26-41e3-bd42-025ce81fd22d",
-                     *             "throws": "/v1/games/1d80524d-cf26-41e3-bd42-025ce81fd22d/throws",
-                     *             "moves": "/v1/games/1d80524d-cf26-41e3-bd42-025ce81fd22d/moves"
+                     *             "self": "/v1/games/ec72dc52-3e2f-4089-a855-0ce79c38e799",
+                     *             "throws": "/v1/games/ec72dc52-3e2f-4089-a855-0ce79c38e799/throws",
+                     *             "moves": "/v1/games/ec72dc52-3e2f-4089-a855-0ce79c38e799/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ce1e8fced3ca845a152daa7ba53e5baec34552aecb818e0c418658bef6fb154f",
-                     *             "b": "dc472200fb8f78bb0a5175145b4eeded0894985c18593b9c89f96980ffcaff67"
+                     *             "a": "66e06b603792fc7b64f1bd563f92201214c30211b6be0dbf7768f8413f9315a8",
+                     *             "b": "dc108167a1f163d8b6b9e11d3e93615edaf3985f3331677f7bba9f3528ca9685"
                      *           },
-                     *           "host_token": "0377aa1a8a5ed8a06b1014ebd18015642fdf8f50fb42a2c54c1fad9b5a7313c0",
+                     *           "host_token": "cd32099baf5713328f4004f768c9740147ec8e6589f59be6faeadb8adfe223bf",
                      *           "join_codes": {
-                     *             "a": "RPSSA5",
-                     *             "b": "CCD7CJ"
+                     *             "a": "Q2V988",
+                     *             "b": "CQ5S6T"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5c891d40-92e0-4e5f-8b37-7b74601b73f8",
+                     *           "id": "391ed63f-8193-4a63-837f-8c80d97a6efc",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:43:24.973Z",
-                     *           "updated_at": "2026-12-06T01:43:24.973Z",
+                     *           "created_at": "2026-12-06T02:03:12.250Z",
+                     *           "updated_at": "2026-12-06T02:03:12.250Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3972,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5c891d40-92e0-4e5f-8b37-7b74601b73f8",
-                     *             "throws": "/v1/games/5c891d40-92e0-4e5f-8b37-7b74601b73f8/throws",
-                     *             "moves": "/v1/games/5c891d40-92e0-4e5f-8b37-7b74601b73f8/moves"
+                     *             "self": "/v1/games/391ed63f-8193-4a63-837f-8c80d97a6efc",
+                     *             "throws": "/v1/games/391ed63f-8193-4a63-837f-8c80d97a6efc/throws",
+                     *             "moves": "/v1/games/391ed63f-8193-4a63-837f-8c80d97a6efc/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "893e36c570f25984afa266ad821ce51cb1d00324f3710d29bc6cc2b1ac40ae58",
-                     *             "b": "1ad95a9a0d0792e1dd90a34a850c4d8ec2582d372d0b26567a74bad50301935f"
+                     *             "a": "285f771fb3637e3b677082e323ceaa99d28323b0c3147bddffd934c9b4ded7bd",
+                     *             "b": "9ba0ce6d733cf3ab3409d41e8611031bf42bf35b84693ce1e2abd51d9396ce0d"
                      *           },
-                     *           "host_token": "d49c4dfc5e43f70595949b554b211c8c2ce4a8bb572cc81eb35681c49194449b",
+                     *           "host_token": "649a5825702e867004187a561fe4eff3cddf8ea4bc42211db2cbbd5c16b95552",
                      *           "join_codes": {
-                     *             "a": "H34E53",
-                     *             "b": "9MNFKM"
+                     *             "a": "WX6ZHM",
+                     *             "b": "SDTEKD"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0b945bf6-6364-4417-868a-aeeba65ce79a",
-                     *         "games": "/v1/classes/0b945bf6-6364-4417-868a-aeeba65ce79a/games",
-                     *         "overview": "/play/class/0b945bf6-6364-4417-868a-aeeba65ce79a",
-                     *         "fairness": "/v1/fairness?game=f095874e-2086-4cef-b708-9d34d452b695&game=1d80524d-cf26-41e3-bd42-025ce81fd22d&game=5c891d40-92e0-4e5f-8b37-7b74601b73f8"
+                     *         "self": "/v1/classes/cae831a7-3198-4e2c-9cbf-38e5d537387c",
+                     *         "games": "/v1/classes/cae831a7-3198-4e2c-9cbf-38e5d537387c/games",
+                     *         "overview": "/play/class/cae831a7-3198-4e2c-9cbf-38e5d537387c",
+                     *         "fairness": "/v1/fairness?game=fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd&game=ec72dc52-3e2f-4089-a855-0ce79c38e799&game=391ed63f-8193-4a63-837f-8c80d97a6efc"
                      *       }
                      *     }
                      */
@@ -4240,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
+                     *       "id": "ea7c5504-d73f-4d30-8969-43cd36bfe864",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:43:24.957Z",
-                     *       "host_token": "014cca301afb3daa42605e0da7594f96734e1a2f519a32930aadd4bd29989dbe",
+                     *       "created_at": "2026-12-06T02:03:12.222Z",
+                     *       "host_token": "d996c145634e7d5d8e27871b75a8470ecfddc1133bb176280d050cad515812c3",
                      *       "games": [
                      *         {
-                     *           "id": "55feb3aa-2228-4b05-98bb-49fef393830c",
+                     *           "id": "2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:43:24.957Z",
-                     *           "updated_at": "2026-12-06T01:43:24.957Z",
+                     *           "created_at": "2026-12-06T02:03:12.222Z",
+                     *           "updated_at": "2026-12-06T02:03:12.222Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4313,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c",
-                     *             "throws": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/throws",
-                     *             "moves": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/moves"
+                     *             "self": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
+                     *             "throws": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/throws",
+                     *             "moves": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "adbf7426a3d52dc524142469540398354eb67557bfd1cd382c96c295506bf874",
-                     *             "b": "738b178cd09e3d07948ff05366d23e6b1a851c53462c66be9a58eedde09d631c"
+                     *             "a": "0f5ebad5bebbe09c4c4f8062b4fbc215f1e7f3a5d822de3ed7a0d7179cee5e31",
+                     *             "b": "da75b76cb162a5d5db9470cfb70f1f23b28ed91bf840d56b0a91d5f6ef4d294c"
                      *           },
-                     *           "host_token": "dad07827a9ffd64726b825fbfe5d9925fe2a532b7573d5cc6423bdf3214da9b2",
+                     *           "host_token": "42eb4e5a6145aaafec1ed27641168d086a16c82e518095efe4c93399f186b821",
                      *           "join_codes": {
-                     *             "a": "TX4WRE",
-                     *             "b": "QEMDGR"
+                     *             "a": "V3NA66",
+                     *             "b": "PPQYZC"
                      *           }
                      *         },
                      *         {
-                     *           "id": "a0d364a8-de86-4b4c-8153-cd82f632493d",
+                     *           "id": "87613b03-015d-4407-8afb-59e987ad4e17",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:43:24.957Z",
-                     *           "updated_at": "2026-12-06T01:43:24.957Z",
+                     *           "created_at": "2026-12-06T02:03:12.222Z",
+                     *           "updated_at": "2026-12-06T02:03:12.222Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4395,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d",
-                     *             "throws": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/throws",
-                     *             "moves": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/moves"
+                     *             "self": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17",
+                     *             "throws": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/throws",
+                     *             "moves": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e41efd29046c08bbe439cd32c42bb489f839cf81f3e3c2060b5e7f48e6327714",
-                     *             "b": "98093b8d8f975465cc65dec537c4cc826b3a6202a2b3e09323be774bcd1fddb4"
+                     *             "a": "558bf53db1efb89be9e9b324000fd554c4e76fcb809719db9c3964f5afe00838",
+                     *             "b": "6c2c5a8431c79782e284c161429f0c3886334bcdf13092a74b6f1a1e9862f3ea"
                      *           },
-                     *           "host_token": "97e6de03867c6e290ab98a75ab3811e931468ebd5c49981620ee4d31888de239",
+                     *           "host_token": "a5e47a0a410c4ec15d02d592604332f284f671b7b28a2943682cae50b7805c10",
                      *           "join_codes": {
-                     *             "a": "4WKBXT",
-                     *             "b": "VBGGZ4"
+                     *             "a": "GS6NRA",
+                     *             "b": "NXFERX"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
-                     *         "games": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252/games",
-                     *         "overview": "/play/class/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
-                     *         "fairness": "/v1/fairness?game=55feb3aa-2228-4b05-98bb-49fef393830c&game=a0d364a8-de86-4b4c-8153-cd82f632493d"
+                     *         "self": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864",
+                     *         "games": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864/games",
+                     *         "overview": "/play/class/ea7c5504-d73f-4d30-8969-43cd36bfe864",
+                     *         "fairness": "/v1/fairness?game=2e5d9e5f-4768-4a7e-824e-687a92d9bf1b&game=87613b03-015d-4407-8afb-59e987ad4e17"
                      *       }
                      *     }
                      */
@@ -4661,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
+                     *       "id": "ea7c5504-d73f-4d30-8969-43cd36bfe864",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:43:24.957Z",
+                     *       "created_at": "2026-12-06T02:03:12.222Z",
                      *       "games": [
                      *         {
-                     *           "id": "55feb3aa-2228-4b05-98bb-49fef393830c",
+                     *           "id": "2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T01:43:24.957Z",
-                     *           "updated_at": "2026-12-06T01:43:24.965Z",
+                     *           "created_at": "2026-12-06T02:03:12.222Z",
+                     *           "updated_at": "2026-12-06T02:03:12.239Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4733,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c",
-                     *             "throws": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/throws",
-                     *             "moves": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/moves"
+                     *             "self": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
+                     *             "throws": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/throws",
+                     *             "moves": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/55feb3aa-2228-4b05-98bb-49fef393830c/board.svg?view=projector",
+                     *           "board": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "a0d364a8-de86-4b4c-8153-cd82f632493d",
+                     *           "id": "87613b03-015d-4407-8afb-59e987ad4e17",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:43:24.957Z",
-                     *           "updated_at": "2026-12-06T01:43:24.957Z",
+                     *           "created_at": "2026-12-06T02:03:12.222Z",
+                     *           "updated_at": "2026-12-06T02:03:12.222Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4809,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d",
-                     *             "throws": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/throws",
-                     *             "moves": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/moves"
+                     *             "self": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17",
+                     *             "throws": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/throws",
+                     *             "moves": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a0d364a8-de86-4b4c-8153-cd82f632493d/board.svg?view=projector",
+                     *           "board": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "6471fa43-f0a1-42e7-ae72-b0701141b4c7",
+                     *           "id": "b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T01:43:24.962Z",
-                     *           "updated_at": "2026-12-06T01:43:24.962Z",
+                     *           "created_at": "2026-12-06T02:03:12.229Z",
+                     *           "updated_at": "2026-12-06T02:03:12.229Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4885,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7",
-                     *             "throws": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/throws",
-                     *             "moves": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/moves"
+                     *             "self": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
+                     *             "throws": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/throws",
+                     *             "moves": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/board.svg?view=projector",
+                     *           "board": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
-                     *         "games": "/v1/classes/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252/games",
-                     *         "overview": "/play/class/bc3b3c9d-5aed-4a6c-ad47-5228ed20c252",
-                     *         "fairness": "/v1/fairness?game=55feb3aa-2228-4b05-98bb-49fef393830c&game=a0d364a8-de86-4b4c-8153-cd82f632493d&game=6471fa43-f0a1-42e7-ae72-b0701141b4c7"
+                     *         "self": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864",
+                     *         "games": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864/games",
+                     *         "overview": "/play/class/ea7c5504-d73f-4d30-8969-43cd36bfe864",
+                     *         "fairness": "/v1/fairness?game=2e5d9e5f-4768-4a7e-824e-687a92d9bf1b&game=87613b03-015d-4407-8afb-59e987ad4e17&game=b51e6eab-5a55-4774-925c-8fcdbc5d43ef"
                      *       }
                      *     }
                      */
@@ -5119,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T01:43:24.957Z",
+                     *       "created_at": "2026-12-06T02:03:12.222Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "55feb3aa-2228-4b05-98bb-49fef393830c",
-                     *           "created_at": "2026-12-06T01:43:24.957Z",
-                     *           "updated_at": "2026-12-06T01:43:24.965Z",
+                     *           "id": "2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
+                     *           "created_at": "2026-12-06T02:03:12.222Z",
+                     *           "updated_at": "2026-12-06T02:03:12.239Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5179,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a0d364a8-de86-4b4c-8153-cd82f632493d",
-                     *           "created_at": "2026-12-06T01:43:24.957Z",
-                     *           "updated_at": "2026-12-06T01:43:24.957Z",
+                     *           "id": "87613b03-015d-4407-8afb-59e987ad4e17",
+                     *           "created_at": "2026-12-06T02:03:12.222Z",
+                     *           "updated_at": "2026-12-06T02:03:12.222Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5223,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "6471fa43-f0a1-42e7-ae72-b0701141b4c7",
-                     *           "created_at": "2026-12-06T01:43:24.962Z",
-                     *           "updated_at": "2026-12-06T01:43:24.962Z",
+                     *           "id": "b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
+                     *           "created_at": "2026-12-06T02:03:12.229Z",
+                     *           "updated_at": "2026-12-06T02:03:12.229Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5491,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6471fa43-f0a1-42e7-ae72-b0701141b4c7",
+                     *       "id": "b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T01:43:24.962Z",
-                     *       "updated_at": "2026-12-06T01:43:24.962Z",
+                     *       "created_at": "2026-12-06T02:03:12.229Z",
+                     *       "updated_at": "2026-12-06T02:03:12.229Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5558,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7",
-                     *         "throws": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/throws",
-                     *         "moves": "/v1/games/6471fa43-f0a1-42e7-ae72-b0701141b4c7/moves"
+                     *         "self": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
+                     *         "throws": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/throws",
+                     *         "moves": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "f5e0c0bc2c0f5b76207d17c13c2dbc87e0dfec030065addb560ec3d2616e6bdc",
-                     *         "b": "5807f0abf0dbb96ff949965d5bba2521a42cf80160d6e6656fb46e97a4c98077"
+                     *         "a": "470d8aff45ff6b5be57054e2229f91a7cc6ef553d8661a99988d7a965e47e58b",
+                     *         "b": "45803c0ceabbf41475e0ab35480948be6f87284aaca466754a2acdec881b9794"
                      *       },
-                     *       "host_token": "ea394f02b6245bde2b19dc741f0f6807b46a7023f74e9638d38c12eed3044eac",
+                     *       "host_token": "2b82470de6bc5970dd80c856414e52d6dabda13063db1be0df8f916ce3ff0e36",
                      *       "join_codes": {
-                     *         "a": "CKDG52",
-                     *         "b": "T4D5RQ"
+                     *         "a": "EY2EAP",
+                     *         "b": "PNEM7F"
                      *       }
                      *     }
                      */
@@ -5886,6 +5893,13 @@ export interface operations {
                      *               "caveat": "known only from another source"
                      *             },
                      *             {
+                     *               "source": "ludii-nebakuthana",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
                      *               "source": "learnkiowa",
                      *               "locator": null,
                      *               "locator_seen": null,
@@ -6128,6 +6142,13 @@ export interface operations {
                      *           "caveat": "known only from another source"
                      *         },
                      *         {
+                     *           "source": "ludii-nebakuthana",
+                     *           "locator": null,
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
+                     *         },
+                     *         {
                      *           "source": "learnkiowa",
                      *           "locator": null,
                      *           "locator_seen": null,
@@ -6326,13 +6347,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
+                     *         "e60deff4-aa1d-40b3-81bb-df6708eb5779"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
+                     *             "e60deff4-aa1d-40b3-81bb-df6708eb5779"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6599,11 +6620,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ac5ffb49-e8fb-4937-a755-74bb48c8f687",
+                     *       "id": "c97e5a57-d958-4a2d-b6e4-60fad6d959a9",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T01:43:24.951Z",
-                     *       "updated_at": "2026-12-06T01:43:24.951Z",
+                     *       "created_at": "2026-12-06T02:03:12.213Z",
+                     *       "updated_at": "2026-12-06T02:03:12.213Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6666,18 +6687,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ac5ffb49-e8fb-4937-a755-74bb48c8f687",
-                     *         "throws": "/v1/games/ac5ffb49-e8fb-4937-a755-74bb48c8f687/throws",
-                     *         "moves": "/v1/games/ac5ffb49-e8fb-4937-a755-74bb48c8f687/moves"
+                     *         "self": "/v1/games/c97e5a57-d958-4a2d-b6e4-60fad6d959a9",
+                     *         "throws": "/v1/games/c97e5a57-d958-4a2d-b6e4-60fad6d959a9/throws",
+                     *         "moves": "/v1/games/c97e5a57-d958-4a2d-b6e4-60fad6d959a9/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "e73fa0ae6f484f4c0cc086b6c6353615ff4071936159e12037fb001c9dfcd97f",
-                     *         "b": "3d96cb252f23d0a82dbe0c4fe3266f13e06d86e2f23de5b8559675fee5c114cc"
+                     *         "a": "6e4877d80698cb4d54b0585232843f6b64d246fdab2837294b27fc0d98533c76",
+                     *         "b": "c2cb9ea5b4cd2277c5fe188a53b8bddd4326f10b0504222ecd425da61d75dbea"
                      *       },
-                     *       "host_token": "b4c125866fef675ad261610bc98525c46e9f21978f5577522c7a8dc642cffb9c",
+                     *       "host_token": "40aa45907980e315174188c03074264c4477233eaa30efca54ea11ab0cf836c6",
                      *       "join_codes": {
-                     *         "a": "893MPB",
-                     *         "b": "86H4JM"
+                     *         "a": "BCB2FK",
+                     *         "b": "8DGHJR"
                      *       }
                      *     }
                      */
@@ -6920,11 +6941,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *       "id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T01:43:24.584Z",
-                     *       "updated_at": "2026-12-06T01:43:24.935Z",
+                     *       "created_at": "2026-12-06T02:03:11.802Z",
+                     *       "updated_at": "2026-12-06T02:03:12.181Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6987,9 +7008,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a",
-                     *         "throws": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/throws",
-                     *         "moves": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/moves"
+                     *         "self": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *         "throws": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/throws",
+                     *         "moves": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/moves"
                      *       }
                      *     }
                      */
@@ -8540,13 +8561,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
+                     *         "e60deff4-aa1d-40b3-81bb-df6708eb5779"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3153864c-5bb2-4b74-b5ec-a752a3070b7a"
+                     *             "e60deff4-aa1d-40b3-81bb-df6708eb5779"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9186,10 +9207,10 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "culin1898",
-                     *                     "locator": "entry 3",
+                     *                     "locator": "pp. 687-689",
                      *                     "locator_seen": false,
-                     *                     "seen": "quoted",
-                     *                     "caveat": "as another source quotes it"
+                     *                     "seen": "not_seen",
+                     *                     "caveat": "known only from another source"
                      *                   }
                      *                 ],
                      *                 "rule": "counters_one_at_a_time",
@@ -9540,10 +9561,10 @@ export interface operations {
                      *               },
                      *               {
                      *                 "source": "culin1898",
-                     *                 "locator": "entry 3",
+                     *                 "locator": "pp. 687-689",
                      *                 "locator_seen": false,
-                     *                 "seen": "quoted",
-                     *                 "caveat": "as another source quotes it"
+                     *                 "seen": "not_seen",
+                     *                 "caveat": "known only from another source"
                      *               }
                      *             ],
                      *             "rule": "counters_one_at_a_time",
@@ -10202,7 +10223,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *       "game_id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10479,7 +10500,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *       "game_id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10849,8 +10870,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "0b34bea57fa1b1d67e3bf026b65bb4415a472297aa883c6427135fc07d22381c",
-                     *       "join_code": "G3TFD9"
+                     *       "token": "386a635fa516d7b0978ef59586ef4e231b4de0c6526f4f20e1201da2044863ff",
+                     *       "join_code": "S9Z2KE"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11053,11 +11074,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *         "id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T01:43:24.584Z",
-                     *         "updated_at": "2026-12-06T01:43:24.948Z",
+                     *         "created_at": "2026-12-06T02:03:11.802Z",
+                     *         "updated_at": "2026-12-06T02:03:12.207Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11116,9 +11137,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a",
-                     *           "throws": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/throws",
-                     *           "moves": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/moves"
+                     *           "self": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *           "throws": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/throws",
+                     *           "moves": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11575,11 +11596,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "3153864c-5bb2-4b74-b5ec-a752a3070b7a",
+                     *         "id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T01:43:24.584Z",
-                     *         "updated_at": "2026-12-06T01:43:24.935Z",
+                     *         "created_at": "2026-12-06T02:03:11.802Z",
+                     *         "updated_at": "2026-12-06T02:03:12.181Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11642,9 +11663,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a",
-                     *           "throws": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/throws",
-                     *           "moves": "/v1/games/3153864c-5bb2-4b74-b5ec-a752a3070b7a/moves"
+                     *           "self": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *           "throws": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/throws",
+                     *           "moves": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/moves"
                      *         }
                      *       }
                      *     }
@@ -12375,10 +12396,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ac5ffb49-e8fb-4937-a755-74bb48c8f687",
+                     *       "game_id": "c97e5a57-d958-4a2d-b6e4-60fad6d959a9",
                      *       "side": "A",
-                     *       "token": "0b34bea57fa1b1d67e3bf026b65bb4415a472297aa883c6427135fc07d22381c",
-                     *       "play": "/play/ac5ffb49-e8fb-4937-a755-74bb48c8f687#seat=A.0b34bea57fa1b1d67e3bf026b65bb4415a472297aa883c6427135fc07d22381c"
+                     *       "token": "386a635fa516d7b0978ef59586ef4e231b4de0c6526f4f20e1201da2044863ff",
+                     *       "play": "/play/c97e5a57-d958-4a2d-b6e4-60fad6d959a9#seat=A.386a635fa516d7b0978ef59586ef4e231b4de0c6526f4f20e1201da2044863ff"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12649,6 +12670,13 @@ export interface operations {
                      *               "caveat": "known only from another source"
                      *             },
                      *             {
+                     *               "source": "ludii-nebakuthana",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
                      *               "locator_seen": null,
@@ -12661,6 +12689,13 @@ export interface operations {
                      *               "locator_seen": false,
                      *               "seen": "not_seen",
                      *               "caveat": "known only from another source"
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "key_citations": [
@@ -12941,6 +12976,13 @@ export interface operations {
                      *           "caveat": "known only from another source"
                      *         },
                      *         {
+                     *           "source": "ludii-nebakuthana",
+                     *           "locator": null,
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
+                     *         },
+                     *         {
                      *           "source": "ludii-ev-118",
                      *           "locator": null,
                      *           "locator_seen": null,
@@ -12953,6 +12995,13 @@ export interface operations {
                      *           "locator_seen": false,
                      *           "seen": "not_seen",
                      *           "caveat": "known only from another source"
+                     *         },
+                     *         {
+                     *           "source": "ludii-zohnahl",
+                     *           "locator": null,
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
                      *         }
                      *       ],
                      *       "key_citations": [
@@ -13294,6 +13343,13 @@ export interface operations {
                      *                     "caveat": "known only from another source"
                      *                   },
                      *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
                      *                     "source": "ludii-ev-118",
                      *                     "locator": null,
                      *                     "locator_seen": null,
@@ -13313,6 +13369,13 @@ export interface operations {
                      *                     "locator_seen": false,
                      *                     "seen": "not_seen",
                      *                     "caveat": "known only from another source"
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-nebakuthana",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ]
                      *               }
@@ -13837,6 +13900,13 @@ export interface operations {
                      *               "caveat": "known only from another source"
                      *             },
                      *             {
+                     *               "source": "ludii-nebakuthana",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
                      *               "locator_seen": null,
@@ -13849,6 +13919,13 @@ export interface operations {
                      *               "locator_seen": false,
                      *               "seen": "not_seen",
                      *               "caveat": "known only from another source"
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -13973,14 +14050,14 @@ export interface operations {
                      *               "caveat": "known only from another source"
                      *             },
                      *             {
-                     *               "source": "beadgame",
+                     *               "source": "ludii-zohnahl",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },
                      *             {
-                     *               "source": "ludii-zohnahl",
+                     *               "source": "beadgame",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -14096,10 +14173,10 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "culin1898",
-                     *               "locator": "entry 3",
+                     *               "locator": "pp. 687-689",
                      *               "locator_seen": false,
-                     *               "seen": "quoted",
-                     *               "caveat": "as another source quotes it"
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
@@ -14970,10 +15047,10 @@ export interface operations {
                      *             "seen": "Read in scans of the catalogue: the title page (p. 665: the 1895 Atlanta exhibit; Culin, director of the University of Pennsylvania's Museum of Archaeology and Paleontology), the offprint title (Report of the U.S. National Museum for 1896, pp. 665-942, printed 1898) and the contents (entry 2, Kiowa gaming arrows, p. 685; entry 3, 'Zohn ahl (awl game). Kiowa Indians, Indian Territory', p. 687; entry 4 from p. 805). The opening of entry 3 (its heading and equipment list, page not visible) is known only through its quotation on the Digital Ludeme Project's evidence page 1446. The rules pages themselves, and fig. 6, were not reached.",
                      *             "locators_seen": [
                      *               "p. 665",
-                     *               "p. 685",
-                     *               "p. 687",
-                     *               "pp. 665, 687",
-                     *               "pp. 685, 687"
+                     *               "contents (entry 2, p. 685)",
+                     *               "contents (entry 3, p. 687)",
+                     *               "p. 665; contents (entry 3, p. 687)",
+                     *               "contents (entries 2 and 3, pp. 685, 687)"
                      *             ],
                      *             "locators_quoted": {
                      *               "entry 3": "ludii-ev-118"
@@ -14981,6 +15058,10 @@ export interface operations {
                      *             "locators_reported": {
                      *               "pp. 687-689": "the pages that Ludii's Zohn Ahl file gives as its source ('Culin 1898: 687-689') for the rules the Digital Ludeme Project summarises; not seen",
                      *               "pp. 731-733": "where the Wikipedia article's note places Culin's printing of the Tsoñä account; not seen"
+                     *             },
+                     *             "locators_reported_by": {
+                     *               "pp. 687-689": "ludii-zohnahl",
+                     *               "pp. 731-733": "wp-zohnahl"
                      *             },
                      *             "quoted_in": [
                      *               "ludii-ev-118"
@@ -15022,6 +15103,11 @@ export interface operations {
                      *               "pp. 44-45": "Fletcher 1915's reference for Culin's count of dice games ('Ibid., pp. 44, 45'); not seen",
                      *               "pp. 191-192": "Fletcher 1915's reference for pa-tol ('Ibid., pp. 191, 192'); not seen",
                      *               "pp. 88-89": "the pages Ludii's Set Dilth' file gives as its source for the White Mountain Apache game; not seen"
+                     *             },
+                     *             "locators_reported_by": {
+                     *               "pp. 44-45": "fletcher1915",
+                     *               "pp. 191-192": "fletcher1915",
+                     *               "pp. 88-89": "ludii-related"
                      *             }
                      *           }
                      *         }
@@ -15311,6 +15397,11 @@ export interface operations {
                      *           "pp. 44-45": "Fletcher 1915's reference for Culin's count of dice games ('Ibid., pp. 44, 45'); not seen",
                      *           "pp. 191-192": "Fletcher 1915's reference for pa-tol ('Ibid., pp. 191, 192'); not seen",
                      *           "pp. 88-89": "the pages Ludii's Set Dilth' file gives as its source for the White Mountain Apache game; not seen"
+                     *         },
+                     *         "locators_reported_by": {
+                     *           "pp. 44-45": "fletcher1915",
+                     *           "pp. 191-192": "fletcher1915",
+                     *           "pp. 88-89": "ludii-related"
                      *         }
                      *       }
                      *     }
@@ -16045,6 +16136,13 @@ export interface operations {
                      *               "caveat": "known only from another source"
                      *             },
                      *             {
+                     *               "source": "ludii-nebakuthana",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
                      *               "source": "ludii-ev-118",
                      *               "locator": null,
                      *               "locator_seen": null,
@@ -16057,6 +16155,13 @@ export interface operations {
                      *               "locator_seen": false,
                      *               "seen": "not_seen",
                      *               "caveat": "known only from another source"
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         },

@@ -164,6 +164,10 @@ pub struct CslCustom {
     /// Locators others report for it, each with where the report comes from.
     #[schema(required = false, nullable = false)]
     pub locators_reported: Option<std::collections::BTreeMap<String, String>>,
+    /// For each locator in `locators_reported`, the id of the source that
+    /// reports it (cited beside it wherever it is cited).
+    #[schema(required = false, nullable = false)]
+    pub locators_reported_by: Option<std::collections::BTreeMap<String, String>>,
     /// Locators known only through another source's quotation, each with
     /// the id of the source that quotes it.
     #[schema(required = false, nullable = false)]
