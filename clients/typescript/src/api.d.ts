@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "cae831a7-3198-4e2c-9cbf-38e5d537387c",
+                     *       "id": "0854d262-5ae4-414e-b45b-8fb01685e463",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:03:12.251Z",
-                     *       "host_token": "935520f1b192492b596f58a3619a45603b4bd0a017d61cb31836937e0bc83d7b",
+                     *       "created_at": "2026-12-06T02:13:42.374Z",
+                     *       "host_token": "cb817607a0f77e25be301e2d221f965135ebf4f9b1a9a1af500c8d16f7715967",
                      *       "games": [
                      *         {
-                     *           "id": "fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T02:03:12.250Z",
-                     *           "updated_at": "2026-12-06T02:03:12.250Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd",
-                     *             "throws": "/v1/games/fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd/throws",
-                     *             "moves": "/v1/games/fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "892f6f88d33abb256791e31d43f696af708097fef74ddef8ff7539115a4f73d1",
-                     *             "b": "6099180e46d5f3d3f42cc1217f4b89d638be1b65d673fc4d6bddd59595580008"
-                     *           },
-                     *           "host_token": "9e60bd4c382067a0515ea3bfd874aa27b97438d9dc57a51a921aee8f72726640",
-                     *           "join_codes": {
-                     *             "a": "K5GR8S",
-                     *             "b": "JT692M"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "ec72dc52-3e2f-4089-a855-0ce79c38e799",
+                     *           "id": "dd612cb1-32b8-49a2-8a4d-dd48df5f1962",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:03:12.250Z",
-                     *           "updated_at": "2026-12-06T02:03:12.250Z",
+                     *           "created_at": "2026-12-06T02:13:42.373Z",
+                     *           "updated_at": "2026-12-06T02:13:42.373Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ec72dc52-3e2f-4089-a855-0ce79c38e799",
-                     *             "throws": "/v1/games/ec72dc52-3e2f-4089-a855-0ce79c38e799/throws",
-                     *             "moves": "/v1/games/ec72dc52-3e2f-4089-a855-0ce79c38e799/moves"
+                     *             "self": "/v1/games/dd612cb1-32b8-49a2-8a4d-dd48df5f1962",
+                     *             "throws": "/v1/games/dd612cb1-32b8-49a2-8a4d-dd48df5f1962/throws",
+                     *             "moves": "/v1/games/dd612cb1-32b8-49a2-8a4d-dd48df5f1962/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "66e06b603792fc7b64f1bd563f92201214c30211b6be0dbf7768f8413f9315a8",
-                     *             "b": "dc108167a1f163d8b6b9e11d3e93615edaf3985f3331677f7bba9f3528ca9685"
+                     *             "a": "b9cd7d3a7cfb1d407bf6b3a320d4cea31843f66ac902c1a7933928d33ff42c25",
+                     *             "b": "7780f8b54507f9fe05eacc23f14f45582d83bb9bad5bedf55a187b4d9f3ab7e2"
                      *           },
-                     *           "host_token": "cd32099baf5713328f4004f768c9740147ec8e6589f59be6faeadb8adfe223bf",
+                     *           "host_token": "a9a566f8ab71eb9bc1ab81842d135eb5668aba053aca232a460d94c7d8097e6d",
                      *           "join_codes": {
-                     *             "a": "Q2V988",
-                     *             "b": "CQ5S6T"
+                     *             "a": "EWPKE9",
+                     *             "b": "8HZ6KY"
                      *           }
                      *         },
                      *         {
-                     *           "id": "391ed63f-8193-4a63-837f-8c80d97a6efc",
+                     *           "id": "3c1fd065-a191-4c8a-bce4-2346f66eb635",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T02:13:42.374Z",
+                     *           "updated_at": "2026-12-06T02:13:42.374Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/3c1fd065-a191-4c8a-bce4-2346f66eb635",
+                     *             "throws": "/v1/games/3c1fd065-a191-4c8a-bce4-2346f66eb635/throws",
+                     *             "moves": "/v1/games/3c1fd065-a191-4c8a-bce4-2346f66eb635/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "023ad4bafd0ec517e3bd4e803aba3a48b800ce7d93bc4a43aeb470ad9f5d4bb6",
+                     *             "b": "58092bf8caf2af3651498261585315e1ab358f354aa70741c896b94b3c4b168f"
+                     *           },
+                     *           "host_token": "0b1264d75992a1cc6f310b7adb4d6e954266fd04c27d10580ba936c6b030d4fe",
+                     *           "join_codes": {
+                     *             "a": "D5KQYZ",
+                     *             "b": "YG2MG4"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3b3732c8-8d64-4af6-82d0-6a22b51ed966",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:03:12.250Z",
-                     *           "updated_at": "2026-12-06T02:03:12.250Z",
+                     *           "created_at": "2026-12-06T02:13:42.374Z",
+                     *           "updated_at": "2026-12-06T02:13:42.374Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/391ed63f-8193-4a63-837f-8c80d97a6efc",
-                     *             "throws": "/v1/games/391ed63f-8193-4a63-837f-8c80d97a6efc/throws",
-                     *             "moves": "/v1/games/391ed63f-8193-4a63-837f-8c80d97a6efc/moves"
+                     *             "self": "/v1/games/3b3732c8-8d64-4af6-82d0-6a22b51ed966",
+                     *             "throws": "/v1/games/3b3732c8-8d64-4af6-82d0-6a22b51ed966/throws",
+                     *             "moves": "/v1/games/3b3732c8-8d64-4af6-82d0-6a22b51ed966/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "285f771fb3637e3b677082e323ceaa99d28323b0c3147bddffd934c9b4ded7bd",
-                     *             "b": "9ba0ce6d733cf3ab3409d41e8611031bf42bf35b84693ce1e2abd51d9396ce0d"
+                     *             "a": "b2bb036e47b76e2a33bf046e87d7c21e667cbc6c06e98b2d319c560ae4a960f5",
+                     *             "b": "46b19889174822fbc1c246f1448f538c7cc8147c6e8137335ea8a2aaf3fdc100"
                      *           },
-                     *           "host_token": "649a5825702e867004187a561fe4eff3cddf8ea4bc42211db2cbbd5c16b95552",
+                     *           "host_token": "7fa3a6af4839a8db62215d512dec15b5fb4d15fe186ecc55cef7201885314383",
                      *           "join_codes": {
-                     *             "a": "WX6ZHM",
-                     *             "b": "SDTEKD"
+                     *             "a": "3KNJ8C",
+                     *             "b": "ABGFVM"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/cae831a7-3198-4e2c-9cbf-38e5d537387c",
-                     *         "games": "/v1/classes/cae831a7-3198-4e2c-9cbf-38e5d537387c/games",
-                     *         "overview": "/play/class/cae831a7-3198-4e2c-9cbf-38e5d537387c",
-                     *         "fairness": "/v1/fairness?game=fd702e7b-4d07-44fa-96cc-d9ae8c36e7cd&game=ec72dc52-3e2f-4089-a855-0ce79c38e799&game=391ed63f-8193-4a63-837f-8c80d97a6efc"
+                     *         "self": "/v1/classes/0854d262-5ae4-414e-b45b-8fb01685e463",
+                     *         "games": "/v1/classes/0854d262-5ae4-414e-b45b-8fb01685e463/games",
+                     *         "overview": "/play/class/0854d262-5ae4-414e-b45b-8fb01685e463",
+                     *         "fairness": "/v1/fairness?game=dd612cb1-32b8-49a2-8a4d-dd48df5f1962&game=3c1fd065-a191-4c8a-bce4-2346f66eb635&game=3b3732c8-8d64-4af6-82d0-6a22b51ed966"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ea7c5504-d73f-4d30-8969-43cd36bfe864",
+                     *       "id": "b6d03827-4740-4ba4-8f44-fd5435947831",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:03:12.222Z",
-                     *       "host_token": "d996c145634e7d5d8e27871b75a8470ecfddc1133bb176280d050cad515812c3",
+                     *       "created_at": "2026-12-06T02:13:42.358Z",
+                     *       "host_token": "bf79949b2a998218f9143888ac0a8694277debb0ee45b6895a905dc05a469ac0",
                      *       "games": [
                      *         {
-                     *           "id": "2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
+                     *           "id": "f8e79a45-4cd4-482f-9014-b5d4745627cb",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:03:12.222Z",
-                     *           "updated_at": "2026-12-06T02:03:12.222Z",
+                     *           "created_at": "2026-12-06T02:13:42.358Z",
+                     *           "updated_at": "2026-12-06T02:13:42.358Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
-                     *             "throws": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/throws",
-                     *             "moves": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/moves"
+                     *             "self": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb",
+                     *             "throws": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/throws",
+                     *             "moves": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0f5ebad5bebbe09c4c4f8062b4fbc215f1e7f3a5d822de3ed7a0d7179cee5e31",
-                     *             "b": "da75b76cb162a5d5db9470cfb70f1f23b28ed91bf840d56b0a91d5f6ef4d294c"
+                     *             "a": "b9614726e821cfa8e71588ed94b7f554cfcaf435c5b72411a68096bc01172e9e",
+                     *             "b": "482489f0d8c55479a34800cf216ca84d7cc1099697e17074f7eaee5a7355671f"
                      *           },
-                     *           "host_token": "42eb4e5a6145aaafec1ed27641168d086a16c82e518095efe4c93399f186b821",
+                     *           "host_token": "4ed6f00ac9aab33f894330a3d16de002aebc45433d133283346830c2aad96b54",
                      *           "join_codes": {
-                     *             "a": "V3NA66",
-                     *             "b": "PPQYZC"
+                     *             "a": "XVEKGE",
+                     *             "b": "8JMRRH"
                      *           }
                      *         },
                      *         {
-                     *           "id": "87613b03-015d-4407-8afb-59e987ad4e17",
+                     *           "id": "2c01e06c-ca4c-401c-8507-2fb635d2b611",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:03:12.222Z",
-                     *           "updated_at": "2026-12-06T02:03:12.222Z",
+                     *           "created_at": "2026-12-06T02:13:42.358Z",
+                     *           "updated_at": "2026-12-06T02:13:42.358Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17",
-                     *             "throws": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/throws",
-                     *             "moves": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/moves"
+                     *             "self": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611",
+                     *             "throws": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/throws",
+                     *             "moves": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "558bf53db1efb89be9e9b324000fd554c4e76fcb809719db9c3964f5afe00838",
-                     *             "b": "6c2c5a8431c79782e284c161429f0c3886334bcdf13092a74b6f1a1e9862f3ea"
+                     *             "a": "226c137a69f5805a57b311bc780fdf76a62076ec6c2893b14e1bc1cbf3c059d3",
+                     *             "b": "b1ff1a2024e2fa89bb38c2a7b18136365b3031bb910f897fc4190a77c7b5493f"
                      *           },
-                     *           "host_token": "a5e47a0a410c4ec15d02d592604332f284f671b7b28a2943682cae50b7805c10",
+                     *           "host_token": "c5adf84706cd0c6068074049769d7542ac088d18a2f81aefffa9dec8ccd9eba0",
                      *           "join_codes": {
-                     *             "a": "GS6NRA",
-                     *             "b": "NXFERX"
+                     *             "a": "DE5YWJ",
+                     *             "b": "M444YW"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864",
-                     *         "games": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864/games",
-                     *         "overview": "/play/class/ea7c5504-d73f-4d30-8969-43cd36bfe864",
-                     *         "fairness": "/v1/fairness?game=2e5d9e5f-4768-4a7e-824e-687a92d9bf1b&game=87613b03-015d-4407-8afb-59e987ad4e17"
+                     *         "self": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831",
+                     *         "games": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831/games",
+                     *         "overview": "/play/class/b6d03827-4740-4ba4-8f44-fd5435947831",
+                     *         "fairness": "/v1/fairness?game=f8e79a45-4cd4-482f-9014-b5d4745627cb&game=2c01e06c-ca4c-401c-8507-2fb635d2b611"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ea7c5504-d73f-4d30-8969-43cd36bfe864",
+                     *       "id": "b6d03827-4740-4ba4-8f44-fd5435947831",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:03:12.222Z",
+                     *       "created_at": "2026-12-06T02:13:42.358Z",
                      *       "games": [
                      *         {
-                     *           "id": "2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T02:03:12.222Z",
-                     *           "updated_at": "2026-12-06T02:03:12.239Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
-                     *             "throws": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/throws",
-                     *             "moves": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/2e5d9e5f-4768-4a7e-824e-687a92d9bf1b/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "87613b03-015d-4407-8afb-59e987ad4e17",
+                     *           "id": "2c01e06c-ca4c-401c-8507-2fb635d2b611",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:03:12.222Z",
-                     *           "updated_at": "2026-12-06T02:03:12.222Z",
+                     *           "created_at": "2026-12-06T02:13:42.358Z",
+                     *           "updated_at": "2026-12-06T02:13:42.358Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17",
-                     *             "throws": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/throws",
-                     *             "moves": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/moves"
+                     *             "self": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611",
+                     *             "throws": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/throws",
+                     *             "moves": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/87613b03-015d-4407-8afb-59e987ad4e17/board.svg?view=projector",
+                     *           "board": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
+                     *           "id": "f8e79a45-4cd4-482f-9014-b5d4745627cb",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T02:13:42.358Z",
+                     *           "updated_at": "2026-12-06T02:13:42.365Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb",
+                     *             "throws": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/throws",
+                     *             "moves": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:03:12.229Z",
-                     *           "updated_at": "2026-12-06T02:03:12.229Z",
+                     *           "created_at": "2026-12-06T02:13:42.363Z",
+                     *           "updated_at": "2026-12-06T02:13:42.363Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
-                     *             "throws": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/throws",
-                     *             "moves": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/moves"
+                     *             "self": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
+                     *             "throws": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/throws",
+                     *             "moves": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/board.svg?view=projector",
+                     *           "board": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864",
-                     *         "games": "/v1/classes/ea7c5504-d73f-4d30-8969-43cd36bfe864/games",
-                     *         "overview": "/play/class/ea7c5504-d73f-4d30-8969-43cd36bfe864",
-                     *         "fairness": "/v1/fairness?game=2e5d9e5f-4768-4a7e-824e-687a92d9bf1b&game=87613b03-015d-4407-8afb-59e987ad4e17&game=b51e6eab-5a55-4774-925c-8fcdbc5d43ef"
+                     *         "self": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831",
+                     *         "games": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831/games",
+                     *         "overview": "/play/class/b6d03827-4740-4ba4-8f44-fd5435947831",
+                     *         "fairness": "/v1/fairness?game=2c01e06c-ca4c-401c-8507-2fb635d2b611&game=f8e79a45-4cd4-482f-9014-b5d4745627cb&game=dad721b9-b30b-4683-adb7-ee0d8dd0b4ce"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:03:12.222Z",
+                     *       "created_at": "2026-12-06T02:13:42.358Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "2e5d9e5f-4768-4a7e-824e-687a92d9bf1b",
-                     *           "created_at": "2026-12-06T02:03:12.222Z",
-                     *           "updated_at": "2026-12-06T02:03:12.239Z",
+                     *           "id": "2c01e06c-ca4c-401c-8507-2fb635d2b611",
+                     *           "created_at": "2026-12-06T02:13:42.358Z",
+                     *           "updated_at": "2026-12-06T02:13:42.358Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "f8e79a45-4cd4-482f-9014-b5d4745627cb",
+                     *           "created_at": "2026-12-06T02:13:42.358Z",
+                     *           "updated_at": "2026-12-06T02:13:42.365Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "87613b03-015d-4407-8afb-59e987ad4e17",
-                     *           "created_at": "2026-12-06T02:03:12.222Z",
-                     *           "updated_at": "2026-12-06T02:03:12.222Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
-                     *           "created_at": "2026-12-06T02:03:12.229Z",
-                     *           "updated_at": "2026-12-06T02:03:12.229Z",
+                     *           "id": "dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
+                     *           "created_at": "2026-12-06T02:13:42.363Z",
+                     *           "updated_at": "2026-12-06T02:13:42.363Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
+                     *       "id": "dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T02:03:12.229Z",
-                     *       "updated_at": "2026-12-06T02:03:12.229Z",
+                     *       "created_at": "2026-12-06T02:13:42.363Z",
+                     *       "updated_at": "2026-12-06T02:13:42.363Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef",
-                     *         "throws": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/throws",
-                     *         "moves": "/v1/games/b51e6eab-5a55-4774-925c-8fcdbc5d43ef/moves"
+                     *         "self": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
+                     *         "throws": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/throws",
+                     *         "moves": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "470d8aff45ff6b5be57054e2229f91a7cc6ef553d8661a99988d7a965e47e58b",
-                     *         "b": "45803c0ceabbf41475e0ab35480948be6f87284aaca466754a2acdec881b9794"
+                     *         "a": "41bccbe5464effc93fc4f7d69321ed49fb0810eb47b635db83fc199ad9dabd2b",
+                     *         "b": "64ba5c5e8f68160bdedd910258ff2cccfcc49d6c1ce5019ac64c25c0402dfea2"
                      *       },
-                     *       "host_token": "2b82470de6bc5970dd80c856414e52d6dabda13063db1be0df8f916ce3ff0e36",
+                     *       "host_token": "a1a463102e811820b69422f8145600956b91c12bbd9d108a5364fed0ad2e3ff5",
                      *       "join_codes": {
-                     *         "a": "EY2EAP",
-                     *         "b": "PNEM7F"
+                     *         "a": "6MMJ27",
+                     *         "b": "895EQ6"
                      *       }
                      *     }
                      */
@@ -5861,7 +5861,7 @@ export interface operations {
                      *           "id": "womens-game",
                      *           "text": {
                      *             "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
-                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
                      *           },
                      *           "tags": [
@@ -6110,7 +6110,7 @@ export interface operations {
                      *       "id": "womens-game",
                      *       "text": {
                      *         "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
-                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
                      *       },
                      *       "tags": [
@@ -6347,13 +6347,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "e60deff4-aa1d-40b3-81bb-df6708eb5779"
+                     *         "529100c4-8908-4add-bbfe-051d1c754631"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "e60deff4-aa1d-40b3-81bb-df6708eb5779"
+                     *             "529100c4-8908-4add-bbfe-051d1c754631"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6620,11 +6620,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c97e5a57-d958-4a2d-b6e4-60fad6d959a9",
+                     *       "id": "3409c4e1-9228-4fca-84e4-2137a068cf8a",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T02:03:12.213Z",
-                     *       "updated_at": "2026-12-06T02:03:12.213Z",
+                     *       "created_at": "2026-12-06T02:13:42.354Z",
+                     *       "updated_at": "2026-12-06T02:13:42.354Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6687,18 +6687,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/c97e5a57-d958-4a2d-b6e4-60fad6d959a9",
-                     *         "throws": "/v1/games/c97e5a57-d958-4a2d-b6e4-60fad6d959a9/throws",
-                     *         "moves": "/v1/games/c97e5a57-d958-4a2d-b6e4-60fad6d959a9/moves"
+                     *         "self": "/v1/games/3409c4e1-9228-4fca-84e4-2137a068cf8a",
+                     *         "throws": "/v1/games/3409c4e1-9228-4fca-84e4-2137a068cf8a/throws",
+                     *         "moves": "/v1/games/3409c4e1-9228-4fca-84e4-2137a068cf8a/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "6e4877d80698cb4d54b0585232843f6b64d246fdab2837294b27fc0d98533c76",
-                     *         "b": "c2cb9ea5b4cd2277c5fe188a53b8bddd4326f10b0504222ecd425da61d75dbea"
+                     *         "a": "b0f3a4be48782a8dd42472aa93337638284f539acbd625edbb8db696e61da3e0",
+                     *         "b": "b0a99900878ad6d5983698f351471e241a0f164978c3006885a6ea943abc3605"
                      *       },
-                     *       "host_token": "40aa45907980e315174188c03074264c4477233eaa30efca54ea11ab0cf836c6",
+                     *       "host_token": "f2e5718323d67e0e937a943f7546d60d6a2fff1147a001bab6063b3e984cde63",
                      *       "join_codes": {
-                     *         "a": "BCB2FK",
-                     *         "b": "8DGHJR"
+                     *         "a": "RZHMCF",
+                     *         "b": "8AJESG"
                      *       }
                      *     }
                      */
@@ -6941,11 +6941,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *       "id": "529100c4-8908-4add-bbfe-051d1c754631",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T02:03:11.802Z",
-                     *       "updated_at": "2026-12-06T02:03:12.181Z",
+                     *       "created_at": "2026-12-06T02:13:41.926Z",
+                     *       "updated_at": "2026-12-06T02:13:42.330Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7008,9 +7008,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779",
-                     *         "throws": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/throws",
-                     *         "moves": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/moves"
+                     *         "self": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631",
+                     *         "throws": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/throws",
+                     *         "moves": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/moves"
                      *       }
                      *     }
                      */
@@ -8561,13 +8561,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "e60deff4-aa1d-40b3-81bb-df6708eb5779"
+                     *         "529100c4-8908-4add-bbfe-051d1c754631"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "e60deff4-aa1d-40b3-81bb-df6708eb5779"
+                     *             "529100c4-8908-4add-bbfe-051d1c754631"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10223,7 +10223,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *       "game_id": "529100c4-8908-4add-bbfe-051d1c754631",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10500,7 +10500,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *       "game_id": "529100c4-8908-4add-bbfe-051d1c754631",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10870,8 +10870,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "386a635fa516d7b0978ef59586ef4e231b4de0c6526f4f20e1201da2044863ff",
-                     *       "join_code": "S9Z2KE"
+                     *       "token": "33862d1c7734add6c8e08cf55ba555731df03add1fdfc05286ea36ad73c91806",
+                     *       "join_code": "XTZ6DM"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11074,11 +11074,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *         "id": "529100c4-8908-4add-bbfe-051d1c754631",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T02:03:11.802Z",
-                     *         "updated_at": "2026-12-06T02:03:12.207Z",
+                     *         "created_at": "2026-12-06T02:13:41.926Z",
+                     *         "updated_at": "2026-12-06T02:13:42.349Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11137,9 +11137,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779",
-                     *           "throws": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/throws",
-                     *           "moves": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/moves"
+                     *           "self": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631",
+                     *           "throws": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/throws",
+                     *           "moves": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11596,11 +11596,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "e60deff4-aa1d-40b3-81bb-df6708eb5779",
+                     *         "id": "529100c4-8908-4add-bbfe-051d1c754631",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T02:03:11.802Z",
-                     *         "updated_at": "2026-12-06T02:03:12.181Z",
+                     *         "created_at": "2026-12-06T02:13:41.926Z",
+                     *         "updated_at": "2026-12-06T02:13:42.330Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11663,9 +11663,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779",
-                     *           "throws": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/throws",
-                     *           "moves": "/v1/games/e60deff4-aa1d-40b3-81bb-df6708eb5779/moves"
+                     *           "self": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631",
+                     *           "throws": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/throws",
+                     *           "moves": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/moves"
                      *         }
                      *       }
                      *     }
@@ -12396,10 +12396,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "c97e5a57-d958-4a2d-b6e4-60fad6d959a9",
+                     *       "game_id": "3409c4e1-9228-4fca-84e4-2137a068cf8a",
                      *       "side": "A",
-                     *       "token": "386a635fa516d7b0978ef59586ef4e231b4de0c6526f4f20e1201da2044863ff",
-                     *       "play": "/play/c97e5a57-d958-4a2d-b6e4-60fad6d959a9#seat=A.386a635fa516d7b0978ef59586ef4e231b4de0c6526f4f20e1201da2044863ff"
+                     *       "token": "33862d1c7734add6c8e08cf55ba555731df03add1fdfc05286ea36ad73c91806",
+                     *       "play": "/play/3409c4e1-9228-4fca-84e4-2137a068cf8a#seat=A.33862d1c7734add6c8e08cf55ba555731df03add1fdfc05286ea36ad73c91806"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
