@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0854d262-5ae4-414e-b45b-8fb01685e463",
+                     *       "id": "35445041-cc32-49ec-9f9f-4d4ee12d89c5",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:13:42.374Z",
-                     *       "host_token": "cb817607a0f77e25be301e2d221f965135ebf4f9b1a9a1af500c8d16f7715967",
+                     *       "created_at": "2026-12-06T02:26:34.811Z",
+                     *       "host_token": "f27025805e470683e7f151d1914b8fb07cb3afc84ab6988d9a8c0feaba5072ec",
                      *       "games": [
                      *         {
-                     *           "id": "dd612cb1-32b8-49a2-8a4d-dd48df5f1962",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T02:13:42.373Z",
-                     *           "updated_at": "2026-12-06T02:13:42.373Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/dd612cb1-32b8-49a2-8a4d-dd48df5f1962",
-                     *             "throws": "/v1/games/dd612cb1-32b8-49a2-8a4d-dd48df5f1962/throws",
-                     *             "moves": "/v1/games/dd612cb1-32b8-49a2-8a4d-dd48df5f1962/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "b9cd7d3a7cfb1d407bf6b3a320d4cea31843f66ac902c1a7933928d33ff42c25",
-                     *             "b": "7780f8b54507f9fe05eacc23f14f45582d83bb9bad5bedf55a187b4d9f3ab7e2"
-                     *           },
-                     *           "host_token": "a9a566f8ab71eb9bc1ab81842d135eb5668aba053aca232a460d94c7d8097e6d",
-                     *           "join_codes": {
-                     *             "a": "EWPKE9",
-                     *             "b": "8HZ6KY"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "3c1fd065-a191-4c8a-bce4-2346f66eb635",
+                     *           "id": "b879e604-6ea9-49b1-a065-b5f29f39c1e3",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T02:13:42.374Z",
-                     *           "updated_at": "2026-12-06T02:13:42.374Z",
+                     *           "created_at": "2026-12-06T02:26:34.811Z",
+                     *           "updated_at": "2026-12-06T02:26:34.811Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3c1fd065-a191-4c8a-bce4-2346f66eb635",
-                     *             "throws": "/v1/games/3c1fd065-a191-4c8a-bce4-2346f66eb635/throws",
-                     *             "moves": "/v1/games/3c1fd065-a191-4c8a-bce4-2346f66eb635/moves"
+                     *             "self": "/v1/games/b879e604-6ea9-49b1-a065-b5f29f39c1e3",
+                     *             "throws": "/v1/games/b879e604-6ea9-49b1-a065-b5f29f39c1e3/throws",
+                     *             "moves": "/v1/games/b879e604-6ea9-49b1-a065-b5f29f39c1e3/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "023ad4bafd0ec517e3bd4e803aba3a48b800ce7d93bc4a43aeb470ad9f5d4bb6",
-                     *             "b": "58092bf8caf2af3651498261585315e1ab358f354aa70741c896b94b3c4b168f"
+                     *             "a": "abb3ddf7ea0c53207913cbf7f8475dd95d639d0b0c92cbbcc8a5cbcb4ccbc6d6",
+                     *             "b": "e85952cb812dd663069124330dd66edd2c14cd2ffae4cfa61592252652e99d78"
                      *           },
-                     *           "host_token": "0b1264d75992a1cc6f310b7adb4d6e954266fd04c27d10580ba936c6b030d4fe",
+                     *           "host_token": "28fd55b3f76d61021f7812dd8d7706c61af67f5ab8d39285dd2535931dc4e883",
                      *           "join_codes": {
-                     *             "a": "D5KQYZ",
-                     *             "b": "YG2MG4"
+                     *             "a": "ZPB3F7",
+                     *             "b": "PES5E4"
                      *           }
                      *         },
                      *         {
-                     *           "id": "3b3732c8-8d64-4af6-82d0-6a22b51ed966",
+                     *           "id": "567d2421-5753-435c-aaf7-bcb570c87814",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:13:42.374Z",
-                     *           "updated_at": "2026-12-06T02:13:42.374Z",
+                     *           "created_at": "2026-12-06T02:26:34.811Z",
+                     *           "updated_at": "2026-12-06T02:26:34.811Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/567d2421-5753-435c-aaf7-bcb570c87814",
+                     *             "throws": "/v1/games/567d2421-5753-435c-aaf7-bcb570c87814/throws",
+                     *             "moves": "/v1/games/567d2421-5753-435c-aaf7-bcb570c87814/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "e63ee7860d809703f2f1f806e2965f7902c741aadb96e8600864abfed075717f",
+                     *             "b": "587195c49769f7971b5d270dd33e7ad8cda3f94a93ed3397ae5ba737c67d1435"
+                     *           },
+                     *           "host_token": "ffbf6b1efea2e7d0ba2d588d41a2b2dcc64377d0ca1de246a321783e6a11eecf",
+                     *           "join_codes": {
+                     *             "a": "NQG88S",
+                     *             "b": "SMMB3G"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "9ad9111b-f2c4-4d3e-98e1-2796d4e629a1",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T02:26:34.811Z",
+                     *           "updated_at": "2026-12-06T02:26:34.811Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3b3732c8-8d64-4af6-82d0-6a22b51ed966",
-                     *             "throws": "/v1/games/3b3732c8-8d64-4af6-82d0-6a22b51ed966/throws",
-                     *             "moves": "/v1/games/3b3732c8-8d64-4af6-82d0-6a22b51ed966/moves"
+                     *             "self": "/v1/games/9ad9111b-f2c4-4d3e-98e1-2796d4e629a1",
+                     *             "throws": "/v1/games/9ad9111b-f2c4-4d3e-98e1-2796d4e629a1/throws",
+                     *             "moves": "/v1/games/9ad9111b-f2c4-4d3e-98e1-2796d4e629a1/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b2bb036e47b76e2a33bf046e87d7c21e667cbc6c06e98b2d319c560ae4a960f5",
-                     *             "b": "46b19889174822fbc1c246f1448f538c7cc8147c6e8137335ea8a2aaf3fdc100"
+                     *             "a": "a35d3609a5620cdb6bcd0c33c2df4d313e197411f4984f0defd6dd85110f8d9a",
+                     *             "b": "786b1f08cec738b3b2a7439f2206aaf894a1c57c35a2fa7411a9d64675cf0671"
                      *           },
-                     *           "host_token": "7fa3a6af4839a8db62215d512dec15b5fb4d15fe186ecc55cef7201885314383",
+                     *           "host_token": "6ab2140249645acb6405dc119fa3e7f5890d22034f872a0b49ffce1fbf5f7d70",
                      *           "join_codes": {
-                     *             "a": "3KNJ8C",
-                     *             "b": "ABGFVM"
+                     *             "a": "ESDDJK",
+                     *             "b": "7XCXZV"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0854d262-5ae4-414e-b45b-8fb01685e463",
-                     *         "games": "/v1/classes/0854d262-5ae4-414e-b45b-8fb01685e463/games",
-                     *         "overview": "/play/class/0854d262-5ae4-414e-b45b-8fb01685e463",
-                     *         "fairness": "/v1/fairness?game=dd612cb1-32b8-49a2-8a4d-dd48df5f1962&game=3c1fd065-a191-4c8a-bce4-2346f66eb635&game=3b3732c8-8d64-4af6-82d0-6a22b51ed966"
+                     *         "self": "/v1/classes/35445041-cc32-49ec-9f9f-4d4ee12d89c5",
+                     *         "games": "/v1/classes/35445041-cc32-49ec-9f9f-4d4ee12d89c5/games",
+                     *         "overview": "/play/class/35445041-cc32-49ec-9f9f-4d4ee12d89c5",
+                     *         "fairness": "/v1/fairness?game=b879e604-6ea9-49b1-a065-b5f29f39c1e3&game=567d2421-5753-435c-aaf7-bcb570c87814&game=9ad9111b-f2c4-4d3e-98e1-2796d4e629a1"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b6d03827-4740-4ba4-8f44-fd5435947831",
+                     *       "id": "514eb264-8fc4-464e-bd48-06bf2b600597",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:13:42.358Z",
-                     *       "host_token": "bf79949b2a998218f9143888ac0a8694277debb0ee45b6895a905dc05a469ac0",
+                     *       "created_at": "2026-12-06T02:26:34.793Z",
+                     *       "host_token": "ecff97946b884ec14d14b1136eec9cea64f3c7f659494f1990405876bbc07300",
                      *       "games": [
                      *         {
-                     *           "id": "f8e79a45-4cd4-482f-9014-b5d4745627cb",
+                     *           "id": "334157c8-e451-4204-9c23-30540e52aadc",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:13:42.358Z",
-                     *           "updated_at": "2026-12-06T02:13:42.358Z",
+                     *           "created_at": "2026-12-06T02:26:34.793Z",
+                     *           "updated_at": "2026-12-06T02:26:34.793Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb",
-                     *             "throws": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/throws",
-                     *             "moves": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/moves"
+                     *             "self": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc",
+                     *             "throws": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/throws",
+                     *             "moves": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b9614726e821cfa8e71588ed94b7f554cfcaf435c5b72411a68096bc01172e9e",
-                     *             "b": "482489f0d8c55479a34800cf216ca84d7cc1099697e17074f7eaee5a7355671f"
+                     *             "a": "25794306a3b278a0736cb61d3643bab0fd704a42ca405b4dd2e5c9c7b5bcd84b",
+                     *             "b": "3b82dd595fe83ee02be0e3faf4d3d27d33dea10fcf0fc2392fea7019f48b44ed"
                      *           },
-                     *           "host_token": "4ed6f00ac9aab33f894330a3d16de002aebc45433d133283346830c2aad96b54",
+                     *           "host_token": "661304c3cdccbf21bf7f912a1e6a9df39d19d9cde9dd0a4d55c4106d0056d33d",
                      *           "join_codes": {
-                     *             "a": "XVEKGE",
-                     *             "b": "8JMRRH"
+                     *             "a": "3WM8HK",
+                     *             "b": "TFCPQH"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2c01e06c-ca4c-401c-8507-2fb635d2b611",
+                     *           "id": "5c71231e-a087-4a9d-8cdf-b82e97124303",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:13:42.358Z",
-                     *           "updated_at": "2026-12-06T02:13:42.358Z",
+                     *           "created_at": "2026-12-06T02:26:34.793Z",
+                     *           "updated_at": "2026-12-06T02:26:34.793Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611",
-                     *             "throws": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/throws",
-                     *             "moves": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/moves"
+                     *             "self": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303",
+                     *             "throws": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/throws",
+                     *             "moves": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "226c137a69f5805a57b311bc780fdf76a62076ec6c2893b14e1bc1cbf3c059d3",
-                     *             "b": "b1ff1a2024e2fa89bb38c2a7b18136365b3031bb910f897fc4190a77c7b5493f"
+                     *             "a": "b003566a619329ba1816decf94144e8b1ba9ae3de89e13ff9392c7c5f14bde73",
+                     *             "b": "8c1307deaf3a7f78dd1556bbcf03aceff2a10cb74aac95a01a273a14f6ad0835"
                      *           },
-                     *           "host_token": "c5adf84706cd0c6068074049769d7542ac088d18a2f81aefffa9dec8ccd9eba0",
+                     *           "host_token": "e96a16560fbd9904b5209eab541c41bab0794865ade5bc6cd1cefabe46b2cd93",
                      *           "join_codes": {
-                     *             "a": "DE5YWJ",
-                     *             "b": "M444YW"
+                     *             "a": "ZRQFX5",
+                     *             "b": "DGKMRY"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831",
-                     *         "games": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831/games",
-                     *         "overview": "/play/class/b6d03827-4740-4ba4-8f44-fd5435947831",
-                     *         "fairness": "/v1/fairness?game=f8e79a45-4cd4-482f-9014-b5d4745627cb&game=2c01e06c-ca4c-401c-8507-2fb635d2b611"
+                     *         "self": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597",
+                     *         "games": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597/games",
+                     *         "overview": "/play/class/514eb264-8fc4-464e-bd48-06bf2b600597",
+                     *         "fairness": "/v1/fairness?game=334157c8-e451-4204-9c23-30540e52aadc&game=5c71231e-a087-4a9d-8cdf-b82e97124303"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b6d03827-4740-4ba4-8f44-fd5435947831",
+                     *       "id": "514eb264-8fc4-464e-bd48-06bf2b600597",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:13:42.358Z",
+                     *       "created_at": "2026-12-06T02:26:34.793Z",
                      *       "games": [
                      *         {
-                     *           "id": "2c01e06c-ca4c-401c-8507-2fb635d2b611",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T02:13:42.358Z",
-                     *           "updated_at": "2026-12-06T02:13:42.358Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611",
-                     *             "throws": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/throws",
-                     *             "moves": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/2c01e06c-ca4c-401c-8507-2fb635d2b611/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "f8e79a45-4cd4-482f-9014-b5d4745627cb",
+                     *           "id": "334157c8-e451-4204-9c23-30540e52aadc",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T02:13:42.358Z",
-                     *           "updated_at": "2026-12-06T02:13:42.365Z",
+                     *           "created_at": "2026-12-06T02:26:34.793Z",
+                     *           "updated_at": "2026-12-06T02:26:34.800Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb",
-                     *             "throws": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/throws",
-                     *             "moves": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/moves"
+                     *             "self": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc",
+                     *             "throws": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/throws",
+                     *             "moves": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f8e79a45-4cd4-482f-9014-b5d4745627cb/board.svg?view=projector",
+                     *           "board": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
+                     *           "id": "5c71231e-a087-4a9d-8cdf-b82e97124303",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:13:42.363Z",
-                     *           "updated_at": "2026-12-06T02:13:42.363Z",
+                     *           "created_at": "2026-12-06T02:26:34.793Z",
+                     *           "updated_at": "2026-12-06T02:26:34.793Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303",
+                     *             "throws": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/throws",
+                     *             "moves": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "17eb753a-abea-4943-99a8-67d71abdfb29",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T02:26:34.796Z",
+                     *           "updated_at": "2026-12-06T02:26:34.796Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
-                     *             "throws": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/throws",
-                     *             "moves": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/moves"
+                     *             "self": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29",
+                     *             "throws": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/throws",
+                     *             "moves": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/board.svg?view=projector",
+                     *           "board": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831",
-                     *         "games": "/v1/classes/b6d03827-4740-4ba4-8f44-fd5435947831/games",
-                     *         "overview": "/play/class/b6d03827-4740-4ba4-8f44-fd5435947831",
-                     *         "fairness": "/v1/fairness?game=2c01e06c-ca4c-401c-8507-2fb635d2b611&game=f8e79a45-4cd4-482f-9014-b5d4745627cb&game=dad721b9-b30b-4683-adb7-ee0d8dd0b4ce"
+                     *         "self": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597",
+                     *         "games": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597/games",
+                     *         "overview": "/play/class/514eb264-8fc4-464e-bd48-06bf2b600597",
+                     *         "fairness": "/v1/fairness?game=334157c8-e451-4204-9c23-30540e52aadc&game=5c71231e-a087-4a9d-8cdf-b82e97124303&game=17eb753a-abea-4943-99a8-67d71abdfb29"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:13:42.358Z",
+                     *       "created_at": "2026-12-06T02:26:34.793Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "2c01e06c-ca4c-401c-8507-2fb635d2b611",
-                     *           "created_at": "2026-12-06T02:13:42.358Z",
-                     *           "updated_at": "2026-12-06T02:13:42.358Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "f8e79a45-4cd4-482f-9014-b5d4745627cb",
-                     *           "created_at": "2026-12-06T02:13:42.358Z",
-                     *           "updated_at": "2026-12-06T02:13:42.365Z",
+                     *           "id": "334157c8-e451-4204-9c23-30540e52aadc",
+                     *           "created_at": "2026-12-06T02:26:34.793Z",
+                     *           "updated_at": "2026-12-06T02:26:34.800Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
-                     *           "created_at": "2026-12-06T02:13:42.363Z",
-                     *           "updated_at": "2026-12-06T02:13:42.363Z",
+                     *           "id": "5c71231e-a087-4a9d-8cdf-b82e97124303",
+                     *           "created_at": "2026-12-06T02:26:34.793Z",
+                     *           "updated_at": "2026-12-06T02:26:34.793Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "17eb753a-abea-4943-99a8-67d71abdfb29",
+                     *           "created_at": "2026-12-06T02:26:34.796Z",
+                     *           "updated_at": "2026-12-06T02:26:34.796Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
+                     *       "id": "17eb753a-abea-4943-99a8-67d71abdfb29",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T02:13:42.363Z",
-                     *       "updated_at": "2026-12-06T02:13:42.363Z",
+                     *       "created_at": "2026-12-06T02:26:34.796Z",
+                     *       "updated_at": "2026-12-06T02:26:34.796Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce",
-                     *         "throws": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/throws",
-                     *         "moves": "/v1/games/dad721b9-b30b-4683-adb7-ee0d8dd0b4ce/moves"
+                     *         "self": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29",
+                     *         "throws": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/throws",
+                     *         "moves": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "41bccbe5464effc93fc4f7d69321ed49fb0810eb47b635db83fc199ad9dabd2b",
-                     *         "b": "64ba5c5e8f68160bdedd910258ff2cccfcc49d6c1ce5019ac64c25c0402dfea2"
+                     *         "a": "db4ea1c7a8e6c04d35ab56580ed24b11072c67f22259ee8269631472adca0b9f",
+                     *         "b": "e629048ad0a9b6392b27b561504c96f52767b2a859e6ef5acd80f3d40f0bba23"
                      *       },
-                     *       "host_token": "a1a463102e811820b69422f8145600956b91c12bbd9d108a5364fed0ad2e3ff5",
+                     *       "host_token": "7617dd8d9cd675108a9d2db9a6f2c0025baec6092eb20e8a0acb1fc3cd771e68",
                      *       "join_codes": {
-                     *         "a": "6MMJ27",
-                     *         "b": "895EQ6"
+                     *         "a": "6JW6X9",
+                     *         "b": "935E6B"
                      *       }
                      *     }
                      */
@@ -6347,13 +6347,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "529100c4-8908-4add-bbfe-051d1c754631"
+                     *         "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "529100c4-8908-4add-bbfe-051d1c754631"
+                     *             "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6620,11 +6620,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3409c4e1-9228-4fca-84e4-2137a068cf8a",
+                     *       "id": "178b3558-bc9d-4f6b-b65d-35b1572cf399",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T02:13:42.354Z",
-                     *       "updated_at": "2026-12-06T02:13:42.354Z",
+                     *       "created_at": "2026-12-06T02:26:34.784Z",
+                     *       "updated_at": "2026-12-06T02:26:34.784Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6687,18 +6687,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3409c4e1-9228-4fca-84e4-2137a068cf8a",
-                     *         "throws": "/v1/games/3409c4e1-9228-4fca-84e4-2137a068cf8a/throws",
-                     *         "moves": "/v1/games/3409c4e1-9228-4fca-84e4-2137a068cf8a/moves"
+                     *         "self": "/v1/games/178b3558-bc9d-4f6b-b65d-35b1572cf399",
+                     *         "throws": "/v1/games/178b3558-bc9d-4f6b-b65d-35b1572cf399/throws",
+                     *         "moves": "/v1/games/178b3558-bc9d-4f6b-b65d-35b1572cf399/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "b0f3a4be48782a8dd42472aa93337638284f539acbd625edbb8db696e61da3e0",
-                     *         "b": "b0a99900878ad6d5983698f351471e241a0f164978c3006885a6ea943abc3605"
+                     *         "a": "e5608d4a140bed5c58c8a8cdda6d7f7c2761cccc511e08d4115c78ea27611d5d",
+                     *         "b": "9f466a944d1d6cef23a1474a487e0acdc2fc2909c8b84245010052a316bf61b5"
                      *       },
-                     *       "host_token": "f2e5718323d67e0e937a943f7546d60d6a2fff1147a001bab6063b3e984cde63",
+                     *       "host_token": "0e41bb6ce1de3fd8dc9ee685327f16b922704beb920ddbfe1ee813b7c0ee28a8",
                      *       "join_codes": {
-                     *         "a": "RZHMCF",
-                     *         "b": "8AJESG"
+                     *         "a": "FKPEDP",
+                     *         "b": "3PP64Q"
                      *       }
                      *     }
                      */
@@ -6941,11 +6941,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "529100c4-8908-4add-bbfe-051d1c754631",
+                     *       "id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T02:13:41.926Z",
-                     *       "updated_at": "2026-12-06T02:13:42.330Z",
+                     *       "created_at": "2026-12-06T02:26:34.420Z",
+                     *       "updated_at": "2026-12-06T02:26:34.763Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7008,9 +7008,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631",
-                     *         "throws": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/throws",
-                     *         "moves": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/moves"
+                     *         "self": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *         "throws": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/throws",
+                     *         "moves": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/moves"
                      *       }
                      *     }
                      */
@@ -8561,13 +8561,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "529100c4-8908-4add-bbfe-051d1c754631"
+                     *         "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "529100c4-8908-4add-bbfe-051d1c754631"
+                     *             "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10223,7 +10223,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "529100c4-8908-4add-bbfe-051d1c754631",
+                     *       "game_id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10500,7 +10500,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "529100c4-8908-4add-bbfe-051d1c754631",
+                     *       "game_id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10870,8 +10870,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "33862d1c7734add6c8e08cf55ba555731df03add1fdfc05286ea36ad73c91806",
-                     *       "join_code": "XTZ6DM"
+                     *       "token": "116cbf2960dd9bad1e203b88104a89c501f6ce433cc47a8f3979b4d949af6316",
+                     *       "join_code": "8NWBSC"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11074,11 +11074,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "529100c4-8908-4add-bbfe-051d1c754631",
+                     *         "id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T02:13:41.926Z",
-                     *         "updated_at": "2026-12-06T02:13:42.349Z",
+                     *         "created_at": "2026-12-06T02:26:34.420Z",
+                     *         "updated_at": "2026-12-06T02:26:34.780Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11137,9 +11137,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631",
-                     *           "throws": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/throws",
-                     *           "moves": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/moves"
+                     *           "self": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *           "throws": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/throws",
+                     *           "moves": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11596,11 +11596,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "529100c4-8908-4add-bbfe-051d1c754631",
+                     *         "id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T02:13:41.926Z",
-                     *         "updated_at": "2026-12-06T02:13:42.330Z",
+                     *         "created_at": "2026-12-06T02:26:34.420Z",
+                     *         "updated_at": "2026-12-06T02:26:34.763Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11663,9 +11663,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631",
-                     *           "throws": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/throws",
-                     *           "moves": "/v1/games/529100c4-8908-4add-bbfe-051d1c754631/moves"
+                     *           "self": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *           "throws": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/throws",
+                     *           "moves": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/moves"
                      *         }
                      *       }
                      *     }
@@ -12396,10 +12396,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3409c4e1-9228-4fca-84e4-2137a068cf8a",
+                     *       "game_id": "178b3558-bc9d-4f6b-b65d-35b1572cf399",
                      *       "side": "A",
-                     *       "token": "33862d1c7734add6c8e08cf55ba555731df03add1fdfc05286ea36ad73c91806",
-                     *       "play": "/play/3409c4e1-9228-4fca-84e4-2137a068cf8a#seat=A.33862d1c7734add6c8e08cf55ba555731df03add1fdfc05286ea36ad73c91806"
+                     *       "token": "116cbf2960dd9bad1e203b88104a89c501f6ce433cc47a8f3979b4d949af6316",
+                     *       "play": "/play/178b3558-bc9d-4f6b-b65d-35b1572cf399#seat=A.116cbf2960dd9bad1e203b88104a89c501f6ce433cc47a8f3979b4d949af6316"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
