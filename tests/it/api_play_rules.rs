@@ -280,3 +280,50 @@ async fn a_printed_page_names_where_to_report_a_correction() {
         "the address, written out"
     );
 }
+
+/// Regression: a printed rules page wrote "(known only from another
+/// source)" after every citation not seen directly, and the `ludii`
+/// scholar page ran to a third sheet of Letter. Such a citation now carries
+/// a mark (`*` not seen, `†` seen only as quoted) that one line above the
+/// list of sources explains, in the caveat's own words; a page whose
+/// citations were all seen has neither.
+#[actix_web::test]
+async fn regression_printed_caveats_ran_a_rules_page_to_a_third_sheet() {
+    let (_db, app) = spawn_app().await;
+    for preset in PRESETS {
+        for audience in AUDIENCES {
+            let path = format!("/play/rules/{preset}?audience={audience}");
+            let page = html(&send(&app, get(&path)).await, 200);
+            assert!(
+                !page.contains("(known only from another source)")
+                    && !page.contains("(as another source quotes it)"),
+                "{path}: a caveat in words after a citation"
+            );
+            let not_seen = "<abbr title=\"known only from another source\">*</abbr>";
+            let quoted = "<abbr title=\"as another source quotes it\">\u{2020}</abbr>";
+            let legend = page
+                .split("<p class=\"marks\">")
+                .nth(1)
+                .map(|l| l.split("</p>").next().unwrap_or_default());
+            for (mark, words, shown) in [
+                (
+                    "*",
+                    "known only from another source",
+                    page.contains(not_seen),
+                ),
+                (
+                    "\u{2020}",
+                    "as another source quotes it",
+                    page.contains(quoted),
+                ),
+            ] {
+                let explained = legend.is_some_and(|l| l.contains(&format!("{mark} {words}")));
+                assert_eq!(shown, explained, "{path}: the mark {mark} and its legend");
+            }
+        }
+    }
+    // The composite's rules rest on pages nobody here has seen (Culin's,
+    // through Ludii's file): its page carries the mark.
+    let page = html(&send(&app, get("/play/rules/composite")).await, 200);
+    assert!(page.contains("<p class=\"marks\">"), "{page}");
+}

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use crate::narration::{Citation, Source, catalogue};
+use crate::narration::{Citation, Seen, Source, catalogue};
 
 /// Escape text for an HTML text node.
 pub(super) fn text(s: &str) -> String {
@@ -150,14 +150,27 @@ fn label(id: &str) -> &str {
 pub(super) struct Cited {
     /// Each cited source's id, in the order of its first citation.
     ids: Vec<String>,
+    /// The marks of citations not seen directly that the text uses.
+    marks: Vec<Seen>,
+}
+
+/// The mark a printed citation not seen directly carries (the list of
+/// sources explains it in [`Seen::caveat`]'s words).
+fn mark(seen: Seen) -> &'static str {
+    match seen {
+        Seen::Seen => "",
+        Seen::Quoted => "\u{2020}",
+        Seen::NotSeen => "*",
+    }
 }
 
 impl Cited {
     /// A text's citations as HTML: in brackets, each the source's number
     /// in the page's list of sources (linked to its entry, and titled with
-    /// the source's short label), with the pages where given (and, for
-    /// what nobody here has seen directly, its caveat). Numbers rather than labels:
-    /// on paper the labels would take a third more room than the rules.
+    /// the source's short label), with the pages where given, and for what
+    /// nobody here has seen directly a mark that the list of sources
+    /// explains (`*`, `†`). Numbers rather than labels: on paper the labels
+    /// would take a third more room than the rules.
     pub(super) fn cites(&mut self, citations: &[Citation]) -> String {
         if citations.is_empty() {
             return String::new();
@@ -173,8 +186,15 @@ impl Cited {
                 if let Some(locator) = &c.locator {
                     let _ = write!(part, ", {}", text(locator));
                 }
-                if let Some(caveat) = c.seen().caveat() {
-                    let _ = write!(part, " ({caveat})");
+                let seen = c.seen();
+                if let Some(caveat) = seen.caveat() {
+                    // A mark, explained once above the list: on paper the
+                    // words after every such citation took a third sheet.
+                    let mark = mark(seen);
+                    let _ = write!(part, "<abbr title=\"{caveat}\">{mark}</abbr>");
+                    if !self.marks.contains(&seen) {
+                        self.marks.push(seen);
+                    }
                 }
                 part
             })
@@ -194,7 +214,17 @@ impl Cited {
     /// The numbered list of the sources cited, each with its label and
     /// its full reference.
     pub(super) fn list(&self) -> String {
-        let mut out = String::from("<ol class=\"sources\">\n");
+        let mut out = String::new();
+        if !self.marks.is_empty() {
+            let mut marks = self.marks.clone();
+            marks.sort_by_key(|s| Seen::ALL.iter().position(|x| x == s));
+            let legend: Vec<String> = marks
+                .iter()
+                .filter_map(|&s| s.caveat().map(|c| format!("{} {c}", mark(s))))
+                .collect();
+            let _ = writeln!(out, "<p class=\"marks\">{}.</p>", legend.join("; "));
+        }
+        out.push_str("<ol class=\"sources\">\n");
         for (i, id) in self.ids.iter().enumerate() {
             let reference = catalogue()
                 .source(id)
