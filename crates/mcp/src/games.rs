@@ -1,13 +1,15 @@
 //! A connection's games beyond one tool call: the games it made, a game
 //! as a resource, runs of throws, and the board as the tools draw it.
 
+use base64::Engine as _;
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ReadResourceResult, ResourceContents};
 
 use super::ZohnAhl;
-use super::answer::{self, game_brief};
+use super::answer::{self, game_brief, standing_line};
 use super::args::Until;
 use super::library;
+use super::reference::BoardOutput;
 use super::render::{Step, step_renderer, throw_renderer};
 use super::reply::{kept, ok, refusal, service_error};
 use crate::domain::{GameId, SeatToken};
@@ -209,5 +211,53 @@ impl ZohnAhl {
             "game": last.game,
         });
         ok(text, &output)
+    }
+
+    /// `get_board`: the board of game `id` as a PNG within 40 KB, now
+    /// (`move_n` 0) or as move `move_n` left it, with the game as the board
+    /// shows it and links to the game's resources.
+    pub(super) async fn board_picture(
+        &self,
+        id: GameId,
+        move_n: u32,
+    ) -> Result<CallToolResult, ErrorData> {
+        let game = match self.service.game(id).await {
+            Ok(g) => g,
+            Err(e) => return service_error(e),
+        };
+        let state = if move_n == 0 {
+            game.state.clone()
+        } else {
+            match self.service.move_record(id, move_n).await {
+                Ok(m) => m.state,
+                Err(e) => return service_error(e),
+            }
+        };
+        let svg = board_svg(&game, &state)?;
+        let png = match tokio::task::spawn_blocking(move || picture::png_scaled(&svg, BOARD_SCALE))
+            .await
+        {
+            Ok(Ok(png)) => png,
+            _ => {
+                return Err(ErrorData::internal_error(
+                    "the board could not be drawn",
+                    None,
+                ));
+            }
+        };
+        let data = base64::engine::general_purpose::STANDARD.encode(png);
+        let output = BoardOutput {
+            move_n,
+            game: game_brief(&game, &state),
+        };
+        let mut result = ok(standing_line(&output.game), &output)?;
+        result.content.push(ContentBlock::image(data, "image/png"));
+        // The board's SVG resource is the board now: linked only then.
+        let links: &[&str] = if move_n == 0 {
+            &["", "moves", "board.svg"]
+        } else {
+            &["", "moves"]
+        };
+        linked(Ok(result), &id.to_string(), links)
     }
 }

@@ -33,7 +33,7 @@ mod render;
 mod reply;
 mod transport;
 
-use games::{BOARD_SCALE, board_svg, linked};
+use games::linked;
 use render::{render_created, render_stopped, throw_renderer};
 
 pub use transport::{
@@ -43,9 +43,8 @@ pub use transport::{
 
 use std::sync::{Arc, Mutex};
 
-use base64::Engine as _;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
 
 use crate::domain::GameId;
@@ -580,38 +579,6 @@ impl ZohnAhl {
     async fn get_board(&self, params: Parameters<BoardArgs>) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         let id = game!(a.game_id);
-        let game = served!(self.service.game(id).await);
-        let move_n = a.move_n.0;
-        let state = if move_n == 0 {
-            game.state.clone()
-        } else {
-            served!(self.service.move_record(id, move_n).await).state
-        };
-        let svg = board_svg(&game, &state)?;
-        let png = match tokio::task::spawn_blocking(move || picture::png_scaled(&svg, BOARD_SCALE))
-            .await
-        {
-            Ok(Ok(png)) => png,
-            _ => {
-                return Err(ErrorData::internal_error(
-                    "the board could not be drawn",
-                    None,
-                ));
-            }
-        };
-        let data = base64::engine::general_purpose::STANDARD.encode(png);
-        let output = BoardOutput {
-            move_n,
-            game: game_brief(&game, &state),
-        };
-        let mut result = ok(standing_line(&output.game), &output)?;
-        result.content.push(ContentBlock::image(data, "image/png"));
-        // The board's SVG resource is the board now: linked only then.
-        let links: &[&str] = if move_n == 0 {
-            &["", "moves", "board.svg"]
-        } else {
-            &["", "moves"]
-        };
-        linked(Ok(result), &id.to_string(), links)
+        self.board_picture(id, a.move_n.0).await
     }
 }
