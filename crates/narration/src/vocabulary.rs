@@ -126,9 +126,8 @@ impl Citation {
     /// source's own `read` decides.
     #[must_use]
     pub fn seen(&self) -> Seen {
-        let record = crate::catalogue::catalogue()
-            .source(&self.source)
-            .and_then(|s| s.csl.get("custom"));
+        let source = crate::catalogue::catalogue().source(&self.source);
+        let record = source.and_then(|s| s.csl.get("custom"));
         let listed = |key: &str, locator: &str| {
             record.and_then(|c| c.get(key)).is_some_and(|l| match l {
                 serde_json::Value::Array(l) => l.iter().any(|x| x == locator),
@@ -140,10 +139,7 @@ impl Citation {
             Some(l) if listed("locators_seen", l) => Seen::Seen,
             Some(l) if listed("locators_quoted", l) => Seen::Quoted,
             Some(_) => Seen::NotSeen,
-            None => match crate::catalogue::catalogue()
-                .source(&self.source)
-                .map_or(Reading::NotRead, crate::catalogue::Source::reading)
-            {
+            None => match source.map_or(Reading::NotRead, crate::catalogue::Source::reading) {
                 Reading::Whole | Reading::Part => Seen::Seen,
                 Reading::Quoted => Seen::Quoted,
                 Reading::NotRead => Seen::NotSeen,
