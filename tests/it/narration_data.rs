@@ -1681,7 +1681,7 @@ fn facts_fit_the_ruleset_in_play() {
         "spinner",
         "worth 5",
         "earns another throw",
-        "nothing happens",
+        "ordinary places to stop",
         "penalty",
     ] {
         assert!(checked.contains(phrase), "no fitting fact says {phrase:?}");

@@ -514,3 +514,57 @@ fn regression_spinner_games_spoke_of_throws() {
         &found[..found.len().min(40)]
     );
 }
+
+/// Regression: a game's first move told the throw ("Here come the four
+/// sticks for Side A: three sticks land flat side up...") before the rules
+/// that explain it, so a class heard "move 3 spaces" before it knew how a
+/// throw counts. At `lesson` and `full` the first move now frames the game,
+/// then states the turn's rules, then tells what happened.
+#[test]
+fn regression_the_first_move_told_the_throw_before_the_rules_that_explain_it() {
+    for (preset, audience, seed, game) in games() {
+        let first = &game.moves[0];
+        for detail in [Detail::Lesson, Detail::Full] {
+            let mut ctx = game.context(first, audience);
+            ctx.detail = detail;
+            let narration = renarrate_move(&ctx, &first.narration);
+            let kinds: Vec<SegmentKind> = narration.segments.iter().map(|s| s.kind).collect();
+            let at = format!("{preset:?} {audience:?} {seed} {detail:?}: {kinds:?}");
+            assert_eq!(kinds.first(), Some(&SegmentKind::Framing), "{at}");
+            let first_event = kinds.iter().position(|k| *k == SegmentKind::Event).unwrap();
+            let last_rule = kinds.iter().rposition(|k| *k == SegmentKind::Rule).unwrap();
+            assert!(last_rule < first_event, "{at}");
+            assert!(first_event > 3, "{at}: the turn's rules before the throw");
+        }
+    }
+}
+
+/// Regression: long games restated "No water in a dry branch, so nothing
+/// happens there." as a reminder, a rule that changes nothing. A rule is
+/// reminded only when it acts; the rule that nothing happens is stated
+/// once.
+#[test]
+fn regression_a_reminder_said_again_that_a_dry_branch_does_nothing() {
+    let none = zohn_ahl::narration::RuleId::DryBranchNoEffect.key();
+    let mut stated = 0;
+    for (preset, audience, seed, game) in games() {
+        for m in &game.moves {
+            for s in m
+                .narration
+                .segments
+                .iter()
+                .filter(|s| s.rule.as_deref() == Some(none))
+            {
+                if s.kind == SegmentKind::Rule {
+                    assert!(
+                        !s.brief,
+                        "{preset:?} {audience:?} {seed} move {}: {:?}",
+                        m.n, s.text
+                    );
+                    stated += 1;
+                }
+            }
+        }
+    }
+    assert!(stated > 0, "no game stated that a dry branch does nothing");
+}

@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "35445041-cc32-49ec-9f9f-4d4ee12d89c5",
+                     *       "id": "bcba44f1-03bf-4263-be69-16992d44ede6",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:26:34.811Z",
-                     *       "host_token": "f27025805e470683e7f151d1914b8fb07cb3afc84ab6988d9a8c0feaba5072ec",
+                     *       "created_at": "2026-12-06T04:51:11.085Z",
+                     *       "host_token": "b9925745c1ba2678478f9ee75e7a7ad88aac575badf582e37a89bde2bd48b8ec",
                      *       "games": [
                      *         {
-                     *           "id": "b879e604-6ea9-49b1-a065-b5f29f39c1e3",
+                     *           "id": "aa0d860c-2935-430a-a6e6-89bd580e8e5e",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T02:26:34.811Z",
-                     *           "updated_at": "2026-12-06T02:26:34.811Z",
+                     *           "created_at": "2026-12-06T04:51:11.085Z",
+                     *           "updated_at": "2026-12-06T04:51:11.085Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b879e604-6ea9-49b1-a065-b5f29f39c1e3",
-                     *             "throws": "/v1/games/b879e604-6ea9-49b1-a065-b5f29f39c1e3/throws",
-                     *             "moves": "/v1/games/b879e604-6ea9-49b1-a065-b5f29f39c1e3/moves"
+                     *             "self": "/v1/games/aa0d860c-2935-430a-a6e6-89bd580e8e5e",
+                     *             "throws": "/v1/games/aa0d860c-2935-430a-a6e6-89bd580e8e5e/throws",
+                     *             "moves": "/v1/games/aa0d860c-2935-430a-a6e6-89bd580e8e5e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "abb3ddf7ea0c53207913cbf7f8475dd95d639d0b0c92cbbcc8a5cbcb4ccbc6d6",
-                     *             "b": "e85952cb812dd663069124330dd66edd2c14cd2ffae4cfa61592252652e99d78"
+                     *             "a": "cc20df52c6ffd1512047800f5efa366d95c72796579dcbe3c8a01df8f94df039",
+                     *             "b": "221a89742d35217605abf2edf03e2ee85eb059a8a57a8355905fb31663b03149"
                      *           },
-                     *           "host_token": "28fd55b3f76d61021f7812dd8d7706c61af67f5ab8d39285dd2535931dc4e883",
+                     *           "host_token": "48ebc1a5101dbd262bdafe6167a926761c4bf8050b2ec87eaa1ed16e5c17c471",
                      *           "join_codes": {
-                     *             "a": "ZPB3F7",
-                     *             "b": "PES5E4"
+                     *             "a": "Y5SK2J",
+                     *             "b": "F7DTFH"
                      *           }
                      *         },
                      *         {
-                     *           "id": "567d2421-5753-435c-aaf7-bcb570c87814",
+                     *           "id": "5ba4031b-7fde-4bf1-b8ee-9203f6adca61",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:26:34.811Z",
-                     *           "updated_at": "2026-12-06T02:26:34.811Z",
+                     *           "created_at": "2026-12-06T04:51:11.085Z",
+                     *           "updated_at": "2026-12-06T04:51:11.085Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/567d2421-5753-435c-aaf7-bcb570c87814",
-                     *             "throws": "/v1/games/567d2421-5753-435c-aaf7-bcb570c87814/throws",
-                     *             "moves": "/v1/games/567d2421-5753-435c-aaf7-bcb570c87814/moves"
+                     *             "self": "/v1/games/5ba4031b-7fde-4bf1-b8ee-9203f6adca61",
+                     *             "throws": "/v1/games/5ba4031b-7fde-4bf1-b8ee-9203f6adca61/throws",
+                     *             "moves": "/v1/games/5ba4031b-7fde-4bf1-b8ee-9203f6adca61/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e63ee7860d809703f2f1f806e2965f7902c741aadb96e8600864abfed075717f",
-                     *             "b": "587195c49769f7971b5d270dd33e7ad8cda3f94a93ed3397ae5ba737c67d1435"
+                     *             "a": "7f1aba6120bb342ee6ad9d79abee97fa730720678561888b9c49bfc12e5ec1ff",
+                     *             "b": "d3cbeaa6ea575fa1214a7e96ad078cf4d4e7a9196ad60bda40e99aeda80905cb"
                      *           },
-                     *           "host_token": "ffbf6b1efea2e7d0ba2d588d41a2b2dcc64377d0ca1de246a321783e6a11eecf",
+                     *           "host_token": "6e845f9b4c6349efd9209cf9a3a3025a55ca6309af702cee37111103a246bcf8",
                      *           "join_codes": {
-                     *             "a": "NQG88S",
-                     *             "b": "SMMB3G"
+                     *             "a": "46F7XY",
+                     *             "b": "JDHXW6"
                      *           }
                      *         },
                      *         {
-                     *           "id": "9ad9111b-f2c4-4d3e-98e1-2796d4e629a1",
+                     *           "id": "ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:26:34.811Z",
-                     *           "updated_at": "2026-12-06T02:26:34.811Z",
+                     *           "created_at": "2026-12-06T04:51:11.085Z",
+                     *           "updated_at": "2026-12-06T04:51:11.085Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9ad9111b-f2c4-4d3e-98e1-2796d4e629a1",
-                     *             "throws": "/v1/games/9ad9111b-f2c4-4d3e-98e1-2796d4e629a1/throws",
-                     *             "moves": "/v1/games/9ad9111b-f2c4-4d3e-98e1-2796d4e629a1/moves"
+                     *             "self": "/v1/games/ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911",
+                     *             "throws": "/v1/games/ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911/throws",
+                     *             "moves": "/v1/games/ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "a35d3609a5620cdb6bcd0c33c2df4d313e197411f4984f0defd6dd85110f8d9a",
-                     *             "b": "786b1f08cec738b3b2a7439f2206aaf894a1c57c35a2fa7411a9d64675cf0671"
+                     *             "a": "1e9742e8364054fef97f876da584ea5ac38d4bbb3c4cbc16c41cd4011a906f63",
+                     *             "b": "7240dcdcdb449205abbb07c51769f73591b15e8d5e265ce616be6188f021e9e8"
                      *           },
-                     *           "host_token": "6ab2140249645acb6405dc119fa3e7f5890d22034f872a0b49ffce1fbf5f7d70",
+                     *           "host_token": "c3eb722501824b1c8cbe7a03848b629416993ad64ba16475193a3e166ae7661d",
                      *           "join_codes": {
-                     *             "a": "ESDDJK",
-                     *             "b": "7XCXZV"
+                     *             "a": "TRPMK9",
+                     *             "b": "J9CN7A"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/35445041-cc32-49ec-9f9f-4d4ee12d89c5",
-                     *         "games": "/v1/classes/35445041-cc32-49ec-9f9f-4d4ee12d89c5/games",
-                     *         "overview": "/play/class/35445041-cc32-49ec-9f9f-4d4ee12d89c5",
-                     *         "fairness": "/v1/fairness?game=b879e604-6ea9-49b1-a065-b5f29f39c1e3&game=567d2421-5753-435c-aaf7-bcb570c87814&game=9ad9111b-f2c4-4d3e-98e1-2796d4e629a1"
+                     *         "self": "/v1/classes/bcba44f1-03bf-4263-be69-16992d44ede6",
+                     *         "games": "/v1/classes/bcba44f1-03bf-4263-be69-16992d44ede6/games",
+                     *         "overview": "/play/class/bcba44f1-03bf-4263-be69-16992d44ede6",
+                     *         "fairness": "/v1/fairness?game=aa0d860c-2935-430a-a6e6-89bd580e8e5e&game=5ba4031b-7fde-4bf1-b8ee-9203f6adca61&game=ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "514eb264-8fc4-464e-bd48-06bf2b600597",
+                     *       "id": "6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:26:34.793Z",
-                     *       "host_token": "ecff97946b884ec14d14b1136eec9cea64f3c7f659494f1990405876bbc07300",
+                     *       "created_at": "2026-12-06T04:51:11.062Z",
+                     *       "host_token": "cb9f4ffdd6b8eafab19872b018fb1e35617f9c9535060912a9a2a529d89558f1",
                      *       "games": [
                      *         {
-                     *           "id": "334157c8-e451-4204-9c23-30540e52aadc",
+                     *           "id": "e821c037-dc71-4b8a-9e6a-805b3a5396bf",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:26:34.793Z",
-                     *           "updated_at": "2026-12-06T02:26:34.793Z",
+                     *           "created_at": "2026-12-06T04:51:11.062Z",
+                     *           "updated_at": "2026-12-06T04:51:11.062Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc",
-                     *             "throws": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/throws",
-                     *             "moves": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/moves"
+                     *             "self": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf",
+                     *             "throws": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/throws",
+                     *             "moves": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "25794306a3b278a0736cb61d3643bab0fd704a42ca405b4dd2e5c9c7b5bcd84b",
-                     *             "b": "3b82dd595fe83ee02be0e3faf4d3d27d33dea10fcf0fc2392fea7019f48b44ed"
+                     *             "a": "63fa77cafa7e077d4a986d1412278701bba61d91e7d197a1a021d2eb1a9279fc",
+                     *             "b": "078f837a8fc26296ed501d10c3bf87f4501d4d9a53a21a714dfdb14718fd2ea5"
                      *           },
-                     *           "host_token": "661304c3cdccbf21bf7f912a1e6a9df39d19d9cde9dd0a4d55c4106d0056d33d",
+                     *           "host_token": "f2e664c75a0dd4166dc16adf8d4a388276d8a3a27a58d17a598f0e0e81f1b31f",
                      *           "join_codes": {
-                     *             "a": "3WM8HK",
-                     *             "b": "TFCPQH"
+                     *             "a": "GJ5XFF",
+                     *             "b": "X4SFZF"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5c71231e-a087-4a9d-8cdf-b82e97124303",
+                     *           "id": "eccf660f-f102-4226-b000-52dad2b4ba6b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:26:34.793Z",
-                     *           "updated_at": "2026-12-06T02:26:34.793Z",
+                     *           "created_at": "2026-12-06T04:51:11.062Z",
+                     *           "updated_at": "2026-12-06T04:51:11.062Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303",
-                     *             "throws": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/throws",
-                     *             "moves": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/moves"
+                     *             "self": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b",
+                     *             "throws": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/throws",
+                     *             "moves": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b003566a619329ba1816decf94144e8b1ba9ae3de89e13ff9392c7c5f14bde73",
-                     *             "b": "8c1307deaf3a7f78dd1556bbcf03aceff2a10cb74aac95a01a273a14f6ad0835"
+                     *             "a": "0006316719df1d37805648710abefbfb9fe365b52a20310b2e748c320f38a232",
+                     *             "b": "cc1d46237c449cf58bf54a3b2f9939f1a6aa940114b710d3ae87b5006352d6a4"
                      *           },
-                     *           "host_token": "e96a16560fbd9904b5209eab541c41bab0794865ade5bc6cd1cefabe46b2cd93",
+                     *           "host_token": "b780fc1aaaec84280deae308bc87c0b310cc810686a3711b9673f5b55455a68a",
                      *           "join_codes": {
-                     *             "a": "ZRQFX5",
-                     *             "b": "DGKMRY"
+                     *             "a": "WDF8GE",
+                     *             "b": "KZ6TWP"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597",
-                     *         "games": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597/games",
-                     *         "overview": "/play/class/514eb264-8fc4-464e-bd48-06bf2b600597",
-                     *         "fairness": "/v1/fairness?game=334157c8-e451-4204-9c23-30540e52aadc&game=5c71231e-a087-4a9d-8cdf-b82e97124303"
+                     *         "self": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
+                     *         "games": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677/games",
+                     *         "overview": "/play/class/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
+                     *         "fairness": "/v1/fairness?game=e821c037-dc71-4b8a-9e6a-805b3a5396bf&game=eccf660f-f102-4226-b000-52dad2b4ba6b"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "514eb264-8fc4-464e-bd48-06bf2b600597",
+                     *       "id": "6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:26:34.793Z",
+                     *       "created_at": "2026-12-06T04:51:11.062Z",
                      *       "games": [
                      *         {
-                     *           "id": "334157c8-e451-4204-9c23-30540e52aadc",
+                     *           "id": "e821c037-dc71-4b8a-9e6a-805b3a5396bf",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T02:26:34.793Z",
-                     *           "updated_at": "2026-12-06T02:26:34.800Z",
+                     *           "created_at": "2026-12-06T04:51:11.062Z",
+                     *           "updated_at": "2026-12-06T04:51:11.074Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc",
-                     *             "throws": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/throws",
-                     *             "moves": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/moves"
+                     *             "self": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf",
+                     *             "throws": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/throws",
+                     *             "moves": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/334157c8-e451-4204-9c23-30540e52aadc/board.svg?view=projector",
+                     *           "board": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "5c71231e-a087-4a9d-8cdf-b82e97124303",
+                     *           "id": "eccf660f-f102-4226-b000-52dad2b4ba6b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:26:34.793Z",
-                     *           "updated_at": "2026-12-06T02:26:34.793Z",
+                     *           "created_at": "2026-12-06T04:51:11.062Z",
+                     *           "updated_at": "2026-12-06T04:51:11.062Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303",
-                     *             "throws": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/throws",
-                     *             "moves": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/moves"
+                     *             "self": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b",
+                     *             "throws": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/throws",
+                     *             "moves": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/5c71231e-a087-4a9d-8cdf-b82e97124303/board.svg?view=projector",
+                     *           "board": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "17eb753a-abea-4943-99a8-67d71abdfb29",
+                     *           "id": "eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T02:26:34.796Z",
-                     *           "updated_at": "2026-12-06T02:26:34.796Z",
+                     *           "created_at": "2026-12-06T04:51:11.069Z",
+                     *           "updated_at": "2026-12-06T04:51:11.069Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29",
-                     *             "throws": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/throws",
-                     *             "moves": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/moves"
+                     *             "self": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
+                     *             "throws": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/throws",
+                     *             "moves": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/board.svg?view=projector",
+                     *           "board": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597",
-                     *         "games": "/v1/classes/514eb264-8fc4-464e-bd48-06bf2b600597/games",
-                     *         "overview": "/play/class/514eb264-8fc4-464e-bd48-06bf2b600597",
-                     *         "fairness": "/v1/fairness?game=334157c8-e451-4204-9c23-30540e52aadc&game=5c71231e-a087-4a9d-8cdf-b82e97124303&game=17eb753a-abea-4943-99a8-67d71abdfb29"
+                     *         "self": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
+                     *         "games": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677/games",
+                     *         "overview": "/play/class/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
+                     *         "fairness": "/v1/fairness?game=e821c037-dc71-4b8a-9e6a-805b3a5396bf&game=eccf660f-f102-4226-b000-52dad2b4ba6b&game=eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T02:26:34.793Z",
+                     *       "created_at": "2026-12-06T04:51:11.062Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "334157c8-e451-4204-9c23-30540e52aadc",
-                     *           "created_at": "2026-12-06T02:26:34.793Z",
-                     *           "updated_at": "2026-12-06T02:26:34.800Z",
+                     *           "id": "e821c037-dc71-4b8a-9e6a-805b3a5396bf",
+                     *           "created_at": "2026-12-06T04:51:11.062Z",
+                     *           "updated_at": "2026-12-06T04:51:11.074Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "5c71231e-a087-4a9d-8cdf-b82e97124303",
-                     *           "created_at": "2026-12-06T02:26:34.793Z",
-                     *           "updated_at": "2026-12-06T02:26:34.793Z",
+                     *           "id": "eccf660f-f102-4226-b000-52dad2b4ba6b",
+                     *           "created_at": "2026-12-06T04:51:11.062Z",
+                     *           "updated_at": "2026-12-06T04:51:11.062Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "17eb753a-abea-4943-99a8-67d71abdfb29",
-                     *           "created_at": "2026-12-06T02:26:34.796Z",
-                     *           "updated_at": "2026-12-06T02:26:34.796Z",
+                     *           "id": "eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
+                     *           "created_at": "2026-12-06T04:51:11.069Z",
+                     *           "updated_at": "2026-12-06T04:51:11.069Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "17eb753a-abea-4943-99a8-67d71abdfb29",
+                     *       "id": "eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T02:26:34.796Z",
-                     *       "updated_at": "2026-12-06T02:26:34.796Z",
+                     *       "created_at": "2026-12-06T04:51:11.069Z",
+                     *       "updated_at": "2026-12-06T04:51:11.069Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29",
-                     *         "throws": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/throws",
-                     *         "moves": "/v1/games/17eb753a-abea-4943-99a8-67d71abdfb29/moves"
+                     *         "self": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
+                     *         "throws": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/throws",
+                     *         "moves": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "db4ea1c7a8e6c04d35ab56580ed24b11072c67f22259ee8269631472adca0b9f",
-                     *         "b": "e629048ad0a9b6392b27b561504c96f52767b2a859e6ef5acd80f3d40f0bba23"
+                     *         "a": "826850d097c32ecc31600dcd68374f25c8aba3caaaf1e0171c95d3b3b2eba7d7",
+                     *         "b": "df1f33371f000e591a77fcce04338c525c85579b3c7d76e10dc452404f173f02"
                      *       },
-                     *       "host_token": "7617dd8d9cd675108a9d2db9a6f2c0025baec6092eb20e8a0acb1fc3cd771e68",
+                     *       "host_token": "4a9bf643c04e7ce0006af475c28d0afa42499f1cfbdd3108e89f7f6d96c7491f",
                      *       "join_codes": {
-                     *         "a": "6JW6X9",
-                     *         "b": "935E6B"
+                     *         "a": "W8WBP6",
+                     *         "b": "S6K4SK"
                      *       }
                      *     }
                      */
@@ -5860,9 +5860,9 @@ export interface operations {
                      *         {
                      *           "id": "womens-game",
                      *           "text": {
-                     *             "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
-                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
-                     *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
+                     *             "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool.",
+                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
+                     *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *           },
                      *           "tags": [
                      *             "intro",
@@ -5894,13 +5894,6 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-nebakuthana",
-                     *               "locator": null,
-                     *               "locator_seen": null,
-                     *               "seen": "seen",
-                     *               "caveat": null
-                     *             },
-                     *             {
-                     *               "source": "learnkiowa",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -6109,9 +6102,9 @@ export interface operations {
                      * @example {
                      *       "id": "womens-game",
                      *       "text": {
-                     *         "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool. The name, like every Kiowa word here, is spelled as outside ethnographers wrote it in the 1890s; present-day Kiowa writing may spell it differently.",
-                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool. The name is spelled the way writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
-                     *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played. Zohn Ahl and the other Kiowa words used here are the 1890s spellings of outside ethnographers; present-day Kiowa writing, in more than one system, may differ."
+                     *         "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool.",
+                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
+                     *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *       },
                      *       "tags": [
                      *         "intro",
@@ -6143,13 +6136,6 @@ export interface operations {
                      *         },
                      *         {
                      *           "source": "ludii-nebakuthana",
-                     *           "locator": null,
-                     *           "locator_seen": null,
-                     *           "seen": "seen",
-                     *           "caveat": null
-                     *         },
-                     *         {
-                     *           "source": "learnkiowa",
                      *           "locator": null,
                      *           "locator_seen": null,
                      *           "seen": "seen",
@@ -6347,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
+                     *         "4c6716a6-5343-4547-96fe-8c8872f61faa"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
+                     *             "4c6716a6-5343-4547-96fe-8c8872f61faa"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6620,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "178b3558-bc9d-4f6b-b65d-35b1572cf399",
+                     *       "id": "f0498a55-4a64-4c18-98ec-e68420a001bf",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T02:26:34.784Z",
-                     *       "updated_at": "2026-12-06T02:26:34.784Z",
+                     *       "created_at": "2026-12-06T04:51:11.047Z",
+                     *       "updated_at": "2026-12-06T04:51:11.047Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6687,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/178b3558-bc9d-4f6b-b65d-35b1572cf399",
-                     *         "throws": "/v1/games/178b3558-bc9d-4f6b-b65d-35b1572cf399/throws",
-                     *         "moves": "/v1/games/178b3558-bc9d-4f6b-b65d-35b1572cf399/moves"
+                     *         "self": "/v1/games/f0498a55-4a64-4c18-98ec-e68420a001bf",
+                     *         "throws": "/v1/games/f0498a55-4a64-4c18-98ec-e68420a001bf/throws",
+                     *         "moves": "/v1/games/f0498a55-4a64-4c18-98ec-e68420a001bf/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "e5608d4a140bed5c58c8a8cdda6d7f7c2761cccc511e08d4115c78ea27611d5d",
-                     *         "b": "9f466a944d1d6cef23a1474a487e0acdc2fc2909c8b84245010052a316bf61b5"
+                     *         "a": "b73e59cec4608f130924a90b74129e1f8aa31685724d8769943a1795abab5a1b",
+                     *         "b": "48b0ecbb04827457e36ea4295ac49083974ad9976e02f38ca3ef412200b42655"
                      *       },
-                     *       "host_token": "0e41bb6ce1de3fd8dc9ee685327f16b922704beb920ddbfe1ee813b7c0ee28a8",
+                     *       "host_token": "d67a92cd984f1e16df36c31d19e0d7409fa30cbb4ed90a03b4d2dce21da799ac",
                      *       "join_codes": {
-                     *         "a": "FKPEDP",
-                     *         "b": "3PP64Q"
+                     *         "a": "Z7557H",
+                     *         "b": "88KZ93"
                      *       }
                      *     }
                      */
@@ -6941,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *       "id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T02:26:34.420Z",
-                     *       "updated_at": "2026-12-06T02:26:34.763Z",
+                     *       "created_at": "2026-12-06T04:51:10.750Z",
+                     *       "updated_at": "2026-12-06T04:51:11.022Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7008,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24",
-                     *         "throws": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/throws",
-                     *         "moves": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/moves"
+                     *         "self": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *         "throws": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/throws",
+                     *         "moves": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/moves"
                      *       }
                      *     }
                      */
@@ -8561,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
+                     *         "4c6716a6-5343-4547-96fe-8c8872f61faa"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "4d9f07db-dedc-4753-9f3c-5d684e8fac24"
+                     *             "4c6716a6-5343-4547-96fe-8c8872f61faa"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8945,6 +8931,65 @@ export interface operations {
                      *                 "fact": null
                      *               },
                      *               {
+                     *                 "kind": "rule",
+                     *                 "text": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "sticks_sahe",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "rule",
+                     *                 "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "move",
+                     *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "rule",
+                     *                 "text": "A side keeps the sticks while its throws earn extra throws; after a throw without one, the other side plays.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": "turn_pass",
+                     *                 "fact": null
+                     *               },
+                     *               {
                      *                 "kind": "event",
                      *                 "text": "The fallen sticks for Hawks show two flat faces. A plain 2, and no throw to follow.",
                      *                 "citations": [
@@ -8991,65 +9036,6 @@ export interface operations {
                      *               {
                      *                 "kind": "event",
                      *                 "text": "Over to Foxes.",
-                     *                 "citations": [
-                     *                   {
-                     *                     "source": "wp-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
-                     *                     "seen": "seen",
-                     *                     "caveat": null
-                     *                   }
-                     *                 ],
-                     *                 "rule": "turn_pass",
-                     *                 "fact": null
-                     *               },
-                     *               {
-                     *                 "kind": "rule",
-                     *                 "text": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *                 "citations": [
-                     *                   {
-                     *                     "source": "wp-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
-                     *                     "seen": "seen",
-                     *                     "caveat": null
-                     *                   },
-                     *                   {
-                     *                     "source": "ludii-ev-702",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
-                     *                     "seen": "seen",
-                     *                     "caveat": null
-                     *                   }
-                     *                 ],
-                     *                 "rule": "sticks_sahe",
-                     *                 "fact": null
-                     *               },
-                     *               {
-                     *                 "kind": "rule",
-                     *                 "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions.",
-                     *                 "citations": [
-                     *                   {
-                     *                     "source": "wp-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
-                     *                     "seen": "seen",
-                     *                     "caveat": null
-                     *                   },
-                     *                   {
-                     *                     "source": "ludii-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
-                     *                     "seen": "seen",
-                     *                     "caveat": null
-                     *                   }
-                     *                 ],
-                     *                 "rule": "move",
-                     *                 "fact": null
-                     *               },
-                     *               {
-                     *                 "kind": "rule",
-                     *                 "text": "A side keeps the sticks while its throws earn extra throws; after a throw without one, the other side plays.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "wp-zohnahl",
@@ -10223,7 +10209,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *       "game_id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10500,7 +10486,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *       "game_id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10870,8 +10856,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "116cbf2960dd9bad1e203b88104a89c501f6ce433cc47a8f3979b4d949af6316",
-                     *       "join_code": "8NWBSC"
+                     *       "token": "3ccaf710600dafe121fed31c04b9a031f8a5c27c9e5a26561947b3c6031ceceb",
+                     *       "join_code": "ERM9CH"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11074,11 +11060,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *         "id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T02:26:34.420Z",
-                     *         "updated_at": "2026-12-06T02:26:34.780Z",
+                     *         "created_at": "2026-12-06T04:51:10.750Z",
+                     *         "updated_at": "2026-12-06T04:51:11.041Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11137,9 +11123,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24",
-                     *           "throws": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/throws",
-                     *           "moves": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/moves"
+                     *           "self": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *           "throws": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/throws",
+                     *           "moves": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11490,7 +11476,7 @@ export interface operations {
                      *         "a": 4,
                      *         "b": 4
                      *       },
-                     *       "caption": "Foxes throws 3: from 7 to 10, the west dry branch; throws again.",
+                     *       "caption": "Foxes throws 3 with the sahe: from 7 to 10, the west dry branch; throws again.",
                      *       "narration": {
                      *         "audience": "general",
                      *         "segments": [
@@ -11596,11 +11582,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "4d9f07db-dedc-4753-9f3c-5d684e8fac24",
+                     *         "id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T02:26:34.420Z",
-                     *         "updated_at": "2026-12-06T02:26:34.763Z",
+                     *         "created_at": "2026-12-06T04:51:10.750Z",
+                     *         "updated_at": "2026-12-06T04:51:11.022Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11663,9 +11649,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24",
-                     *           "throws": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/throws",
-                     *           "moves": "/v1/games/4d9f07db-dedc-4753-9f3c-5d684e8fac24/moves"
+                     *           "self": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *           "throws": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/throws",
+                     *           "moves": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/moves"
                      *         }
                      *       }
                      *     }
@@ -12396,10 +12382,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "178b3558-bc9d-4f6b-b65d-35b1572cf399",
+                     *       "game_id": "f0498a55-4a64-4c18-98ec-e68420a001bf",
                      *       "side": "A",
-                     *       "token": "116cbf2960dd9bad1e203b88104a89c501f6ce433cc47a8f3979b4d949af6316",
-                     *       "play": "/play/178b3558-bc9d-4f6b-b65d-35b1572cf399#seat=A.116cbf2960dd9bad1e203b88104a89c501f6ce433cc47a8f3979b4d949af6316"
+                     *       "token": "3ccaf710600dafe121fed31c04b9a031f8a5c27c9e5a26561947b3c6031ceceb",
+                     *       "play": "/play/f0498a55-4a64-4c18-98ec-e68420a001bf#seat=A.3ccaf710600dafe121fed31c04b9a031f8a5c27c9e5a26561947b3c6031ceceb"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12628,8 +12614,8 @@ export interface operations {
                      *           "id": "sticks_sahe",
                      *           "in_play": true,
                      *           "statement": {
-                     *             "general": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *             "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
+                     *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
                      *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
@@ -12934,8 +12920,8 @@ export interface operations {
                      *       "id": "sticks_sahe",
                      *       "in_play": true,
                      *       "statement": {
-                     *         "general": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *         "young": "Throw the four sticks and count the flat sides that land up. One flat side: move 1. Two: move 2. Three: move 3. All four: move 6. None at all: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
+                     *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
                      *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {
@@ -13876,7 +13862,7 @@ export interface operations {
                      *         {
                      *           "id": "sticks",
                      *           "title": "The sticks",
-                     *           "text": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *           "text": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
                      *           "citations": [
                      *             {
                      *               "source": "wp-zohnahl",
@@ -15747,7 +15733,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "sticks_sahe",
-                     *           "description": "Four split sticks are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *           "description": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
                      *           "outcomes": [
                      *             {
                      *               "sticks": [

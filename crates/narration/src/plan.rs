@@ -89,8 +89,10 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
     for id in notable_rules(ctx).into_iter().filter(known) {
         match memory.get(id.key()) {
             None => choose(id, false, &mut chosen),
+            // A rule that says nothing happens is not worth a reminder.
             Some(stated)
                 if !over
+                    && id != RuleId::DryBranchNoEffect
                     && stated.briefs < MAX_REMINDERS
                     && n.saturating_sub(stated.last) >= REMIND_AFTER.max(stated.last) =>
             {

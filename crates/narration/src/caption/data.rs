@@ -53,6 +53,7 @@ pub fn check_captions() -> Result<(), String> {
 /// Every part key the captions use.
 pub(super) const PART_KEYS: &[&str] = &[
     "throw",
+    "throw_sahe",
     "spin",
     "moved",
     "moved_ordinary",

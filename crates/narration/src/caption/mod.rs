@@ -243,8 +243,17 @@ impl Builder<'_> {
         let player_short = short_name(&player, &label);
         let value = ctx.score.value.to_string();
         match *ctx.throw {
-            Throw::Sticks(_) => self.push(
-                "throw",
+            Throw::Sticks(sticks) => self.push(
+                // A 1 or a 3 earns another throw only by the sahe, so
+                // the caption names it (sticks_sahe's table alone).
+                if ctx.options.throw_table == ThrowTable::SticksSahe
+                    && matches!(sticks.flat_count(), 1 | 3)
+                    && sticks.sahe_flat()
+                {
+                    "throw_sahe"
+                } else {
+                    "throw"
+                },
                 Weight::Kept,
                 false,
                 &[

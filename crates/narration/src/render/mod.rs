@@ -152,6 +152,7 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
             brief: false,
         });
     }
+    let events_at = r.segments.len();
     r.throw();
     for (i, event) in ctx.events.iter().enumerate() {
         r.event(event, ctx.events.get(i + 1));
@@ -180,6 +181,12 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
             ctx.audience,
             ctx.move_number,
         ));
+    }
+    if ctx.move_number == 1 {
+        // The first move teaches before it tells: the rules of a turn
+        // come before the throw they explain.
+        let events = r.segments.len() - events_at - rules.len();
+        r.segments[events_at..].rotate_left(events);
     }
     if let Some(fact) = plan
         .fact
