@@ -11,10 +11,11 @@ use serde::{Deserialize, Serialize};
 
 use super::catalogue::catalogue;
 use super::rule_id::RuleId;
+use super::section::Section;
 use super::statement::rule_statement;
 use super::template::BoardVars;
 use super::vocabulary::{Audience, Citation};
-use crate::rules::{Board, EndCheck, Options, Overshoot, Preset, ThrowTable};
+use crate::rules::{Options, Preset};
 
 /// A text with its sources.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,171 +193,69 @@ fn departure_with(
     })
 }
 
-/// The lesson for `preset` in `audience`'s words.
+/// The lesson for `preset` in `audience`'s words: each [`Section`] in
+/// order, with the rules it states for the preset and the departure of
+/// each of the preset's options taught there whose value is not the
+/// composite's.
 #[must_use]
 pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
     let o: Options = preset.options();
-    let base = Options::default();
-    let departure_for =
-        |id: &str, n: Option<u8>, audience: Audience| departure_with(id, n, audience, &o);
+    let base = Options::default().named_values();
     let players = preset.default_players();
+    // The departures of the options whose values are not the composite's,
+    // each with its section: `option.value` for a choice, `option` with
+    // {n} for a count.
+    let departures: Vec<(Section, CitedText)> = o
+        .named_values()
+        .into_iter()
+        .zip(base)
+        .filter(|((_, value), (_, composite))| value != composite)
+        .filter_map(|((name, value), _)| {
+            let section = Section::of_option(name)?;
+            departure_with(&format!("{name}.{value}"), None, audience, &o)
+                .or_else(|| departure_with(name, value.parse().ok(), audience, &o))
+                .map(|d| (section, d))
+        })
+        .chain(
+            (players > 1)
+                .then(|| departure_with("players", Some(players), audience, &o))
+                .flatten()
+                .map(|d| (Section::Turn, d)),
+        )
+        .collect();
     let mut sections = Vec::new();
-    let board_key = key(o.board);
-    if let Some(b) = DATA.boards.get(board_key) {
-        let dep = (o.board != base.board).then(|| departure_for("board.square28", None, audience));
-        sections.push(LessonSection {
-            id: "board".to_owned(),
-            title: b.title.clone(),
-            text: if audience == Audience::Young {
-                b.young.clone()
+    for section in Section::ALL {
+        let departures: Vec<CitedText> = departures
+            .iter()
+            .filter(|(s, _)| *s == section)
+            .map(|(_, d)| d.clone())
+            .collect();
+        let (title, text, citations) = if section == Section::Board {
+            let Some(b) = DATA.boards.get(key(o.board)) else {
+                continue;
+            };
+            let text = if audience == Audience::Young {
+                &b.young
             } else {
-                b.text.clone()
-            },
-            citations: b.citations.clone(),
-            departures: dep.flatten().into_iter().collect(),
-        });
-    }
-
-    let mut section =
-        |id: &str, title: &str, rules: &[RuleId], departures: Vec<Option<CitedText>>| {
-            let (text, citations) = rules_text(&o, rules, audience);
-            sections.push(LessonSection {
-                id: id.to_owned(),
-                title: title.to_owned(),
+                &b.text
+            };
+            (b.title.clone(), text.clone(), b.citations.clone())
+        } else {
+            let (text, citations) = rules_text(&o, &section.rules(&o), audience);
+            (
+                section.title(&o).unwrap_or_default().to_owned(),
                 text,
                 citations,
-                departures: departures.into_iter().flatten().collect(),
-            });
+            )
         };
-
-    section(
-        "sticks",
-        if o.throw_table == ThrowTable::Spinner {
-            "The spinner"
-        } else {
-            "The sticks"
-        },
-        &[RuleId::throw_table(o.throw_table)],
-        vec![
-            (o.throw_table != base.throw_table)
-                .then(|| {
-                    departure_for(
-                        &format!("throw_table.{}", key(o.throw_table)),
-                        None,
-                        audience,
-                    )
-                })
-                .flatten(),
-        ],
-    );
-
-    section(
-        "turn",
-        "A turn",
-        &[
-            RuleId::Move,
-            RuleId::ExtraThrowFromSticks,
-            RuleId::team_turns(o.turn_order),
-        ],
-        vec![
-            (o.turn_order != base.turn_order)
-                .then(|| departure_for("turn_order.alternate", None, audience))
-                .flatten(),
-            (players > 1)
-                .then(|| departure_for("players", Some(players), audience))
-                .flatten(),
-        ],
-    );
-
-    section(
-        "north_creek",
-        if o.board == Board::Square28 {
-            "The north torrent"
-        } else {
-            "The north creek"
-        },
-        &[RuleId::north_creek(o.deadly_north_bank)],
-        vec![
-            (o.deadly_north_bank != base.deadly_north_bank)
-                .then(|| departure_for("deadly_north_bank.far", None, audience))
-                .flatten(),
-        ],
-    );
-
-    let mut home = RuleId::coming_home(o.own_last_space).to_vec();
-    if o.overshoot == Overshoot::NoMove {
-        home.push(RuleId::OvershootNoMove);
+        sections.push(LessonSection {
+            id: section.id().to_owned(),
+            title,
+            text,
+            citations,
+            departures,
+        });
     }
-    section(
-        "home",
-        "Coming home",
-        &home,
-        vec![
-            (o.own_last_space != base.own_last_space)
-                .then(|| {
-                    departure_for(
-                        &format!("own_last_space.{}", key(o.own_last_space)),
-                        None,
-                        audience,
-                    )
-                })
-                .flatten(),
-            (o.overshoot != base.overshoot)
-                .then(|| departure_for("overshoot.no_move", None, audience))
-                .flatten(),
-        ],
-    );
-
-    section(
-        "whip",
-        "Whipping",
-        &[RuleId::Whip, RuleId::WhipThenFall],
-        Vec::new(),
-    );
-
-    section(
-        "dry_branches",
-        if o.board == Board::Square28 {
-            "The dry gullies"
-        } else {
-            "The dry branches"
-        },
-        &[RuleId::dry_branch(o.dry_branch)],
-        vec![
-            (o.dry_branch != base.dry_branch)
-                .then(|| {
-                    departure_for(&format!("dry_branch.{}", key(o.dry_branch)), None, audience)
-                })
-                .flatten(),
-        ],
-    );
-
-    let mut winning = vec![RuleId::counters(o.end_check)];
-    if o.circuits_to_win.is_some() {
-        winning.push(RuleId::CircuitsToWin);
-    }
-    section(
-        "winning",
-        "Winning",
-        &winning,
-        vec![
-            (o.counters_per_side != base.counters_per_side)
-                .then(|| departure_for("counters_per_side", Some(o.counters_per_side), audience))
-                .flatten(),
-            o.circuits_to_win
-                .and_then(|n| departure_for("circuits_to_win", Some(n), audience)),
-            (o.end_check == EndCheck::AfterMove)
-                .then(|| departure_for("end_check.after_move", None, audience))
-                .flatten(),
-        ],
-    );
-
-    section(
-        "stopping",
-        "Stopping a game",
-        &[RuleId::StopMostCounters],
-        Vec::new(),
-    );
 
     let text = DATA.presets.get(key(preset));
     Lesson {
@@ -469,4 +368,33 @@ pub fn preset_summary(preset: Preset) -> (String, CitedText) {
             citations: l.map(|t| t.citations.clone()).unwrap_or_default(),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DATA;
+    use crate::rules::{OptionKind, option_specs};
+
+    /// Every value of an option other than the composite's says, in a
+    /// lesson, how it departs from the composite: `option.value` for a
+    /// choice, `option` for a count. A new value does not pass until it
+    /// has its sentence.
+    #[test]
+    fn every_value_other_than_the_composites_has_its_departure() {
+        for spec in option_specs() {
+            match spec.kind {
+                OptionKind::Choice {
+                    values, default, ..
+                } => {
+                    for value in values.iter().filter(|v| *v != &default) {
+                        let key = format!("{}.{value}", spec.name);
+                        assert!(DATA.departures.contains_key(&key), "{key}");
+                    }
+                }
+                OptionKind::Count { .. } => {
+                    assert!(DATA.departures.contains_key(spec.name), "{}", spec.name);
+                }
+            }
+        }
+    }
 }

@@ -42,6 +42,7 @@ mod render;
 mod rule_id;
 #[cfg(feature = "openapi")]
 mod schema;
+mod section;
 mod statement;
 mod template;
 mod vocabulary;

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use super::catalogue::Catalogue;
 use super::facts::choose_fact;
 use super::rule_id::RuleId;
+use super::section::Section;
 use super::vocabulary::{MoveContext, Narration, RuleStated, SegmentKind};
-use crate::rules::{Creek, Event, Overshoot, WinReason};
+use crate::rules::{Creek, Event, WinReason};
 
 /// A rule that acts again this many moves or more after it was last
 /// stated, and at least as many moves as had passed before that statement,
@@ -146,23 +147,17 @@ fn basics(ctx: &MoveContext<'_>) -> [RuleId; 3] {
 }
 
 /// The ruleset's rules a lesson teaches ahead of their first action, in
-/// order: how to win, then each hazard and how an awl comes home.
+/// order: those of the sections of [`Section::AHEAD`] (how to win, then
+/// each hazard and how an awl comes home), but for a whip ending in a fall,
+/// which is told when one happens.
 fn ahead(ctx: &MoveContext<'_>) -> Vec<RuleId> {
     let o = ctx.options;
-    let mut ids = vec![RuleId::counters(o.end_check)];
-    if o.circuits_to_win.is_some() {
-        ids.push(RuleId::CircuitsToWin);
-    }
-    ids.push(RuleId::dry_branch(o.dry_branch));
-    ids.push(RuleId::north_creek(o.deadly_north_bank));
-    ids.push(RuleId::Whip);
-    ids.extend_from_slice(RuleId::coming_home(o.own_last_space));
-    if o.overshoot == Overshoot::NoMove {
-        ids.push(RuleId::OvershootNoMove);
-    }
     let teams = ctx.cast.has_teams();
-    ids.retain(|id| id.applies(o, teams));
-    ids
+    Section::AHEAD
+        .iter()
+        .flat_map(|section| section.rules(o))
+        .filter(|id| *id != RuleId::WhipThenFall && id.applies(o, teams))
+        .collect()
 }
 
 /// The rules behind a move's notable events, in order, without repeats.
