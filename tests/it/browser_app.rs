@@ -189,10 +189,51 @@ async fn the_board_app_throws_through_the_sdk_host_and_shows_the_narration() {
     assert_eq!(error, json!(true));
     save("mcp-app.png", &client.screenshot().await.unwrap());
 
+    // The chances chart, once the ruleset's odds are solved (until then
+    // the tool says to ask again, and the view shows it).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        css(&client, "#chances").await.click().await.unwrap();
+        until(
+            &client,
+            "the chart or the tool's answer shown",
+            "const c = document.getElementById('chart'); return !document.getElementById('chances').disabled && (!document.getElementById('error').hidden || (!c.hidden && c.complete && c.naturalWidth > 0))",
+        )
+        .await;
+        let shown = js(&client, "return !document.getElementById('chart').hidden").await;
+        if shown == json!(true) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no chart: {}",
+            js(
+                &client,
+                "return document.getElementById('error').textContent"
+            )
+            .await
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    save("mcp-app-chances.png", &client.screenshot().await.unwrap());
+    let alt = js(&client, "return document.getElementById('chart').alt").await;
+    assert!(!alt.as_str().unwrap().is_empty(), "the chart in words");
+
     // The server played it: the move log holds the throw the view showed.
     client.enter_parent_frame().await.unwrap();
     let host = js(&client, "return window.host").await;
-    assert_eq!(host["calls"], json!(["throw"]));
+    assert_eq!(host["calls"][0], "throw");
+    assert!(
+        host["calls"].as_array().unwrap()[1..]
+            .iter()
+            .all(|c| c == "get_chances_chart"),
+        "{}",
+        host["calls"]
+    );
+    assert!(
+        !host["sizes"].as_array().unwrap().is_empty(),
+        "the view told its height"
+    );
     let board = format!("zohn-ahl://games/{id}/board.svg");
     assert_eq!(host["reads"], json!([board, board]));
     let game = server
