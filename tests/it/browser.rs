@@ -27,7 +27,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
 /// The chromedriver process, killed when dropped.
-struct Driver(Child);
+pub(crate) struct Driver(pub(crate) Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {

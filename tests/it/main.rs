@@ -35,6 +35,7 @@ mod backup;
 mod bench_baseline;
 mod board_picture;
 mod browser;
+mod browser_app;
 mod browser_classes;
 mod browser_devices;
 mod browser_print;

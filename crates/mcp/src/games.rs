@@ -8,10 +8,10 @@ use rmcp::model::{CallToolResult, ContentBlock, ReadResourceResult, ResourceCont
 use super::ZohnAhl;
 use super::answer::{self, game_brief, standing_line};
 use super::args::Until;
-use super::library;
 use super::reference::BoardOutput;
 use super::render::{Step, step_renderer, throw_renderer};
 use super::reply::{kept, ok, refusal, service_error};
+use super::{layout, library};
 use crate::domain::{GameId, SeatToken};
 use crate::narration::Detail;
 use crate::picture;
@@ -82,7 +82,7 @@ impl ZohnAhl {
     }
 
     /// A game's resource (`zohn-ahl://games/{id}`, `.../moves`,
-    /// `.../board.svg`), `rest` being what follows the games' prefix.
+    /// `.../board.svg`, `.../board.txt`), `rest` being what follows the games' prefix.
     pub(super) async fn read_game(
         &self,
         uri: &str,
@@ -116,6 +116,20 @@ impl ZohnAhl {
                 (lines.join("\n"), "text/plain")
             }
             "board.svg" => (board_svg(&game, &game.state)?, "image/svg+xml"),
+            "board.txt" => {
+                let board = game
+                    .setup
+                    .table()
+                    .map_err(|_| {
+                        ErrorData::internal_error("the game's ruleset has no board", None)
+                    })?
+                    .options()
+                    .board;
+                (
+                    layout::board_text(board, &game_brief(&game, &game.state)),
+                    "text/plain",
+                )
+            }
             _ => return Err(not_found("no such resource of a game".to_owned())),
         };
         Ok(ReadResourceResult::new(vec![

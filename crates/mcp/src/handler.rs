@@ -10,7 +10,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
-use super::{INSTRUCTIONS, ZohnAhl, args, library, reply};
+use super::{INSTRUCTIONS, ZohnAhl, app, args, library, reply};
 use crate::narration::Audience;
 use std::sync::Arc;
 
@@ -86,7 +86,9 @@ impl ServerHandler for ZohnAhl {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(library::resources()))
+        let mut resources = library::resources();
+        resources.push(app::resource());
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn read_resource(
@@ -96,6 +98,9 @@ impl ServerHandler for ZohnAhl {
     ) -> Result<ReadResourceResponse, ErrorData> {
         if let Some(rest) = request.uri.strip_prefix(library::GAMES) {
             return self.read_game(&request.uri, rest).await.map(Into::into);
+        }
+        if let Some(view) = app::read(&request.uri) {
+            return Ok(view.into());
         }
         library::read(&request.uri).map(Into::into)
     }

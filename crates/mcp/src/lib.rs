@@ -21,11 +21,13 @@ use zohn_ahl_rules as rules;
 use zohn_ahl_service as service;
 
 pub mod answer;
+mod app;
 pub mod args;
 mod chart;
 mod games;
 mod handler;
 pub mod jsonrpc;
+mod layout;
 mod library;
 mod lookback;
 pub mod reference;
@@ -120,6 +122,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
+        meta = app::tool_meta(),
         description = "Start a game of Zohn Ahl; every argument optional. Returns its id and, if seated, the tokens (shown once).",
         output_schema = schema_for_output::<CreatedOutput>()
     )]
@@ -170,7 +173,7 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "This session's games, oldest first: each one's id and where it stands.",
+        description = "This session's games, oldest first: each one's id and standing.",
         output_schema = schema_for_output::<GamesOutput>()
     )]
     async fn list_games(&self, params: Parameters<NoArgs>) -> Result<CallToolResult, ErrorData> {
@@ -209,6 +212,7 @@ impl ZohnAhl {
             idempotent_hint = false,
             open_world_hint = false
         ),
+        meta = app::tool_meta(),
         description = "The service throws for the side to move: once, `count` times or `until` an event, turn end or game end. Each move narrated and cited (in a run, a plain move in a line), then the game.",
         output_schema = schema_for_output::<ThrowOutput>()
     )]
@@ -573,7 +577,8 @@ impl ZohnAhl {
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "The board as a PNG: awls, counters, whose throw or who won; now or after a given move.",
+        meta = app::tool_meta(),
+        description = "The board as a PNG: awls, counters, whose throw or who won; now or after a move.",
         output_schema = schema_for_output::<BoardOutput>()
     )]
     async fn get_board(&self, params: Parameters<BoardArgs>) -> Result<CallToolResult, ErrorData> {

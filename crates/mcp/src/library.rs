@@ -58,7 +58,8 @@ pub fn resources() -> Vec<Resource> {
 /// Where a game's resources start: `zohn-ahl://games/`.
 pub const GAMES: &str = "zohn-ahl://games/";
 
-/// The resource templates: a game, its move log and its board.
+/// The resource templates: a game, its move log and its board (SVG and
+/// text).
 #[must_use]
 pub fn templates() -> Vec<ResourceTemplate> {
     vec![
@@ -74,6 +75,10 @@ pub fn templates() -> Vec<ResourceTemplate> {
             .with_title("A game's board")
             .with_description("The board now: both awls, the counters, whose throw it is")
             .with_mime_type("image/svg+xml"),
+        ResourceTemplate::new(format!("{GAMES}{{game_id}}/board.txt"), "game-board-text")
+            .with_title("A game's board as text")
+            .with_description("The board now as plain text: the quarters, creeks, awls, counters")
+            .with_mime_type("text/plain"),
     ]
 }
 

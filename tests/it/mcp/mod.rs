@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+mod app;
 mod chart;
 mod contract;
 mod runs;

@@ -261,7 +261,8 @@ async fn a_sessions_games_are_listed_and_each_is_a_resource() {
         [
             "zohn-ahl://games/{game_id}",
             "zohn-ahl://games/{game_id}/moves",
-            "zohn-ahl://games/{game_id}/board.svg"
+            "zohn-ahl://games/{game_id}/board.svg",
+            "zohn-ahl://games/{game_id}/board.txt"
         ]
     );
     let read = |uri: String| {
