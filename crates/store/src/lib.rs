@@ -47,14 +47,19 @@ mod moves;
 mod open;
 mod pg;
 mod retention;
+mod rows;
+mod sealed;
+mod seam;
 mod seats;
 mod secret;
+mod sqlite;
 mod wal;
 
 pub use games::{GameToPlay, Locked};
-pub use keys::{IDEMPOTENCY_LIFETIME, StoredAnswer};
+pub use keys::IDEMPOTENCY_LIFETIME;
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
+pub use sealed::StoredAnswer;
 pub use seats::JoinedSeat;
 pub use secret::{KEY_BYTES, POSTGRES_KEY_FILE, SecretKey, SecretKeyError};
 

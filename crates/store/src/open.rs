@@ -161,7 +161,7 @@ const MIGRATION_WAIT: Duration = Duration::from_secs(120);
 /// the lock (retrying past the busy time-out) and then find nothing to do.
 ///
 /// With a secret key, the answers a version before kept in clear are then
-/// sealed under it, in the same transaction (see `keys::seal_clear_answers`).
+/// sealed under it, in the same transaction (see `sqlite::seal_clear_answers`).
 async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> {
     use sqlx::Connection;
     let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
@@ -175,7 +175,7 @@ async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> 
                 convert_moves(&mut tx).await?;
                 MIGRATOR.run_direct(None, &mut *tx, false).await?;
                 let sealed = match secret {
-                    Some(secret) => super::keys::seal_clear_answers(&mut tx, secret).await?,
+                    Some(secret) => super::sqlite::seal_clear_answers(&mut tx, secret).await?,
                     None => 0,
                 };
                 tx.commit().await?;
