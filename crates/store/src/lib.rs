@@ -18,11 +18,14 @@
 //! Migrations are embedded in the binary and run on connect.
 //!
 //! By concern: `open` (connecting, migrations, checkpoints), `games`,
-//! `moves`, `seats`, `classes` (a teacher's games under one host token), `keys` (idempotency answers, kept sealed), `secret`
-//! (the server's secret key that seals them, kept in a file outside the
+//! `moves`, `seats`, `classes` (a teacher's games under one host token),
+//! `keys` (idempotency answers, kept sealed by `sealed`), `secret` (the
+//! server's secret key that seals them, kept in a file outside the
 //! database), `retention` (what a purge deletes), `wal` (syncing the
-//! write-ahead log); this module holds the store, its write transaction,
-//! its errors and its clock.
+//! write-ahead log). Each of their statements is written once for both
+//! databases, through `seam` (the one dispatch, and the `Dialect` trait
+//! that `sqlite` and `pg` each implement), reading the rows of `rows`;
+//! this module holds the store, its write transaction and its errors.
 
 // The crates below this one, by the names the modules use.
 use zohn_ahl_domain as domain;
@@ -230,8 +233,8 @@ type Result<T> = std::result::Result<T, StoreError>;
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The game store: SQLite (the default) or PostgreSQL, chosen by the
-/// database URL's scheme ([`Store::connect`]). Each method runs its own
-/// backend's SQL.
+/// database URL's scheme ([`Store::connect`]). Each method's statements
+/// are written once and run on the store's database (see `seam`).
 #[derive(Clone, Debug)]
 pub struct Store {
     backend: Backend,

@@ -10,8 +10,8 @@ use crate::domain::{
 };
 use crate::{Result, corrupt, from_json};
 
-/// Every column of a game, as [`GameRow`] reads it; `{}` is where the
-/// statement goes on (`WHERE ...`).
+/// The `SELECT` of every column of a game, as [`GameRow`] reads it,
+/// followed by `$rest` (`WHERE ...`), at compile time.
 macro_rules! select_game {
     ($rest:literal) => {
         concat!(
