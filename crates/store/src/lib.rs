@@ -21,8 +21,9 @@
 //! `moves`, `seats`, `classes` (a teacher's games under one host token),
 //! `keys` (idempotency answers, kept sealed by `sealed`), `secret` (the
 //! server's secret key that seals them, kept in a file outside the
-//! database), `retention` (what a purge deletes), `wal` (syncing the
-//! write-ahead log). Each of their statements is written once for both
+//! database), `retention` (what a purge deletes); SQLite's own concerns
+//! are in `sqlite` (`wal`: syncing the write-ahead log; `backup`;
+//! `baseline`). Each of their statements is written once for both
 //! databases, through `seam` (the one dispatch, and the `Dialect` trait
 //! that `sqlite` and `pg` each implement), reading the rows of `rows`;
 //! this module holds the store, its write transaction and its errors.
@@ -40,9 +41,6 @@ use sqlx::SqlitePool;
 use sqlx::postgres::PgPool;
 use tokio::sync::Notify;
 
-mod backup;
-#[cfg(feature = "bench-baseline")]
-mod baseline;
 mod classes;
 mod games;
 mod keys;
@@ -56,7 +54,6 @@ mod seam;
 mod seats;
 mod secret;
 mod sqlite;
-mod wal;
 
 pub use games::{GameToPlay, Locked};
 pub use keys::IDEMPOTENCY_LIFETIME;
@@ -265,7 +262,7 @@ struct SqlitePools {
     readers: SqlitePool,
     checkpointer: SqlitePool,
     /// The write-ahead log's file, synced by [`Store::sync_log`].
-    log: wal::LogFile,
+    log: sqlite::LogFile,
     /// The file's connection options, for the last connection at close.
     options: Arc<sqlx::sqlite::SqliteConnectOptions>,
 }
@@ -274,7 +271,7 @@ struct SqlitePools {
 /// a `READ COMMITTED` transaction on PostgreSQL).
 /// On SQLite it also names the write-ahead log to sync after the commit;
 /// it seals and opens idempotency answers with the store's secret key.
-pub struct WriteTx(Tx, Arc<Notify>, Option<wal::LogFile>, Option<SecretKey>);
+pub struct WriteTx(Tx, Arc<Notify>, Option<sqlite::LogFile>, Option<SecretKey>);
 
 /// A write transaction of either backend.
 enum Tx {

@@ -12,7 +12,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use tokio::sync::Notify;
 
 use super::secret::{POSTGRES_KEY_FILE, SecretKey};
-use super::wal::LogFile;
+use super::sqlite::{LogFile, left_beside};
 use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
 
 /// WAL frames (pages) past which the writer lets the write-ahead log start
@@ -311,7 +311,7 @@ impl Store {
         // them, see `WriteTx::commit`); a larger page cache than the
         // default 2 MiB, and statement journals (a batch's multi-row
         // statements) in memory.
-        let left_log = super::wal::left_beside(base.get_filename());
+        let left_log = left_beside(base.get_filename());
         // A database this open makes holds the games (and the sealed
         // answers): owner-only, as the secret key is.
         let fresh = !base.get_filename().exists();

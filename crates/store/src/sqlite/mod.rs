@@ -1,8 +1,10 @@
 //! The SQLite store's side of the seam ([`crate::seam::Dialect`]): one
 //! file, whose single writer's transaction (`BEGIN IMMEDIATE`) holds the
 //! whole database, so nothing is locked row by row and nobody else is told
-//! of a write. Opening the file, its checkpoints and its write-ahead log
-//! are in `open` and `wal`.
+//! of a write. Its own concerns: the write-ahead log the store syncs
+//! itself (`wal`), a backup of the live file (`backup`) and the load
+//! benchmark's baseline (`baseline`); opening the file and its checkpoints
+//! are in the crate's `open`.
 
 use std::collections::HashMap;
 
@@ -14,6 +16,13 @@ use crate::rows::{ClearRow, select_game};
 use crate::sealed::{CLEAR_ANSWERS, seal_clear};
 use crate::seam::{BatchGames, Dialect};
 use crate::secret::SecretKey;
+
+mod backup;
+#[cfg(feature = "bench-baseline")]
+mod baseline;
+mod wal;
+
+pub(crate) use wal::{LogFile, left_beside};
 
 /// SQLite's dialect.
 pub(crate) struct Sqlite;
