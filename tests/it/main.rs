@@ -55,6 +55,7 @@ mod rules_props;
 mod rules_sticks;
 mod secret_key;
 mod startup;
+mod store_keys;
 mod store_postgres;
 mod store_writer;
 mod transcript;

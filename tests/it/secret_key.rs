@@ -177,7 +177,10 @@ async fn regression_answers_kept_in_clear_by_the_version_before_stayed_in_the_da
     for (key, body) in &kept {
         let mut tx = store.begin().await.unwrap();
         let answer = tx
-            .create_answer(&IdempotencyKey::parse(key).unwrap())
+            .create_answer(
+                &IdempotencyKey::parse(key).unwrap(),
+                time::OffsetDateTime::now_utc(),
+            )
             .await
             .unwrap()
             .expect("the kept answer");

@@ -145,7 +145,8 @@ impl Service {
             .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
             .transpose()?;
         let host = SeatToken::fresh();
-        let now = Timestamp::now();
+        let at = time::OffsetDateTime::now_utc();
+        let now = Timestamp::at(at);
         let class = Class {
             id: ClassId::new(),
             name,
@@ -153,7 +154,7 @@ impl Service {
         };
         let mut tx = self.store.begin().await?;
         if let Some((key, hash)) = &idempotency
-            && let Some(stored) = tx.create_answer(key).await?
+            && let Some(stored) = tx.create_answer(key, at).await?
         {
             tx.rollback().await?;
             return replay(stored, hash);
@@ -196,7 +197,7 @@ impl Service {
         if let Some((key, hash)) = &idempotency
             && let Some(first) = created.games.first()
         {
-            tx.keep_create_answer(key, first.game.id, &kept(&answer, hash))
+            tx.keep_create_answer(key, first.game.id, &kept(&answer, hash), at)
                 .await?;
         }
         tx.commit().await?;

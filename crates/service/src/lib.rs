@@ -302,9 +302,10 @@ impl Service {
             .map(|(key, _)| InFlight::claim(&self.in_flight, None, key))
             .transpose()?;
         let (mut created, seats) = new_game::new_game(new)?;
+        let at = time::OffsetDateTime::now_utc();
         let mut tx = self.store.begin().await?;
         if let Some((key, hash)) = &idempotency
-            && let Some(stored) = tx.create_answer(key).await?
+            && let Some(stored) = tx.create_answer(key, at).await?
         {
             tx.rollback().await?;
             return replay(stored, hash);
@@ -313,7 +314,7 @@ impl Service {
         join::give_codes(&mut tx, &mut created).await?;
         let answer = render(&created);
         if let Some((key, hash)) = &idempotency {
-            tx.keep_create_answer(key, created.game.id, &kept(&answer, hash))
+            tx.keep_create_answer(key, created.game.id, &kept(&answer, hash), at)
                 .await?;
         }
         tx.commit().await?;

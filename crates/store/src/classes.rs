@@ -2,44 +2,13 @@
 //! only as its SHA-256 hash; which games are a class's, and whether a
 //! token is the host of a game's class.
 
-use sqlx::Row;
-
-use super::games::game_from_row;
-use super::{Backend, Result, Store, Tx, WriteTx, corrupt, pg};
+use super::rows::{ClassRow, GameRow, select_game};
+use super::seam::{in_tx, on_readers};
+use super::{Result, Store, WriteTx};
 use crate::domain::{Class, ClassId, Game, GameId, Timestamp, TokenHash};
 
-/// Every game column, by class, oldest first.
-const SELECT_CLASS_GAMES: &str = "SELECT id, created_at, updated_at, setup, seed, seeded, seated, sides_report_throws, state, version, status, told_facts FROM games WHERE class_id = ? ORDER BY created_at, id";
-
-/// A class and its host's token hash from a row's columns (id, name,
-/// `host_hash`, `created_at`).
-pub(super) fn class_from_parts(
-    id: &str,
-    name: String,
-    hash: &[u8],
-    created_at: String,
-) -> Result<(Class, TokenHash)> {
-    let id = ClassId::parse(id).map_err(|_| corrupt(format!("bad class id {id:?}")))?;
-    let hash = TokenHash::from_stored(hash)
-        .ok_or_else(|| corrupt("a class's host hash is not 32 bytes".to_owned()))?;
-    Ok((
-        Class {
-            id,
-            name,
-            created_at: Timestamp::from_stored(created_at),
-        },
-        hash,
-    ))
-}
-
-fn class_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(Class, TokenHash)> {
-    class_from_parts(
-        row.try_get("id")?,
-        row.try_get("name")?,
-        row.try_get("host_hash")?,
-        row.try_get("created_at")?,
-    )
-}
+/// A class's columns by id (`$1`).
+const SELECT_CLASS: &str = "SELECT id, name, host_hash, created_at FROM classes WHERE id = $1";
 
 impl Store {
     /// The class with this id and its host's token hash.
@@ -47,15 +16,11 @@ impl Store {
     /// # Errors
     /// Any database error; corrupt stored data.
     pub async fn class(&self, id: ClassId) -> Result<Option<(Class, TokenHash)>> {
-        let readers = match &self.backend {
-            Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => return pg::told(pool, pg::classes::class(pool, id)).await,
-        };
-        let row = sqlx::query("SELECT id, name, host_hash, created_at FROM classes WHERE id = ?")
+        let row: Option<ClassRow> = on_readers!(self, c => Ok(sqlx::query_as(SELECT_CLASS)
             .bind(id.to_string())
-            .fetch_optional(readers)
-            .await?;
-        row.as_ref().map(class_from_row).transpose()
+            .fetch_optional(c)
+            .await?))?;
+        row.map(ClassRow::class).transpose()
     }
 
     /// The class's games, oldest first.
@@ -63,17 +28,28 @@ impl Store {
     /// # Errors
     /// Any database error; corrupt stored data.
     pub async fn class_games(&self, id: ClassId) -> Result<Vec<Game>> {
-        let readers = match &self.backend {
-            Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => {
-                return pg::told(pool, pg::classes::class_games(pool, id)).await;
-            }
-        };
-        let rows = sqlx::query(SELECT_CLASS_GAMES)
-            .bind(id.to_string())
-            .fetch_all(readers)
-            .await?;
-        rows.iter().map(game_from_row).collect()
+        let rows: Vec<GameRow> = on_readers!(self, c => Ok(sqlx::query_as(
+            select_game!("WHERE class_id = $1 ORDER BY created_at, id"),
+        )
+        .bind(id.to_string())
+        .fetch_all(c)
+        .await?))?;
+        rows.into_iter().map(GameRow::game).collect()
+    }
+
+    /// Whether a token hash is any seat's or any class host's (to tell a
+    /// token of something else from one that is nobody's).
+    ///
+    /// # Errors
+    /// Any database error.
+    pub async fn token_known(&self, token_hash: &TokenHash) -> Result<bool> {
+        on_readers!(self, c => Ok(sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM seats WHERE token_hash = $1)
+                 OR EXISTS (SELECT 1 FROM classes WHERE host_hash = $1)",
+        )
+        .bind(token_hash.as_bytes())
+        .fetch_one(c)
+        .await?))
     }
 }
 
@@ -83,17 +59,16 @@ impl WriteTx {
     /// # Errors
     /// Any database error (a duplicate id or hash included).
     pub async fn insert_class(&mut self, class: &Class, host: &TokenHash) -> Result<()> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::classes::insert_class(tx, class, host).await,
-        };
-        sqlx::query("INSERT INTO classes (id, name, host_hash, created_at) VALUES (?, ?, ?, ?)")
-            .bind(class.id.to_string())
-            .bind(&class.name)
-            .bind(host.as_bytes())
-            .bind(class.created_at.as_str())
-            .execute(&mut **tx)
-            .await?;
+        in_tx!(self, c => sqlx::query(
+            "INSERT INTO classes (id, name, host_hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(class.id.to_string())
+        .bind(&class.name)
+        .bind(host.as_bytes())
+        .bind(class.created_at.as_str())
+        .execute(c)
+        .await
+        .map(drop))?;
         Ok(())
     }
 
@@ -103,15 +78,11 @@ impl WriteTx {
     /// # Errors
     /// Any database error; corrupt stored data.
     pub async fn class(&mut self, id: ClassId) -> Result<Option<(Class, TokenHash)>> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::classes::tx_class(tx, id).await,
-        };
-        let row = sqlx::query("SELECT id, name, host_hash, created_at FROM classes WHERE id = ?")
+        let row: Option<ClassRow> = in_tx!(self, c => sqlx::query_as(SELECT_CLASS)
             .bind(id.to_string())
-            .fetch_optional(&mut **tx)
-            .await?;
-        row.as_ref().map(class_from_row).transpose()
+            .fetch_optional(c)
+            .await)?;
+        row.map(ClassRow::class).transpose()
     }
 
     /// Put a game (inserted in this transaction) in a class.
@@ -119,15 +90,12 @@ impl WriteTx {
     /// # Errors
     /// Any database error (no such class included).
     pub async fn place_in_class(&mut self, game: GameId, class: ClassId) -> Result<()> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::classes::place_in_class(tx, game, class).await,
-        };
-        sqlx::query("UPDATE games SET class_id = ? WHERE id = ?")
+        in_tx!(self, c => sqlx::query("UPDATE games SET class_id = $1 WHERE id = $2")
             .bind(class.to_string())
             .bind(game.to_string())
-            .execute(&mut **tx)
-            .await?;
+            .execute(c)
+            .await
+            .map(drop))?;
         Ok(())
     }
 
@@ -136,14 +104,12 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn class_game_count(&mut self, class: ClassId) -> Result<usize> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::classes::class_game_count(tx, class).await,
-        };
-        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE class_id = ?")
-            .bind(class.to_string())
-            .fetch_one(&mut **tx)
-            .await?;
+        let n: i64 = in_tx!(self, c => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE class_id = $1",
+        )
+        .bind(class.to_string())
+        .fetch_one(c)
+        .await)?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
@@ -158,47 +124,16 @@ impl WriteTx {
         token_hash: &TokenHash,
         game: GameId,
     ) -> Result<Option<bool>> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::classes::class_host_of(tx, token_hash, game).await,
-        };
-        let found: Option<i64> = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM games g WHERE g.id = ? AND g.class_id = c.id)
-             FROM classes c WHERE c.host_hash = ?",
+        Ok(in_tx!(self, c => sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM games g WHERE g.id = $1 AND g.class_id = c.id)
+             FROM classes c WHERE c.host_hash = $2",
         )
         .bind(game.to_string())
         .bind(token_hash.as_bytes())
-        .fetch_optional(&mut **tx)
-        .await?;
-        Ok(found.map(|in_class| in_class != 0))
+        .fetch_optional(c)
+        .await)?)
     }
-}
 
-impl Store {
-    /// Whether a token hash is any seat's or any class host's (to tell a
-    /// token of something else from one that is nobody's).
-    ///
-    /// # Errors
-    /// Any database error.
-    pub async fn token_known(&self, token_hash: &TokenHash) -> Result<bool> {
-        let readers = match &self.backend {
-            Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => {
-                return pg::told(pool, pg::classes::token_known(pool, token_hash)).await;
-            }
-        };
-        let known: i64 = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM seats WHERE token_hash = ?1)
-                 OR EXISTS (SELECT 1 FROM classes WHERE host_hash = ?1)",
-        )
-        .bind(token_hash.as_bytes())
-        .fetch_one(readers)
-        .await?;
-        Ok(known != 0)
-    }
-}
-
-impl WriteTx {
     /// Delete the classes made before `before` that have no game left (a
     /// retention purge deleted them, or their host did): a class's name is
     /// kept no longer than its games. Returns how many.
@@ -206,19 +141,13 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn delete_empty_classes_before(&mut self, before: &Timestamp) -> Result<u64> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => {
-                return pg::classes::delete_empty_classes_before(tx, before.as_str()).await;
-            }
-        };
-        let done = sqlx::query(
-            "DELETE FROM classes WHERE created_at < ?
+        Ok(in_tx!(self, c => sqlx::query(
+            "DELETE FROM classes WHERE created_at < $1
              AND NOT EXISTS (SELECT 1 FROM games g WHERE g.class_id = classes.id)",
         )
         .bind(before.as_str())
-        .execute(&mut **tx)
-        .await?;
-        Ok(done.rows_affected())
+        .execute(c)
+        .await
+        .map(|done| done.rows_affected()))?)
     }
 }

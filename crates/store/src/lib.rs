@@ -18,11 +18,15 @@
 //! Migrations are embedded in the binary and run on connect.
 //!
 //! By concern: `open` (connecting, migrations, checkpoints), `games`,
-//! `moves`, `seats`, `classes` (a teacher's games under one host token), `keys` (idempotency answers, kept sealed), `secret`
-//! (the server's secret key that seals them, kept in a file outside the
-//! database), `retention` (what a purge deletes), `wal` (syncing the
-//! write-ahead log); this module holds the store, its write transaction,
-//! its errors and its clock.
+//! `moves`, `seats`, `classes` (a teacher's games under one host token),
+//! `keys` (idempotency answers, kept sealed by `sealed`), `secret` (the
+//! server's secret key that seals them, kept in a file outside the
+//! database), `retention` (what a purge deletes); SQLite's own concerns
+//! are in `sqlite` (`wal`: syncing the write-ahead log; `backup`;
+//! `baseline`). Each of their statements is written once for both
+//! databases, through `seam` (the one dispatch, and the `Dialect` trait
+//! that `sqlite` and `pg` each implement), reading the rows of `rows`;
+//! this module holds the store, its write transaction and its errors.
 
 // The crates below this one, by the names the modules use.
 use zohn_ahl_domain as domain;
@@ -37,9 +41,6 @@ use sqlx::SqlitePool;
 use sqlx::postgres::PgPool;
 use tokio::sync::Notify;
 
-mod backup;
-#[cfg(feature = "bench-baseline")]
-mod baseline;
 mod classes;
 mod games;
 mod keys;
@@ -47,14 +48,18 @@ mod moves;
 mod open;
 mod pg;
 mod retention;
+mod rows;
+mod sealed;
+mod seam;
 mod seats;
 mod secret;
-mod wal;
+mod sqlite;
 
 pub use games::{GameToPlay, Locked};
-pub use keys::{IDEMPOTENCY_LIFETIME, StoredAnswer};
+pub use keys::IDEMPOTENCY_LIFETIME;
 pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
+pub use sealed::StoredAnswer;
 pub use seats::JoinedSeat;
 pub use secret::{KEY_BYTES, POSTGRES_KEY_FILE, SecretKey, SecretKeyError};
 
@@ -225,8 +230,8 @@ type Result<T> = std::result::Result<T, StoreError>;
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The game store: SQLite (the default) or PostgreSQL, chosen by the
-/// database URL's scheme ([`Store::connect`]). Each method runs its own
-/// backend's SQL.
+/// database URL's scheme ([`Store::connect`]). Each method's statements
+/// are written once and run on the store's database (see `seam`).
 #[derive(Clone, Debug)]
 pub struct Store {
     backend: Backend,
@@ -257,7 +262,7 @@ struct SqlitePools {
     readers: SqlitePool,
     checkpointer: SqlitePool,
     /// The write-ahead log's file, synced by [`Store::sync_log`].
-    log: wal::LogFile,
+    log: sqlite::LogFile,
     /// The file's connection options, for the last connection at close.
     options: Arc<sqlx::sqlite::SqliteConnectOptions>,
 }
@@ -266,7 +271,7 @@ struct SqlitePools {
 /// a `READ COMMITTED` transaction on PostgreSQL).
 /// On SQLite it also names the write-ahead log to sync after the commit;
 /// it seals and opens idempotency answers with the store's secret key.
-pub struct WriteTx(Tx, Arc<Notify>, Option<wal::LogFile>, Option<SecretKey>);
+pub struct WriteTx(Tx, Arc<Notify>, Option<sqlite::LogFile>, Option<SecretKey>);
 
 /// A write transaction of either backend.
 enum Tx {

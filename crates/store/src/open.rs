@@ -12,7 +12,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use tokio::sync::Notify;
 
 use super::secret::{POSTGRES_KEY_FILE, SecretKey};
-use super::wal::LogFile;
+use super::sqlite::{LogFile, left_beside};
 use super::{BUSY_TIMEOUT, Backend, Result, SqlitePools, Store, StoreError};
 
 /// WAL frames (pages) past which the writer lets the write-ahead log start
@@ -161,7 +161,7 @@ const MIGRATION_WAIT: Duration = Duration::from_secs(120);
 /// the lock (retrying past the busy time-out) and then find nothing to do.
 ///
 /// With a secret key, the answers a version before kept in clear are then
-/// sealed under it, in the same transaction (see `keys::seal_clear_answers`).
+/// sealed under it, in the same transaction (see `sqlite::seal_clear_answers`).
 async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> {
     use sqlx::Connection;
     let deadline = tokio::time::Instant::now() + MIGRATION_WAIT;
@@ -175,7 +175,7 @@ async fn migrate(writer: &SqlitePool, secret: Option<&SecretKey>) -> Result<()> 
                 convert_moves(&mut tx).await?;
                 MIGRATOR.run_direct(None, &mut *tx, false).await?;
                 let sealed = match secret {
-                    Some(secret) => super::keys::seal_clear_answers(&mut tx, secret).await?,
+                    Some(secret) => super::sqlite::seal_clear_answers(&mut tx, secret).await?,
                     None => 0,
                 };
                 tx.commit().await?;
@@ -311,7 +311,7 @@ impl Store {
         // them, see `WriteTx::commit`); a larger page cache than the
         // default 2 MiB, and statement journals (a batch's multi-row
         // statements) in memory.
-        let left_log = super::wal::left_beside(base.get_filename());
+        let left_log = left_beside(base.get_filename());
         // A database this open makes holds the games (and the sealed
         // answers): owner-only, as the secret key is.
         let fresh = !base.get_filename().exists();

@@ -1,9 +1,11 @@
 //! Retention: the games a purge deletes (found on a reader connection,
 //! deleted by the writer only if still due).
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::QueryBuilder;
 
-use super::{Backend, Result, Store, Tx, WriteTx, pg};
+use super::rows;
+use super::seam::{Dialect, in_tx, on_readers};
+use super::{Result, Store, WriteTx};
 use crate::domain::{GameId, Timestamp};
 
 impl Store {
@@ -22,24 +24,14 @@ impl Store {
         before: &Timestamp,
         limit: u32,
     ) -> Result<Vec<GameId>> {
-        let readers = match &self.backend {
-            Backend::Sqlite(pools) => &pools.readers,
-            Backend::Postgres(pool) => {
-                return pg::told(
-                    pool,
-                    pg::games_untouched_since(pool, before.as_str(), limit),
-                )
-                .await;
-            }
-        };
-        let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM games WHERE updated_at < ? ORDER BY updated_at LIMIT ?",
+        let ids: Vec<String> = on_readers!(self, c => Ok(sqlx::query_scalar(
+            "SELECT id FROM games WHERE updated_at < $1 ORDER BY updated_at LIMIT $2",
         )
         .bind(before.as_str())
         .bind(i64::from(limit))
-        .fetch_all(readers)
-        .await?;
-        Ok(ids.iter().filter_map(|id| GameId::parse(id).ok()).collect())
+        .fetch_all(c)
+        .await?))?;
+        Ok(rows::game_ids(&ids))
     }
 }
 
@@ -55,24 +47,21 @@ impl WriteTx {
         ids: &[GameId],
         before: &Timestamp,
     ) -> Result<Vec<GameId>> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => {
-                return pg::delete_games_untouched_since(tx, ids, before.as_str()).await;
-            }
-        };
         let mut deleted = Vec::new();
         for chunk in ids.chunks(256) {
-            let mut delete = QueryBuilder::<Sqlite>::new("DELETE FROM games WHERE updated_at < ");
-            delete.push_bind(before.as_str());
-            delete.push(" AND id IN (");
-            let mut list = delete.separated(", ");
-            for id in chunk {
-                list.push_bind(id.to_string());
-            }
-            delete.push(") RETURNING id");
-            let gone: Vec<String> = delete.build_query_scalar().fetch_all(&mut **tx).await?;
-            deleted.extend(gone.iter().filter_map(|id| GameId::parse(id).ok()));
+            let gone: Vec<String> = in_tx!(self, c, D => {
+                let mut delete =
+                    QueryBuilder::<<D as Dialect>::Db>::new("DELETE FROM games WHERE updated_at < ");
+                delete.push_bind(before.as_str());
+                delete.push(" AND id IN (");
+                let mut list = delete.separated(", ");
+                for id in chunk {
+                    list.push_bind(id.to_string());
+                }
+                delete.push(") RETURNING id");
+                delete.build_query_scalar().fetch_all(c).await
+            })?;
+            deleted.extend(rows::game_ids(&gone));
         }
         Ok(deleted)
     }

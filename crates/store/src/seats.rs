@@ -4,10 +4,10 @@
 //! token is never stored in clear: the associated data bind the sealed
 //! token to its game, side and code).
 
-use sqlx::Row;
-
+use super::rows::{self, CodeRow, SeatRow};
+use super::seam::{in_tx, on_readers};
 use super::secret::SecretKey;
-use super::{Backend, Result, Store, StoreError, Tx, WriteTx, corrupt, pg};
+use super::{Result, Store, StoreError, Tx, WriteTx, corrupt};
 use crate::domain::{GameId, JoinCode, SeatToken, Seats, TokenHash};
 
 /// A seat a join code opens: its game, its side's index (A is 0) and its
@@ -39,18 +39,19 @@ fn associated(game: GameId, side: &str, code: &str) -> Vec<u8> {
     data
 }
 
-/// A seat's row as a join code finds it: game, side, code, sealed token
-/// and its nonce.
-pub(super) type CodeRow = (String, String, Vec<u8>, Vec<u8>);
-
 /// The seat a row holds, its token opened with `secret`; `None` (logged)
 /// when it cannot be opened (sealed under another key file, or altered).
 pub(super) fn opened(
     secret: &SecretKey,
     code: &JoinCode,
-    (game, side, sealed, nonce): CodeRow,
+    CodeRow {
+        game_id,
+        side,
+        sealed_token: sealed,
+        token_nonce: nonce,
+    }: CodeRow,
 ) -> Result<Option<JoinedSeat>> {
-    let id = super::keys::game_id(&game)?;
+    let id = rows::game_id(&game_id)?;
     let Some(index) = SIDES.iter().position(|s| *s == side) else {
         return Err(corrupt(format!("join code of side {side:?}")));
     };
@@ -80,20 +81,15 @@ impl Store {
         let Some(secret) = &self.secret else {
             return Ok(None);
         };
-        let row = match &self.backend {
-            Backend::Sqlite(pools) => {
-                sqlx::query_as::<_, CodeRow>(
-                    "SELECT s.game_id, s.side, s.sealed_token, s.token_nonce
-                     FROM seats s JOIN games g ON g.id = s.game_id
-                     WHERE s.join_code = ? AND g.status = 'in_progress'
-                       AND s.sealed_token IS NOT NULL AND s.token_nonce IS NOT NULL",
-                )
-                .bind(code.as_str())
-                .fetch_optional(&pools.readers)
-                .await?
-            }
-            Backend::Postgres(pool) => pg::told(pool, pg::joined_seat(pool, code)).await?,
-        };
+        let row: Option<CodeRow> = on_readers!(self, c => Ok(sqlx::query_as(
+            "SELECT s.game_id, s.side, s.sealed_token, s.token_nonce
+             FROM seats s JOIN games g ON g.id = s.game_id
+             WHERE s.join_code = $1 AND g.status = 'in_progress'
+               AND s.sealed_token IS NOT NULL AND s.token_nonce IS NOT NULL",
+        )
+        .bind(code.as_str())
+        .fetch_optional(c)
+        .await?))?;
         row.map_or(Ok(None), |row| opened(secret, code, row))
     }
 }
@@ -109,10 +105,6 @@ impl WriteTx {
     /// # Errors
     /// Any database error (a token hash another seat has included).
     pub(super) async fn insert_seats(&mut self, id: GameId, seats: &Seats) -> Result<()> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(_) => return Err(super::StoreError::Unavailable),
-        };
         let rows = [
             ("A", Some(seats.sides[0])),
             ("B", Some(seats.sides[1])),
@@ -120,12 +112,15 @@ impl WriteTx {
         ];
         for (side, hash) in rows {
             let Some(hash) = hash else { continue };
-            sqlx::query("INSERT INTO seats (game_id, side, token_hash) VALUES (?, ?, ?)")
-                .bind(id.to_string())
-                .bind(side)
-                .bind(hash.as_bytes())
-                .execute(&mut **tx)
-                .await?;
+            in_tx!(self, c => sqlx::query(
+                "INSERT INTO seats (game_id, side, token_hash) VALUES ($1, $2, $3)",
+            )
+            .bind(id.to_string())
+            .bind(side)
+            .bind(hash.as_bytes())
+            .execute(c)
+            .await
+        .map(drop))?;
         }
         Ok(())
     }
@@ -143,17 +138,16 @@ impl WriteTx {
         hash: &TokenHash,
     ) -> Result<bool> {
         let side = SIDES.get(side).copied().unwrap_or_default();
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::replace_seat_token(tx, id, side, hash).await,
-        };
-        let done = sqlx::query("UPDATE seats SET token_hash = ? WHERE game_id = ? AND side = ?")
-            .bind(hash.as_bytes())
-            .bind(id.to_string())
-            .bind(side)
-            .execute(&mut **tx)
-            .await?;
-        Ok(done.rows_affected() == 1)
+        let done = in_tx!(self, c => sqlx::query(
+            "UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND side = $3",
+        )
+        .bind(hash.as_bytes())
+        .bind(id.to_string())
+        .bind(side)
+        .execute(c)
+        .await
+        .map(|done| done.rows_affected()))?;
+        Ok(done == 1)
     }
 
     /// Whether this is a PostgreSQL transaction (whose database other
@@ -192,31 +186,28 @@ impl WriteTx {
                 token.as_str().as_bytes(),
             )
             .ok_or_else(|| corrupt("a token could not be sealed".to_owned()))?;
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => {
-                return pg::keep_join_code(tx, id, side, code, &sealed, &nonce).await;
+        in_tx!(self, c => {
+            let taken: bool =
+                sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM seats WHERE join_code = $1)")
+                    .bind(code.as_str())
+                    .fetch_one(&mut *c)
+                    .await?;
+            if taken {
+                return Ok(false);
             }
-        };
-        let taken: Option<i64> = sqlx::query_scalar("SELECT 1 FROM seats WHERE join_code = ?")
+            let done = sqlx::query(
+                "UPDATE seats SET join_code = $1, sealed_token = $2, token_nonce = $3
+                 WHERE game_id = $4 AND side = $5",
+            )
             .bind(code.as_str())
-            .fetch_optional(&mut **tx)
+            .bind(&sealed)
+            .bind(&nonce)
+            .bind(id.to_string())
+            .bind(side)
+            .execute(c)
             .await?;
-        if taken.is_some() {
-            return Ok(false);
-        }
-        let done = sqlx::query(
-            "UPDATE seats SET join_code = ?, sealed_token = ?, token_nonce = ?
-             WHERE game_id = ? AND side = ?",
-        )
-        .bind(code.as_str())
-        .bind(sealed)
-        .bind(nonce)
-        .bind(id.to_string())
-        .bind(side)
-        .execute(&mut **tx)
-        .await?;
-        Ok(done.rows_affected() == 1)
+            Ok(done.rows_affected() == 1)
+        })
     }
 
     /// The game and side a token hash is the seat of, if any.
@@ -224,16 +215,12 @@ impl WriteTx {
     /// # Errors
     /// Any database error.
     pub async fn seat_of(&mut self, token_hash: &TokenHash) -> Result<Option<(String, String)>> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::seat_of(tx, token_hash).await,
-        };
-        let row = sqlx::query("SELECT game_id, side FROM seats WHERE token_hash = ?")
-            .bind(token_hash.as_bytes())
-            .fetch_optional(&mut **tx)
-            .await?;
-        row.map(|r| Ok((r.try_get("game_id")?, r.try_get("side")?)))
-            .transpose()
+        Ok(in_tx!(self, c => sqlx::query_as(
+            "SELECT game_id, side FROM seats WHERE token_hash = $1",
+        )
+        .bind(token_hash.as_bytes())
+        .fetch_optional(c)
+        .await)?)
     }
 
     /// The hashes of a seated game's tokens: each side's and, for a game
@@ -243,42 +230,12 @@ impl WriteTx {
     /// Any database error; [`StoreError::Corrupt`] for a seat row that is
     /// not a side's or the host's 32-byte hash.
     pub async fn seats(&mut self, id: GameId) -> Result<Option<Seats>> {
-        let tx = match &mut self.0 {
-            Tx::Sqlite(tx) => tx,
-            Tx::Postgres(tx) => return pg::seats(tx, id).await,
-        };
-        let rows = sqlx::query("SELECT side, token_hash FROM seats WHERE game_id = ?")
-            .bind(id.to_string())
-            .fetch_all(&mut **tx)
-            .await?;
-        let rows = rows
-            .iter()
-            .map(|r| Ok((r.try_get("side")?, r.try_get("token_hash")?)))
-            .collect::<Result<Vec<(String, Vec<u8>)>>>()?;
-        seats_from_rows(rows)
+        let rows: Vec<SeatRow> = in_tx!(self, c => sqlx::query_as(
+            "SELECT side, token_hash FROM seats WHERE game_id = $1",
+        )
+        .bind(id.to_string())
+        .fetch_all(c)
+        .await)?;
+        rows::seats_from_rows(rows)
     }
-}
-
-/// A game's seats from its rows of `seats` (side, token hash); `None` when
-/// it has none.
-///
-/// # Errors
-/// [`StoreError::Corrupt`] for a row that is not a side's or the host's
-/// 32-byte hash.
-pub(super) fn seats_from_rows(rows: Vec<(String, Vec<u8>)>) -> Result<Option<Seats>> {
-    if rows.is_empty() {
-        return Ok(None);
-    }
-    let mut seats = Seats::default();
-    for (side, hash) in rows {
-        let hash = TokenHash::from_stored(&hash)
-            .ok_or_else(|| corrupt("a seat hash is not 32 bytes".to_owned()))?;
-        match side.as_str() {
-            "A" => seats.sides[0] = hash,
-            "B" => seats.sides[1] = hash,
-            "host" => seats.host = Some(hash),
-            _ => return Err(corrupt(format!("seat of side {side:?}"))),
-        }
-    }
-    Ok(Some(seats))
 }

@@ -152,6 +152,8 @@ pub(super) async fn finish(
         .count();
     let mut replies = Vec::with_capacity(jobs.len());
     let mut failed = None;
+    // The clock that stamps the answers kept (and says which have expired).
+    let at = time::OffsetDateTime::now_utc();
     for (job, result) in jobs.into_iter().zip(played) {
         match job {
             Job::Throw {
@@ -180,6 +182,7 @@ pub(super) async fn finish(
                                         etag: answer.etag.clone(),
                                         body: answer.body.clone(),
                                     },
+                                    at,
                                 )
                                 .await
                         {
@@ -215,6 +218,7 @@ pub(super) async fn finish(
                                         etag: answer.etag.clone(),
                                         body: answer.body.clone(),
                                     },
+                                    at,
                                 )
                                 .await
                         {

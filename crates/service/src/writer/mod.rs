@@ -245,11 +245,12 @@ async fn write_batch(
             let _ = tx.rollback().await;
             return jobs.into_iter().for_each(|job| job.fail(batch_error(&e)));
         }
-        let now = Timestamp::now();
+        let at = time::OffsetDateTime::now_utc();
+        let now = Timestamp::at(at);
         let mut touched: HashMap<GameId, Touched> = HashMap::new();
         let mut played = Vec::with_capacity(jobs.len());
         for job in &jobs {
-            played.push(play(&mut tx, cache, &mut touched, job, &now, throws).await);
+            played.push(play(&mut tx, cache, &mut touched, job, (&now, at), throws).await);
         }
         match save(&mut tx, &touched, &played, &now).await {
             Ok(true) => {}
@@ -305,13 +306,14 @@ async fn hold(
 }
 
 /// Play one request against the batch's games (read from memory or the
-/// transaction), checking seat, version and idempotency key.
+/// transaction), checking seat, version and idempotency key, at `now`
+/// (`at`, as the clock read it, says which kept answers have expired).
 async fn play(
     tx: &mut WriteTx,
     cache: &mut LruCache<GameId, Hot>,
     touched: &mut HashMap<GameId, Touched>,
     job: &Job,
-    now: &Timestamp,
+    (now, at): (&Timestamp, time::OffsetDateTime),
     throws: &dyn ServerThrows,
 ) -> Result<Played> {
     let (id, key, request_hash) = match job {
@@ -343,7 +345,7 @@ async fn play(
         }
     };
     if let (Some(key), Some(hash)) = (key, &request_hash)
-        && let Some(stored) = tx.idempotent_answer(id, key).await?
+        && let Some(stored) = tx.idempotent_answer(id, key, at).await?
     {
         if stored.request_hash != *hash {
             return Err(ServiceError::KeyReused);

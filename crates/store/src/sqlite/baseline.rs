@@ -5,7 +5,7 @@
 //! writer's path, the log let wrap between writes) as a throw. `scripts/load.sh` sets
 //! the throws' rate against this one.
 
-use super::{Backend, Result, Store, StoreError};
+use crate::{Backend, Result, Store, StoreError};
 
 impl Store {
     /// Create the baseline's table if missing (at start, with the feature).

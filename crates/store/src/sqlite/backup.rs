@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::{Backend, Result, Store, StoreError};
+use crate::{Backend, Result, Store, StoreError};
 
 impl Store {
     /// Write a copy of the database, as of one moment, to `to`, a file that

@@ -17,12 +17,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{Result, StoreError};
+use crate::{Result, StoreError};
 
 /// The write-ahead log's file, how many times it was synced, and whether a
 /// sync ever failed.
 #[derive(Clone, Debug)]
-pub(super) struct LogFile(Arc<Inner>);
+pub(crate) struct LogFile(Arc<Inner>);
 
 #[derive(Debug)]
 struct Inner {
@@ -36,7 +36,7 @@ struct Inner {
 /// file at `database` before this process opens it: one left by a stop
 /// that was not clean (a kill, a crash, a power cut), which SQLite reads
 /// back, or that of another process that has the database open.
-pub(super) fn left_beside(database: &Path) -> bool {
+pub(crate) fn left_beside(database: &Path) -> bool {
     log_path(database)
         .and_then(std::fs::metadata)
         .is_ok_and(|m| m.len() > 0)
@@ -57,7 +57,7 @@ impl LogFile {
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] when the log cannot be found or synced.
-    pub(super) async fn open(database: &Path) -> Result<Self> {
+    pub(crate) async fn open(database: &Path) -> Result<Self> {
         let database = database.to_owned();
         let opened = tokio::task::spawn_blocking(move || -> std::io::Result<(PathBuf, File)> {
             let path = log_path(&database)?;
@@ -92,7 +92,7 @@ impl LogFile {
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] when this sync, or any before it, failed.
-    pub(super) async fn sync(&self) -> Result<()> {
+    pub(crate) async fn sync(&self) -> Result<()> {
         if self.failed() {
             return Err(StoreError::Unavailable);
         }
@@ -116,17 +116,17 @@ impl LogFile {
     }
 
     /// Where the log is.
-    pub(super) fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0.path
     }
 
     /// How many times the log was synced so far.
-    pub(super) fn syncs(&self) -> u64 {
+    pub(crate) fn syncs(&self) -> u64 {
         self.0.syncs.load(Ordering::Relaxed)
     }
 
     /// Whether a sync ever failed.
-    pub(super) fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.0.failed.load(Ordering::Relaxed)
     }
 }
