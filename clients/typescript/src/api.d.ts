@@ -3720,7 +3720,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and request within 24 hours is served once: it gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being served is 409 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4225,7 +4225,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and request within 24 hours is served once: it gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being served is 409 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6582,7 +6582,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second game and gets the first answer again, byte for byte, tokens included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409 */
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and request within 24 hours is served once: it gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being served is 409 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11036,9 +11036,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Stop only if the game is at this version (its ETag; compared strongly, so a weak tag `W/"3"` never matches: 412) */
+                /** @description Act only if the game is at this version (its ETag; compared strongly, so a weak tag `W/"3"` never matches: 412) */
                 "If-Match"?: string;
-                /** @description 1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request (a throw's included) is 422; a retry while the first is still being served is 409 */
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and request within 24 hours is served once: it gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being served is 409 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -11395,9 +11395,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Play only if the game is at this version (its ETag; compared strongly, so a weak tag `W/"3"` never matches: 412) */
+                /** @description Act only if the game is at this version (its ETag; compared strongly, so a weak tag `W/"3"` never matches: 412) */
                 "If-Match"?: string;
-                /** @description 1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409 */
+                /** @description 1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and request within 24 hours is served once: it gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being served is 409 */
                 "Idempotency-Key"?: string;
             };
             path: {

@@ -93,6 +93,13 @@ impl IdempotencyKey {
     /// Most characters a key has.
     pub const MAX_CHARS: usize = 255;
 
+    /// The pattern of a key, as JSON Schema reads it: 1 to
+    /// [`IdempotencyKey::MAX_CHARS`] visible ASCII characters.
+    #[must_use]
+    pub fn pattern() -> String {
+        format!("^[!-~]{{1,{}}}$", Self::MAX_CHARS)
+    }
+
     /// The key `text` is.
     ///
     /// # Errors

@@ -280,7 +280,7 @@ pub async fn export_class(
     operation_id = "import_class",
     tag = "classes",
     params(
-        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second class and gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409"),
+        IdempotencyKey,
     ),
     request_body(content = ClassArchiveView, content_type = "application/json"),
     responses(

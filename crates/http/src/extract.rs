@@ -166,6 +166,26 @@ fn if_match(headers: &HeaderMap) -> Result<Option<Version>, ApiError> {
     })
 }
 
+/// The pattern of an `If-Match` header the server takes: `*`, or a
+/// version of at most nine digits, quoted or bare, weak or strong.
+pub const IF_MATCH_PATTERN: &str = "^(\\*|(W/)?\"?[0-9]{1,9}\"?)$";
+
+/// The extractor documents its own header: an operation lists `IfMatch`
+/// in its `params`.
+impl utoipa::IntoParams for IfMatch {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![string_parameter(
+            "If-Match",
+            utoipa::openapi::path::ParameterIn::Header,
+            "Act only if the game is at this version (its ETag; compared strongly, so a weak tag `W/\"3\"` never matches: 412)",
+            false,
+            Some(IF_MATCH_PATTERN),
+        )]
+    }
+}
+
 impl FromRequest for IfMatch {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
@@ -214,6 +234,25 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<crate::domain::Idempote
     crate::domain::IdempotencyKey::parse(value.to_str().unwrap_or_default())
         .map(Some)
         .map_err(|e| ApiError::field("#/header/Idempotency-Key", e.to_string()))
+}
+
+/// The extractor documents its own header: an operation lists
+/// `IdempotencyKey` in its `params`.
+impl utoipa::IntoParams for IdempotencyKey {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![string_parameter(
+            "Idempotency-Key",
+            utoipa::openapi::path::ParameterIn::Header,
+            &format!(
+                "1 to {} visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and request within 24 hours is served once: it gets the first answer again, byte for byte, every token included (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being served is 409",
+                crate::domain::IdempotencyKey::MAX_CHARS
+            ),
+            false,
+            Some(&crate::domain::IdempotencyKey::pattern()),
+        )]
+    }
 }
 
 impl FromRequest for IdempotencyKey {

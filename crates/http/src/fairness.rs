@@ -265,14 +265,26 @@ pub async fn get_game_fairness(
 
 /// A game of a class, as the query lists it: a game id (a UUID). Only its
 /// schema is used; the query is read by hand (each id parsed as a
-/// [`GameId`]).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-#[schema(
-    pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-    example = "0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79"
-)]
-pub struct ClassGameId(String);
+/// [`GameId`]). The schema is a game id's, its pattern
+/// [`GAME_ID_PATTERN`](crate::extract::GAME_ID_PATTERN).
+pub struct ClassGameId;
+
+impl utoipa::PartialSchema for ClassGameId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        #[allow(deprecated)] // `example`, as the derived schemas write it
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A game of a class, as the query lists it: a game id (a UUID). Only its\nschema is used; the query is read by hand (each id parsed as a\n[`GameId`]).",
+            ))
+            .example(Some(serde_json::json!("0b7c6a8e-8c1e-4a39-9f0e-2f1d4c5b6a79")))
+            .pattern(Some(crate::extract::GAME_ID_PATTERN))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ClassGameId {}
 
 /// Are a class's sticks fair?
 ///

@@ -334,9 +334,7 @@ impl Service {
     }
 
     /// Play one throw for the side to move. The throw is handed to the
-    /// single writer, which plays the throws that arrive together, for any
-    /// games, in one `BEGIN IMMEDIATE` transaction (group commit; the log is
-    /// synced once for the batches committed meanwhile; see the `writer`
+    /// single writer (its group commit is explained once, in the `writer`
     /// module): it takes the game (from
     /// memory when it wrote it recently), checks the seat token and the
     /// expected version, plays, narrates, writes the move and the new state

@@ -302,7 +302,7 @@ pub(crate) fn created_answer(created: &Created) -> Answer {
     operation_id = "create_game",
     tag = "games",
     params(
-        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters; use an unguessable one, such as a UUID. A retry with the same key and body within 24 hours makes no second game and gets the first answer again, byte for byte, tokens included (with `Idempotent-Replayed: true`); the same key with another body is 422; a retry while the first is still being served is 409"),
+        IdempotencyKey,
     ),
     request_body(content = Option<CreateGameRequest>, content_type = "application/json"),
     responses(

@@ -60,8 +60,8 @@ impl ThrowRequest {
     tag = "games",
     params(
         GameIdPath,
-        ("If-Match" = Option<String>, Header, nullable = false, pattern = "^(\\*|(W/)?\"?[0-9]{1,9}\"?)$", description = "Play only if the game is at this version (its ETag; compared strongly, so a weak tag `W/\"3\"` never matches: 412)"),
-        ("Idempotency-Key" = Option<String>, Header, nullable = false, pattern = "^[!-~]{1,255}$", description = "1 to 255 visible ASCII characters. A retry with the same key and request within 24 hours gets the first answer again, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first is still being played is 409"),
+        IfMatch,
+        IdempotencyKey,
     ),
     request_body(content = Option<ThrowRequest>, content_type = "application/json"),
     security((), ("token" = [])),
