@@ -24,32 +24,28 @@ pub(super) fn linked(
     id: &str,
     what: &[&str],
 ) -> Result<CallToolResult, ErrorData> {
-    result.map(|mut r| {
-        if r.is_error != Some(true) {
-            for w in what {
-                let (uri, name, mime) = match *w {
-                    "" => (
-                        format!("{}{id}", library::GAMES),
-                        "game",
-                        "application/json",
-                    ),
-                    "moves" => (
-                        format!("{}{id}/moves", library::GAMES),
-                        "game-moves",
-                        "text/plain",
-                    ),
-                    _ => (
-                        format!("{}{id}/board.svg", library::GAMES),
-                        "game-board",
-                        "image/svg+xml",
-                    ),
-                };
-                r.content.push(ContentBlock::resource_link(
-                    rmcp::model::Resource::new(uri, name).with_mime_type(mime),
-                ));
-            }
-        }
-        r
+    what.iter().fold(result, |result, w| {
+        let (uri, name, mime) = match *w {
+            "" => (
+                format!("{}{id}", library::GAMES),
+                "game",
+                "application/json",
+            ),
+            "moves" => (
+                format!("{}{id}/moves", library::GAMES),
+                "game-moves",
+                "text/plain",
+            ),
+            _ => (
+                format!("{}{id}/board.svg", library::GAMES),
+                "game-board",
+                "image/svg+xml",
+            ),
+        };
+        library::with_link(
+            result,
+            rmcp::model::Resource::new(uri, name).with_mime_type(mime),
+        )
     })
 }
 

@@ -36,6 +36,7 @@ mod reply;
 mod transport;
 
 use games::linked;
+use library::with_link;
 use render::{render_created, render_stopped, throw_renderer};
 
 pub use transport::{
@@ -50,7 +51,7 @@ use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
 
 use crate::domain::GameId;
-use crate::narration::Audience;
+use crate::narration::{Audience, catalogue};
 use crate::odds::Solver;
 use crate::rules::{Preset, Sticks, Throw};
 use crate::service::{GameRequest, Service, SideRequest, StopCommand, ThrowCommand};
@@ -518,11 +519,9 @@ impl ZohnAhl {
         params: Parameters<LessonArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        let (text, output) = reference::lesson_outline(
-            a.preset.or(Preset::default()),
-            a.audience.or(Audience::default()),
-        );
-        ok(text, &output)
+        let preset = a.preset.or(Preset::default());
+        let (text, output) = reference::lesson_outline(preset, a.audience.or(Audience::default()));
+        with_link(ok(text, &output), library::lesson_resource(preset))
     }
 
     #[tool(
@@ -542,7 +541,16 @@ impl ZohnAhl {
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
         match reference::source(a.source_id.trim(), a.format.or(SourceFormat::Csl)) {
-            Ok((text, output)) => ok(text, &output),
+            Ok((text, output)) => {
+                let resource = catalogue()
+                    .source(&output.source_id)
+                    .map(library::source_resource);
+                let answer = ok(text, &output);
+                match resource {
+                    Some(resource) => with_link(answer, resource),
+                    None => answer,
+                }
+            }
             Err(why) => refusal(why),
         }
     }

@@ -34,25 +34,48 @@ pub fn clip(raw: &str) -> String {
 /// Every resource: each source, then each preset's lesson.
 #[must_use]
 pub fn resources() -> Vec<Resource> {
-    let sources = catalogue().sources.iter().map(|s| {
-        let title = s
-            .csl
-            .get("title")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default();
-        Resource::new(format!("{SCHEME}sources/{}", s.id()), s.id())
-            .with_title(title)
-            .with_description("A source of the bibliography, as a CSL-JSON item")
-            .with_mime_type("application/json")
-    });
-    let lessons = Preset::VARIANTS.iter().map(|&p| {
-        let name: &str = p.into();
-        Resource::new(format!("{SCHEME}lessons/{name}"), format!("lesson-{name}"))
-            .with_title(lesson(p, Audience::General).title)
-            .with_description("The ruleset's rules as a lesson, cited, for the general audience")
-            .with_mime_type("text/markdown")
-    });
+    let sources = catalogue().sources.iter().map(source_resource);
+    let lessons = Preset::VARIANTS.iter().map(|&p| lesson_resource(p));
     sources.chain(lessons).collect()
+}
+
+/// `result` with a link to `resource`, unless it is an error.
+pub fn with_link(
+    result: Result<rmcp::model::CallToolResult, ErrorData>,
+    resource: Resource,
+) -> Result<rmcp::model::CallToolResult, ErrorData> {
+    result.map(|mut r| {
+        if r.is_error != Some(true) {
+            r.content
+                .push(rmcp::model::ContentBlock::resource_link(resource));
+        }
+        r
+    })
+}
+
+/// A source of the bibliography as a resource: `zohn-ahl://sources/{id}`,
+/// a CSL-JSON item. The resources list it, and `get_source` links it.
+pub fn source_resource(s: &crate::narration::Source) -> Resource {
+    let title = s
+        .csl
+        .get("title")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    Resource::new(format!("{SCHEME}sources/{}", s.id()), s.id())
+        .with_title(title)
+        .with_description("A source of the bibliography, as a CSL-JSON item")
+        .with_mime_type("application/json")
+}
+
+/// A ruleset's lesson as a resource: `zohn-ahl://lessons/{preset}`,
+/// Markdown for the general audience. The resources list it, and
+/// `get_lesson` links it.
+pub fn lesson_resource(p: Preset) -> Resource {
+    let name: &str = p.into();
+    Resource::new(format!("{SCHEME}lessons/{name}"), format!("lesson-{name}"))
+        .with_title(lesson(p, Audience::General).title)
+        .with_description("The ruleset's rules as a lesson, cited, for the general audience")
+        .with_mime_type("text/markdown")
 }
 
 /// Where a game's resources start: `zohn-ahl://games/`.

@@ -413,3 +413,57 @@ async fn regression_only_two_tools_linked_a_games_resources() {
         }
     }
 }
+
+/// Regression: `get_source` and `get_lesson` answered with no link, so a
+/// host that follows links could not open the source's CSL-JSON item or
+/// the lesson as a resource. Each now links its resource (a source found
+/// from a citation pasted as printed included), and each link reads.
+#[tokio::test]
+async fn regression_the_source_and_lesson_answers_linked_no_resource() {
+    let db = TestDb::new();
+    let client = connect(&db).await;
+    for (tool, args, expected) in [
+        (
+            "get_source",
+            json!({"source_id": "culin1898"}),
+            "zohn-ahl://sources/culin1898",
+        ),
+        (
+            "get_source",
+            json!({"source_id": "culin1898, pp. 687-689"}),
+            "zohn-ahl://sources/culin1898",
+        ),
+        (
+            "get_lesson",
+            json!({"preset": "a4"}),
+            "zohn-ahl://lessons/a4",
+        ),
+        ("get_lesson", json!({}), "zohn-ahl://lessons/composite"),
+    ] {
+        let result = call(&client, tool, args.clone()).await;
+        assert_ne!(
+            result.is_error,
+            Some(true),
+            "{tool} {args}: {}",
+            text_of(&result)
+        );
+        let links: Vec<&String> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_resource_link().map(|l| &l.uri))
+            .collect();
+        assert_eq!(links, [expected], "{tool} {args}");
+        let read = client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(expected))
+            .await;
+        assert!(read.is_ok(), "{tool}: {expected} does not read: {read:?}");
+    }
+    let refused = call(&client, "get_source", json!({"source_id": "nobody1900"})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        refused
+            .content
+            .iter()
+            .all(|c| c.as_resource_link().is_none())
+    );
+}
