@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bcba44f1-03bf-4263-be69-16992d44ede6",
+                     *       "id": "1c6479d3-5437-4a32-97db-290bd81bf599",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T04:51:11.085Z",
-                     *       "host_token": "b9925745c1ba2678478f9ee75e7a7ad88aac575badf582e37a89bde2bd48b8ec",
+                     *       "created_at": "2026-12-06T05:37:52.873Z",
+                     *       "host_token": "324eeeaf0ce89243d2dec3b95f4b6096f24efbea12d4074187c89714fe6fab07",
                      *       "games": [
                      *         {
-                     *           "id": "aa0d860c-2935-430a-a6e6-89bd580e8e5e",
+                     *           "id": "73953bf8-96fc-4f3b-a2fa-dd86a26205d8",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T04:51:11.085Z",
-                     *           "updated_at": "2026-12-06T04:51:11.085Z",
+                     *           "created_at": "2026-12-06T05:37:52.873Z",
+                     *           "updated_at": "2026-12-06T05:37:52.873Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/aa0d860c-2935-430a-a6e6-89bd580e8e5e",
-                     *             "throws": "/v1/games/aa0d860c-2935-430a-a6e6-89bd580e8e5e/throws",
-                     *             "moves": "/v1/games/aa0d860c-2935-430a-a6e6-89bd580e8e5e/moves"
+                     *             "self": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8",
+                     *             "throws": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8/throws",
+                     *             "moves": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "cc20df52c6ffd1512047800f5efa366d95c72796579dcbe3c8a01df8f94df039",
-                     *             "b": "221a89742d35217605abf2edf03e2ee85eb059a8a57a8355905fb31663b03149"
+                     *             "a": "4c08dde5b3edadad24bcc23afbee2efd68adafeb1cdab3769ae6705edb26a146",
+                     *             "b": "5c96b00988b040306b689ade2248c7b5401b5273273403a990a3c6ba4f33350e"
                      *           },
-                     *           "host_token": "48ebc1a5101dbd262bdafe6167a926761c4bf8050b2ec87eaa1ed16e5c17c471",
+                     *           "host_token": "64c714a864dc3e96ff7fd33831e1d4c18481d92f4779f3c2c4f5b4ae347c3327",
                      *           "join_codes": {
-                     *             "a": "Y5SK2J",
-                     *             "b": "F7DTFH"
+                     *             "a": "8YRRBW",
+                     *             "b": "G24ABD"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5ba4031b-7fde-4bf1-b8ee-9203f6adca61",
+                     *           "id": "6ff5bfa2-8cb2-4346-bc0d-cead3010a222",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T04:51:11.085Z",
-                     *           "updated_at": "2026-12-06T04:51:11.085Z",
+                     *           "created_at": "2026-12-06T05:37:52.873Z",
+                     *           "updated_at": "2026-12-06T05:37:52.873Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5ba4031b-7fde-4bf1-b8ee-9203f6adca61",
-                     *             "throws": "/v1/games/5ba4031b-7fde-4bf1-b8ee-9203f6adca61/throws",
-                     *             "moves": "/v1/games/5ba4031b-7fde-4bf1-b8ee-9203f6adca61/moves"
+                     *             "self": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222",
+                     *             "throws": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222/throws",
+                     *             "moves": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7f1aba6120bb342ee6ad9d79abee97fa730720678561888b9c49bfc12e5ec1ff",
-                     *             "b": "d3cbeaa6ea575fa1214a7e96ad078cf4d4e7a9196ad60bda40e99aeda80905cb"
+                     *             "a": "02f12b912c5cbd99f7f3c79862aedb1783713cb1a3c94490dc217a8d8394b76e",
+                     *             "b": "ea6ad5a67c71d77b639cf421e91b8bfbfd389a92f3ffab174c077c0ebc63dd8d"
                      *           },
-                     *           "host_token": "6e845f9b4c6349efd9209cf9a3a3025a55ca6309af702cee37111103a246bcf8",
+                     *           "host_token": "7d4400dff886ca95ea397afdf385b2f3ce2e5499027a82bd28c8f6bce3cb3fb8",
                      *           "join_codes": {
-                     *             "a": "46F7XY",
-                     *             "b": "JDHXW6"
+                     *             "a": "DVKW7Q",
+                     *             "b": "CVXM54"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911",
+                     *           "id": "a5edc9b0-56ec-4a80-b99c-3cc6c505f197",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T04:51:11.085Z",
-                     *           "updated_at": "2026-12-06T04:51:11.085Z",
+                     *           "created_at": "2026-12-06T05:37:52.873Z",
+                     *           "updated_at": "2026-12-06T05:37:52.873Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911",
-                     *             "throws": "/v1/games/ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911/throws",
-                     *             "moves": "/v1/games/ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911/moves"
+                     *             "self": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197",
+                     *             "throws": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197/throws",
+                     *             "moves": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "1e9742e8364054fef97f876da584ea5ac38d4bbb3c4cbc16c41cd4011a906f63",
-                     *             "b": "7240dcdcdb449205abbb07c51769f73591b15e8d5e265ce616be6188f021e9e8"
+                     *             "a": "b7192ca0bd75ee33ca3559e791b015afb5fc86ab2bdd1f82d9bf4ed979cb1db7",
+                     *             "b": "a9a9e0ad6feacf9739036232a6fbeb15ce974e2e9a07420a6a9601c0056604c9"
                      *           },
-                     *           "host_token": "c3eb722501824b1c8cbe7a03848b629416993ad64ba16475193a3e166ae7661d",
+                     *           "host_token": "5331679886ea5799a583d65e31d2ae68aa0e30a2adf0ecccf474072d0430a41b",
                      *           "join_codes": {
-                     *             "a": "TRPMK9",
-                     *             "b": "J9CN7A"
+                     *             "a": "H8SCPS",
+                     *             "b": "H48MZB"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bcba44f1-03bf-4263-be69-16992d44ede6",
-                     *         "games": "/v1/classes/bcba44f1-03bf-4263-be69-16992d44ede6/games",
-                     *         "overview": "/play/class/bcba44f1-03bf-4263-be69-16992d44ede6",
-                     *         "fairness": "/v1/fairness?game=aa0d860c-2935-430a-a6e6-89bd580e8e5e&game=5ba4031b-7fde-4bf1-b8ee-9203f6adca61&game=ebbbc0c9-7d95-4a8a-9f6b-bd064ee5e911"
+                     *         "self": "/v1/classes/1c6479d3-5437-4a32-97db-290bd81bf599",
+                     *         "games": "/v1/classes/1c6479d3-5437-4a32-97db-290bd81bf599/games",
+                     *         "overview": "/play/class/1c6479d3-5437-4a32-97db-290bd81bf599",
+                     *         "fairness": "/v1/fairness?game=73953bf8-96fc-4f3b-a2fa-dd86a26205d8&game=6ff5bfa2-8cb2-4346-bc0d-cead3010a222&game=a5edc9b0-56ec-4a80-b99c-3cc6c505f197"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
+                     *       "id": "68a4226b-dc43-48f0-8885-8fe2f5ef967e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T04:51:11.062Z",
-                     *       "host_token": "cb9f4ffdd6b8eafab19872b018fb1e35617f9c9535060912a9a2a529d89558f1",
+                     *       "created_at": "2026-12-06T05:37:52.863Z",
+                     *       "host_token": "e478b05540ce4c0355ea3f982774fc03c0c85269b03248b5b59fb6425aa7c0c0",
                      *       "games": [
                      *         {
-                     *           "id": "e821c037-dc71-4b8a-9e6a-805b3a5396bf",
+                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T04:51:11.062Z",
-                     *           "updated_at": "2026-12-06T04:51:11.062Z",
+                     *           "created_at": "2026-12-06T05:37:52.863Z",
+                     *           "updated_at": "2026-12-06T05:37:52.863Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf",
-                     *             "throws": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/throws",
-                     *             "moves": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/moves"
+                     *             "self": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246",
+                     *             "throws": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/throws",
+                     *             "moves": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "63fa77cafa7e077d4a986d1412278701bba61d91e7d197a1a021d2eb1a9279fc",
-                     *             "b": "078f837a8fc26296ed501d10c3bf87f4501d4d9a53a21a714dfdb14718fd2ea5"
+                     *             "a": "3da5a1adf2da251f71a671bf3279c0eb64848435dce25f0c0d6b614c4e3fe43b",
+                     *             "b": "a56d762cf411fb9e397d6b0fbda2651d2b87e60d8e830c2bd69219e40125c195"
                      *           },
-                     *           "host_token": "f2e664c75a0dd4166dc16adf8d4a388276d8a3a27a58d17a598f0e0e81f1b31f",
+                     *           "host_token": "49cd1b799e0349f51f0107aae917b74bdb788ae9b0e81febf26994aa0a20ec81",
                      *           "join_codes": {
-                     *             "a": "GJ5XFF",
-                     *             "b": "X4SFZF"
+                     *             "a": "P7YE8Y",
+                     *             "b": "FDY4FM"
                      *           }
                      *         },
                      *         {
-                     *           "id": "eccf660f-f102-4226-b000-52dad2b4ba6b",
+                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T04:51:11.062Z",
-                     *           "updated_at": "2026-12-06T04:51:11.062Z",
+                     *           "created_at": "2026-12-06T05:37:52.863Z",
+                     *           "updated_at": "2026-12-06T05:37:52.863Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b",
-                     *             "throws": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/throws",
-                     *             "moves": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/moves"
+                     *             "self": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *             "throws": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/throws",
+                     *             "moves": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0006316719df1d37805648710abefbfb9fe365b52a20310b2e748c320f38a232",
-                     *             "b": "cc1d46237c449cf58bf54a3b2f9939f1a6aa940114b710d3ae87b5006352d6a4"
+                     *             "a": "af5b99850e29a54698ce6392a8ec9f99f0e89170f5513ba80f3fc2763d44af1e",
+                     *             "b": "adea161eac1ca5fcbccaded45095bc4f9cbb9edd3998ed87dd476a2f9e4823a6"
                      *           },
-                     *           "host_token": "b780fc1aaaec84280deae308bc87c0b310cc810686a3711b9673f5b55455a68a",
+                     *           "host_token": "523247d3a0757078720c70df41a15cdb6595309785b5c30b582b94c2eff87951",
                      *           "join_codes": {
-                     *             "a": "WDF8GE",
-                     *             "b": "KZ6TWP"
+                     *             "a": "QM78GT",
+                     *             "b": "WNKKW7"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
-                     *         "games": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677/games",
-                     *         "overview": "/play/class/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
-                     *         "fairness": "/v1/fairness?game=e821c037-dc71-4b8a-9e6a-805b3a5396bf&game=eccf660f-f102-4226-b000-52dad2b4ba6b"
+                     *         "self": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *         "games": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e/games",
+                     *         "overview": "/play/class/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *         "fairness": "/v1/fairness?game=30ab5f36-01bc-4eed-8e17-73c7de9fd246&game=761c7e78-3753-4386-ab16-1deefe2a6684"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
+                     *       "id": "68a4226b-dc43-48f0-8885-8fe2f5ef967e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T04:51:11.062Z",
+                     *       "created_at": "2026-12-06T05:37:52.863Z",
                      *       "games": [
                      *         {
-                     *           "id": "e821c037-dc71-4b8a-9e6a-805b3a5396bf",
+                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T04:51:11.062Z",
-                     *           "updated_at": "2026-12-06T04:51:11.074Z",
+                     *           "created_at": "2026-12-06T05:37:52.863Z",
+                     *           "updated_at": "2026-12-06T05:37:52.868Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf",
-                     *             "throws": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/throws",
-                     *             "moves": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/moves"
+                     *             "self": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246",
+                     *             "throws": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/throws",
+                     *             "moves": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/e821c037-dc71-4b8a-9e6a-805b3a5396bf/board.svg?view=projector",
+                     *           "board": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "eccf660f-f102-4226-b000-52dad2b4ba6b",
+                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T04:51:11.062Z",
-                     *           "updated_at": "2026-12-06T04:51:11.062Z",
+                     *           "created_at": "2026-12-06T05:37:52.863Z",
+                     *           "updated_at": "2026-12-06T05:37:52.863Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b",
-                     *             "throws": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/throws",
-                     *             "moves": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/moves"
+                     *             "self": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *             "throws": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/throws",
+                     *             "moves": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/eccf660f-f102-4226-b000-52dad2b4ba6b/board.svg?view=projector",
+                     *           "board": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
+                     *           "id": "d77b53df-82f9-4e32-a140-2263f254258e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T04:51:11.069Z",
-                     *           "updated_at": "2026-12-06T04:51:11.069Z",
+                     *           "created_at": "2026-12-06T05:37:52.866Z",
+                     *           "updated_at": "2026-12-06T05:37:52.866Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
-                     *             "throws": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/throws",
-                     *             "moves": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/moves"
+                     *             "self": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e",
+                     *             "throws": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/throws",
+                     *             "moves": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/board.svg?view=projector",
+                     *           "board": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
-                     *         "games": "/v1/classes/6db3f651-b7c5-4209-88d3-cd3f2a6e6677/games",
-                     *         "overview": "/play/class/6db3f651-b7c5-4209-88d3-cd3f2a6e6677",
-                     *         "fairness": "/v1/fairness?game=e821c037-dc71-4b8a-9e6a-805b3a5396bf&game=eccf660f-f102-4226-b000-52dad2b4ba6b&game=eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d"
+                     *         "self": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *         "games": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e/games",
+                     *         "overview": "/play/class/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *         "fairness": "/v1/fairness?game=30ab5f36-01bc-4eed-8e17-73c7de9fd246&game=761c7e78-3753-4386-ab16-1deefe2a6684&game=d77b53df-82f9-4e32-a140-2263f254258e"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T04:51:11.062Z",
+                     *       "created_at": "2026-12-06T05:37:52.863Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "e821c037-dc71-4b8a-9e6a-805b3a5396bf",
-                     *           "created_at": "2026-12-06T04:51:11.062Z",
-                     *           "updated_at": "2026-12-06T04:51:11.074Z",
+                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
+                     *           "created_at": "2026-12-06T05:37:52.863Z",
+                     *           "updated_at": "2026-12-06T05:37:52.868Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "eccf660f-f102-4226-b000-52dad2b4ba6b",
-                     *           "created_at": "2026-12-06T04:51:11.062Z",
-                     *           "updated_at": "2026-12-06T04:51:11.062Z",
+                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *           "created_at": "2026-12-06T05:37:52.863Z",
+                     *           "updated_at": "2026-12-06T05:37:52.863Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
-                     *           "created_at": "2026-12-06T04:51:11.069Z",
-                     *           "updated_at": "2026-12-06T04:51:11.069Z",
+                     *           "id": "d77b53df-82f9-4e32-a140-2263f254258e",
+                     *           "created_at": "2026-12-06T05:37:52.866Z",
+                     *           "updated_at": "2026-12-06T05:37:52.866Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
+                     *       "id": "d77b53df-82f9-4e32-a140-2263f254258e",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T04:51:11.069Z",
-                     *       "updated_at": "2026-12-06T04:51:11.069Z",
+                     *       "created_at": "2026-12-06T05:37:52.866Z",
+                     *       "updated_at": "2026-12-06T05:37:52.866Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d",
-                     *         "throws": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/throws",
-                     *         "moves": "/v1/games/eb3e4fe1-9fe2-41b8-bab6-e7ff7751df2d/moves"
+                     *         "self": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e",
+                     *         "throws": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/throws",
+                     *         "moves": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "826850d097c32ecc31600dcd68374f25c8aba3caaaf1e0171c95d3b3b2eba7d7",
-                     *         "b": "df1f33371f000e591a77fcce04338c525c85579b3c7d76e10dc452404f173f02"
+                     *         "a": "8a253c62d1ba541c26e42e05e11442d25c509697df2728cb7e3e83a246f788d9",
+                     *         "b": "330c8476c5c285983db6ee780e9903118ac6b24b7cc652449545c3aaf481144e"
                      *       },
-                     *       "host_token": "4a9bf643c04e7ce0006af475c28d0afa42499f1cfbdd3108e89f7f6d96c7491f",
+                     *       "host_token": "0ae8323c18a7ca995f1798f6a533c5b833ccb1b86e7cb293a0635f2b45263462",
                      *       "join_codes": {
-                     *         "a": "W8WBP6",
-                     *         "b": "S6K4SK"
+                     *         "a": "AWA8V6",
+                     *         "b": "W62549"
                      *       }
                      *     }
                      */
@@ -5860,7 +5860,7 @@ export interface operations {
                      *         {
                      *           "id": "womens-game",
                      *           "text": {
-                     *             "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool.",
+                     *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a game of Kiowa women and girls in the 1890s, and Mooney called the awl that kept the score a woman's tool.",
                      *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *           },
@@ -5931,7 +5931,7 @@ export interface operations {
                      *           "id": "name-zohn-ahl",
                      *           "text": {
                      *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
-                     *             "young": "Zohn Ahl is made of two Kiowa words. A book from 1898 spells the word for wood ahl. The book gave it as the name of the four throwing sticks. An encyclopedia says zohn means creek.",
+                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. A book from 1898 spells the word for wood ahl. The book gave it as the name of the four throwing sticks. An encyclopedia says zohn means creek.",
                      *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarises Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
                      *           },
                      *           "tags": [
@@ -6102,7 +6102,7 @@ export interface operations {
                      * @example {
                      *       "id": "womens-game",
                      *       "text": {
-                     *         "general": "In the accounts of the 1890s, Zohn Ahl was a game of Kiowa women and girls: so the Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes its players, and Mooney called the awl that kept the score a woman's tool.",
+                     *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a game of Kiowa women and girls in the 1890s, and Mooney called the awl that kept the score a woman's tool.",
                      *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *       },
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "4c6716a6-5343-4547-96fe-8c8872f61faa"
+                     *         "1fbea200-a3fe-4a82-b0db-0897f84707de"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "4c6716a6-5343-4547-96fe-8c8872f61faa"
+                     *             "1fbea200-a3fe-4a82-b0db-0897f84707de"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f0498a55-4a64-4c18-98ec-e68420a001bf",
+                     *       "id": "69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T04:51:11.047Z",
-                     *       "updated_at": "2026-12-06T04:51:11.047Z",
+                     *       "created_at": "2026-12-06T05:37:52.860Z",
+                     *       "updated_at": "2026-12-06T05:37:52.860Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/f0498a55-4a64-4c18-98ec-e68420a001bf",
-                     *         "throws": "/v1/games/f0498a55-4a64-4c18-98ec-e68420a001bf/throws",
-                     *         "moves": "/v1/games/f0498a55-4a64-4c18-98ec-e68420a001bf/moves"
+                     *         "self": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
+                     *         "throws": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e/throws",
+                     *         "moves": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "b73e59cec4608f130924a90b74129e1f8aa31685724d8769943a1795abab5a1b",
-                     *         "b": "48b0ecbb04827457e36ea4295ac49083974ad9976e02f38ca3ef412200b42655"
+                     *         "a": "0b80b99f2c9b1240dbbd082ef214f3364e3755a7b2ef2d831a4efb4cedebf50c",
+                     *         "b": "4aa48d922aed78d52e5584e58b727e9b5dbe9d215c0e210f4fda28aee79a335a"
                      *       },
-                     *       "host_token": "d67a92cd984f1e16df36c31d19e0d7409fa30cbb4ed90a03b4d2dce21da799ac",
+                     *       "host_token": "1d16e0522fa0b5a09906c7bdefaf909466d575eeb2152b8d648812008fcc853f",
                      *       "join_codes": {
-                     *         "a": "Z7557H",
-                     *         "b": "88KZ93"
+                     *         "a": "J43CS3",
+                     *         "b": "D4VHV7"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *       "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T04:51:10.750Z",
-                     *       "updated_at": "2026-12-06T04:51:11.022Z",
+                     *       "created_at": "2026-12-06T05:37:52.480Z",
+                     *       "updated_at": "2026-12-06T05:37:52.842Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa",
-                     *         "throws": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/throws",
-                     *         "moves": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/moves"
+                     *         "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *         "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
+                     *         "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "4c6716a6-5343-4547-96fe-8c8872f61faa"
+                     *         "1fbea200-a3fe-4a82-b0db-0897f84707de"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "4c6716a6-5343-4547-96fe-8c8872f61faa"
+                     *             "1fbea200-a3fe-4a82-b0db-0897f84707de"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9130,6 +9130,28 @@ export interface operations {
                      *             "audience": "general",
                      *             "segments": [
                      *               {
+                     *                 "kind": "rule",
+                     *                 "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "wp-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "culin1898",
+                     *                     "locator": "pp. 687-689",
+                     *                     "locator_seen": false,
+                     *                     "seen": "not_seen",
+                     *                     "caveat": "known only from another source"
+                     *                   }
+                     *                 ],
+                     *                 "rule": "counters_one_at_a_time",
+                     *                 "fact": null
+                     *               },
+                     *               {
                      *                 "kind": "event",
                      *                 "text": "A 6 for Foxes: on to space 7.",
                      *                 "citations": [
@@ -9178,28 +9200,6 @@ export interface operations {
                      *                   }
                      *                 ],
                      *                 "rule": "sticks_sahe",
-                     *                 "fact": null
-                     *               },
-                     *               {
-                     *                 "kind": "rule",
-                     *                 "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
-                     *                 "citations": [
-                     *                   {
-                     *                     "source": "wp-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
-                     *                     "seen": "seen",
-                     *                     "caveat": null
-                     *                   },
-                     *                   {
-                     *                     "source": "culin1898",
-                     *                     "locator": "pp. 687-689",
-                     *                     "locator_seen": false,
-                     *                     "seen": "not_seen",
-                     *                     "caveat": "known only from another source"
-                     *                   }
-                     *                 ],
-                     *                 "rule": "counters_one_at_a_time",
                      *                 "fact": null
                      *               }
                      *             ]
@@ -9484,6 +9484,28 @@ export interface operations {
                      *         "audience": "general",
                      *         "segments": [
                      *           {
+                     *             "kind": "rule",
+                     *             "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               },
+                     *               {
+                     *                 "source": "culin1898",
+                     *                 "locator": "pp. 687-689",
+                     *                 "locator_seen": false,
+                     *                 "seen": "not_seen",
+                     *                 "caveat": "known only from another source"
+                     *               }
+                     *             ],
+                     *             "rule": "counters_one_at_a_time",
+                     *             "fact": null
+                     *           },
+                     *           {
                      *             "kind": "event",
                      *             "text": "A 6 for Foxes: on to space 7.",
                      *             "citations": [
@@ -9532,28 +9554,6 @@ export interface operations {
                      *               }
                      *             ],
                      *             "rule": "sticks_sahe",
-                     *             "fact": null
-                     *           },
-                     *           {
-                     *             "kind": "rule",
-                     *             "text": "Counters change hands one at a time, and the game ends the moment one side holds all of them. That side wins.",
-                     *             "citations": [
-                     *               {
-                     *                 "source": "wp-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
-                     *                 "seen": "seen",
-                     *                 "caveat": null
-                     *               },
-                     *               {
-                     *                 "source": "culin1898",
-                     *                 "locator": "pp. 687-689",
-                     *                 "locator_seen": false,
-                     *                 "seen": "not_seen",
-                     *                 "caveat": "known only from another source"
-                     *               }
-                     *             ],
-                     *             "rule": "counters_one_at_a_time",
                      *             "fact": null
                      *           }
                      *         ]
@@ -10209,7 +10209,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *       "game_id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10486,7 +10486,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *       "game_id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10856,8 +10856,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "3ccaf710600dafe121fed31c04b9a031f8a5c27c9e5a26561947b3c6031ceceb",
-                     *       "join_code": "ERM9CH"
+                     *       "token": "33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da",
+                     *       "join_code": "6ZGDPR"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11060,11 +11060,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *         "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T04:51:10.750Z",
-                     *         "updated_at": "2026-12-06T04:51:11.041Z",
+                     *         "created_at": "2026-12-06T05:37:52.480Z",
+                     *         "updated_at": "2026-12-06T05:37:52.855Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11123,9 +11123,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa",
-                     *           "throws": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/throws",
-                     *           "moves": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/moves"
+                     *           "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *           "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
+                     *           "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11481,6 +11481,28 @@ export interface operations {
                      *         "audience": "general",
                      *         "segments": [
                      *           {
+                     *             "kind": "rule",
+                     *             "text": "The dry branches, at east and west, are places where the water does not run. Landing on one has no effect; it works like any other space.",
+                     *             "citations": [
+                     *               {
+                     *                 "source": "wp-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               }
+                     *             ],
+                     *             "rule": "dry_branch_no_effect",
+                     *             "fact": null
+                     *           },
+                     *           {
                      *             "kind": "event",
                      *             "text": "Foxes: 3, the sahe face up, to the dry branch at space 10.",
                      *             "citations": [
@@ -11530,28 +11552,6 @@ export interface operations {
                      *             ],
                      *             "rule": "sticks_sahe",
                      *             "fact": null
-                     *           },
-                     *           {
-                     *             "kind": "rule",
-                     *             "text": "The dry branches, at east and west, are places where the water does not run. Landing on one has no effect; it works like any other space.",
-                     *             "citations": [
-                     *               {
-                     *                 "source": "wp-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
-                     *                 "seen": "seen",
-                     *                 "caveat": null
-                     *               },
-                     *               {
-                     *                 "source": "ludii-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
-                     *                 "seen": "seen",
-                     *                 "caveat": null
-                     *               }
-                     *             ],
-                     *             "rule": "dry_branch_no_effect",
-                     *             "fact": null
                      *           }
                      *         ]
                      *       },
@@ -11582,11 +11582,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "4c6716a6-5343-4547-96fe-8c8872f61faa",
+                     *         "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T04:51:10.750Z",
-                     *         "updated_at": "2026-12-06T04:51:11.022Z",
+                     *         "created_at": "2026-12-06T05:37:52.480Z",
+                     *         "updated_at": "2026-12-06T05:37:52.842Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11649,9 +11649,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa",
-                     *           "throws": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/throws",
-                     *           "moves": "/v1/games/4c6716a6-5343-4547-96fe-8c8872f61faa/moves"
+                     *           "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *           "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
+                     *           "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
                      *         }
                      *       }
                      *     }
@@ -12382,10 +12382,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "f0498a55-4a64-4c18-98ec-e68420a001bf",
+                     *       "game_id": "69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
                      *       "side": "A",
-                     *       "token": "3ccaf710600dafe121fed31c04b9a031f8a5c27c9e5a26561947b3c6031ceceb",
-                     *       "play": "/play/f0498a55-4a64-4c18-98ec-e68420a001bf#seat=A.3ccaf710600dafe121fed31c04b9a031f8a5c27c9e5a26561947b3c6031ceceb"
+                     *       "token": "33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da",
+                     *       "play": "/play/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e#seat=A.33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12615,7 +12615,7 @@ export interface operations {
                      *           "in_play": true,
                      *           "statement": {
                      *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
+                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another colour. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
                      *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
@@ -12921,7 +12921,7 @@ export interface operations {
                      *       "in_play": true,
                      *       "statement": {
                      *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up. The sahe is the stick of another colour.",
+                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another colour. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
                      *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {

@@ -182,12 +182,11 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
             ctx.move_number,
         ));
     }
-    if ctx.move_number == 1 {
-        // The first move teaches before it tells: the rules of a turn
-        // come before the throw they explain.
-        let events = r.segments.len() - events_at - rules.len();
-        r.segments[events_at..].rotate_left(events);
-    }
+    // A move teaches before it tells: the rules it states come before the
+    // events they explain (on the first move, the turn's rules before the
+    // first throw; later, the north creek's rule before the jump over it).
+    let events = r.segments.len() - events_at - rules.len();
+    r.segments[events_at..].rotate_left(events);
     if let Some(fact) = plan
         .fact
         .as_deref()
