@@ -399,11 +399,7 @@ async fn regression_only_two_tools_linked_a_games_resources() {
             "{tool} {args}: {}",
             text_of(&result)
         );
-        let links: Vec<&String> = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_resource_link().map(|l| &l.uri))
-            .collect();
+        let links = links(&result);
         assert_eq!(links, expected, "{tool} {args}");
         for uri in links {
             let read = client
@@ -447,11 +443,7 @@ async fn regression_the_source_and_lesson_answers_linked_no_resource() {
             "{tool} {args}: {}",
             text_of(&result)
         );
-        let links: Vec<&String> = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_resource_link().map(|l| &l.uri))
-            .collect();
+        let links = links(&result);
         assert_eq!(links, [expected], "{tool} {args}");
         let read = client
             .read_resource(rmcp::model::ReadResourceRequestParams::new(expected))
@@ -466,4 +458,13 @@ async fn regression_the_source_and_lesson_answers_linked_no_resource() {
             .iter()
             .all(|c| c.as_resource_link().is_none())
     );
+}
+
+/// The URIs of the resource links in `result`, in order.
+fn links(result: &rmcp::model::CallToolResult) -> Vec<&String> {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_resource_link().map(|l| &l.uri))
+        .collect()
 }
