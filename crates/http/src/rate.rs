@@ -490,8 +490,8 @@ fn is_mcp_post(req: &ServiceRequest) -> bool {
 }
 
 /// A refusal as an MCP client can read it: a JSON-RPC error answering the
-/// request `id` (`application/json`, status 200, since an MCP client does
-/// not read the body of an HTTP error), the problem's detail as its
+/// request `id` in `application/json`, still 429 (the Python SDK reads a
+/// JSON-RPC error in a JSON body at any status), the problem's detail as its
 /// message, the problem and `retry_after` (seconds) as its data, and the
 /// `Retry-After` header kept.
 fn jsonrpc_refusal(refusal: &ApiError, id: Option<serde_json::Value>) -> actix_web::HttpResponse {
@@ -511,7 +511,7 @@ fn jsonrpc_refusal(refusal: &ApiError, id: Option<serde_json::Value>) -> actix_w
             },
         },
     });
-    let mut res = actix_web::HttpResponse::Ok();
+    let mut res = actix_web::HttpResponse::TooManyRequests();
     if let Some(secs) = retry_after {
         res.insert_header((header::RETRY_AFTER, secs.to_string()));
     }
