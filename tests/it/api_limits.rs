@@ -166,39 +166,25 @@ async fn feeds_opened_are_counted() {
 /// its throws, against the same limits as REST from the same address.
 #[actix_web::test]
 async fn regression_a_chatbot_session_created_games_without_limit() {
-    use rmcp::ServiceExt as _;
-    use rmcp::model::CallToolRequestParams;
     let settings = RateSettings {
         games_per_minute: 2,
         throws_per_second: 1,
         ..RateSettings::off()
     };
-    let db = TestDb::new();
-    let service = db.service().await;
-    let mcp = common::mcp_endpoint(&service);
-    let limits = web::Data::new(RateLimits::new(&settings));
-    let app = spawn_server_with(move || {
-        zohn_ahl::server::app(service.clone(), mcp.clone()).app_data(limits.clone())
-    });
-    let transport =
-        rmcp::transport::StreamableHttpClientTransport::from_uri(format!("{}/mcp", app.base));
-    let client = ().serve(transport).await.expect("connects over HTTP");
-    let call = |tool: &str, args: serde_json::Value| {
-        let serde_json::Value::Object(args) = args else {
-            unreachable!()
-        };
-        client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(args))
-    };
-    let first = call("create_game", json!({"seed": "limits"}))
+    let (_db, app) = with_mcp(settings).await;
+    let client = connect(&app).await;
+    let first = call(&client, "create_game", json!({"seed": "limits"}))
         .await
         .expect("the first game");
     let id = first.structured_content.unwrap()["game"]["game_id"]
         .as_str()
         .unwrap()
         .to_owned();
-    call("create_game", json!({})).await.expect("the second");
+    call(&client, "create_game", json!({}))
+        .await
+        .expect("the second");
     assert!(
-        call("create_game", json!({})).await.is_err(),
+        call(&client, "create_game", json!({})).await.is_err(),
         "the third game of the minute is refused"
     );
     // The same address over REST shares the limit.
@@ -206,7 +192,7 @@ async fn regression_a_chatbot_session_created_games_without_limit() {
     assert_eq!(r.status.as_u16(), 429);
     // A run of ten throws takes the ten seconds' worth at once; the next
     // throw, by either surface, waits.
-    call("throw", json!({"game_id": id, "count": 10}))
+    call(&client, "throw", json!({"game_id": id, "count": 10}))
         .await
         .expect("ten throws");
     let r = send(&app, post_empty(&format!("/v1/games/{id}/throws"))).await;
@@ -221,4 +207,115 @@ async fn regression_a_chatbot_session_created_games_without_limit() {
     let game = send(&app, get(&format!("/v1/games/{id}"))).await;
     assert_eq!(game.status.as_u16(), 200);
     assert_eq!(game.json()["throws"], 10);
+}
+
+/// A chatbot's trial with the Python SDK: a `throw` run `until` an event
+/// was charged a whole burst before it ran, so every second call was
+/// refused, and the refusal, HTTP 429 problem details, reached the
+/// chatbot as "Server returned an error response" without its detail or
+/// wait. A run now takes what the address has left (held to that many
+/// throws), and a refusal on the MCP endpoint is a JSON-RPC error naming
+/// the limit and the wait.
+#[actix_web::test]
+async fn regression_a_throw_until_an_event_was_refused_every_second_call() {
+    let settings = RateSettings {
+        throws_per_second: 1,
+        ..RateSettings::off()
+    };
+    let (_db, app) = with_mcp(settings).await;
+    let client = connect(&app).await;
+    let game = call(&client, "create_game", json!({"seed": "until"}))
+        .await
+        .unwrap();
+    let id = game.structured_content.unwrap()["game"]["game_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The whole burst (ten throws) and the run held to it.
+    let run = call(
+        &client,
+        "throw",
+        json!({"game_id": id, "until": "game_end"}),
+    )
+    .await
+    .expect("a run within the burst");
+    let played = run.structured_content.unwrap()["played"].as_u64().unwrap();
+    assert!((1..=10).contains(&played), "{played}");
+    // Nothing left: refused.
+    // (The JSON-RPC error comes at 429, which the Python SDK reads and
+    // rmcp's client reports as "HTTP 429".)
+    call(&client, "throw", json!({"game_id": id, "until": "event"}))
+        .await
+        .expect_err("nothing left to spend");
+    // A second later one throw is there, and the run takes it.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let run = call(&client, "throw", json!({"game_id": id, "until": "event"}))
+        .await
+        .expect("a run with what came back");
+    assert_eq!(run.structured_content.unwrap()["played"], 1);
+}
+
+/// The refusal as the MCP endpoint sends it (here of a session past the
+/// sessions' limit): a JSON-RPC error answering the request's id in
+/// `application/json`, the detail its message, the wait in its data and
+/// in `Retry-After`, not problem details an MCP client does not read.
+#[actix_web::test]
+async fn regression_a_refusal_on_the_mcp_endpoint_was_unreadable_to_an_mcp_client() {
+    let settings = RateSettings {
+        mcp_sessions_per_minute: 1,
+        ..RateSettings::off()
+    };
+    let (_db, app) = with_mcp(settings).await;
+    let init = json!({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {}});
+    send(&app, post_json("/mcp", &init)).await;
+    let r = send(&app, post_json("/mcp", &init)).await;
+    assert_eq!(r.status.as_u16(), 429);
+    assert!(
+        r.header("content-type")
+            .unwrap()
+            .starts_with("application/json")
+    );
+    assert!(r.header("retry-after").is_some());
+    let body = r.json();
+    assert_eq!(body["id"], 7);
+    assert_eq!(body["error"]["code"], -32029);
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("chatbot sessions"), "{message}");
+    assert!(body["error"]["data"]["retry_after"].as_u64().unwrap() >= 1);
+}
+
+/// The server's application, the MCP endpoint with it, under `settings`'
+/// limits.
+async fn with_mcp(settings: RateSettings) -> (TestDb, Bound) {
+    let db = TestDb::new();
+    let service = db.service().await;
+    let mcp = common::mcp_endpoint(&service);
+    let limits = web::Data::new(RateLimits::new(&settings));
+    let app = spawn_server_with(move || {
+        zohn_ahl::server::app(service.clone(), mcp.clone()).app_data(limits.clone())
+    });
+    (db, app)
+}
+
+type Chatbot = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+/// A chatbot's session with `app`'s MCP endpoint.
+async fn connect(app: &Bound) -> Chatbot {
+    use rmcp::ServiceExt as _;
+    let transport =
+        rmcp::transport::StreamableHttpClientTransport::from_uri(format!("{}/mcp", app.base));
+    ().serve(transport).await.expect("connects over HTTP")
+}
+
+/// `client`'s call of `tool` with `args` (an object).
+async fn call(
+    client: &Chatbot,
+    tool: &str,
+    args: serde_json::Value,
+) -> Result<rmcp::model::CallToolResult, rmcp::ServiceError> {
+    let serde_json::Value::Object(args) = args else {
+        unreachable!()
+    };
+    let params = rmcp::model::CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
+    client.call_tool(params).await
 }

@@ -460,6 +460,7 @@ pub fn app_with(
     .wrap(ErrorHandlers::new().default_handler(to_problem))
     // Inside CORS, so that a browser reads the 429 too.
     .wrap(actix_web::middleware::from_fn(rate::limit))
+    .wrap(actix_web::middleware::from_fn(mounted::session_closed))
     .wrap(conventions::cors(cors))
     // Again outside CORS: its own refusals become problems too.
     .wrap(ErrorHandlers::new().default_handler(to_problem))

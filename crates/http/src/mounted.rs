@@ -194,3 +194,19 @@ fn problem_of(status: StatusCode, text: &str, req: &HttpRequest, allow: Vec<Stri
         ),
     }
 }
+
+/// A session closed (`DELETE` on the endpoint, which the SDK's transport
+/// answers 202) is answered 204 No Content, as the MCP Streamable HTTP
+/// transport's clients expect of a session's termination (the Python SDK
+/// 2.3.0 takes only 200 or 204, and logs any other as a failure).
+pub(crate) async fn session_closed(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+    let delete = req.method() == Method::DELETE && req.path().starts_with(crate::MOUNTED_PREFIX);
+    let mut res = next.call(req).await?;
+    if delete && res.status() == StatusCode::ACCEPTED {
+        *res.response_mut().status_mut() = StatusCode::NO_CONTENT;
+    }
+    Ok(res)
+}

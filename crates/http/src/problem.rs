@@ -202,6 +202,12 @@ impl ApiError {
         self
     }
 
+    /// The seconds to wait, when the problem says.
+    #[must_use]
+    pub fn retry_after(&self) -> Option<u32> {
+        self.retry_after
+    }
+
     /// The problem body.
     #[must_use]
     pub fn problem(&self) -> &Problem {

@@ -4,7 +4,8 @@
 //! (so that a seat's code cannot be found by trying), each a rate with a burst (the
 //! generic cell rate algorithm of the `governor` crate). Past one, the
 //! answer is 429 problem details of type `/problems/rate-limited` with
-//! `Retry-After`, before any handler reads the request. A chatbot's tool
+//! `Retry-After`, before any handler reads the request (on the MCP
+//! endpoint a JSON-RPC error saying the same, which MCP clients read). A chatbot's tool
 //! calls over HTTP count as the same operations over REST (a `create_game`
 //! is a game created, a `throw` its throws).
 //!
@@ -245,6 +246,34 @@ impl RateLimits {
         self.take(limit, client, n)
     }
 
+    /// Like [`check`](Self::check), but taking as many of `n` as the
+    /// address may spend now when that is fewer, and at least one: `Ok`
+    /// with the number taken when fewer than `n`, the refusal when none
+    /// is left.
+    fn check_up_to(
+        &self,
+        req: &ServiceRequest,
+        kind: Kind,
+        n: NonZeroU32,
+    ) -> Result<Option<u32>, ApiError> {
+        let Some(limit) = self.limit(kind) else {
+            return Ok(None);
+        };
+        let Some(client) = self.client(req.peer_addr(), req.headers()) else {
+            return Ok(None);
+        };
+        let mut ask = n.min(limit.burst);
+        // A refused ask takes nothing: halve it until one is granted.
+        while ask > NonZeroU32::MIN {
+            if let Ok(Ok(())) = limit.limiter.check_key_n(&client, ask) {
+                return Ok((ask < n).then_some(ask.get()));
+            }
+            ask = NonZeroU32::new(ask.get() / 2).unwrap_or(NonZeroU32::MIN);
+        }
+        self.take(limit, client, ask)
+            .map(|()| (ask < n).then_some(ask.get()))
+    }
+
     /// Take `n` from the client's `limit`, or the refusal: 429 when its
     /// address is past the limit, or would be with `n` more.
     fn take(&self, limit: &Limit, client: IpAddr, n: NonZeroU32) -> Result<(), ApiError> {
@@ -368,10 +397,7 @@ fn kind(req: &ServiceRequest) -> Option<Kind> {
         }
     }
     // A new chatbot session: a POST to the MCP endpoint without a session.
-    if method == Method::POST
-        && path.trim_end_matches('/') == super::MOUNTED_PREFIX
-        && !req.headers().contains_key("mcp-session-id")
-    {
+    if is_mcp_post(req) && !req.headers().contains_key("mcp-session-id") {
         return Some(Kind::McpSessions);
     }
     None
@@ -387,15 +413,16 @@ pub(crate) async fn limit(
         return Ok(next.call(req).await?.map_into_left_body());
     };
     let mut req = req;
+    let mut body = None;
     let counted = match kind(&req) {
-        Some(kind) => Some((kind, NonZeroU32::MIN)),
+        Some(kind) => Some((kind, NonZeroU32::MIN, false)),
         None if is_session_message(&req) => {
             // A chatbot's tool call in a session: read the body (within the
-            // application's limit), count it, and hand it on unchanged.
+            // application's limit), count it, and hand it on.
             match req.extract::<web::Bytes>().await {
-                Ok(body) => {
-                    let counted = tool_call(&body);
-                    req.set_payload(body.into());
+                Ok(bytes) => {
+                    let counted = tool_call(&bytes);
+                    body = Some(bytes);
                     counted
                 }
                 Err(e) => return Ok(req.error_response(e).map_into_right_body()),
@@ -403,11 +430,36 @@ pub(crate) async fn limit(
         }
         None => None,
     };
-    if let Some((kind, n)) = counted
-        && let Err(refusal) = limits.check(&req, kind, n)
-    {
-        let response = refusal.error_response().map_into_right_body();
-        return Ok(req.into_response(response));
+    let charged = match counted {
+        // A run `until` an event, its count not given: as many throws as
+        // the address may make now (up to a whole burst), the run held to
+        // them, so that it is not refused while some are left.
+        Some((kind, n, true)) => limits.check_up_to(&req, kind, n).map(|taken| {
+            if let (Some(taken), Some(bytes)) = (taken, body.take()) {
+                body = Some(with_count(&bytes, taken));
+            }
+        }),
+        Some((kind, n, false)) => limits.check(&req, kind, n),
+        None => Ok(()),
+    };
+    if let Err(refusal) = charged {
+        let response = if is_mcp_post(&req) {
+            // An MCP client reads a JSON-RPC error, not problem details.
+            let bytes = match body {
+                Some(bytes) => Some(bytes),
+                None => req.extract::<web::Bytes>().await.ok(),
+            };
+            let id = bytes
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .and_then(|m| m.get("id").cloned());
+            jsonrpc_refusal(&refusal, id)
+        } else {
+            refusal.error_response()
+        };
+        return Ok(req.into_response(response.map_into_right_body()));
+    }
+    if let Some(bytes) = body {
+        req.set_payload(bytes.into());
     }
     Ok(next.call(req).await?.map_into_left_body())
 }
@@ -415,18 +467,69 @@ pub(crate) async fn limit(
 /// Whether `req` is a message within a chatbot (MCP) session: a POST to
 /// the MCP endpoint with its session's id.
 fn is_session_message(req: &ServiceRequest) -> bool {
-    req.method() == Method::POST
-        && req.path().trim_end_matches('/') == super::MOUNTED_PREFIX
-        && req.headers().contains_key("mcp-session-id")
+    is_mcp_post(req) && req.headers().contains_key("mcp-session-id")
 }
 
-/// What a chatbot's message counts against, if anything: a `create_game`
+/// The tool call `body` with its arguments' `count` set to `n`.
+fn with_count(body: &web::Bytes, n: u32) -> web::Bytes {
+    let Ok(mut message) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return body.clone();
+    };
+    if let Some(arguments) = message
+        .pointer_mut("/params/arguments")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        arguments.insert("count".to_owned(), n.into());
+    }
+    serde_json::to_vec(&message).map_or_else(|_| body.clone(), web::Bytes::from)
+}
+
+/// Whether `req` is a JSON-RPC message to the MCP endpoint.
+fn is_mcp_post(req: &ServiceRequest) -> bool {
+    req.method() == Method::POST && req.path().trim_end_matches('/') == super::MOUNTED_PREFIX
+}
+
+/// A refusal as an MCP client can read it: a JSON-RPC error answering the
+/// request `id` in `application/json`, still 429 (the Python SDK reads a
+/// JSON-RPC error in a JSON body at any status), the problem's detail as its
+/// message, the problem and `retry_after` (seconds) as its data, and the
+/// `Retry-After` header kept.
+fn jsonrpc_refusal(refusal: &ApiError, id: Option<serde_json::Value>) -> actix_web::HttpResponse {
+    let problem = refusal.problem();
+    let retry_after = refusal.retry_after();
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id.unwrap_or(serde_json::Value::Null),
+        "error": {
+            "code": JSONRPC_RATE_LIMITED,
+            "message": format!("{}: {}", problem.title, problem.detail),
+            "data": {
+                "type": problem.kind,
+                "status": problem.status,
+                "detail": problem.detail,
+                "retry_after": retry_after,
+            },
+        },
+    });
+    let mut res = actix_web::HttpResponse::TooManyRequests();
+    if let Some(secs) = retry_after {
+        res.insert_header((header::RETRY_AFTER, secs.to_string()));
+    }
+    res.json(body)
+}
+
+/// The JSON-RPC error code of a refusal past a rate limit (in the range
+/// JSON-RPC leaves to servers).
+const JSONRPC_RATE_LIMITED: i64 = -32029;
+
+/// What a chatbot's message counts against, if anything, and whether it is
+/// a run `until` an event without a count: a `create_game`
 /// tool call is a game created, a `throw` call its throws (its `count`, or
 /// as many as a run may make when it runs `until` an event), as the same
 /// operations over REST are (an operator's trial: games created through
 /// the tools were not limited). Anything else, or a body that is not a
 /// JSON-RPC tool call, counts for nothing here; the endpoint answers it.
-fn tool_call(body: &[u8]) -> Option<(Kind, NonZeroU32)> {
+fn tool_call(body: &[u8]) -> Option<(Kind, NonZeroU32, bool)> {
     let message: serde_json::Value = serde_json::from_slice(body).ok()?;
     if message.get("method")?.as_str()? != "tools/call" {
         return None;
@@ -434,7 +537,7 @@ fn tool_call(body: &[u8]) -> Option<(Kind, NonZeroU32)> {
     let params = message.get("params")?;
     let arguments = params.get("arguments");
     match params.get("name")?.as_str()? {
-        "create_game" => Some((Kind::Games, NonZeroU32::MIN)),
+        "create_game" => Some((Kind::Games, NonZeroU32::MIN, false)),
         "throw" => {
             let count = arguments
                 .and_then(|a| a.get("count"))
@@ -445,7 +548,8 @@ fn tool_call(body: &[u8]) -> Option<(Kind, NonZeroU32)> {
                 None if until => crate::service::MAX_RUN_THROWS,
                 None => 1,
             };
-            Some((Kind::Throws, NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)))
+            let n = NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
+            Some((Kind::Throws, n, count.is_none() && until))
         }
         _ => None,
     }

@@ -18,35 +18,38 @@ use crate::picture;
 use crate::service::ThrowCommand;
 
 /// `result` with links to the game's resources (`what`: `""` for the
-/// game, `moves`, `board.svg`), unless it is an error.
+/// game, `moves`, `board.svg`: the board's picture and its text), unless
+/// it is an error.
 pub(super) fn linked(
     result: Result<CallToolResult, ErrorData>,
     id: &str,
     what: &[&str],
 ) -> Result<CallToolResult, ErrorData> {
-    what.iter().fold(result, |result, w| {
-        let (uri, name, mime) = match *w {
-            "" => (
-                format!("{}{id}", library::GAMES),
-                "game",
-                "application/json",
-            ),
-            "moves" => (
-                format!("{}{id}/moves", library::GAMES),
-                "game-moves",
-                "text/plain",
-            ),
-            _ => (
-                format!("{}{id}/board.svg", library::GAMES),
-                "game-board",
-                "image/svg+xml",
-            ),
-        };
-        library::with_link(
-            result,
-            rmcp::model::Resource::new(uri, name).with_mime_type(mime),
-        )
-    })
+    let games = library::GAMES;
+    what.iter()
+        .flat_map(|w| match *w {
+            "" => vec![(format!("{games}{id}"), "game", "application/json")],
+            "moves" => vec![(format!("{games}{id}/moves"), "game-moves", "text/plain")],
+            // The board: its picture and its text.
+            _ => vec![
+                (
+                    format!("{games}{id}/board.svg"),
+                    "game-board",
+                    "image/svg+xml",
+                ),
+                (
+                    format!("{games}{id}/board.txt"),
+                    "game-board-text",
+                    "text/plain",
+                ),
+            ],
+        })
+        .fold(result, |result, (uri, name, mime)| {
+            library::with_link(
+                result,
+                rmcp::model::Resource::new(uri, name).with_mime_type(mime),
+            )
+        })
 }
 
 /// The scale of the board's PNG a tool sends: half the REST picture's

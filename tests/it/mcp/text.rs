@@ -245,7 +245,8 @@ async fn a_sessions_games_are_listed_and_each_is_a_resource() {
         [
             format!("zohn-ahl://games/{id}"),
             format!("zohn-ahl://games/{id}/moves"),
-            format!("zohn-ahl://games/{id}/board.svg")
+            format!("zohn-ahl://games/{id}/board.svg"),
+            format!("zohn-ahl://games/{id}/board.txt")
         ]
     );
     let thrown = call(&client, "throw", json!({"game_id": id, "count": 2})).await;
@@ -370,14 +371,23 @@ async fn regression_only_two_tools_linked_a_games_resources() {
     let game = format!("zohn-ahl://games/{id}");
     let moves = format!("{game}/moves");
     let board = format!("{game}/board.svg");
+    let text_board = format!("{game}/board.txt");
     for (tool, args, expected) in [
-        ("get_game", json!({"game_id": id}), vec![&moves, &board]),
-        ("list_moves", json!({"game_id": id}), vec![&game, &board]),
+        (
+            "get_game",
+            json!({"game_id": id}),
+            vec![&moves, &board, &text_board],
+        ),
+        (
+            "list_moves",
+            json!({"game_id": id}),
+            vec![&game, &board, &text_board],
+        ),
         ("get_odds", json!({"game_id": id}), vec![&game]),
         (
             "get_board",
             json!({"game_id": id}),
-            vec![&game, &moves, &board],
+            vec![&game, &moves, &board, &text_board],
         ),
         // A past board is not the board resource, the board now.
         (
@@ -389,7 +399,7 @@ async fn regression_only_two_tools_linked_a_games_resources() {
         (
             "stop_game",
             json!({"game_id": id}),
-            vec![&game, &moves, &board],
+            vec![&game, &moves, &board, &text_board],
         ),
     ] {
         let result = call(&client, tool, args.clone()).await;

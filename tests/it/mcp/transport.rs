@@ -461,3 +461,31 @@ async fn regression_sessions_were_unbounded_in_number() {
     assert!(sessions.has_session(&second).await.unwrap());
     assert!(sessions.has_session(&third).await.unwrap());
 }
+
+/// Closing a session (`DELETE /mcp`) was answered 202, which the MCP
+/// Python SDK 2.3.0 logs as "Session termination failed: 202": it is 204,
+/// and the session is gone.
+#[actix_web::test]
+async fn regression_closing_a_session_was_answered_202() {
+    let (_db, server) = server(&[], zohn_ahl::mcp::SESSION_IDLE).await;
+    let base = &server.base;
+    let id = session(base).await;
+    let closed = reqwest::Client::new()
+        .delete(format!("{base}/mcp"))
+        .header("mcp-session-id", &id)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(closed.status(), 204);
+    let after = post(
+        base,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        &[
+            ("mcp-session-id", &id),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+    )
+    .await;
+    assert_eq!(after.status(), 404);
+}
