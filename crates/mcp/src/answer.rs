@@ -123,9 +123,9 @@ pub struct ThrowOutput {
     /// Throws this call played.
     pub played: u32,
     /// Why the throws stopped: `count` (as many as asked), `event`,
-    /// `turn_end`, `game_end`, or `refused` (the next throw was refused,
-    /// e.g. the other side is to throw and the token is not theirs; the
-    /// text says why).
+    /// `turn_end` (also when a side's token has played its side's turn and
+    /// the other side is to throw), `game_end`, or `refused` (the next
+    /// throw was refused; the text says why).
     pub stopped: String,
     /// After several throws: the moves the text tells beyond one line,
     /// with their rule and fact ids; empty after one throw.

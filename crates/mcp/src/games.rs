@@ -172,7 +172,18 @@ impl ZohnAhl {
                 Err(e) if steps.is_empty() => return service_error(e),
                 Err(e) => {
                     let r = crate::service::Refusal::from(e);
-                    stopped = ("refused", format!("{}: {}", r.title, r.detail));
+                    // A side's token at the end of its side's turn: the
+                    // run ends as the turn does, not as a refusal.
+                    stopped = if r.slug == "not-your-seat"
+                        && steps.last().is_some_and(|s| s.turn_ended)
+                    {
+                        (
+                            "turn_end",
+                            "the turn passed to the other side, whose token throws next".to_owned(),
+                        )
+                    } else {
+                        ("refused", format!("{}: {}", r.title, r.detail))
+                    };
                     break;
                 }
             };
@@ -201,14 +212,15 @@ impl ZohnAhl {
             "count" => format!("the {} throws asked for", steps.len()),
             "game_end" => "the game is over".to_owned(),
             "event" => format!("move {} brought {}", n(last), last.notable.join(", ")),
-            "turn_end" => "the turn passed".to_owned(),
+            "turn_end" if stopped.1.is_empty() => "the turn passed".to_owned(),
             _ => stopped.1.clone(),
         };
         let mut text = format!(
-            "Moves {}-{} of game {id} ({} throws); stopped: {said}.",
+            "Moves {}-{} of game {id} ({} throw{}); stopped: {said}.",
             n(first),
             n(last),
-            steps.len()
+            steps.len(),
+            if steps.len() == 1 { "" } else { "s" }
         );
         for s in &steps {
             text.push('\n');

@@ -177,12 +177,15 @@ async fn a_run_with_a_sides_token_stops_when_the_other_side_is_to_throw() {
     )
     .await;
     let out = ok(&run);
-    assert_eq!(out["stopped"], "refused", "{}", text_of(&run));
+    // Regression: the run ended "stopped: Not your seat: ...", as if it
+    // had failed; it is the end of the side's turn.
+    assert_eq!(out["stopped"], "turn_end", "{}", text_of(&run));
     assert_eq!(out["game"]["to_throw"], "B");
     assert_eq!(out["move"]["side"], "A");
     assert_eq!(out["game"]["throws"], out["played"]);
     assert!(
-        text_of(&run).contains("stopped: Not your seat: "),
+        text_of(&run)
+            .contains("stopped: the turn passed to the other side, whose token throws next."),
         "{}",
         text_of(&run)
     );
