@@ -60,7 +60,8 @@ impl Plan {
 ///   turn it is;
 /// - each rule behind the move's notable events the first time it acts, in
 ///   full, and again, briefly, when it acts [`REMIND_AFTER`] moves or more
-///   after it was last stated, at most [`MAX_REMINDERS`] times;
+///   after it was last stated, at most [`MAX_REMINDERS`] times (never the
+///   rule that a dry branch does nothing, which changes nothing to remind);
 /// - on a move with none of these, the next rule of the ruleset not stated
 ///   yet ([`ahead`]: how to win, then each hazard), so that each is taught
 ///   before it decides anything where the game allows;

@@ -3,6 +3,8 @@
 //! is an argument, the tool list is short, and every tool says what a host
 //! needs to know before calling it.
 
+use rmcp::RoleClient;
+use rmcp::service::RunningService;
 use serde_json::json;
 
 use super::{call, connect, new_game, ok, refused, text_of};
@@ -402,21 +404,8 @@ async fn regression_only_two_tools_linked_a_games_resources() {
             vec![&game, &moves, &board, &text_board],
         ),
     ] {
-        let result = call(&client, tool, args.clone()).await;
-        assert_ne!(
-            result.is_error,
-            Some(true),
-            "{tool} {args}: {}",
-            text_of(&result)
-        );
-        let links = links(&result);
-        assert_eq!(links, expected, "{tool} {args}");
-        for uri in links {
-            let read = client
-                .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))
-                .await;
-            assert!(read.is_ok(), "{tool}: {uri} does not read: {read:?}");
-        }
+        let links = links_that_read(&client, tool, args.clone()).await;
+        assert_eq!(links.iter().collect::<Vec<_>>(), expected, "{tool} {args}");
     }
 }
 
@@ -446,19 +435,8 @@ async fn regression_the_source_and_lesson_answers_linked_no_resource() {
         ),
         ("get_lesson", json!({}), "zohn-ahl://lessons/composite"),
     ] {
-        let result = call(&client, tool, args.clone()).await;
-        assert_ne!(
-            result.is_error,
-            Some(true),
-            "{tool} {args}: {}",
-            text_of(&result)
-        );
-        let links = links(&result);
+        let links = links_that_read(&client, tool, args.clone()).await;
         assert_eq!(links, [expected], "{tool} {args}");
-        let read = client
-            .read_resource(rmcp::model::ReadResourceRequestParams::new(expected))
-            .await;
-        assert!(read.is_ok(), "{tool}: {expected} does not read: {read:?}");
     }
     let refused = call(&client, "get_source", json!({"source_id": "nobody1900"})).await;
     assert_eq!(refused.is_error, Some(true));
@@ -470,11 +448,30 @@ async fn regression_the_source_and_lesson_answers_linked_no_resource() {
     );
 }
 
-/// The URIs of the resource links in `result`, in order.
-fn links(result: &rmcp::model::CallToolResult) -> Vec<&String> {
-    result
+/// The URIs of the resource links in `tool`'s answer to `args`, in order,
+/// once the answer is checked to be no error and each link to read.
+async fn links_that_read(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    args: serde_json::Value,
+) -> Vec<String> {
+    let result = call(client, tool, args.clone()).await;
+    assert_ne!(
+        result.is_error,
+        Some(true),
+        "{tool} {args}: {}",
+        text_of(&result)
+    );
+    let links: Vec<String> = result
         .content
         .iter()
-        .filter_map(|c| c.as_resource_link().map(|l| &l.uri))
-        .collect()
+        .filter_map(|c| c.as_resource_link().map(|l| l.uri.clone()))
+        .collect();
+    for uri in &links {
+        let read = client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))
+            .await;
+        assert!(read.is_ok(), "{tool}: {uri} does not read: {read:?}");
+    }
+    links
 }
