@@ -683,8 +683,8 @@ async fn regression_a_postgres_deadlock_was_a_500() {
         .await
         .unwrap();
     sqlx::query(
-        "INSERT INTO create_keys (key, request_hash, game_id, location, etag, answer)
-         VALUES ('pg-deadlocked', '\\x00', $1, '', '', '\\x00')",
+        "INSERT INTO create_keys (key, request_hash, game_id, subject, bound_location, bound_etag, answer)
+         VALUES ('pg-deadlocked', '\\x00', $1, '', '', '', '\\x00')",
     )
     .bind(&game)
     .execute(&mut *other)

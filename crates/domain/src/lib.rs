@@ -9,10 +9,12 @@ use std::fmt;
 
 mod log;
 mod play;
+mod subject;
 mod values;
 
 pub use log::LoggedMove;
 pub use play::{Turn, play_move};
+pub use subject::{BadSubject, Subject};
 pub use values::{
     BadIdempotencyKey, BadJoinCode, BadSeed, IdempotencyKey, JOIN_CODE_ALPHABET, JOIN_CODE_LEN,
     JoinCode, SeatToken, Seed, Timestamp, TokenHash, Version,

@@ -423,12 +423,11 @@ async fn move_board(
     n: u32,
     view: picture::BoardView,
 ) -> Result<String, ApiError> {
-    let record = service.move_record(id, n).await?;
-    let game = service.game(id).await?;
+    let (game, state) = service.board_after(id, Some(n)).await?;
     let table = game.setup.table().map_err(|e| ApiError::internal(&e))?;
     Ok(picture::game_svg_in(
         &table,
-        &record.state,
+        &state,
         &names(&game.setup),
         view,
     ))

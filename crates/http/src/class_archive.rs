@@ -10,7 +10,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::classes::{CreatedClassView, created_class, created_class_answer, keyed};
+use crate::classes::{CreatedClassView, created_class_answer, keyed};
 use crate::domain::{SideSetup, ThrowOrigin};
 use crate::dto::OptionsView;
 use crate::extract::{Bearer, ClassIdPath, IdempotencyKey};
@@ -321,7 +321,7 @@ pub async fn import_class(
             created_class_answer,
         )
         .await?;
-    Ok(created_class(answer))
+    Ok(crate::answer::created(answer))
 }
 
 /// The body, read up to `limit` bytes: 413 past it.

@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::domain::{Class, Game};
+use crate::domain::{Class, Game, Subject};
 use crate::extract::{Bearer, ClassIdPath, IdempotencyKey};
 use crate::games::{
     CreateGameRequest, CreatedGameView, GameView, SeatsRequest, created_answer, created_view,
@@ -17,10 +17,10 @@ use crate::games::{
 };
 use crate::json::{self, Obj};
 use crate::problem::{ApiError, FieldError, Problem};
+use crate::service::idempotency::operation_hash;
 use crate::service::{
     Answer, ClassRequest, CreatedClass, GameRequest, MAX_CLASS_GAMES, NewGame, Service,
 };
-use sha2::{Digest, Sha256};
 
 /// Body of `POST /v1/classes`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -150,13 +150,8 @@ pub struct ClassView {
     pub links: ClassLinks,
 }
 
-/// A class's URL.
-fn class_location(class: &Class) -> String {
-    format!("/v1/classes/{}", class.id)
-}
-
 fn class_links<'a>(class: &Class, games: impl Iterator<Item = &'a Game>) -> ClassLinks {
-    let location = class_location(class);
+    let location = crate::answer::class_location(class.id);
     let query = games
         .map(|g| format!("game={}", g.id))
         .collect::<Vec<_>>()
@@ -263,41 +258,22 @@ pub async fn create_class(
     let answer = service
         .create_class(new, keyed(key, b"class", &body), created_class_answer)
         .await?;
-    Ok(created_class(answer))
+    Ok(crate::answer::created(answer))
 }
 
-/// An idempotency key with the SHA-256 of the request it came with, bound
-/// to the `operation` too: another operation's request with the same key
-/// and body is another request.
+/// An idempotency key with the hash of the request it came with, bound to
+/// the `operation` too ([`operation_hash`]).
 pub(crate) fn keyed(
     key: Option<crate::domain::IdempotencyKey>,
     operation: &[u8],
     body: &[u8],
 ) -> Option<(crate::domain::IdempotencyKey, [u8; 32])> {
-    key.map(|key| {
-        let hash: [u8; 32] = Sha256::new()
-            .chain_update(operation)
-            .chain_update(b"\0")
-            .chain_update(body)
-            .finalize()
-            .into();
-        (key, hash)
-    })
+    key.map(|key| (key, operation_hash(operation, body)))
 }
 
-/// 201 with a class just made (or its kept answer, replayed).
-pub(crate) fn created_class(answer: Answer) -> HttpResponse {
-    let mut res = HttpResponse::Created();
-    res.insert_header((header::LOCATION, answer.location))
-        .content_type("application/json");
-    if answer.replayed {
-        res.insert_header(("idempotent-replayed", "true"));
-    }
-    res.body(answer.body)
-}
-
-/// The answer to a class's creation, as sent (every token included).
-pub(crate) fn created_class_answer(made: &CreatedClass) -> Answer {
+/// The body of a class's creation's answer, as sent (every token
+/// included).
+pub(crate) fn created_class_answer(made: &CreatedClass) -> Vec<u8> {
     let view = CreatedClassView {
         id: made.class.id.to_string(),
         name: made.class.name.clone(),
@@ -306,13 +282,7 @@ pub(crate) fn created_class_answer(made: &CreatedClass) -> Answer {
         games: made.games.iter().map(created_view).collect(),
         links: class_links(&made.class, made.games.iter().map(|c| &c.game)),
     };
-    Answer {
-        location: class_location(&made.class),
-        // A class has no version.
-        etag: String::new(),
-        body: serde_json::to_vec(&view).unwrap_or_default(),
-        replayed: false,
-    }
+    serde_json::to_vec(&view).unwrap_or_default()
 }
 
 /// List a class's games.
@@ -395,12 +365,14 @@ pub async fn create_class_game(
     }
     let new = NewGame::try_from(request)?;
     let created = service.create_class_game(id, token.as_ref(), new).await?;
-    let answer = created_answer(&created);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, answer.location))
-        .insert_header((header::ETAG, answer.etag))
-        .content_type("application/json")
-        .body(answer.body))
+    Ok(crate::answer::created(Answer {
+        subject: Subject::Game {
+            id: created.game.id,
+            version: created.game.version,
+        },
+        body: created_answer(&created),
+        replayed: false,
+    }))
 }
 
 /// The bound the document states, held to the service's.

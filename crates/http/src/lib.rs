@@ -10,6 +10,7 @@ use zohn_ahl_narration as narration;
 use zohn_ahl_picture as picture;
 use zohn_ahl_service as service;
 
+mod answer;
 #[cfg(feature = "bench-baseline")]
 mod baseline;
 pub(crate) mod board;

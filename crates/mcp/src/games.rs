@@ -246,17 +246,13 @@ impl ZohnAhl {
         id: GameId,
         move_n: u32,
     ) -> Result<CallToolResult, ErrorData> {
-        let game = match self.service.game(id).await {
-            Ok(g) => g,
+        let (game, state) = match self
+            .service
+            .board_after(id, (move_n > 0).then_some(move_n))
+            .await
+        {
+            Ok(board) => board,
             Err(e) => return service_error(e),
-        };
-        let state = if move_n == 0 {
-            game.state.clone()
-        } else {
-            match self.service.move_record(id, move_n).await {
-                Ok(m) => m.state,
-                Err(e) => return service_error(e),
-            }
         };
         let svg = board_svg(&game, &state)?;
         let png = match tokio::task::spawn_blocking(move || picture::png_scaled(&svg, BOARD_SCALE))

@@ -132,11 +132,6 @@ impl ZohnAhl {
         params: Parameters<CreateGameArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let a = args!(params);
-        if a.sides_report_throws && !a.seats {
-            return refusal(
-                "`sides_report_throws`: only a seated game has side tokens to report with; set `seats` to true as well",
-            );
-        }
         let side = |name: Option<String>, players: Vec<String>| SideRequest {
             name,
             players: (!players.is_empty()).then_some(players),

@@ -1,5 +1,6 @@
-//! The answers the service keeps and hands back for the tools that change
-//! a game: the text block and the structured output, as JSON.
+//! The bodies of the answers the service keeps and hands back for the
+//! tools that change a game: the text block and the structured output, as
+//! JSON.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,7 @@ use super::answer::{
 use crate::domain::{Game, MoveRecord};
 use crate::narration::{Chances, Detail, Narration};
 use crate::odds::Solver;
-use crate::service::{Answer, ChanceTable, ChancesUnknown, Created};
+use crate::service::{ChanceTable, ChancesUnknown, Created};
 
 /// Each side's chance of winning before and after move `record`, from the
 /// process's odds service as it is now (the writer renders the answers it
@@ -26,7 +27,7 @@ fn chances_now(game: &Game, record: &MoveRecord) -> Result<Chances, ChancesUnkno
 /// The answer to one throw: the structured output and the text, as JSON;
 /// the move told for the game's audience at `detail` (default: the
 /// game's).
-fn throw_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answer {
+fn throw_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Vec<u8> {
     let setup = &game.setup;
     let brief = game_brief(game, &game.state);
     let chances = chances_now(game, record);
@@ -50,12 +51,7 @@ fn throw_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Ans
         moments: Vec::new(),
         game: brief,
     };
-    Answer {
-        location: crate::service::move_location(game.id, record.n),
-        etag: game.version.etag(),
-        body: serde_json::to_vec(&(text, output)).unwrap_or_default(),
-        replayed: false,
-    }
+    serde_json::to_vec(&(text, output)).unwrap_or_default()
 }
 
 /// `render(game, record, detail)` for one `detail` (none: the game's) as a
@@ -72,7 +68,7 @@ macro_rules! at_detail {
 }
 
 /// What renders one throw's answer at `detail` (none: the game's).
-pub(super) fn throw_renderer(detail: Option<Detail>) -> fn(&Game, &MoveRecord) -> Answer {
+pub(super) fn throw_renderer(detail: Option<Detail>) -> fn(&Game, &MoveRecord) -> Vec<u8> {
     at_detail!(throw_answer, detail)
 }
 
@@ -106,7 +102,7 @@ pub(super) struct Step {
 /// at `lesson`, one line for a plain move, and the lesson for a move that
 /// brings an event or teaches a rule or a fact; at `full`, every move in
 /// full.
-fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answer {
+fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Vec<u8> {
     let setup = &game.setup;
     let audience = setup.audience;
     let notable = notable_events(record);
@@ -139,22 +135,17 @@ fn step_answer(game: &Game, record: &MoveRecord, detail: Option<Detail>) -> Answ
         standing: standing_line(&brief),
         game: serde_json::to_value(&brief).unwrap_or_default(),
     };
-    Answer {
-        location: crate::service::move_location(game.id, record.n),
-        etag: game.version.etag(),
-        body: serde_json::to_vec(&step).unwrap_or_default(),
-        replayed: false,
-    }
+    serde_json::to_vec(&step).unwrap_or_default()
 }
 
 /// What renders one throw of a run at `detail` (none: the game's).
-pub(super) fn step_renderer(detail: Option<Detail>) -> fn(&Game, &MoveRecord) -> Answer {
+pub(super) fn step_renderer(detail: Option<Detail>) -> fn(&Game, &MoveRecord) -> Vec<u8> {
     at_detail!(step_answer, detail)
 }
 
 /// The answer to a creation as the service hands it back: the text and the
 /// structured output (with the tokens, shown this once), as JSON.
-pub(super) fn render_created(created: &Created) -> Answer {
+pub(super) fn render_created(created: &Created) -> Vec<u8> {
     let game = &created.game;
     let brief = game_brief(game, &game.state);
     let tokens = created
@@ -200,30 +191,20 @@ pub(super) fn render_created(created: &Created) -> Answer {
         }
     }
     let text = format!("{line}\n{}", standing_line(&brief));
-    Answer {
-        location: crate::service::game_location(game.id),
-        etag: game.version.etag(),
-        body: serde_json::to_vec(&(
-            text,
-            CreatedOutput {
-                game: brief,
-                tokens,
-            },
-        ))
-        .unwrap_or_default(),
-        replayed: false,
-    }
+    serde_json::to_vec(&(
+        text,
+        CreatedOutput {
+            game: brief,
+            tokens,
+        },
+    ))
+    .unwrap_or_default()
 }
 
 /// The answer to a stop as the service hands it back: the text and the
 /// game after it, as JSON.
-pub(super) fn render_stopped(game: &Game, narration: &Narration) -> Answer {
+pub(super) fn render_stopped(game: &Game, narration: &Narration) -> Vec<u8> {
     let brief = game_brief(game, &game.state);
     let text = format!("{}\n{}", narration_text(narration), standing_line(&brief));
-    Answer {
-        location: crate::service::game_location(game.id),
-        etag: game.version.etag(),
-        body: serde_json::to_vec(&(text, brief)).unwrap_or_default(),
-        replayed: false,
-    }
+    serde_json::to_vec(&(text, brief)).unwrap_or_default()
 }

@@ -120,6 +120,7 @@ fn argument(pointer: &str) -> Option<&'static str> {
         "/seed" => Some("seed"),
         "/spinner" => Some("spinner"),
         "/sticks" => Some("sticks"),
+        "/seats/sides_report_throws" => Some("sides_report_throws"),
         _ => None,
     }
 }

@@ -6,13 +6,14 @@
 
 use super::class_archive::ClassGame;
 use super::command::{Answer, Created, NewGame};
+use super::idempotency::{InFlight, kept, replay};
 use super::new_game::new_game;
 use super::new_game::{GameRequest, name};
 use super::refusal::{Fault, Refusal};
-use super::{InFlight, Result, Service, ServiceError, kept, replay};
+use super::{Result, Service, ServiceError};
 use crate::domain::{
-    Class, ClassId, Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Timestamp, TokenHash,
-    Version,
+    Class, ClassId, Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Subject, Timestamp,
+    TokenHash, Version,
 };
 
 /// Most games in one class (also within the class fairness report's
@@ -115,7 +116,7 @@ impl Service {
         &self,
         new: NewClass,
         idempotency: Option<(IdempotencyKey, [u8; 32])>,
-        render: fn(&CreatedClass) -> Answer,
+        render: fn(&CreatedClass) -> Vec<u8>,
     ) -> Result<Answer> {
         let mut games = Vec::with_capacity(new.games);
         for _ in 0..new.games {
@@ -138,7 +139,7 @@ impl Service {
         name: String,
         games: Vec<ClassGame>,
         idempotency: Option<(IdempotencyKey, [u8; 32])>,
-        render: fn(&CreatedClass) -> Answer,
+        render: fn(&CreatedClass) -> Vec<u8>,
     ) -> Result<Answer> {
         let _guard = idempotency
             .as_ref()
@@ -193,7 +194,11 @@ impl Service {
             host,
             games: made,
         };
-        let answer = render(&created);
+        let answer = Answer {
+            subject: Subject::Class(created.class.id),
+            body: render(&created),
+            replayed: false,
+        };
         if let Some((key, hash)) = &idempotency
             && let Some(first) = created.games.first()
         {

@@ -278,7 +278,7 @@ impl Service {
         &self,
         imported: ImportedClass,
         idempotency: Option<(IdempotencyKey, [u8; 32])>,
-        render: fn(&CreatedClass) -> Answer,
+        render: fn(&CreatedClass) -> Vec<u8>,
     ) -> Result<Answer> {
         self.write_class(imported.name, imported.games, idempotency, render)
             .await

@@ -1,6 +1,6 @@
 //! The requests the service takes and the answers it gives back.
 
-use crate::domain::{Game, GameId, IdempotencyKey, JoinCode, SeatToken, Seed, Version};
+use crate::domain::{Game, IdempotencyKey, JoinCode, SeatToken, Seed, Subject, Version};
 use crate::narration::{Audience, Detail};
 use crate::rules::{Options, Preset, Side, Throw};
 
@@ -101,28 +101,15 @@ pub struct ThrowCommand {
     pub idempotency: Option<(IdempotencyKey, [u8; 32])>,
 }
 
-/// A game's path, the `Location` of its creation and its stop: written
-/// here once for both surfaces (and kept with an idempotency answer).
-#[must_use]
-pub fn game_location(id: GameId) -> String {
-    format!("/v1/games/{id}")
-}
-
-/// Move `n`'s path, the `Location` of the throw that played it.
-#[must_use]
-pub fn move_location(id: GameId, n: u32) -> String {
-    format!("/v1/games/{id}/moves/{n}")
-}
-
-/// The answer to a create, a throw or a stop, as sent: kept under an
-/// idempotency key so that a retry gets it byte for byte.
+/// The answer to a create, a throw or a stop: what it is about, and the
+/// body as the surface rendered it. Kept under an idempotency key so that a
+/// retry gets it byte for byte; each surface builds its own headers and
+/// links from the subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    /// The move's URL.
-    pub location: String,
-    /// The game's new ETag.
-    pub etag: String,
-    /// The body.
+    /// The game, move or class the request made or changed.
+    pub subject: Subject,
+    /// The body, as the surface rendered it.
     pub body: Vec<u8>,
     /// `true` when this is the replay of an earlier answer.
     pub replayed: bool,

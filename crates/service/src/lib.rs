@@ -25,6 +25,7 @@ mod class_archive;
 mod command;
 mod error;
 mod feed;
+pub mod idempotency;
 mod join;
 mod new_game;
 mod odds;
@@ -44,7 +45,6 @@ pub use class::{ClassRequest, CreatedClass, MAX_CLASS_GAMES, NewClass};
 pub use class_archive::{CLASS_FORMAT, ClassArchive, ImportedClass};
 pub use command::{
     Answer, Created, NewGame, PURGE_EVERY, Purged, Reissued, StopCommand, ThrowCommand, Tokens,
-    game_location, move_location,
 };
 pub use error::ServiceError;
 pub use join::Joined;
@@ -70,56 +70,19 @@ pub use feed::{
 };
 pub use writer::{HOT_GAMES, MAX_BATCH};
 
-use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Timestamp};
-use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError, StoredAnswer};
+use crate::domain::{Game, GameId, IdempotencyKey, MoveRecord, SeatToken, Subject, Timestamp};
+use crate::rules::GameState;
+use crate::store::{IDEMPOTENCY_LIFETIME, Store, StoreError};
 use crate::throws::{FromSeed, ServerThrows};
+use idempotency::{InFlight, InFlightSet, kept, replay};
 use writer::{Job, Thrown};
 
 type Result<T> = std::result::Result<T, ServiceError>;
-
-/// Idempotency keys being served: a game's (throws and stops), or a
-/// creation's (`None`).
-type InFlightSet = Arc<Mutex<HashSet<(Option<GameId>, IdempotencyKey)>>>;
-
-/// Removes an idempotency key from the in-flight set when dropped.
-struct InFlight {
-    set: InFlightSet,
-    entry: (Option<GameId>, IdempotencyKey),
-}
-
-impl InFlight {
-    /// Claim a key, or [`ServiceError::KeyInFlight`] when a request with it
-    /// is still being served.
-    fn claim(set: &InFlightSet, game: Option<GameId>, key: &IdempotencyKey) -> Result<Self> {
-        let entry = (game, key.clone());
-        let fresh = set
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(entry.clone());
-        if !fresh {
-            return Err(ServiceError::KeyInFlight);
-        }
-        Ok(Self {
-            set: Arc::clone(set),
-            entry,
-        })
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.set
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.entry);
-    }
-}
 
 /// The service: the rules, the narration and the store together.
 #[derive(Clone, Debug)]
@@ -295,7 +258,7 @@ impl Service {
         &self,
         new: NewGame,
         idempotency: Option<(IdempotencyKey, [u8; 32])>,
-        render: fn(&Created) -> Answer,
+        render: fn(&Created) -> Vec<u8>,
     ) -> Result<Answer> {
         let _guard = idempotency
             .as_ref()
@@ -312,7 +275,14 @@ impl Service {
         }
         tx.insert_game(&created.game, seats.as_ref()).await?;
         join::give_codes(&mut tx, &mut created).await?;
-        let answer = render(&created);
+        let answer = Answer {
+            subject: Subject::Game {
+                id: created.game.id,
+                version: created.game.version,
+            },
+            body: render(&created),
+            replayed: false,
+        };
         if let Some((key, hash)) = &idempotency {
             tx.keep_create_answer(key, created.game.id, &kept(&answer, hash), at)
                 .await?;
@@ -355,7 +325,7 @@ impl Service {
         &self,
         id: GameId,
         cmd: ThrowCommand,
-        render: fn(&Game, &MoveRecord) -> Answer,
+        render: fn(&Game, &MoveRecord) -> Vec<u8>,
     ) -> Result<Answer> {
         let _guard = cmd
             .idempotency
@@ -374,7 +344,7 @@ impl Service {
             .await
             .unwrap_or(Err(ServiceError::Store(StoreError::Busy)))?
         {
-            Thrown::Played(game, record) => Ok(render(&game, &record)),
+            Thrown::Played(game, record) => Ok(writer::thrown_answer(&game, &record, render)),
             Thrown::Answer(answer) => Ok(answer),
         }
     }
@@ -397,7 +367,7 @@ impl Service {
         &self,
         id: GameId,
         cmd: StopCommand,
-        render: fn(&Game, &narration::Narration) -> Answer,
+        render: fn(&Game, &narration::Narration) -> Vec<u8>,
     ) -> Result<Answer> {
         let _guard = cmd
             .idempotency
@@ -548,6 +518,21 @@ impl Service {
         Ok((game, moves))
     }
 
+    /// The game and its board (the state) as move `n` left it; `None`:
+    /// as it stands now.
+    ///
+    /// # Errors
+    /// [`ServiceError::GameNotFound`], [`ServiceError::MoveNotFound`]; storage errors.
+    pub async fn board_after(&self, id: GameId, n: Option<u32>) -> Result<(Game, GameState)> {
+        let state = match n {
+            Some(n) => Some(self.move_record(id, n).await?.state),
+            None => None,
+        };
+        let game = self.game(id).await?;
+        let state = state.unwrap_or_else(|| game.state.clone());
+        Ok((game, state))
+    }
+
     /// Move number `n`.
     ///
     /// # Errors
@@ -560,30 +545,5 @@ impl Service {
                 Err(ServiceError::MoveNotFound(id, n))
             }
         }
-    }
-}
-
-/// A creation's answer kept under its idempotency key, replayed; or
-/// [`ServiceError::KeyReused`] when it was kept for another request
-/// (a game's creation and a class's alike).
-fn replay(stored: StoredAnswer, hash: &[u8; 32]) -> Result<Answer> {
-    if stored.request_hash != hash {
-        return Err(ServiceError::KeyReused);
-    }
-    Ok(Answer {
-        location: stored.location,
-        etag: stored.etag,
-        body: stored.body,
-        replayed: true,
-    })
-}
-
-/// A creation's `answer` as it is kept for the request hashed `hash`.
-fn kept(answer: &Answer, hash: &[u8; 32]) -> StoredAnswer {
-    StoredAnswer {
-        request_hash: hash.to_vec(),
-        location: answer.location.clone(),
-        etag: answer.etag.clone(),
-        body: answer.body.clone(),
     }
 }

@@ -143,6 +143,14 @@ impl GameRequest {
                 None
             }
         };
+        if self.sides_report_throws && !self.seats {
+            faults.push(Fault {
+                pointer: "/seats/sides_report_throws".to_owned(),
+                detail:
+                    "only a seated game has side tokens to report with; set `seats` to true as well"
+                        .to_owned(),
+            });
+        }
         if !faults.is_empty() {
             return Err(Refusal::invalid_values(faults));
         }

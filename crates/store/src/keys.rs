@@ -6,7 +6,8 @@
 //! (`crate::SecretKey`, kept outside the database; see `sealed`): the body in the `answer`
 //! column is XChaCha20-Poly1305's, its nonce in `nonce`, and the associated
 //! data bind it to its table, game and key and to the columns kept in
-//! clear beside it (the request's hash, `Location`, `ETag`). A copy of the
+//! clear beside it (the request's hash, and its subject: what it is about,
+//! [`crate::domain::Subject`]). A copy of the
 //! database holds no token. An answer kept in clear by a version before
 //! (`nonce` NULL) is sealed at the first start with the key
 //! (`sqlite::seal_clear_answers`, `pg::seal_clear_answers`); one that
@@ -49,7 +50,7 @@ impl WriteTx {
         now: OffsetDateTime,
     ) -> Result<Option<StoredAnswer>> {
         let row: Option<KeptRow> = in_tx!(self, c => sqlx::query_as(
-            "SELECT request_hash, location, etag, answer, nonce FROM idempotency_keys
+            "SELECT request_hash, subject, bound_location, bound_etag, answer, nonce FROM idempotency_keys
              WHERE game_id = $1 AND key = $2 AND created_at > $3",
         )
         .bind(id.to_string())
@@ -83,17 +84,17 @@ impl WriteTx {
                 .execute(&mut *c)
                 .await?;
             sqlx::query(
-                "INSERT INTO idempotency_keys (game_id, key, request_hash, location, etag, answer, nonce, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                "INSERT INTO idempotency_keys
+                     (game_id, key, request_hash, subject, bound_location, bound_etag, answer, nonce, created_at)
+                 VALUES ($1, $2, $3, $4, '', '', $5, $6, $7)
                  ON CONFLICT (game_id, key) DO UPDATE SET request_hash = excluded.request_hash,
-                     location = excluded.location, etag = excluded.etag, answer = excluded.answer,
-                     nonce = excluded.nonce, created_at = excluded.created_at",
+                     subject = excluded.subject, bound_location = '', bound_etag = '',
+                     answer = excluded.answer, nonce = excluded.nonce, created_at = excluded.created_at",
             )
             .bind(id.to_string())
             .bind(key.as_str())
             .bind(answer.request_hash.as_slice())
-            .bind(&answer.location)
-            .bind(&answer.etag)
+            .bind(answer.subject.to_string())
             .bind(&sealed)
             .bind(&nonce)
             .bind(Timestamp::at(now).as_str())
@@ -115,7 +116,7 @@ impl WriteTx {
         now: OffsetDateTime,
     ) -> Result<Option<StoredAnswer>> {
         let row: Option<CreateRow> = in_tx!(self, c => sqlx::query_as(
-            "SELECT game_id, request_hash, location, etag, answer, nonce FROM create_keys
+            "SELECT game_id, request_hash, subject, bound_location, bound_etag, answer, nonce FROM create_keys
              WHERE key = $1 AND created_at > $2",
         )
         .bind(key.as_str())
@@ -149,14 +150,14 @@ impl WriteTx {
                 .execute(&mut *c)
                 .await?;
             sqlx::query(
-                "INSERT INTO create_keys (key, request_hash, game_id, location, etag, answer, nonce, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                "INSERT INTO create_keys
+                     (key, request_hash, game_id, subject, bound_location, bound_etag, answer, nonce, created_at)
+                 VALUES ($1, $2, $3, $4, '', '', $5, $6, $7)",
             )
             .bind(key.as_str())
             .bind(answer.request_hash.as_slice())
             .bind(game.to_string())
-            .bind(&answer.location)
-            .bind(&answer.etag)
+            .bind(answer.subject.to_string())
             .bind(&sealed)
             .bind(&nonce)
             .bind(Timestamp::at(now).as_str())

@@ -92,12 +92,15 @@ pub(crate) struct MoveRow {
 }
 
 /// An answer as a row holds it: the body sealed (`nonce` set) or, kept by
-/// a version before, in clear (`nonce` NULL).
+/// a version before, in clear (`nonce` NULL); what it is about as
+/// [`crate::domain::Subject`]'s text, and the strings its sealing was
+/// bound to when it was kept before subjects (empty since).
 #[derive(sqlx::FromRow)]
 pub(crate) struct KeptRow {
     pub(crate) request_hash: Vec<u8>,
-    pub(crate) location: String,
-    pub(crate) etag: String,
+    pub(crate) subject: String,
+    pub(crate) bound_location: String,
+    pub(crate) bound_etag: String,
     pub(crate) answer: Vec<u8>,
     pub(crate) nonce: Option<Vec<u8>>,
 }
@@ -116,8 +119,7 @@ pub(crate) struct ClearRow {
     pub(crate) game_id: String,
     pub(crate) key: String,
     pub(crate) request_hash: Vec<u8>,
-    pub(crate) location: String,
-    pub(crate) etag: String,
+    pub(crate) subject: String,
     pub(crate) answer: Vec<u8>,
 }
 

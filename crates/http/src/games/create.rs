@@ -3,11 +3,9 @@
 
 use std::borrow::Cow;
 
-use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
@@ -19,7 +17,8 @@ use crate::extract::IdempotencyKey;
 use crate::json::{self, Obj};
 use crate::narration::{Audience, Detail};
 use crate::problem::{ApiError, Problem};
-use crate::service::{self, Answer, Created, GameRequest, NewGame, Service};
+use crate::service::idempotency::body_hash;
+use crate::service::{self, Created, GameRequest, NewGame, Service};
 use zohn_ahl_rules::{OptionsPatch, Preset, Side};
 
 /// Body of `POST /v1/games`. Every field is optional: `{}` creates a
@@ -280,16 +279,10 @@ pub(crate) fn created_view(created: &Created) -> CreatedGameView {
     }
 }
 
-/// The answer to a creation, as sent (tokens included, for a seated game).
-pub(crate) fn created_answer(created: &Created) -> Answer {
-    let game = &created.game;
-    let view = created_view(created);
-    Answer {
-        location: crate::service::game_location(game.id),
-        etag: game.version.etag(),
-        body: serde_json::to_vec(&view).unwrap_or_default(),
-        replayed: false,
-    }
+/// The body of a creation's answer, as sent (tokens included, for a
+/// seated game).
+pub(crate) fn created_answer(created: &Created) -> Vec<u8> {
+    serde_json::to_vec(&created_view(created)).unwrap_or_default()
 }
 
 /// Create a game.
@@ -331,14 +324,7 @@ pub async fn create_game(
 ) -> Result<HttpResponse, ApiError> {
     let request: CreateGameRequest = json::parse(&req, &body, true)?;
     let new = NewGame::try_from(request)?;
-    let idempotency = key.map(|key| (key, Sha256::digest(&body).into()));
+    let idempotency = key.map(|key| (key, body_hash(&body)));
     let answer = service.create(new, idempotency, created_answer).await?;
-    let mut res = HttpResponse::Created();
-    res.insert_header((header::LOCATION, answer.location))
-        .insert_header((header::ETAG, answer.etag))
-        .content_type("application/json");
-    if answer.replayed {
-        res.insert_header(("idempotent-replayed", "true"));
-    }
-    Ok(res.body(answer.body))
+    Ok(crate::answer::created(answer))
 }

@@ -259,7 +259,7 @@ pub fn game_view(game: &Game, state: &GameState) -> GameView {
         seated: game.seated,
         sides_report_throws: game.sides_report_throws,
         links: GameLinks {
-            self_: crate::service::game_location(game.id),
+            self_: crate::answer::game_location(game.id),
             throws: format!("/v1/games/{id}/throws"),
             moves: format!("/v1/games/{id}/moves"),
         },

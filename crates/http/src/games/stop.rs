@@ -1,6 +1,5 @@
 //! `POST /v1/games/{id}/stop`: stop a game early, and its answer.
 
-use actix_web::http::header;
 use actix_web::{HttpResponse, post, web};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -11,7 +10,7 @@ use crate::dto::NarrationView;
 use crate::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::narration::Narration;
 use crate::problem::{ApiError, Problem};
-use crate::service::{Answer, Service, StopCommand};
+use crate::service::{Service, StopCommand};
 
 /// The result of stopping a game.
 #[derive(Debug, Serialize, ToSchema)]
@@ -22,18 +21,13 @@ pub struct StopView {
     pub narration: NarrationView,
 }
 
-/// The answer to a stop, as sent.
-fn stopped_answer(game: &Game, narration: &Narration) -> Answer {
+/// The body of a stop's answer, as sent.
+fn stopped_answer(game: &Game, narration: &Narration) -> Vec<u8> {
     let view = StopView {
         state: game_view(game, &game.state),
         narration: narration.into(),
     };
-    Answer {
-        location: crate::service::game_location(game.id),
-        etag: game.version.etag(),
-        body: serde_json::to_vec(&view).unwrap_or_default(),
-        replayed: false,
-    }
+    serde_json::to_vec(&view).unwrap_or_default()
 }
 
 /// Stop a game early: more counters wins, equal counts draw.
@@ -81,11 +75,5 @@ pub async fn stop_game(
         idempotency,
     };
     let answer = service.stop(id, cmd, stopped_answer).await?;
-    let mut res = HttpResponse::Ok();
-    res.insert_header((header::ETAG, answer.etag))
-        .content_type("application/json");
-    if answer.replayed {
-        res.insert_header(("idempotent-replayed", "true"));
-    }
-    Ok(res.body(answer.body))
+    Ok(crate::answer::changed(answer))
 }

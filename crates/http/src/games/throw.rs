@@ -1,17 +1,16 @@
 //! `POST /v1/games/{id}/throws`: the throw body, the handler, and its
 //! answer (a move of [`crate::moves`]).
 
-use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::json;
 use crate::moves::{ThrowView, throw_view};
 use crate::problem::{ApiError, Problem};
-use crate::service::{Answer, Service, ThrowCommand};
+use crate::service::idempotency::body_hash;
+use crate::service::{Service, ThrowCommand};
 use zohn_ahl_rules::{Face, SpinnerSector, Sticks, Throw};
 
 /// Body of `POST /v1/games/{id}/throws`. Empty (or `{}`): the server throws
@@ -99,23 +98,13 @@ pub async fn post_throw(
     let cmd = ThrowCommand {
         expected_version,
         token,
-        idempotency: key.map(|key| (key, Sha256::digest(&body).into())),
+        idempotency: key.map(|key| (key, body_hash(&body))),
         reported: json::parse::<ThrowRequest>(&req, &body, true)?.reported()?,
     };
     let answer = service
-        .throw(id, cmd, |game, record| Answer {
-            location: crate::service::move_location(game.id, record.n),
-            etag: game.version.etag(),
-            body: serde_json::to_vec(&throw_view(game, record)).unwrap_or_default(),
-            replayed: false,
+        .throw(id, cmd, |game, record| {
+            serde_json::to_vec(&throw_view(game, record)).unwrap_or_default()
         })
         .await?;
-    let mut res = HttpResponse::Created();
-    res.insert_header((header::LOCATION, answer.location))
-        .insert_header((header::ETAG, answer.etag))
-        .content_type("application/json");
-    if answer.replayed {
-        res.insert_header(("idempotent-replayed", "true"));
-    }
-    Ok(res.body(answer.body))
+    Ok(crate::answer::created(answer))
 }

@@ -14,7 +14,8 @@ use super::{Hot, Job, Played, Result, Thrown, Touched, batch_error};
 use crate::Answer;
 use crate::domain::GameId;
 use crate::feed::{FeedItem, FeedMove, Hub};
-use crate::store::{Store, StoreError, StoredAnswer, WriteTx};
+use crate::idempotency::kept;
+use crate::store::{Store, StoreError, WriteTx};
 
 /// What the writer hands to [`deliver`], in commit order.
 pub(super) enum Delivery {
@@ -170,20 +171,10 @@ pub(super) async fn finish(
                         record,
                         keep: Some((key, request_hash)),
                     }) => {
-                        let answer = render(&game, &record);
+                        let answer = super::thrown_answer(&game, &record, render);
                         if failed.is_none()
                             && let Err(e) = tx
-                                .keep_answer(
-                                    id,
-                                    &key,
-                                    &StoredAnswer {
-                                        request_hash,
-                                        location: answer.location.clone(),
-                                        etag: answer.etag.clone(),
-                                        body: answer.body.clone(),
-                                    },
-                                    at,
-                                )
+                                .keep_answer(id, &key, &kept(&answer, &request_hash), at)
                                 .await
                         {
                             failed = Some(e);
@@ -205,21 +196,11 @@ pub(super) async fn finish(
                         narration,
                         keep,
                     }) => {
-                        let answer = render(&game, &narration);
+                        let answer = super::stopped_answer(&game, &narration, render);
                         if let Some((key, request_hash)) = keep
                             && failed.is_none()
                             && let Err(e) = tx
-                                .keep_answer(
-                                    id,
-                                    &key,
-                                    &StoredAnswer {
-                                        request_hash,
-                                        location: answer.location.clone(),
-                                        etag: answer.etag.clone(),
-                                        body: answer.body.clone(),
-                                    },
-                                    at,
-                                )
+                                .keep_answer(id, &key, &kept(&answer, &request_hash), at)
                                 .await
                         {
                             failed = Some(e);

@@ -11,11 +11,12 @@ use crate::{Answer, Reissued, ServiceError, StopCommand, ThrowCommand};
 
 type Result<T> = std::result::Result<T, ServiceError>;
 
-/// Makes the answer to a throw from the new game and the move.
-pub(crate) type Render = fn(&Game, &MoveRecord) -> Answer;
+/// Makes the body of a throw's answer from the new game and the move.
+pub(crate) type Render = fn(&Game, &MoveRecord) -> Vec<u8>;
 
-/// Makes the answer to a stop from the stopped game and its narration.
-pub(crate) type StopRender = fn(&Game, &Narration) -> Answer;
+/// Makes the body of a stop's answer from the stopped game and its
+/// narration.
+pub(crate) type StopRender = fn(&Game, &Narration) -> Vec<u8>;
 
 /// What the writer sends back for a throw.
 pub(crate) enum Thrown {

@@ -48,8 +48,8 @@ use super::feed::Hub;
 use super::{Answer, ServiceError, StopCommand, ThrowCommand};
 use crate::domain::RulesStated;
 use crate::domain::{
-    Game, GameId, IdempotencyKey, MoveRecord, Seats, ThrowOrigin, Timestamp, Turn, Version,
-    play_move,
+    Game, GameId, IdempotencyKey, MoveRecord, Seats, Subject, ThrowOrigin, Timestamp, Turn,
+    Version, play_move,
 };
 use crate::narration::{self, Narration};
 use crate::rules;
@@ -62,10 +62,11 @@ mod reissue;
 mod removal;
 mod roles;
 
+use crate::idempotency::{replay, stop_request_hash, throw_request_hash};
 use commit::{Outbox, deliver, finish, flush};
 pub(super) use job::{Job, Thrown};
 use removal::write_alone;
-use roles::{Role, check_host, request_hash, role, stop_request_hash};
+use roles::{Role, check_host, role};
 
 type Result<T> = std::result::Result<T, ServiceError>;
 
@@ -320,7 +321,7 @@ async fn play(
         Job::Throw { id, cmd, .. } => (
             *id,
             cmd.idempotency.as_ref().map(|(key, _)| key),
-            request_hash(cmd),
+            throw_request_hash(cmd),
         ),
         Job::Stop { id, cmd, .. } => (*id, cmd.idempotency.as_ref(), stop_request_hash(cmd)),
         Job::Delete { .. } | Job::Purge { .. } | Job::Reissue { .. } => {
@@ -347,15 +348,7 @@ async fn play(
     if let (Some(key), Some(hash)) = (key, &request_hash)
         && let Some(stored) = tx.idempotent_answer(id, key, at).await?
     {
-        if stored.request_hash != *hash {
-            return Err(ServiceError::KeyReused);
-        }
-        return Ok(Played::Replay(Answer {
-            location: stored.location,
-            etag: stored.etag,
-            body: stored.body,
-            replayed: true,
-        }));
+        return replay(stored, hash).map(Played::Replay);
     }
     let keep = key
         .zip(request_hash)
@@ -508,4 +501,35 @@ async fn save(
         })
         .collect();
     tx.save_batch(now, &games, &moves).await
+}
+
+/// The answer to a throw: the move it played, with the body `render`
+/// makes of the game after it and the move.
+pub(crate) fn thrown_answer(game: &Game, record: &MoveRecord, render: job::Render) -> Answer {
+    Answer {
+        subject: Subject::Move {
+            id: game.id,
+            version: game.version,
+            n: record.n,
+        },
+        body: render(game, record),
+        replayed: false,
+    }
+}
+
+/// The answer to a stop: the stopped game, with the body `render` makes of
+/// it and the stop's narration.
+pub(crate) fn stopped_answer(
+    game: &Game,
+    narration: &Narration,
+    render: job::StopRender,
+) -> Answer {
+    Answer {
+        subject: Subject::Game {
+            id: game.id,
+            version: game.version,
+        },
+        body: render(game, narration),
+        replayed: false,
+    }
 }

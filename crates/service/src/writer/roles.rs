@@ -1,49 +1,10 @@
-//! Who may do what in a seated game (the side to move, the host), and the
-//! hashes that bind an idempotency key to its request and credentials.
-
-use sha2::{Digest, Sha256};
+//! Who may do what in a seated game (the side to move, the host).
 
 use super::{Hot, Result};
+use crate::ServiceError;
 use crate::domain::SeatToken;
 use crate::rules::Side;
 use crate::store::WriteTx;
-use crate::{ServiceError, StopCommand, ThrowCommand};
-
-/// The hash that a replay under the same idempotency key must match: the
-/// body, the credentials and the expected version, so that a replay needs
-/// the very same request.
-pub(super) fn request_hash(cmd: &ThrowCommand) -> Option<[u8; 32]> {
-    cmd.idempotency.as_ref().map(|(_, body_hash)| {
-        let mut h = Sha256::new();
-        h.update(body_hash);
-        h.update(cmd.token.as_ref().map_or("", SeatToken::as_str).as_bytes());
-        h.update(
-            cmd.expected_version
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-        );
-        h.finalize().into()
-    })
-}
-
-/// The hash that a stop's replay under the same idempotency key must match:
-/// the operation, the credentials and the expected version (a stop has no
-/// body; a throw's hash never equals a stop's, so one key cannot serve
-/// both).
-pub(super) fn stop_request_hash(cmd: &StopCommand) -> Option<[u8; 32]> {
-    cmd.idempotency.as_ref().map(|_| {
-        let mut h = Sha256::new();
-        h.update(b"stop\0");
-        h.update(cmd.token.as_ref().map_or("", SeatToken::as_str).as_bytes());
-        h.update(b"\0");
-        h.update(
-            cmd.expected_version
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-        );
-        h.finalize().into()
-    })
-}
 
 /// Whom a request speaks for in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
