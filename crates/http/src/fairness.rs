@@ -9,11 +9,11 @@ use utoipa::ToSchema;
 use super::dto::ProbabilityView;
 use super::extract::GameIdPath;
 use super::problem::{ApiError, FieldError, Problem};
-use crate::domain::{Game, GameId, ThrowOrigin};
+use crate::domain::GameId;
 use crate::narration::Audience;
 use crate::service::Service;
-use zohn_ahl_rules::{Score, ThrowTable};
-use zohn_ahl_service::fairness::{self, Fairness, MIN_EXPECTED};
+use zohn_ahl_rules::ThrowTable;
+use zohn_ahl_service::fairness::{Fairness, MIN_EXPECTED};
 
 /// Most games in one class.
 pub const MAX_CLASS: usize = 50;
@@ -183,45 +183,17 @@ fn test_view(f: &Fairness, games: Vec<String>, server_throws: u32) -> FairnessTe
     }
 }
 
-/// Read each game's moves and test their reported throws, one test per
-/// throw table, in the order the tables first appear.
+/// The fairness report of games `ids` (the service's), as sent.
 async fn report(service: &Service, ids: &[GameId]) -> Result<FairnessView, ApiError> {
-    struct Group {
-        table: ThrowTable,
-        games: Vec<String>,
-        scores: Vec<Score>,
-        server: u32,
-    }
-    let mut groups: Vec<Group> = Vec::new();
-    for &id in ids {
-        let (game, moves): (Game, _) = service.moves(id, 0, u32::MAX).await?;
-        let table = game.setup.options.throw_table;
-        let i = match groups.iter().position(|g| g.table == table) {
-            Some(i) => i,
-            None => {
-                groups.push(Group {
-                    table,
-                    games: Vec::new(),
-                    scores: Vec::new(),
-                    server: 0,
-                });
-                groups.len() - 1
-            }
-        };
-        let group = &mut groups[i];
-        group.games.push(game.id.to_string());
-        for record in moves {
-            match record.origin {
-                ThrowOrigin::Reported => group.scores.push(record.score),
-                ThrowOrigin::Server => group.server += 1,
-            }
-        }
-    }
+    let tests = service.fairness(ids).await?;
     Ok(FairnessView {
         games: ids.iter().map(ToString::to_string).collect(),
-        tests: groups
+        tests: tests
             .into_iter()
-            .map(|g| test_view(&fairness::test(g.table, &g.scores), g.games, g.server))
+            .map(|t| {
+                let games = t.games.iter().map(ToString::to_string).collect();
+                test_view(&t.fairness, games, t.server_throws)
+            })
             .collect(),
     })
 }

@@ -500,3 +500,60 @@ mod tests {
         assert_eq!(f.test.unwrap().degrees_of_freedom, 6);
     }
 }
+
+/// One test of a fairness report: the games whose rulesets share a throw
+/// table, the test of their reported throws, and how many of their throws
+/// the server made (left out of the test).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableTest {
+    /// The games, in the order asked for.
+    pub games: Vec<crate::domain::GameId>,
+    /// The test of their reported throws.
+    pub fairness: Fairness,
+    /// Their throws the server made.
+    pub server_throws: u32,
+}
+
+impl crate::Service {
+    /// "Are our sticks fair?" for games `ids`: each game's moves read, and
+    /// their reported throws tested, one test per throw table, in the
+    /// order the tables first appear (games whose rulesets share a table
+    /// are counted together).
+    ///
+    /// # Errors
+    /// [`crate::ServiceError::GameNotFound`]; storage errors.
+    pub async fn fairness(
+        &self,
+        ids: &[crate::domain::GameId],
+    ) -> Result<Vec<TableTest>, crate::ServiceError> {
+        use crate::domain::ThrowOrigin;
+        let mut groups: Vec<(ThrowTable, Vec<crate::domain::GameId>, Vec<Score>, u32)> = Vec::new();
+        for &id in ids {
+            let (game, moves) = self.moves(id, 0, u32::MAX).await?;
+            let table = game.setup.options.throw_table;
+            let i = match groups.iter().position(|g| g.0 == table) {
+                Some(i) => i,
+                None => {
+                    groups.push((table, Vec::new(), Vec::new(), 0));
+                    groups.len() - 1
+                }
+            };
+            let (_, games, scores, server) = &mut groups[i];
+            games.push(game.id);
+            for record in moves {
+                match record.origin {
+                    ThrowOrigin::Reported => scores.push(record.score),
+                    ThrowOrigin::Server => *server += 1,
+                }
+            }
+        }
+        Ok(groups
+            .into_iter()
+            .map(|(table, games, scores, server_throws)| TableTest {
+                games,
+                fairness: test(table, &scores),
+                server_throws,
+            })
+            .collect())
+    }
+}
