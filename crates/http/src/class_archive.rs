@@ -17,7 +17,7 @@ use crate::extract::{Bearer, ClassIdPath, IdempotencyKey};
 use crate::games::PlayerName;
 use crate::limits::ARCHIVE_BODY_LIMIT;
 use crate::narration::{Audience, Detail};
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::archive::{ArchivedGame, ArchivedMove, FORMAT};
 use crate::service::{CLASS_FORMAT, ClassArchive, Service};
 use zohn_ahl_rules::{Preset, Side, Throw};
@@ -293,8 +293,7 @@ pub async fn export_class(
         (status = 422, description = "A game's throws do not replay (`/problems/archive-does-not-replay`, naming the move), both sides of a game have the same name, teams the preset cannot seat, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/class-imports")]

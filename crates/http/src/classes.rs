@@ -16,7 +16,7 @@ use crate::games::{
     game_view,
 };
 use crate::json::{self, Obj};
-use crate::problem::{ApiError, FieldError, Problem};
+use crate::problem::{ApiError, FieldError, Problem, StoreUnavailable};
 use crate::service::idempotency::operation_hash;
 use crate::service::{
     Answer, ClassRequest, CreatedClass, GameRequest, MAX_CLASS_GAMES, NewGame, Service,
@@ -234,8 +234,7 @@ fn unseated(pointer: &str) -> ApiError {
         (status = 422, description = "Both sides have the same name (`/game/sides/b/name`), or teams the preset cannot seat, or `seats: false` (`/problems/class-games-seated`), or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address would be past its most games this minute (`--limit-games-per-minute`) with this class's (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/classes")]
@@ -347,8 +346,7 @@ pub async fn get_class(
         (status = 422, description = "Both sides have the same name, or `seats: false` (`/problems/class-games-seated`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/classes/{id}/games")]

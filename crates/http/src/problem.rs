@@ -282,3 +282,38 @@ impl From<Refusal> for ApiError {
         err
     }
 }
+
+/// What a client waits for before trying again: every `Retry-After`
+/// header the document lists says this.
+pub(crate) const RETRY_AFTER: &str = "Seconds to wait before trying again";
+
+/// The answer every operation that writes may give when the store cannot
+/// take it now (`ServiceError`'s busy and unreachable store, mapped once
+/// in [`ApiError`]): 503 problem details with `Retry-After`, documented
+/// once here for all of them (`responses(StoreUnavailable)`).
+pub struct StoreUnavailable;
+
+impl utoipa::IntoResponses for StoreUnavailable {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        let answers = serde_json::json!({
+            "503": {
+                "description": "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`",
+                "headers": {
+                    "Retry-After": {
+                        "schema": {"type": "integer", "format": "int32", "minimum": 0},
+                        "description": RETRY_AFTER,
+                    },
+                },
+                "content": {
+                    "application/problem+json": {
+                        "schema": {"$ref": "#/components/schemas/Problem"},
+                    },
+                },
+            },
+        });
+        serde_json::from_value(answers).unwrap_or_default()
+    }
+}

@@ -16,7 +16,7 @@ use super::read::{CreatedGameView, JoinCodes, SeatTokens, game_view};
 use crate::extract::IdempotencyKey;
 use crate::json::{self, Obj};
 use crate::narration::{Audience, Detail};
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::idempotency::body_hash;
 use crate::service::{self, Created, GameRequest, NewGame, Service};
 use zohn_ahl_rules::{OptionsPatch, Preset, Side};
@@ -309,8 +309,7 @@ pub(crate) fn created_answer(created: &Created) -> Vec<u8> {
         (status = 422, description = "Both sides have the same name, or this Idempotency-Key was used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address has created its most games this minute (`--limit-games-per-minute`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/games")]

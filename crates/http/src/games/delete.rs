@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, delete, web};
 
 use crate::extract::{Bearer, GameIdPath};
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::Service;
 
 /// Delete a game and everything stored with it.
@@ -26,8 +26,7 @@ use crate::service::Service;
         (status = 401, description = "A seated game and no valid token (`Authorization: Bearer <host token>`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "A side's token (only the host's may delete a seated game), or another game's token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (or it is already deleted)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[delete("/v1/games/{id}")]

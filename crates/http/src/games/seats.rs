@@ -8,7 +8,7 @@ use std::future::{Ready, ready};
 use utoipa::ToSchema;
 
 use crate::extract::{Bearer, GameIdPath, path_segments};
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::{Reissued, Service};
 use zohn_ahl_rules::Side;
 
@@ -100,8 +100,7 @@ impl From<Reissued> for SeatTokenView {
         (status = 403, description = "A side's token (only the host's may give a seat a new token), or another game's token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has no seats (`/problems/game-not-seated`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/games/{id}/seats/{side}/token")]

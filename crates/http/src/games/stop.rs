@@ -9,7 +9,7 @@ use crate::domain::Game;
 use crate::dto::NarrationView;
 use crate::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::narration::Narration;
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::{Service, StopCommand};
 
 /// The result of stopping a game.
@@ -57,8 +57,7 @@ fn stopped_answer(game: &Game, narration: &Narration) -> Vec<u8> {
         (status = 409, description = "The game is already over, or a request with this Idempotency-Key is still being served", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "If-Match does not match the game's version", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "This Idempotency-Key was used with another request", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/games/{id}/stop")]

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use crate::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::json;
 use crate::moves::{ThrowView, throw_view};
-use crate::problem::{ApiError, Problem};
+use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::idempotency::body_hash;
 use crate::service::{Service, ThrowCommand};
 use zohn_ahl_rules::{Face, SpinnerSector, Sticks, Throw};
@@ -79,8 +79,7 @@ impl ThrowRequest {
         (status = 415, description = "Body not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "This client address has posted its most throws for now (`--limit-throws-per-second`) (`/problems/rate-limited`); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
-        (status = 503, description = "The store is busy (`/problems/busy`: another request holds what this one needs), or the database cannot be reached (`/problems/store-unavailable`: its server is down or unreachable); retry after `Retry-After`", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))),
+        StoreUnavailable,
     )
 )]
 #[post("/v1/games/{id}/throws")]
