@@ -57,11 +57,11 @@ mod sqlite;
 
 pub use games::{GameToPlay, Locked};
 pub use keys::IDEMPOTENCY_LIFETIME;
-pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 pub use pg::{WRITES_CHANNEL, Writes, is_postgres, redacted};
 pub use sealed::StoredAnswer;
 pub use seats::JoinedSeat;
 pub use secret::{KEY_BYTES, POSTGRES_KEY_FILE, SecretKey, SecretKeyError};
+pub use sqlite::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

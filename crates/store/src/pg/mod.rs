@@ -62,10 +62,7 @@ impl Dialect for Postgres {
 /// meanwhile are waited for and then found sealed. Returns how many were
 /// sealed. (PostgreSQL keeps the rows' old versions until `VACUUM` reuses
 /// their space.)
-pub(crate) async fn seal_clear_answers(
-    pool: &PgPool,
-    secret: &crate::secret::SecretKey,
-) -> Result<u64> {
+async fn seal_clear_answers(pool: &PgPool, secret: &crate::secret::SecretKey) -> Result<u64> {
     let mut tx = pool.begin().await?;
     let mut sealed = 0;
     for (kept, select, update) in CLEAR_ANSWERS {
@@ -87,6 +84,25 @@ pub(crate) async fn seal_clear_answers(
     }
     tx.commit().await?;
     Ok(sealed)
+}
+
+/// Open the pool at `url` with the migrations applied ([`connect`]), and
+/// seal with `secret` the answers a version before kept in clear.
+///
+/// # Errors
+/// Any error connecting, migrating or sealing.
+pub(crate) async fn open(url: &str, secret: Option<&crate::secret::SecretKey>) -> Result<PgPool> {
+    let pool = connect(url).await?;
+    if let Some(secret) = secret {
+        let sealed = seal_clear_answers(&pool, secret).await?;
+        if sealed > 0 {
+            tracing::info!(
+                answers = sealed,
+                "sealed the idempotency answers an earlier version kept in clear"
+            );
+        }
+    }
+    Ok(pool)
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! whole database, so nothing is locked row by row and nobody else is told
 //! of a write. Its own concerns: the write-ahead log the store syncs
 //! itself (`wal`), a backup of the live file (`backup`) and the load
-//! benchmark's baseline (`baseline`); opening the file and its checkpoints
-//! are in the crate's `open`.
+//! benchmark's baseline (`baseline`), and opening the file, its migrations
+//! and its checkpoints (`open`).
 
 use std::collections::HashMap;
 
@@ -20,8 +20,11 @@ use crate::secret::SecretKey;
 mod backup;
 #[cfg(feature = "bench-baseline")]
 mod baseline;
+mod open;
 mod wal;
 
+pub use open::{CHECKPOINT_PAUSE, WAL_WRAP_FRAMES};
+pub(crate) use open::{MIGRATOR, open, remove_log, sqlite_options};
 pub(crate) use wal::{LogFile, left_beside};
 
 /// SQLite's dialect.
