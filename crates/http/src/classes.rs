@@ -11,16 +11,14 @@ use utoipa::ToSchema;
 
 use crate::domain::{Class, Game, Subject};
 use crate::extract::{Bearer, ClassIdPath, IdempotencyKey};
-use crate::games::{
-    CreateGameRequest, CreatedGameView, GameView, SeatsRequest, created_answer, created_view,
-    game_view,
-};
+use crate::games::{CreateGameRequest, SeatsRequest};
 use crate::json::{self, Obj};
 use crate::problem::{ApiError, FieldError, Problem, StoreUnavailable};
 use crate::service::idempotency::operation_hash;
 use crate::service::{
     Answer, ClassRequest, CreatedClass, GameRequest, MAX_CLASS_GAMES, NewGame, Service,
 };
+use crate::views::game::{CreatedGameView, GameView, created_answer, created_view, game_view};
 
 /// Body of `POST /v1/classes`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -26,10 +26,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::extract::{GameIdPath, NarrationQuery};
-use super::games::{GameView, game_view};
-use super::moves::{MoveView, move_view};
 use super::problem::{ApiError, Problem};
 use super::recap::{RecapView, feed_recap};
+use super::views::game::{GameView, game_view};
+use super::views::moves::{MoveView, move_view};
 use crate::domain::Game;
 use crate::narration::{Audience, Detail};
 use crate::service::{ChanceTable, ChancesUnknown};

@@ -43,6 +43,7 @@ mod rules;
 mod rulesets;
 pub(crate) mod schema;
 mod served;
+pub mod views;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest, ServiceResponse};

@@ -15,8 +15,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::dto::{CitationView, ProbabilityView};
 use super::extract::{GameIdPath, NarrationQuery};
-use super::moves::{ChancesUnknownView, SidesChanceView};
 use super::problem::{ApiError, Problem};
+use super::views::moves::{ChancesUnknownView, SidesChanceView};
 use crate::domain::{Game, GameId};
 use crate::narration::{Audience, Detail, MoveSwing, SwingCause, TallyKind};
 use crate::service::{ChancesUnknown, Recap, Service};

@@ -12,13 +12,13 @@ use utoipa::openapi::schema::{
     AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
 };
 
-use super::read::{CreatedGameView, JoinCodes, SeatTokens, game_view};
 use crate::extract::IdempotencyKey;
 use crate::json::{self, Obj};
 use crate::narration::{Audience, Detail};
 use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::idempotency::body_hash;
-use crate::service::{self, Created, GameRequest, NewGame, Service};
+use crate::service::{self, GameRequest, NewGame, Service};
+use crate::views::game::{CreatedGameView, created_answer};
 use zohn_ahl_rules::{OptionsPatch, Preset, Side};
 
 /// Body of `POST /v1/games`. Every field is optional: `{}` creates a
@@ -253,36 +253,6 @@ impl utoipa::ToSchema for SeatsRequest {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("SeatsRequest")
     }
-}
-
-/// The view of a game just made, its tokens included (a seated game's).
-pub(crate) fn created_view(created: &Created) -> CreatedGameView {
-    let game = &created.game;
-    CreatedGameView {
-        game: game_view(game, &game.state),
-        seat_tokens: created.tokens.as_ref().map(|tokens| {
-            let [a, b] = tokens.sides.each_ref().map(|t| t.as_str().to_owned());
-            SeatTokens { a, b }
-        }),
-        host_token: created
-            .tokens
-            .as_ref()
-            .map(|tokens| tokens.host.as_str().to_owned()),
-        join_codes: created
-            .tokens
-            .as_ref()
-            .and_then(|tokens| tokens.join_codes.as_ref())
-            .map(|codes| {
-                let [a, b] = codes.each_ref().map(|c| c.as_str().to_owned());
-                JoinCodes { a, b }
-            }),
-    }
-}
-
-/// The body of a creation's answer, as sent (tokens included, for a
-/// seated game).
-pub(crate) fn created_answer(created: &Created) -> Vec<u8> {
-    serde_json::to_vec(&created_view(created)).unwrap_or_default()
 }
 
 /// Create a game.

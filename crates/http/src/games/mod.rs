@@ -10,11 +10,8 @@ mod stop;
 mod throw;
 
 pub use create::{CreateGameRequest, PlayerName, SeatsRequest, create_game};
-pub(crate) use create::{created_answer, created_view};
 pub use delete::delete_game;
-pub use read::{
-    CreatedGameView, GameStatus, GameView, game_status, game_view, get_game, next_to_throw, winner,
-};
+pub use read::get_game;
 pub use seats::create_seat_token;
 pub use stop::stop_game;
 pub use throw::post_throw;

@@ -4,13 +4,13 @@ use actix_web::{HttpResponse, post, web};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::read::{GameView, game_view};
 use crate::domain::Game;
 use crate::dto::NarrationView;
 use crate::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::narration::Narration;
 use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::{Service, StopCommand};
+use crate::views::game::{GameView, game_view};
 
 /// The result of stopping a game.
 #[derive(Debug, Serialize, ToSchema)]

@@ -7,10 +7,10 @@ use utoipa::ToSchema;
 
 use crate::extract::{Bearer, GameIdPath, IdempotencyKey, IfMatch};
 use crate::json;
-use crate::moves::{ThrowView, throw_view};
 use crate::problem::{ApiError, Problem, StoreUnavailable};
 use crate::service::idempotency::body_hash;
 use crate::service::{Service, ThrowCommand};
+use crate::views::moves::{ThrowView, throw_view};
 use zohn_ahl_rules::{Face, SpinnerSector, Sticks, Throw};
 
 /// Body of `POST /v1/games/{id}/throws`. Empty (or `{}`): the server throws

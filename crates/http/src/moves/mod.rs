@@ -2,8 +2,6 @@
 //! (`.../moves/{n}`), each narrated again for an `audience` or at a
 //! `detail` level on request.
 
-mod view;
-
 use std::future::{Ready, ready};
 
 use actix_web::dev::Payload;
@@ -11,10 +9,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use view::MovePage;
-pub use view::{
-    ChancesUnknownView, MoveView, SidesChanceView, ThrowView, chance_table, move_view, throw_view,
-};
+use crate::views::moves::{MovePage, MoveView, chance_table, move_view};
 
 use super::extract::{GameIdPath, MoveNumber, NarrationQuery};
 use super::problem::{ApiError, Problem};

@@ -3,9 +3,9 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::game::{GameStatus, GameView, game_status, game_view, next_to_throw, winner};
 use crate::domain::{Game, MoveRecord, Setup, ThrowOrigin};
 use crate::dto::{CountersView, NarrationView, ProbabilityView, SeatView, seat_view};
-use crate::games::{GameStatus, GameView, game_status, game_view, next_to_throw, winner};
 use crate::narration::{Audience, Chances, Detail};
 use crate::service::{ChanceTable, ChancesUnknown};
 use zohn_ahl_odds::Solver;
