@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
 use crate::narration::{
-    Audience, Cast, Chances, Citation, Detail, MoveContext, Narration, Segment, SegmentKind,
-    add_odds, catalogue, renarrate_move,
+    Audience, Cast, Chances, Citation, Detail, MoveContext, Narration, Reading, Segment,
+    SegmentKind, add_odds, catalogue, renarrate_move,
 };
 use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
@@ -374,13 +374,36 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     }
     let _ = writeln!(out, "## Sources cited\n");
     for id in &cited {
-        let title = catalogue()
-            .source(id)
-            .and_then(|s| s.csl.get("title"))
+        let Some(source) = catalogue().source(id) else {
+            let _ = writeln!(out, "- `{id}`");
+            continue;
+        };
+        // Who and when, the title, and what kind of source it is: a
+        // reader weighs a primary account and a modern retelling apart.
+        let who = match (source.who(), source.year()) {
+            (w, Some(y)) if !w.is_empty() => format!("{w} {y}. "),
+            (w, None) if !w.is_empty() => format!("{w}. "),
+            (_, Some(y)) => format!("{y}. "),
+            (_, None) => String::new(),
+        };
+        let title = source
+            .csl
+            .get("title")
             .and_then(|t| t.as_str())
-            .unwrap_or_default()
-            .to_owned();
-        let _ = writeln!(out, "- `{id}`: {title}");
+            .unwrap_or_default();
+        let kind = source.kind_words();
+        let mut letters = kind.chars();
+        let kind: String = letters
+            .next()
+            .map(|c| c.to_uppercase().chain(letters).collect())
+            .unwrap_or_default();
+        let read = match source.reading() {
+            Reading::Whole => "",
+            Reading::Part => " Read in part here.",
+            Reading::Quoted => " Not read here: known through another source's quotation.",
+            Reading::NotRead => " Not read here: known only from other sources.",
+        };
+        let _ = writeln!(out, "- `{id}`: {who}*{title}*. {kind}.{read}");
     }
     Ok(out)
 }
@@ -390,6 +413,50 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// A teacher and a curator read the sources cited at a game's end as
+    /// ids and titles alone: nothing said who wrote each or when, whether
+    /// it is a primary account or a modern retelling, or that some were
+    /// never read for this project. Each line now says all four.
+    #[test]
+    fn regression_the_sources_list_named_neither_author_year_nor_kind() {
+        let text = transcript("1", Preset::Composite, Audience::Young).unwrap();
+        let list = text.split("\n## Sources cited\n").nth(1).unwrap();
+        let line = |id: &str| {
+            list.lines()
+                .find(|l| l.starts_with(&format!("- `{id}`: ")))
+                .unwrap_or_else(|| panic!("{id} in {list}"))
+                .to_owned()
+        };
+        let culin = line("culin1898");
+        assert!(
+            culin.contains("Culin 1898. *Chess and Playing-Cards"),
+            "{culin}"
+        );
+        assert!(
+            culin.ends_with("A primary source. Read in part here."),
+            "{culin}"
+        );
+        let murray = line("murray1951");
+        assert!(
+            murray.ends_with("A secondary source. Not read here: known only from other sources."),
+            "{murray}"
+        );
+        assert!(line("cyningstan").contains("A modern retelling."));
+        for l in list.lines().filter(|l| l.starts_with("- ")) {
+            assert!(
+                [
+                    "A primary source.",
+                    "A secondary source.",
+                    "A modern retelling.",
+                    "This service's own computation."
+                ]
+                .iter()
+                .any(|k| l.contains(k)),
+                "{l}"
+            );
+        }
+    }
 
     #[test]
     fn a_brief_transcript_tells_each_move_in_one_sentence_and_says_how_it_was_made() {

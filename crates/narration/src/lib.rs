@@ -55,7 +55,7 @@ pub use lesson::{
 
 pub use catalogue::{
     BoardWords, Catalogue, EvidenceGrade, Fact, GlossaryTerm, PerAudience, Phrasings, RuleText,
-    Source, catalogue,
+    Source, catalogue, year_issued,
 };
 pub use facts::{in_games, remember_fact};
 pub use odds::{

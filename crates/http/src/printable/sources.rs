@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use crate::narration::{Citation, Seen, Source, catalogue};
+use crate::narration::{Citation, Seen, Source, catalogue, year_issued};
 
 /// Escape text for an HTML text node.
 pub(super) fn text(s: &str) -> String {
@@ -29,61 +29,6 @@ fn string<'a>(csl: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// Who wrote a source: the authors' family names (the first and "et al."
-/// past two), else its publisher or the work it is part of.
-fn who(csl: &Map<String, Value>) -> String {
-    let names: Vec<&str> = csl
-        .get("author")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|a| {
-            a.get("family")
-                .or_else(|| a.get("literal"))
-                .and_then(Value::as_str)
-        })
-        .filter(|n| !n.is_empty())
-        .collect();
-    match names.as_slice() {
-        [] => string(csl, "publisher")
-            .or_else(|| string(csl, "container-title"))
-            .unwrap_or_default()
-            .to_owned(),
-        [first, _, _, ..] => format!("{first} et al."),
-        _ => names.join(" and "),
-    }
-}
-
-/// The year a source was issued, where it has one.
-fn year(csl: &Map<String, Value>) -> Option<i64> {
-    csl.get("issued")?
-        .get("date-parts")?
-        .get(0)?
-        .get(0)?
-        .as_i64()
-}
-
-/// A source's short title: its `title-short` or title up to the first
-/// colon or semicolon, at most five words.
-fn short_title(csl: &Map<String, Value>) -> String {
-    let title = string(csl, "title-short")
-        .or_else(|| string(csl, "title"))
-        .unwrap_or_default();
-    let head = [": ", "; "]
-        .iter()
-        .filter_map(|sep| title.find(sep))
-        .min()
-        .map_or(title, |i| &title[..i])
-        .trim();
-    let words: Vec<&str> = head.split_whitespace().collect();
-    if words.len() > 5 {
-        let cut = words[..5].join(" ");
-        format!("{}…", cut.trim_end_matches([',', ';', ':', '.']))
-    } else {
-        words.join(" ")
-    }
-}
-
 /// Every source's label, as a short citation reads: who and the year, or,
 /// for a source without a year, who and a short title; a short title added
 /// where that does not tell two sources apart, and the source's id where
@@ -95,8 +40,8 @@ fn labels(sources: &[Source]) -> BTreeMap<String, String> {
     let mut labels: BTreeMap<String, String> = sources
         .iter()
         .map(|s| {
-            let (w, t) = (who(&s.csl), short_title(&s.csl));
-            let label = match (w.is_empty(), year(&s.csl)) {
+            let (w, t) = (s.who(), s.short_title());
+            let label = match (w.is_empty(), s.year()) {
                 (false, Some(y)) => format!("{w} {y}"),
                 (false, None) if !t.is_empty() && t != w => format!("{w}, {t}"),
                 (false, None) => w,
@@ -115,7 +60,7 @@ fn labels(sources: &[Source]) -> BTreeMap<String, String> {
     };
     let n = count(&labels);
     for s in sources {
-        let title = short_title(&s.csl);
+        let title = s.short_title();
         if let Some(label) = labels.get_mut(s.id())
             && n[label.as_str()] > 1
             && !title.is_empty()
@@ -264,7 +209,7 @@ fn reference(csl: &Map<String, Value>) -> String {
     if !authors.is_empty() {
         parts.push(text(&authors.join("; ")));
     }
-    if let Some(y) = year(csl) {
+    if let Some(y) = year_issued(csl) {
         parts.push(y.to_string());
     }
     if let Some(title) = string(csl, "title") {
