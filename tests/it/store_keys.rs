@@ -95,31 +95,6 @@ async fn a_kept_answer_expires_by_the_clock_the_application_passes_in() {
     tx.rollback().await.unwrap();
 }
 
-/// Run each statement on the test's database, SQLite or PostgreSQL, with
-/// its text arguments bound in order.
-async fn run_sql(url: &str, statements: &[(String, Vec<String>)]) {
-    macro_rules! each {
-        ($pool:expr) => {{
-            let pool = $pool;
-            for (sql, args) in statements {
-                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()));
-                for a in args {
-                    q = q.bind(a.clone());
-                }
-                q.execute(&pool)
-                    .await
-                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
-            }
-            pool.close().await;
-        }};
-    }
-    if url.starts_with("postgres") {
-        each!(sqlx::PgPool::connect(url).await.unwrap());
-    } else {
-        each!(sqlx::SqlitePool::connect(url).await.unwrap());
-    }
-}
-
 /// The service kept each idempotency answer with the HTTP headers it was
 /// sent with (`Location`, `ETag`), so the chatbot surface made up headers
 /// for its answers too. Answers now name what they are about (a game at a
@@ -213,7 +188,7 @@ async fn regression_answers_were_kept_with_their_http_headers() {
             ],
         ));
     }
-    run_sql(&db.url, &statements).await;
+    common::run_sql(&db.url, &statements).await;
 
     // Opened again: the migration reads each subject from the old headers,
     // and the start seals the answers kept in clear.

@@ -66,6 +66,56 @@ impl TestDb {
     }
 }
 
+/// Run each statement on the test's database, SQLite or PostgreSQL, with
+/// its text arguments bound in order.
+pub async fn run_sql(url: &str, statements: &[(String, Vec<String>)]) {
+    macro_rules! each {
+        ($pool:expr) => {{
+            let pool = $pool;
+            for (sql, args) in statements {
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()));
+                for a in args {
+                    q = q.bind(a.clone());
+                }
+                q.execute(&pool)
+                    .await
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+            }
+            pool.close().await;
+        }};
+    }
+    if url.starts_with("postgres") {
+        each!(sqlx::PgPool::connect(url).await.unwrap());
+    } else {
+        each!(sqlx::SqlitePool::connect(url).await.unwrap());
+    }
+}
+
+/// The one number a query gives (a `COUNT(*)`), on the test's database,
+/// SQLite or PostgreSQL, its text arguments bound in order (`$1`, ...).
+pub async fn count(url: &str, sql: &str, args: &[&str]) -> i64 {
+    macro_rules! one {
+        ($pool:expr) => {{
+            let pool = $pool;
+            let mut q = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
+            for a in args {
+                q = q.bind(*a);
+            }
+            let n = q
+                .fetch_one(&pool)
+                .await
+                .unwrap_or_else(|e| panic!("{sql}: {e}"));
+            pool.close().await;
+            n
+        }};
+    }
+    if url.starts_with("postgres") {
+        one!(sqlx::PgPool::connect(url).await.unwrap())
+    } else {
+        one!(sqlx::SqlitePool::connect(url).await.unwrap())
+    }
+}
+
 /// The URL of a fresh, empty PostgreSQL schema for one test (its
 /// connections' `search_path`), made on the
 /// server named by `ZOHN_AHL_TEST_POSTGRES` (a `postgres://` URL whose role
