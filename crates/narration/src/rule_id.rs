@@ -6,6 +6,7 @@ use crate::rules::{
     CounterReason, Creek, DeadlyNorthBank, DryBranch, EndCheck, Event, Options, Overshoot,
     OwnLastSpace, ThrowTable, TurnOrder,
 };
+use crate::section::Section;
 
 /// A rule statement of `templates.json` (`rules`). Its name (`key`,
 /// `Display`, `FromStr`) is the statement's key there and the `rule` of a
@@ -176,6 +177,36 @@ impl RuleId {
     #[must_use]
     pub const fn landed_on_dry_branch(dry: DryBranch) -> Self {
         Self::dry_branch(dry)
+    }
+
+    /// The lesson's section that states the rule (`None`: none does), the
+    /// one place a rule is placed in a lesson; [`Section::rules`] reads it.
+    #[must_use]
+    pub(crate) const fn section(self) -> Option<Section> {
+        Some(match self {
+            Self::SticksSahe | Self::SticksCount | Self::Spinner => Section::Sticks,
+            Self::Move
+            | Self::ExtraThrowFromSticks
+            | Self::TurnSideBlocks
+            | Self::TurnAlternate => Section::Turn,
+            // A lesson teaches the teams' turns; a game of two players
+            // states this one.
+            Self::TurnPass => return None,
+            Self::NorthCreekNear | Self::NorthCreekFar => Section::NorthCreek,
+            Self::CircuitCarryOn
+            | Self::CircuitLapA4
+            | Self::CircuitExactLudii
+            | Self::SouthCreekFallsIn
+            | Self::OvershootNoMove => Section::Home,
+            Self::Whip | Self::WhipThenFall => Section::Whip,
+            Self::DryBranchNoEffect | Self::DryBranchLoseThrow | Self::DryBranchCrossOver => {
+                Section::DryBranches
+            }
+            Self::CountersOneAtATime | Self::CountersAfterMove | Self::CircuitsToWin => {
+                Section::Winning
+            }
+            Self::StopMostCounters => Section::Stopping,
+        })
     }
 
     /// Whether a game played with `options` (with `teams`: a side of more

@@ -4,8 +4,10 @@
 //! teaches ahead of their first action) and the departure sentences all
 //! read this one place.
 
+use strum::IntoEnumIterator;
+
 use super::rule_id::RuleId;
-use crate::rules::{Board, Options, Overshoot, ThrowTable};
+use crate::rules::{Board, Options, ThrowTable, option_specs};
 
 /// A section of a lesson, in the order a lesson gives them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,52 +92,25 @@ impl Section {
         })
     }
 
-    /// The rules the section states for a game played with `o`, in order.
+    /// The rules the section states for a game played with `o`, in the
+    /// order `RuleId` declares them: every rule whose section this is
+    /// ([`RuleId::section`]) and which a game of `o` with teams can call
+    /// for ([`RuleId::applies`]: a lesson teaches the teams' turns too).
     pub(crate) fn rules(self, o: &Options) -> Vec<RuleId> {
-        match self {
-            Self::Board => Vec::new(),
-            Self::Sticks => vec![RuleId::throw_table(o.throw_table)],
-            Self::Turn => vec![
-                RuleId::Move,
-                RuleId::ExtraThrowFromSticks,
-                RuleId::team_turns(o.turn_order),
-            ],
-            Self::NorthCreek => vec![RuleId::north_creek(o.deadly_north_bank)],
-            Self::Home => {
-                let mut home = RuleId::coming_home(o.own_last_space).to_vec();
-                if o.overshoot == Overshoot::NoMove {
-                    home.push(RuleId::OvershootNoMove);
-                }
-                home
-            }
-            Self::Whip => vec![RuleId::Whip, RuleId::WhipThenFall],
-            Self::DryBranches => vec![RuleId::dry_branch(o.dry_branch)],
-            Self::Winning => {
-                let mut winning = vec![RuleId::counters(o.end_check)];
-                if o.circuits_to_win.is_some() {
-                    winning.push(RuleId::CircuitsToWin);
-                }
-                winning
-            }
-            Self::Stopping => vec![RuleId::StopMostCounters],
-        }
+        RuleId::iter()
+            .filter(|r| r.section() == Some(self) && r.applies(o, true))
+            .collect()
     }
 
-    /// The section a ruleset option is taught in, by the option's API name
-    /// (`None` for a name that is no option). A value of the option other
-    /// than the composite's carries its departure sentence there:
-    /// `option.value` in `lessons.json` for a choice, `option` for a count.
+    /// The section a ruleset option is taught in, as the option declares
+    /// it (`lesson` in `ruleset_options!`), by the option's API name
+    /// (`None` for a name that is no option, or a section id that is no
+    /// section). A value of the option other than the composite's carries
+    /// its departure sentence there: `option.value` in `lessons.json` for
+    /// a choice, `option` for a count.
     pub(crate) fn of_option(name: &str) -> Option<Self> {
-        Some(match name {
-            "board" => Self::Board,
-            "throw_table" => Self::Sticks,
-            "turn_order" => Self::Turn,
-            "deadly_north_bank" => Self::NorthCreek,
-            "own_last_space" | "overshoot" => Self::Home,
-            "dry_branch" => Self::DryBranches,
-            "counters_per_side" | "circuits_to_win" | "end_check" => Self::Winning,
-            _ => return None,
-        })
+        let lesson = option_specs().iter().find(|s| s.name == name)?.lesson;
+        Self::ALL.into_iter().find(|s| s.id() == lesson)
     }
 }
 
@@ -145,7 +120,7 @@ mod tests {
     use crate::rules::option_specs;
 
     /// A new ruleset option does not pass until it says where a lesson
-    /// teaches it.
+    /// teaches it (`lesson` in `ruleset_options!`), by a section's id.
     #[test]
     fn every_option_has_a_section() {
         for spec in option_specs() {

@@ -125,6 +125,12 @@ pub struct OptionSpec {
     pub name: &'static str,
     /// One line saying what it does.
     pub description: &'static str,
+    /// The id of the lesson's section that teaches it (the narration's
+    /// `Section::id`: `board`, `sticks`, `turn`, `north_creek`, `home`,
+    /// `whip`, `dry_branches`, `winning`, `stopping`), declared with the
+    /// option; a value other than the composite's has its departure
+    /// sentence there.
+    pub lesson: &'static str,
     /// Its values.
     pub kind: OptionKind,
 }

@@ -197,7 +197,7 @@ pub enum EndCheck {
 macro_rules! ruleset_options {
     ($(
         $(#[doc = $doc:literal])+
-        $name:ident: $ty:ty = $default:expr, $kind:ident $(($($arg:expr),+))?;
+        $name:ident: $ty:ty = $default:expr, lesson $lesson:literal, $kind:ident $(($($arg:expr),+))?;
     )+) => {
         /// The resolved options of a ruleset (see `docs/rules.md#options`).
         /// An option missing from a stored setup (one written before the
@@ -268,6 +268,7 @@ macro_rules! ruleset_options {
                 $( OptionSpec {
                     name: stringify!($name),
                     description: concat!($($doc),+).trim(),
+                    lesson: $lesson,
                     kind: ruleset_options!(@spec $kind $ty, $default $($(, $arg)+)?),
                 }, )+
             ]);
@@ -421,39 +422,39 @@ macro_rules! ruleset_options {
 
 ruleset_options! {
     /// The shape of the track.
-    board: Board = Board::Circle40, choice(
+    board: Board = Board::Circle40, lesson "board", choice(
         "Track: `circle40` (the 40-space awl cloth) or `square28` (the A4 sheet's 28-cell ring)."
     );
     /// How a throw is scored.
-    throw_table: ThrowTable = ThrowTable::SticksSahe, choice(
+    throw_table: ThrowTable = ThrowTable::SticksSahe, lesson "sticks", choice(
         "How a throw is scored: `sticks_sahe` (composite: 1, 2, 3, 6, 10 with the sahe's extra throws), `sticks_count` (Culin 1898 via Ludii: 1, 2, 3, 5, 10), `spinner` (A4 sheet)."
     );
     /// Which bank of the north creek makes the awl fall in.
-    deadly_north_bank: DeadlyNorthBank = DeadlyNorthBank::Near, choice(
+    deadly_north_bank: DeadlyNorthBank = DeadlyNorthBank::Near, lesson "north_creek", choice(
         "Which bank of the north creek makes the awl fall in: `near` (own 20) or `far` (own 21)."
     );
     /// What landing exactly on own last space (own 40) does.
-    own_last_space: OwnLastSpace = OwnLastSpace::FallsIn, choice(
+    own_last_space: OwnLastSpace = OwnLastSpace::FallsIn, lesson "home", choice(
         "Landing exactly on own 40: `falls_in` (back to 1, pay a counter), `ordinary`, or `completes_circuit` (Ludii)."
     );
     /// What a throw that would carry the awl past home does.
-    overshoot: Overshoot = Overshoot::CarryOn, choice(
+    overshoot: Overshoot = Overshoot::CarryOn, lesson "home", choice(
         "Passing own 40: `carry_on` (circuit complete, keep moving) or `no_move` (exact throw needed; Ludii)."
     );
     /// What landing on a dry branch does.
-    dry_branch: DryBranch = DryBranch::NoEffect, choice(
+    dry_branch: DryBranch = DryBranch::NoEffect, lesson "dry_branches", choice(
         "Landing on a dry branch: `no_effect`, `lose_throw` (cyningstan, A4 sheet) or `cross_over` (a print-and-play option)."
     );
     /// Counters each side holds at the start.
-    counters_per_side: u8 = 4, count(Options::MIN_COUNTERS, Options::MAX_COUNTERS);
+    counters_per_side: u8 = 4, lesson "winning", count(Options::MIN_COUNTERS, Options::MAX_COUNTERS);
     /// How turns pass between the players of two teams.
-    turn_order: TurnOrder = TurnOrder::SideBlocks, choice(
+    turn_order: TurnOrder = TurnOrder::SideBlocks, lesson "turn", choice(
         "Team turn order: `side_blocks` (all of one side, then the other) or `alternate` (A1, B1, A2, B2, ...)."
     );
     /// Circuits that win outright; null: only counters decide.
-    circuits_to_win: Option<u8> = None, optional_count(1, Options::MAX_CIRCUITS_TO_WIN);
+    circuits_to_win: Option<u8> = None, lesson "winning", optional_count(1, Options::MAX_CIRCUITS_TO_WIN);
     /// When counters end the game.
-    end_check: EndCheck = EndCheck::Immediate, choice(
+    end_check: EndCheck = EndCheck::Immediate, lesson "winning", choice(
         "When counters end the game: `immediate` (the moment a side holds all) or `after_move` (Ludii: after the mover's move, if the other side holds none)."
     );
 }
