@@ -73,6 +73,9 @@ struct FramingText {
     brief: Words,
     /// What rules a game of no preset plays, for the `brief` framing.
     custom_brief: Words,
+    /// The note on the spelling of Kiowa words in a young framing (the
+    /// general and scholar audiences read it in the summary).
+    spelling_young: String,
     review: Words,
 }
 
@@ -286,6 +289,9 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
 pub fn framing(options: &Options, audience: Audience) -> CitedText {
     let framing = &DATA.framing;
     let preset = preset_text(options);
+    if audience == Audience::Young {
+        return young_framing(options);
+    }
     let (text, citations) = match preset {
         Some(p) => (
             if audience == Audience::Young {
@@ -312,6 +318,29 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
     .replace("{counters}", &options.counters_per_side.to_string());
     CitedText {
         text: format!("{intro} {text} {}", framing.review.get(audience)),
+        citations: framing_citations(citations),
+    }
+}
+
+/// The framing for the young, short so that the first rule comes soon:
+/// what game this is and the counters each side starts with, what these
+/// rules are and where they come from (the preset's `brief` line, or the
+/// note that the game mixes options), the note on the spelling of Kiowa
+/// words, and the note on review.
+fn young_framing(options: &Options) -> CitedText {
+    let framing = &DATA.framing;
+    let preset = preset_text(options);
+    let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
+    let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
+    let intro = framing
+        .intro
+        .young
+        .replace("{counters}", &options.counters_per_side.to_string());
+    CitedText {
+        text: format!(
+            "{intro} {} {} {}",
+            rules.young, framing.spelling_young, framing.review.young
+        ),
         citations: framing_citations(citations),
     }
 }
