@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1c6479d3-5437-4a32-97db-290bd81bf599",
+                     *       "id": "e15041ac-df5d-472e-a774-681edde05211",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.873Z",
-                     *       "host_token": "324eeeaf0ce89243d2dec3b95f4b6096f24efbea12d4074187c89714fe6fab07",
+                     *       "created_at": "2026-12-06T08:28:13.298Z",
+                     *       "host_token": "523c1afa5398dd9a4fdab8cbc4b4566d7a38e3a18485bfeeba297d0c6983ad7d",
                      *       "games": [
                      *         {
-                     *           "id": "73953bf8-96fc-4f3b-a2fa-dd86a26205d8",
+                     *           "id": "97e938dd-f03c-4461-8047-28c527c5ef26",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T05:37:52.873Z",
-                     *           "updated_at": "2026-12-06T05:37:52.873Z",
+                     *           "created_at": "2026-12-06T08:28:13.298Z",
+                     *           "updated_at": "2026-12-06T08:28:13.298Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8",
-                     *             "throws": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8/throws",
-                     *             "moves": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8/moves"
+                     *             "self": "/v1/games/97e938dd-f03c-4461-8047-28c527c5ef26",
+                     *             "throws": "/v1/games/97e938dd-f03c-4461-8047-28c527c5ef26/throws",
+                     *             "moves": "/v1/games/97e938dd-f03c-4461-8047-28c527c5ef26/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "4c08dde5b3edadad24bcc23afbee2efd68adafeb1cdab3769ae6705edb26a146",
-                     *             "b": "5c96b00988b040306b689ade2248c7b5401b5273273403a990a3c6ba4f33350e"
+                     *             "a": "ee84038c6e2a18fa634972896325ca6515c32362593ca53cc2424660cb76599a",
+                     *             "b": "15967db5d4274411d9a9b8cd9c2e5ec51246798e9a382bd70b10ef538ad28828"
                      *           },
-                     *           "host_token": "64c714a864dc3e96ff7fd33831e1d4c18481d92f4779f3c2c4f5b4ae347c3327",
+                     *           "host_token": "bcffe2e39574149f12f19e9d1349e2932e030f8eace92a830843f8c6a7169461",
                      *           "join_codes": {
-                     *             "a": "8YRRBW",
-                     *             "b": "G24ABD"
+                     *             "a": "83JZY4",
+                     *             "b": "NZJ3DC"
                      *           }
                      *         },
                      *         {
-                     *           "id": "6ff5bfa2-8cb2-4346-bc0d-cead3010a222",
+                     *           "id": "bb34c080-f985-4c71-a995-6b98d7135eb5",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.873Z",
-                     *           "updated_at": "2026-12-06T05:37:52.873Z",
+                     *           "created_at": "2026-12-06T08:28:13.298Z",
+                     *           "updated_at": "2026-12-06T08:28:13.298Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222",
-                     *             "throws": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222/throws",
-                     *             "moves": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222/moves"
+                     *             "self": "/v1/games/bb34c080-f985-4c71-a995-6b98d7135eb5",
+                     *             "throws": "/v1/games/bb34c080-f985-4c71-a995-6b98d7135eb5/throws",
+                     *             "moves": "/v1/games/bb34c080-f985-4c71-a995-6b98d7135eb5/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "02f12b912c5cbd99f7f3c79862aedb1783713cb1a3c94490dc217a8d8394b76e",
-                     *             "b": "ea6ad5a67c71d77b639cf421e91b8bfbfd389a92f3ffab174c077c0ebc63dd8d"
+                     *             "a": "fe0764f4b41511972ef04078dcd8da518fb6924ffdeb10a0023836a0c3f38531",
+                     *             "b": "c97ab442f51dbb0083c3d73db5c54f762d71789942a207d872837ed34ccff665"
                      *           },
-                     *           "host_token": "7d4400dff886ca95ea397afdf385b2f3ce2e5499027a82bd28c8f6bce3cb3fb8",
+                     *           "host_token": "e590c09b6820030392a8b548685e500ee464e7ab3d830a9d6b6f4930a99b9ed9",
                      *           "join_codes": {
-                     *             "a": "DVKW7Q",
-                     *             "b": "CVXM54"
+                     *             "a": "J48HXZ",
+                     *             "b": "QCBZHA"
                      *           }
                      *         },
                      *         {
-                     *           "id": "a5edc9b0-56ec-4a80-b99c-3cc6c505f197",
+                     *           "id": "5d62c281-8188-40a0-9ef9-c58d1a38900a",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.873Z",
-                     *           "updated_at": "2026-12-06T05:37:52.873Z",
+                     *           "created_at": "2026-12-06T08:28:13.298Z",
+                     *           "updated_at": "2026-12-06T08:28:13.298Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197",
-                     *             "throws": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197/throws",
-                     *             "moves": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197/moves"
+                     *             "self": "/v1/games/5d62c281-8188-40a0-9ef9-c58d1a38900a",
+                     *             "throws": "/v1/games/5d62c281-8188-40a0-9ef9-c58d1a38900a/throws",
+                     *             "moves": "/v1/games/5d62c281-8188-40a0-9ef9-c58d1a38900a/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b7192ca0bd75ee33ca3559e791b015afb5fc86ab2bdd1f82d9bf4ed979cb1db7",
-                     *             "b": "a9a9e0ad6feacf9739036232a6fbeb15ce974e2e9a07420a6a9601c0056604c9"
+                     *             "a": "71e587485c377e37c02a1f885648e574329509fbd9e3a309c0e73aad9b3f2feb",
+                     *             "b": "cc9a2b3613320015c296685b37582b7eacca5c107a0a03104fd00d8848c96cce"
                      *           },
-                     *           "host_token": "5331679886ea5799a583d65e31d2ae68aa0e30a2adf0ecccf474072d0430a41b",
+                     *           "host_token": "94c3166ccffcd2b3ab7e5cbf71d5206745be90387292ef949cdb717817775198",
                      *           "join_codes": {
-                     *             "a": "H8SCPS",
-                     *             "b": "H48MZB"
+                     *             "a": "NRT45N",
+                     *             "b": "YRY4BV"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/1c6479d3-5437-4a32-97db-290bd81bf599",
-                     *         "games": "/v1/classes/1c6479d3-5437-4a32-97db-290bd81bf599/games",
-                     *         "overview": "/play/class/1c6479d3-5437-4a32-97db-290bd81bf599",
-                     *         "fairness": "/v1/fairness?game=73953bf8-96fc-4f3b-a2fa-dd86a26205d8&game=6ff5bfa2-8cb2-4346-bc0d-cead3010a222&game=a5edc9b0-56ec-4a80-b99c-3cc6c505f197"
+                     *         "self": "/v1/classes/e15041ac-df5d-472e-a774-681edde05211",
+                     *         "games": "/v1/classes/e15041ac-df5d-472e-a774-681edde05211/games",
+                     *         "overview": "/play/class/e15041ac-df5d-472e-a774-681edde05211",
+                     *         "fairness": "/v1/fairness?game=97e938dd-f03c-4461-8047-28c527c5ef26&game=bb34c080-f985-4c71-a995-6b98d7135eb5&game=5d62c281-8188-40a0-9ef9-c58d1a38900a"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *       "id": "c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.863Z",
-                     *       "host_token": "e478b05540ce4c0355ea3f982774fc03c0c85269b03248b5b59fb6425aa7c0c0",
+                     *       "created_at": "2026-12-06T08:28:13.291Z",
+                     *       "host_token": "5a629a2e58f94845a5733d8ad88894d6de81e802d576dbdc9dad993c3d93bf50",
                      *       "games": [
                      *         {
-                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
+                     *           "id": "222ef03c-4567-4a58-83fb-8951956bdce9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "created_at": "2026-12-06T08:28:13.291Z",
+                     *           "updated_at": "2026-12-06T08:28:13.291Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *             "throws": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/throws",
-                     *             "moves": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/moves"
+                     *             "self": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9",
+                     *             "throws": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/throws",
+                     *             "moves": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3da5a1adf2da251f71a671bf3279c0eb64848435dce25f0c0d6b614c4e3fe43b",
-                     *             "b": "a56d762cf411fb9e397d6b0fbda2651d2b87e60d8e830c2bd69219e40125c195"
+                     *             "a": "f749d30ec9f27536ba3f19f5ed2121c29c250e3760815cb4513004898acb5a77",
+                     *             "b": "16a4fd960d7136c9ebd55ffb9d5b2cfbef4e7607fe16034b6861d3032158c10a"
                      *           },
-                     *           "host_token": "49cd1b799e0349f51f0107aae917b74bdb788ae9b0e81febf26994aa0a20ec81",
+                     *           "host_token": "afe7d7b70d30f2e69ac6aa1b6adffbe5296b52dff3e40838c4c43bb64c0dd41b",
                      *           "join_codes": {
-                     *             "a": "P7YE8Y",
-                     *             "b": "FDY4FM"
+                     *             "a": "EG94WR",
+                     *             "b": "3NZF7T"
                      *           }
                      *         },
                      *         {
-                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *           "id": "ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "created_at": "2026-12-06T08:28:13.291Z",
+                     *           "updated_at": "2026-12-06T08:28:13.291Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684",
-                     *             "throws": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/throws",
-                     *             "moves": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/moves"
+                     *             "self": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
+                     *             "throws": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/throws",
+                     *             "moves": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "af5b99850e29a54698ce6392a8ec9f99f0e89170f5513ba80f3fc2763d44af1e",
-                     *             "b": "adea161eac1ca5fcbccaded45095bc4f9cbb9edd3998ed87dd476a2f9e4823a6"
+                     *             "a": "544819c0e2574235cc795478bb67c1b07c6f2a43fa5357950cd7e11269d95fbf",
+                     *             "b": "c496c77f285700bc562ba02908d91e83c6f53bd1db1b283a461a18e45a98c792"
                      *           },
-                     *           "host_token": "523247d3a0757078720c70df41a15cdb6595309785b5c30b582b94c2eff87951",
+                     *           "host_token": "e2b89b4a3c479be94bfa526570050b5966fd973d9780566fa47477ced9c65ccb",
                      *           "join_codes": {
-                     *             "a": "QM78GT",
-                     *             "b": "WNKKW7"
+                     *             "a": "GF4NTM",
+                     *             "b": "CQT3RD"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "games": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e/games",
-                     *         "overview": "/play/class/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "fairness": "/v1/fairness?game=30ab5f36-01bc-4eed-8e17-73c7de9fd246&game=761c7e78-3753-4386-ab16-1deefe2a6684"
+                     *         "self": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
+                     *         "games": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a/games",
+                     *         "overview": "/play/class/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
+                     *         "fairness": "/v1/fairness?game=222ef03c-4567-4a58-83fb-8951956bdce9&game=ed4a0079-4b71-4cb4-a82c-fa56b754a3a4"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *       "id": "c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.863Z",
+                     *       "created_at": "2026-12-06T08:28:13.291Z",
                      *       "games": [
                      *         {
-                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
+                     *           "id": "222ef03c-4567-4a58-83fb-8951956bdce9",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.868Z",
+                     *           "created_at": "2026-12-06T08:28:13.291Z",
+                     *           "updated_at": "2026-12-06T08:28:13.294Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *             "throws": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/throws",
-                     *             "moves": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/moves"
+                     *             "self": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9",
+                     *             "throws": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/throws",
+                     *             "moves": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/board.svg?view=projector",
+                     *           "board": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *           "id": "ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "created_at": "2026-12-06T08:28:13.291Z",
+                     *           "updated_at": "2026-12-06T08:28:13.291Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684",
-                     *             "throws": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/throws",
-                     *             "moves": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/moves"
+                     *             "self": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
+                     *             "throws": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/throws",
+                     *             "moves": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/board.svg?view=projector",
+                     *           "board": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "d77b53df-82f9-4e32-a140-2263f254258e",
+                     *           "id": "7dbd92ab-e2d6-4467-add0-589fbc62729e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.866Z",
-                     *           "updated_at": "2026-12-06T05:37:52.866Z",
+                     *           "created_at": "2026-12-06T08:28:13.292Z",
+                     *           "updated_at": "2026-12-06T08:28:13.292Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e",
-                     *             "throws": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/throws",
-                     *             "moves": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/moves"
+                     *             "self": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e",
+                     *             "throws": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/throws",
+                     *             "moves": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/board.svg?view=projector",
+                     *           "board": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "games": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e/games",
-                     *         "overview": "/play/class/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "fairness": "/v1/fairness?game=30ab5f36-01bc-4eed-8e17-73c7de9fd246&game=761c7e78-3753-4386-ab16-1deefe2a6684&game=d77b53df-82f9-4e32-a140-2263f254258e"
+                     *         "self": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
+                     *         "games": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a/games",
+                     *         "overview": "/play/class/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
+                     *         "fairness": "/v1/fairness?game=222ef03c-4567-4a58-83fb-8951956bdce9&game=ed4a0079-4b71-4cb4-a82c-fa56b754a3a4&game=7dbd92ab-e2d6-4467-add0-589fbc62729e"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.863Z",
+                     *       "created_at": "2026-12-06T08:28:13.291Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.868Z",
+                     *           "id": "222ef03c-4567-4a58-83fb-8951956bdce9",
+                     *           "created_at": "2026-12-06T08:28:13.291Z",
+                     *           "updated_at": "2026-12-06T08:28:13.294Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "id": "ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
+                     *           "created_at": "2026-12-06T08:28:13.291Z",
+                     *           "updated_at": "2026-12-06T08:28:13.291Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "d77b53df-82f9-4e32-a140-2263f254258e",
-                     *           "created_at": "2026-12-06T05:37:52.866Z",
-                     *           "updated_at": "2026-12-06T05:37:52.866Z",
+                     *           "id": "7dbd92ab-e2d6-4467-add0-589fbc62729e",
+                     *           "created_at": "2026-12-06T08:28:13.292Z",
+                     *           "updated_at": "2026-12-06T08:28:13.292Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d77b53df-82f9-4e32-a140-2263f254258e",
+                     *       "id": "7dbd92ab-e2d6-4467-add0-589fbc62729e",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T05:37:52.866Z",
-                     *       "updated_at": "2026-12-06T05:37:52.866Z",
+                     *       "created_at": "2026-12-06T08:28:13.292Z",
+                     *       "updated_at": "2026-12-06T08:28:13.292Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e",
-                     *         "throws": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/throws",
-                     *         "moves": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/moves"
+                     *         "self": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e",
+                     *         "throws": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/throws",
+                     *         "moves": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "8a253c62d1ba541c26e42e05e11442d25c509697df2728cb7e3e83a246f788d9",
-                     *         "b": "330c8476c5c285983db6ee780e9903118ac6b24b7cc652449545c3aaf481144e"
+                     *         "a": "f010991c9472681074ed47831a7ced66d7789c518de30c735155651722ba7317",
+                     *         "b": "c92c52885acfc1f5025c137965c6ffa82185d3ebad6fbe5ec0ca3298924ab856"
                      *       },
-                     *       "host_token": "0ae8323c18a7ca995f1798f6a533c5b833ccb1b86e7cb293a0635f2b45263462",
+                     *       "host_token": "df035208c76818218e09701580bb395c5360fc1d911bd3684a2e477696615a5d",
                      *       "join_codes": {
-                     *         "a": "AWA8V6",
-                     *         "b": "W62549"
+                     *         "a": "CHC223",
+                     *         "b": "MCKG84"
                      *       }
                      *     }
                      */
@@ -5931,7 +5931,7 @@ export interface operations {
                      *           "id": "name-zohn-ahl",
                      *           "text": {
                      *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
-                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. A book from 1898 spells the word for wood ahl. The book gave it as the name of the four throwing sticks. An encyclopedia says zohn means creek.",
+                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. An encyclopedia says zohn means creek, and a book from 1898 spells the word for wood ahl.",
                      *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarises Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
                      *           },
                      *           "tags": [
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *         "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *             "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
+                     *       "id": "e94adbb7-51ec-4956-9fee-7c982f5417e9",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T05:37:52.860Z",
-                     *       "updated_at": "2026-12-06T05:37:52.860Z",
+                     *       "created_at": "2026-12-06T08:28:13.287Z",
+                     *       "updated_at": "2026-12-06T08:28:13.287Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
-                     *         "throws": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e/throws",
-                     *         "moves": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e/moves"
+                     *         "self": "/v1/games/e94adbb7-51ec-4956-9fee-7c982f5417e9",
+                     *         "throws": "/v1/games/e94adbb7-51ec-4956-9fee-7c982f5417e9/throws",
+                     *         "moves": "/v1/games/e94adbb7-51ec-4956-9fee-7c982f5417e9/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "0b80b99f2c9b1240dbbd082ef214f3364e3755a7b2ef2d831a4efb4cedebf50c",
-                     *         "b": "4aa48d922aed78d52e5584e58b727e9b5dbe9d215c0e210f4fda28aee79a335a"
+                     *         "a": "8187beb648b6146a759215a512761e2a3073a97d7ef003111d691d5762c76f95",
+                     *         "b": "bb7b99f908e0d680171a9bfce1e688de30c89e5e39a1424b8d271e895b3831de"
                      *       },
-                     *       "host_token": "1d16e0522fa0b5a09906c7bdefaf909466d575eeb2152b8d648812008fcc853f",
+                     *       "host_token": "4e5ad549d5857644df2d1928c2b119a15b9b463497a67a4deb2938c229891adf",
                      *       "join_codes": {
-                     *         "a": "J43CS3",
-                     *         "b": "D4VHV7"
+                     *         "a": "NSRK48",
+                     *         "b": "YP2298"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *       "id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T05:37:52.480Z",
-                     *       "updated_at": "2026-12-06T05:37:52.842Z",
+                     *       "created_at": "2026-12-06T08:28:13.028Z",
+                     *       "updated_at": "2026-12-06T08:28:13.277Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
-                     *         "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
-                     *         "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
+                     *         "self": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *         "throws": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/throws",
+                     *         "moves": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *         "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *             "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10209,7 +10209,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *       "game_id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10486,7 +10486,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *       "game_id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10856,8 +10856,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da",
-                     *       "join_code": "6ZGDPR"
+                     *       "token": "5855cae0d04fcc7d9947e01416e85d75afbf9d65668f49a979b4f602e7037f73",
+                     *       "join_code": "RGY99J"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11060,11 +11060,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *         "id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T05:37:52.480Z",
-                     *         "updated_at": "2026-12-06T05:37:52.855Z",
+                     *         "created_at": "2026-12-06T08:28:13.028Z",
+                     *         "updated_at": "2026-12-06T08:28:13.285Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11123,9 +11123,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
-                     *           "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
-                     *           "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
+                     *           "self": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *           "throws": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/throws",
+                     *           "moves": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11582,11 +11582,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *         "id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T05:37:52.480Z",
-                     *         "updated_at": "2026-12-06T05:37:52.842Z",
+                     *         "created_at": "2026-12-06T08:28:13.028Z",
+                     *         "updated_at": "2026-12-06T08:28:13.277Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11649,9 +11649,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
-                     *           "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
-                     *           "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
+                     *           "self": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *           "throws": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/throws",
+                     *           "moves": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/moves"
                      *         }
                      *       }
                      *     }
@@ -12382,10 +12382,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
+                     *       "game_id": "e94adbb7-51ec-4956-9fee-7c982f5417e9",
                      *       "side": "A",
-                     *       "token": "33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da",
-                     *       "play": "/play/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e#seat=A.33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da"
+                     *       "token": "5855cae0d04fcc7d9947e01416e85d75afbf9d65668f49a979b4f602e7037f73",
+                     *       "play": "/play/e94adbb7-51ec-4956-9fee-7c982f5417e9#seat=A.5855cae0d04fcc7d9947e01416e85d75afbf9d65668f49a979b4f602e7037f73"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
