@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e15041ac-df5d-472e-a774-681edde05211",
+                     *       "id": "4a437b2f-ad1b-4a78-8e88-2e837ad4da76",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:28:13.298Z",
-                     *       "host_token": "523c1afa5398dd9a4fdab8cbc4b4566d7a38e3a18485bfeeba297d0c6983ad7d",
+                     *       "created_at": "2026-12-06T08:39:38.543Z",
+                     *       "host_token": "31755c2b7a145c8575c6cf896b25b06653631b0ced3b57c20bca9e22d124d8f0",
                      *       "games": [
                      *         {
-                     *           "id": "97e938dd-f03c-4461-8047-28c527c5ef26",
+                     *           "id": "c62c3df6-edd7-43ab-afb4-31bdecef13ce",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T08:28:13.298Z",
-                     *           "updated_at": "2026-12-06T08:28:13.298Z",
+                     *           "created_at": "2026-12-06T08:39:38.542Z",
+                     *           "updated_at": "2026-12-06T08:39:38.542Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/97e938dd-f03c-4461-8047-28c527c5ef26",
-                     *             "throws": "/v1/games/97e938dd-f03c-4461-8047-28c527c5ef26/throws",
-                     *             "moves": "/v1/games/97e938dd-f03c-4461-8047-28c527c5ef26/moves"
+                     *             "self": "/v1/games/c62c3df6-edd7-43ab-afb4-31bdecef13ce",
+                     *             "throws": "/v1/games/c62c3df6-edd7-43ab-afb4-31bdecef13ce/throws",
+                     *             "moves": "/v1/games/c62c3df6-edd7-43ab-afb4-31bdecef13ce/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ee84038c6e2a18fa634972896325ca6515c32362593ca53cc2424660cb76599a",
-                     *             "b": "15967db5d4274411d9a9b8cd9c2e5ec51246798e9a382bd70b10ef538ad28828"
+                     *             "a": "9a46385dbf62f5ac408a696365d0adca27e5d021cb7c69eb5fbe634922e71ff6",
+                     *             "b": "0d80ecd06345855502477294405ede5c55779a36072c9b35418d32afacf5e445"
                      *           },
-                     *           "host_token": "bcffe2e39574149f12f19e9d1349e2932e030f8eace92a830843f8c6a7169461",
+                     *           "host_token": "476852fd92a8b78d8cce25c921197ea20d591d994d6acb688a008626e6a456a7",
                      *           "join_codes": {
-                     *             "a": "83JZY4",
-                     *             "b": "NZJ3DC"
+                     *             "a": "PMHMX5",
+                     *             "b": "6ZFVR9"
                      *           }
                      *         },
                      *         {
-                     *           "id": "bb34c080-f985-4c71-a995-6b98d7135eb5",
+                     *           "id": "4f617071-27e0-4643-80b8-9f2c1f017c5e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:28:13.298Z",
-                     *           "updated_at": "2026-12-06T08:28:13.298Z",
+                     *           "created_at": "2026-12-06T08:39:38.543Z",
+                     *           "updated_at": "2026-12-06T08:39:38.543Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/bb34c080-f985-4c71-a995-6b98d7135eb5",
-                     *             "throws": "/v1/games/bb34c080-f985-4c71-a995-6b98d7135eb5/throws",
-                     *             "moves": "/v1/games/bb34c080-f985-4c71-a995-6b98d7135eb5/moves"
+                     *             "self": "/v1/games/4f617071-27e0-4643-80b8-9f2c1f017c5e",
+                     *             "throws": "/v1/games/4f617071-27e0-4643-80b8-9f2c1f017c5e/throws",
+                     *             "moves": "/v1/games/4f617071-27e0-4643-80b8-9f2c1f017c5e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "fe0764f4b41511972ef04078dcd8da518fb6924ffdeb10a0023836a0c3f38531",
-                     *             "b": "c97ab442f51dbb0083c3d73db5c54f762d71789942a207d872837ed34ccff665"
+                     *             "a": "9ca93cdddb466084e6de9808b35135c139567cf3944ee70c7aa0ee4e448f3ce8",
+                     *             "b": "4613c32ff6c8ca446739a36e01885d4e712fc2b3a2b2bb713a11b5b7e1ebeb6a"
                      *           },
-                     *           "host_token": "e590c09b6820030392a8b548685e500ee464e7ab3d830a9d6b6f4930a99b9ed9",
+                     *           "host_token": "253fa671f468b888b3b67663049436ba20c3aed1f7a1b56012be1764b56a532d",
                      *           "join_codes": {
-                     *             "a": "J48HXZ",
-                     *             "b": "QCBZHA"
+                     *             "a": "S3GF63",
+                     *             "b": "PKTGFN"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5d62c281-8188-40a0-9ef9-c58d1a38900a",
+                     *           "id": "3f6ff010-7f73-46e8-9419-bf54863fa5eb",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:28:13.298Z",
-                     *           "updated_at": "2026-12-06T08:28:13.298Z",
+                     *           "created_at": "2026-12-06T08:39:38.543Z",
+                     *           "updated_at": "2026-12-06T08:39:38.543Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5d62c281-8188-40a0-9ef9-c58d1a38900a",
-                     *             "throws": "/v1/games/5d62c281-8188-40a0-9ef9-c58d1a38900a/throws",
-                     *             "moves": "/v1/games/5d62c281-8188-40a0-9ef9-c58d1a38900a/moves"
+                     *             "self": "/v1/games/3f6ff010-7f73-46e8-9419-bf54863fa5eb",
+                     *             "throws": "/v1/games/3f6ff010-7f73-46e8-9419-bf54863fa5eb/throws",
+                     *             "moves": "/v1/games/3f6ff010-7f73-46e8-9419-bf54863fa5eb/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "71e587485c377e37c02a1f885648e574329509fbd9e3a309c0e73aad9b3f2feb",
-                     *             "b": "cc9a2b3613320015c296685b37582b7eacca5c107a0a03104fd00d8848c96cce"
+                     *             "a": "ecc36302b039121195a4083eea2fe372ebdc7259febe1ba350b7a5e1f28e8e0d",
+                     *             "b": "e018d8b93908e90687fbba0f956b62846eef23c7d044ed36da64705176153b4b"
                      *           },
-                     *           "host_token": "94c3166ccffcd2b3ab7e5cbf71d5206745be90387292ef949cdb717817775198",
+                     *           "host_token": "12639b06c6dc93aa450044ef94226cc561d2d48d8e09feab34c63ca00f70def5",
                      *           "join_codes": {
-                     *             "a": "NRT45N",
-                     *             "b": "YRY4BV"
+                     *             "a": "AXSXW8",
+                     *             "b": "YG8HRQ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/e15041ac-df5d-472e-a774-681edde05211",
-                     *         "games": "/v1/classes/e15041ac-df5d-472e-a774-681edde05211/games",
-                     *         "overview": "/play/class/e15041ac-df5d-472e-a774-681edde05211",
-                     *         "fairness": "/v1/fairness?game=97e938dd-f03c-4461-8047-28c527c5ef26&game=bb34c080-f985-4c71-a995-6b98d7135eb5&game=5d62c281-8188-40a0-9ef9-c58d1a38900a"
+                     *         "self": "/v1/classes/4a437b2f-ad1b-4a78-8e88-2e837ad4da76",
+                     *         "games": "/v1/classes/4a437b2f-ad1b-4a78-8e88-2e837ad4da76/games",
+                     *         "overview": "/play/class/4a437b2f-ad1b-4a78-8e88-2e837ad4da76",
+                     *         "fairness": "/v1/fairness?game=c62c3df6-edd7-43ab-afb4-31bdecef13ce&game=4f617071-27e0-4643-80b8-9f2c1f017c5e&game=3f6ff010-7f73-46e8-9419-bf54863fa5eb"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
+                     *       "id": "96b041bd-27c0-4da3-8de2-bd608dedb5bc",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:28:13.291Z",
-                     *       "host_token": "5a629a2e58f94845a5733d8ad88894d6de81e802d576dbdc9dad993c3d93bf50",
+                     *       "created_at": "2026-12-06T08:39:38.531Z",
+                     *       "host_token": "2f5c998b4d8af4912744afb68e1f763cb61e9edd25c314bd8ca0a91fbe2f80da",
                      *       "games": [
                      *         {
-                     *           "id": "222ef03c-4567-4a58-83fb-8951956bdce9",
+                     *           "id": "5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:28:13.291Z",
-                     *           "updated_at": "2026-12-06T08:28:13.291Z",
+                     *           "created_at": "2026-12-06T08:39:38.531Z",
+                     *           "updated_at": "2026-12-06T08:39:38.531Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9",
-                     *             "throws": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/throws",
-                     *             "moves": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/moves"
+                     *             "self": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
+                     *             "throws": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/throws",
+                     *             "moves": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "f749d30ec9f27536ba3f19f5ed2121c29c250e3760815cb4513004898acb5a77",
-                     *             "b": "16a4fd960d7136c9ebd55ffb9d5b2cfbef4e7607fe16034b6861d3032158c10a"
+                     *             "a": "d9835ff6e4368d805c6b8c8f8686297e0de51ad8e896cede6a66d8862c9acd8c",
+                     *             "b": "8b1c2d222731460a491b845913c0122a1a20b0c900813b9e5f61e057d537bc7c"
                      *           },
-                     *           "host_token": "afe7d7b70d30f2e69ac6aa1b6adffbe5296b52dff3e40838c4c43bb64c0dd41b",
+                     *           "host_token": "b6e1880b0ac8f1d293007275f8fbd74c0bc449ee77168e72b7aa162aca26d126",
                      *           "join_codes": {
-                     *             "a": "EG94WR",
-                     *             "b": "3NZF7T"
+                     *             "a": "F34XHB",
+                     *             "b": "58AWBN"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
+                     *           "id": "ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:28:13.291Z",
-                     *           "updated_at": "2026-12-06T08:28:13.291Z",
+                     *           "created_at": "2026-12-06T08:39:38.531Z",
+                     *           "updated_at": "2026-12-06T08:39:38.531Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
-                     *             "throws": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/throws",
-                     *             "moves": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/moves"
+                     *             "self": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
+                     *             "throws": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/throws",
+                     *             "moves": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "544819c0e2574235cc795478bb67c1b07c6f2a43fa5357950cd7e11269d95fbf",
-                     *             "b": "c496c77f285700bc562ba02908d91e83c6f53bd1db1b283a461a18e45a98c792"
+                     *             "a": "299549532368489f5c1cf4f2bc42811445a1b0f4f201d7c42674c93fbe99f81f",
+                     *             "b": "c73c164c5160d2f041b8cbbf39887313963207c051ba8b883a0a2aaf39b78fbb"
                      *           },
-                     *           "host_token": "e2b89b4a3c479be94bfa526570050b5966fd973d9780566fa47477ced9c65ccb",
+                     *           "host_token": "66918c2ad77ceb813bfc27548ba517c4e44d8ad730672bacf2ead964e0c5e5e2",
                      *           "join_codes": {
-                     *             "a": "GF4NTM",
-                     *             "b": "CQT3RD"
+                     *             "a": "AS6KNN",
+                     *             "b": "8T2BEM"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
-                     *         "games": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a/games",
-                     *         "overview": "/play/class/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
-                     *         "fairness": "/v1/fairness?game=222ef03c-4567-4a58-83fb-8951956bdce9&game=ed4a0079-4b71-4cb4-a82c-fa56b754a3a4"
+                     *         "self": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
+                     *         "games": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc/games",
+                     *         "overview": "/play/class/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
+                     *         "fairness": "/v1/fairness?game=5adef3c2-b8dd-4805-9b3d-48d10ebe9622&game=ccef79af-ca76-46d6-86b6-a280c5d0d2f0"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
+                     *       "id": "96b041bd-27c0-4da3-8de2-bd608dedb5bc",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:28:13.291Z",
+                     *       "created_at": "2026-12-06T08:39:38.531Z",
                      *       "games": [
                      *         {
-                     *           "id": "222ef03c-4567-4a58-83fb-8951956bdce9",
+                     *           "id": "5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T08:28:13.291Z",
-                     *           "updated_at": "2026-12-06T08:28:13.294Z",
+                     *           "created_at": "2026-12-06T08:39:38.531Z",
+                     *           "updated_at": "2026-12-06T08:39:38.535Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9",
-                     *             "throws": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/throws",
-                     *             "moves": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/moves"
+                     *             "self": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
+                     *             "throws": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/throws",
+                     *             "moves": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/222ef03c-4567-4a58-83fb-8951956bdce9/board.svg?view=projector",
+                     *           "board": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
+                     *           "id": "ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:28:13.291Z",
-                     *           "updated_at": "2026-12-06T08:28:13.291Z",
+                     *           "created_at": "2026-12-06T08:39:38.531Z",
+                     *           "updated_at": "2026-12-06T08:39:38.531Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
-                     *             "throws": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/throws",
-                     *             "moves": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/moves"
+                     *             "self": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
+                     *             "throws": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/throws",
+                     *             "moves": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ed4a0079-4b71-4cb4-a82c-fa56b754a3a4/board.svg?view=projector",
+                     *           "board": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "7dbd92ab-e2d6-4467-add0-589fbc62729e",
+                     *           "id": "f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:28:13.292Z",
-                     *           "updated_at": "2026-12-06T08:28:13.292Z",
+                     *           "created_at": "2026-12-06T08:39:38.533Z",
+                     *           "updated_at": "2026-12-06T08:39:38.533Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e",
-                     *             "throws": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/throws",
-                     *             "moves": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/moves"
+                     *             "self": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
+                     *             "throws": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/throws",
+                     *             "moves": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/board.svg?view=projector",
+                     *           "board": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
-                     *         "games": "/v1/classes/c3fb79b0-9df3-427b-a711-be3cd2d5b19a/games",
-                     *         "overview": "/play/class/c3fb79b0-9df3-427b-a711-be3cd2d5b19a",
-                     *         "fairness": "/v1/fairness?game=222ef03c-4567-4a58-83fb-8951956bdce9&game=ed4a0079-4b71-4cb4-a82c-fa56b754a3a4&game=7dbd92ab-e2d6-4467-add0-589fbc62729e"
+                     *         "self": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
+                     *         "games": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc/games",
+                     *         "overview": "/play/class/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
+                     *         "fairness": "/v1/fairness?game=5adef3c2-b8dd-4805-9b3d-48d10ebe9622&game=ccef79af-ca76-46d6-86b6-a280c5d0d2f0&game=f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:28:13.291Z",
+                     *       "created_at": "2026-12-06T08:39:38.531Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "222ef03c-4567-4a58-83fb-8951956bdce9",
-                     *           "created_at": "2026-12-06T08:28:13.291Z",
-                     *           "updated_at": "2026-12-06T08:28:13.294Z",
+                     *           "id": "5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
+                     *           "created_at": "2026-12-06T08:39:38.531Z",
+                     *           "updated_at": "2026-12-06T08:39:38.535Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "ed4a0079-4b71-4cb4-a82c-fa56b754a3a4",
-                     *           "created_at": "2026-12-06T08:28:13.291Z",
-                     *           "updated_at": "2026-12-06T08:28:13.291Z",
+                     *           "id": "ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
+                     *           "created_at": "2026-12-06T08:39:38.531Z",
+                     *           "updated_at": "2026-12-06T08:39:38.531Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "7dbd92ab-e2d6-4467-add0-589fbc62729e",
-                     *           "created_at": "2026-12-06T08:28:13.292Z",
-                     *           "updated_at": "2026-12-06T08:28:13.292Z",
+                     *           "id": "f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
+                     *           "created_at": "2026-12-06T08:39:38.533Z",
+                     *           "updated_at": "2026-12-06T08:39:38.533Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7dbd92ab-e2d6-4467-add0-589fbc62729e",
+                     *       "id": "f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T08:28:13.292Z",
-                     *       "updated_at": "2026-12-06T08:28:13.292Z",
+                     *       "created_at": "2026-12-06T08:39:38.533Z",
+                     *       "updated_at": "2026-12-06T08:39:38.533Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e",
-                     *         "throws": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/throws",
-                     *         "moves": "/v1/games/7dbd92ab-e2d6-4467-add0-589fbc62729e/moves"
+                     *         "self": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
+                     *         "throws": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/throws",
+                     *         "moves": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "f010991c9472681074ed47831a7ced66d7789c518de30c735155651722ba7317",
-                     *         "b": "c92c52885acfc1f5025c137965c6ffa82185d3ebad6fbe5ec0ca3298924ab856"
+                     *         "a": "bc1331401a33b5c5e76cfd95a6a3698181b58141fc4d45855f9718680d30893d",
+                     *         "b": "95b56333ae70d1c7b12caa9f5329bdf270f491a18988e2e572b5672a3bac98d6"
                      *       },
-                     *       "host_token": "df035208c76818218e09701580bb395c5360fc1d911bd3684a2e477696615a5d",
+                     *       "host_token": "fd15eaf8db8507f178b92e465fc7adfa49f7cc521f548ef0005152305c3fefdc",
                      *       "join_codes": {
-                     *         "a": "CHC223",
-                     *         "b": "MCKG84"
+                     *         "a": "GSPZWG",
+                     *         "b": "28NP2P"
                      *       }
                      *     }
                      */
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
+                     *         "336d0783-24f9-4228-978a-b6fa7a81f3b3"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
+                     *             "336d0783-24f9-4228-978a-b6fa7a81f3b3"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e94adbb7-51ec-4956-9fee-7c982f5417e9",
+                     *       "id": "5ce607a8-512b-46d1-a3a3-0686d6bcae52",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T08:28:13.287Z",
-                     *       "updated_at": "2026-12-06T08:28:13.287Z",
+                     *       "created_at": "2026-12-06T08:39:38.528Z",
+                     *       "updated_at": "2026-12-06T08:39:38.528Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e94adbb7-51ec-4956-9fee-7c982f5417e9",
-                     *         "throws": "/v1/games/e94adbb7-51ec-4956-9fee-7c982f5417e9/throws",
-                     *         "moves": "/v1/games/e94adbb7-51ec-4956-9fee-7c982f5417e9/moves"
+                     *         "self": "/v1/games/5ce607a8-512b-46d1-a3a3-0686d6bcae52",
+                     *         "throws": "/v1/games/5ce607a8-512b-46d1-a3a3-0686d6bcae52/throws",
+                     *         "moves": "/v1/games/5ce607a8-512b-46d1-a3a3-0686d6bcae52/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "8187beb648b6146a759215a512761e2a3073a97d7ef003111d691d5762c76f95",
-                     *         "b": "bb7b99f908e0d680171a9bfce1e688de30c89e5e39a1424b8d271e895b3831de"
+                     *         "a": "7abc3fb0285710ca2263c6f3fd964516dbc26085901e769ebd4b556a278c4931",
+                     *         "b": "35b45b088ba41e925ecaf43fefda55c5c2ace32e247d7f32b33da219b2e85552"
                      *       },
-                     *       "host_token": "4e5ad549d5857644df2d1928c2b119a15b9b463497a67a4deb2938c229891adf",
+                     *       "host_token": "b62e309e8c3d1af1acdf7e0d44ec4a58de01644209472c160b73695a4a415f9d",
                      *       "join_codes": {
-                     *         "a": "NSRK48",
-                     *         "b": "YP2298"
+                     *         "a": "9XM4HH",
+                     *         "b": "AHX8WM"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *       "id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T08:28:13.028Z",
-                     *       "updated_at": "2026-12-06T08:28:13.277Z",
+                     *       "created_at": "2026-12-06T08:39:38.240Z",
+                     *       "updated_at": "2026-12-06T08:39:38.509Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc",
-                     *         "throws": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/throws",
-                     *         "moves": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/moves"
+                     *         "self": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *         "throws": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/throws",
+                     *         "moves": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
+                     *         "336d0783-24f9-4228-978a-b6fa7a81f3b3"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "c866d92c-f9ab-458c-91de-0b935f2ed9cc"
+                     *             "336d0783-24f9-4228-978a-b6fa7a81f3b3"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8889,7 +8889,7 @@ export interface operations {
                      *             "segments": [
                      *               {
                      *                 "kind": "framing",
-                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters, counting sticks that keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. No Kiowa educator has reviewed this narration.",
+                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters, counting sticks that keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. With its usual players, a game by these rules lasts about 170 throws on average, by this service's own computation from the rules. No Kiowa educator has reviewed this narration.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "ludii-ev-118",
@@ -8921,6 +8921,13 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "learnkiowa",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "zohn-ahl-odds",
                      *                     "locator": null,
                      *                     "locator_seen": null,
                      *                     "seen": "seen",
@@ -10209,7 +10216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *       "game_id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10486,7 +10493,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *       "game_id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10856,8 +10863,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "5855cae0d04fcc7d9947e01416e85d75afbf9d65668f49a979b4f602e7037f73",
-                     *       "join_code": "RGY99J"
+                     *       "token": "9ca58445daaccfe4495ffbb0095e9133176eb4f64a11aa2ec03762e4af06175c",
+                     *       "join_code": "H3JZ6N"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11060,11 +11067,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *         "id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T08:28:13.028Z",
-                     *         "updated_at": "2026-12-06T08:28:13.285Z",
+                     *         "created_at": "2026-12-06T08:39:38.240Z",
+                     *         "updated_at": "2026-12-06T08:39:38.526Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11123,9 +11130,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc",
-                     *           "throws": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/throws",
-                     *           "moves": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/moves"
+                     *           "self": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *           "throws": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/throws",
+                     *           "moves": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11582,11 +11589,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "c866d92c-f9ab-458c-91de-0b935f2ed9cc",
+                     *         "id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T08:28:13.028Z",
-                     *         "updated_at": "2026-12-06T08:28:13.277Z",
+                     *         "created_at": "2026-12-06T08:39:38.240Z",
+                     *         "updated_at": "2026-12-06T08:39:38.509Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11649,9 +11656,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc",
-                     *           "throws": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/throws",
-                     *           "moves": "/v1/games/c866d92c-f9ab-458c-91de-0b935f2ed9cc/moves"
+                     *           "self": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *           "throws": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/throws",
+                     *           "moves": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/moves"
                      *         }
                      *       }
                      *     }
@@ -12382,10 +12389,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e94adbb7-51ec-4956-9fee-7c982f5417e9",
+                     *       "game_id": "5ce607a8-512b-46d1-a3a3-0686d6bcae52",
                      *       "side": "A",
-                     *       "token": "5855cae0d04fcc7d9947e01416e85d75afbf9d65668f49a979b4f602e7037f73",
-                     *       "play": "/play/e94adbb7-51ec-4956-9fee-7c982f5417e9#seat=A.5855cae0d04fcc7d9947e01416e85d75afbf9d65668f49a979b4f602e7037f73"
+                     *       "token": "9ca58445daaccfe4495ffbb0095e9133176eb4f64a11aa2ec03762e4af06175c",
+                     *       "play": "/play/5ce607a8-512b-46d1-a3a3-0686d6bcae52#seat=A.9ca58445daaccfe4495ffbb0095e9133176eb4f64a11aa2ec03762e4af06175c"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
