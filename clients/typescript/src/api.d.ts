@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4a437b2f-ad1b-4a78-8e88-2e837ad4da76",
+                     *       "id": "d3571042-f9e7-4f29-a46f-19687d0f5560",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:39:38.543Z",
-                     *       "host_token": "31755c2b7a145c8575c6cf896b25b06653631b0ced3b57c20bca9e22d124d8f0",
+                     *       "created_at": "2026-12-06T08:47:02.023Z",
+                     *       "host_token": "afd80b834344a84cb5c3e52b24d846c79d2cc480e049e8f4435a0ac34117cc6c",
                      *       "games": [
                      *         {
-                     *           "id": "c62c3df6-edd7-43ab-afb4-31bdecef13ce",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T08:39:38.542Z",
-                     *           "updated_at": "2026-12-06T08:39:38.542Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/c62c3df6-edd7-43ab-afb4-31bdecef13ce",
-                     *             "throws": "/v1/games/c62c3df6-edd7-43ab-afb4-31bdecef13ce/throws",
-                     *             "moves": "/v1/games/c62c3df6-edd7-43ab-afb4-31bdecef13ce/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "9a46385dbf62f5ac408a696365d0adca27e5d021cb7c69eb5fbe634922e71ff6",
-                     *             "b": "0d80ecd06345855502477294405ede5c55779a36072c9b35418d32afacf5e445"
-                     *           },
-                     *           "host_token": "476852fd92a8b78d8cce25c921197ea20d591d994d6acb688a008626e6a456a7",
-                     *           "join_codes": {
-                     *             "a": "PMHMX5",
-                     *             "b": "6ZFVR9"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "4f617071-27e0-4643-80b8-9f2c1f017c5e",
+                     *           "id": "4d050387-dd68-4ffa-b9a1-2543cea24987",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:39:38.543Z",
-                     *           "updated_at": "2026-12-06T08:39:38.543Z",
+                     *           "created_at": "2026-12-06T08:47:02.023Z",
+                     *           "updated_at": "2026-12-06T08:47:02.023Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/4f617071-27e0-4643-80b8-9f2c1f017c5e",
-                     *             "throws": "/v1/games/4f617071-27e0-4643-80b8-9f2c1f017c5e/throws",
-                     *             "moves": "/v1/games/4f617071-27e0-4643-80b8-9f2c1f017c5e/moves"
+                     *             "self": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987",
+                     *             "throws": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987/throws",
+                     *             "moves": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "9ca93cdddb466084e6de9808b35135c139567cf3944ee70c7aa0ee4e448f3ce8",
-                     *             "b": "4613c32ff6c8ca446739a36e01885d4e712fc2b3a2b2bb713a11b5b7e1ebeb6a"
+                     *             "a": "749c7d688aad531009ff571e13f1c834d1d87d035854c9a0724f3bf9be7d2b1b",
+                     *             "b": "d176c25afb8cfc6a713d116f46f99c5589dff61d8b9c518bb1347c310bba43ab"
                      *           },
-                     *           "host_token": "253fa671f468b888b3b67663049436ba20c3aed1f7a1b56012be1764b56a532d",
+                     *           "host_token": "075b2d3839ac43a348d8c123396e9ec449cfa1d2ade11df35a9b4a4243f6c697",
                      *           "join_codes": {
-                     *             "a": "S3GF63",
-                     *             "b": "PKTGFN"
+                     *             "a": "5E49MG",
+                     *             "b": "P77KWH"
                      *           }
                      *         },
                      *         {
-                     *           "id": "3f6ff010-7f73-46e8-9419-bf54863fa5eb",
+                     *           "id": "b428c160-0b16-4b31-abc0-b258dd497787",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T08:47:02.023Z",
+                     *           "updated_at": "2026-12-06T08:47:02.023Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787",
+                     *             "throws": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787/throws",
+                     *             "moves": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "8fa3075dcac7f75620fbb672193c76ea0063e7f03289e2d8e0145fb272e07acd",
+                     *             "b": "67ea694e45b0574e85436bc5a4a478552252ba3e17743a60641cff24ee3c6219"
+                     *           },
+                     *           "host_token": "97eab41b19643f9a2a64354949ff378918d040f0ce4294294782fb1bd3b44d3c",
+                     *           "join_codes": {
+                     *             "a": "2ZQ5ME",
+                     *             "b": "C37YRK"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "bdaa59ac-93af-48c5-8ec0-34e6e27fc730",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:39:38.543Z",
-                     *           "updated_at": "2026-12-06T08:39:38.543Z",
+                     *           "created_at": "2026-12-06T08:47:02.023Z",
+                     *           "updated_at": "2026-12-06T08:47:02.023Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3f6ff010-7f73-46e8-9419-bf54863fa5eb",
-                     *             "throws": "/v1/games/3f6ff010-7f73-46e8-9419-bf54863fa5eb/throws",
-                     *             "moves": "/v1/games/3f6ff010-7f73-46e8-9419-bf54863fa5eb/moves"
+                     *             "self": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730",
+                     *             "throws": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730/throws",
+                     *             "moves": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ecc36302b039121195a4083eea2fe372ebdc7259febe1ba350b7a5e1f28e8e0d",
-                     *             "b": "e018d8b93908e90687fbba0f956b62846eef23c7d044ed36da64705176153b4b"
+                     *             "a": "24b4970358813d35816bc407ff1d762429f6a82ba7786a5d17fe08e17462afde",
+                     *             "b": "4666e881efa57de30ae3447382bd182883482218395d3497cd69d8893d20ed4b"
                      *           },
-                     *           "host_token": "12639b06c6dc93aa450044ef94226cc561d2d48d8e09feab34c63ca00f70def5",
+                     *           "host_token": "e2ed308a9174d46f574110e4c1e483c9673d65492f4e129d4510ea2871b471eb",
                      *           "join_codes": {
-                     *             "a": "AXSXW8",
-                     *             "b": "YG8HRQ"
+                     *             "a": "HVR8MA",
+                     *             "b": "YXPYRX"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/4a437b2f-ad1b-4a78-8e88-2e837ad4da76",
-                     *         "games": "/v1/classes/4a437b2f-ad1b-4a78-8e88-2e837ad4da76/games",
-                     *         "overview": "/play/class/4a437b2f-ad1b-4a78-8e88-2e837ad4da76",
-                     *         "fairness": "/v1/fairness?game=c62c3df6-edd7-43ab-afb4-31bdecef13ce&game=4f617071-27e0-4643-80b8-9f2c1f017c5e&game=3f6ff010-7f73-46e8-9419-bf54863fa5eb"
+                     *         "self": "/v1/classes/d3571042-f9e7-4f29-a46f-19687d0f5560",
+                     *         "games": "/v1/classes/d3571042-f9e7-4f29-a46f-19687d0f5560/games",
+                     *         "overview": "/play/class/d3571042-f9e7-4f29-a46f-19687d0f5560",
+                     *         "fairness": "/v1/fairness?game=4d050387-dd68-4ffa-b9a1-2543cea24987&game=b428c160-0b16-4b31-abc0-b258dd497787&game=bdaa59ac-93af-48c5-8ec0-34e6e27fc730"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "96b041bd-27c0-4da3-8de2-bd608dedb5bc",
+                     *       "id": "805773d5-51e9-4325-9db6-2c85ecaa4e55",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:39:38.531Z",
-                     *       "host_token": "2f5c998b4d8af4912744afb68e1f763cb61e9edd25c314bd8ca0a91fbe2f80da",
+                     *       "created_at": "2026-12-06T08:47:01.999Z",
+                     *       "host_token": "a5f03ef5f5c62d4f9de7fac6a6fc5338455c3cd71113baeea23ed5837b63a00d",
                      *       "games": [
                      *         {
-                     *           "id": "5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
+                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:39:38.531Z",
-                     *           "updated_at": "2026-12-06T08:39:38.531Z",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
-                     *             "throws": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/throws",
-                     *             "moves": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/moves"
+                     *             "self": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *             "throws": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/throws",
+                     *             "moves": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d9835ff6e4368d805c6b8c8f8686297e0de51ad8e896cede6a66d8862c9acd8c",
-                     *             "b": "8b1c2d222731460a491b845913c0122a1a20b0c900813b9e5f61e057d537bc7c"
+                     *             "a": "8fa6324ef361940b1bd90752d5186971386046905156ae781f0e3012a74c3901",
+                     *             "b": "c862a75e8de8f9bd6c085d013dadbffac88be45601fda2431af87a38dfdedef0"
                      *           },
-                     *           "host_token": "b6e1880b0ac8f1d293007275f8fbd74c0bc449ee77168e72b7aa162aca26d126",
+                     *           "host_token": "cf4827c825bf3c1f206710f1164fd6498fe6eeaeab79a2403eff1bd32b164ceb",
                      *           "join_codes": {
-                     *             "a": "F34XHB",
-                     *             "b": "58AWBN"
+                     *             "a": "96XNZB",
+                     *             "b": "ZRK8WY"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
+                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:39:38.531Z",
-                     *           "updated_at": "2026-12-06T08:39:38.531Z",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
-                     *             "throws": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/throws",
-                     *             "moves": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/moves"
+                     *             "self": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *             "throws": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/throws",
+                     *             "moves": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "299549532368489f5c1cf4f2bc42811445a1b0f4f201d7c42674c93fbe99f81f",
-                     *             "b": "c73c164c5160d2f041b8cbbf39887313963207c051ba8b883a0a2aaf39b78fbb"
+                     *             "a": "ff647b1811197331ca1327b97a2973fbfc378b39dc0d48991669756c0684116e",
+                     *             "b": "19384b4c9e3d27ab31f6ad8c68b9527ce2064b71bc5a219df58f43b3483cd81a"
                      *           },
-                     *           "host_token": "66918c2ad77ceb813bfc27548ba517c4e44d8ad730672bacf2ead964e0c5e5e2",
+                     *           "host_token": "5bb4a78b013ff4d433ced34b4488b85b52f49e4b2cef5cd18ca726723e369cfb",
                      *           "join_codes": {
-                     *             "a": "AS6KNN",
-                     *             "b": "8T2BEM"
+                     *             "a": "A6S79J",
+                     *             "b": "B8VN5B"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
-                     *         "games": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc/games",
-                     *         "overview": "/play/class/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
-                     *         "fairness": "/v1/fairness?game=5adef3c2-b8dd-4805-9b3d-48d10ebe9622&game=ccef79af-ca76-46d6-86b6-a280c5d0d2f0"
+                     *         "self": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "games": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55/games",
+                     *         "overview": "/play/class/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "fairness": "/v1/fairness?game=cf65d2cc-2c35-4cf7-8f06-a4e038010950&game=78c9578b-c8c3-4d6d-82ba-4479f93edf93"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "96b041bd-27c0-4da3-8de2-bd608dedb5bc",
+                     *       "id": "805773d5-51e9-4325-9db6-2c85ecaa4e55",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:39:38.531Z",
+                     *       "created_at": "2026-12-06T08:47:01.999Z",
                      *       "games": [
                      *         {
-                     *           "id": "5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T08:39:38.531Z",
-                     *           "updated_at": "2026-12-06T08:39:38.535Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
-                     *             "throws": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/throws",
-                     *             "moves": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/5adef3c2-b8dd-4805-9b3d-48d10ebe9622/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
+                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:39:38.531Z",
-                     *           "updated_at": "2026-12-06T08:39:38.531Z",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
-                     *             "throws": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/throws",
-                     *             "moves": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/moves"
+                     *             "self": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *             "throws": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/throws",
+                     *             "moves": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ccef79af-ca76-46d6-86b6-a280c5d0d2f0/board.svg?view=projector",
+                     *           "board": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
+                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:02.015Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *             "throws": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/throws",
+                     *             "moves": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:39:38.533Z",
-                     *           "updated_at": "2026-12-06T08:39:38.533Z",
+                     *           "created_at": "2026-12-06T08:47:02.007Z",
+                     *           "updated_at": "2026-12-06T08:47:02.007Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
-                     *             "throws": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/throws",
-                     *             "moves": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/moves"
+                     *             "self": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *             "throws": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/throws",
+                     *             "moves": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/board.svg?view=projector",
+                     *           "board": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
-                     *         "games": "/v1/classes/96b041bd-27c0-4da3-8de2-bd608dedb5bc/games",
-                     *         "overview": "/play/class/96b041bd-27c0-4da3-8de2-bd608dedb5bc",
-                     *         "fairness": "/v1/fairness?game=5adef3c2-b8dd-4805-9b3d-48d10ebe9622&game=ccef79af-ca76-46d6-86b6-a280c5d0d2f0&game=f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2"
+                     *         "self": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "games": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55/games",
+                     *         "overview": "/play/class/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "fairness": "/v1/fairness?game=78c9578b-c8c3-4d6d-82ba-4479f93edf93&game=cf65d2cc-2c35-4cf7-8f06-a4e038010950&game=ecce9967-e217-49ac-b97a-4df7e3f1a6a1"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:39:38.531Z",
+                     *       "created_at": "2026-12-06T08:47:01.999Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "5adef3c2-b8dd-4805-9b3d-48d10ebe9622",
-                     *           "created_at": "2026-12-06T08:39:38.531Z",
-                     *           "updated_at": "2026-12-06T08:39:38.535Z",
+                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:02.015Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "ccef79af-ca76-46d6-86b6-a280c5d0d2f0",
-                     *           "created_at": "2026-12-06T08:39:38.531Z",
-                     *           "updated_at": "2026-12-06T08:39:38.531Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
-                     *           "created_at": "2026-12-06T08:39:38.533Z",
-                     *           "updated_at": "2026-12-06T08:39:38.533Z",
+                     *           "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *           "created_at": "2026-12-06T08:47:02.007Z",
+                     *           "updated_at": "2026-12-06T08:47:02.007Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
+                     *       "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T08:39:38.533Z",
-                     *       "updated_at": "2026-12-06T08:39:38.533Z",
+                     *       "created_at": "2026-12-06T08:47:02.007Z",
+                     *       "updated_at": "2026-12-06T08:47:02.007Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2",
-                     *         "throws": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/throws",
-                     *         "moves": "/v1/games/f835e6f8-ce0b-4ddc-bd05-0472a08f1cc2/moves"
+                     *         "self": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *         "throws": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/throws",
+                     *         "moves": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "bc1331401a33b5c5e76cfd95a6a3698181b58141fc4d45855f9718680d30893d",
-                     *         "b": "95b56333ae70d1c7b12caa9f5329bdf270f491a18988e2e572b5672a3bac98d6"
+                     *         "a": "96f18dd5fec8b767d678f89ebed43c2d017fe45c474009524b63fd309b9acb3d",
+                     *         "b": "c7829b459cbe6a51fe9a75156c7c1bbe2a2dc5261385310096131c4b52678cd6"
                      *       },
-                     *       "host_token": "fd15eaf8db8507f178b92e465fc7adfa49f7cc521f548ef0005152305c3fefdc",
+                     *       "host_token": "b7b62f1f780d11a300e9adfbfd01b407d1b785ed42d72ea18e4bdc4a5d1fddda",
                      *       "join_codes": {
-                     *         "a": "GSPZWG",
-                     *         "b": "28NP2P"
+                     *         "a": "3A2VR9",
+                     *         "b": "3C75CJ"
                      *       }
                      *     }
                      */
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "336d0783-24f9-4228-978a-b6fa7a81f3b3"
+                     *         "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "336d0783-24f9-4228-978a-b6fa7a81f3b3"
+                     *             "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5ce607a8-512b-46d1-a3a3-0686d6bcae52",
+                     *       "id": "5db7d53b-4742-473a-b120-33b2862afae1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T08:39:38.528Z",
-                     *       "updated_at": "2026-12-06T08:39:38.528Z",
+                     *       "created_at": "2026-12-06T08:47:01.977Z",
+                     *       "updated_at": "2026-12-06T08:47:01.977Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5ce607a8-512b-46d1-a3a3-0686d6bcae52",
-                     *         "throws": "/v1/games/5ce607a8-512b-46d1-a3a3-0686d6bcae52/throws",
-                     *         "moves": "/v1/games/5ce607a8-512b-46d1-a3a3-0686d6bcae52/moves"
+                     *         "self": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1",
+                     *         "throws": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1/throws",
+                     *         "moves": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "7abc3fb0285710ca2263c6f3fd964516dbc26085901e769ebd4b556a278c4931",
-                     *         "b": "35b45b088ba41e925ecaf43fefda55c5c2ace32e247d7f32b33da219b2e85552"
+                     *         "a": "d596389e0fb7d02b19e8a9ca273dba51e5abe467dc8ea90cca2bc3c71fbb516f",
+                     *         "b": "a736c852d95a996373d6d06149c445cf8362d8709de8ce58ab8b72011b006c96"
                      *       },
-                     *       "host_token": "b62e309e8c3d1af1acdf7e0d44ec4a58de01644209472c160b73695a4a415f9d",
+                     *       "host_token": "e597ca0fb46e804231fc390d2781d17734d342d53b4641f98eb91c806a263b00",
                      *       "join_codes": {
-                     *         "a": "9XM4HH",
-                     *         "b": "AHX8WM"
+                     *         "a": "7783QF",
+                     *         "b": "ZCTSB4"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *       "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T08:39:38.240Z",
-                     *       "updated_at": "2026-12-06T08:39:38.509Z",
+                     *       "created_at": "2026-12-06T08:47:01.664Z",
+                     *       "updated_at": "2026-12-06T08:47:01.948Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3",
-                     *         "throws": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/throws",
-                     *         "moves": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/moves"
+                     *         "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *         "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
+                     *         "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "336d0783-24f9-4228-978a-b6fa7a81f3b3"
+                     *         "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "336d0783-24f9-4228-978a-b6fa7a81f3b3"
+                     *             "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10216,7 +10216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *       "game_id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10493,7 +10493,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *       "game_id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10863,8 +10863,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "9ca58445daaccfe4495ffbb0095e9133176eb4f64a11aa2ec03762e4af06175c",
-                     *       "join_code": "H3JZ6N"
+                     *       "token": "ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7",
+                     *       "join_code": "MJGJAX"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11067,11 +11067,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *         "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T08:39:38.240Z",
-                     *         "updated_at": "2026-12-06T08:39:38.526Z",
+                     *         "created_at": "2026-12-06T08:47:01.664Z",
+                     *         "updated_at": "2026-12-06T08:47:01.969Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11130,9 +11130,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3",
-                     *           "throws": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/throws",
-                     *           "moves": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/moves"
+                     *           "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *           "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
+                     *           "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11589,11 +11589,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "336d0783-24f9-4228-978a-b6fa7a81f3b3",
+                     *         "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T08:39:38.240Z",
-                     *         "updated_at": "2026-12-06T08:39:38.509Z",
+                     *         "created_at": "2026-12-06T08:47:01.664Z",
+                     *         "updated_at": "2026-12-06T08:47:01.948Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11656,9 +11656,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3",
-                     *           "throws": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/throws",
-                     *           "moves": "/v1/games/336d0783-24f9-4228-978a-b6fa7a81f3b3/moves"
+                     *           "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *           "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
+                     *           "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
                      *         }
                      *       }
                      *     }
@@ -12389,10 +12389,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5ce607a8-512b-46d1-a3a3-0686d6bcae52",
+                     *       "game_id": "5db7d53b-4742-473a-b120-33b2862afae1",
                      *       "side": "A",
-                     *       "token": "9ca58445daaccfe4495ffbb0095e9133176eb4f64a11aa2ec03762e4af06175c",
-                     *       "play": "/play/5ce607a8-512b-46d1-a3a3-0686d6bcae52#seat=A.9ca58445daaccfe4495ffbb0095e9133176eb4f64a11aa2ec03762e4af06175c"
+                     *       "token": "ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7",
+                     *       "play": "/play/5db7d53b-4742-473a-b120-33b2862afae1#seat=A.ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
