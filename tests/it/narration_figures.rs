@@ -224,10 +224,9 @@ fn the_narration_figures_are_current_and_meet_their_goals() {
                 if detail != Detail::Brief && f.rules_stated_in_time != f.rules_acting {
                     failures.push(format!("{at}: rules in time {in_time:.1} %"));
                 }
-                // The odds sentences (issue 26) stay within the words
-                // goals that were met before them.
+                // Every words goal at `lesson` is met, the odds sentences
+                // (issue 26) included.
                 if detail == Detail::Lesson
-                    && ![Preset::A4, Preset::Boxed].contains(&preset)
                     && words_goal(audience, detail).is_some_and(|goal| wpm > goal)
                 {
                     failures.push(format!("{at}: {wpm:.1} words per move"));
@@ -248,4 +247,53 @@ fn the_narration_figures_are_current_and_meet_their_goals() {
         current == doc,
         "docs/narration.md is not current: run UPDATE_DOCS=1 cargo test --test it narration_figures::"
     );
+}
+
+/// Regression: the A4 sheet's games told the young 26.0 words a move at
+/// `lesson` (goal 20), where a `brief` move told them 16.6: the throw, the
+/// move and each event were told in more words than they need. They are
+/// told in fewer, plainer words now, every event still told.
+#[test]
+fn regression_a4_young_lesson_ran_past_twenty_words_a_move() {
+    let preset = Preset::A4;
+    let players = usize::from(preset.default_players());
+    let table = Table::new(preset.options(), [players; 2], Side::A).unwrap();
+    let chances = ChanceTable::Solved(Arc::new(zohn_ahl::odds::solve(&table).unwrap()));
+    let f = Figures::of(preset, Audience::Young, Detail::Lesson, &chances);
+    let wpm = f.words_per_move();
+    assert!(wpm <= 20.0, "{wpm:.1} words a move");
+}
+
+/// Regression: a young game's first move at `lesson` ran to about 250
+/// words, with three caveats (the spelling of Kiowa words, a modern best
+/// guess, no review by Kiowa educators) before its first rule. Its framing
+/// now says in a few short sentences what game it is, where its rules come
+/// from, the note on spelling and the note on review (cited), and the
+/// turn's rules follow at once.
+#[test]
+fn regression_the_young_first_move_ran_to_250_words_before_its_first_rule() {
+    for preset in Preset::ALL {
+        let game = narrated_game("first-move", preset, Audience::Young).unwrap();
+        let first = &game.moves[0].narration;
+        let framing = &first.segments[0];
+        assert_eq!(framing.kind, SegmentKind::Framing, "{preset:?}");
+        let words = framing.text.split_whitespace().count();
+        assert!(words <= 80, "{preset:?}: {words} words: {}", framing.text);
+        assert!(framing.text.contains("1890s"), "{preset:?}");
+        assert!(
+            framing
+                .text
+                .ends_with("Kiowa teachers have not checked these words."),
+            "{preset:?}: {}",
+            framing.text
+        );
+        assert!(!framing.citations.is_empty(), "{preset:?}");
+        assert_eq!(first.segments[1].kind, SegmentKind::Rule, "{preset:?}");
+        let total: usize = first
+            .segments
+            .iter()
+            .map(|s| s.text.split_whitespace().count())
+            .sum();
+        assert!(total <= 210, "{preset:?}: {total} words on move 1");
+    }
 }

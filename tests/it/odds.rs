@@ -700,3 +700,35 @@ async fn a_ruleset_too_large_is_refused_at_once_and_never_queued() {
     ));
     assert_eq!(solver.pending(), 0);
 }
+
+/// A teacher found no warning of a game's length (a `ludii` game can run to
+/// about 2,000 throws): a game's first move says how long a game of its
+/// preset runs on average, the exact mean from the opening of the preset's
+/// solved chain as played (checked against the solver by
+/// `presets_are_solved_in_the_background_at_start_and_agree_with_the_previous_solver`),
+/// rounded to ten.
+#[test]
+fn the_first_move_tells_the_mean_length_of_a_game_of_its_preset() {
+    use zohn_ahl::narration::{Audience, framing};
+    for (preset, _, (_, mean), _) in PREVIOUS_SOLVER {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let about = ((mean / 10.0).round() * 10.0) as u64;
+        let about = if about >= 1000 {
+            format!("{},{:03}", about / 1000, about % 1000)
+        } else {
+            about.to_string()
+        };
+        for audience in Audience::ALL {
+            let f = framing(&preset.options(), audience);
+            assert!(
+                f.text.contains(&format!("lasts about {about} ")),
+                "{preset:?} {audience:?}: {mean} is not in {:?}",
+                f.text
+            );
+            assert!(
+                f.citations.iter().any(|c| c.source == "zohn-ahl-odds"),
+                "{preset:?} {audience:?}"
+            );
+        }
+    }
+}

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1c6479d3-5437-4a32-97db-290bd81bf599",
+                     *       "id": "d3571042-f9e7-4f29-a46f-19687d0f5560",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.873Z",
-                     *       "host_token": "324eeeaf0ce89243d2dec3b95f4b6096f24efbea12d4074187c89714fe6fab07",
+                     *       "created_at": "2026-12-06T08:47:02.023Z",
+                     *       "host_token": "afd80b834344a84cb5c3e52b24d846c79d2cc480e049e8f4435a0ac34117cc6c",
                      *       "games": [
                      *         {
-                     *           "id": "73953bf8-96fc-4f3b-a2fa-dd86a26205d8",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T05:37:52.873Z",
-                     *           "updated_at": "2026-12-06T05:37:52.873Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8",
-                     *             "throws": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8/throws",
-                     *             "moves": "/v1/games/73953bf8-96fc-4f3b-a2fa-dd86a26205d8/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "4c08dde5b3edadad24bcc23afbee2efd68adafeb1cdab3769ae6705edb26a146",
-                     *             "b": "5c96b00988b040306b689ade2248c7b5401b5273273403a990a3c6ba4f33350e"
-                     *           },
-                     *           "host_token": "64c714a864dc3e96ff7fd33831e1d4c18481d92f4779f3c2c4f5b4ae347c3327",
-                     *           "join_codes": {
-                     *             "a": "8YRRBW",
-                     *             "b": "G24ABD"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "6ff5bfa2-8cb2-4346-bc0d-cead3010a222",
+                     *           "id": "4d050387-dd68-4ffa-b9a1-2543cea24987",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.873Z",
-                     *           "updated_at": "2026-12-06T05:37:52.873Z",
+                     *           "created_at": "2026-12-06T08:47:02.023Z",
+                     *           "updated_at": "2026-12-06T08:47:02.023Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222",
-                     *             "throws": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222/throws",
-                     *             "moves": "/v1/games/6ff5bfa2-8cb2-4346-bc0d-cead3010a222/moves"
+                     *             "self": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987",
+                     *             "throws": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987/throws",
+                     *             "moves": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "02f12b912c5cbd99f7f3c79862aedb1783713cb1a3c94490dc217a8d8394b76e",
-                     *             "b": "ea6ad5a67c71d77b639cf421e91b8bfbfd389a92f3ffab174c077c0ebc63dd8d"
+                     *             "a": "749c7d688aad531009ff571e13f1c834d1d87d035854c9a0724f3bf9be7d2b1b",
+                     *             "b": "d176c25afb8cfc6a713d116f46f99c5589dff61d8b9c518bb1347c310bba43ab"
                      *           },
-                     *           "host_token": "7d4400dff886ca95ea397afdf385b2f3ce2e5499027a82bd28c8f6bce3cb3fb8",
+                     *           "host_token": "075b2d3839ac43a348d8c123396e9ec449cfa1d2ade11df35a9b4a4243f6c697",
                      *           "join_codes": {
-                     *             "a": "DVKW7Q",
-                     *             "b": "CVXM54"
+                     *             "a": "5E49MG",
+                     *             "b": "P77KWH"
                      *           }
                      *         },
                      *         {
-                     *           "id": "a5edc9b0-56ec-4a80-b99c-3cc6c505f197",
+                     *           "id": "b428c160-0b16-4b31-abc0-b258dd497787",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T08:47:02.023Z",
+                     *           "updated_at": "2026-12-06T08:47:02.023Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787",
+                     *             "throws": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787/throws",
+                     *             "moves": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "8fa3075dcac7f75620fbb672193c76ea0063e7f03289e2d8e0145fb272e07acd",
+                     *             "b": "67ea694e45b0574e85436bc5a4a478552252ba3e17743a60641cff24ee3c6219"
+                     *           },
+                     *           "host_token": "97eab41b19643f9a2a64354949ff378918d040f0ce4294294782fb1bd3b44d3c",
+                     *           "join_codes": {
+                     *             "a": "2ZQ5ME",
+                     *             "b": "C37YRK"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "bdaa59ac-93af-48c5-8ec0-34e6e27fc730",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.873Z",
-                     *           "updated_at": "2026-12-06T05:37:52.873Z",
+                     *           "created_at": "2026-12-06T08:47:02.023Z",
+                     *           "updated_at": "2026-12-06T08:47:02.023Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197",
-                     *             "throws": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197/throws",
-                     *             "moves": "/v1/games/a5edc9b0-56ec-4a80-b99c-3cc6c505f197/moves"
+                     *             "self": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730",
+                     *             "throws": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730/throws",
+                     *             "moves": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b7192ca0bd75ee33ca3559e791b015afb5fc86ab2bdd1f82d9bf4ed979cb1db7",
-                     *             "b": "a9a9e0ad6feacf9739036232a6fbeb15ce974e2e9a07420a6a9601c0056604c9"
+                     *             "a": "24b4970358813d35816bc407ff1d762429f6a82ba7786a5d17fe08e17462afde",
+                     *             "b": "4666e881efa57de30ae3447382bd182883482218395d3497cd69d8893d20ed4b"
                      *           },
-                     *           "host_token": "5331679886ea5799a583d65e31d2ae68aa0e30a2adf0ecccf474072d0430a41b",
+                     *           "host_token": "e2ed308a9174d46f574110e4c1e483c9673d65492f4e129d4510ea2871b471eb",
                      *           "join_codes": {
-                     *             "a": "H8SCPS",
-                     *             "b": "H48MZB"
+                     *             "a": "HVR8MA",
+                     *             "b": "YXPYRX"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/1c6479d3-5437-4a32-97db-290bd81bf599",
-                     *         "games": "/v1/classes/1c6479d3-5437-4a32-97db-290bd81bf599/games",
-                     *         "overview": "/play/class/1c6479d3-5437-4a32-97db-290bd81bf599",
-                     *         "fairness": "/v1/fairness?game=73953bf8-96fc-4f3b-a2fa-dd86a26205d8&game=6ff5bfa2-8cb2-4346-bc0d-cead3010a222&game=a5edc9b0-56ec-4a80-b99c-3cc6c505f197"
+                     *         "self": "/v1/classes/d3571042-f9e7-4f29-a46f-19687d0f5560",
+                     *         "games": "/v1/classes/d3571042-f9e7-4f29-a46f-19687d0f5560/games",
+                     *         "overview": "/play/class/d3571042-f9e7-4f29-a46f-19687d0f5560",
+                     *         "fairness": "/v1/fairness?game=4d050387-dd68-4ffa-b9a1-2543cea24987&game=b428c160-0b16-4b31-abc0-b258dd497787&game=bdaa59ac-93af-48c5-8ec0-34e6e27fc730"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *       "id": "805773d5-51e9-4325-9db6-2c85ecaa4e55",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.863Z",
-                     *       "host_token": "e478b05540ce4c0355ea3f982774fc03c0c85269b03248b5b59fb6425aa7c0c0",
+                     *       "created_at": "2026-12-06T08:47:01.999Z",
+                     *       "host_token": "a5f03ef5f5c62d4f9de7fac6a6fc5338455c3cd71113baeea23ed5837b63a00d",
                      *       "games": [
                      *         {
-                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
+                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *             "throws": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/throws",
-                     *             "moves": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/moves"
+                     *             "self": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *             "throws": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/throws",
+                     *             "moves": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3da5a1adf2da251f71a671bf3279c0eb64848435dce25f0c0d6b614c4e3fe43b",
-                     *             "b": "a56d762cf411fb9e397d6b0fbda2651d2b87e60d8e830c2bd69219e40125c195"
+                     *             "a": "8fa6324ef361940b1bd90752d5186971386046905156ae781f0e3012a74c3901",
+                     *             "b": "c862a75e8de8f9bd6c085d013dadbffac88be45601fda2431af87a38dfdedef0"
                      *           },
-                     *           "host_token": "49cd1b799e0349f51f0107aae917b74bdb788ae9b0e81febf26994aa0a20ec81",
+                     *           "host_token": "cf4827c825bf3c1f206710f1164fd6498fe6eeaeab79a2403eff1bd32b164ceb",
                      *           "join_codes": {
-                     *             "a": "P7YE8Y",
-                     *             "b": "FDY4FM"
+                     *             "a": "96XNZB",
+                     *             "b": "ZRK8WY"
                      *           }
                      *         },
                      *         {
-                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684",
-                     *             "throws": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/throws",
-                     *             "moves": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/moves"
+                     *             "self": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *             "throws": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/throws",
+                     *             "moves": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "af5b99850e29a54698ce6392a8ec9f99f0e89170f5513ba80f3fc2763d44af1e",
-                     *             "b": "adea161eac1ca5fcbccaded45095bc4f9cbb9edd3998ed87dd476a2f9e4823a6"
+                     *             "a": "ff647b1811197331ca1327b97a2973fbfc378b39dc0d48991669756c0684116e",
+                     *             "b": "19384b4c9e3d27ab31f6ad8c68b9527ce2064b71bc5a219df58f43b3483cd81a"
                      *           },
-                     *           "host_token": "523247d3a0757078720c70df41a15cdb6595309785b5c30b582b94c2eff87951",
+                     *           "host_token": "5bb4a78b013ff4d433ced34b4488b85b52f49e4b2cef5cd18ca726723e369cfb",
                      *           "join_codes": {
-                     *             "a": "QM78GT",
-                     *             "b": "WNKKW7"
+                     *             "a": "A6S79J",
+                     *             "b": "B8VN5B"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "games": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e/games",
-                     *         "overview": "/play/class/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "fairness": "/v1/fairness?game=30ab5f36-01bc-4eed-8e17-73c7de9fd246&game=761c7e78-3753-4386-ab16-1deefe2a6684"
+                     *         "self": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "games": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55/games",
+                     *         "overview": "/play/class/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "fairness": "/v1/fairness?game=cf65d2cc-2c35-4cf7-8f06-a4e038010950&game=78c9578b-c8c3-4d6d-82ba-4479f93edf93"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "68a4226b-dc43-48f0-8885-8fe2f5ef967e",
+                     *       "id": "805773d5-51e9-4325-9db6-2c85ecaa4e55",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.863Z",
+                     *       "created_at": "2026-12-06T08:47:01.999Z",
                      *       "games": [
                      *         {
-                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.868Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *             "throws": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/throws",
-                     *             "moves": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/30ab5f36-01bc-4eed-8e17-73c7de9fd246/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
+                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684",
-                     *             "throws": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/throws",
-                     *             "moves": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/moves"
+                     *             "self": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *             "throws": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/throws",
+                     *             "moves": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/761c7e78-3753-4386-ab16-1deefe2a6684/board.svg?view=projector",
+                     *           "board": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "d77b53df-82f9-4e32-a140-2263f254258e",
+                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:02.015Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *             "throws": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/throws",
+                     *             "moves": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T05:37:52.866Z",
-                     *           "updated_at": "2026-12-06T05:37:52.866Z",
+                     *           "created_at": "2026-12-06T08:47:02.007Z",
+                     *           "updated_at": "2026-12-06T08:47:02.007Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e",
-                     *             "throws": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/throws",
-                     *             "moves": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/moves"
+                     *             "self": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *             "throws": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/throws",
+                     *             "moves": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/board.svg?view=projector",
+                     *           "board": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "games": "/v1/classes/68a4226b-dc43-48f0-8885-8fe2f5ef967e/games",
-                     *         "overview": "/play/class/68a4226b-dc43-48f0-8885-8fe2f5ef967e",
-                     *         "fairness": "/v1/fairness?game=30ab5f36-01bc-4eed-8e17-73c7de9fd246&game=761c7e78-3753-4386-ab16-1deefe2a6684&game=d77b53df-82f9-4e32-a140-2263f254258e"
+                     *         "self": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "games": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55/games",
+                     *         "overview": "/play/class/805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *         "fairness": "/v1/fairness?game=78c9578b-c8c3-4d6d-82ba-4479f93edf93&game=cf65d2cc-2c35-4cf7-8f06-a4e038010950&game=ecce9967-e217-49ac-b97a-4df7e3f1a6a1"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T05:37:52.863Z",
+                     *       "created_at": "2026-12-06T08:47:01.999Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "30ab5f36-01bc-4eed-8e17-73c7de9fd246",
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.868Z",
+                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:01.999Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *           "created_at": "2026-12-06T08:47:01.999Z",
+                     *           "updated_at": "2026-12-06T08:47:02.015Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "761c7e78-3753-4386-ab16-1deefe2a6684",
-                     *           "created_at": "2026-12-06T05:37:52.863Z",
-                     *           "updated_at": "2026-12-06T05:37:52.863Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "d77b53df-82f9-4e32-a140-2263f254258e",
-                     *           "created_at": "2026-12-06T05:37:52.866Z",
-                     *           "updated_at": "2026-12-06T05:37:52.866Z",
+                     *           "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *           "created_at": "2026-12-06T08:47:02.007Z",
+                     *           "updated_at": "2026-12-06T08:47:02.007Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d77b53df-82f9-4e32-a140-2263f254258e",
+                     *       "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T05:37:52.866Z",
-                     *       "updated_at": "2026-12-06T05:37:52.866Z",
+                     *       "created_at": "2026-12-06T08:47:02.007Z",
+                     *       "updated_at": "2026-12-06T08:47:02.007Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e",
-                     *         "throws": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/throws",
-                     *         "moves": "/v1/games/d77b53df-82f9-4e32-a140-2263f254258e/moves"
+                     *         "self": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *         "throws": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/throws",
+                     *         "moves": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "8a253c62d1ba541c26e42e05e11442d25c509697df2728cb7e3e83a246f788d9",
-                     *         "b": "330c8476c5c285983db6ee780e9903118ac6b24b7cc652449545c3aaf481144e"
+                     *         "a": "96f18dd5fec8b767d678f89ebed43c2d017fe45c474009524b63fd309b9acb3d",
+                     *         "b": "c7829b459cbe6a51fe9a75156c7c1bbe2a2dc5261385310096131c4b52678cd6"
                      *       },
-                     *       "host_token": "0ae8323c18a7ca995f1798f6a533c5b833ccb1b86e7cb293a0635f2b45263462",
+                     *       "host_token": "b7b62f1f780d11a300e9adfbfd01b407d1b785ed42d72ea18e4bdc4a5d1fddda",
                      *       "join_codes": {
-                     *         "a": "AWA8V6",
-                     *         "b": "W62549"
+                     *         "a": "3A2VR9",
+                     *         "b": "3C75CJ"
                      *       }
                      *     }
                      */
@@ -5931,7 +5931,7 @@ export interface operations {
                      *           "id": "name-zohn-ahl",
                      *           "text": {
                      *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
-                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. A book from 1898 spells the word for wood ahl. The book gave it as the name of the four throwing sticks. An encyclopedia says zohn means creek.",
+                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. An encyclopedia says zohn means creek, and a book from 1898 spells the word for wood ahl.",
                      *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarises Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
                      *           },
                      *           "tags": [
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *         "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *             "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
+                     *       "id": "5db7d53b-4742-473a-b120-33b2862afae1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T05:37:52.860Z",
-                     *       "updated_at": "2026-12-06T05:37:52.860Z",
+                     *       "created_at": "2026-12-06T08:47:01.977Z",
+                     *       "updated_at": "2026-12-06T08:47:01.977Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
-                     *         "throws": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e/throws",
-                     *         "moves": "/v1/games/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e/moves"
+                     *         "self": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1",
+                     *         "throws": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1/throws",
+                     *         "moves": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "0b80b99f2c9b1240dbbd082ef214f3364e3755a7b2ef2d831a4efb4cedebf50c",
-                     *         "b": "4aa48d922aed78d52e5584e58b727e9b5dbe9d215c0e210f4fda28aee79a335a"
+                     *         "a": "d596389e0fb7d02b19e8a9ca273dba51e5abe467dc8ea90cca2bc3c71fbb516f",
+                     *         "b": "a736c852d95a996373d6d06149c445cf8362d8709de8ce58ab8b72011b006c96"
                      *       },
-                     *       "host_token": "1d16e0522fa0b5a09906c7bdefaf909466d575eeb2152b8d648812008fcc853f",
+                     *       "host_token": "e597ca0fb46e804231fc390d2781d17734d342d53b4641f98eb91c806a263b00",
                      *       "join_codes": {
-                     *         "a": "J43CS3",
-                     *         "b": "D4VHV7"
+                     *         "a": "7783QF",
+                     *         "b": "ZCTSB4"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *       "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T05:37:52.480Z",
-                     *       "updated_at": "2026-12-06T05:37:52.842Z",
+                     *       "created_at": "2026-12-06T08:47:01.664Z",
+                     *       "updated_at": "2026-12-06T08:47:01.948Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
-                     *         "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
-                     *         "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
+                     *         "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *         "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
+                     *         "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *         "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fbea200-a3fe-4a82-b0db-0897f84707de"
+                     *             "1fd8463d-826c-4647-91d1-17e572a712d1"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8889,7 +8889,7 @@ export interface operations {
                      *             "segments": [
                      *               {
                      *                 "kind": "framing",
-                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters, counting sticks that keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. No Kiowa educator has reviewed this narration.",
+                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters, counting sticks that keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. With its usual players, a game by these rules lasts about 170 throws on average, by this service's own computation from the rules. No Kiowa educator has reviewed this narration.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "ludii-ev-118",
@@ -8921,6 +8921,13 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "learnkiowa",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "zohn-ahl-odds",
                      *                     "locator": null,
                      *                     "locator_seen": null,
                      *                     "seen": "seen",
@@ -10209,7 +10216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *       "game_id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10486,7 +10493,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *       "game_id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10856,8 +10863,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da",
-                     *       "join_code": "6ZGDPR"
+                     *       "token": "ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7",
+                     *       "join_code": "MJGJAX"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11060,11 +11067,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *         "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T05:37:52.480Z",
-                     *         "updated_at": "2026-12-06T05:37:52.855Z",
+                     *         "created_at": "2026-12-06T08:47:01.664Z",
+                     *         "updated_at": "2026-12-06T08:47:01.969Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11123,9 +11130,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
-                     *           "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
-                     *           "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
+                     *           "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *           "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
+                     *           "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11582,11 +11589,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "1fbea200-a3fe-4a82-b0db-0897f84707de",
+                     *         "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T05:37:52.480Z",
-                     *         "updated_at": "2026-12-06T05:37:52.842Z",
+                     *         "created_at": "2026-12-06T08:47:01.664Z",
+                     *         "updated_at": "2026-12-06T08:47:01.948Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11649,9 +11656,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de",
-                     *           "throws": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/throws",
-                     *           "moves": "/v1/games/1fbea200-a3fe-4a82-b0db-0897f84707de/moves"
+                     *           "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *           "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
+                     *           "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
                      *         }
                      *       }
                      *     }
@@ -12382,10 +12389,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e",
+                     *       "game_id": "5db7d53b-4742-473a-b120-33b2862afae1",
                      *       "side": "A",
-                     *       "token": "33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da",
-                     *       "play": "/play/69a2a2ca-950e-4d5a-bd57-b23a93dc0f9e#seat=A.33d60a760cf6addcc75fa8cec507cc47106146ee94bc874586502928a06fc7da"
+                     *       "token": "ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7",
+                     *       "play": "/play/5db7d53b-4742-473a-b120-33b2862afae1#seat=A.ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

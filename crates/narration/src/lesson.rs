@@ -47,6 +47,9 @@ struct PresetText {
     young: String,
     /// What rules these are, in the few words of a `brief` framing.
     brief: Words,
+    /// How long a game of the preset runs on average (with its usual
+    /// players), from the solved chain of its rules: told by the framing.
+    length: DepartureText,
     citations: Vec<Citation>,
 }
 
@@ -73,6 +76,9 @@ struct FramingText {
     brief: Words,
     /// What rules a game of no preset plays, for the `brief` framing.
     custom_brief: Words,
+    /// The note on the spelling of Kiowa words in a young framing (the
+    /// general and scholar audiences read it in the summary).
+    spelling_young: String,
     review: Words,
 }
 
@@ -286,6 +292,9 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
 pub fn framing(options: &Options, audience: Audience) -> CitedText {
     let framing = &DATA.framing;
     let preset = preset_text(options);
+    if audience == Audience::Young {
+        return young_framing(options);
+    }
     let (text, citations) = match preset {
         Some(p) => (
             if audience == Audience::Young {
@@ -310,9 +319,54 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
         &framing.intro.text
     }
     .replace("{counters}", &options.counters_per_side.to_string());
+    let (length, length_citations) = preset_length(preset, audience);
+    let mut citations = framing_citations(citations);
+    citations.extend(length_citations);
     CitedText {
-        text: format!("{intro} {text} {}", framing.review.get(audience)),
-        citations: framing_citations(citations),
+        text: format!("{intro} {text}{length} {}", framing.review.get(audience)),
+        citations,
+    }
+}
+
+/// The sentence on how long a game of the preset runs, with a space before
+/// it, and its citations; nothing for a game of no preset.
+fn preset_length(preset: Option<&PresetText>, audience: Audience) -> (String, Vec<Citation>) {
+    preset.map_or_else(
+        || (String::new(), Vec::new()),
+        |p| {
+            let text = if audience == Audience::Young {
+                &p.length.young
+            } else {
+                &p.length.text
+            };
+            (format!(" {text}"), p.length.citations.clone())
+        },
+    )
+}
+
+/// The framing for the young, short so that the first rule comes soon:
+/// what game this is and the counters each side starts with, what these
+/// rules are and where they come from (the preset's `brief` line, or the
+/// note that the game mixes options), how long a game runs, the note on the
+/// spelling of Kiowa words, and the note on review.
+fn young_framing(options: &Options) -> CitedText {
+    let framing = &DATA.framing;
+    let preset = preset_text(options);
+    let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
+    let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
+    let intro = framing
+        .intro
+        .young
+        .replace("{counters}", &options.counters_per_side.to_string());
+    let (length, length_citations) = preset_length(preset, Audience::Young);
+    let mut citations = framing_citations(citations);
+    citations.extend(length_citations);
+    CitedText {
+        text: format!(
+            "{intro} {}{length} {} {}",
+            rules.young, framing.spelling_young, framing.review.young
+        ),
+        citations,
     }
 }
 

@@ -35,7 +35,8 @@ impl Renderer<'_> {
     }
 
     fn push_event(&mut self, key: &'static str, rule: RuleId, vars: &[(&str, &str)]) {
-        let short = (self.ctx.detail == Detail::Lesson && self.ctx.move_number > 1)
+        let short = (self.ctx.detail == Detail::Lesson
+            && (self.ctx.move_number > 1 || self.ctx.audience == Audience::Young))
             .then(|| self.cat.templates.lesson.get(key))
             .flatten();
         let Some(p) = short.or_else(|| self.cat.templates.events.get(key)) else {
@@ -90,8 +91,11 @@ impl Renderer<'_> {
                 _ => None,
             })
             .collect();
+        // The young hear the first move in one sentence too: the rules just
+        // stated explain it, and their first move is long enough.
+        let folds = ctx.move_number > 1 || ctx.audience == Audience::Young;
         let fold = match moved[..] {
-            [(from, to)] if ctx.detail == Detail::Lesson && ctx.move_number > 1 => {
+            [(from, to)] if ctx.detail == Detail::Lesson && folds => {
                 Some((from.to_string(), to.to_string()))
             }
             _ => None,
