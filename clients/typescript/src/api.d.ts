@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d3571042-f9e7-4f29-a46f-19687d0f5560",
+                     *       "id": "8e88378d-0923-403d-b2f8-e7f538f89c09",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:47:02.023Z",
-                     *       "host_token": "afd80b834344a84cb5c3e52b24d846c79d2cc480e049e8f4435a0ac34117cc6c",
+                     *       "created_at": "2026-12-06T09:12:11.731Z",
+                     *       "host_token": "321947e5dec154dcd29be40786daeec850895cdbc20ae71f36c2d161aab7e7b1",
                      *       "games": [
                      *         {
-                     *           "id": "4d050387-dd68-4ffa-b9a1-2543cea24987",
+                     *           "id": "6c2ae197-84b3-4d10-b689-84482ca278f6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:47:02.023Z",
-                     *           "updated_at": "2026-12-06T08:47:02.023Z",
+                     *           "created_at": "2026-12-06T09:12:11.730Z",
+                     *           "updated_at": "2026-12-06T09:12:11.730Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987",
-                     *             "throws": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987/throws",
-                     *             "moves": "/v1/games/4d050387-dd68-4ffa-b9a1-2543cea24987/moves"
+                     *             "self": "/v1/games/6c2ae197-84b3-4d10-b689-84482ca278f6",
+                     *             "throws": "/v1/games/6c2ae197-84b3-4d10-b689-84482ca278f6/throws",
+                     *             "moves": "/v1/games/6c2ae197-84b3-4d10-b689-84482ca278f6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "749c7d688aad531009ff571e13f1c834d1d87d035854c9a0724f3bf9be7d2b1b",
-                     *             "b": "d176c25afb8cfc6a713d116f46f99c5589dff61d8b9c518bb1347c310bba43ab"
+                     *             "a": "31c364d889b69a225c6153dab492bd2d24cffd41f021a606d349d12b65ef2e7e",
+                     *             "b": "d37c51ffd090e2749ed1a83100d875490892fd4ca785c54a109a8dd136af30cf"
                      *           },
-                     *           "host_token": "075b2d3839ac43a348d8c123396e9ec449cfa1d2ade11df35a9b4a4243f6c697",
+                     *           "host_token": "ae6225f6f28c661945128ce0dcc6f2df2f7628b144297fe324f62b6ee14adc46",
                      *           "join_codes": {
-                     *             "a": "5E49MG",
-                     *             "b": "P77KWH"
+                     *             "a": "J2FW8F",
+                     *             "b": "G54FZP"
                      *           }
                      *         },
                      *         {
-                     *           "id": "b428c160-0b16-4b31-abc0-b258dd497787",
+                     *           "id": "512aaf4e-e9bf-42d9-8e99-ad2ca283cf86",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T08:47:02.023Z",
-                     *           "updated_at": "2026-12-06T08:47:02.023Z",
+                     *           "created_at": "2026-12-06T09:12:11.730Z",
+                     *           "updated_at": "2026-12-06T09:12:11.730Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787",
-                     *             "throws": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787/throws",
-                     *             "moves": "/v1/games/b428c160-0b16-4b31-abc0-b258dd497787/moves"
+                     *             "self": "/v1/games/512aaf4e-e9bf-42d9-8e99-ad2ca283cf86",
+                     *             "throws": "/v1/games/512aaf4e-e9bf-42d9-8e99-ad2ca283cf86/throws",
+                     *             "moves": "/v1/games/512aaf4e-e9bf-42d9-8e99-ad2ca283cf86/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "8fa3075dcac7f75620fbb672193c76ea0063e7f03289e2d8e0145fb272e07acd",
-                     *             "b": "67ea694e45b0574e85436bc5a4a478552252ba3e17743a60641cff24ee3c6219"
+                     *             "a": "e139b6b0d2f764e8f584017b1903d689ecf08a3b0a0aab142797f3f28153f16e",
+                     *             "b": "31c8300eecf741fe7409a3e71c440876d1dc9bd7385c8cf9f6afc2a2654d8ae9"
                      *           },
-                     *           "host_token": "97eab41b19643f9a2a64354949ff378918d040f0ce4294294782fb1bd3b44d3c",
+                     *           "host_token": "5148a0d297be7e4f96eb21c3cd9e4573321d624f424b232eb6415418ede0df49",
                      *           "join_codes": {
-                     *             "a": "2ZQ5ME",
-                     *             "b": "C37YRK"
+                     *             "a": "9XFXD7",
+                     *             "b": "7ZTYMT"
                      *           }
                      *         },
                      *         {
-                     *           "id": "bdaa59ac-93af-48c5-8ec0-34e6e27fc730",
+                     *           "id": "96e9ba74-415b-4adc-bde9-db2c8ea9845f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:47:02.023Z",
-                     *           "updated_at": "2026-12-06T08:47:02.023Z",
+                     *           "created_at": "2026-12-06T09:12:11.731Z",
+                     *           "updated_at": "2026-12-06T09:12:11.731Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730",
-                     *             "throws": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730/throws",
-                     *             "moves": "/v1/games/bdaa59ac-93af-48c5-8ec0-34e6e27fc730/moves"
+                     *             "self": "/v1/games/96e9ba74-415b-4adc-bde9-db2c8ea9845f",
+                     *             "throws": "/v1/games/96e9ba74-415b-4adc-bde9-db2c8ea9845f/throws",
+                     *             "moves": "/v1/games/96e9ba74-415b-4adc-bde9-db2c8ea9845f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "24b4970358813d35816bc407ff1d762429f6a82ba7786a5d17fe08e17462afde",
-                     *             "b": "4666e881efa57de30ae3447382bd182883482218395d3497cd69d8893d20ed4b"
+                     *             "a": "595edf5397866324a76a8a281c24fe073f2b455b83d1bdb8b4a800f84146183c",
+                     *             "b": "b72a5498a24fdac7d88a2a2d7d33684aaa6731fab59cf43209f6bf50c0468876"
                      *           },
-                     *           "host_token": "e2ed308a9174d46f574110e4c1e483c9673d65492f4e129d4510ea2871b471eb",
+                     *           "host_token": "855d45a70b93d5569f1aad640901906c588e01351f5c1cb29055706d0218b947",
                      *           "join_codes": {
-                     *             "a": "HVR8MA",
-                     *             "b": "YXPYRX"
+                     *             "a": "WXN6SW",
+                     *             "b": "DJWT7A"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/d3571042-f9e7-4f29-a46f-19687d0f5560",
-                     *         "games": "/v1/classes/d3571042-f9e7-4f29-a46f-19687d0f5560/games",
-                     *         "overview": "/play/class/d3571042-f9e7-4f29-a46f-19687d0f5560",
-                     *         "fairness": "/v1/fairness?game=4d050387-dd68-4ffa-b9a1-2543cea24987&game=b428c160-0b16-4b31-abc0-b258dd497787&game=bdaa59ac-93af-48c5-8ec0-34e6e27fc730"
+                     *         "self": "/v1/classes/8e88378d-0923-403d-b2f8-e7f538f89c09",
+                     *         "games": "/v1/classes/8e88378d-0923-403d-b2f8-e7f538f89c09/games",
+                     *         "overview": "/play/class/8e88378d-0923-403d-b2f8-e7f538f89c09",
+                     *         "fairness": "/v1/fairness?game=6c2ae197-84b3-4d10-b689-84482ca278f6&game=512aaf4e-e9bf-42d9-8e99-ad2ca283cf86&game=96e9ba74-415b-4adc-bde9-db2c8ea9845f"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *       "id": "30d25e7b-9001-4218-9723-b1b5c845e15d",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:47:01.999Z",
-                     *       "host_token": "a5f03ef5f5c62d4f9de7fac6a6fc5338455c3cd71113baeea23ed5837b63a00d",
+                     *       "created_at": "2026-12-06T09:12:11.723Z",
+                     *       "host_token": "1344759404696a788c95ca7d7ba121dd48074571cca0ea2d7af5120b983ed76b",
                      *       "games": [
                      *         {
-                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *           "id": "de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:47:01.999Z",
-                     *           "updated_at": "2026-12-06T08:47:01.999Z",
+                     *           "created_at": "2026-12-06T09:12:11.723Z",
+                     *           "updated_at": "2026-12-06T09:12:11.723Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950",
-                     *             "throws": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/throws",
-                     *             "moves": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/moves"
+                     *             "self": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
+                     *             "throws": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/throws",
+                     *             "moves": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "8fa6324ef361940b1bd90752d5186971386046905156ae781f0e3012a74c3901",
-                     *             "b": "c862a75e8de8f9bd6c085d013dadbffac88be45601fda2431af87a38dfdedef0"
+                     *             "a": "a114bd17d8bf0819c27a0b651ed50932878a335327c3708b3d96fe4bfda3e681",
+                     *             "b": "e8b098540d664ae633fdd401ff258785aac9ca6a5b48f6545af8f4eb9696e792"
                      *           },
-                     *           "host_token": "cf4827c825bf3c1f206710f1164fd6498fe6eeaeab79a2403eff1bd32b164ceb",
+                     *           "host_token": "7de684481f523301f1ab3f6b2f177e8f1d6db00d3b7db8e962dc3a3edff57d38",
                      *           "join_codes": {
-                     *             "a": "96XNZB",
-                     *             "b": "ZRK8WY"
+                     *             "a": "DF23TA",
+                     *             "b": "6BKD56"
                      *           }
                      *         },
                      *         {
-                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *           "id": "23a857e5-22ec-44a1-962a-4023dc419454",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:47:01.999Z",
-                     *           "updated_at": "2026-12-06T08:47:01.999Z",
+                     *           "created_at": "2026-12-06T09:12:11.723Z",
+                     *           "updated_at": "2026-12-06T09:12:11.723Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93",
-                     *             "throws": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/throws",
-                     *             "moves": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/moves"
+                     *             "self": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454",
+                     *             "throws": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/throws",
+                     *             "moves": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ff647b1811197331ca1327b97a2973fbfc378b39dc0d48991669756c0684116e",
-                     *             "b": "19384b4c9e3d27ab31f6ad8c68b9527ce2064b71bc5a219df58f43b3483cd81a"
+                     *             "a": "c93d17f968645aea85f8b1657cee0250522513e91739783c0b645c83b62e5031",
+                     *             "b": "54330b8c1c80c98376f6c7a292b6316be4499aafe39fe11e4ed813474ba64299"
                      *           },
-                     *           "host_token": "5bb4a78b013ff4d433ced34b4488b85b52f49e4b2cef5cd18ca726723e369cfb",
+                     *           "host_token": "76afd06a6fd0c6aa2a06a17a163fe17904016f4295cc87d97d24573db74c3655",
                      *           "join_codes": {
-                     *             "a": "A6S79J",
-                     *             "b": "B8VN5B"
+                     *             "a": "W33HVC",
+                     *             "b": "A579T4"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55",
-                     *         "games": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55/games",
-                     *         "overview": "/play/class/805773d5-51e9-4325-9db6-2c85ecaa4e55",
-                     *         "fairness": "/v1/fairness?game=cf65d2cc-2c35-4cf7-8f06-a4e038010950&game=78c9578b-c8c3-4d6d-82ba-4479f93edf93"
+                     *         "self": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d",
+                     *         "games": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d/games",
+                     *         "overview": "/play/class/30d25e7b-9001-4218-9723-b1b5c845e15d",
+                     *         "fairness": "/v1/fairness?game=de2d6ce7-621e-4836-9d7f-11dbd58f8b1e&game=23a857e5-22ec-44a1-962a-4023dc419454"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "805773d5-51e9-4325-9db6-2c85ecaa4e55",
+                     *       "id": "30d25e7b-9001-4218-9723-b1b5c845e15d",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:47:01.999Z",
+                     *       "created_at": "2026-12-06T09:12:11.723Z",
                      *       "games": [
                      *         {
-                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
+                     *           "id": "23a857e5-22ec-44a1-962a-4023dc419454",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:47:01.999Z",
-                     *           "updated_at": "2026-12-06T08:47:01.999Z",
+                     *           "created_at": "2026-12-06T09:12:11.723Z",
+                     *           "updated_at": "2026-12-06T09:12:11.723Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93",
-                     *             "throws": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/throws",
-                     *             "moves": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/moves"
+                     *             "self": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454",
+                     *             "throws": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/throws",
+                     *             "moves": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/78c9578b-c8c3-4d6d-82ba-4479f93edf93/board.svg?view=projector",
+                     *           "board": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
+                     *           "id": "de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T08:47:01.999Z",
-                     *           "updated_at": "2026-12-06T08:47:02.015Z",
+                     *           "created_at": "2026-12-06T09:12:11.723Z",
+                     *           "updated_at": "2026-12-06T09:12:11.726Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950",
-                     *             "throws": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/throws",
-                     *             "moves": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/moves"
+                     *             "self": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
+                     *             "throws": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/throws",
+                     *             "moves": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/cf65d2cc-2c35-4cf7-8f06-a4e038010950/board.svg?view=projector",
+                     *           "board": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *           "id": "7ee0330a-f7be-4f7c-a4a9-15832a999261",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T08:47:02.007Z",
-                     *           "updated_at": "2026-12-06T08:47:02.007Z",
+                     *           "created_at": "2026-12-06T09:12:11.724Z",
+                     *           "updated_at": "2026-12-06T09:12:11.724Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
-                     *             "throws": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/throws",
-                     *             "moves": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/moves"
+                     *             "self": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261",
+                     *             "throws": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/throws",
+                     *             "moves": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/board.svg?view=projector",
+                     *           "board": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55",
-                     *         "games": "/v1/classes/805773d5-51e9-4325-9db6-2c85ecaa4e55/games",
-                     *         "overview": "/play/class/805773d5-51e9-4325-9db6-2c85ecaa4e55",
-                     *         "fairness": "/v1/fairness?game=78c9578b-c8c3-4d6d-82ba-4479f93edf93&game=cf65d2cc-2c35-4cf7-8f06-a4e038010950&game=ecce9967-e217-49ac-b97a-4df7e3f1a6a1"
+                     *         "self": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d",
+                     *         "games": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d/games",
+                     *         "overview": "/play/class/30d25e7b-9001-4218-9723-b1b5c845e15d",
+                     *         "fairness": "/v1/fairness?game=23a857e5-22ec-44a1-962a-4023dc419454&game=de2d6ce7-621e-4836-9d7f-11dbd58f8b1e&game=7ee0330a-f7be-4f7c-a4a9-15832a999261"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T08:47:01.999Z",
+                     *       "created_at": "2026-12-06T09:12:11.723Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "78c9578b-c8c3-4d6d-82ba-4479f93edf93",
-                     *           "created_at": "2026-12-06T08:47:01.999Z",
-                     *           "updated_at": "2026-12-06T08:47:01.999Z",
+                     *           "id": "23a857e5-22ec-44a1-962a-4023dc419454",
+                     *           "created_at": "2026-12-06T09:12:11.723Z",
+                     *           "updated_at": "2026-12-06T09:12:11.723Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5174,9 +5174,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "cf65d2cc-2c35-4cf7-8f06-a4e038010950",
-                     *           "created_at": "2026-12-06T08:47:01.999Z",
-                     *           "updated_at": "2026-12-06T08:47:02.015Z",
+                     *           "id": "de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
+                     *           "created_at": "2026-12-06T09:12:11.723Z",
+                     *           "updated_at": "2026-12-06T09:12:11.726Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
-                     *           "created_at": "2026-12-06T08:47:02.007Z",
-                     *           "updated_at": "2026-12-06T08:47:02.007Z",
+                     *           "id": "7ee0330a-f7be-4f7c-a4a9-15832a999261",
+                     *           "created_at": "2026-12-06T09:12:11.724Z",
+                     *           "updated_at": "2026-12-06T09:12:11.724Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
+                     *       "id": "7ee0330a-f7be-4f7c-a4a9-15832a999261",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T08:47:02.007Z",
-                     *       "updated_at": "2026-12-06T08:47:02.007Z",
+                     *       "created_at": "2026-12-06T09:12:11.724Z",
+                     *       "updated_at": "2026-12-06T09:12:11.724Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1",
-                     *         "throws": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/throws",
-                     *         "moves": "/v1/games/ecce9967-e217-49ac-b97a-4df7e3f1a6a1/moves"
+                     *         "self": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261",
+                     *         "throws": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/throws",
+                     *         "moves": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "96f18dd5fec8b767d678f89ebed43c2d017fe45c474009524b63fd309b9acb3d",
-                     *         "b": "c7829b459cbe6a51fe9a75156c7c1bbe2a2dc5261385310096131c4b52678cd6"
+                     *         "a": "75ba7c927f2280bc5cbe89b6ab46e4c6a8a1878cbb81ae0003ee0ed6848f64a9",
+                     *         "b": "feb0ea2feb92b473564262199b1ad58e50f80ebaff7b93564673d9de4d387aac"
                      *       },
-                     *       "host_token": "b7b62f1f780d11a300e9adfbfd01b407d1b785ed42d72ea18e4bdc4a5d1fddda",
+                     *       "host_token": "154a4b1e4e13c109f92439bfd83c5e92808b875248b6152f24d860a8c520afe7",
                      *       "join_codes": {
-                     *         "a": "3A2VR9",
-                     *         "b": "3C75CJ"
+                     *         "a": "AYP7WH",
+                     *         "b": "6AQRB7"
                      *       }
                      *     }
                      */
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fd8463d-826c-4647-91d1-17e572a712d1"
+                     *         "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fd8463d-826c-4647-91d1-17e572a712d1"
+                     *             "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5db7d53b-4742-473a-b120-33b2862afae1",
+                     *       "id": "6b1d6f35-ace2-48a0-8e80-7c09b8a78800",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T08:47:01.977Z",
-                     *       "updated_at": "2026-12-06T08:47:01.977Z",
+                     *       "created_at": "2026-12-06T09:12:11.719Z",
+                     *       "updated_at": "2026-12-06T09:12:11.719Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1",
-                     *         "throws": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1/throws",
-                     *         "moves": "/v1/games/5db7d53b-4742-473a-b120-33b2862afae1/moves"
+                     *         "self": "/v1/games/6b1d6f35-ace2-48a0-8e80-7c09b8a78800",
+                     *         "throws": "/v1/games/6b1d6f35-ace2-48a0-8e80-7c09b8a78800/throws",
+                     *         "moves": "/v1/games/6b1d6f35-ace2-48a0-8e80-7c09b8a78800/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "d596389e0fb7d02b19e8a9ca273dba51e5abe467dc8ea90cca2bc3c71fbb516f",
-                     *         "b": "a736c852d95a996373d6d06149c445cf8362d8709de8ce58ab8b72011b006c96"
+                     *         "a": "2cea5fab7378f50bab8df98eae78a4213332d03b3fff983518b433c8ddda770c",
+                     *         "b": "06f8195e35fea8ba0ae3214999b176354603ab956e8c61f16a29555fc77a2421"
                      *       },
-                     *       "host_token": "e597ca0fb46e804231fc390d2781d17734d342d53b4641f98eb91c806a263b00",
+                     *       "host_token": "ef95e1f7e22561ed216ac9a83897d7f3ed0f884bbde21db5f710a99ae7ecfb8c",
                      *       "join_codes": {
-                     *         "a": "7783QF",
-                     *         "b": "ZCTSB4"
+                     *         "a": "DQKCHV",
+                     *         "b": "NV7KS3"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *       "id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T08:47:01.664Z",
-                     *       "updated_at": "2026-12-06T08:47:01.948Z",
+                     *       "created_at": "2026-12-06T09:12:11.381Z",
+                     *       "updated_at": "2026-12-06T09:12:11.708Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
-                     *         "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
-                     *         "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
+                     *         "self": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *         "throws": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/throws",
+                     *         "moves": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fd8463d-826c-4647-91d1-17e572a712d1"
+                     *         "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fd8463d-826c-4647-91d1-17e572a712d1"
+                     *             "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10216,7 +10216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *       "game_id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10493,7 +10493,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *       "game_id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10863,8 +10863,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7",
-                     *       "join_code": "MJGJAX"
+                     *       "token": "4760b9d6d0658b92621cd9c169c8b1050a6539b47551d7b443654f18a4b6c2b4",
+                     *       "join_code": "Q64ZVV"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11067,11 +11067,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *         "id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T08:47:01.664Z",
-                     *         "updated_at": "2026-12-06T08:47:01.969Z",
+                     *         "created_at": "2026-12-06T09:12:11.381Z",
+                     *         "updated_at": "2026-12-06T09:12:11.717Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11130,9 +11130,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
-                     *           "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
-                     *           "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
+                     *           "self": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *           "throws": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/throws",
+                     *           "moves": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11589,11 +11589,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "1fd8463d-826c-4647-91d1-17e572a712d1",
+                     *         "id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T08:47:01.664Z",
-                     *         "updated_at": "2026-12-06T08:47:01.948Z",
+                     *         "created_at": "2026-12-06T09:12:11.381Z",
+                     *         "updated_at": "2026-12-06T09:12:11.708Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11656,9 +11656,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1",
-                     *           "throws": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/throws",
-                     *           "moves": "/v1/games/1fd8463d-826c-4647-91d1-17e572a712d1/moves"
+                     *           "self": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *           "throws": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/throws",
+                     *           "moves": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/moves"
                      *         }
                      *       }
                      *     }
@@ -12389,10 +12389,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5db7d53b-4742-473a-b120-33b2862afae1",
+                     *       "game_id": "6b1d6f35-ace2-48a0-8e80-7c09b8a78800",
                      *       "side": "A",
-                     *       "token": "ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7",
-                     *       "play": "/play/5db7d53b-4742-473a-b120-33b2862afae1#seat=A.ba399a184bd1a783779c7b1258df081b3dd96011dc3efcc230413cfc511872f7"
+                     *       "token": "4760b9d6d0658b92621cd9c169c8b1050a6539b47551d7b443654f18a4b6c2b4",
+                     *       "play": "/play/6b1d6f35-ace2-48a0-8e80-7c09b8a78800#seat=A.4760b9d6d0658b92621cd9c169c8b1050a6539b47551d7b443654f18a4b6c2b4"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
