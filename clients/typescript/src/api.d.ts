@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8e88378d-0923-403d-b2f8-e7f538f89c09",
+                     *       "id": "8d76a0e3-87d3-4104-bd55-3a14febc843d",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:12:11.731Z",
-                     *       "host_token": "321947e5dec154dcd29be40786daeec850895cdbc20ae71f36c2d161aab7e7b1",
+                     *       "created_at": "2026-12-06T09:23:23.965Z",
+                     *       "host_token": "3ecf61cd47c8be3c169069555cba5b3737cba5f17fda19711e9e016e849aa6d0",
                      *       "games": [
                      *         {
-                     *           "id": "6c2ae197-84b3-4d10-b689-84482ca278f6",
+                     *           "id": "ec81a660-5166-4e3c-a47e-3decd8cbca45",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:12:11.730Z",
-                     *           "updated_at": "2026-12-06T09:12:11.730Z",
+                     *           "created_at": "2026-12-06T09:23:23.964Z",
+                     *           "updated_at": "2026-12-06T09:23:23.964Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6c2ae197-84b3-4d10-b689-84482ca278f6",
-                     *             "throws": "/v1/games/6c2ae197-84b3-4d10-b689-84482ca278f6/throws",
-                     *             "moves": "/v1/games/6c2ae197-84b3-4d10-b689-84482ca278f6/moves"
+                     *             "self": "/v1/games/ec81a660-5166-4e3c-a47e-3decd8cbca45",
+                     *             "throws": "/v1/games/ec81a660-5166-4e3c-a47e-3decd8cbca45/throws",
+                     *             "moves": "/v1/games/ec81a660-5166-4e3c-a47e-3decd8cbca45/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "31c364d889b69a225c6153dab492bd2d24cffd41f021a606d349d12b65ef2e7e",
-                     *             "b": "d37c51ffd090e2749ed1a83100d875490892fd4ca785c54a109a8dd136af30cf"
+                     *             "a": "bffd5974a3e7b82521a8d6418aa19a1fc11071a357f62f9a70c48d7926c63df2",
+                     *             "b": "c366faea9b11a2fefeab646983d2b8466e6de01b72ccbd47e52b0a578e1af48f"
                      *           },
-                     *           "host_token": "ae6225f6f28c661945128ce0dcc6f2df2f7628b144297fe324f62b6ee14adc46",
+                     *           "host_token": "30cfe2621665adfe824d1371b8c14cfc4e5b4f296afc9b91d37c93e545c63146",
                      *           "join_codes": {
-                     *             "a": "J2FW8F",
-                     *             "b": "G54FZP"
+                     *             "a": "NDTKV5",
+                     *             "b": "9NR7QG"
                      *           }
                      *         },
                      *         {
-                     *           "id": "512aaf4e-e9bf-42d9-8e99-ad2ca283cf86",
+                     *           "id": "374c0179-db1b-410b-a4b5-ecc4073e6385",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T09:12:11.730Z",
-                     *           "updated_at": "2026-12-06T09:12:11.730Z",
+                     *           "created_at": "2026-12-06T09:23:23.964Z",
+                     *           "updated_at": "2026-12-06T09:23:23.964Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/512aaf4e-e9bf-42d9-8e99-ad2ca283cf86",
-                     *             "throws": "/v1/games/512aaf4e-e9bf-42d9-8e99-ad2ca283cf86/throws",
-                     *             "moves": "/v1/games/512aaf4e-e9bf-42d9-8e99-ad2ca283cf86/moves"
+                     *             "self": "/v1/games/374c0179-db1b-410b-a4b5-ecc4073e6385",
+                     *             "throws": "/v1/games/374c0179-db1b-410b-a4b5-ecc4073e6385/throws",
+                     *             "moves": "/v1/games/374c0179-db1b-410b-a4b5-ecc4073e6385/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e139b6b0d2f764e8f584017b1903d689ecf08a3b0a0aab142797f3f28153f16e",
-                     *             "b": "31c8300eecf741fe7409a3e71c440876d1dc9bd7385c8cf9f6afc2a2654d8ae9"
+                     *             "a": "c62ac36c1f05ea0caefa3b832b4c391dfba01f10d4e00bb27820af3faaee11a0",
+                     *             "b": "1f22be68f938d85d54762969ae99e6727cedac133446b2085d8520cd6c376cb5"
                      *           },
-                     *           "host_token": "5148a0d297be7e4f96eb21c3cd9e4573321d624f424b232eb6415418ede0df49",
+                     *           "host_token": "277ea05752b5b9d3954a2cf9dcd3f1c5ec7ed520ff51b710e1fb8be93404f541",
                      *           "join_codes": {
-                     *             "a": "9XFXD7",
-                     *             "b": "7ZTYMT"
+                     *             "a": "NBJVCA",
+                     *             "b": "BFBPB4"
                      *           }
                      *         },
                      *         {
-                     *           "id": "96e9ba74-415b-4adc-bde9-db2c8ea9845f",
+                     *           "id": "5bd1f3c2-0f2b-4f1d-8642-d99897e6064b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:12:11.731Z",
-                     *           "updated_at": "2026-12-06T09:12:11.731Z",
+                     *           "created_at": "2026-12-06T09:23:23.965Z",
+                     *           "updated_at": "2026-12-06T09:23:23.965Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/96e9ba74-415b-4adc-bde9-db2c8ea9845f",
-                     *             "throws": "/v1/games/96e9ba74-415b-4adc-bde9-db2c8ea9845f/throws",
-                     *             "moves": "/v1/games/96e9ba74-415b-4adc-bde9-db2c8ea9845f/moves"
+                     *             "self": "/v1/games/5bd1f3c2-0f2b-4f1d-8642-d99897e6064b",
+                     *             "throws": "/v1/games/5bd1f3c2-0f2b-4f1d-8642-d99897e6064b/throws",
+                     *             "moves": "/v1/games/5bd1f3c2-0f2b-4f1d-8642-d99897e6064b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "595edf5397866324a76a8a281c24fe073f2b455b83d1bdb8b4a800f84146183c",
-                     *             "b": "b72a5498a24fdac7d88a2a2d7d33684aaa6731fab59cf43209f6bf50c0468876"
+                     *             "a": "85e6c527ef2d96c60a41ac60537d27f91bc6242c1d53a3fb410656a92be92beb",
+                     *             "b": "cba816d9a5ae42783a5d4e8b11172167957c43a99d91fad959940b9053c2b7aa"
                      *           },
-                     *           "host_token": "855d45a70b93d5569f1aad640901906c588e01351f5c1cb29055706d0218b947",
+                     *           "host_token": "c589d03fc9b24019ec240a726829b4c303efb7b0d54e7bfab2a8bb0d48b6550b",
                      *           "join_codes": {
-                     *             "a": "WXN6SW",
-                     *             "b": "DJWT7A"
+                     *             "a": "FWJDNZ",
+                     *             "b": "2MAAQY"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8e88378d-0923-403d-b2f8-e7f538f89c09",
-                     *         "games": "/v1/classes/8e88378d-0923-403d-b2f8-e7f538f89c09/games",
-                     *         "overview": "/play/class/8e88378d-0923-403d-b2f8-e7f538f89c09",
-                     *         "fairness": "/v1/fairness?game=6c2ae197-84b3-4d10-b689-84482ca278f6&game=512aaf4e-e9bf-42d9-8e99-ad2ca283cf86&game=96e9ba74-415b-4adc-bde9-db2c8ea9845f"
+                     *         "self": "/v1/classes/8d76a0e3-87d3-4104-bd55-3a14febc843d",
+                     *         "games": "/v1/classes/8d76a0e3-87d3-4104-bd55-3a14febc843d/games",
+                     *         "overview": "/play/class/8d76a0e3-87d3-4104-bd55-3a14febc843d",
+                     *         "fairness": "/v1/fairness?game=ec81a660-5166-4e3c-a47e-3decd8cbca45&game=374c0179-db1b-410b-a4b5-ecc4073e6385&game=5bd1f3c2-0f2b-4f1d-8642-d99897e6064b"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "30d25e7b-9001-4218-9723-b1b5c845e15d",
+                     *       "id": "661cc42f-304f-4ad1-8d7f-888762d73e9e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:12:11.723Z",
-                     *       "host_token": "1344759404696a788c95ca7d7ba121dd48074571cca0ea2d7af5120b983ed76b",
+                     *       "created_at": "2026-12-06T09:23:23.944Z",
+                     *       "host_token": "afe63e1c769fa6d7dd2ecc3cf608700e45cd0b429d95107ec6670ad3b1ed0ae5",
                      *       "games": [
                      *         {
-                     *           "id": "de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
+                     *           "id": "dd1ca4ae-9151-4c33-8541-95bfd7d47078",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:12:11.723Z",
-                     *           "updated_at": "2026-12-06T09:12:11.723Z",
+                     *           "created_at": "2026-12-06T09:23:23.944Z",
+                     *           "updated_at": "2026-12-06T09:23:23.944Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
-                     *             "throws": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/throws",
-                     *             "moves": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/moves"
+                     *             "self": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078",
+                     *             "throws": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/throws",
+                     *             "moves": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "a114bd17d8bf0819c27a0b651ed50932878a335327c3708b3d96fe4bfda3e681",
-                     *             "b": "e8b098540d664ae633fdd401ff258785aac9ca6a5b48f6545af8f4eb9696e792"
+                     *             "a": "94f7469c91bba6a3dea12c2a7d790cf4993dd355fcfa527d8db3ae27e2bb1188",
+                     *             "b": "471f30bdcb01d0d1cbdb8b8feea67f04b8b4cf848c1c8c3657bbe50594a688ad"
                      *           },
-                     *           "host_token": "7de684481f523301f1ab3f6b2f177e8f1d6db00d3b7db8e962dc3a3edff57d38",
+                     *           "host_token": "68dbf980f06f5f62e6df67c694ff0ddc2a41204253ee6acad51293fa9d526f14",
                      *           "join_codes": {
-                     *             "a": "DF23TA",
-                     *             "b": "6BKD56"
+                     *             "a": "XT3H57",
+                     *             "b": "JCFNWK"
                      *           }
                      *         },
                      *         {
-                     *           "id": "23a857e5-22ec-44a1-962a-4023dc419454",
+                     *           "id": "011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:12:11.723Z",
-                     *           "updated_at": "2026-12-06T09:12:11.723Z",
+                     *           "created_at": "2026-12-06T09:23:23.944Z",
+                     *           "updated_at": "2026-12-06T09:23:23.944Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454",
-                     *             "throws": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/throws",
-                     *             "moves": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/moves"
+                     *             "self": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
+                     *             "throws": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/throws",
+                     *             "moves": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "c93d17f968645aea85f8b1657cee0250522513e91739783c0b645c83b62e5031",
-                     *             "b": "54330b8c1c80c98376f6c7a292b6316be4499aafe39fe11e4ed813474ba64299"
+                     *             "a": "d4bd5cba513a13a619d890abdfb13f3643848f86890fb93bd4215cad9d5cb671",
+                     *             "b": "7afa802d7ca61d723381901b2b035429347756fd499629cee6badf651c51ad6d"
                      *           },
-                     *           "host_token": "76afd06a6fd0c6aa2a06a17a163fe17904016f4295cc87d97d24573db74c3655",
+                     *           "host_token": "aa52c234314d100691b6eb34b0ffb566a7808f3a223ade60f8fbf51128385c99",
                      *           "join_codes": {
-                     *             "a": "W33HVC",
-                     *             "b": "A579T4"
+                     *             "a": "HXWGE4",
+                     *             "b": "26XMBY"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d",
-                     *         "games": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d/games",
-                     *         "overview": "/play/class/30d25e7b-9001-4218-9723-b1b5c845e15d",
-                     *         "fairness": "/v1/fairness?game=de2d6ce7-621e-4836-9d7f-11dbd58f8b1e&game=23a857e5-22ec-44a1-962a-4023dc419454"
+                     *         "self": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e",
+                     *         "games": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e/games",
+                     *         "overview": "/play/class/661cc42f-304f-4ad1-8d7f-888762d73e9e",
+                     *         "fairness": "/v1/fairness?game=dd1ca4ae-9151-4c33-8541-95bfd7d47078&game=011f987c-13b8-4bc7-a9fd-7219b98ed8c5"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "30d25e7b-9001-4218-9723-b1b5c845e15d",
+                     *       "id": "661cc42f-304f-4ad1-8d7f-888762d73e9e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:12:11.723Z",
+                     *       "created_at": "2026-12-06T09:23:23.944Z",
                      *       "games": [
                      *         {
-                     *           "id": "23a857e5-22ec-44a1-962a-4023dc419454",
+                     *           "id": "011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:12:11.723Z",
-                     *           "updated_at": "2026-12-06T09:12:11.723Z",
+                     *           "created_at": "2026-12-06T09:23:23.944Z",
+                     *           "updated_at": "2026-12-06T09:23:23.944Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454",
-                     *             "throws": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/throws",
-                     *             "moves": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/moves"
+                     *             "self": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
+                     *             "throws": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/throws",
+                     *             "moves": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/23a857e5-22ec-44a1-962a-4023dc419454/board.svg?view=projector",
+                     *           "board": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
+                     *           "id": "dd1ca4ae-9151-4c33-8541-95bfd7d47078",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T09:12:11.723Z",
-                     *           "updated_at": "2026-12-06T09:12:11.726Z",
+                     *           "created_at": "2026-12-06T09:23:23.944Z",
+                     *           "updated_at": "2026-12-06T09:23:23.951Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
-                     *             "throws": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/throws",
-                     *             "moves": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/moves"
+                     *             "self": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078",
+                     *             "throws": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/throws",
+                     *             "moves": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/de2d6ce7-621e-4836-9d7f-11dbd58f8b1e/board.svg?view=projector",
+                     *           "board": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "7ee0330a-f7be-4f7c-a4a9-15832a999261",
+                     *           "id": "ca24bc09-7990-45bc-8b43-404724496319",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:12:11.724Z",
-                     *           "updated_at": "2026-12-06T09:12:11.724Z",
+                     *           "created_at": "2026-12-06T09:23:23.948Z",
+                     *           "updated_at": "2026-12-06T09:23:23.948Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261",
-                     *             "throws": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/throws",
-                     *             "moves": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/moves"
+                     *             "self": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319",
+                     *             "throws": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/throws",
+                     *             "moves": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/board.svg?view=projector",
+                     *           "board": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d",
-                     *         "games": "/v1/classes/30d25e7b-9001-4218-9723-b1b5c845e15d/games",
-                     *         "overview": "/play/class/30d25e7b-9001-4218-9723-b1b5c845e15d",
-                     *         "fairness": "/v1/fairness?game=23a857e5-22ec-44a1-962a-4023dc419454&game=de2d6ce7-621e-4836-9d7f-11dbd58f8b1e&game=7ee0330a-f7be-4f7c-a4a9-15832a999261"
+                     *         "self": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e",
+                     *         "games": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e/games",
+                     *         "overview": "/play/class/661cc42f-304f-4ad1-8d7f-888762d73e9e",
+                     *         "fairness": "/v1/fairness?game=011f987c-13b8-4bc7-a9fd-7219b98ed8c5&game=dd1ca4ae-9151-4c33-8541-95bfd7d47078&game=ca24bc09-7990-45bc-8b43-404724496319"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:12:11.723Z",
+                     *       "created_at": "2026-12-06T09:23:23.944Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "23a857e5-22ec-44a1-962a-4023dc419454",
-                     *           "created_at": "2026-12-06T09:12:11.723Z",
-                     *           "updated_at": "2026-12-06T09:12:11.723Z",
+                     *           "id": "011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
+                     *           "created_at": "2026-12-06T09:23:23.944Z",
+                     *           "updated_at": "2026-12-06T09:23:23.944Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5174,9 +5174,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "de2d6ce7-621e-4836-9d7f-11dbd58f8b1e",
-                     *           "created_at": "2026-12-06T09:12:11.723Z",
-                     *           "updated_at": "2026-12-06T09:12:11.726Z",
+                     *           "id": "dd1ca4ae-9151-4c33-8541-95bfd7d47078",
+                     *           "created_at": "2026-12-06T09:23:23.944Z",
+                     *           "updated_at": "2026-12-06T09:23:23.951Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "7ee0330a-f7be-4f7c-a4a9-15832a999261",
-                     *           "created_at": "2026-12-06T09:12:11.724Z",
-                     *           "updated_at": "2026-12-06T09:12:11.724Z",
+                     *           "id": "ca24bc09-7990-45bc-8b43-404724496319",
+                     *           "created_at": "2026-12-06T09:23:23.948Z",
+                     *           "updated_at": "2026-12-06T09:23:23.948Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7ee0330a-f7be-4f7c-a4a9-15832a999261",
+                     *       "id": "ca24bc09-7990-45bc-8b43-404724496319",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T09:12:11.724Z",
-                     *       "updated_at": "2026-12-06T09:12:11.724Z",
+                     *       "created_at": "2026-12-06T09:23:23.948Z",
+                     *       "updated_at": "2026-12-06T09:23:23.948Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261",
-                     *         "throws": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/throws",
-                     *         "moves": "/v1/games/7ee0330a-f7be-4f7c-a4a9-15832a999261/moves"
+                     *         "self": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319",
+                     *         "throws": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/throws",
+                     *         "moves": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "75ba7c927f2280bc5cbe89b6ab46e4c6a8a1878cbb81ae0003ee0ed6848f64a9",
-                     *         "b": "feb0ea2feb92b473564262199b1ad58e50f80ebaff7b93564673d9de4d387aac"
+                     *         "a": "59efc964d2c3234db1443ac64f9e16a56241c5f55d3ad541a3bb2ddcb4a3d8e2",
+                     *         "b": "1aafe37240b15028e83b1554353dcecdede7aeb7c131ab43a68e56be40325b2e"
                      *       },
-                     *       "host_token": "154a4b1e4e13c109f92439bfd83c5e92808b875248b6152f24d860a8c520afe7",
+                     *       "host_token": "af104eb026c42d7200c809a4582fd29216cafe9cba0ce44b35b3fc93bf41353a",
                      *       "join_codes": {
-                     *         "a": "AYP7WH",
-                     *         "b": "6AQRB7"
+                     *         "a": "NN534D",
+                     *         "b": "4HFZZ3"
                      *       }
                      *     }
                      */
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
+                     *         "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
+                     *             "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6b1d6f35-ace2-48a0-8e80-7c09b8a78800",
+                     *       "id": "e2486037-ee60-4102-95cd-4ce0850ca418",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T09:12:11.719Z",
-                     *       "updated_at": "2026-12-06T09:12:11.719Z",
+                     *       "created_at": "2026-12-06T09:23:23.929Z",
+                     *       "updated_at": "2026-12-06T09:23:23.929Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6b1d6f35-ace2-48a0-8e80-7c09b8a78800",
-                     *         "throws": "/v1/games/6b1d6f35-ace2-48a0-8e80-7c09b8a78800/throws",
-                     *         "moves": "/v1/games/6b1d6f35-ace2-48a0-8e80-7c09b8a78800/moves"
+                     *         "self": "/v1/games/e2486037-ee60-4102-95cd-4ce0850ca418",
+                     *         "throws": "/v1/games/e2486037-ee60-4102-95cd-4ce0850ca418/throws",
+                     *         "moves": "/v1/games/e2486037-ee60-4102-95cd-4ce0850ca418/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "2cea5fab7378f50bab8df98eae78a4213332d03b3fff983518b433c8ddda770c",
-                     *         "b": "06f8195e35fea8ba0ae3214999b176354603ab956e8c61f16a29555fc77a2421"
+                     *         "a": "dae37451bfb0cd7cd25e2adfc3cf8698d5ba0b8b3ea424508381af2ac1d5b346",
+                     *         "b": "039f92683f95e929aac59f889dc79216bba4d70d1441ee9199c957b5ff8ff4dc"
                      *       },
-                     *       "host_token": "ef95e1f7e22561ed216ac9a83897d7f3ed0f884bbde21db5f710a99ae7ecfb8c",
+                     *       "host_token": "6268112987a40215084d6138ceae51c61c16f9558c00939a76b8093e5bec0997",
                      *       "join_codes": {
-                     *         "a": "DQKCHV",
-                     *         "b": "NV7KS3"
+                     *         "a": "XQBT5D",
+                     *         "b": "JQ6P9C"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *       "id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T09:12:11.381Z",
-                     *       "updated_at": "2026-12-06T09:12:11.708Z",
+                     *       "created_at": "2026-12-06T09:23:23.271Z",
+                     *       "updated_at": "2026-12-06T09:23:23.899Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd",
-                     *         "throws": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/throws",
-                     *         "moves": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/moves"
+                     *         "self": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *         "throws": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/throws",
+                     *         "moves": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
+                     *         "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "d61d4fe6-5f80-42f6-822f-df647cd6dedd"
+                     *             "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10216,7 +10216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *       "game_id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10493,7 +10493,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *       "game_id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10863,8 +10863,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "4760b9d6d0658b92621cd9c169c8b1050a6539b47551d7b443654f18a4b6c2b4",
-                     *       "join_code": "Q64ZVV"
+                     *       "token": "8b5b1e0e56abb75375ce83ce3d15ff0f2f868570fa2f43ef45d420e5c81f9759",
+                     *       "join_code": "NGYW7E"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11067,11 +11067,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *         "id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T09:12:11.381Z",
-                     *         "updated_at": "2026-12-06T09:12:11.717Z",
+                     *         "created_at": "2026-12-06T09:23:23.271Z",
+                     *         "updated_at": "2026-12-06T09:23:23.925Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11130,9 +11130,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd",
-                     *           "throws": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/throws",
-                     *           "moves": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/moves"
+                     *           "self": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *           "throws": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/throws",
+                     *           "moves": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11589,11 +11589,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "d61d4fe6-5f80-42f6-822f-df647cd6dedd",
+                     *         "id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T09:12:11.381Z",
-                     *         "updated_at": "2026-12-06T09:12:11.708Z",
+                     *         "created_at": "2026-12-06T09:23:23.271Z",
+                     *         "updated_at": "2026-12-06T09:23:23.899Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11656,9 +11656,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd",
-                     *           "throws": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/throws",
-                     *           "moves": "/v1/games/d61d4fe6-5f80-42f6-822f-df647cd6dedd/moves"
+                     *           "self": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *           "throws": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/throws",
+                     *           "moves": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/moves"
                      *         }
                      *       }
                      *     }
@@ -12389,10 +12389,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6b1d6f35-ace2-48a0-8e80-7c09b8a78800",
+                     *       "game_id": "e2486037-ee60-4102-95cd-4ce0850ca418",
                      *       "side": "A",
-                     *       "token": "4760b9d6d0658b92621cd9c169c8b1050a6539b47551d7b443654f18a4b6c2b4",
-                     *       "play": "/play/6b1d6f35-ace2-48a0-8e80-7c09b8a78800#seat=A.4760b9d6d0658b92621cd9c169c8b1050a6539b47551d7b443654f18a4b6c2b4"
+                     *       "token": "8b5b1e0e56abb75375ce83ce3d15ff0f2f868570fa2f43ef45d420e5c81f9759",
+                     *       "play": "/play/e2486037-ee60-4102-95cd-4ce0850ca418#seat=A.8b5b1e0e56abb75375ce83ce3d15ff0f2f868570fa2f43ef45d420e5c81f9759"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
