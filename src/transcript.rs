@@ -414,6 +414,40 @@ mod tests {
 
     use super::*;
 
+    /// A curator read "The Otters spins 6, to 8." in a young A4 game: a
+    /// side with no players named is told by its own name, which may be a
+    /// team's plural one, and the young throw and spin lines put a verb
+    /// after it. No line of a lesson makes such a name the subject of a
+    /// verb in -s.
+    #[test]
+    fn regression_a_plural_side_name_threw_and_spun_with_a_singular_verb() {
+        let names = ["The Otters", "The Foxes"];
+        for preset in [Preset::Composite, Preset::A4] {
+            for audience in [Audience::Young, Audience::General, Audience::Scholar] {
+                let text = transcript_of(&TranscriptRequest {
+                    seed: "otters".to_owned(),
+                    preset,
+                    audience,
+                    detail: Detail::Lesson,
+                    sides: names.map(str::to_owned),
+                    read_aloud: true,
+                })
+                .unwrap();
+                for name in names {
+                    for verb in ["throws", "spins", "has", "is", "gives", "gets", "wins"] {
+                        let said = format!("{name} {verb} ");
+                        // "The awl of The Otters is whipped": the verb is
+                        // the awl's.
+                        let as_subject = text
+                            .match_indices(&said)
+                            .any(|(at, _)| !text[..at].ends_with("of "));
+                        assert!(!as_subject, "{preset:?} {audience:?}: {said:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// A teacher and a curator read the sources cited at a game's end as
     /// ids and titles alone: nothing said who wrote each or when, whether
     /// it is a primary account or a modern retelling, or that some were
