@@ -43,6 +43,7 @@ mod rule_id;
 #[cfg(feature = "openapi")]
 mod schema;
 mod section;
+mod source;
 mod statement;
 mod template;
 mod vocabulary;
