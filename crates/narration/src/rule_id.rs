@@ -130,16 +130,6 @@ impl RuleId {
         }
     }
 
-    /// The rules a lesson teaches about coming home, in order.
-    #[must_use]
-    pub const fn coming_home(own: OwnLastSpace) -> &'static [Self] {
-        match own {
-            OwnLastSpace::FallsIn => &[Self::CircuitCarryOn, Self::SouthCreekFallsIn],
-            OwnLastSpace::Ordinary => &[Self::CircuitLapA4],
-            OwnLastSpace::CompletesCircuit => &[Self::CircuitExactLudii],
-        }
-    }
-
     /// How turns pass between the players of teams.
     #[must_use]
     pub const fn team_turns(order: TurnOrder) -> Self {
