@@ -280,7 +280,7 @@ async fn regression_a_brief_game_had_no_framing() {
             assert!(words <= 40, "{preset} {audience}: {words} words: {text}");
             assert!(text.contains("Kiowa"), "{preset} {audience}: {text}");
             let review = if audience == "young" {
-                "Kiowa teachers have not checked these words."
+                "No Kiowa teacher has checked this telling of the game."
             } else {
                 "No Kiowa educator has reviewed this narration."
             };

@@ -43,6 +43,7 @@ mod captions;
 mod mcp;
 mod move_chances;
 mod move_log;
+mod narration_citations;
 mod narration_data;
 mod narration_fidelity;
 mod narration_figures;

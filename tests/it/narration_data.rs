@@ -305,8 +305,22 @@ fn every_phrasing_list_has_at_least_two_entries() {
         for a in Audience::ALL {
             assert!(r.short.for_audience(a).len() >= 2, "rule {key} in {a:?}");
         }
+        // One or two sources carry a rule; the source that reports the
+        // pages of one of them, when those pages were not seen, stands
+        // beside it.
+        let reporters = r
+            .cite
+            .iter()
+            .filter(|c| {
+                r.cite.iter().any(|o| {
+                    o.locator.as_ref().is_some_and(|l| {
+                        record(&o.source)["locators_reported_by"][l.as_str()] == c.source.as_str()
+                    })
+                })
+            })
+            .count();
         assert!(
-            (1..=2).contains(&r.cite.len()),
+            (1..=2).contains(&(r.cite.len() - reporters)),
             "rule {key}: cite one or two sources"
         );
         for c in &r.cite {
@@ -756,7 +770,7 @@ fn young_texts_explain_every_kiowa_word() {
     let explanations: [(&str, &[&str]); 5] = [
         ("zohn", &["creek"]),
         ("ahl", &["wood", "stick"]),
-        ("sahe", &["green", "colour"]),
+        ("sahe", &["green", "color"]),
         ("tsoñä", &["awl"]),
         ("tsoñ", &["awl"]),
     ];

@@ -283,7 +283,7 @@ fn regression_the_young_first_move_ran_to_250_words_before_its_first_rule() {
         assert!(
             framing
                 .text
-                .ends_with("Kiowa teachers have not checked these words."),
+                .ends_with("No Kiowa teacher has checked this telling of the game."),
             "{preset:?}: {}",
             framing.text
         );

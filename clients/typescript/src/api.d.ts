@@ -2560,7 +2560,7 @@ export interface components {
             /**
              * @description The move in one line for a big screen or a chat: who threw what,
              *     where the awl went, what happened; in the narration's audience.
-             * @example Ama throws 3: from 4 to 7; next: Bea.
+             * @example Ama: 3, from 4 to 7; next: Bea.
              */
             caption: string;
             /**
@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8d76a0e3-87d3-4104-bd55-3a14febc843d",
+                     *       "id": "92e29057-453a-42d7-950e-0ee49363c34d",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:23:23.965Z",
-                     *       "host_token": "3ecf61cd47c8be3c169069555cba5b3737cba5f17fda19711e9e016e849aa6d0",
+                     *       "created_at": "2026-12-06T10:57:22.144Z",
+                     *       "host_token": "4bd5272a87dfe3d3c03a60b43d565685b6ea62df57aafc293b9006b5a9507b83",
                      *       "games": [
                      *         {
-                     *           "id": "ec81a660-5166-4e3c-a47e-3decd8cbca45",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T09:23:23.964Z",
-                     *           "updated_at": "2026-12-06T09:23:23.964Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/ec81a660-5166-4e3c-a47e-3decd8cbca45",
-                     *             "throws": "/v1/games/ec81a660-5166-4e3c-a47e-3decd8cbca45/throws",
-                     *             "moves": "/v1/games/ec81a660-5166-4e3c-a47e-3decd8cbca45/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "bffd5974a3e7b82521a8d6418aa19a1fc11071a357f62f9a70c48d7926c63df2",
-                     *             "b": "c366faea9b11a2fefeab646983d2b8466e6de01b72ccbd47e52b0a578e1af48f"
-                     *           },
-                     *           "host_token": "30cfe2621665adfe824d1371b8c14cfc4e5b4f296afc9b91d37c93e545c63146",
-                     *           "join_codes": {
-                     *             "a": "NDTKV5",
-                     *             "b": "9NR7QG"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "374c0179-db1b-410b-a4b5-ecc4073e6385",
+                     *           "id": "1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T09:23:23.964Z",
-                     *           "updated_at": "2026-12-06T09:23:23.964Z",
+                     *           "created_at": "2026-12-06T10:57:22.144Z",
+                     *           "updated_at": "2026-12-06T10:57:22.144Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/374c0179-db1b-410b-a4b5-ecc4073e6385",
-                     *             "throws": "/v1/games/374c0179-db1b-410b-a4b5-ecc4073e6385/throws",
-                     *             "moves": "/v1/games/374c0179-db1b-410b-a4b5-ecc4073e6385/moves"
+                     *             "self": "/v1/games/1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e",
+                     *             "throws": "/v1/games/1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e/throws",
+                     *             "moves": "/v1/games/1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "c62ac36c1f05ea0caefa3b832b4c391dfba01f10d4e00bb27820af3faaee11a0",
-                     *             "b": "1f22be68f938d85d54762969ae99e6727cedac133446b2085d8520cd6c376cb5"
+                     *             "a": "fd68793ee611bab815b913b122f03d74f083c050b5c5485f72fa4b9f8028b50b",
+                     *             "b": "89b2d522c6f4088ab5c46d3b7982caeb6c2fa7a71aae4a2b354152c5d158e3da"
                      *           },
-                     *           "host_token": "277ea05752b5b9d3954a2cf9dcd3f1c5ec7ed520ff51b710e1fb8be93404f541",
+                     *           "host_token": "1ad7a29c088da0ad21931325b3bb7a15cb1763b12425ffad50cd9dec479dba3a",
                      *           "join_codes": {
-                     *             "a": "NBJVCA",
-                     *             "b": "BFBPB4"
+                     *             "a": "4KZ3KR",
+                     *             "b": "87M3KW"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5bd1f3c2-0f2b-4f1d-8642-d99897e6064b",
+                     *           "id": "9a6f5bd3-4537-4907-88c7-6200a99a2dad",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:23:23.965Z",
-                     *           "updated_at": "2026-12-06T09:23:23.965Z",
+                     *           "created_at": "2026-12-06T10:57:22.144Z",
+                     *           "updated_at": "2026-12-06T10:57:22.144Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/9a6f5bd3-4537-4907-88c7-6200a99a2dad",
+                     *             "throws": "/v1/games/9a6f5bd3-4537-4907-88c7-6200a99a2dad/throws",
+                     *             "moves": "/v1/games/9a6f5bd3-4537-4907-88c7-6200a99a2dad/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "63eec243a6ab3053563b71f1ed12b0be9f02903000687072b177e37a82fbc59c",
+                     *             "b": "0ca91168905b415e0114f1e5adae5bb24fd852a614062fb063db68eb64915a62"
+                     *           },
+                     *           "host_token": "da289ab0153c576a2882fe7e2575a6169c3b04d21d22db2c4eeef98bde1749d0",
+                     *           "join_codes": {
+                     *             "a": "DKFBGH",
+                     *             "b": "RCRGJ5"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "daea1adb-97b3-4012-a08e-d941d1ab80b4",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T10:57:22.144Z",
+                     *           "updated_at": "2026-12-06T10:57:22.144Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5bd1f3c2-0f2b-4f1d-8642-d99897e6064b",
-                     *             "throws": "/v1/games/5bd1f3c2-0f2b-4f1d-8642-d99897e6064b/throws",
-                     *             "moves": "/v1/games/5bd1f3c2-0f2b-4f1d-8642-d99897e6064b/moves"
+                     *             "self": "/v1/games/daea1adb-97b3-4012-a08e-d941d1ab80b4",
+                     *             "throws": "/v1/games/daea1adb-97b3-4012-a08e-d941d1ab80b4/throws",
+                     *             "moves": "/v1/games/daea1adb-97b3-4012-a08e-d941d1ab80b4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "85e6c527ef2d96c60a41ac60537d27f91bc6242c1d53a3fb410656a92be92beb",
-                     *             "b": "cba816d9a5ae42783a5d4e8b11172167957c43a99d91fad959940b9053c2b7aa"
+                     *             "a": "59b9d81929c14cb0b24149c45207dcd1c03d7f1a17626a9315b3217d9c1bccf2",
+                     *             "b": "96459f5fc6f6f620a79410f0e01c95ea4b34f04517a2e4d653b40f12cb094f49"
                      *           },
-                     *           "host_token": "c589d03fc9b24019ec240a726829b4c303efb7b0d54e7bfab2a8bb0d48b6550b",
+                     *           "host_token": "f0e17d023c21527f21658984b5cc384a5dfe8a2082e9a91101595e7f52ae3a41",
                      *           "join_codes": {
-                     *             "a": "FWJDNZ",
-                     *             "b": "2MAAQY"
+                     *             "a": "EK9ZRQ",
+                     *             "b": "ZY3VTM"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8d76a0e3-87d3-4104-bd55-3a14febc843d",
-                     *         "games": "/v1/classes/8d76a0e3-87d3-4104-bd55-3a14febc843d/games",
-                     *         "overview": "/play/class/8d76a0e3-87d3-4104-bd55-3a14febc843d",
-                     *         "fairness": "/v1/fairness?game=ec81a660-5166-4e3c-a47e-3decd8cbca45&game=374c0179-db1b-410b-a4b5-ecc4073e6385&game=5bd1f3c2-0f2b-4f1d-8642-d99897e6064b"
+                     *         "self": "/v1/classes/92e29057-453a-42d7-950e-0ee49363c34d",
+                     *         "games": "/v1/classes/92e29057-453a-42d7-950e-0ee49363c34d/games",
+                     *         "overview": "/play/class/92e29057-453a-42d7-950e-0ee49363c34d",
+                     *         "fairness": "/v1/fairness?game=1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e&game=9a6f5bd3-4537-4907-88c7-6200a99a2dad&game=daea1adb-97b3-4012-a08e-d941d1ab80b4"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "661cc42f-304f-4ad1-8d7f-888762d73e9e",
+                     *       "id": "b2fec3ef-165b-4108-a27e-4a9929eb94d8",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:23:23.944Z",
-                     *       "host_token": "afe63e1c769fa6d7dd2ecc3cf608700e45cd0b429d95107ec6670ad3b1ed0ae5",
+                     *       "created_at": "2026-12-06T10:57:22.132Z",
+                     *       "host_token": "a3ab26529e74557835931cdb97df3f5029ff0b457404d01d5925745c24ca68a4",
                      *       "games": [
                      *         {
-                     *           "id": "dd1ca4ae-9151-4c33-8541-95bfd7d47078",
+                     *           "id": "406323fd-b053-4018-92f2-656cf7ca9913",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:23:23.944Z",
-                     *           "updated_at": "2026-12-06T09:23:23.944Z",
+                     *           "created_at": "2026-12-06T10:57:22.132Z",
+                     *           "updated_at": "2026-12-06T10:57:22.132Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078",
-                     *             "throws": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/throws",
-                     *             "moves": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/moves"
+                     *             "self": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913",
+                     *             "throws": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/throws",
+                     *             "moves": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "94f7469c91bba6a3dea12c2a7d790cf4993dd355fcfa527d8db3ae27e2bb1188",
-                     *             "b": "471f30bdcb01d0d1cbdb8b8feea67f04b8b4cf848c1c8c3657bbe50594a688ad"
+                     *             "a": "5da4778aa60b1d9ff1dd6c601c35b29f949dfb63fc004461fc686c518f5a9663",
+                     *             "b": "984aacd42278ecac1d2047619313d791004351b2020e72839ff59ce80d66fcb1"
                      *           },
-                     *           "host_token": "68dbf980f06f5f62e6df67c694ff0ddc2a41204253ee6acad51293fa9d526f14",
+                     *           "host_token": "e54d0db0bcc1779329413e761f33c0ed7ecbc27bb29a5cee7652487d0ddc7553",
                      *           "join_codes": {
-                     *             "a": "XT3H57",
-                     *             "b": "JCFNWK"
+                     *             "a": "XD72Q9",
+                     *             "b": "HH9JYB"
                      *           }
                      *         },
                      *         {
-                     *           "id": "011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
+                     *           "id": "6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:23:23.944Z",
-                     *           "updated_at": "2026-12-06T09:23:23.944Z",
+                     *           "created_at": "2026-12-06T10:57:22.132Z",
+                     *           "updated_at": "2026-12-06T10:57:22.132Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
-                     *             "throws": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/throws",
-                     *             "moves": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/moves"
+                     *             "self": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
+                     *             "throws": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/throws",
+                     *             "moves": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d4bd5cba513a13a619d890abdfb13f3643848f86890fb93bd4215cad9d5cb671",
-                     *             "b": "7afa802d7ca61d723381901b2b035429347756fd499629cee6badf651c51ad6d"
+                     *             "a": "e117c956d290ec19820090b66f7381dd9c0c60861922bb1217983fcfc9bbced8",
+                     *             "b": "5dcec639d41cd8353ff62fc582d4dd8ca374eba6143f2985671849c5c13053bd"
                      *           },
-                     *           "host_token": "aa52c234314d100691b6eb34b0ffb566a7808f3a223ade60f8fbf51128385c99",
+                     *           "host_token": "25f7f38e2927d9081be8016be12b33960b98c9b0f68087b6812a58aae94a94e4",
                      *           "join_codes": {
-                     *             "a": "HXWGE4",
-                     *             "b": "26XMBY"
+                     *             "a": "YGTPCF",
+                     *             "b": "K3NWC5"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e",
-                     *         "games": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e/games",
-                     *         "overview": "/play/class/661cc42f-304f-4ad1-8d7f-888762d73e9e",
-                     *         "fairness": "/v1/fairness?game=dd1ca4ae-9151-4c33-8541-95bfd7d47078&game=011f987c-13b8-4bc7-a9fd-7219b98ed8c5"
+                     *         "self": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
+                     *         "games": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8/games",
+                     *         "overview": "/play/class/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
+                     *         "fairness": "/v1/fairness?game=406323fd-b053-4018-92f2-656cf7ca9913&game=6443d7b5-a78c-4c45-92e1-4301c87fb3a4"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "661cc42f-304f-4ad1-8d7f-888762d73e9e",
+                     *       "id": "b2fec3ef-165b-4108-a27e-4a9929eb94d8",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:23:23.944Z",
+                     *       "created_at": "2026-12-06T10:57:22.132Z",
                      *       "games": [
                      *         {
-                     *           "id": "011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T09:23:23.944Z",
-                     *           "updated_at": "2026-12-06T09:23:23.944Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
-                     *             "throws": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/throws",
-                     *             "moves": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/011f987c-13b8-4bc7-a9fd-7219b98ed8c5/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "dd1ca4ae-9151-4c33-8541-95bfd7d47078",
+                     *           "id": "406323fd-b053-4018-92f2-656cf7ca9913",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T09:23:23.944Z",
-                     *           "updated_at": "2026-12-06T09:23:23.951Z",
+                     *           "created_at": "2026-12-06T10:57:22.132Z",
+                     *           "updated_at": "2026-12-06T10:57:22.138Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078",
-                     *             "throws": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/throws",
-                     *             "moves": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/moves"
+                     *             "self": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913",
+                     *             "throws": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/throws",
+                     *             "moves": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/dd1ca4ae-9151-4c33-8541-95bfd7d47078/board.svg?view=projector",
+                     *           "board": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ca24bc09-7990-45bc-8b43-404724496319",
+                     *           "id": "6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T09:23:23.948Z",
-                     *           "updated_at": "2026-12-06T09:23:23.948Z",
+                     *           "created_at": "2026-12-06T10:57:22.132Z",
+                     *           "updated_at": "2026-12-06T10:57:22.132Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
+                     *             "throws": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/throws",
+                     *             "moves": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "8f4c87dd-fcf1-4190-ad2a-31337f069adf",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T10:57:22.135Z",
+                     *           "updated_at": "2026-12-06T10:57:22.135Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319",
-                     *             "throws": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/throws",
-                     *             "moves": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/moves"
+                     *             "self": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf",
+                     *             "throws": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/throws",
+                     *             "moves": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/board.svg?view=projector",
+                     *           "board": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e",
-                     *         "games": "/v1/classes/661cc42f-304f-4ad1-8d7f-888762d73e9e/games",
-                     *         "overview": "/play/class/661cc42f-304f-4ad1-8d7f-888762d73e9e",
-                     *         "fairness": "/v1/fairness?game=011f987c-13b8-4bc7-a9fd-7219b98ed8c5&game=dd1ca4ae-9151-4c33-8541-95bfd7d47078&game=ca24bc09-7990-45bc-8b43-404724496319"
+                     *         "self": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
+                     *         "games": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8/games",
+                     *         "overview": "/play/class/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
+                     *         "fairness": "/v1/fairness?game=406323fd-b053-4018-92f2-656cf7ca9913&game=6443d7b5-a78c-4c45-92e1-4301c87fb3a4&game=8f4c87dd-fcf1-4190-ad2a-31337f069adf"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T09:23:23.944Z",
+                     *       "created_at": "2026-12-06T10:57:22.132Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "011f987c-13b8-4bc7-a9fd-7219b98ed8c5",
-                     *           "created_at": "2026-12-06T09:23:23.944Z",
-                     *           "updated_at": "2026-12-06T09:23:23.944Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "dd1ca4ae-9151-4c33-8541-95bfd7d47078",
-                     *           "created_at": "2026-12-06T09:23:23.944Z",
-                     *           "updated_at": "2026-12-06T09:23:23.951Z",
+                     *           "id": "406323fd-b053-4018-92f2-656cf7ca9913",
+                     *           "created_at": "2026-12-06T10:57:22.132Z",
+                     *           "updated_at": "2026-12-06T10:57:22.138Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "ca24bc09-7990-45bc-8b43-404724496319",
-                     *           "created_at": "2026-12-06T09:23:23.948Z",
-                     *           "updated_at": "2026-12-06T09:23:23.948Z",
+                     *           "id": "6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
+                     *           "created_at": "2026-12-06T10:57:22.132Z",
+                     *           "updated_at": "2026-12-06T10:57:22.132Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "8f4c87dd-fcf1-4190-ad2a-31337f069adf",
+                     *           "created_at": "2026-12-06T10:57:22.135Z",
+                     *           "updated_at": "2026-12-06T10:57:22.135Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ca24bc09-7990-45bc-8b43-404724496319",
+                     *       "id": "8f4c87dd-fcf1-4190-ad2a-31337f069adf",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T09:23:23.948Z",
-                     *       "updated_at": "2026-12-06T09:23:23.948Z",
+                     *       "created_at": "2026-12-06T10:57:22.135Z",
+                     *       "updated_at": "2026-12-06T10:57:22.135Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319",
-                     *         "throws": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/throws",
-                     *         "moves": "/v1/games/ca24bc09-7990-45bc-8b43-404724496319/moves"
+                     *         "self": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf",
+                     *         "throws": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/throws",
+                     *         "moves": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "59efc964d2c3234db1443ac64f9e16a56241c5f55d3ad541a3bb2ddcb4a3d8e2",
-                     *         "b": "1aafe37240b15028e83b1554353dcecdede7aeb7c131ab43a68e56be40325b2e"
+                     *         "a": "4f214a922c1f045bcf0f0984752e204d139039942e17efa22fa77a1b504ca7b1",
+                     *         "b": "6dce21fce05749956295746478a2734f7c229cc944978dee24c4dc73f05b8ed7"
                      *       },
-                     *       "host_token": "af104eb026c42d7200c809a4582fd29216cafe9cba0ce44b35b3fc93bf41353a",
+                     *       "host_token": "0d1f414b374605118d0c3e5d9cf7a2a58be9b328a6379451fadc093cbf112bc4",
                      *       "join_codes": {
-                     *         "a": "NN534D",
-                     *         "b": "4HFZZ3"
+                     *         "a": "CVXFZP",
+                     *         "b": "84DMSP"
                      *       }
                      *     }
                      */
@@ -5861,7 +5861,7 @@ export interface operations {
                      *           "id": "womens-game",
                      *           "text": {
                      *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a game of Kiowa women and girls in the 1890s, and Mooney called the awl that kept the score a woman's tool.",
-                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
+                     *             "young": "A game database says that in the 1890s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *           },
                      *           "tags": [
@@ -5932,7 +5932,7 @@ export interface operations {
                      *           "text": {
                      *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
                      *             "young": "The name Zohn Ahl can be read as two Kiowa words. An encyclopedia says zohn means creek, and a book from 1898 spells the word for wood ahl.",
-                     *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarises Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
+                     *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarizes Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
                      *           },
                      *           "tags": [
                      *             "names",
@@ -6103,7 +6103,7 @@ export interface operations {
                      *       "id": "womens-game",
                      *       "text": {
                      *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a game of Kiowa women and girls in the 1890s, and Mooney called the awl that kept the score a woman's tool.",
-                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
+                     *         "young": "A game database says that in the 1890s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *       },
                      *       "tags": [
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
+                     *         "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
+                     *             "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e2486037-ee60-4102-95cd-4ce0850ca418",
+                     *       "id": "0f8313b1-4c45-4959-b6aa-ffb116add8b3",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T09:23:23.929Z",
-                     *       "updated_at": "2026-12-06T09:23:23.929Z",
+                     *       "created_at": "2026-12-06T10:57:22.127Z",
+                     *       "updated_at": "2026-12-06T10:57:22.127Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e2486037-ee60-4102-95cd-4ce0850ca418",
-                     *         "throws": "/v1/games/e2486037-ee60-4102-95cd-4ce0850ca418/throws",
-                     *         "moves": "/v1/games/e2486037-ee60-4102-95cd-4ce0850ca418/moves"
+                     *         "self": "/v1/games/0f8313b1-4c45-4959-b6aa-ffb116add8b3",
+                     *         "throws": "/v1/games/0f8313b1-4c45-4959-b6aa-ffb116add8b3/throws",
+                     *         "moves": "/v1/games/0f8313b1-4c45-4959-b6aa-ffb116add8b3/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "dae37451bfb0cd7cd25e2adfc3cf8698d5ba0b8b3ea424508381af2ac1d5b346",
-                     *         "b": "039f92683f95e929aac59f889dc79216bba4d70d1441ee9199c957b5ff8ff4dc"
+                     *         "a": "3b93ddbcf3bb4c3f89d7f248314c6c48b09b725b78d2e47b13153e62f5e0c70c",
+                     *         "b": "ddca6483633663e0d61b1f7c84378b938f747668cdfad7880255b211fa72760e"
                      *       },
-                     *       "host_token": "6268112987a40215084d6138ceae51c61c16f9558c00939a76b8093e5bec0997",
+                     *       "host_token": "d42090589523e9fc53774cb82c661fd252c6ce4b40394c8b0df587770a7993db",
                      *       "join_codes": {
-                     *         "a": "XQBT5D",
-                     *         "b": "JQ6P9C"
+                     *         "a": "QESSM7",
+                     *         "b": "9WGFER"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *       "id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T09:23:23.271Z",
-                     *       "updated_at": "2026-12-06T09:23:23.899Z",
+                     *       "created_at": "2026-12-06T10:57:21.872Z",
+                     *       "updated_at": "2026-12-06T10:57:22.113Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
-                     *         "throws": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/throws",
-                     *         "moves": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/moves"
+                     *         "self": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *         "throws": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/throws",
+                     *         "moves": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
+                     *         "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88"
+                     *             "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8883,7 +8883,7 @@ export interface operations {
                      *             "a": 4,
                      *             "b": 4
                      *           },
-                     *           "caption": "Hawks throws 2: from 1 to 3; next: Foxes.",
+                     *           "caption": "Hawks: 2, from 1 to 3; next: Foxes.",
                      *           "narration": {
                      *             "audience": "general",
                      *             "segments": [
@@ -8939,7 +8939,7 @@ export interface operations {
                      *               },
                      *               {
                      *                 "kind": "rule",
-                     *                 "text": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *                 "text": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "wp-zohnahl",
@@ -9132,7 +9132,7 @@ export interface operations {
                      *             "a": 4,
                      *             "b": 4
                      *           },
-                     *           "caption": "Foxes throws 6: from 1 to 7; throws again.",
+                     *           "caption": "Foxes: 6, from 1 to 7; another throw.",
                      *           "narration": {
                      *             "audience": "general",
                      *             "segments": [
@@ -9153,6 +9153,13 @@ export interface operations {
                      *                     "locator_seen": false,
                      *                     "seen": "not_seen",
                      *                     "caveat": "known only from another source"
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
                      *                   }
                      *                 ],
                      *                 "rule": "counters_one_at_a_time",
@@ -9486,7 +9493,7 @@ export interface operations {
                      *         "a": 4,
                      *         "b": 4
                      *       },
-                     *       "caption": "Foxes throws 6: from 1 to 7; throws again.",
+                     *       "caption": "Foxes: 6, from 1 to 7; another throw.",
                      *       "narration": {
                      *         "audience": "general",
                      *         "segments": [
@@ -9507,6 +9514,13 @@ export interface operations {
                      *                 "locator_seen": false,
                      *                 "seen": "not_seen",
                      *                 "caveat": "known only from another source"
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
+                     *                 "locator": null,
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
                      *               }
                      *             ],
                      *             "rule": "counters_one_at_a_time",
@@ -10216,7 +10230,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *       "game_id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10493,7 +10507,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *       "game_id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10863,8 +10877,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "8b5b1e0e56abb75375ce83ce3d15ff0f2f868570fa2f43ef45d420e5c81f9759",
-                     *       "join_code": "NGYW7E"
+                     *       "token": "6f913da0228b02d4bdcb81539bc2364adb09e2326e880f09e58cb30f7f9adf5b",
+                     *       "join_code": "JXMXND"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11067,11 +11081,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *         "id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T09:23:23.271Z",
-                     *         "updated_at": "2026-12-06T09:23:23.925Z",
+                     *         "created_at": "2026-12-06T10:57:21.872Z",
+                     *         "updated_at": "2026-12-06T10:57:22.124Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11130,9 +11144,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
-                     *           "throws": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/throws",
-                     *           "moves": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/moves"
+                     *           "self": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *           "throws": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/throws",
+                     *           "moves": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11483,7 +11497,7 @@ export interface operations {
                      *         "a": 4,
                      *         "b": 4
                      *       },
-                     *       "caption": "Foxes throws 3 with the sahe: from 7 to 10, the west dry branch; throws again.",
+                     *       "caption": "Foxes: 3 with the sahe, from 7 to 10, the west dry branch; another throw.",
                      *       "narration": {
                      *         "audience": "general",
                      *         "segments": [
@@ -11589,11 +11603,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
+                     *         "id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T09:23:23.271Z",
-                     *         "updated_at": "2026-12-06T09:23:23.899Z",
+                     *         "created_at": "2026-12-06T10:57:21.872Z",
+                     *         "updated_at": "2026-12-06T10:57:22.113Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11656,9 +11670,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88",
-                     *           "throws": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/throws",
-                     *           "moves": "/v1/games/fb9d25f3-aac1-4995-8263-ddf2ff6c4c88/moves"
+                     *           "self": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *           "throws": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/throws",
+                     *           "moves": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/moves"
                      *         }
                      *       }
                      *     }
@@ -12389,10 +12403,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e2486037-ee60-4102-95cd-4ce0850ca418",
+                     *       "game_id": "0f8313b1-4c45-4959-b6aa-ffb116add8b3",
                      *       "side": "A",
-                     *       "token": "8b5b1e0e56abb75375ce83ce3d15ff0f2f868570fa2f43ef45d420e5c81f9759",
-                     *       "play": "/play/e2486037-ee60-4102-95cd-4ce0850ca418#seat=A.8b5b1e0e56abb75375ce83ce3d15ff0f2f868570fa2f43ef45d420e5c81f9759"
+                     *       "token": "6f913da0228b02d4bdcb81539bc2364adb09e2326e880f09e58cb30f7f9adf5b",
+                     *       "play": "/play/0f8313b1-4c45-4959-b6aa-ffb116add8b3#seat=A.6f913da0228b02d4bdcb81539bc2364adb09e2326e880f09e58cb30f7f9adf5b"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12621,23 +12635,23 @@ export interface operations {
                      *           "id": "sticks_sahe",
                      *           "in_play": true,
                      *           "statement": {
-                     *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another colour. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
-                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
+                     *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
+                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another color. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
+                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
                      *             "general": [
                      *               "Each throw counts the flat faces that land up: 1, 2 or 3 for one, two or three, 6 for all four, 10 for none.",
                      *               "A 10 or a 6 always brings another throw; a 1 or a 3 does too when the sahe is one of the flat faces.",
-                     *               "The sahe, the stick of another colour, is what turns a 1 or a 3 into a throw-again."
+                     *               "The sahe, the stick of another color, is what turns a 1 or a 3 into a throw-again."
                      *             ],
                      *             "young": [
                      *               "Count the flat sides. One, two or three move that many. All four move 6, and none move 10.",
-                     *               "A 6 or a 10 means throw again. So does a 1 or a 3 with the sahe, the stick of another colour, flat side up."
+                     *               "A 6 or a 10 means throw again. So does a 1 or a 3 with the sahe, the stick of another color, flat side up."
                      *             ],
                      *             "scholar": [
                      *               "The composite table in brief: one to three flat faces score their number, four score 6, none 10; 10, 6 and a sahe-bearing 1 or 3 throw again.",
-                     *               "Under the composite table the sahe matters only on 1 and 3, where it adds a further throw (Mooney's Tsoñä values, as the Digital Ludeme Project summarises them)."
+                     *               "Under the composite table the sahe matters only on 1 and 3, where it adds a further throw (Mooney's Tsoñä values, as the Digital Ludeme Project summarizes them)."
                      *             ]
                      *           },
                      *           "citations": [
@@ -12714,7 +12728,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
                      *             "young": "Count the marked sides that land up and move that many. All four marked sides up? Move 5. No marked sides up? Move 10! After a 5 or a 10 you throw again.",
-                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarised by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
+                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [
@@ -12770,6 +12784,13 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-ev-118",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -12927,23 +12948,23 @@ export interface operations {
                      *       "id": "sticks_sahe",
                      *       "in_play": true,
                      *       "statement": {
-                     *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
-                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another colour. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
-                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarises it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
+                     *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
+                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another color. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
+                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {
                      *         "general": [
                      *           "Each throw counts the flat faces that land up: 1, 2 or 3 for one, two or three, 6 for all four, 10 for none.",
                      *           "A 10 or a 6 always brings another throw; a 1 or a 3 does too when the sahe is one of the flat faces.",
-                     *           "The sahe, the stick of another colour, is what turns a 1 or a 3 into a throw-again."
+                     *           "The sahe, the stick of another color, is what turns a 1 or a 3 into a throw-again."
                      *         ],
                      *         "young": [
                      *           "Count the flat sides. One, two or three move that many. All four move 6, and none move 10.",
-                     *           "A 6 or a 10 means throw again. So does a 1 or a 3 with the sahe, the stick of another colour, flat side up."
+                     *           "A 6 or a 10 means throw again. So does a 1 or a 3 with the sahe, the stick of another color, flat side up."
                      *         ],
                      *         "scholar": [
                      *           "The composite table in brief: one to three flat faces score their number, four score 6, none 10; 10, 6 and a sahe-bearing 1 or 3 throw again.",
-                     *           "Under the composite table the sahe matters only on 1 and 3, where it adds a further throw (Mooney's Tsoñä values, as the Digital Ludeme Project summarises them)."
+                     *           "Under the composite table the sahe matters only on 1 and 3, where it adds a further throw (Mooney's Tsoñä values, as the Digital Ludeme Project summarizes them)."
                      *         ]
                      *       },
                      *       "citations": [
@@ -13326,7 +13347,7 @@ export interface operations {
                      *             {
                      *               "value": "sticks_count",
                      *               "departure": {
-                     *                 "text": "Unlike the composite game, four marked faces up are worth 5, not 6, and the sahe earns nothing special: this follows Culin's 1898 description of the Kiowa count as the Digital Ludeme Project summarises it, where the composite takes 6 and the sahe's extra throws from Mooney's Tsoñä account.",
+                     *                 "text": "Unlike the composite game, four marked faces up are worth 5, not 6, and the sahe earns nothing special: this follows Culin's 1898 description of the Kiowa count as the Digital Ludeme Project summarizes it, where the composite takes 6 and the sahe's extra throws from Mooney's Tsoñä account.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "culin1898",
@@ -13405,7 +13426,7 @@ export interface operations {
                      *             {
                      *               "value": "far",
                      *               "departure": {
-                     *                 "text": "Unlike the composite game, the deadly bank of the north creek is the far one, own space 21, as one modern rules page and a college wiki read it; the composite, Ludii and Culin's 1898 account as the Digital Ludeme Project summarises it make it the near bank, own space 20.",
+                     *                 "text": "Unlike the composite game, the deadly bank of the north creek is the far one, own space 21, as one modern rules page and a college wiki read it; the composite, Ludii and Culin's 1898 account as the Digital Ludeme Project summarizes it make it the near bank, own space 20.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "beadgame",
@@ -13609,7 +13630,7 @@ export interface operations {
                      *             {
                      *               "value": "alternate",
                      *               "departure": {
-                     *                 "text": "Unlike the composite game, the turn alternates between the sides player by player, as the modern retellings say, where Culin's account as the Digital Ludeme Project summarises it has each side's players throw together in a block.",
+                     *                 "text": "Unlike the composite game, the turn alternates between the sides player by player, as the modern retellings say, where Culin's account as the Digital Ludeme Project summarizes it has each side's players throw together in a block.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "cyningstan",
@@ -13869,7 +13890,7 @@ export interface operations {
                      *         {
                      *           "id": "sticks",
                      *           "title": "The sticks",
-                     *           "text": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *           "text": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *           "citations": [
                      *             {
                      *               "source": "wp-zohnahl",
@@ -13926,7 +13947,7 @@ export interface operations {
                      *         {
                      *           "id": "turn",
                      *           "title": "A turn",
-                     *           "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions. A throw that earns another throw keeps it whatever the move brought, a fall, a whip or no move at all: the throw decides, not the move. With teams, every player on one side throws in turn, each taking any extra throws earned, and then every player on the other side does the same.",
+                     *           "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions. A throw that earns another throw keeps it when its move ends in a fall, a whip or no move at all. With teams, every player on one side throws in turn, each taking any extra throws earned, and then every player on the other side does the same.",
                      *           "citations": [
                      *             {
                      *               "source": "wp-zohnahl",
@@ -15032,7 +15053,7 @@ export interface operations {
                      *             ]
                      *           },
                      *           "URL": "https://archive.org/details/chessplayingcard00culi",
-                     *           "note": "Culin's catalogue of the 1895 Atlanta exhibit, printed in 1898. Its entry 3, 'Zohn ahl (awl game)', from p. 687, gives the equipment list (the awl cloth, two awls, the awl stone, four staves called ahl, eight counting sticks) and the rules behind the culin1898 preset's count, the creek, whipping and team blocks, as the Digital Ludeme Project quotes and summarises them. It is not the earliest printed account of the awl game: Mooney's note was printed in 1896.",
+                     *           "note": "Culin's catalogue of the 1895 Atlanta exhibit, printed in 1898. Its entry 3, 'Zohn ahl (awl game)', from p. 687, gives the equipment list (the awl cloth, two awls, the awl stone, four staves called ahl, eight counting sticks) and the rules behind the culin1898 preset's count, the creek, whipping and team blocks, as the Digital Ludeme Project quotes and summarizes them. It is not the earliest printed account of the awl game: Mooney's note was printed in 1896.",
                      *           "custom": {
                      *             "rights": "public-domain",
                      *             "kind": "primary",
@@ -15049,7 +15070,7 @@ export interface operations {
                      *               "entry 3": "ludii-ev-118"
                      *             },
                      *             "locators_reported": {
-                     *               "pp. 687-689": "the pages that Ludii's Zohn Ahl file gives as its source ('Culin 1898: 687-689') for the rules the Digital Ludeme Project summarises; not seen",
+                     *               "pp. 687-689": "the pages that Ludii's Zohn Ahl file gives as its source ('Culin 1898: 687-689') for the rules the Digital Ludeme Project summarizes; not seen",
                      *               "pp. 731-733": "where the Wikipedia article's note places Culin's printing of the Tsoñä account; not seen"
                      *             },
                      *             "locators_reported_by": {
@@ -15083,7 +15104,7 @@ export interface operations {
                      *             ]
                      *           },
                      *           "URL": "https://archive.org/details/gamesofnorthamer00culirich",
-                     *           "note": "Culin's continental survey. Its Kiowa pages, which the Wikipedia article summarises as the basis of its composite reconstruction, were not read; it is cited here only for what was seen of it (the plate list) and for pages other readers cite: the spread of dice games and the arrow origin of stick dice (pp. 44-45, through Fletcher 1915), pa-tol (pp. 191-192, through Fletcher) and the White Mountain Apache circle game (pp. 88-89, through Ludii).",
+                     *           "note": "Culin's continental survey. Its Kiowa pages, which the Wikipedia article summarizes as the basis of its composite reconstruction, were not read; it is cited here only for what was seen of it (the plate list) and for pages other readers cite: the spread of dice games and the arrow origin of stick dice (pp. 44-45, through Fletcher 1915), pa-tol (pp. 191-192, through Fletcher) and the White Mountain Apache circle game (pp. 88-89, through Ludii).",
                      *           "custom": {
                      *             "rights": "public-domain",
                      *             "kind": "primary",
@@ -15377,7 +15398,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "URL": "https://archive.org/details/gamesofnorthamer00culirich",
-                     *       "note": "Culin's continental survey. Its Kiowa pages, which the Wikipedia article summarises as the basis of its composite reconstruction, were not read; it is cited here only for what was seen of it (the plate list) and for pages other readers cite: the spread of dice games and the arrow origin of stick dice (pp. 44-45, through Fletcher 1915), pa-tol (pp. 191-192, through Fletcher) and the White Mountain Apache circle game (pp. 88-89, through Ludii).",
+                     *       "note": "Culin's continental survey. Its Kiowa pages, which the Wikipedia article summarizes as the basis of its composite reconstruction, were not read; it is cited here only for what was seen of it (the plate list) and for pages other readers cite: the spread of dice games and the arrow origin of stick dice (pp. 44-45, through Fletcher 1915), pa-tol (pp. 191-192, through Fletcher) and the White Mountain Apache circle game (pp. 88-89, through Ludii).",
                      *       "custom": {
                      *         "rights": "public-domain",
                      *         "kind": "primary",
@@ -15740,7 +15761,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "sticks_sahe",
-                     *           "description": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently coloured groove, is among the flat faces.",
+                     *           "description": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *           "outcomes": [
                      *             {
                      *               "sticks": [

@@ -12,6 +12,18 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     if ctx.events.iter().any(|e| matches!(e, Event::Won { .. })) {
         topics.extend(["women", "history"]);
     }
+    // A whip and a fall in one move: both awls went home at once.
+    let whipped = ctx
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Whipped { .. }));
+    let fell = ctx
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::FellIntoCreek { .. }));
+    if whipped && fell {
+        topics.push("whip_and_fall");
+    }
     for event in ctx.events {
         match event {
             Event::FellIntoCreek { .. } | Event::PassedNorthCreek { .. } => {
@@ -61,6 +73,7 @@ pub fn in_games(fact: &Fact, options: &Options) -> bool {
 /// waits for such a moment; a fact with a tag outside them may also be told
 /// on a quiet move.
 const MOMENT_TOPICS: &[&str] = &[
+    "whip_and_fall",
     "creek",
     "whip",
     "circuit",
@@ -142,4 +155,75 @@ fn notable(event: &Event) -> bool {
         event,
         Event::Moved { .. } | Event::ThrowsAgain { .. } | Event::TurnPassed { .. }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{choose_fact, topics};
+    use crate::catalogue::catalogue;
+    use crate::rules::{Creek, Event, Preset, Seat, Side, Sticks, ThrowTable};
+    use crate::vocabulary::{Audience, Cast, Detail, MoveContext};
+
+    /// A move of side A at move 40, with `events`, narrated for the young.
+    fn with_events(events: &[Event], check: impl FnOnce(&MoveContext<'_>)) {
+        let options = Preset::Composite.options();
+        let cast = Cast {
+            sides: ["Ama".into(), "Bea".into()],
+            players: [vec![], vec![]],
+        };
+        let throw = crate::rules::Throw::Sticks(Sticks::from_bits(0b0111));
+        let score = ThrowTable::SticksSahe
+            .score(&throw)
+            .expect("sticks under a sticks table");
+        let ctx = MoveContext {
+            options: &options,
+            cast: &cast,
+            audience: Audience::Young,
+            detail: Detail::Lesson,
+            move_number: 40,
+            seat: Seat {
+                side: Side::A,
+                player: 0,
+            },
+            from: 20,
+            to: 0,
+            throw: &throw,
+            score: &score,
+            events,
+            told: &[],
+            previous: None,
+        };
+        check(&ctx);
+    }
+
+    const WHIP: Event = Event::Whipped {
+        side: Side::A,
+        victim: Side::B,
+        space: 26,
+    };
+    const FALL: Event = Event::FellIntoCreek {
+        side: Side::A,
+        creek: Creek::North,
+        space: 26,
+    };
+
+    /// Regression (a curator's trial): "Sometimes both awls go back to the
+    /// start at once!" came on a move with a whip alone or a fall alone.
+    /// It belongs to a move with both, and to no other.
+    #[test]
+    fn regression_both_awls_going_home_was_told_on_a_move_with_one_event() {
+        let fact = |events: &[Event]| {
+            let mut id = None;
+            with_events(events, |ctx| {
+                id = choose_fact(catalogue(), ctx, &[]).map(|f| f.id.clone());
+            });
+            id
+        };
+        assert_eq!(fact(&[WHIP, FALL]).as_deref(), Some("whip-and-fall"));
+        assert_ne!(fact(&[WHIP]).as_deref(), Some("whip-and-fall"));
+        assert_ne!(fact(&[FALL]).as_deref(), Some("whip-and-fall"));
+        with_events(&[WHIP], |ctx| {
+            assert!(!topics(ctx).contains(&"whip_and_fall"));
+        });
+    }
 }

@@ -149,6 +149,7 @@ impl BoardVars {
                 ("north_deadly_other", (board.len() + 1 - deadly).to_string()),
                 ("last", board.len().to_string()),
                 ("sum", (board.len() + 1).to_string()),
+                ("counters_per_side", options.counters_per_side.to_string()),
                 ("implement", implement.to_owned()),
                 // What a player does with the implement: throw the sticks,
                 // spin the spinner.

@@ -51,7 +51,7 @@ pub struct MoveView {
     pub counters: CountersView,
     /// The move in one line for a big screen or a chat: who threw what,
     /// where the awl went, what happened; in the narration's audience.
-    #[schema(max_length = 100, example = "Ama throws 3: from 4 to 7; next: Bea.")]
+    #[schema(max_length = 100, example = "Ama: 3, from 4 to 7; next: Bea.")]
     pub caption: String,
     /// What happened, why, and context, with citations.
     pub narration: NarrationView,

@@ -403,7 +403,9 @@ impl Builder<'_> {
         let mut texts = self.parts.iter().filter_map(Part::text);
         let mut out = texts.next().unwrap_or_default().to_owned();
         for (i, t) in texts.enumerate() {
-            out.push_str(if i == 0 { ": " } else { "; " });
+            // The head already has its colon ("Ama: 5"): the landing
+            // follows it after a comma, the rest after semicolons.
+            out.push_str(if i == 0 { ", " } else { "; " });
             out.push_str(t);
         }
         if !out.is_empty() {
