@@ -27,6 +27,7 @@ fn main() -> ExitCode {
             side_a,
             side_b,
             read_aloud,
+            stop_after,
         } => {
             // The names pass the checks a new game's names pass.
             let checked = zohn_ahl::service::GameRequest {
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
                 detail,
                 sides,
                 read_aloud,
+                stop_after,
             };
             match zohn_ahl::transcript::transcript_of(&request) {
                 Ok(text) => print_out(&text),

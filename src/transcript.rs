@@ -12,6 +12,38 @@ use crate::narration::{
 use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
 
+/// A pace for reading a lesson aloud to a class, for the read-aloud form's
+/// estimate of its length.
+pub const READ_ALOUD_WORDS_A_MINUTE: usize = 130;
+
+/// Whether a segment only says that the other side, of one player, throws
+/// next: the read-aloud form leaves it out, as its next paragraph begins
+/// with that side's name. (A team's next player is still named.)
+fn is_plain_turn_pass(segment: &Segment) -> bool {
+    segment.kind == SegmentKind::Event
+        && segment.rule.as_deref() == Some(crate::narration::RuleId::TurnPass.key())
+}
+
+/// Stop `game` after its move `n`, as a teacher stops a game: its later
+/// moves are dropped and the stop narrated. `None` when the game ended by
+/// move `n` (nothing to stop).
+fn stop_at(game: &mut NarratedGame, n: u32, audience: Audience) -> Option<Narration> {
+    let keep = usize::try_from(n).unwrap_or(usize::MAX).max(1);
+    if game.moves.len() <= keep {
+        return None;
+    }
+    game.moves.truncate(keep);
+    let state = &game.moves.last()?.state;
+    let (state, event) = crate::rules::stop(state).ok()?;
+    Some(crate::narration::narrate_stop(
+        &game.options,
+        &game.cast,
+        audience,
+        state.counters,
+        &event,
+    ))
+}
+
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
 pub const MAX_THROWS: u32 = 100_000;
@@ -222,6 +254,7 @@ pub fn transcript_at(
         detail,
         sides: DEFAULT_SIDES.map(str::to_owned),
         read_aloud: false,
+        stop_after: None,
     })
 }
 
@@ -239,8 +272,14 @@ pub struct TranscriptRequest {
     /// The sides' names, A first (checked as the service checks them).
     pub sides: [String; 2],
     /// Only the words to read aloud: no headings, labels, counters or
-    /// citations (a closing line says where the sources are).
+    /// citations, nor the bare line saying the other side of one player
+    /// throws next (an opening note for the teacher gives the length and
+    /// says where the sources are).
     pub read_aloud: bool,
+    /// Stop the game after this many moves, as a teacher may stop a game
+    /// that runs past the lesson's time: the side with more counters wins,
+    /// equal counts draw (`POST /v1/games/{id}/stop`). `None`: play it out.
+    pub stop_after: Option<u32>,
 }
 
 impl TranscriptRequest {
@@ -256,6 +295,9 @@ impl TranscriptRequest {
         // The default level goes unsaid, as it did before there were others.
         if self.detail != Detail::Lesson {
             let _ = write!(command, " --detail {}", self.detail.key());
+        }
+        if let Some(n) = self.stop_after {
+            let _ = write!(command, " --stop-after {n}");
         }
         for (flag, (name, default)) in ["--side-a", "--side-b"]
             .into_iter()
@@ -296,9 +338,11 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         detail,
         sides,
         read_aloud,
+        stop_after,
     } = request;
     let (preset, audience, detail) = (*preset, *audience, *detail);
-    let game = narrated_game_between(seed, preset, audience, sides)?;
+    let mut game = narrated_game_between(seed, preset, audience, sides)?;
+    let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
     // Each move told as the service tells it, its odds sentence included.
     let players = usize::from(preset.default_players());
     let table = Table::new(preset.options(), [players, players], Side::A)?;
@@ -316,17 +360,28 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     };
     let command = request.command();
     if *read_aloud {
-        let mut out = String::new();
+        let mut moves = String::new();
         for (i, m) in game.moves.iter().enumerate() {
             let told = told(i, m);
-            let words: Vec<&str> = told.segments.iter().map(|s| s.text.as_str()).collect();
-            let _ = writeln!(out, "Move {}. {}\n", m.n, words.join(" "));
+            let words: Vec<&str> = told
+                .segments
+                .iter()
+                .filter(|s| !is_plain_turn_pass(s))
+                .map(|s| s.text.as_str())
+                .collect();
+            let _ = writeln!(moves, "Move {}. {}\n", m.n, words.join(" "));
         }
-        let _ = writeln!(
-            out,
-            "(Every sentence above cites its sources in the full transcript: `{command}`.)"
-        );
-        return Ok(out);
+        if let Some(stop) = &stopped {
+            let words: Vec<&str> = stop.segments.iter().map(|s| s.text.as_str()).collect();
+            let _ = writeln!(moves, "{}\n", words.join(" "));
+        }
+        let words = moves.split_whitespace().count();
+        let minutes = words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1);
+        return Ok(format!(
+            "(For the teacher, not to be read aloud: {words} words, about {minutes} minutes \
+             at {READ_ALOUD_WORDS_A_MINUTE} words a minute. The full transcript cites the \
+             sources of every sentence: `{command}`.)\n\n{moves}"
+        ));
     }
     let mut cited: Vec<String> = Vec::new();
     let mut out = String::new();
@@ -362,6 +417,23 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
                 SegmentKind::Context => "*Context.* ",
                 SegmentKind::Framing => "*This game.* ",
                 SegmentKind::Odds => "*Odds.* ",
+            };
+            let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
+            for c in &segment.citations {
+                if !cited.contains(&c.source) {
+                    cited.push(c.source.clone());
+                }
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(stop) = &stopped {
+        let _ = writeln!(out, "## Stopped after move {}\n", game.moves.len());
+        for segment in &stop.segments {
+            let label = if segment.kind == SegmentKind::Rule {
+                "*Rule.* "
+            } else {
+                ""
             };
             let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
             for c in &segment.citations {
@@ -431,6 +503,7 @@ mod tests {
                     detail: Detail::Lesson,
                     sides: names.map(str::to_owned),
                     read_aloud: true,
+                    stop_after: None,
                 })
                 .unwrap();
                 for name in names {
@@ -523,6 +596,59 @@ mod tests {
         assert!(lesson.contains("*This game.*"), "the first move's framing");
     }
 
+    /// A teacher's trial: a young composite game read aloud ran from 10
+    /// minutes to over an hour, as long as chance made it. `--stop-after`
+    /// stops it as a teacher stops a game in the service: after that many
+    /// moves the side with more counters wins (equal counts draw), told and
+    /// cited with the rule that decides it.
+    #[test]
+    fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
+        let request = |stop_after, read_aloud| TranscriptRequest {
+            seed: "1".to_owned(),
+            preset: Preset::Composite,
+            audience: Audience::Young,
+            detail: Detail::Lesson,
+            sides: DEFAULT_SIDES.map(str::to_owned),
+            read_aloud,
+            stop_after,
+        };
+        let whole = narrated_game("1", Preset::Composite, Audience::Young).unwrap();
+        assert!(whole.moves.len() > 60);
+        let at_60 = &whole.moves[59].state.counters;
+        let text = transcript_of(&request(Some(60), false)).unwrap();
+        assert!(text.contains("\n## Move 60\n") && !text.contains("\n## Move 61\n"));
+        let stop = text.split("\n## Stopped after move 60\n").nth(1).unwrap();
+        let stop = stop.split("\n## Sources cited").next().unwrap();
+        assert!(
+            stop.contains("*Rule.* ") && stop.contains("[a4sheet"),
+            "{stop}"
+        );
+        if at_60[0] == at_60[1] {
+            assert!(stop.contains("tie"), "{stop}");
+        } else {
+            let winner = if at_60[0] > at_60[1] {
+                "Side A"
+            } else {
+                "Side B"
+            };
+            assert!(stop.contains(winner), "{stop}");
+        }
+        assert!(text.contains("--stop-after 60`"));
+        let aloud = transcript_of(&request(Some(60), true)).unwrap();
+        assert_eq!(aloud.matches("\n\nMove ").count(), 60);
+        assert!(
+            aloud.trim_end().ends_with("The same number is a tie."),
+            "{aloud}"
+        );
+        // A game over before the stop is told whole, with no stop.
+        let short = transcript_of(&request(Some(100_000), false)).unwrap();
+        assert!(!short.contains("## Stopped"));
+        assert_eq!(
+            short.replace(" --stop-after 100000", ""),
+            transcript_of(&request(None, false)).unwrap()
+        );
+    }
+
     #[test]
     fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
         let request = TranscriptRequest {
@@ -532,6 +658,7 @@ mod tests {
             detail: Detail::Lesson,
             sides: ["Hawks".to_owned(), "Foxes".to_owned()],
             read_aloud: true,
+            stop_after: None,
         };
         let aloud = transcript_of(&request).unwrap();
         let full = transcript_of(&TranscriptRequest {
@@ -546,16 +673,41 @@ mod tests {
             .filter(|p| p.starts_with("Move "))
             .collect();
         assert_eq!(paragraphs.len(), full.matches("\n## Move ").count());
-        // Each move's words, in order, as the full transcript tells them.
-        let move_1: Vec<&str> = full
-            .split("\n## Move 2\n")
-            .next()
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .map(|l| l.rsplit_once(" [").map_or(l, |(text, _)| text))
-            .map(|l| l.split_once(".* ").map_or(l, |(_, text)| text))
-            .collect();
-        assert_eq!(paragraphs[0], format!("Move 1. {}", move_1.join(" ")));
+        // Each move's words, in order, as the full transcript tells them,
+        // but for the bare line on who throws next, which the next
+        // paragraph's first words say.
+        let mut passes = 0;
+        let moves = full.split("\n## Sources cited").next().unwrap();
+        for (i, section) in moves.split("\n## Move ").skip(1).enumerate() {
+            let lines: Vec<&str> = section
+                .lines()
+                .filter_map(|l| l.strip_prefix("- "))
+                .map(|l| l.rsplit_once(" [").map_or(l, |(text, _)| text))
+                .map(|l| l.split_once(".* ").map_or(l, |(_, text)| text))
+                .collect();
+            let (turn, said): (Vec<&str>, Vec<&str>) = lines.iter().partition(|l| {
+                ["Now ", "Next: "].iter().any(|w| {
+                    ["Hawks.", "Foxes."]
+                        .iter()
+                        .any(|n| **l == format!("{w}{n}"))
+                })
+            });
+            assert!(turn.len() <= 1, "{lines:?}");
+            passes += turn.len();
+            assert_eq!(paragraphs[i], format!("Move {}. {}", i + 1, said.join(" ")));
+        }
+        assert!(passes > 10, "{passes} turns passed");
+        // The teacher's note comes first, with the length and the sources.
+        let note = aloud.split("\n\n").next().unwrap();
+        assert!(
+            note.starts_with("(For the teacher, not to be read aloud: "),
+            "{note}"
+        );
+        let words: usize = paragraphs
+            .iter()
+            .map(|p| p.split_whitespace().count())
+            .sum();
+        assert!(note.contains(&format!(": {words} words, about ")), "{note}");
+        assert!(note.contains("--side-a Hawks --side-b Foxes`"), "{note}");
     }
 }

@@ -259,6 +259,11 @@ pub enum Command {
         /// headings, counters or citations.
         #[arg(long)]
         read_aloud: bool,
+        /// Stop the game after this many moves, as a teacher may stop a
+        /// game that runs past the lesson's time: the side with more
+        /// counters wins, equal counts draw.
+        #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..))]
+        stop_after: Option<u32>,
     },
     /// Simulate many games and print their statistics and the engine's
     /// throughput (one thread).

@@ -799,18 +799,24 @@ fn a_transcript_takes_checked_side_names_and_reads_aloud() {
     let out = run(&["--side-a", "Hawks", "--side-b", "Foxes", "--read-aloud"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("Move 1. "), "{text}");
+    assert!(
+        text.starts_with("(For the teacher, not to be read aloud: "),
+        "{text}"
+    );
+    assert!(text.contains("\n\nMove 1. "), "{text}");
     assert!(text.contains("Hawks") && text.contains("Foxes") && !text.contains("Side A"));
     assert!(
         !text.contains('[') && !text.contains("## "),
         "no citations, no headings"
     );
     assert!(
-        text.trim_end().ends_with(
+        text.contains(
             "`zohn-ahl transcript --seed names --preset composite --audience young --side-a Hawks --side-b Foxes`.)"
         ),
         "{text}"
     );
+    // It ends with the game, not with a command line.
+    assert!(!text.trim_end().ends_with(".)"), "{text}");
 }
 
 /// `--move-chances off`: a throw's answer carries no chances (`null`, with
