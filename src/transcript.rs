@@ -24,11 +24,63 @@ fn is_plain_turn_pass(segment: &Segment) -> bool {
         && segment.rule.as_deref() == Some(crate::narration::RuleId::TurnPass.key())
 }
 
-/// Stop `game` after its move `n`, as a teacher stops a game: its later
-/// moves are dropped and the stop narrated. `None` when the game ended by
-/// move `n` (nothing to stop).
+/// The read-aloud form's opening note for the teacher: how long this
+/// game is read aloud, how long a game of its rules runs on average, how to
+/// hold a long one to a lesson of [`LESSON_MINUTES`], and where the
+/// sources are.
+fn teacher_note(
+    game: &NarratedGame,
+    moves: &str,
+    audience: Audience,
+    request: &TranscriptRequest,
+) -> String {
+    let words = moves.split_whitespace().count();
+    let minutes = words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1);
+    let mut note = format!(
+        "(For the teacher, not to be read aloud: {words} words, about {minutes} minutes at \
+         {READ_ALOUD_WORDS_A_MINUTE} words a minute."
+    );
+    // The young framing leaves the average length to the teacher.
+    if audience == Audience::Young
+        && let Some(length) = crate::narration::game_length(&game.options, Audience::General)
+    {
+        let _ = write!(note, " {}", length.text);
+    }
+    if minutes > LESSON_MINUTES && request.stop_after.is_none() {
+        let per_move = words / game.moves.len().max(1);
+        let moves_in_lesson = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE / per_move.max(1);
+        let _ = write!(
+            note,
+            " To stop it after about {LESSON_MINUTES} minutes, add --stop-after {moves_in_lesson}: \
+             the side with more counting sticks then wins."
+        );
+    }
+    let _ = write!(
+        note,
+        " The full transcript cites the sources of every sentence: `{}`.)",
+        request.command()
+    );
+    note
+}
+
+/// The lesson the read-aloud form's note fits a long game to, in minutes.
+pub const LESSON_MINUTES: usize = 20;
+
+/// Stop `game` after its move `n` (or, when that move earned another
+/// throw, at the end of its side's turn), as a teacher stops a game: its
+/// later moves are dropped and the stop narrated. `None` when the game
+/// ended by then (nothing to stop).
 fn stop_at(game: &mut NarratedGame, n: u32, audience: Audience) -> Option<Narration> {
-    let keep = usize::try_from(n).unwrap_or(usize::MAX).max(1);
+    let mut keep = usize::try_from(n).unwrap_or(usize::MAX).max(1);
+    // Not in the middle of a turn: a move that earned another throw is
+    // followed to the end of its side's turn.
+    while game
+        .moves
+        .get(keep - 1)
+        .is_some_and(|m| m.state.extra_throw)
+    {
+        keep += 1;
+    }
     if game.moves.len() <= keep {
         return None;
     }
@@ -375,12 +427,9 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
             let words: Vec<&str> = stop.segments.iter().map(|s| s.text.as_str()).collect();
             let _ = writeln!(moves, "{}\n", words.join(" "));
         }
-        let words = moves.split_whitespace().count();
-        let minutes = words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1);
         return Ok(format!(
-            "(For the teacher, not to be read aloud: {words} words, about {minutes} minutes \
-             at {READ_ALOUD_WORDS_A_MINUTE} words a minute. The full transcript cites the \
-             sources of every sentence: `{command}`.)\n\n{moves}"
+            "{}\n\n{moves}",
+            teacher_note(&game, &moves, audience, request)
         ));
     }
     let mut cited: Vec<String> = Vec::new();
@@ -613,33 +662,64 @@ mod tests {
             stop_after,
         };
         let whole = narrated_game("1", Preset::Composite, Audience::Young).unwrap();
-        assert!(whole.moves.len() > 60);
-        let at_60 = &whole.moves[59].state.counters;
-        let text = transcript_of(&request(Some(60), false)).unwrap();
-        assert!(text.contains("\n## Move 60\n") && !text.contains("\n## Move 61\n"));
-        let stop = text.split("\n## Stopped after move 60\n").nth(1).unwrap();
+        assert!(whole.moves.len() > 80);
+        // The first move from the 60th on that ends its side's turn.
+        let last = (59..80)
+            .find(|i| !whole.moves[*i].state.extra_throw)
+            .unwrap();
+        let n = u32::try_from(last + 1).unwrap();
+        let at_n = &whole.moves[last].state.counters;
+        let text = transcript_of(&request(Some(n), false)).unwrap();
+        assert!(text.contains(&format!("\n## Move {n}\n")));
+        assert!(!text.contains(&format!("\n## Move {}\n", n + 1)));
+        let stop = text
+            .split(&format!("\n## Stopped after move {n}\n"))
+            .nth(1)
+            .unwrap();
         let stop = stop.split("\n## Sources cited").next().unwrap();
         assert!(
             stop.contains("*Rule.* ") && stop.contains("[a4sheet"),
             "{stop}"
         );
-        if at_60[0] == at_60[1] {
+        if at_n[0] == at_n[1] {
             assert!(stop.contains("tie"), "{stop}");
         } else {
-            let winner = if at_60[0] > at_60[1] {
+            let winner = if at_n[0] > at_n[1] {
                 "Side A"
             } else {
                 "Side B"
             };
             assert!(stop.contains(winner), "{stop}");
         }
-        assert!(text.contains("--stop-after 60`"));
-        let aloud = transcript_of(&request(Some(60), true)).unwrap();
-        assert_eq!(aloud.matches("\n\nMove ").count(), 60);
+        assert!(text.contains(&format!("--stop-after {n}`")));
+        let aloud = transcript_of(&request(Some(n), true)).unwrap();
+        assert_eq!(aloud.matches("\n\nMove ").count(), last + 1);
         assert!(
             aloud.trim_end().ends_with("The same number is a tie."),
             "{aloud}"
         );
+        // A stop is not made in the middle of a turn: a move that earned
+        // another throw is followed to the end of its side's turn.
+        let again = whole
+            .moves
+            .iter()
+            .position(|m| m.state.extra_throw)
+            .unwrap();
+        let turn_ends = (again..whole.moves.len())
+            .find(|i| !whole.moves[*i].state.extra_throw)
+            .unwrap();
+        let n = u32::try_from(again + 1).unwrap();
+        let text = transcript_of(&request(Some(n), false)).unwrap();
+        assert!(
+            text.contains(&format!("\n## Stopped after move {}\n", turn_ends + 1)),
+            "{text}"
+        );
+        // Read aloud whole, the game is long: the note says how to hold it
+        // to a lesson.
+        let note = transcript_of(&request(None, true)).unwrap();
+        let note = note.split("\n\n").next().unwrap();
+        assert!(note.contains("lasts about 170 throws"), "{note}");
+        assert!(note.contains("add --stop-after "), "{note}");
         // A game over before the stop is told whole, with no stop.
         let short = transcript_of(&request(Some(100_000), false)).unwrap();
         assert!(!short.contains("## Stopped"));

@@ -1338,7 +1338,9 @@ fn regression_the_young_lesson_summary_and_departures_are_their_own() {
             for jargon in [
                 "composite",
                 "digital ludeme project",
-                "wikipedia",
+                // Wikipedia is named, as a curator asks: its wording is
+                // credited as Wikipedia's ("Wikipedia, an online
+                // encyclopedia").
                 "counter",
                 "counters",
                 "circuit",

@@ -610,3 +610,50 @@ fn every_segment(
         }
     }
 }
+
+/// Regression (a curator's trial): with Ludii's rules a throw too big to
+/// be played moves nothing, yet its sentence said "The awl jumps 10
+/// spaces." (or "The awl can go 3 spaces.") before the next said "Too far!
+/// The awl of Side A stays put." A move that is a forced pass tells its
+/// throw's value, never spaces the awl goes.
+#[test]
+fn regression_a_throw_too_big_to_play_said_the_awl_jumped() {
+    let mut passes = 0;
+    for seed in ["lesson-1", "lesson-2", "any-seed"] {
+        for audience in Audience::ALL {
+            let game = narrated_game(seed, Preset::Ludii, audience).unwrap();
+            for m in &game.moves {
+                if !m
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::ForcedPass { .. }))
+                {
+                    continue;
+                }
+                passes += 1;
+                let value = m.score.value;
+                let spaces = if value == 1 {
+                    "1 space".to_owned()
+                } else {
+                    format!("{value} spaces")
+                };
+                for detail in Detail::ALL {
+                    let told = renarrate_move(&game.context_at(m, audience, detail), &m.narration);
+                    for s in told
+                        .segments
+                        .iter()
+                        .filter(|s| s.kind == SegmentKind::Event)
+                    {
+                        assert!(
+                            !s.text.contains(&spaces) && !s.text.contains("jumps"),
+                            "{audience:?} {detail} {seed} move {}: {}",
+                            m.n,
+                            s.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(passes > 10, "only {passes} forced passes");
+}

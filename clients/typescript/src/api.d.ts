@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "92e29057-453a-42d7-950e-0ee49363c34d",
+                     *       "id": "89b4f110-20d1-4dfb-88ef-52e945dd7050",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T10:57:22.144Z",
-                     *       "host_token": "4bd5272a87dfe3d3c03a60b43d565685b6ea62df57aafc293b9006b5a9507b83",
+                     *       "created_at": "2026-12-06T11:26:52.365Z",
+                     *       "host_token": "da4fe46e3daaa3ef80bd4ab339a2be1925685303f65ae90ea75a852f135437fc",
                      *       "games": [
                      *         {
-                     *           "id": "1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T10:57:22.144Z",
-                     *           "updated_at": "2026-12-06T10:57:22.144Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e",
-                     *             "throws": "/v1/games/1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e/throws",
-                     *             "moves": "/v1/games/1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "fd68793ee611bab815b913b122f03d74f083c050b5c5485f72fa4b9f8028b50b",
-                     *             "b": "89b2d522c6f4088ab5c46d3b7982caeb6c2fa7a71aae4a2b354152c5d158e3da"
-                     *           },
-                     *           "host_token": "1ad7a29c088da0ad21931325b3bb7a15cb1763b12425ffad50cd9dec479dba3a",
-                     *           "join_codes": {
-                     *             "a": "4KZ3KR",
-                     *             "b": "87M3KW"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "9a6f5bd3-4537-4907-88c7-6200a99a2dad",
+                     *           "id": "0295e989-e0e7-4c43-a51a-aed2d2a9487c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T10:57:22.144Z",
-                     *           "updated_at": "2026-12-06T10:57:22.144Z",
+                     *           "created_at": "2026-12-06T11:26:52.365Z",
+                     *           "updated_at": "2026-12-06T11:26:52.365Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9a6f5bd3-4537-4907-88c7-6200a99a2dad",
-                     *             "throws": "/v1/games/9a6f5bd3-4537-4907-88c7-6200a99a2dad/throws",
-                     *             "moves": "/v1/games/9a6f5bd3-4537-4907-88c7-6200a99a2dad/moves"
+                     *             "self": "/v1/games/0295e989-e0e7-4c43-a51a-aed2d2a9487c",
+                     *             "throws": "/v1/games/0295e989-e0e7-4c43-a51a-aed2d2a9487c/throws",
+                     *             "moves": "/v1/games/0295e989-e0e7-4c43-a51a-aed2d2a9487c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "63eec243a6ab3053563b71f1ed12b0be9f02903000687072b177e37a82fbc59c",
-                     *             "b": "0ca91168905b415e0114f1e5adae5bb24fd852a614062fb063db68eb64915a62"
+                     *             "a": "e8535418d630440757aa61e2232745e2daa7539e633791fa08f5cc8222da4371",
+                     *             "b": "cb5b801a989346344aba7648b53b10d3ccbf0f3d674cf5b650ab2d24a4beb439"
                      *           },
-                     *           "host_token": "da289ab0153c576a2882fe7e2575a6169c3b04d21d22db2c4eeef98bde1749d0",
+                     *           "host_token": "c91d22a62c60d9eae7b2e8fe6e38dfd59c1d8698e2505141e2092337a69d462c",
                      *           "join_codes": {
-                     *             "a": "DKFBGH",
-                     *             "b": "RCRGJ5"
+                     *             "a": "KZJ53P",
+                     *             "b": "2YBM22"
                      *           }
                      *         },
                      *         {
-                     *           "id": "daea1adb-97b3-4012-a08e-d941d1ab80b4",
+                     *           "id": "0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T11:26:52.365Z",
+                     *           "updated_at": "2026-12-06T11:26:52.365Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d",
+                     *             "throws": "/v1/games/0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d/throws",
+                     *             "moves": "/v1/games/0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "aca134e5357eb4d29c3c028f33da809226c43b384d55b66e5c3375c195c2b54e",
+                     *             "b": "b89f15d52bf33a5fd46a87e693a16463fb8fae279afca05c4e56cde3d228e023"
+                     *           },
+                     *           "host_token": "2499675d36ce7409e76fef8579b931ef4a2cc3242a874aa574c9e8a26450fa0b",
+                     *           "join_codes": {
+                     *             "a": "VJ8WND",
+                     *             "b": "RAC2HH"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "9fa18326-a179-4846-8859-25da09730efc",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T10:57:22.144Z",
-                     *           "updated_at": "2026-12-06T10:57:22.144Z",
+                     *           "created_at": "2026-12-06T11:26:52.365Z",
+                     *           "updated_at": "2026-12-06T11:26:52.365Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/daea1adb-97b3-4012-a08e-d941d1ab80b4",
-                     *             "throws": "/v1/games/daea1adb-97b3-4012-a08e-d941d1ab80b4/throws",
-                     *             "moves": "/v1/games/daea1adb-97b3-4012-a08e-d941d1ab80b4/moves"
+                     *             "self": "/v1/games/9fa18326-a179-4846-8859-25da09730efc",
+                     *             "throws": "/v1/games/9fa18326-a179-4846-8859-25da09730efc/throws",
+                     *             "moves": "/v1/games/9fa18326-a179-4846-8859-25da09730efc/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "59b9d81929c14cb0b24149c45207dcd1c03d7f1a17626a9315b3217d9c1bccf2",
-                     *             "b": "96459f5fc6f6f620a79410f0e01c95ea4b34f04517a2e4d653b40f12cb094f49"
+                     *             "a": "3e7a40872b073cd97f3466a119b7b55c23944dfa93316451fcaafe17f7bb903f",
+                     *             "b": "797158676fc13ee7fb8087f042ad91499f2593c01dbd4b190361714fab1d686a"
                      *           },
-                     *           "host_token": "f0e17d023c21527f21658984b5cc384a5dfe8a2082e9a91101595e7f52ae3a41",
+                     *           "host_token": "2635afdf11a76ed189bc4e1b5ee882e5e7d76fe3f2fd8e9e98c98381ad13231d",
                      *           "join_codes": {
-                     *             "a": "EK9ZRQ",
-                     *             "b": "ZY3VTM"
+                     *             "a": "N2F5CX",
+                     *             "b": "SHNPBY"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/92e29057-453a-42d7-950e-0ee49363c34d",
-                     *         "games": "/v1/classes/92e29057-453a-42d7-950e-0ee49363c34d/games",
-                     *         "overview": "/play/class/92e29057-453a-42d7-950e-0ee49363c34d",
-                     *         "fairness": "/v1/fairness?game=1c1ace33-aaa9-4bc8-bd90-a13bc9cb1c0e&game=9a6f5bd3-4537-4907-88c7-6200a99a2dad&game=daea1adb-97b3-4012-a08e-d941d1ab80b4"
+                     *         "self": "/v1/classes/89b4f110-20d1-4dfb-88ef-52e945dd7050",
+                     *         "games": "/v1/classes/89b4f110-20d1-4dfb-88ef-52e945dd7050/games",
+                     *         "overview": "/play/class/89b4f110-20d1-4dfb-88ef-52e945dd7050",
+                     *         "fairness": "/v1/fairness?game=0295e989-e0e7-4c43-a51a-aed2d2a9487c&game=0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d&game=9fa18326-a179-4846-8859-25da09730efc"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b2fec3ef-165b-4108-a27e-4a9929eb94d8",
+                     *       "id": "52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T10:57:22.132Z",
-                     *       "host_token": "a3ab26529e74557835931cdb97df3f5029ff0b457404d01d5925745c24ca68a4",
+                     *       "created_at": "2026-12-06T11:26:52.353Z",
+                     *       "host_token": "9d635ac1335b551e1d1a4a02ae6dd58b0ea6b13743b0e751aae15e542f820003",
                      *       "games": [
                      *         {
-                     *           "id": "406323fd-b053-4018-92f2-656cf7ca9913",
+                     *           "id": "520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T10:57:22.132Z",
-                     *           "updated_at": "2026-12-06T10:57:22.132Z",
+                     *           "created_at": "2026-12-06T11:26:52.353Z",
+                     *           "updated_at": "2026-12-06T11:26:52.353Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913",
-                     *             "throws": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/throws",
-                     *             "moves": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/moves"
+                     *             "self": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
+                     *             "throws": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/throws",
+                     *             "moves": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "5da4778aa60b1d9ff1dd6c601c35b29f949dfb63fc004461fc686c518f5a9663",
-                     *             "b": "984aacd42278ecac1d2047619313d791004351b2020e72839ff59ce80d66fcb1"
+                     *             "a": "8b3ee97c13996d2b552f9c44bda64c2471223c7d8a5a1049b0c5ac3e653323ba",
+                     *             "b": "33e39bb712acb20e0c64d5077cf0e3e38fab34c94bb8ecba7c6340018d9598b1"
                      *           },
-                     *           "host_token": "e54d0db0bcc1779329413e761f33c0ed7ecbc27bb29a5cee7652487d0ddc7553",
+                     *           "host_token": "9b9fc0fefd61029704c1fe8a09e0b49ce71415faf67213485dad2c7eaca83497",
                      *           "join_codes": {
-                     *             "a": "XD72Q9",
-                     *             "b": "HH9JYB"
+                     *             "a": "4J5SFJ",
+                     *             "b": "SHHD7P"
                      *           }
                      *         },
                      *         {
-                     *           "id": "6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
+                     *           "id": "3783998b-d5d3-4759-b171-5e2f7923e4e2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T10:57:22.132Z",
-                     *           "updated_at": "2026-12-06T10:57:22.132Z",
+                     *           "created_at": "2026-12-06T11:26:52.353Z",
+                     *           "updated_at": "2026-12-06T11:26:52.353Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
-                     *             "throws": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/throws",
-                     *             "moves": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/moves"
+                     *             "self": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2",
+                     *             "throws": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/throws",
+                     *             "moves": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e117c956d290ec19820090b66f7381dd9c0c60861922bb1217983fcfc9bbced8",
-                     *             "b": "5dcec639d41cd8353ff62fc582d4dd8ca374eba6143f2985671849c5c13053bd"
+                     *             "a": "dcad5f43e78af19e3ed2299c7fefb126c56b1361502399530d545902554bef90",
+                     *             "b": "c28d503864c443291ad824d45676370071455ad701e11efcf5cb09a1be452eb4"
                      *           },
-                     *           "host_token": "25f7f38e2927d9081be8016be12b33960b98c9b0f68087b6812a58aae94a94e4",
+                     *           "host_token": "f58e0e456911b1b5e7d0123d5a9f9c6eec4d82e0d4f348ccbe312a6491679d0c",
                      *           "join_codes": {
-                     *             "a": "YGTPCF",
-                     *             "b": "K3NWC5"
+                     *             "a": "9Z3XV2",
+                     *             "b": "CT92AB"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
-                     *         "games": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8/games",
-                     *         "overview": "/play/class/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
-                     *         "fairness": "/v1/fairness?game=406323fd-b053-4018-92f2-656cf7ca9913&game=6443d7b5-a78c-4c45-92e1-4301c87fb3a4"
+                     *         "self": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
+                     *         "games": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3/games",
+                     *         "overview": "/play/class/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
+                     *         "fairness": "/v1/fairness?game=520bf6c2-9877-4b61-b7a5-5fdc585f66e6&game=3783998b-d5d3-4759-b171-5e2f7923e4e2"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b2fec3ef-165b-4108-a27e-4a9929eb94d8",
+                     *       "id": "52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T10:57:22.132Z",
+                     *       "created_at": "2026-12-06T11:26:52.353Z",
                      *       "games": [
                      *         {
-                     *           "id": "406323fd-b053-4018-92f2-656cf7ca9913",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T10:57:22.132Z",
-                     *           "updated_at": "2026-12-06T10:57:22.138Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913",
-                     *             "throws": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/throws",
-                     *             "moves": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/406323fd-b053-4018-92f2-656cf7ca9913/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
+                     *           "id": "3783998b-d5d3-4759-b171-5e2f7923e4e2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T10:57:22.132Z",
-                     *           "updated_at": "2026-12-06T10:57:22.132Z",
+                     *           "created_at": "2026-12-06T11:26:52.353Z",
+                     *           "updated_at": "2026-12-06T11:26:52.353Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
-                     *             "throws": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/throws",
-                     *             "moves": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/moves"
+                     *             "self": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2",
+                     *             "throws": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/throws",
+                     *             "moves": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/6443d7b5-a78c-4c45-92e1-4301c87fb3a4/board.svg?view=projector",
+                     *           "board": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "8f4c87dd-fcf1-4190-ad2a-31337f069adf",
+                     *           "id": "520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T11:26:52.353Z",
+                     *           "updated_at": "2026-12-06T11:26:52.358Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
+                     *             "throws": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/throws",
+                     *             "moves": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "b2f4c830-1b7b-420d-96c6-2a502acc76eb",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T10:57:22.135Z",
-                     *           "updated_at": "2026-12-06T10:57:22.135Z",
+                     *           "created_at": "2026-12-06T11:26:52.356Z",
+                     *           "updated_at": "2026-12-06T11:26:52.356Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf",
-                     *             "throws": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/throws",
-                     *             "moves": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/moves"
+                     *             "self": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb",
+                     *             "throws": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/throws",
+                     *             "moves": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/board.svg?view=projector",
+                     *           "board": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
-                     *         "games": "/v1/classes/b2fec3ef-165b-4108-a27e-4a9929eb94d8/games",
-                     *         "overview": "/play/class/b2fec3ef-165b-4108-a27e-4a9929eb94d8",
-                     *         "fairness": "/v1/fairness?game=406323fd-b053-4018-92f2-656cf7ca9913&game=6443d7b5-a78c-4c45-92e1-4301c87fb3a4&game=8f4c87dd-fcf1-4190-ad2a-31337f069adf"
+                     *         "self": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
+                     *         "games": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3/games",
+                     *         "overview": "/play/class/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
+                     *         "fairness": "/v1/fairness?game=3783998b-d5d3-4759-b171-5e2f7923e4e2&game=520bf6c2-9877-4b61-b7a5-5fdc585f66e6&game=b2f4c830-1b7b-420d-96c6-2a502acc76eb"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T10:57:22.132Z",
+                     *       "created_at": "2026-12-06T11:26:52.353Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "406323fd-b053-4018-92f2-656cf7ca9913",
-                     *           "created_at": "2026-12-06T10:57:22.132Z",
-                     *           "updated_at": "2026-12-06T10:57:22.138Z",
+                     *           "id": "3783998b-d5d3-4759-b171-5e2f7923e4e2",
+                     *           "created_at": "2026-12-06T11:26:52.353Z",
+                     *           "updated_at": "2026-12-06T11:26:52.353Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
+                     *           "created_at": "2026-12-06T11:26:52.353Z",
+                     *           "updated_at": "2026-12-06T11:26:52.358Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "6443d7b5-a78c-4c45-92e1-4301c87fb3a4",
-                     *           "created_at": "2026-12-06T10:57:22.132Z",
-                     *           "updated_at": "2026-12-06T10:57:22.132Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "8f4c87dd-fcf1-4190-ad2a-31337f069adf",
-                     *           "created_at": "2026-12-06T10:57:22.135Z",
-                     *           "updated_at": "2026-12-06T10:57:22.135Z",
+                     *           "id": "b2f4c830-1b7b-420d-96c6-2a502acc76eb",
+                     *           "created_at": "2026-12-06T11:26:52.356Z",
+                     *           "updated_at": "2026-12-06T11:26:52.356Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8f4c87dd-fcf1-4190-ad2a-31337f069adf",
+                     *       "id": "b2f4c830-1b7b-420d-96c6-2a502acc76eb",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T10:57:22.135Z",
-                     *       "updated_at": "2026-12-06T10:57:22.135Z",
+                     *       "created_at": "2026-12-06T11:26:52.356Z",
+                     *       "updated_at": "2026-12-06T11:26:52.356Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf",
-                     *         "throws": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/throws",
-                     *         "moves": "/v1/games/8f4c87dd-fcf1-4190-ad2a-31337f069adf/moves"
+                     *         "self": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb",
+                     *         "throws": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/throws",
+                     *         "moves": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "4f214a922c1f045bcf0f0984752e204d139039942e17efa22fa77a1b504ca7b1",
-                     *         "b": "6dce21fce05749956295746478a2734f7c229cc944978dee24c4dc73f05b8ed7"
+                     *         "a": "cb92fcc5482fcd89ecc6bc3a2726f556b3fda196e24e457438fc2660220c72c4",
+                     *         "b": "a96d30103e53fba400a9921306bed29bdace19290d04b91b4333f7447e9e6e81"
                      *       },
-                     *       "host_token": "0d1f414b374605118d0c3e5d9cf7a2a58be9b328a6379451fadc093cbf112bc4",
+                     *       "host_token": "69d611e5ffd71c2a9fe45afba81bd58f250c8240d8b2bcadab6c55f20e0fd018",
                      *       "join_codes": {
-                     *         "a": "CVXFZP",
-                     *         "b": "84DMSP"
+                     *         "a": "3H5D6X",
+                     *         "b": "CNHAGF"
                      *       }
                      *     }
                      */
@@ -5860,8 +5860,8 @@ export interface operations {
                      *         {
                      *           "id": "womens-game",
                      *           "text": {
-                     *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a game of Kiowa women and girls in the 1890s, and Mooney called the awl that kept the score a woman's tool.",
-                     *             "young": "A game database says that in the 1890s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
+                     *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
+                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *           },
                      *           "tags": [
@@ -5931,7 +5931,7 @@ export interface operations {
                      *           "id": "name-zohn-ahl",
                      *           "text": {
                      *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
-                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. An encyclopedia says zohn means creek, and a book from 1898 spells the word for wood ahl.",
+                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. Wikipedia says zohn means creek. A book from 1898 says ahl means wood. These are the spellings of outside writers of the 1890s.",
                      *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarizes Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
                      *           },
                      *           "tags": [
@@ -6102,8 +6102,8 @@ export interface operations {
                      * @example {
                      *       "id": "womens-game",
                      *       "text": {
-                     *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a game of Kiowa women and girls in the 1890s, and Mooney called the awl that kept the score a woman's tool.",
-                     *         "young": "A game database says that in the 1890s, Kiowa women and girls played Zohn Ahl. An account from 1896 calls the awl a woman's tool.",
+                     *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
+                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *       },
                      *       "tags": [
@@ -6333,13 +6333,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
+                     *         "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
+                     *             "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6606,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0f8313b1-4c45-4959-b6aa-ffb116add8b3",
+                     *       "id": "9569db5b-4b23-452c-b5f1-f85a028551f6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T10:57:22.127Z",
-                     *       "updated_at": "2026-12-06T10:57:22.127Z",
+                     *       "created_at": "2026-12-06T11:26:52.348Z",
+                     *       "updated_at": "2026-12-06T11:26:52.348Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6673,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/0f8313b1-4c45-4959-b6aa-ffb116add8b3",
-                     *         "throws": "/v1/games/0f8313b1-4c45-4959-b6aa-ffb116add8b3/throws",
-                     *         "moves": "/v1/games/0f8313b1-4c45-4959-b6aa-ffb116add8b3/moves"
+                     *         "self": "/v1/games/9569db5b-4b23-452c-b5f1-f85a028551f6",
+                     *         "throws": "/v1/games/9569db5b-4b23-452c-b5f1-f85a028551f6/throws",
+                     *         "moves": "/v1/games/9569db5b-4b23-452c-b5f1-f85a028551f6/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "3b93ddbcf3bb4c3f89d7f248314c6c48b09b725b78d2e47b13153e62f5e0c70c",
-                     *         "b": "ddca6483633663e0d61b1f7c84378b938f747668cdfad7880255b211fa72760e"
+                     *         "a": "022fef350b6dacef91ca31cbf91acde649ef5a1fa927adfa0f794135365acf9d",
+                     *         "b": "276400d6db53073ac74b6eafdc44fe725a01ead021a493573a7183fa659038df"
                      *       },
-                     *       "host_token": "d42090589523e9fc53774cb82c661fd252c6ce4b40394c8b0df587770a7993db",
+                     *       "host_token": "92f4ff6baa26a89c1fc2f1f1b8e500e98952f21ed43af52de3000a3102ed741b",
                      *       "join_codes": {
-                     *         "a": "QESSM7",
-                     *         "b": "9WGFER"
+                     *         "a": "CTEBBC",
+                     *         "b": "6R7GZK"
                      *       }
                      *     }
                      */
@@ -6927,11 +6927,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *       "id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T10:57:21.872Z",
-                     *       "updated_at": "2026-12-06T10:57:22.113Z",
+                     *       "created_at": "2026-12-06T11:26:52.078Z",
+                     *       "updated_at": "2026-12-06T11:26:52.335Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6994,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
-                     *         "throws": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/throws",
-                     *         "moves": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/moves"
+                     *         "self": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *         "throws": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/throws",
+                     *         "moves": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8547,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
+                     *         "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d"
+                     *             "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8936,6 +8936,42 @@ export interface operations {
                      *                 ],
                      *                 "rule": null,
                      *                 "fact": null
+                     *               },
+                     *               {
+                     *                 "kind": "context",
+                     *                 "text": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
+                     *                 "citations": [
+                     *                   {
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "mooney1896",
+                     *                     "locator": "pp. 1002-1004",
+                     *                     "locator_seen": false,
+                     *                     "seen": "not_seen",
+                     *                     "caveat": "known only from another source"
+                     *                   },
+                     *                   {
+                     *                     "source": "ludii-nebakuthana",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   }
+                     *                 ],
+                     *                 "rule": null,
+                     *                 "fact": "womens-game"
                      *               },
                      *               {
                      *                 "kind": "rule",
@@ -10230,7 +10266,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *       "game_id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10507,7 +10543,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *       "game_id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10877,8 +10913,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "6f913da0228b02d4bdcb81539bc2364adb09e2326e880f09e58cb30f7f9adf5b",
-                     *       "join_code": "JXMXND"
+                     *       "token": "77dd88da8e9933550049fc7e15dc4ebbe1ed19f87f712305d2e1b29513b5a132",
+                     *       "join_code": "39PPCK"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11081,11 +11117,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *         "id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T10:57:21.872Z",
-                     *         "updated_at": "2026-12-06T10:57:22.124Z",
+                     *         "created_at": "2026-12-06T11:26:52.078Z",
+                     *         "updated_at": "2026-12-06T11:26:52.345Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11144,9 +11180,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
-                     *           "throws": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/throws",
-                     *           "moves": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/moves"
+                     *           "self": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *           "throws": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/throws",
+                     *           "moves": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11603,11 +11639,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
+                     *         "id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T10:57:21.872Z",
-                     *         "updated_at": "2026-12-06T10:57:22.113Z",
+                     *         "created_at": "2026-12-06T11:26:52.078Z",
+                     *         "updated_at": "2026-12-06T11:26:52.335Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11670,9 +11706,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d",
-                     *           "throws": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/throws",
-                     *           "moves": "/v1/games/ba9936c4-f5d4-438c-8f92-bd7d4ec1b75d/moves"
+                     *           "self": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *           "throws": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/throws",
+                     *           "moves": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/moves"
                      *         }
                      *       }
                      *     }
@@ -11979,7 +12015,7 @@ export interface operations {
                      *           "term": "zohn",
                      *           "language": "Kiowa",
                      *           "meaning": "Kiowa word for a creek, as the Wikipedia article glosses it. In the game it names the two features at the north and south of the cloth, each drawn as a pair of short strokes that the awls have to get across; English sources say creek, and the A4 print-and-play sheet reports R. C. Bell's word torrent. The spelling is that of outside ethnographers of the 1890s; present-day Kiowa writing, which has more than one system, may spell the word differently. No pronunciation is given, since no source consulted gives one.",
-                     *           "young": "Zohn is a Kiowa word. An encyclopedia says it means creek. Two little creeks are drawn on the game cloth, one at the top and one at the bottom. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *           "young": "Zohn is a Kiowa word. Wikipedia says it means creek. Two little creeks are drawn on the game cloth, one at the top and one at the bottom. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
                      *           "pronunciation": null,
                      *           "related": [
                      *             "creek",
@@ -12185,7 +12221,7 @@ export interface operations {
                      *       "term": "zohn",
                      *       "language": "Kiowa",
                      *       "meaning": "Kiowa word for a creek, as the Wikipedia article glosses it. In the game it names the two features at the north and south of the cloth, each drawn as a pair of short strokes that the awls have to get across; English sources say creek, and the A4 print-and-play sheet reports R. C. Bell's word torrent. The spelling is that of outside ethnographers of the 1890s; present-day Kiowa writing, which has more than one system, may spell the word differently. No pronunciation is given, since no source consulted gives one.",
-                     *       "young": "Zohn is a Kiowa word. An encyclopedia says it means creek. Two little creeks are drawn on the game cloth, one at the top and one at the bottom. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
+                     *       "young": "Zohn is a Kiowa word. Wikipedia says it means creek. Two little creeks are drawn on the game cloth, one at the top and one at the bottom. This is how writers from outside the Kiowa nation spelled it in the 1890s. Kiowa writers today may spell it another way.",
                      *       "pronunciation": null,
                      *       "related": [
                      *         "creek",
@@ -12403,10 +12439,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "0f8313b1-4c45-4959-b6aa-ffb116add8b3",
+                     *       "game_id": "9569db5b-4b23-452c-b5f1-f85a028551f6",
                      *       "side": "A",
-                     *       "token": "6f913da0228b02d4bdcb81539bc2364adb09e2326e880f09e58cb30f7f9adf5b",
-                     *       "play": "/play/0f8313b1-4c45-4959-b6aa-ffb116add8b3#seat=A.6f913da0228b02d4bdcb81539bc2364adb09e2326e880f09e58cb30f7f9adf5b"
+                     *       "token": "77dd88da8e9933550049fc7e15dc4ebbe1ed19f87f712305d2e1b29513b5a132",
+                     *       "play": "/play/9569db5b-4b23-452c-b5f1-f85a028551f6#seat=A.77dd88da8e9933550049fc7e15dc4ebbe1ed19f87f712305d2e1b29513b5a132"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12636,7 +12672,7 @@ export interface operations {
                      *           "in_play": true,
                      *           "statement": {
                      *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
-                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another color. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
+                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
                      *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
@@ -12727,7 +12763,7 @@ export interface operations {
                      *           "in_play": false,
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
-                     *             "young": "Count the marked sides that land up and move that many. All four marked sides up? Move 5. No marked sides up? Move 10! After a 5 or a 10 you throw again.",
+                     *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
                      *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
@@ -12949,7 +12985,7 @@ export interface operations {
                      *       "in_play": true,
                      *       "statement": {
                      *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
-                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One: move 1. Two: move 2. Three: move 3. All four: move 6. None: move 10! One stick, the sahe, has another color. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
+                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
                      *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {
@@ -13979,6 +14015,13 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "lflank",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",

@@ -108,8 +108,8 @@ pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
 /// notable event, the first untold fact tagged with the move's most
 /// specific topic; on a quiet move whose number is a multiple of
 /// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
-/// to moments of play. None on the first move (it says what game is
-/// played), on a move after one that told a fact, on a move that states a
+/// to moments of play. On the first move, the fact tagged `intro` (who
+/// played the game); none on a move after one that told a fact, on a move that states a
 /// rule in full (one new thing at a time), once the game has told one fact
 /// for every [`MOVES_PER_FACT`] moves so far (and one more), nor one that
 /// retells a rule this move states.
@@ -119,9 +119,16 @@ pub(super) fn choose_fact<'c>(
     rules: &[(String, bool)],
 ) -> Option<&'c Fact> {
     let n = ctx.move_number;
+    // The first move, which says what game is played, tells who played
+    // it (the fact tagged `intro`), right after the framing.
+    if n == 1 {
+        return cat
+            .facts
+            .iter()
+            .find(|f| f.tags.iter().any(|t| t == "intro") && in_games(f, ctx.options));
+    }
     let budget = usize::try_from(n / MOVES_PER_FACT + 1).unwrap_or(usize::MAX);
-    if n == 1
-        || ctx.told.len() >= budget
+    if ctx.told.len() >= budget
         || rules.iter().any(|(_, brief)| !brief)
         || ctx.previous.is_some_and(|p| p.fact().is_some())
     {

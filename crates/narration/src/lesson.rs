@@ -50,6 +50,10 @@ struct PresetText {
     /// How long a game of the preset runs on average (with its usual
     /// players), from the solved chain of its rules: told by the framing.
     length: DepartureText,
+    /// The framing's first sentence for a preset that is not the game as
+    /// recorded (a modern version), in place of the framing's `intro`.
+    #[serde(default)]
+    intro: Option<Words>,
     citations: Vec<Citation>,
 }
 
@@ -313,12 +317,8 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
             &framing.custom.citations,
         ),
     };
-    let intro = if audience == Audience::Young {
-        &framing.intro.young
-    } else {
-        &framing.intro.text
-    }
-    .replace("{counters}", &options.counters_per_side.to_string());
+    let intro =
+        intro_of(preset, audience).replace("{counters}", &options.counters_per_side.to_string());
     let (length, length_citations) = preset_length(preset, audience);
     let mut citations = framing_citations(citations);
     citations.extend(length_citations);
@@ -345,29 +345,38 @@ fn preset_length(preset: Option<&PresetText>, audience: Audience) -> (String, Ve
 }
 
 /// The framing for the young, short so that the first rule comes soon:
-/// what game this is and the counters each side starts with, what these
-/// rules are and where they come from (the preset's `brief` line, or the
-/// note that the game mixes options), how long a game runs, the note on the
-/// spelling of Kiowa words, and the note on review.
+/// what game this is, the note on the spelling of Kiowa words (its name
+/// among them), what these rules are and where they come from (the
+/// preset's `brief` line, or the note that the game mixes options), and the
+/// note on review. Who played it follows, as the first move's fact; how
+/// long a game runs is for the teacher ([`game_length`]).
 fn young_framing(options: &Options) -> CitedText {
     let framing = &DATA.framing;
     let preset = preset_text(options);
     let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
     let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
-    let intro = framing
-        .intro
-        .young
+    let intro = intro_of(preset, Audience::Young)
         .replace("{counters}", &options.counters_per_side.to_string());
-    let (length, length_citations) = preset_length(preset, Audience::Young);
-    let mut citations = framing_citations(citations);
-    citations.extend(length_citations);
     CitedText {
         text: format!(
-            "{intro} {}{length} {} {}",
-            rules.young, framing.spelling_young, framing.review.young
+            "{intro} {} {} {}",
+            framing.spelling_young, rules.young, framing.review.young
         ),
-        citations,
+        citations: framing_citations(citations),
     }
+}
+
+/// How long a game of the ruleset `options` runs on average with its
+/// usual players, in `audience`'s words, cited; `None` for options of no
+/// preset. The framing tells it to the general and scholarly audiences; a
+/// teacher of the young reads it beside the lesson (the transcript's note).
+#[must_use]
+pub fn game_length(options: &Options, audience: Audience) -> Option<CitedText> {
+    let (text, citations) = preset_length(preset_text(options), audience);
+    (!text.is_empty()).then(|| CitedText {
+        text: text.trim_start().to_owned(),
+        citations,
+    })
 }
 
 /// The framing of a game at `brief` detail, one line: what game it is,
@@ -389,6 +398,16 @@ pub fn brief_framing(options: &Options, audience: Audience) -> CitedText {
             framing.review.get(audience)
         ),
         citations: framing_citations(citations),
+    }
+}
+
+/// The framing's first sentence for `audience`: the preset's own, or the
+/// framing's.
+fn intro_of(preset: Option<&'static PresetText>, audience: Audience) -> &'static str {
+    match preset.and_then(|p| p.intro.as_ref()) {
+        Some(words) => words.get(audience),
+        None if audience == Audience::Young => &DATA.framing.intro.young,
+        None => &DATA.framing.intro.text,
     }
 }
 

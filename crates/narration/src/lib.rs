@@ -51,7 +51,8 @@ mod vocabulary;
 pub use bibtex::{BibtexError, bibtex};
 pub use caption::{CAPTION_MAX_CHARS, caption, check_captions};
 pub use lesson::{
-    CitedText, Lesson, LessonSection, brief_framing, departure, framing, lesson, preset_summary,
+    CitedText, Lesson, LessonSection, brief_framing, departure, framing, game_length, lesson,
+    preset_summary,
 };
 
 pub use catalogue::{

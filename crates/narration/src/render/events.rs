@@ -80,6 +80,13 @@ impl Renderer<'_> {
         // On the move that ends the game no throw follows, whatever the
         // sticks said.
         let over = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
+        // A throw too big to be played moves nothing: its sentence tells
+        // the throw alone, not the spaces the awl would go (the forced
+        // pass's own sentence says the awl stays).
+        let no_move = ctx
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::ForcedPass { .. }));
         // For a lesson, after the first move, the throw and the move are
         // told in one sentence (the throw's extra throw, or the turn
         // passing, follows as its own event).
@@ -134,6 +141,7 @@ impl Renderer<'_> {
                 let key = match (fold.is_some(), over, ctx.score.throws_again) {
                     (true, ..) if sahe.is_empty() => "throw_moved",
                     (true, ..) => "throw_moved_sahe",
+                    _ if no_move => "throw_no_move",
                     (false, true, _) => "throw_last",
                     (false, false, true) => "throw_again",
                     (false, false, false) => "throw_end",
@@ -159,6 +167,7 @@ impl Renderer<'_> {
             Throw::Spinner(sector) => {
                 let key = match (fold.is_some(), over, ctx.score.throws_again) {
                     (true, ..) => "spin_moved",
+                    _ if no_move => "spin_no_move",
                     (false, true, _) => "spin_last",
                     (false, false, true) => "spin_again",
                     (false, false, false) => "spin_end",

@@ -29,7 +29,7 @@ use super::rule_id::RuleId;
 use super::statement::{rule_cite, rule_segment};
 use super::template::{BoardVars, count_word};
 use super::vocabulary::{Audience, Cast, Detail, MoveContext, Narration, Segment, SegmentKind};
-use crate::rules::{Event, Options};
+use crate::rules::{Event, Options, Side};
 
 /// Narrate one move for a lesson (the narration a game keeps): on the
 /// first move the game's framing, then the events (after the first move the
@@ -104,9 +104,21 @@ pub fn narrate_stop(
     let text = cat.templates.events.get(key).map_or_else(String::new, |p| {
         let list = p.for_audience(audience);
         let template = list.first().map_or("", String::as_str);
+        // Both sides' counting sticks, A first, as a counter paid says them.
+        let score = format!(
+            "{} {}, {} {}",
+            cast.side(Side::A),
+            count_word(counters[0], audience),
+            cast.side(Side::B),
+            count_word(counters[1], audience)
+        );
         words.fill(
             template,
-            &[("side", &name), ("counters", &count_word(held, audience))],
+            &[
+                ("side", &name),
+                ("counters", &count_word(held, audience)),
+                ("score", &score),
+            ],
         )
     });
     let mut segments = vec![Segment {
@@ -201,14 +213,25 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
             Audience::General => &fact.general,
             Audience::Scholar => &fact.scholar,
         };
-        r.segments.push(Segment {
+        let context = Segment {
             kind: SegmentKind::Context,
             text: text.clone(),
             citations: fact.citations.clone(),
             rule: None,
             fact: Some(fact.id.clone()),
             brief: false,
-        });
+        };
+        // The first move's fact (who played the game) goes with the
+        // framing, before the rules; a later move's, after its events.
+        if ctx.move_number == 1
+            && r.segments
+                .first()
+                .is_some_and(|s| s.kind == SegmentKind::Framing)
+        {
+            r.segments.insert(1, context);
+        } else {
+            r.segments.push(context);
+        }
     }
     Narration {
         audience: ctx.audience,
