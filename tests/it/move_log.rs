@@ -98,13 +98,17 @@ fn without_memory(record: &MoveRecord) -> MoveRecord {
 /// The parts of a stored narration that the narration data's wording does
 /// not decide: each segment's kind, rule and fact.
 fn plan_view(record: &MoveRecord) -> Vec<Value> {
-    serde_json::to_value(&record.narration).unwrap()["segments"]
+    let segments = serde_json::to_value(&record.narration).unwrap()["segments"]
         .as_array()
         .unwrap()
+        .clone();
+    // The plan is the rules, in order, and the fact; the events are told
+    // from the move, the first move's framing from the game's options.
+    // Where the fact stands among them is the data's presentation (the
+    // first move's now follows the framing).
+    ["rule", "context"]
         .iter()
-        // The plan is the rules and the fact; the events are told from the
-        // move, the first move's framing from the game's options.
-        .filter(|s| s["kind"] == "rule" || s["kind"] == "context")
+        .flat_map(|kind| segments.iter().filter(move |s| s["kind"] == *kind))
         .map(|s| json!([s["kind"], s["rule"], s["fact"]]))
         .collect()
 }

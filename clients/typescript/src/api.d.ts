@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "89b4f110-20d1-4dfb-88ef-52e945dd7050",
+                     *       "id": "7a796e74-7205-4014-9c51-e6ac8765b8ef",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:26:52.365Z",
-                     *       "host_token": "da4fe46e3daaa3ef80bd4ab339a2be1925685303f65ae90ea75a852f135437fc",
+                     *       "created_at": "2026-12-06T11:37:40.923Z",
+                     *       "host_token": "9d720e06ca5006e7300548c879d6fef09f979d1538c2e94cecff7c26b4a9d6fd",
                      *       "games": [
                      *         {
-                     *           "id": "0295e989-e0e7-4c43-a51a-aed2d2a9487c",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T11:26:52.365Z",
-                     *           "updated_at": "2026-12-06T11:26:52.365Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/0295e989-e0e7-4c43-a51a-aed2d2a9487c",
-                     *             "throws": "/v1/games/0295e989-e0e7-4c43-a51a-aed2d2a9487c/throws",
-                     *             "moves": "/v1/games/0295e989-e0e7-4c43-a51a-aed2d2a9487c/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "e8535418d630440757aa61e2232745e2daa7539e633791fa08f5cc8222da4371",
-                     *             "b": "cb5b801a989346344aba7648b53b10d3ccbf0f3d674cf5b650ab2d24a4beb439"
-                     *           },
-                     *           "host_token": "c91d22a62c60d9eae7b2e8fe6e38dfd59c1d8698e2505141e2092337a69d462c",
-                     *           "join_codes": {
-                     *             "a": "KZJ53P",
-                     *             "b": "2YBM22"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d",
+                     *           "id": "1d63e23f-0e0a-4dec-8838-e7b960161ed0",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T11:26:52.365Z",
-                     *           "updated_at": "2026-12-06T11:26:52.365Z",
+                     *           "created_at": "2026-12-06T11:37:40.923Z",
+                     *           "updated_at": "2026-12-06T11:37:40.923Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d",
-                     *             "throws": "/v1/games/0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d/throws",
-                     *             "moves": "/v1/games/0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d/moves"
+                     *             "self": "/v1/games/1d63e23f-0e0a-4dec-8838-e7b960161ed0",
+                     *             "throws": "/v1/games/1d63e23f-0e0a-4dec-8838-e7b960161ed0/throws",
+                     *             "moves": "/v1/games/1d63e23f-0e0a-4dec-8838-e7b960161ed0/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "aca134e5357eb4d29c3c028f33da809226c43b384d55b66e5c3375c195c2b54e",
-                     *             "b": "b89f15d52bf33a5fd46a87e693a16463fb8fae279afca05c4e56cde3d228e023"
+                     *             "a": "764f1b26e39c360a91349993414f58a58905efaff9581360b257bf7bbc5b2fa2",
+                     *             "b": "4e1cbaa891aeb0a20241cd11048d85d29c9fb39a75f8d3949ed8ed4fbe36a378"
                      *           },
-                     *           "host_token": "2499675d36ce7409e76fef8579b931ef4a2cc3242a874aa574c9e8a26450fa0b",
+                     *           "host_token": "150d00d4d70fe33518f7e311a7e324c0972738dddc9ad3b3864bc88417d8dcfe",
                      *           "join_codes": {
-                     *             "a": "VJ8WND",
-                     *             "b": "RAC2HH"
+                     *             "a": "95HGDF",
+                     *             "b": "644H42"
                      *           }
                      *         },
                      *         {
-                     *           "id": "9fa18326-a179-4846-8859-25da09730efc",
+                     *           "id": "dd1db732-4608-42ea-b65d-a41f0b6dcfe2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:26:52.365Z",
-                     *           "updated_at": "2026-12-06T11:26:52.365Z",
+                     *           "created_at": "2026-12-06T11:37:40.923Z",
+                     *           "updated_at": "2026-12-06T11:37:40.923Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/dd1db732-4608-42ea-b65d-a41f0b6dcfe2",
+                     *             "throws": "/v1/games/dd1db732-4608-42ea-b65d-a41f0b6dcfe2/throws",
+                     *             "moves": "/v1/games/dd1db732-4608-42ea-b65d-a41f0b6dcfe2/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "a9c66f2f4e56300fab47d742404ede8c91a86a17624b7225bab1298d9f5cd1d5",
+                     *             "b": "9784a0d3fef92ced823f4f9fe2a86a4ad3021ced652712dd0a7e85d3b5480279"
+                     *           },
+                     *           "host_token": "f6c62f1c9417f04bb053aafe52466a92dde02a176723e9774ab71e9ded441ecc",
+                     *           "join_codes": {
+                     *             "a": "8DQKZT",
+                     *             "b": "EJJ5AY"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "865a13aa-ed95-4e6f-ad2e-1e00447a6ecf",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T11:37:40.923Z",
+                     *           "updated_at": "2026-12-06T11:37:40.923Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9fa18326-a179-4846-8859-25da09730efc",
-                     *             "throws": "/v1/games/9fa18326-a179-4846-8859-25da09730efc/throws",
-                     *             "moves": "/v1/games/9fa18326-a179-4846-8859-25da09730efc/moves"
+                     *             "self": "/v1/games/865a13aa-ed95-4e6f-ad2e-1e00447a6ecf",
+                     *             "throws": "/v1/games/865a13aa-ed95-4e6f-ad2e-1e00447a6ecf/throws",
+                     *             "moves": "/v1/games/865a13aa-ed95-4e6f-ad2e-1e00447a6ecf/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3e7a40872b073cd97f3466a119b7b55c23944dfa93316451fcaafe17f7bb903f",
-                     *             "b": "797158676fc13ee7fb8087f042ad91499f2593c01dbd4b190361714fab1d686a"
+                     *             "a": "704e0e93571016e3c0332b0713146f153172f13a636114e4bb477736322e2d14",
+                     *             "b": "97233a5094df03af4d9ac8643f625e5ca5fc1d99648d25cc592dcb6177f05269"
                      *           },
-                     *           "host_token": "2635afdf11a76ed189bc4e1b5ee882e5e7d76fe3f2fd8e9e98c98381ad13231d",
+                     *           "host_token": "979f4d43750661fc66fbfaa8a73760b7d7567e036a0adebc8b8304c665f22358",
                      *           "join_codes": {
-                     *             "a": "N2F5CX",
-                     *             "b": "SHNPBY"
+                     *             "a": "FMXF4N",
+                     *             "b": "XRZ537"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/89b4f110-20d1-4dfb-88ef-52e945dd7050",
-                     *         "games": "/v1/classes/89b4f110-20d1-4dfb-88ef-52e945dd7050/games",
-                     *         "overview": "/play/class/89b4f110-20d1-4dfb-88ef-52e945dd7050",
-                     *         "fairness": "/v1/fairness?game=0295e989-e0e7-4c43-a51a-aed2d2a9487c&game=0c9a1a1e-1b3c-4f15-9ee4-ba05a83c842d&game=9fa18326-a179-4846-8859-25da09730efc"
+                     *         "self": "/v1/classes/7a796e74-7205-4014-9c51-e6ac8765b8ef",
+                     *         "games": "/v1/classes/7a796e74-7205-4014-9c51-e6ac8765b8ef/games",
+                     *         "overview": "/play/class/7a796e74-7205-4014-9c51-e6ac8765b8ef",
+                     *         "fairness": "/v1/fairness?game=1d63e23f-0e0a-4dec-8838-e7b960161ed0&game=dd1db732-4608-42ea-b65d-a41f0b6dcfe2&game=865a13aa-ed95-4e6f-ad2e-1e00447a6ecf"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
+                     *       "id": "dc599da1-49c6-4847-b09b-c11a9eb7a4db",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:26:52.353Z",
-                     *       "host_token": "9d635ac1335b551e1d1a4a02ae6dd58b0ea6b13743b0e751aae15e542f820003",
+                     *       "created_at": "2026-12-06T11:37:40.910Z",
+                     *       "host_token": "e6bd7a81e9cec99d7637df41aab718a95766adb502c62b121e1f894b39327e11",
                      *       "games": [
                      *         {
-                     *           "id": "520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
+                     *           "id": "1380157e-8c28-47b6-b343-aa1eaa035cb6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:26:52.353Z",
-                     *           "updated_at": "2026-12-06T11:26:52.353Z",
+                     *           "created_at": "2026-12-06T11:37:40.910Z",
+                     *           "updated_at": "2026-12-06T11:37:40.910Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
-                     *             "throws": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/throws",
-                     *             "moves": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/moves"
+                     *             "self": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6",
+                     *             "throws": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/throws",
+                     *             "moves": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "8b3ee97c13996d2b552f9c44bda64c2471223c7d8a5a1049b0c5ac3e653323ba",
-                     *             "b": "33e39bb712acb20e0c64d5077cf0e3e38fab34c94bb8ecba7c6340018d9598b1"
+                     *             "a": "3cf942563007be57c55bd5361f7846c13360c7f00317b7c5398a4efcb6a9fe2a",
+                     *             "b": "2fb9e064864bd2e41f1b5b0880f5c084ca40196c5f057dad71d96292ef823ea8"
                      *           },
-                     *           "host_token": "9b9fc0fefd61029704c1fe8a09e0b49ce71415faf67213485dad2c7eaca83497",
+                     *           "host_token": "a61fc9961843b6d2fa2480d4b293794c9e7ddc58c06c32b05df8f515da0aaaeb",
                      *           "join_codes": {
-                     *             "a": "4J5SFJ",
-                     *             "b": "SHHD7P"
+                     *             "a": "686VYG",
+                     *             "b": "WTXNDN"
                      *           }
                      *         },
                      *         {
-                     *           "id": "3783998b-d5d3-4759-b171-5e2f7923e4e2",
+                     *           "id": "d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:26:52.353Z",
-                     *           "updated_at": "2026-12-06T11:26:52.353Z",
+                     *           "created_at": "2026-12-06T11:37:40.910Z",
+                     *           "updated_at": "2026-12-06T11:37:40.910Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2",
-                     *             "throws": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/throws",
-                     *             "moves": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/moves"
+                     *             "self": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
+                     *             "throws": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/throws",
+                     *             "moves": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "dcad5f43e78af19e3ed2299c7fefb126c56b1361502399530d545902554bef90",
-                     *             "b": "c28d503864c443291ad824d45676370071455ad701e11efcf5cb09a1be452eb4"
+                     *             "a": "d853588e1a9083a716b882811c093e76153e86d55d77ee353ffb0ab253c67afc",
+                     *             "b": "46ab999b7584f8f2a4665990702a5defa47a911a98677fa9e93bb3e35d5d3b92"
                      *           },
-                     *           "host_token": "f58e0e456911b1b5e7d0123d5a9f9c6eec4d82e0d4f348ccbe312a6491679d0c",
+                     *           "host_token": "275f111b2cb5852afea6b6b0b0caea059f39556d1657a9ff44df77f7188fb2e2",
                      *           "join_codes": {
-                     *             "a": "9Z3XV2",
-                     *             "b": "CT92AB"
+                     *             "a": "Q9S8YN",
+                     *             "b": "CWCE2D"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
-                     *         "games": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3/games",
-                     *         "overview": "/play/class/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
-                     *         "fairness": "/v1/fairness?game=520bf6c2-9877-4b61-b7a5-5fdc585f66e6&game=3783998b-d5d3-4759-b171-5e2f7923e4e2"
+                     *         "self": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
+                     *         "games": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db/games",
+                     *         "overview": "/play/class/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
+                     *         "fairness": "/v1/fairness?game=1380157e-8c28-47b6-b343-aa1eaa035cb6&game=d99ab388-2e3b-44eb-8aad-23d997c8c9e9"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
+                     *       "id": "dc599da1-49c6-4847-b09b-c11a9eb7a4db",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:26:52.353Z",
+                     *       "created_at": "2026-12-06T11:37:40.910Z",
                      *       "games": [
                      *         {
-                     *           "id": "3783998b-d5d3-4759-b171-5e2f7923e4e2",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T11:26:52.353Z",
-                     *           "updated_at": "2026-12-06T11:26:52.353Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2",
-                     *             "throws": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/throws",
-                     *             "moves": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/3783998b-d5d3-4759-b171-5e2f7923e4e2/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
+                     *           "id": "1380157e-8c28-47b6-b343-aa1eaa035cb6",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T11:26:52.353Z",
-                     *           "updated_at": "2026-12-06T11:26:52.358Z",
+                     *           "created_at": "2026-12-06T11:37:40.910Z",
+                     *           "updated_at": "2026-12-06T11:37:40.915Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
-                     *             "throws": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/throws",
-                     *             "moves": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/moves"
+                     *             "self": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6",
+                     *             "throws": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/throws",
+                     *             "moves": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/520bf6c2-9877-4b61-b7a5-5fdc585f66e6/board.svg?view=projector",
+                     *           "board": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "b2f4c830-1b7b-420d-96c6-2a502acc76eb",
+                     *           "id": "d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:26:52.356Z",
-                     *           "updated_at": "2026-12-06T11:26:52.356Z",
+                     *           "created_at": "2026-12-06T11:37:40.910Z",
+                     *           "updated_at": "2026-12-06T11:37:40.910Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
+                     *             "throws": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/throws",
+                     *             "moves": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "b8405994-5e1d-4ad6-be99-f97845a7aea6",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T11:37:40.913Z",
+                     *           "updated_at": "2026-12-06T11:37:40.913Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb",
-                     *             "throws": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/throws",
-                     *             "moves": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/moves"
+                     *             "self": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6",
+                     *             "throws": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/throws",
+                     *             "moves": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/board.svg?view=projector",
+                     *           "board": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
-                     *         "games": "/v1/classes/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3/games",
-                     *         "overview": "/play/class/52f059be-3ebd-4bd1-9a73-3cc1eb672fd3",
-                     *         "fairness": "/v1/fairness?game=3783998b-d5d3-4759-b171-5e2f7923e4e2&game=520bf6c2-9877-4b61-b7a5-5fdc585f66e6&game=b2f4c830-1b7b-420d-96c6-2a502acc76eb"
+                     *         "self": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
+                     *         "games": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db/games",
+                     *         "overview": "/play/class/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
+                     *         "fairness": "/v1/fairness?game=1380157e-8c28-47b6-b343-aa1eaa035cb6&game=d99ab388-2e3b-44eb-8aad-23d997c8c9e9&game=b8405994-5e1d-4ad6-be99-f97845a7aea6"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:26:52.353Z",
+                     *       "created_at": "2026-12-06T11:37:40.910Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "3783998b-d5d3-4759-b171-5e2f7923e4e2",
-                     *           "created_at": "2026-12-06T11:26:52.353Z",
-                     *           "updated_at": "2026-12-06T11:26:52.353Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "520bf6c2-9877-4b61-b7a5-5fdc585f66e6",
-                     *           "created_at": "2026-12-06T11:26:52.353Z",
-                     *           "updated_at": "2026-12-06T11:26:52.358Z",
+                     *           "id": "1380157e-8c28-47b6-b343-aa1eaa035cb6",
+                     *           "created_at": "2026-12-06T11:37:40.910Z",
+                     *           "updated_at": "2026-12-06T11:37:40.915Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "b2f4c830-1b7b-420d-96c6-2a502acc76eb",
-                     *           "created_at": "2026-12-06T11:26:52.356Z",
-                     *           "updated_at": "2026-12-06T11:26:52.356Z",
+                     *           "id": "d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
+                     *           "created_at": "2026-12-06T11:37:40.910Z",
+                     *           "updated_at": "2026-12-06T11:37:40.910Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "b8405994-5e1d-4ad6-be99-f97845a7aea6",
+                     *           "created_at": "2026-12-06T11:37:40.913Z",
+                     *           "updated_at": "2026-12-06T11:37:40.913Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b2f4c830-1b7b-420d-96c6-2a502acc76eb",
+                     *       "id": "b8405994-5e1d-4ad6-be99-f97845a7aea6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T11:26:52.356Z",
-                     *       "updated_at": "2026-12-06T11:26:52.356Z",
+                     *       "created_at": "2026-12-06T11:37:40.913Z",
+                     *       "updated_at": "2026-12-06T11:37:40.913Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb",
-                     *         "throws": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/throws",
-                     *         "moves": "/v1/games/b2f4c830-1b7b-420d-96c6-2a502acc76eb/moves"
+                     *         "self": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6",
+                     *         "throws": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/throws",
+                     *         "moves": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "cb92fcc5482fcd89ecc6bc3a2726f556b3fda196e24e457438fc2660220c72c4",
-                     *         "b": "a96d30103e53fba400a9921306bed29bdace19290d04b91b4333f7447e9e6e81"
+                     *         "a": "9d3c82db073802e94eae11683ce5e2ae5ac4b443eb560f2d6dfb2d6774a3a039",
+                     *         "b": "c3bbece9b8f8cb65ce10be139f0775f5d00e478d7ca6a93074736d9c024755de"
                      *       },
-                     *       "host_token": "69d611e5ffd71c2a9fe45afba81bd58f250c8240d8b2bcadab6c55f20e0fd018",
+                     *       "host_token": "0142ab4988ac9fa462be32422c48158f037c7d4b05f3bc96068c519c74339ca0",
                      *       "join_codes": {
-                     *         "a": "3H5D6X",
-                     *         "b": "CNHAGF"
+                     *         "a": "HPYGRX",
+                     *         "b": "KNYA3V"
                      *       }
                      *     }
                      */
@@ -5928,33 +5928,17 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "id": "name-zohn-ahl",
+                     *           "id": "stick-shape",
                      *           "text": {
-                     *             "general": "The name joins two Kiowa words, as outside writers spelled them in the 1890s: zohn, which the Wikipedia article glosses as creek, one of the features drawn on the cloth, and ahl, wood. Culin's catalogue gave ahl as the name of the four throwing staves.",
-                     *             "young": "The name Zohn Ahl can be read as two Kiowa words. Wikipedia says zohn means creek. A book from 1898 says ahl means wood. These are the spellings of outside writers of the 1890s.",
-                     *             "scholar": "Culin's 1898 equipment list, in the words the Digital Ludeme Project quotes, named the four staves ahl, glossed wood. The gloss of zohn as creek comes from the Wikipedia article, which summarizes Culin 1907. Both are spellings of non-Kiowa ethnographers of the 1890s; present-day Kiowa writing, which uses more than one system, may write the words differently."
+                     *             "general": "The four dice were split sticks, flat on one face and rounded on the other, somewhere between about 4 and 10 inches long, the Wikipedia article says in its summary of Culin.",
+                     *             "young": "Wikipedia says the dice were four sticks cut in half the long way. Each had a flat face and a round face, like half a pencil.",
+                     *             "scholar": "In the Wikipedia article's summary of Culin 1907, the sticks were split, semicircular in section, roughly 4 to 10 inches long and 3/8 to 1/2 inch thick; Culin's own pages on them were not read for this service. In the Digital Ludeme Project's summaries the sticks were only blank on one side and marked on the other."
                      *           },
                      *           "tags": [
-                     *             "names",
-                     *             "creek",
                      *             "sticks"
                      *           ],
                      *           "grade": "secondary",
                      *           "citations": [
-                     *             {
-                     *               "source": "ludii-ev-118",
-                     *               "locator": null,
-                     *               "locator_seen": null,
-                     *               "seen": "seen",
-                     *               "caveat": null
-                     *             },
-                     *             {
-                     *               "source": "culin1898",
-                     *               "locator": "entry 3",
-                     *               "locator_seen": false,
-                     *               "seen": "quoted",
-                     *               "caveat": "as another source quotes it"
-                     *             },
                      *             {
                      *               "source": "wp-zohnahl",
                      *               "locator": null,
@@ -5963,7 +5947,7 @@ export interface operations {
                      *               "caveat": null
                      *             },
                      *             {
-                     *               "source": "learnkiowa",
+                     *               "source": "ludii-ev-118",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -6333,13 +6317,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
+                     *         "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
+                     *             "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6606,11 +6590,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9569db5b-4b23-452c-b5f1-f85a028551f6",
+                     *       "id": "9b3ba1ca-fc27-46ca-a29a-3f96519fed51",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T11:26:52.348Z",
-                     *       "updated_at": "2026-12-06T11:26:52.348Z",
+                     *       "created_at": "2026-12-06T11:37:40.906Z",
+                     *       "updated_at": "2026-12-06T11:37:40.906Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6673,18 +6657,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/9569db5b-4b23-452c-b5f1-f85a028551f6",
-                     *         "throws": "/v1/games/9569db5b-4b23-452c-b5f1-f85a028551f6/throws",
-                     *         "moves": "/v1/games/9569db5b-4b23-452c-b5f1-f85a028551f6/moves"
+                     *         "self": "/v1/games/9b3ba1ca-fc27-46ca-a29a-3f96519fed51",
+                     *         "throws": "/v1/games/9b3ba1ca-fc27-46ca-a29a-3f96519fed51/throws",
+                     *         "moves": "/v1/games/9b3ba1ca-fc27-46ca-a29a-3f96519fed51/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "022fef350b6dacef91ca31cbf91acde649ef5a1fa927adfa0f794135365acf9d",
-                     *         "b": "276400d6db53073ac74b6eafdc44fe725a01ead021a493573a7183fa659038df"
+                     *         "a": "07de1d1f76f48777a192f683841173cb3b6d90489c9557cd3553e3a0dba4bd00",
+                     *         "b": "f9509d6f4023ad3615fe2dd6f56c732695cb50cec76b05fad08eb18693c3b15a"
                      *       },
-                     *       "host_token": "92f4ff6baa26a89c1fc2f1f1b8e500e98952f21ed43af52de3000a3102ed741b",
+                     *       "host_token": "9ca9d72c25bbddef8857a9ce6faa796b0308dd1c6570f69ba104c952a9631e9e",
                      *       "join_codes": {
-                     *         "a": "CTEBBC",
-                     *         "b": "6R7GZK"
+                     *         "a": "Z9P2BH",
+                     *         "b": "DGNPWA"
                      *       }
                      *     }
                      */
@@ -6927,11 +6911,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *       "id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T11:26:52.078Z",
-                     *       "updated_at": "2026-12-06T11:26:52.335Z",
+                     *       "created_at": "2026-12-06T11:37:40.655Z",
+                     *       "updated_at": "2026-12-06T11:37:40.895Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6994,9 +6978,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
-                     *         "throws": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/throws",
-                     *         "moves": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/moves"
+                     *         "self": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *         "throws": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/throws",
+                     *         "moves": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/moves"
                      *       }
                      *     }
                      */
@@ -8547,13 +8531,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
+                     *         "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84"
+                     *             "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10266,7 +10250,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *       "game_id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10543,7 +10527,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *       "game_id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10913,8 +10897,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "77dd88da8e9933550049fc7e15dc4ebbe1ed19f87f712305d2e1b29513b5a132",
-                     *       "join_code": "39PPCK"
+                     *       "token": "1974e2b07c19bd916081fa20943f2637d9af7e1baa99d2a9bb03d25453d7b6b9",
+                     *       "join_code": "M3VQCA"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11117,11 +11101,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *         "id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T11:26:52.078Z",
-                     *         "updated_at": "2026-12-06T11:26:52.345Z",
+                     *         "created_at": "2026-12-06T11:37:40.655Z",
+                     *         "updated_at": "2026-12-06T11:37:40.903Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11180,9 +11164,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
-                     *           "throws": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/throws",
-                     *           "moves": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/moves"
+                     *           "self": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *           "throws": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/throws",
+                     *           "moves": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11639,11 +11623,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
+                     *         "id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T11:26:52.078Z",
-                     *         "updated_at": "2026-12-06T11:26:52.335Z",
+                     *         "created_at": "2026-12-06T11:37:40.655Z",
+                     *         "updated_at": "2026-12-06T11:37:40.895Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11706,9 +11690,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84",
-                     *           "throws": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/throws",
-                     *           "moves": "/v1/games/195bd35c-bbf1-4b5c-a15a-0798f2ff9f84/moves"
+                     *           "self": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *           "throws": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/throws",
+                     *           "moves": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/moves"
                      *         }
                      *       }
                      *     }
@@ -12439,10 +12423,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "9569db5b-4b23-452c-b5f1-f85a028551f6",
+                     *       "game_id": "9b3ba1ca-fc27-46ca-a29a-3f96519fed51",
                      *       "side": "A",
-                     *       "token": "77dd88da8e9933550049fc7e15dc4ebbe1ed19f87f712305d2e1b29513b5a132",
-                     *       "play": "/play/9569db5b-4b23-452c-b5f1-f85a028551f6#seat=A.77dd88da8e9933550049fc7e15dc4ebbe1ed19f87f712305d2e1b29513b5a132"
+                     *       "token": "1974e2b07c19bd916081fa20943f2637d9af7e1baa99d2a9bb03d25453d7b6b9",
+                     *       "play": "/play/9b3ba1ca-fc27-46ca-a29a-3f96519fed51#seat=A.1974e2b07c19bd916081fa20943f2637d9af7e1baa99d2a9bb03d25453d7b6b9"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
