@@ -46,12 +46,22 @@ fn teacher_note(
     {
         let _ = write!(note, " {}", length.text);
     }
+    let _ = write!(note, " This game has {} moves.", game.moves.len());
     if minutes > LESSON_MINUTES && request.stop_after.is_none() {
-        let per_move = words / game.moves.len().max(1);
-        let moves_in_lesson = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE / per_move.max(1);
+        // The last move whose paragraphs, with a stop's few sentences after
+        // them, still fit the lesson.
+        let budget = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE - STOP_WORDS;
+        let mut said = 0;
+        let fits = moves
+            .split("\n\n")
+            .take_while(|paragraph| {
+                said += paragraph.split_whitespace().count();
+                said <= budget
+            })
+            .count();
         let _ = write!(
             note,
-            " To stop it after about {LESSON_MINUTES} minutes, add --stop-after {moves_in_lesson}: \
+            " To stop it within about {LESSON_MINUTES} minutes, add --stop-after {fits}: \
              the side with more counting sticks then wins."
         );
     }
@@ -65,6 +75,10 @@ fn teacher_note(
 
 /// The lesson the read-aloud form's note fits a long game to, in minutes.
 pub const LESSON_MINUTES: usize = 20;
+
+/// Words left for a stopped game's sentences and a turn finished after
+/// the stop, when the note fits a game to a lesson.
+const STOP_WORDS: usize = 80;
 
 /// Stop `game` after its move `n` (or, when that move earned another
 /// throw, at the end of its side's turn), as a teacher stops a game: its
@@ -579,7 +593,9 @@ mod tests {
         // A game that cites a source not read here (Murray's, through a
         // fact that names him) as well as Culin's.
         let text = (1..60)
-            .map(|seed| transcript(&seed.to_string(), Preset::Composite, Audience::Young).unwrap())
+            .map(|seed| {
+                transcript(&seed.to_string(), Preset::Composite, Audience::General).unwrap()
+            })
             .find(|t| t.contains("\n- `murray1951`: "))
             .expect("a game that cites murray1951");
         let list = text.split("\n## Sources cited\n").nth(1).unwrap();
@@ -725,6 +741,22 @@ mod tests {
         let note = note.split("\n\n").next().unwrap();
         assert!(note.contains("lasts about 170 throws"), "{note}");
         assert!(note.contains("add --stop-after "), "{note}");
+        // A teacher's trial: the suggested stop ran 21-24 minutes. Read
+        // aloud, it now fits the lesson.
+        let suggested: u32 = note
+            .split("--stop-after ")
+            .nth(1)
+            .and_then(|rest| rest.split(':').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let stopped = transcript_of(&request(Some(suggested), true)).unwrap();
+        let (_, read) = stopped.split_once("\n\n").unwrap();
+        let words = read.split_whitespace().count();
+        assert!(
+            words <= LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE,
+            "{words} words after --stop-after {suggested}"
+        );
         // A game over before the stop is told whole, with no stop.
         let short = transcript_of(&request(Some(100_000), false)).unwrap();
         assert!(!short.contains("## Stopped"));

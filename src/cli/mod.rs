@@ -261,7 +261,8 @@ pub enum Command {
         read_aloud: bool,
         /// Stop the game after this many moves, as a teacher may stop a
         /// game that runs past the lesson's time: the side with more
-        /// counters wins, equal counts draw.
+        /// counters wins, equal counts draw. A move that earned another
+        /// throw is followed to the end of its side's turn first.
         #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..))]
         stop_after: Option<u32>,
     },

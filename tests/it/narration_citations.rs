@@ -102,3 +102,40 @@ fn regression_pages_not_seen_were_cited_without_the_source_that_reports_them() {
     }
     assert!(checked > 20, "only {checked} reported pages cited");
 }
+
+/// Regression (a curator's trial): a fact's sentence for children cited
+/// every source its scholar's sentence draws on ("Two writers of the
+/// 1890s, James Mooney and Stewart Culin, wrote about a Kiowa game" cited
+/// Murray, Bell and Parlett, none of them read). A fact whose young text
+/// says less cites, for the young, only what that text draws on: some of
+/// its citations, never a source it does not have.
+#[test]
+fn regression_a_childrens_sentence_cited_the_scholars_sources() {
+    let cat = catalogue();
+    let mut narrowed = 0;
+    for fact in &cat.facts {
+        let Some(young) = &fact.young_citations else {
+            continue;
+        };
+        assert!(!young.is_empty(), "{}", fact.id);
+        for c in young {
+            assert!(fact.citations.contains(c), "{}: {c:?}", fact.id);
+        }
+        assert!(young.len() < fact.citations.len(), "{}", fact.id);
+        narrowed += 1;
+    }
+    let one = cat
+        .facts
+        .iter()
+        .find(|f| f.id == "one-game-or-two")
+        .unwrap();
+    let cited: Vec<&str> = one
+        .citations_for(zohn_ahl::narration::Audience::Young)
+        .iter()
+        .map(|c| c.source.as_str())
+        .collect();
+    for unread in ["murray1951", "bell1979", "parlett1999"] {
+        assert!(!cited.contains(&unread), "{cited:?}");
+    }
+    assert!(narrowed >= 5, "{narrowed}");
+}

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7a796e74-7205-4014-9c51-e6ac8765b8ef",
+                     *       "id": "4cc78c31-87ee-455d-b82f-e97fb61082ed",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:37:40.923Z",
-                     *       "host_token": "9d720e06ca5006e7300548c879d6fef09f979d1538c2e94cecff7c26b4a9d6fd",
+                     *       "created_at": "2026-12-06T11:59:29.935Z",
+                     *       "host_token": "8de8131661a48f67e82e07095757ce537944427f62545975ea1ea43f6ea4644e",
                      *       "games": [
                      *         {
-                     *           "id": "1d63e23f-0e0a-4dec-8838-e7b960161ed0",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T11:37:40.923Z",
-                     *           "updated_at": "2026-12-06T11:37:40.923Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/1d63e23f-0e0a-4dec-8838-e7b960161ed0",
-                     *             "throws": "/v1/games/1d63e23f-0e0a-4dec-8838-e7b960161ed0/throws",
-                     *             "moves": "/v1/games/1d63e23f-0e0a-4dec-8838-e7b960161ed0/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "764f1b26e39c360a91349993414f58a58905efaff9581360b257bf7bbc5b2fa2",
-                     *             "b": "4e1cbaa891aeb0a20241cd11048d85d29c9fb39a75f8d3949ed8ed4fbe36a378"
-                     *           },
-                     *           "host_token": "150d00d4d70fe33518f7e311a7e324c0972738dddc9ad3b3864bc88417d8dcfe",
-                     *           "join_codes": {
-                     *             "a": "95HGDF",
-                     *             "b": "644H42"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "dd1db732-4608-42ea-b65d-a41f0b6dcfe2",
+                     *           "id": "b9922f32-d91d-425f-9cc2-5f9427b3b8b2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:37:40.923Z",
-                     *           "updated_at": "2026-12-06T11:37:40.923Z",
+                     *           "created_at": "2026-12-06T11:59:29.935Z",
+                     *           "updated_at": "2026-12-06T11:59:29.935Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/dd1db732-4608-42ea-b65d-a41f0b6dcfe2",
-                     *             "throws": "/v1/games/dd1db732-4608-42ea-b65d-a41f0b6dcfe2/throws",
-                     *             "moves": "/v1/games/dd1db732-4608-42ea-b65d-a41f0b6dcfe2/moves"
+                     *             "self": "/v1/games/b9922f32-d91d-425f-9cc2-5f9427b3b8b2",
+                     *             "throws": "/v1/games/b9922f32-d91d-425f-9cc2-5f9427b3b8b2/throws",
+                     *             "moves": "/v1/games/b9922f32-d91d-425f-9cc2-5f9427b3b8b2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "a9c66f2f4e56300fab47d742404ede8c91a86a17624b7225bab1298d9f5cd1d5",
-                     *             "b": "9784a0d3fef92ced823f4f9fe2a86a4ad3021ced652712dd0a7e85d3b5480279"
+                     *             "a": "7efc0af080b86c27336496e19c0e36f77d4644db3191e743bf3d68814efffb78",
+                     *             "b": "568a50413d6ccde1c0afa17979c3bef5555c83bb53bf67d935d04ec2140593a9"
                      *           },
-                     *           "host_token": "f6c62f1c9417f04bb053aafe52466a92dde02a176723e9774ab71e9ded441ecc",
+                     *           "host_token": "e8e4ec70e500d5942d1aba4c62bd58efba9ee113475044e9c8f4d0a9e73572a8",
                      *           "join_codes": {
-                     *             "a": "8DQKZT",
-                     *             "b": "EJJ5AY"
+                     *             "a": "PH3E5P",
+                     *             "b": "VEZVNE"
                      *           }
                      *         },
                      *         {
-                     *           "id": "865a13aa-ed95-4e6f-ad2e-1e00447a6ecf",
+                     *           "id": "e19c937f-5c3a-43c8-be88-0a6c9312735f",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T11:59:29.935Z",
+                     *           "updated_at": "2026-12-06T11:59:29.935Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/e19c937f-5c3a-43c8-be88-0a6c9312735f",
+                     *             "throws": "/v1/games/e19c937f-5c3a-43c8-be88-0a6c9312735f/throws",
+                     *             "moves": "/v1/games/e19c937f-5c3a-43c8-be88-0a6c9312735f/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "2f20ed2e9ce4f2c3216fc87cf86184fcb6d5e51cdd93723504fdb669f3e52317",
+                     *             "b": "648eb14ef720f46b401a20fe1acc983646b79518af5c71efe8c54b48f7e40937"
+                     *           },
+                     *           "host_token": "8426b39241b6bf0a68dbd6ea24e600bb15d7a9f9166ca4b6a266c1fdcf4d393c",
+                     *           "join_codes": {
+                     *             "a": "WKKFSX",
+                     *             "b": "MHGNH8"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "9943b206-e3f4-454c-bca3-ebac95094654",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:37:40.923Z",
-                     *           "updated_at": "2026-12-06T11:37:40.923Z",
+                     *           "created_at": "2026-12-06T11:59:29.935Z",
+                     *           "updated_at": "2026-12-06T11:59:29.935Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/865a13aa-ed95-4e6f-ad2e-1e00447a6ecf",
-                     *             "throws": "/v1/games/865a13aa-ed95-4e6f-ad2e-1e00447a6ecf/throws",
-                     *             "moves": "/v1/games/865a13aa-ed95-4e6f-ad2e-1e00447a6ecf/moves"
+                     *             "self": "/v1/games/9943b206-e3f4-454c-bca3-ebac95094654",
+                     *             "throws": "/v1/games/9943b206-e3f4-454c-bca3-ebac95094654/throws",
+                     *             "moves": "/v1/games/9943b206-e3f4-454c-bca3-ebac95094654/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "704e0e93571016e3c0332b0713146f153172f13a636114e4bb477736322e2d14",
-                     *             "b": "97233a5094df03af4d9ac8643f625e5ca5fc1d99648d25cc592dcb6177f05269"
+                     *             "a": "3425364681cad987d4103b3f718efdca2846a06ac64362b1ade23da7936a22dd",
+                     *             "b": "16e252e23c4d7c7fc3d68d7dde0eac5f97d83c79bfc7bd452023c83f84f810c8"
                      *           },
-                     *           "host_token": "979f4d43750661fc66fbfaa8a73760b7d7567e036a0adebc8b8304c665f22358",
+                     *           "host_token": "1d5e75aee05099db3a6e1ec3330ef74b4abf833d8b1cd2fd9a69aa21b4bb186b",
                      *           "join_codes": {
-                     *             "a": "FMXF4N",
-                     *             "b": "XRZ537"
+                     *             "a": "4BG3RD",
+                     *             "b": "HEBAMF"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/7a796e74-7205-4014-9c51-e6ac8765b8ef",
-                     *         "games": "/v1/classes/7a796e74-7205-4014-9c51-e6ac8765b8ef/games",
-                     *         "overview": "/play/class/7a796e74-7205-4014-9c51-e6ac8765b8ef",
-                     *         "fairness": "/v1/fairness?game=1d63e23f-0e0a-4dec-8838-e7b960161ed0&game=dd1db732-4608-42ea-b65d-a41f0b6dcfe2&game=865a13aa-ed95-4e6f-ad2e-1e00447a6ecf"
+                     *         "self": "/v1/classes/4cc78c31-87ee-455d-b82f-e97fb61082ed",
+                     *         "games": "/v1/classes/4cc78c31-87ee-455d-b82f-e97fb61082ed/games",
+                     *         "overview": "/play/class/4cc78c31-87ee-455d-b82f-e97fb61082ed",
+                     *         "fairness": "/v1/fairness?game=b9922f32-d91d-425f-9cc2-5f9427b3b8b2&game=e19c937f-5c3a-43c8-be88-0a6c9312735f&game=9943b206-e3f4-454c-bca3-ebac95094654"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc599da1-49c6-4847-b09b-c11a9eb7a4db",
+                     *       "id": "2b502bf7-3101-4b6b-892d-5e29865d19f7",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:37:40.910Z",
-                     *       "host_token": "e6bd7a81e9cec99d7637df41aab718a95766adb502c62b121e1f894b39327e11",
+                     *       "created_at": "2026-12-06T11:59:29.925Z",
+                     *       "host_token": "d68a19dc0250a300d8f617203d3500f0c805d7f16a3bf05c45e54cb039320f22",
                      *       "games": [
                      *         {
-                     *           "id": "1380157e-8c28-47b6-b343-aa1eaa035cb6",
+                     *           "id": "704ea66e-ccea-4713-8d34-986d91279dae",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:37:40.910Z",
-                     *           "updated_at": "2026-12-06T11:37:40.910Z",
+                     *           "created_at": "2026-12-06T11:59:29.924Z",
+                     *           "updated_at": "2026-12-06T11:59:29.924Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6",
-                     *             "throws": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/throws",
-                     *             "moves": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/moves"
+                     *             "self": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae",
+                     *             "throws": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/throws",
+                     *             "moves": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3cf942563007be57c55bd5361f7846c13360c7f00317b7c5398a4efcb6a9fe2a",
-                     *             "b": "2fb9e064864bd2e41f1b5b0880f5c084ca40196c5f057dad71d96292ef823ea8"
+                     *             "a": "503be3f751416bbaeadbd69a16d65ffd851aa0ba45a79f51fcd9b8eaab665959",
+                     *             "b": "ac054737933f5ba9b263bb952eb77c67d283b9438efe86f4996fae5f6ffcd506"
                      *           },
-                     *           "host_token": "a61fc9961843b6d2fa2480d4b293794c9e7ddc58c06c32b05df8f515da0aaaeb",
+                     *           "host_token": "cd154c8c3c08c852c0599c3b362be9a87d73f64aa3466c0cc2f6783e0caa2036",
                      *           "join_codes": {
-                     *             "a": "686VYG",
-                     *             "b": "WTXNDN"
+                     *             "a": "VMW364",
+                     *             "b": "QK3MEK"
                      *           }
                      *         },
                      *         {
-                     *           "id": "d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
+                     *           "id": "1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:37:40.910Z",
-                     *           "updated_at": "2026-12-06T11:37:40.910Z",
+                     *           "created_at": "2026-12-06T11:59:29.924Z",
+                     *           "updated_at": "2026-12-06T11:59:29.924Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
-                     *             "throws": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/throws",
-                     *             "moves": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/moves"
+                     *             "self": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
+                     *             "throws": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/throws",
+                     *             "moves": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d853588e1a9083a716b882811c093e76153e86d55d77ee353ffb0ab253c67afc",
-                     *             "b": "46ab999b7584f8f2a4665990702a5defa47a911a98677fa9e93bb3e35d5d3b92"
+                     *             "a": "417c4aa5a6a765d609f5483cc08d7b45c2b70069c54c273bdc05e6b3bfe19756",
+                     *             "b": "a136de2c1d2edb2b2a543e6ae2b3feea88176c07c0d50c4e14cb857f137a05c5"
                      *           },
-                     *           "host_token": "275f111b2cb5852afea6b6b0b0caea059f39556d1657a9ff44df77f7188fb2e2",
+                     *           "host_token": "23f2bc86cc9f3fad325ef64a2a08d838583b62cfa6c37ada7fd119070e5eed50",
                      *           "join_codes": {
-                     *             "a": "Q9S8YN",
-                     *             "b": "CWCE2D"
+                     *             "a": "F52Z5J",
+                     *             "b": "RVS9RS"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
-                     *         "games": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db/games",
-                     *         "overview": "/play/class/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
-                     *         "fairness": "/v1/fairness?game=1380157e-8c28-47b6-b343-aa1eaa035cb6&game=d99ab388-2e3b-44eb-8aad-23d997c8c9e9"
+                     *         "self": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7",
+                     *         "games": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7/games",
+                     *         "overview": "/play/class/2b502bf7-3101-4b6b-892d-5e29865d19f7",
+                     *         "fairness": "/v1/fairness?game=704ea66e-ccea-4713-8d34-986d91279dae&game=1eb700a7-c1e5-4a96-bab6-60037b10a0a9"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc599da1-49c6-4847-b09b-c11a9eb7a4db",
+                     *       "id": "2b502bf7-3101-4b6b-892d-5e29865d19f7",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:37:40.910Z",
+                     *       "created_at": "2026-12-06T11:59:29.925Z",
                      *       "games": [
                      *         {
-                     *           "id": "1380157e-8c28-47b6-b343-aa1eaa035cb6",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T11:37:40.910Z",
-                     *           "updated_at": "2026-12-06T11:37:40.915Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6",
-                     *             "throws": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/throws",
-                     *             "moves": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/1380157e-8c28-47b6-b343-aa1eaa035cb6/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
+                     *           "id": "1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:37:40.910Z",
-                     *           "updated_at": "2026-12-06T11:37:40.910Z",
+                     *           "created_at": "2026-12-06T11:59:29.924Z",
+                     *           "updated_at": "2026-12-06T11:59:29.924Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
-                     *             "throws": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/throws",
-                     *             "moves": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/moves"
+                     *             "self": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
+                     *             "throws": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/throws",
+                     *             "moves": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/d99ab388-2e3b-44eb-8aad-23d997c8c9e9/board.svg?view=projector",
+                     *           "board": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "b8405994-5e1d-4ad6-be99-f97845a7aea6",
+                     *           "id": "704ea66e-ccea-4713-8d34-986d91279dae",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T11:59:29.924Z",
+                     *           "updated_at": "2026-12-06T11:59:29.930Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae",
+                     *             "throws": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/throws",
+                     *             "moves": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "19a5fe97-afcd-4d5c-a938-2120a59a1648",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:37:40.913Z",
-                     *           "updated_at": "2026-12-06T11:37:40.913Z",
+                     *           "created_at": "2026-12-06T11:59:29.928Z",
+                     *           "updated_at": "2026-12-06T11:59:29.928Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6",
-                     *             "throws": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/throws",
-                     *             "moves": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/moves"
+                     *             "self": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648",
+                     *             "throws": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/throws",
+                     *             "moves": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/board.svg?view=projector",
+                     *           "board": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
-                     *         "games": "/v1/classes/dc599da1-49c6-4847-b09b-c11a9eb7a4db/games",
-                     *         "overview": "/play/class/dc599da1-49c6-4847-b09b-c11a9eb7a4db",
-                     *         "fairness": "/v1/fairness?game=1380157e-8c28-47b6-b343-aa1eaa035cb6&game=d99ab388-2e3b-44eb-8aad-23d997c8c9e9&game=b8405994-5e1d-4ad6-be99-f97845a7aea6"
+                     *         "self": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7",
+                     *         "games": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7/games",
+                     *         "overview": "/play/class/2b502bf7-3101-4b6b-892d-5e29865d19f7",
+                     *         "fairness": "/v1/fairness?game=1eb700a7-c1e5-4a96-bab6-60037b10a0a9&game=704ea66e-ccea-4713-8d34-986d91279dae&game=19a5fe97-afcd-4d5c-a938-2120a59a1648"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:37:40.910Z",
+                     *       "created_at": "2026-12-06T11:59:29.925Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "1380157e-8c28-47b6-b343-aa1eaa035cb6",
-                     *           "created_at": "2026-12-06T11:37:40.910Z",
-                     *           "updated_at": "2026-12-06T11:37:40.915Z",
+                     *           "id": "1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
+                     *           "created_at": "2026-12-06T11:59:29.924Z",
+                     *           "updated_at": "2026-12-06T11:59:29.924Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "704ea66e-ccea-4713-8d34-986d91279dae",
+                     *           "created_at": "2026-12-06T11:59:29.924Z",
+                     *           "updated_at": "2026-12-06T11:59:29.930Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "d99ab388-2e3b-44eb-8aad-23d997c8c9e9",
-                     *           "created_at": "2026-12-06T11:37:40.910Z",
-                     *           "updated_at": "2026-12-06T11:37:40.910Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "b8405994-5e1d-4ad6-be99-f97845a7aea6",
-                     *           "created_at": "2026-12-06T11:37:40.913Z",
-                     *           "updated_at": "2026-12-06T11:37:40.913Z",
+                     *           "id": "19a5fe97-afcd-4d5c-a938-2120a59a1648",
+                     *           "created_at": "2026-12-06T11:59:29.928Z",
+                     *           "updated_at": "2026-12-06T11:59:29.928Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b8405994-5e1d-4ad6-be99-f97845a7aea6",
+                     *       "id": "19a5fe97-afcd-4d5c-a938-2120a59a1648",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T11:37:40.913Z",
-                     *       "updated_at": "2026-12-06T11:37:40.913Z",
+                     *       "created_at": "2026-12-06T11:59:29.928Z",
+                     *       "updated_at": "2026-12-06T11:59:29.928Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6",
-                     *         "throws": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/throws",
-                     *         "moves": "/v1/games/b8405994-5e1d-4ad6-be99-f97845a7aea6/moves"
+                     *         "self": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648",
+                     *         "throws": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/throws",
+                     *         "moves": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "9d3c82db073802e94eae11683ce5e2ae5ac4b443eb560f2d6dfb2d6774a3a039",
-                     *         "b": "c3bbece9b8f8cb65ce10be139f0775f5d00e478d7ca6a93074736d9c024755de"
+                     *         "a": "3e59a33e712ea3e58b69a36da1673f0aa2893a27185c498958c4848b725dc66e",
+                     *         "b": "02914e2c123570aa79d9deb3f31ccb74700177d5fffa5a5cf1187724c86fd321"
                      *       },
-                     *       "host_token": "0142ab4988ac9fa462be32422c48158f037c7d4b05f3bc96068c519c74339ca0",
+                     *       "host_token": "2bfa10e621b3adadd26771a7f2891b92ae9d504d8962bcc5815c3923bcc78b50",
                      *       "join_codes": {
-                     *         "a": "HPYGRX",
-                     *         "b": "KNYA3V"
+                     *         "a": "X2GQ6P",
+                     *         "b": "YFXRJP"
                      *       }
                      *     }
                      */
@@ -5861,7 +5861,7 @@ export interface operations {
                      *           "id": "womens-game",
                      *           "text": {
                      *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
-                     *             "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
+                     *             "young": "The Ludii game project says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *           },
                      *           "tags": [
@@ -6087,7 +6087,7 @@ export interface operations {
                      *       "id": "womens-game",
                      *       "text": {
                      *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
-                     *         "young": "A game database says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
+                     *         "young": "The Ludii game project says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *       },
                      *       "tags": [
@@ -6317,13 +6317,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
+                     *         "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
+                     *             "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6590,11 +6590,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9b3ba1ca-fc27-46ca-a29a-3f96519fed51",
+                     *       "id": "e268f6ed-80a7-4ac9-967e-f8d922571d40",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T11:37:40.906Z",
-                     *       "updated_at": "2026-12-06T11:37:40.906Z",
+                     *       "created_at": "2026-12-06T11:59:29.920Z",
+                     *       "updated_at": "2026-12-06T11:59:29.920Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6657,18 +6657,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/9b3ba1ca-fc27-46ca-a29a-3f96519fed51",
-                     *         "throws": "/v1/games/9b3ba1ca-fc27-46ca-a29a-3f96519fed51/throws",
-                     *         "moves": "/v1/games/9b3ba1ca-fc27-46ca-a29a-3f96519fed51/moves"
+                     *         "self": "/v1/games/e268f6ed-80a7-4ac9-967e-f8d922571d40",
+                     *         "throws": "/v1/games/e268f6ed-80a7-4ac9-967e-f8d922571d40/throws",
+                     *         "moves": "/v1/games/e268f6ed-80a7-4ac9-967e-f8d922571d40/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "07de1d1f76f48777a192f683841173cb3b6d90489c9557cd3553e3a0dba4bd00",
-                     *         "b": "f9509d6f4023ad3615fe2dd6f56c732695cb50cec76b05fad08eb18693c3b15a"
+                     *         "a": "5ad1e347ca584a7f4dd1b815645d00894b49a17daefe05e6ef6d587e5cf6731c",
+                     *         "b": "96c1edbf7ec2faea220949495e5cf518b926a7e0ea96622a560914dca0f94aaa"
                      *       },
-                     *       "host_token": "9ca9d72c25bbddef8857a9ce6faa796b0308dd1c6570f69ba104c952a9631e9e",
+                     *       "host_token": "f653a58599c6a26a6019e6ce030dadf43e0772210ec52cdd0abb45e359e2b4f6",
                      *       "join_codes": {
-                     *         "a": "Z9P2BH",
-                     *         "b": "DGNPWA"
+                     *         "a": "5DS4FE",
+                     *         "b": "CH862M"
                      *       }
                      *     }
                      */
@@ -6911,11 +6911,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *       "id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T11:37:40.655Z",
-                     *       "updated_at": "2026-12-06T11:37:40.895Z",
+                     *       "created_at": "2026-12-06T11:59:29.670Z",
+                     *       "updated_at": "2026-12-06T11:59:29.908Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6978,9 +6978,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
-                     *         "throws": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/throws",
-                     *         "moves": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/moves"
+                     *         "self": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *         "throws": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/throws",
+                     *         "moves": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/moves"
                      *       }
                      *     }
                      */
@@ -8531,13 +8531,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
+                     *         "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b"
+                     *             "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10250,7 +10250,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *       "game_id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10527,7 +10527,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *       "game_id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10897,8 +10897,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "1974e2b07c19bd916081fa20943f2637d9af7e1baa99d2a9bb03d25453d7b6b9",
-                     *       "join_code": "M3VQCA"
+                     *       "token": "e21d49e19431c4179424addfe5db7425c057d0e6b08ef8b55bb7b7f2c6c83a94",
+                     *       "join_code": "GJQMWP"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11101,11 +11101,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *         "id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T11:37:40.655Z",
-                     *         "updated_at": "2026-12-06T11:37:40.903Z",
+                     *         "created_at": "2026-12-06T11:59:29.670Z",
+                     *         "updated_at": "2026-12-06T11:59:29.916Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11164,9 +11164,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
-                     *           "throws": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/throws",
-                     *           "moves": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/moves"
+                     *           "self": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *           "throws": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/throws",
+                     *           "moves": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11623,11 +11623,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
+                     *         "id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T11:37:40.655Z",
-                     *         "updated_at": "2026-12-06T11:37:40.895Z",
+                     *         "created_at": "2026-12-06T11:59:29.670Z",
+                     *         "updated_at": "2026-12-06T11:59:29.908Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11690,9 +11690,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b",
-                     *           "throws": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/throws",
-                     *           "moves": "/v1/games/8cad5d6e-acf4-4ab3-a808-46a7a7f8270b/moves"
+                     *           "self": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *           "throws": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/throws",
+                     *           "moves": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/moves"
                      *         }
                      *       }
                      *     }
@@ -12423,10 +12423,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "9b3ba1ca-fc27-46ca-a29a-3f96519fed51",
+                     *       "game_id": "e268f6ed-80a7-4ac9-967e-f8d922571d40",
                      *       "side": "A",
-                     *       "token": "1974e2b07c19bd916081fa20943f2637d9af7e1baa99d2a9bb03d25453d7b6b9",
-                     *       "play": "/play/9b3ba1ca-fc27-46ca-a29a-3f96519fed51#seat=A.1974e2b07c19bd916081fa20943f2637d9af7e1baa99d2a9bb03d25453d7b6b9"
+                     *       "token": "e21d49e19431c4179424addfe5db7425c057d0e6b08ef8b55bb7b7f2c6c83a94",
+                     *       "play": "/play/e268f6ed-80a7-4ac9-967e-f8d922571d40#seat=A.e21d49e19431c4179424addfe5db7425c057d0e6b08ef8b55bb7b7f2c6c83a94"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12656,7 +12656,7 @@ export interface operations {
                      *           "in_play": true,
                      *           "statement": {
                      *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
-                     *             "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
+                     *             "young": "You throw four sticks. Each has a flat side and a round side. Count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
                      *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
@@ -12969,7 +12969,7 @@ export interface operations {
                      *       "in_play": true,
                      *       "statement": {
                      *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
-                     *         "young": "Each stick has a flat side and a round side. Throw all four and count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
+                     *         "young": "You throw four sticks. Each has a flat side and a round side. Count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
                      *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {

@@ -303,6 +303,11 @@ pub struct Fact {
     pub grade: EvidenceGrade,
     /// Where the fact comes from (never empty).
     pub citations: Vec<Citation>,
+    /// The sources the young text draws on, where it draws on fewer than
+    /// the others (a sentence for children that leaves out a scholar's
+    /// point cites only what it says); a subset of `citations`.
+    #[serde(default, skip_serializing)]
+    pub young_citations: Option<Vec<Citation>>,
     /// The audiences the fact may be told to (all three unless the data
     /// narrows it, as for a speculation not told to children); see
     /// [`Fact::told_to`].
@@ -328,6 +333,15 @@ fn is_every_audience(audiences: &[Audience]) -> bool {
 }
 
 impl Fact {
+    /// The sources the text for `audience` cites.
+    #[must_use]
+    pub fn citations_for(&self, audience: Audience) -> &[Citation] {
+        match (&self.young_citations, audience) {
+            (Some(young), Audience::Young) => young,
+            _ => &self.citations,
+        }
+    }
+
     /// Whether the fact fits a game played with `options`.
     #[must_use]
     pub fn fits(&self, options: &Options) -> bool {

@@ -91,10 +91,14 @@ pub(super) fn choose<'p>(list: &'p [String], n: u32, key: &str, occurrence: usiz
         .map_or("", String::as_str)
 }
 
-/// A count in words where it reads better: 0 is "none".
+/// A count in words where it reads better: 0 is "none" ("zero" for the
+/// young, "0" for scholars).
 pub(super) fn count_word(n: u8, audience: Audience) -> String {
     match (n, audience) {
         (0, Audience::Scholar) => "0".to_owned(),
+        // Read aloud to a class, "Score: Side A zero" (a teacher's trial:
+        // "Side A none" reads oddly).
+        (0, Audience::Young) => "zero".to_owned(),
         (0, _) => "none".to_owned(),
         (n, _) => n.to_string(),
     }

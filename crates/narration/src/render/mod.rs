@@ -216,7 +216,7 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
         let context = Segment {
             kind: SegmentKind::Context,
             text: text.clone(),
-            citations: fact.citations.clone(),
+            citations: fact.citations_for(ctx.audience).to_vec(),
             rule: None,
             fact: Some(fact.id.clone()),
             brief: false,
