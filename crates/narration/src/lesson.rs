@@ -300,22 +300,8 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
         return young_framing(options);
     }
     let (text, citations) = match preset {
-        Some(p) => (
-            if audience == Audience::Young {
-                &p.young
-            } else {
-                &p.summary
-            },
-            &p.citations,
-        ),
-        None => (
-            if audience == Audience::Young {
-                &framing.custom.young
-            } else {
-                &framing.custom.text
-            },
-            &framing.custom.citations,
-        ),
+        Some(p) => (&p.summary, &p.citations),
+        None => (&framing.custom.text, &framing.custom.citations),
     };
     let intro =
         intro_of(preset, audience).replace("{counters}", &options.counters_per_side.to_string());

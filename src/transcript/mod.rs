@@ -1,0 +1,454 @@
+//! A seeded game played start to finish without a server, printed as a
+//! narrated Markdown transcript (`zohn-ahl transcript --seed S`).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
+use crate::narration::{
+    Audience, Cast, Chances, Citation, Detail, MoveContext, Narration, Reading, Segment,
+    SegmentKind, add_odds, catalogue, renarrate_move,
+};
+use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, Side, Table};
+use crate::throws::{SeededThrows, ThrowSource};
+
+mod read_aloud;
+
+pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE};
+use read_aloud::{is_plain_turn_pass, stop_at, teacher_note};
+
+/// Most throws a transcript plays before it gives up (no game of the
+/// presets comes near it in practice).
+pub const MAX_THROWS: u32 = 100_000;
+
+/// A game could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum TranscriptError {
+    /// The preset's table is invalid (a defect).
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The rules refused a throw (a defect).
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+}
+
+fn cite(segment: &Segment) -> String {
+    segment
+        .citations
+        .iter()
+        .map(Citation::label)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A seeded game played to its end, every move narrated.
+#[derive(Clone, Debug)]
+pub struct NarratedGame {
+    /// The preset's options.
+    pub options: Options,
+    /// The names: "Side A" and "Side B" (numbered players for teams).
+    pub cast: Cast,
+    /// The moves, in order.
+    pub moves: Vec<MoveRecord>,
+}
+
+impl NarratedGame {
+    /// The context of move `m` for `audience`, as the narration sees it
+    /// (without history: for re-rendering a stored move).
+    #[must_use]
+    pub fn context<'a>(&'a self, m: &'a MoveRecord, audience: Audience) -> MoveContext<'a> {
+        m.context(&self.options, &self.cast, audience, Detail::Lesson)
+    }
+
+    /// The context of move `m` for `audience` at `detail`.
+    #[must_use]
+    pub fn context_at<'a>(
+        &'a self,
+        m: &'a MoveRecord,
+        audience: Audience,
+        detail: Detail,
+    ) -> MoveContext<'a> {
+        m.context(&self.options, &self.cast, audience, detail)
+    }
+
+    /// Move `m` (narrated for `audience`, as [`narrated_game`] played it)
+    /// told at `detail`: its narration as played at [`Detail::Lesson`],
+    /// otherwise told again from its events and plan, as the service tells
+    /// a stored move read with `?detail=`.
+    #[must_use]
+    pub fn told<'a>(
+        &self,
+        m: &'a MoveRecord,
+        audience: Audience,
+        detail: Detail,
+    ) -> Cow<'a, Narration> {
+        if detail == Detail::Lesson {
+            Cow::Borrowed(&m.narration)
+        } else {
+            Cow::Owned(renarrate_move(
+                &self.context_at(m, audience, detail),
+                &m.narration,
+            ))
+        }
+    }
+}
+
+/// Each move's chances of winning before and after it, from the solved
+/// chain of `table` (solved here once, as the server solves a preset's at
+/// start); `None` for every move when the chain is too large to solve.
+#[must_use]
+pub fn chances_of(game: &NarratedGame, table: &Table) -> Vec<Option<Chances>> {
+    let Ok(solution) = crate::odds::solve(table) else {
+        return vec![None; game.moves.len()];
+    };
+    let at = |s: &GameState| match s.outcome {
+        Some(Outcome::Won { side }) => {
+            let mut p = [0.0; 2];
+            p[side.index()] = 1.0;
+            Some(p)
+        }
+        Some(_) => None,
+        None => solution.odds(s).map(|o| o.win),
+    };
+    let mut before = at(&GameState::new(table));
+    game.moves
+        .iter()
+        .map(|m| {
+            let after = at(&m.state);
+            let chances = before
+                .zip(after)
+                .map(|(before, after)| Chances { before, after });
+            before = after;
+            chances
+        })
+        .collect()
+}
+
+/// The sides' names a transcript uses unless told others.
+pub const DEFAULT_SIDES: [&str; 2] = ["Side A", "Side B"];
+
+/// Play the seeded game of `preset` between "Side A" and "Side B" (A
+/// first), narrating every move for `audience` as the service would.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn narrated_game(
+    seed: &str,
+    preset: Preset,
+    audience: Audience,
+) -> Result<NarratedGame, TranscriptError> {
+    narrated_game_between(seed, preset, audience, &DEFAULT_SIDES.map(str::to_owned))
+}
+
+/// [`narrated_game`] between sides named `sides` (A first; checked names,
+/// as the service's creation checks give them): each side's players are
+/// named as the service names them when a game gives none.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn narrated_game_between(
+    seed: &str,
+    preset: Preset,
+    audience: Audience,
+    sides: &[String; 2],
+) -> Result<NarratedGame, TranscriptError> {
+    let options = preset.options();
+    let players = usize::from(preset.default_players());
+    let table = Table::new(options, [players, players], Side::A)?;
+    let cast = Cast {
+        sides: sides.clone(),
+        players: sides.clone().map(|n| {
+            if players == 1 {
+                vec![n]
+            } else {
+                (1..=players).map(|i| format!("{n} {i}")).collect()
+            }
+        }),
+    };
+    let mut throws = SeededThrows::new(seed);
+    let start = GameState::new(&table);
+    let mut told: Vec<String> = Vec::new();
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    for n in 1..=MAX_THROWS {
+        let last = moves.last();
+        let state = last.map_or(&start, |m| &m.state);
+        if state.is_finished() {
+            break;
+        }
+        let turn = Turn {
+            table: &table,
+            cast: &cast,
+            audience,
+            state,
+            previous: last.map(|m| &m.narration),
+        };
+        let throw = throws.throw(options.throw_table, n);
+        let record = play_move(&turn, n, throw, ThrowOrigin::Server, &mut told)?;
+        moves.push(record);
+    }
+    Ok(NarratedGame {
+        options,
+        cast,
+        moves,
+    })
+}
+
+/// Play the seeded game of `preset` between "Side A" and "Side B" and
+/// return its transcript as Markdown: a heading per move with the throw,
+/// then each narrated segment with its citations, then the sources cited.
+/// The moves are told at [`Detail::Lesson`]; [`transcript_at`] tells them
+/// at another level.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn transcript(
+    seed: &str,
+    preset: Preset,
+    audience: Audience,
+) -> Result<String, TranscriptError> {
+    transcript_at(seed, preset, audience, Detail::Lesson)
+}
+
+/// [`transcript`] with every move told at `detail` (`zohn-ahl transcript
+/// --detail`).
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn transcript_at(
+    seed: &str,
+    preset: Preset,
+    audience: Audience,
+    detail: Detail,
+) -> Result<String, TranscriptError> {
+    transcript_of(&TranscriptRequest {
+        seed: seed.to_owned(),
+        preset,
+        audience,
+        detail,
+        sides: DEFAULT_SIDES.map(str::to_owned),
+        read_aloud: false,
+        stop_after: None,
+    })
+}
+
+/// What `zohn-ahl transcript` prints: which game, told how.
+#[derive(Clone, Debug)]
+pub struct TranscriptRequest {
+    /// The game's seed.
+    pub seed: String,
+    /// Its preset.
+    pub preset: Preset,
+    /// Who the narration is for.
+    pub audience: Audience,
+    /// How much each move tells.
+    pub detail: Detail,
+    /// The sides' names, A first (checked as the service checks them).
+    pub sides: [String; 2],
+    /// Only the words to read aloud: no headings, labels, counters or
+    /// citations, nor the bare line saying the other side of one player
+    /// throws next (an opening note for the teacher gives the length and
+    /// says where the sources are).
+    pub read_aloud: bool,
+    /// Stop the game after this many moves, as a teacher may stop a game
+    /// that runs past the lesson's time: the side with more counters wins,
+    /// equal counts draw (`POST /v1/games/{id}/stop`). `None`: play it out.
+    pub stop_after: Option<u32>,
+}
+
+impl TranscriptRequest {
+    /// The command that prints this transcript with its citations (the
+    /// read-aloud form leaves them out, so it names this one).
+    fn command(&self) -> String {
+        let preset: &'static str = self.preset.into();
+        let mut command = format!(
+            "zohn-ahl transcript --seed {} --preset {preset} --audience {}",
+            self.seed,
+            self.audience.key()
+        );
+        // The default level goes unsaid, as it did before there were others.
+        if self.detail != Detail::Lesson {
+            let _ = write!(command, " --detail {}", self.detail.key());
+        }
+        if let Some(n) = self.stop_after {
+            let _ = write!(command, " --stop-after {n}");
+        }
+        for (flag, (name, default)) in ["--side-a", "--side-b"]
+            .into_iter()
+            .zip(self.sides.iter().zip(DEFAULT_SIDES))
+        {
+            if name != default {
+                let _ = write!(command, " {flag} {}", shell_word(name));
+            }
+        }
+        command
+    }
+}
+
+/// `word` as one shell word: quoted unless it is plain.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The transcript `request` asks for: Markdown with citations (as
+/// [`transcript_at`]), or with [`TranscriptRequest::read_aloud`] the
+/// narration's words alone, a paragraph a move.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptError> {
+    let TranscriptRequest {
+        seed,
+        preset,
+        audience,
+        detail,
+        sides,
+        read_aloud,
+        stop_after,
+    } = request;
+    let (preset, audience, detail) = (*preset, *audience, *detail);
+    let mut game = narrated_game_between(seed, preset, audience, sides)?;
+    let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
+    // Each move told as the service tells it, its odds sentence included.
+    let players = usize::from(preset.default_players());
+    let table = Table::new(preset.options(), [players, players], Side::A)?;
+    let chances = if detail == Detail::Brief {
+        vec![None; game.moves.len()]
+    } else {
+        chances_of(&game, &table)
+    };
+    let told = |i: usize, m: &MoveRecord| -> Narration {
+        let mut narration = game.told(m, audience, detail).into_owned();
+        if let Some(c) = &chances[i] {
+            add_odds(&mut narration, &game.context_at(m, audience, detail), c);
+        }
+        narration
+    };
+    let command = request.command();
+    if *read_aloud {
+        let mut moves = String::new();
+        for (i, m) in game.moves.iter().enumerate() {
+            let told = told(i, m);
+            let words: Vec<&str> = told
+                .segments
+                .iter()
+                .filter(|s| !is_plain_turn_pass(s))
+                .map(|s| s.text.as_str())
+                .collect();
+            let _ = writeln!(moves, "Move {}. {}\n", m.n, words.join(" "));
+        }
+        if let Some(stop) = &stopped {
+            let words: Vec<&str> = stop.segments.iter().map(|s| s.text.as_str()).collect();
+            let _ = writeln!(moves, "{}\n", words.join(" "));
+        }
+        return Ok(format!(
+            "{}\n\n{moves}",
+            teacher_note(&game, &moves, audience, request)
+        ));
+    }
+    let mut cited: Vec<String> = Vec::new();
+    let mut out = String::new();
+    let _ = writeln!(out, "# Zohn Ahl: a narrated game\n");
+    let preset_name: &'static str = preset.into();
+    let detail_said = if detail == Detail::Lesson {
+        String::new()
+    } else {
+        format!(", detail `{}`", detail.key())
+    };
+    let _ = writeln!(
+        out,
+        "Preset `{preset_name}`, seed `{seed}`, audience `{}`{detail_said}. Generated by `{command}`; the same seed always gives the same game.\n",
+        audience.key(),
+    );
+    // The counters line says A and B under the default names, else the
+    // names.
+    let labels: [&str; 2] = if sides.iter().zip(DEFAULT_SIDES).all(|(s, d)| s == d) {
+        ["A", "B"]
+    } else {
+        [sides[0].as_str(), sides[1].as_str()]
+    };
+    for (i, m) in game.moves.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "## Move {}\n\nCounters after: {} {}, {} {}.\n",
+            m.n, labels[0], m.state.counters[0], labels[1], m.state.counters[1]
+        );
+        for segment in &told(i, m).segments {
+            let label = match segment.kind {
+                SegmentKind::Event => "",
+                SegmentKind::Rule => "*Rule.* ",
+                SegmentKind::Context => "*Context.* ",
+                SegmentKind::Framing => "*This game.* ",
+                SegmentKind::Odds => "*Odds.* ",
+            };
+            let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
+            for c in &segment.citations {
+                if !cited.contains(&c.source) {
+                    cited.push(c.source.clone());
+                }
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(stop) = &stopped {
+        let _ = writeln!(out, "## Stopped after move {}\n", game.moves.len());
+        for segment in &stop.segments {
+            let label = if segment.kind == SegmentKind::Rule {
+                "*Rule.* "
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
+            for c in &segment.citations {
+                if !cited.contains(&c.source) {
+                    cited.push(c.source.clone());
+                }
+            }
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "## Sources cited\n");
+    for id in &cited {
+        let Some(source) = catalogue().source(id) else {
+            let _ = writeln!(out, "- `{id}`");
+            continue;
+        };
+        // Who and when, the title, and what kind of source it is: a
+        // reader weighs a primary account and a modern retelling apart.
+        let who = match (source.who(), source.year()) {
+            (w, Some(y)) if !w.is_empty() => format!("{w} {y}. "),
+            (w, None) if !w.is_empty() => format!("{w}. "),
+            (_, Some(y)) => format!("{y}. "),
+            (_, None) => String::new(),
+        };
+        let title = source
+            .csl
+            .get("title")
+            .and_then(|t| t.as_str())
+            .unwrap_or_default();
+        let kind = source.kind_words();
+        let mut letters = kind.chars();
+        let kind: String = letters
+            .next()
+            .map(|c| c.to_uppercase().chain(letters).collect())
+            .unwrap_or_default();
+        let read = match source.reading() {
+            Reading::Whole => "",
+            Reading::Part => " Read in part here.",
+            Reading::Quoted => " Not read here: known through another source's quotation.",
+            Reading::NotRead => " Not read here: known only from other sources.",
+        };
+        let _ = writeln!(out, "- `{id}`: {who}*{title}*. {kind}.{read}");
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;
