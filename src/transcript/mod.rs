@@ -15,7 +15,7 @@ use crate::throws::{SeededThrows, ThrowSource};
 mod read_aloud;
 
 pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE};
-use read_aloud::{is_plain_turn_pass, stop_at, teacher_note};
+use read_aloud::{paragraphs, stop_at, teacher_note};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
@@ -297,6 +297,38 @@ fn shell_word(word: &str) -> String {
     }
 }
 
+/// Each move of `game` (of `preset`) told for `audience` at `detail` as
+/// the service tells it, its odds sentence included.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the presets.
+fn told_moves(
+    game: &NarratedGame,
+    preset: Preset,
+    audience: Audience,
+    detail: Detail,
+) -> Result<Vec<Narration>, TranscriptError> {
+    let players = usize::from(preset.default_players());
+    let table = Table::new(preset.options(), [players, players], Side::A)?;
+    let chances = if detail == Detail::Brief {
+        vec![None; game.moves.len()]
+    } else {
+        chances_of(game, &table)
+    };
+    Ok(game
+        .moves
+        .iter()
+        .zip(chances)
+        .map(|(m, chances)| {
+            let mut narration = game.told(m, audience, detail).into_owned();
+            if let Some(c) = &chances {
+                add_odds(&mut narration, &game.context_at(m, audience, detail), c);
+            }
+            narration
+        })
+        .collect())
+}
+
 /// The transcript `request` asks for: Markdown with citations (as
 /// [`transcript_at`]), or with [`TranscriptRequest::read_aloud`] the
 /// narration's words alone, a paragraph a move.
@@ -316,41 +348,21 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let (preset, audience, detail) = (*preset, *audience, *detail);
     let mut game = narrated_game_between(seed, preset, audience, sides)?;
     let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
-    // Each move told as the service tells it, its odds sentence included.
-    let players = usize::from(preset.default_players());
-    let table = Table::new(preset.options(), [players, players], Side::A)?;
-    let chances = if detail == Detail::Brief {
-        vec![None; game.moves.len()]
-    } else {
-        chances_of(&game, &table)
-    };
-    let told = |i: usize, m: &MoveRecord| -> Narration {
-        let mut narration = game.told(m, audience, detail).into_owned();
-        if let Some(c) = &chances[i] {
-            add_odds(&mut narration, &game.context_at(m, audience, detail), c);
-        }
-        narration
-    };
+    let told = told_moves(&game, preset, audience, detail)?;
     let command = request.command();
     if *read_aloud {
-        let mut moves = String::new();
-        for (i, m) in game.moves.iter().enumerate() {
-            let told = told(i, m);
-            let words: Vec<&str> = told
-                .segments
-                .iter()
-                .filter(|s| !is_plain_turn_pass(s))
-                .map(|s| s.text.as_str())
-                .collect();
-            let _ = writeln!(moves, "Move {}. {}\n", m.n, words.join(" "));
-        }
+        let mut paragraphs = paragraphs(&game, &told, audience);
         if let Some(stop) = &stopped {
             let words: Vec<&str> = stop.segments.iter().map(|s| s.text.as_str()).collect();
-            let _ = writeln!(moves, "{}\n", words.join(" "));
+            paragraphs.push((game.moves.len(), words.join(" ")));
         }
         return Ok(format!(
-            "{}\n\n{moves}",
-            teacher_note(&game, &moves, audience, request)
+            "{}\n\n{}",
+            teacher_note(&game, &paragraphs, audience, request),
+            paragraphs
+                .iter()
+                .map(|(_, p)| format!("{p}\n\n"))
+                .collect::<String>()
         ));
     }
     let mut cited: Vec<String> = Vec::new();
@@ -380,7 +392,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
             "## Move {}\n\nCounters after: {} {}, {} {}.\n",
             m.n, labels[0], m.state.counters[0], labels[1], m.state.counters[1]
         );
-        for segment in &told(i, m).segments {
+        for segment in &told[i].segments {
             let label = match segment.kind {
                 SegmentKind::Event => "",
                 SegmentKind::Rule => "*Rule.* ",

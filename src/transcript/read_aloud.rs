@@ -5,7 +5,10 @@
 use std::fmt::Write as _;
 
 use super::{NarratedGame, TranscriptRequest};
-use crate::narration::{Audience, Narration, Segment, SegmentKind};
+use crate::narration::{
+    Audience, Narration, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind, StretchThrow, awls_apart,
+    awls_apart_segment, is_plain_move, narrate_stretch,
+};
 
 /// A pace for reading a lesson aloud to a class, for the read-aloud form's
 /// estimate of its length.
@@ -19,17 +22,107 @@ pub(super) fn is_plain_turn_pass(segment: &Segment) -> bool {
         && segment.rule.as_deref() == Some(crate::narration::RuleId::TurnPass.key())
 }
 
+/// The read-aloud form's paragraphs, each with the number of moves told
+/// by its end: a paragraph a move, except that plain moves in a row (at
+/// least [`STRETCH_MIN`]) are told together, at most [`STRETCH_MAX`] to a
+/// paragraph (a teacher's trial: "80 % of a long game's lines are bare
+/// throws", in runs of 16 to 21). `told` is each move as told.
+pub(super) fn paragraphs(
+    game: &NarratedGame,
+    told: &[Narration],
+    audience: Audience,
+) -> Vec<(usize, String)> {
+    let plain: Vec<bool> = game
+        .moves
+        .iter()
+        .zip(told)
+        .map(|(m, t)| is_plain_move(&m.events, &t.segments, m.state.extra_throw))
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < game.moves.len() {
+        let run = plain[i..].iter().take_while(|p| **p).count();
+        if run < STRETCH_MIN {
+            let segments: Vec<&Segment> = told[i]
+                .segments
+                .iter()
+                .filter(|s| !is_plain_turn_pass(s))
+                .collect();
+            let mut words: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
+            // Where the awls stand goes with what happened, before a fact
+            // or the odds.
+            let apart = newly_face_to_face(game, i, audience);
+            if let Some(apart) = &apart {
+                let after_events = segments
+                    .iter()
+                    .rposition(|s| s.kind == SegmentKind::Event)
+                    .map_or(words.len(), |at| at + 1);
+                words.insert(after_events, &apart.text);
+            }
+            i += 1;
+            out.push((i, words.join(" ")));
+            continue;
+        }
+        // A long run in even parts, none longer than STRETCH_MAX.
+        let parts = run.div_ceil(STRETCH_MAX);
+        for part in 0..parts {
+            let len = run / parts + usize::from(part < run % parts);
+            let moves = &game.moves[i..i + len];
+            let throws: Vec<StretchThrow> = moves
+                .iter()
+                .map(|m| StretchThrow {
+                    side: m.seat.side,
+                    value: m.score.value,
+                })
+                .collect();
+            let last = &moves[len - 1];
+            let stretch = narrate_stretch(
+                &game.options,
+                &game.cast,
+                audience,
+                moves[0].n,
+                &throws,
+                last.state.awls,
+            );
+            let words: Vec<&str> = stretch.segments.iter().map(|s| s.text.as_str()).collect();
+            i += len;
+            out.push((i, words.join(" ")));
+        }
+    }
+    out
+}
+
+/// How far apart the awls face each other after move `i` of `game`, told
+/// when they have just come within a throw of each other and the game goes
+/// on (a teacher's trial: by ear, a whip "at 7" came as a surprise).
+pub(super) fn newly_face_to_face(
+    game: &NarratedGame,
+    i: usize,
+    audience: Audience,
+) -> Option<Segment> {
+    let m = game.moves.get(i)?;
+    let before = i
+        .checked_sub(1)
+        .and_then(|j| game.moves.get(j))
+        .map_or([1, 1], |b| b.state.awls);
+    if m.state.is_finished() || awls_apart(&game.options, before).is_some() {
+        return None;
+    }
+    awls_apart_segment(&game.options, audience, m.n, m.state.awls)
+}
+
 /// The read-aloud form's opening note for the teacher: how long this
 /// game is read aloud, how long a game of its rules runs on average, how to
 /// hold a long one to a lesson of [`LESSON_MINUTES`], and where the
 /// sources are.
 pub(super) fn teacher_note(
     game: &NarratedGame,
-    moves: &str,
+    paragraphs: &[(usize, String)],
     audience: Audience,
     request: &TranscriptRequest,
 ) -> String {
-    let words = moves.split_whitespace().count();
+    let count = |p: &str| p.split_whitespace().count();
+    let words: usize = paragraphs.iter().map(|(_, p)| count(p)).sum();
     let minutes = words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1);
     let mut note = format!(
         "(For the teacher, not to be read aloud: {words} words, about {minutes} minutes at \
@@ -47,13 +140,14 @@ pub(super) fn teacher_note(
         // them, still fit the lesson.
         let budget = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE - STOP_WORDS;
         let mut said = 0;
-        let fits = moves
-            .split("\n\n")
-            .take_while(|paragraph| {
-                said += paragraph.split_whitespace().count();
+        let fits = paragraphs
+            .iter()
+            .take_while(|(_, paragraph)| {
+                said += count(paragraph);
                 said <= budget
             })
-            .count();
+            .last()
+            .map_or(1, |(moves, _)| *moves);
         let _ = write!(
             note,
             " To stop it within about {LESSON_MINUTES} minutes, add --stop-after {fits}: \

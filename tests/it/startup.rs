@@ -803,7 +803,9 @@ fn a_transcript_takes_checked_side_names_and_reads_aloud() {
         text.starts_with("(For the teacher, not to be read aloud: "),
         "{text}"
     );
-    assert!(text.contains("\n\nMove 1. "), "{text}");
+    // No "Move N." labels: the words to read, the first move first.
+    assert!(text.contains("\n\nZohn Ahl is a race game"), "{text}");
+    assert!(!text.contains("\n\nMove "), "{text}");
     assert!(text.contains("Hawks") && text.contains("Foxes") && !text.contains("Side A"));
     assert!(
         !text.contains('[') && !text.contains("## "),

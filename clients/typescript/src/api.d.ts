@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4cc78c31-87ee-455d-b82f-e97fb61082ed",
+                     *       "id": "24be1774-a6c2-4fc4-a803-5a3fa81d6295",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:59:29.935Z",
-                     *       "host_token": "8de8131661a48f67e82e07095757ce537944427f62545975ea1ea43f6ea4644e",
+                     *       "created_at": "2026-12-06T13:43:06.521Z",
+                     *       "host_token": "4bfdbebec0a01cda3ba90f68e43eb788120c92ba938da6cc80c1fc973afd0d05",
                      *       "games": [
                      *         {
-                     *           "id": "b9922f32-d91d-425f-9cc2-5f9427b3b8b2",
+                     *           "id": "643899cd-0f84-4780-b8f7-cf6d6b226c17",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:59:29.935Z",
-                     *           "updated_at": "2026-12-06T11:59:29.935Z",
+                     *           "created_at": "2026-12-06T13:43:06.521Z",
+                     *           "updated_at": "2026-12-06T13:43:06.521Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b9922f32-d91d-425f-9cc2-5f9427b3b8b2",
-                     *             "throws": "/v1/games/b9922f32-d91d-425f-9cc2-5f9427b3b8b2/throws",
-                     *             "moves": "/v1/games/b9922f32-d91d-425f-9cc2-5f9427b3b8b2/moves"
+                     *             "self": "/v1/games/643899cd-0f84-4780-b8f7-cf6d6b226c17",
+                     *             "throws": "/v1/games/643899cd-0f84-4780-b8f7-cf6d6b226c17/throws",
+                     *             "moves": "/v1/games/643899cd-0f84-4780-b8f7-cf6d6b226c17/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7efc0af080b86c27336496e19c0e36f77d4644db3191e743bf3d68814efffb78",
-                     *             "b": "568a50413d6ccde1c0afa17979c3bef5555c83bb53bf67d935d04ec2140593a9"
+                     *             "a": "88a64fa7b04cb1220f107e68a8fadf0b059c8b6f9c8c6d6e88d09860226aa06e",
+                     *             "b": "cae4630e4a582a57902dee4f7887f0fa6b4008fd5962a82a5498ba5d5b915878"
                      *           },
-                     *           "host_token": "e8e4ec70e500d5942d1aba4c62bd58efba9ee113475044e9c8f4d0a9e73572a8",
+                     *           "host_token": "5d81c70be36dff31bcaab812f3f2f7d58a37ca05892fd83fc376a0fe38458b1b",
                      *           "join_codes": {
-                     *             "a": "PH3E5P",
-                     *             "b": "VEZVNE"
+                     *             "a": "TTMSG6",
+                     *             "b": "8XH53Y"
                      *           }
                      *         },
                      *         {
-                     *           "id": "e19c937f-5c3a-43c8-be88-0a6c9312735f",
+                     *           "id": "0b5af263-e06b-4fdf-9b00-b9d3f08f03c4",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T11:59:29.935Z",
-                     *           "updated_at": "2026-12-06T11:59:29.935Z",
+                     *           "created_at": "2026-12-06T13:43:06.521Z",
+                     *           "updated_at": "2026-12-06T13:43:06.521Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e19c937f-5c3a-43c8-be88-0a6c9312735f",
-                     *             "throws": "/v1/games/e19c937f-5c3a-43c8-be88-0a6c9312735f/throws",
-                     *             "moves": "/v1/games/e19c937f-5c3a-43c8-be88-0a6c9312735f/moves"
+                     *             "self": "/v1/games/0b5af263-e06b-4fdf-9b00-b9d3f08f03c4",
+                     *             "throws": "/v1/games/0b5af263-e06b-4fdf-9b00-b9d3f08f03c4/throws",
+                     *             "moves": "/v1/games/0b5af263-e06b-4fdf-9b00-b9d3f08f03c4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "2f20ed2e9ce4f2c3216fc87cf86184fcb6d5e51cdd93723504fdb669f3e52317",
-                     *             "b": "648eb14ef720f46b401a20fe1acc983646b79518af5c71efe8c54b48f7e40937"
+                     *             "a": "e301db0b8adb5183726492377b7e0329f74298cb8815a933b357d4dbfc2a0bc6",
+                     *             "b": "68a95e0d44b32efff09e738eb3a7c674e706cebf3b61e10f9231ecfc74ea3f50"
                      *           },
-                     *           "host_token": "8426b39241b6bf0a68dbd6ea24e600bb15d7a9f9166ca4b6a266c1fdcf4d393c",
+                     *           "host_token": "addab23aeef074785ce849c6e6fc1e399dd0754ae31d61c674d7e29b740d74d4",
                      *           "join_codes": {
-                     *             "a": "WKKFSX",
-                     *             "b": "MHGNH8"
+                     *             "a": "EPRZEN",
+                     *             "b": "TWM4CX"
                      *           }
                      *         },
                      *         {
-                     *           "id": "9943b206-e3f4-454c-bca3-ebac95094654",
+                     *           "id": "fe7384e8-ad79-4751-a753-52f265350c54",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:59:29.935Z",
-                     *           "updated_at": "2026-12-06T11:59:29.935Z",
+                     *           "created_at": "2026-12-06T13:43:06.521Z",
+                     *           "updated_at": "2026-12-06T13:43:06.521Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9943b206-e3f4-454c-bca3-ebac95094654",
-                     *             "throws": "/v1/games/9943b206-e3f4-454c-bca3-ebac95094654/throws",
-                     *             "moves": "/v1/games/9943b206-e3f4-454c-bca3-ebac95094654/moves"
+                     *             "self": "/v1/games/fe7384e8-ad79-4751-a753-52f265350c54",
+                     *             "throws": "/v1/games/fe7384e8-ad79-4751-a753-52f265350c54/throws",
+                     *             "moves": "/v1/games/fe7384e8-ad79-4751-a753-52f265350c54/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3425364681cad987d4103b3f718efdca2846a06ac64362b1ade23da7936a22dd",
-                     *             "b": "16e252e23c4d7c7fc3d68d7dde0eac5f97d83c79bfc7bd452023c83f84f810c8"
+                     *             "a": "d97b7dcbfd321fe95e8f0aafbe4113af00d9268731e3633b50fb5cb933ef8c55",
+                     *             "b": "26d56ce8cc5777c517d3b3b9d166f839d7510c18943cf350484b1c141152de0d"
                      *           },
-                     *           "host_token": "1d5e75aee05099db3a6e1ec3330ef74b4abf833d8b1cd2fd9a69aa21b4bb186b",
+                     *           "host_token": "4fc9bf99891605f2309b5d099211ce47120aa2fc9dea1efa1cf44936a8606b70",
                      *           "join_codes": {
-                     *             "a": "4BG3RD",
-                     *             "b": "HEBAMF"
+                     *             "a": "KHHVZV",
+                     *             "b": "E79D7R"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/4cc78c31-87ee-455d-b82f-e97fb61082ed",
-                     *         "games": "/v1/classes/4cc78c31-87ee-455d-b82f-e97fb61082ed/games",
-                     *         "overview": "/play/class/4cc78c31-87ee-455d-b82f-e97fb61082ed",
-                     *         "fairness": "/v1/fairness?game=b9922f32-d91d-425f-9cc2-5f9427b3b8b2&game=e19c937f-5c3a-43c8-be88-0a6c9312735f&game=9943b206-e3f4-454c-bca3-ebac95094654"
+                     *         "self": "/v1/classes/24be1774-a6c2-4fc4-a803-5a3fa81d6295",
+                     *         "games": "/v1/classes/24be1774-a6c2-4fc4-a803-5a3fa81d6295/games",
+                     *         "overview": "/play/class/24be1774-a6c2-4fc4-a803-5a3fa81d6295",
+                     *         "fairness": "/v1/fairness?game=643899cd-0f84-4780-b8f7-cf6d6b226c17&game=0b5af263-e06b-4fdf-9b00-b9d3f08f03c4&game=fe7384e8-ad79-4751-a753-52f265350c54"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2b502bf7-3101-4b6b-892d-5e29865d19f7",
+                     *       "id": "0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:59:29.925Z",
-                     *       "host_token": "d68a19dc0250a300d8f617203d3500f0c805d7f16a3bf05c45e54cb039320f22",
+                     *       "created_at": "2026-12-06T13:43:06.511Z",
+                     *       "host_token": "64a1a2bec959aba04c45efc5db2a6bc258ca2177cf1b1fcff65b348c79621428",
                      *       "games": [
                      *         {
-                     *           "id": "704ea66e-ccea-4713-8d34-986d91279dae",
+                     *           "id": "b82a3ef8-6598-452f-9f45-9025179f155f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:59:29.924Z",
-                     *           "updated_at": "2026-12-06T11:59:29.924Z",
+                     *           "created_at": "2026-12-06T13:43:06.511Z",
+                     *           "updated_at": "2026-12-06T13:43:06.511Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae",
-                     *             "throws": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/throws",
-                     *             "moves": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/moves"
+                     *             "self": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f",
+                     *             "throws": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/throws",
+                     *             "moves": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "503be3f751416bbaeadbd69a16d65ffd851aa0ba45a79f51fcd9b8eaab665959",
-                     *             "b": "ac054737933f5ba9b263bb952eb77c67d283b9438efe86f4996fae5f6ffcd506"
+                     *             "a": "e38b2484876854fdef0e99f9a3d387f53fd08e603a4e84c8994311a2ea5d3579",
+                     *             "b": "9e99e1302cc5b191aa348c7b2d8e28dfc3f442ac4cdce00f179b83c7d35dfa48"
                      *           },
-                     *           "host_token": "cd154c8c3c08c852c0599c3b362be9a87d73f64aa3466c0cc2f6783e0caa2036",
+                     *           "host_token": "602826d17de40e3469071987cea0aa5ac59bf313367aadccc378c2e6d7b6dfde",
                      *           "join_codes": {
-                     *             "a": "VMW364",
-                     *             "b": "QK3MEK"
+                     *             "a": "9ZS55W",
+                     *             "b": "M2SABT"
                      *           }
                      *         },
                      *         {
-                     *           "id": "1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
+                     *           "id": "8b70c49c-ea58-4b25-aa71-b14c75ae475e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:59:29.924Z",
-                     *           "updated_at": "2026-12-06T11:59:29.924Z",
+                     *           "created_at": "2026-12-06T13:43:06.511Z",
+                     *           "updated_at": "2026-12-06T13:43:06.511Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
-                     *             "throws": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/throws",
-                     *             "moves": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/moves"
+                     *             "self": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e",
+                     *             "throws": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/throws",
+                     *             "moves": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "417c4aa5a6a765d609f5483cc08d7b45c2b70069c54c273bdc05e6b3bfe19756",
-                     *             "b": "a136de2c1d2edb2b2a543e6ae2b3feea88176c07c0d50c4e14cb857f137a05c5"
+                     *             "a": "b2e18db3931f2ef20ac15a13ac8be9fd3781aad9641549038fe77dee94802a65",
+                     *             "b": "6d70e0a6878655b520bbb636b5bc97b1df4246e88d2752601ee010a2dd41ee17"
                      *           },
-                     *           "host_token": "23f2bc86cc9f3fad325ef64a2a08d838583b62cfa6c37ada7fd119070e5eed50",
+                     *           "host_token": "95c0dcea95743e1e4fb5f17c121fd4790282a414306d6ff7166699ad44101451",
                      *           "join_codes": {
-                     *             "a": "F52Z5J",
-                     *             "b": "RVS9RS"
+                     *             "a": "GV3A8S",
+                     *             "b": "MBPJ6J"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7",
-                     *         "games": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7/games",
-                     *         "overview": "/play/class/2b502bf7-3101-4b6b-892d-5e29865d19f7",
-                     *         "fairness": "/v1/fairness?game=704ea66e-ccea-4713-8d34-986d91279dae&game=1eb700a7-c1e5-4a96-bab6-60037b10a0a9"
+                     *         "self": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
+                     *         "games": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8/games",
+                     *         "overview": "/play/class/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
+                     *         "fairness": "/v1/fairness?game=b82a3ef8-6598-452f-9f45-9025179f155f&game=8b70c49c-ea58-4b25-aa71-b14c75ae475e"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2b502bf7-3101-4b6b-892d-5e29865d19f7",
+                     *       "id": "0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:59:29.925Z",
+                     *       "created_at": "2026-12-06T13:43:06.511Z",
                      *       "games": [
                      *         {
-                     *           "id": "1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
+                     *           "id": "8b70c49c-ea58-4b25-aa71-b14c75ae475e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:59:29.924Z",
-                     *           "updated_at": "2026-12-06T11:59:29.924Z",
+                     *           "created_at": "2026-12-06T13:43:06.511Z",
+                     *           "updated_at": "2026-12-06T13:43:06.511Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
-                     *             "throws": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/throws",
-                     *             "moves": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/moves"
+                     *             "self": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e",
+                     *             "throws": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/throws",
+                     *             "moves": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/1eb700a7-c1e5-4a96-bab6-60037b10a0a9/board.svg?view=projector",
+                     *           "board": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "704ea66e-ccea-4713-8d34-986d91279dae",
+                     *           "id": "b82a3ef8-6598-452f-9f45-9025179f155f",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T11:59:29.924Z",
-                     *           "updated_at": "2026-12-06T11:59:29.930Z",
+                     *           "created_at": "2026-12-06T13:43:06.511Z",
+                     *           "updated_at": "2026-12-06T13:43:06.515Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae",
-                     *             "throws": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/throws",
-                     *             "moves": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/moves"
+                     *             "self": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f",
+                     *             "throws": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/throws",
+                     *             "moves": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/704ea66e-ccea-4713-8d34-986d91279dae/board.svg?view=projector",
+                     *           "board": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "19a5fe97-afcd-4d5c-a938-2120a59a1648",
+                     *           "id": "04eae957-a472-4896-a4e2-04cf45b171e6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T11:59:29.928Z",
-                     *           "updated_at": "2026-12-06T11:59:29.928Z",
+                     *           "created_at": "2026-12-06T13:43:06.513Z",
+                     *           "updated_at": "2026-12-06T13:43:06.513Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648",
-                     *             "throws": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/throws",
-                     *             "moves": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/moves"
+                     *             "self": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6",
+                     *             "throws": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/throws",
+                     *             "moves": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/board.svg?view=projector",
+                     *           "board": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7",
-                     *         "games": "/v1/classes/2b502bf7-3101-4b6b-892d-5e29865d19f7/games",
-                     *         "overview": "/play/class/2b502bf7-3101-4b6b-892d-5e29865d19f7",
-                     *         "fairness": "/v1/fairness?game=1eb700a7-c1e5-4a96-bab6-60037b10a0a9&game=704ea66e-ccea-4713-8d34-986d91279dae&game=19a5fe97-afcd-4d5c-a938-2120a59a1648"
+                     *         "self": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
+                     *         "games": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8/games",
+                     *         "overview": "/play/class/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
+                     *         "fairness": "/v1/fairness?game=8b70c49c-ea58-4b25-aa71-b14c75ae475e&game=b82a3ef8-6598-452f-9f45-9025179f155f&game=04eae957-a472-4896-a4e2-04cf45b171e6"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T11:59:29.925Z",
+                     *       "created_at": "2026-12-06T13:43:06.511Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "1eb700a7-c1e5-4a96-bab6-60037b10a0a9",
-                     *           "created_at": "2026-12-06T11:59:29.924Z",
-                     *           "updated_at": "2026-12-06T11:59:29.924Z",
+                     *           "id": "8b70c49c-ea58-4b25-aa71-b14c75ae475e",
+                     *           "created_at": "2026-12-06T13:43:06.511Z",
+                     *           "updated_at": "2026-12-06T13:43:06.511Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5174,9 +5174,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "704ea66e-ccea-4713-8d34-986d91279dae",
-                     *           "created_at": "2026-12-06T11:59:29.924Z",
-                     *           "updated_at": "2026-12-06T11:59:29.930Z",
+                     *           "id": "b82a3ef8-6598-452f-9f45-9025179f155f",
+                     *           "created_at": "2026-12-06T13:43:06.511Z",
+                     *           "updated_at": "2026-12-06T13:43:06.515Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "19a5fe97-afcd-4d5c-a938-2120a59a1648",
-                     *           "created_at": "2026-12-06T11:59:29.928Z",
-                     *           "updated_at": "2026-12-06T11:59:29.928Z",
+                     *           "id": "04eae957-a472-4896-a4e2-04cf45b171e6",
+                     *           "created_at": "2026-12-06T13:43:06.513Z",
+                     *           "updated_at": "2026-12-06T13:43:06.513Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "19a5fe97-afcd-4d5c-a938-2120a59a1648",
+                     *       "id": "04eae957-a472-4896-a4e2-04cf45b171e6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T11:59:29.928Z",
-                     *       "updated_at": "2026-12-06T11:59:29.928Z",
+                     *       "created_at": "2026-12-06T13:43:06.513Z",
+                     *       "updated_at": "2026-12-06T13:43:06.513Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648",
-                     *         "throws": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/throws",
-                     *         "moves": "/v1/games/19a5fe97-afcd-4d5c-a938-2120a59a1648/moves"
+                     *         "self": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6",
+                     *         "throws": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/throws",
+                     *         "moves": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "3e59a33e712ea3e58b69a36da1673f0aa2893a27185c498958c4848b725dc66e",
-                     *         "b": "02914e2c123570aa79d9deb3f31ccb74700177d5fffa5a5cf1187724c86fd321"
+                     *         "a": "749cc369e1104c774744816e64731a11c25e49dfe0fde7a84ed07c4f0cdef088",
+                     *         "b": "616251b669a16319b5f31d83278fe06221ea26bbdf9b3763a274cdf024b1990d"
                      *       },
-                     *       "host_token": "2bfa10e621b3adadd26771a7f2891b92ae9d504d8962bcc5815c3923bcc78b50",
+                     *       "host_token": "3326d58ed2da5d47f8656be1f6b1623d942268f18ea4c1ff253efd07482c800f",
                      *       "join_codes": {
-                     *         "a": "X2GQ6P",
-                     *         "b": "YFXRJP"
+                     *         "a": "W3X53G",
+                     *         "b": "B3K4E6"
                      *       }
                      *     }
                      */
@@ -6317,13 +6317,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
+                     *         "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
+                     *             "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6590,11 +6590,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e268f6ed-80a7-4ac9-967e-f8d922571d40",
+                     *       "id": "f4036983-27a5-4cfd-aeb8-cb21218bd855",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T11:59:29.920Z",
-                     *       "updated_at": "2026-12-06T11:59:29.920Z",
+                     *       "created_at": "2026-12-06T13:43:06.507Z",
+                     *       "updated_at": "2026-12-06T13:43:06.507Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6657,18 +6657,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e268f6ed-80a7-4ac9-967e-f8d922571d40",
-                     *         "throws": "/v1/games/e268f6ed-80a7-4ac9-967e-f8d922571d40/throws",
-                     *         "moves": "/v1/games/e268f6ed-80a7-4ac9-967e-f8d922571d40/moves"
+                     *         "self": "/v1/games/f4036983-27a5-4cfd-aeb8-cb21218bd855",
+                     *         "throws": "/v1/games/f4036983-27a5-4cfd-aeb8-cb21218bd855/throws",
+                     *         "moves": "/v1/games/f4036983-27a5-4cfd-aeb8-cb21218bd855/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "5ad1e347ca584a7f4dd1b815645d00894b49a17daefe05e6ef6d587e5cf6731c",
-                     *         "b": "96c1edbf7ec2faea220949495e5cf518b926a7e0ea96622a560914dca0f94aaa"
+                     *         "a": "6dd30e0bd76f78f6d221422f7275ea3e9d9129893530a0fe0df05978772f8365",
+                     *         "b": "f78de069cbceef5eae51ce473baa16c0f8c779413df8b51a13c655355bfb4a17"
                      *       },
-                     *       "host_token": "f653a58599c6a26a6019e6ce030dadf43e0772210ec52cdd0abb45e359e2b4f6",
+                     *       "host_token": "504fc5d9f2ba8916e4e6e6417ac92a376a0729fd2ba04782bd0e25d4a8932205",
                      *       "join_codes": {
-                     *         "a": "5DS4FE",
-                     *         "b": "CH862M"
+                     *         "a": "E74X36",
+                     *         "b": "PM26SH"
                      *       }
                      *     }
                      */
@@ -6911,11 +6911,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *       "id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T11:59:29.670Z",
-                     *       "updated_at": "2026-12-06T11:59:29.908Z",
+                     *       "created_at": "2026-12-06T13:43:06.211Z",
+                     *       "updated_at": "2026-12-06T13:43:06.492Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6978,9 +6978,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
-                     *         "throws": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/throws",
-                     *         "moves": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/moves"
+                     *         "self": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *         "throws": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/throws",
+                     *         "moves": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/moves"
                      *       }
                      *     }
                      */
@@ -8531,13 +8531,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
+                     *         "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "5b9dbf89-41e2-42ff-b85d-68eb67c6c822"
+                     *             "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10250,7 +10250,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *       "game_id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10527,7 +10527,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *       "game_id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10897,8 +10897,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "e21d49e19431c4179424addfe5db7425c057d0e6b08ef8b55bb7b7f2c6c83a94",
-                     *       "join_code": "GJQMWP"
+                     *       "token": "499e621a35b168099e1c63462f327ce2e9585a5cd6b4f537b1e1d74b0054cb6e",
+                     *       "join_code": "9YBXXS"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11101,11 +11101,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *         "id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T11:59:29.670Z",
-                     *         "updated_at": "2026-12-06T11:59:29.916Z",
+                     *         "created_at": "2026-12-06T13:43:06.211Z",
+                     *         "updated_at": "2026-12-06T13:43:06.504Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11164,9 +11164,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
-                     *           "throws": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/throws",
-                     *           "moves": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/moves"
+                     *           "self": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *           "throws": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/throws",
+                     *           "moves": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11623,11 +11623,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
+                     *         "id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T11:59:29.670Z",
-                     *         "updated_at": "2026-12-06T11:59:29.908Z",
+                     *         "created_at": "2026-12-06T13:43:06.211Z",
+                     *         "updated_at": "2026-12-06T13:43:06.492Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11690,9 +11690,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822",
-                     *           "throws": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/throws",
-                     *           "moves": "/v1/games/5b9dbf89-41e2-42ff-b85d-68eb67c6c822/moves"
+                     *           "self": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *           "throws": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/throws",
+                     *           "moves": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/moves"
                      *         }
                      *       }
                      *     }
@@ -12423,10 +12423,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e268f6ed-80a7-4ac9-967e-f8d922571d40",
+                     *       "game_id": "f4036983-27a5-4cfd-aeb8-cb21218bd855",
                      *       "side": "A",
-                     *       "token": "e21d49e19431c4179424addfe5db7425c057d0e6b08ef8b55bb7b7f2c6c83a94",
-                     *       "play": "/play/e268f6ed-80a7-4ac9-967e-f8d922571d40#seat=A.e21d49e19431c4179424addfe5db7425c057d0e6b08ef8b55bb7b7f2c6c83a94"
+                     *       "token": "499e621a35b168099e1c63462f327ce2e9585a5cd6b4f537b1e1d74b0054cb6e",
+                     *       "play": "/play/f4036983-27a5-4cfd-aeb8-cb21218bd855#seat=A.499e621a35b168099e1c63462f327ce2e9585a5cd6b4f537b1e1d74b0054cb6e"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

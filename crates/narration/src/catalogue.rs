@@ -88,18 +88,23 @@ pub struct RuleText {
     pub cite: Vec<Citation>,
     /// Every source the full statements draw on.
     pub citations: Vec<Citation>,
-    /// What the rule's sentences cite besides, on a board whose own source
-    /// names and numbers what they tell (the A4 sheet's rule for the
-    /// square board's torrent, say): cited with `cite` and `citations`.
+    /// What the rule's sentences cite on a board whose own source names
+    /// what they tell (the A4 sheet's rule for the square board's torrent,
+    /// say): in place of `cite` there (a curator's trial: the square
+    /// board's torrent cited Culin, who never saw that board), and beside
+    /// `citations`.
     #[serde(default)]
     pub on_board: HashMap<Board, Vec<Citation>>,
 }
 
 impl RuleText {
-    /// The one or two sources that carry the rule, with the board's own.
+    /// The one or two sources that carry the rule: on a board with its
+    /// own, those.
     #[must_use]
     pub fn cite_on(&self, board: Board) -> Vec<Citation> {
-        self.with_board(&self.cite, board)
+        self.on_board
+            .get(&board)
+            .map_or_else(|| self.cite.clone(), Clone::clone)
     }
 
     /// Every source the full statements draw on, with the board's own.

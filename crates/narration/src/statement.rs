@@ -63,6 +63,19 @@ pub(super) fn rule_cite(cat: &Catalogue, rule: RuleId, board: Board) -> Vec<Cita
         .unwrap_or_default()
 }
 
+/// An `event` segment telling `text`, cited to what carries `rule` on
+/// `board`.
+pub(super) fn event_segment(cat: &Catalogue, rule: RuleId, board: Board, text: String) -> Segment {
+    Segment {
+        kind: SegmentKind::Event,
+        text,
+        citations: rule_cite(cat, rule, board),
+        rule: Some(rule.key().to_owned()),
+        fact: None,
+        brief: false,
+    }
+}
+
 /// The `rule` segment of rule `rule` (an id as segments keep it): its full
 /// statement, or with `brief` a short restatement chosen for
 /// `move_number`. An id without a statement gives an empty segment.

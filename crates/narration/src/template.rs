@@ -42,6 +42,21 @@ fn push_isolated(out: &mut String, value: &str) {
     }
 }
 
+/// `value` as it reads after `before`: a name given with a leading "The"
+/// ("The Otters") keeps its capital only where a sentence begins (a
+/// teacher's trial: "Again, The Herons!" and "The awl of The Otters").
+fn mid_sentence<'v>(before: &str, value: &'v str) -> std::borrow::Cow<'v, str> {
+    let starts = before
+        .trim_end()
+        .chars()
+        .last()
+        .is_none_or(|c| matches!(c, '.' | '!' | '?' | '\n'));
+    match value.strip_prefix("The ") {
+        Some(rest) if !starts => format!("the {rest}").into(),
+        _ => value.into(),
+    }
+}
+
 /// [`fill`] with the values from `lookup`.
 pub(super) fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
     let mut out = String::with_capacity(template.len() + 32);
@@ -53,7 +68,10 @@ pub(super) fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v 
             Some(close) => {
                 let name = &after[..close];
                 match lookup(name) {
-                    Some(v) => push_isolated(&mut out, v),
+                    Some(v) => {
+                        let v = mid_sentence(&out, v);
+                        push_isolated(&mut out, &v);
+                    }
                     None => {
                         out.push('{');
                         out.push_str(name);
@@ -212,6 +230,22 @@ impl BoardVars {
 #[cfg(test)]
 mod tests {
     use super::{choose, fill};
+
+    /// A teacher's trial read "Again, The Herons!" and "The awl of The
+    /// Otters": a team's "The" keeps its capital only where a sentence
+    /// begins.
+    #[test]
+    fn regression_a_name_with_the_kept_its_capital_mid_sentence() {
+        let vars = [("side", "The Herons")];
+        assert_eq!(fill("Again, {side}!", &vars), "Again, the Herons!");
+        assert_eq!(fill("The awl of {side}.", &vars), "The awl of the Herons.");
+        assert_eq!(fill("{side}: a 2.", &vars), "The Herons: a 2.");
+        assert_eq!(
+            fill("A whip! {side} again.", &vars),
+            "A whip! The Herons again."
+        );
+        assert_eq!(fill("Again, {side}!", &[("side", "Theo")]), "Again, Theo!");
+    }
 
     #[test]
     fn fill_substitutes_once_and_keeps_braces_in_values() {

@@ -26,7 +26,7 @@ use super::catalogue::catalogue;
 use super::lesson::{brief_framing, framing};
 use super::plan::{Plan, plan};
 use super::rule_id::RuleId;
-use super::statement::{rule_cite, rule_segment};
+use super::statement::{event_segment, rule_segment};
 use super::template::{BoardVars, count_word};
 use super::vocabulary::{Audience, Cast, Detail, MoveContext, Narration, Segment, SegmentKind};
 use crate::rules::{Event, Options, Side};
@@ -121,14 +121,7 @@ pub fn narrate_stop(
             ],
         )
     });
-    let mut segments = vec![Segment {
-        kind: SegmentKind::Event,
-        text,
-        citations: rule_cite(cat, rule, options.board),
-        rule: Some(rule.key().to_owned()),
-        fact: None,
-        brief: false,
-    }];
+    let mut segments = vec![event_segment(cat, rule, options.board, text)];
     segments.push(rule_segment(cat, &words, rule.key(), false, audience, 0));
     Narration {
         audience,
