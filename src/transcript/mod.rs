@@ -15,7 +15,7 @@ use crate::throws::{SeededThrows, ThrowSource};
 mod read_aloud;
 
 pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE};
-use read_aloud::{paragraphs, stop_at, teacher_note};
+use read_aloud::{lesson_stop, stop_at, teacher_note};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
@@ -351,17 +351,18 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let told = told_moves(&game, preset, audience, detail)?;
     let command = request.command();
     if *read_aloud {
-        let mut paragraphs = paragraphs(&game, &told, audience);
-        if let Some(stop) = &stopped {
-            let words: Vec<&str> = stop.segments.iter().map(|s| s.text.as_str()).collect();
-            paragraphs.push((game.moves.len(), words.join(" ")));
-        }
+        let paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
+        let fits = if stop_after.is_none() {
+            lesson_stop(&game, &told, audience)
+        } else {
+            None
+        };
         return Ok(format!(
             "{}\n\n{}",
-            teacher_note(&game, &paragraphs, audience, request),
+            teacher_note(&game, &paragraphs, fits, audience, request),
             paragraphs
                 .iter()
-                .map(|(_, p)| format!("{p}\n\n"))
+                .map(|p| format!("{}\n\n", p.text))
                 .collect::<String>()
         ));
     }
@@ -462,5 +463,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     Ok(out)
 }
 
+#[cfg(test)]
+mod read_aloud_tests;
 #[cfg(test)]
 mod tests;

@@ -1,132 +1,319 @@
-//! The read-aloud form's parts: the bare turn lines it leaves out, the
+//! The read-aloud form: its paragraphs (moves told one by one, plain turns
+//! and one turn's several throws told together, where the awls stand), the
 //! note for the teacher that opens it, and a game stopped as a teacher
-//! stops one (`--stop-after`).
+//! stops one (`--stop-after`), with the stop's rule told at the start.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use super::{NarratedGame, TranscriptRequest};
 use crate::narration::{
-    Audience, Narration, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind, StretchThrow, awls_apart,
-    awls_apart_segment, is_plain_move, narrate_stretch,
+    Audience, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind, StretchThrow,
+    awls_apart, awls_apart_segment, is_plain_move, is_quiet_move, narrate_chain, narrate_stretch,
+    rule_statement, same_number_segment,
 };
 
-/// A pace for reading a lesson aloud to a class, for the read-aloud form's
-/// estimate of its length.
-pub const READ_ALOUD_WORDS_A_MINUTE: usize = 130;
+/// A pace for reading a lesson aloud to a class that stops to react, for
+/// the read-aloud form's estimate of its length (a teacher's trial: a
+/// class makes 130 words a minute nearer 100).
+pub const READ_ALOUD_WORDS_A_MINUTE: usize = 110;
+
+/// The lesson the read-aloud form's note fits a long game to, in minutes.
+pub const LESSON_MINUTES: usize = 20;
 
 /// Whether a segment only says that the other side, of one player, throws
 /// next: the read-aloud form leaves it out, as its next paragraph begins
 /// with that side's name. (A team's next player is still named.)
 pub(super) fn is_plain_turn_pass(segment: &Segment) -> bool {
-    segment.kind == SegmentKind::Event
-        && segment.rule.as_deref() == Some(crate::narration::RuleId::TurnPass.key())
+    segment.kind == SegmentKind::Event && segment.rule.as_deref() == Some(RuleId::TurnPass.key())
 }
 
-/// The read-aloud form's paragraphs, each with the number of moves told
-/// by its end: a paragraph a move, except that plain moves in a row (at
+/// How a paragraph of the read-aloud form tells its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Told {
+    /// One move, as the service tells it (but for the bare line on who
+    /// throws next).
+    Move,
+    /// Plain turns in a row ([`narrate_stretch`]).
+    Stretch,
+    /// One turn of several quiet throws ([`narrate_chain`]).
+    Chain,
+    /// A rule, told before the moves it will decide.
+    Rule,
+    /// The stopped game's result.
+    Stop,
+}
+
+/// One paragraph of the read-aloud form.
+#[derive(Clone, Debug)]
+pub(super) struct Paragraph {
+    /// The moves it tells (indices into the game's moves).
+    pub moves: Range<usize>,
+    /// How.
+    pub told: Told,
+    /// Its words.
+    pub text: String,
+    /// The sentences on where the awls stand that it adds to the moves'
+    /// own words (how far apart they face each other, the same number on
+    /// different spaces).
+    pub added: Vec<String>,
+}
+
+impl Paragraph {
+    fn words(&self) -> usize {
+        self.text.split_whitespace().count()
+    }
+}
+
+/// The moves from `i` that one turn of several quiet throws spans: the
+/// same seat, each throw but the last having earned the next. Empty when
+/// fewer than two.
+fn chain_at(game: &NarratedGame, quiet: &[bool], i: usize) -> Range<usize> {
+    let seat = game.moves[i].seat;
+    let mut end = i;
+    while end < game.moves.len() && quiet[end] && game.moves[end].seat == seat {
+        end += 1;
+        if !game.moves[end - 1].state.extra_throw {
+            break;
+        }
+    }
+    if end - i < 2 { i..i } else { i..end }
+}
+
+/// The read-aloud form's paragraphs of `game`'s moves, `told` being each
+/// move as told: a paragraph a move, except that plain turns in a row (at
 /// least [`STRETCH_MIN`]) are told together, at most [`STRETCH_MAX`] to a
-/// paragraph (a teacher's trial: "80 % of a long game's lines are bare
-/// throws", in runs of 16 to 21). `told` is each move as told.
+/// paragraph, and one turn of several quiet throws in a sentence (a
+/// teacher's trial: "80 % of a long game's lines are bare throws", in
+/// runs of 16 to 21, and "Side A again!" 73 times). After a paragraph,
+/// when it is news, how far apart the awls face each other and that two
+/// awls on one number stand on different spaces (by ear, a whip came as
+/// a surprise, and "to 27" then "onto 27" sounded like one).
 pub(super) fn paragraphs(
     game: &NarratedGame,
     told: &[Narration],
     audience: Audience,
-) -> Vec<(usize, String)> {
-    let plain: Vec<bool> = game
-        .moves
+) -> Vec<Paragraph> {
+    let moves = &game.moves;
+    let quiet: Vec<bool> = moves
+        .iter()
+        .zip(told)
+        .map(|(m, t)| is_quiet_move(&m.events, &t.segments))
+        .collect();
+    let plain: Vec<bool> = moves
         .iter()
         .zip(told)
         .map(|(m, t)| is_plain_move(&m.events, &t.segments, m.state.extra_throw))
         .collect();
-    let mut out = Vec::new();
+    let mut out: Vec<Paragraph> = Vec::new();
+    let mut apart = None;
     let mut i = 0;
-    while i < game.moves.len() {
+    while i < moves.len() {
         let run = plain[i..].iter().take_while(|p| **p).count();
-        if run < STRETCH_MIN {
-            let segments: Vec<&Segment> = told[i]
-                .segments
-                .iter()
-                .filter(|s| !is_plain_turn_pass(s))
-                .collect();
-            let mut words: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
-            // Where the awls stand goes with what happened, before a fact
-            // or the odds.
-            let apart = newly_face_to_face(game, i, audience);
-            if let Some(apart) = &apart {
-                let after_events = segments
+        let chain = chain_at(game, &quiet, i);
+        let mut said: Vec<Paragraph> = Vec::new();
+        if run >= STRETCH_MIN {
+            // A long run in even parts, none longer than STRETCH_MAX.
+            let parts = run.div_ceil(STRETCH_MAX);
+            let mut first = i;
+            for part in 0..parts {
+                let len = run / parts + usize::from(part < run % parts);
+                let span = &moves[first..first + len];
+                let throws: Vec<StretchThrow> = span
                     .iter()
-                    .rposition(|s| s.kind == SegmentKind::Event)
-                    .map_or(words.len(), |at| at + 1);
-                words.insert(after_events, &apart.text);
+                    .map(|m| StretchThrow {
+                        side: m.seat.side,
+                        value: m.score.value,
+                    })
+                    .collect();
+                let stretch = narrate_stretch(
+                    &game.options,
+                    &game.cast,
+                    audience,
+                    span[0].n,
+                    &throws,
+                    span[len - 1].state.awls,
+                );
+                said.push(paragraph(
+                    first..first + len,
+                    Told::Stretch,
+                    &stretch.segments,
+                ));
+                first += len;
             }
-            i += 1;
-            out.push((i, words.join(" ")));
-            continue;
-        }
-        // A long run in even parts, none longer than STRETCH_MAX.
-        let parts = run.div_ceil(STRETCH_MAX);
-        for part in 0..parts {
-            let len = run / parts + usize::from(part < run % parts);
-            let moves = &game.moves[i..i + len];
-            let throws: Vec<StretchThrow> = moves
-                .iter()
-                .map(|m| StretchThrow {
-                    side: m.seat.side,
-                    value: m.score.value,
-                })
-                .collect();
-            let last = &moves[len - 1];
-            let stretch = narrate_stretch(
+        } else if !chain.is_empty() {
+            let span = &moves[chain.clone()];
+            let last = &span[span.len() - 1];
+            let values: Vec<u8> = span.iter().map(|m| m.score.value).collect();
+            let told = narrate_chain(
                 &game.options,
                 &game.cast,
                 audience,
-                moves[0].n,
-                &throws,
-                last.state.awls,
+                span[0].n,
+                last.seat,
+                &values,
+                last.state.awls[last.seat.side.index()],
+                last.state.extra_throw,
             );
-            let words: Vec<&str> = stretch.segments.iter().map(|s| s.text.as_str()).collect();
-            i += len;
-            out.push((i, words.join(" ")));
+            said.push(paragraph(chain, Told::Chain, &told.segments));
+        } else {
+            let segments: Vec<Segment> = told[i]
+                .segments
+                .iter()
+                .filter(|s| !is_plain_turn_pass(s))
+                .cloned()
+                .collect();
+            said.push(paragraph(i..i + 1, Told::Move, &segments));
+        }
+        for mut p in said {
+            i = p.moves.end;
+            let last = &moves[i - 1];
+            if !last.state.is_finished() {
+                let awls = last.state.awls;
+                let added: Vec<Segment> = [
+                    awls_apart_segment(&game.options, audience, last.n, awls, apart),
+                    same_number_segment(&game.options, audience, last.n, awls),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                add_after_events(&mut p, &told[i - 1], &added);
+                apart = awls_apart(&game.options, awls);
+            }
+            out.push(p);
         }
     }
     out
 }
 
-/// How far apart the awls face each other after move `i` of `game`, told
-/// when they have just come within a throw of each other and the game goes
-/// on (a teacher's trial: by ear, a whip "at 7" came as a surprise).
-pub(super) fn newly_face_to_face(
+fn paragraph(moves: Range<usize>, told: Told, segments: &[Segment]) -> Paragraph {
+    let words: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
+    Paragraph {
+        moves,
+        told,
+        text: words.join(" "),
+        added: Vec::new(),
+    }
+}
+
+/// Add `added` to `p`: right after the events it tells, before a fact or
+/// the odds of its move (`told`, when it tells one move).
+fn add_after_events(p: &mut Paragraph, told: &Narration, added: &[Segment]) {
+    if added.is_empty() {
+        return;
+    }
+    let extra: Vec<&str> = added.iter().map(|s| s.text.as_str()).collect();
+    let extra = extra.join(" ");
+    // What follows the events in a single move's paragraph.
+    let after: Vec<&str> = if p.told == Told::Move {
+        let shown: Vec<&Segment> = told
+            .segments
+            .iter()
+            .filter(|s| !is_plain_turn_pass(s))
+            .collect();
+        let last_event = shown
+            .iter()
+            .rposition(|s| s.kind == SegmentKind::Event)
+            .map_or(shown.len(), |at| at + 1);
+        shown[last_event..]
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let after = after.join(" ");
+    if after.is_empty() {
+        p.text = format!("{} {extra}", p.text);
+    } else if let Some(before) = p.text.strip_suffix(&after) {
+        p.text = format!("{before}{extra} {after}");
+    }
+    p.added.extend(added.iter().map(|s| s.text.clone()));
+}
+
+/// The paragraphs of the whole read-aloud form of `game` (its moves as
+/// `told`), stopped after its moves when `stopped` (the stop's narration)
+/// is given: then the stop's rule is told after the first move, so that
+/// the class knows from the start how the game will end.
+pub(super) fn read_aloud(
     game: &NarratedGame,
-    i: usize,
+    told: &[Narration],
     audience: Audience,
-) -> Option<Segment> {
-    let m = game.moves.get(i)?;
-    let before = i
-        .checked_sub(1)
-        .and_then(|j| game.moves.get(j))
-        .map_or([1, 1], |b| b.state.awls);
-    if m.state.is_finished() || awls_apart(&game.options, before).is_some() {
+    stopped: Option<&Narration>,
+) -> Vec<Paragraph> {
+    let mut out = paragraphs(game, &told[..game.moves.len()], audience);
+    if let Some(stop) = stopped {
+        if let Some((text, _)) = rule_statement(&game.options, audience, RuleId::StopMostCounters) {
+            let at = usize::from(!out.is_empty());
+            out.insert(
+                at,
+                Paragraph {
+                    moves: 1..1,
+                    told: Told::Rule,
+                    text,
+                    added: Vec::new(),
+                },
+            );
+        }
+        let n = game.moves.len();
+        out.push(paragraph(n..n, Told::Stop, &stop.segments));
+    }
+    out
+}
+
+/// The `--stop-after` that holds `game` (its moves as `told`) to a lesson
+/// of [`LESSON_MINUTES`] read aloud, checked by telling it so; `None` when
+/// the whole game fits.
+pub(super) fn lesson_stop(
+    game: &NarratedGame,
+    told: &[Narration],
+    audience: Audience,
+) -> Option<u32> {
+    let budget = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE;
+    let count = |ps: &[Paragraph]| ps.iter().map(Paragraph::words).sum::<usize>();
+    let whole = read_aloud(game, told, audience, None);
+    if count(&whole) <= budget {
         return None;
     }
-    awls_apart_segment(&game.options, audience, m.n, m.state.awls)
+    // The last move whose paragraphs fit, then fewer until the game
+    // stopped there (its turn finished, the stop's rule and result told)
+    // fits too.
+    let mut said = 0;
+    let mut n = whole
+        .iter()
+        .take_while(|p| {
+            said += p.words();
+            said <= budget
+        })
+        .last()
+        .map_or(1, |p| p.moves.end);
+    while n > 1 {
+        let mut stopped = game.clone();
+        let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
+        if count(&read_aloud(&stopped, told, audience, stop.as_ref())) <= budget {
+            break;
+        }
+        n -= 1;
+    }
+    u32::try_from(n).ok()
 }
 
 /// The read-aloud form's opening note for the teacher: how long this
-/// game is read aloud, how long a game of its rules runs on average, how to
-/// hold a long one to a lesson of [`LESSON_MINUTES`], and where the
-/// sources are.
+/// game is read aloud (`paragraphs`), how long a game of its rules runs on
+/// average, how to hold a long one to a lesson (`fits`, from
+/// [`lesson_stop`]), and where the sources are.
 pub(super) fn teacher_note(
     game: &NarratedGame,
-    paragraphs: &[(usize, String)],
+    paragraphs: &[Paragraph],
+    fits: Option<u32>,
     audience: Audience,
     request: &TranscriptRequest,
 ) -> String {
-    let count = |p: &str| p.split_whitespace().count();
-    let words: usize = paragraphs.iter().map(|(_, p)| count(p)).sum();
+    let words: usize = paragraphs.iter().map(Paragraph::words).sum();
     let minutes = words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1);
     let mut note = format!(
         "(For the teacher, not to be read aloud: {words} words, about {minutes} minutes at \
-         {READ_ALOUD_WORDS_A_MINUTE} words a minute."
+         {READ_ALOUD_WORDS_A_MINUTE} words a minute, a class's pace."
     );
     // The young framing leaves the average length to the teacher.
     if audience == Audience::Young
@@ -135,23 +322,12 @@ pub(super) fn teacher_note(
         let _ = write!(note, " {}", length.text);
     }
     let _ = write!(note, " This game has {} moves.", game.moves.len());
-    if minutes > LESSON_MINUTES && request.stop_after.is_none() {
-        // The last move whose paragraphs, with a stop's few sentences after
-        // them, still fit the lesson.
-        let budget = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE - STOP_WORDS;
-        let mut said = 0;
-        let fits = paragraphs
-            .iter()
-            .take_while(|(_, paragraph)| {
-                said += count(paragraph);
-                said <= budget
-            })
-            .last()
-            .map_or(1, |(moves, _)| *moves);
+    if let Some(fits) = fits.filter(|_| request.stop_after.is_none()) {
         let _ = write!(
             note,
             " To stop it within about {LESSON_MINUTES} minutes, add --stop-after {fits}: \
-             the side with more counting sticks then wins."
+             the side with more counting sticks then wins, as the class hears after the \
+             first move."
         );
     }
     let _ = write!(
@@ -161,13 +337,6 @@ pub(super) fn teacher_note(
     );
     note
 }
-
-/// The lesson the read-aloud form's note fits a long game to, in minutes.
-pub const LESSON_MINUTES: usize = 20;
-
-/// Words left for a stopped game's sentences and a turn finished after
-/// the stop, when the note fits a game to a lesson.
-const STOP_WORDS: usize = 80;
 
 /// Stop `game` after its move `n` (or, when that move earned another
 /// throw, at the end of its side's turn), as a teacher stops a game: its

@@ -261,7 +261,7 @@ fn regression_a4_young_lesson_ran_past_twenty_words_a_move() {
     let chances = ChanceTable::Solved(Arc::new(zohn_ahl::odds::solve(&table).unwrap()));
     let f = Figures::of(preset, Audience::Young, Detail::Lesson, &chances);
     let wpm = f.words_per_move();
-    assert!(wpm <= 20.0, "{wpm:.1} words a move");
+    assert!(wpm <= 20.0, "{wpm:.3} words a move");
 }
 
 /// Regression: a young game's first move at `lesson` ran to about 250

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "24be1774-a6c2-4fc4-a803-5a3fa81d6295",
+                     *       "id": "caff2830-6252-42f6-9dbc-d0a56cf24a4e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T13:43:06.521Z",
-                     *       "host_token": "4bfdbebec0a01cda3ba90f68e43eb788120c92ba938da6cc80c1fc973afd0d05",
+                     *       "created_at": "2026-12-06T14:17:02.039Z",
+                     *       "host_token": "251bd7c76659842e062b64de6364b0480220527eab1395704abb2d21a015104d",
                      *       "games": [
                      *         {
-                     *           "id": "643899cd-0f84-4780-b8f7-cf6d6b226c17",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T13:43:06.521Z",
-                     *           "updated_at": "2026-12-06T13:43:06.521Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/643899cd-0f84-4780-b8f7-cf6d6b226c17",
-                     *             "throws": "/v1/games/643899cd-0f84-4780-b8f7-cf6d6b226c17/throws",
-                     *             "moves": "/v1/games/643899cd-0f84-4780-b8f7-cf6d6b226c17/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "88a64fa7b04cb1220f107e68a8fadf0b059c8b6f9c8c6d6e88d09860226aa06e",
-                     *             "b": "cae4630e4a582a57902dee4f7887f0fa6b4008fd5962a82a5498ba5d5b915878"
-                     *           },
-                     *           "host_token": "5d81c70be36dff31bcaab812f3f2f7d58a37ca05892fd83fc376a0fe38458b1b",
-                     *           "join_codes": {
-                     *             "a": "TTMSG6",
-                     *             "b": "8XH53Y"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "0b5af263-e06b-4fdf-9b00-b9d3f08f03c4",
+                     *           "id": "1249484a-0130-47de-b6ac-a65214ef5c3b",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T13:43:06.521Z",
-                     *           "updated_at": "2026-12-06T13:43:06.521Z",
+                     *           "created_at": "2026-12-06T14:17:02.039Z",
+                     *           "updated_at": "2026-12-06T14:17:02.039Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0b5af263-e06b-4fdf-9b00-b9d3f08f03c4",
-                     *             "throws": "/v1/games/0b5af263-e06b-4fdf-9b00-b9d3f08f03c4/throws",
-                     *             "moves": "/v1/games/0b5af263-e06b-4fdf-9b00-b9d3f08f03c4/moves"
+                     *             "self": "/v1/games/1249484a-0130-47de-b6ac-a65214ef5c3b",
+                     *             "throws": "/v1/games/1249484a-0130-47de-b6ac-a65214ef5c3b/throws",
+                     *             "moves": "/v1/games/1249484a-0130-47de-b6ac-a65214ef5c3b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e301db0b8adb5183726492377b7e0329f74298cb8815a933b357d4dbfc2a0bc6",
-                     *             "b": "68a95e0d44b32efff09e738eb3a7c674e706cebf3b61e10f9231ecfc74ea3f50"
+                     *             "a": "37e18811c21c53dfdf8174ad88bbf6838d366313ad28df2ea75681bc7dc7879b",
+                     *             "b": "cfceb40dfa64622d316ccd54e2e11b9e3ea4243a4579785a6eaaae8843c1c6f2"
                      *           },
-                     *           "host_token": "addab23aeef074785ce849c6e6fc1e399dd0754ae31d61c674d7e29b740d74d4",
+                     *           "host_token": "82023f46eea5d047aec21543b60825bd3f0718f1a7cc112b509cc00e3f5ff062",
                      *           "join_codes": {
-                     *             "a": "EPRZEN",
-                     *             "b": "TWM4CX"
+                     *             "a": "D27BSJ",
+                     *             "b": "86RY9W"
                      *           }
                      *         },
                      *         {
-                     *           "id": "fe7384e8-ad79-4751-a753-52f265350c54",
+                     *           "id": "d5923a45-a65d-43c9-9779-6317aec9811b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T13:43:06.521Z",
-                     *           "updated_at": "2026-12-06T13:43:06.521Z",
+                     *           "created_at": "2026-12-06T14:17:02.039Z",
+                     *           "updated_at": "2026-12-06T14:17:02.039Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/d5923a45-a65d-43c9-9779-6317aec9811b",
+                     *             "throws": "/v1/games/d5923a45-a65d-43c9-9779-6317aec9811b/throws",
+                     *             "moves": "/v1/games/d5923a45-a65d-43c9-9779-6317aec9811b/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "4c11aecb349b2a6c665af4cfe581bb9739af80b6eb34d7ac77a05c5ad5012311",
+                     *             "b": "b819bc195acad09544eb26935400b7f1970014b329753b544efd586661556d6e"
+                     *           },
+                     *           "host_token": "c0ba72f99dabc3534075433cc13d3de21290775ee5367e132a4875f153118fc4",
+                     *           "join_codes": {
+                     *             "a": "BK4ZX2",
+                     *             "b": "NA7J6A"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "5b5867d8-c768-4571-939e-c32fe7a3204c",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T14:17:02.039Z",
+                     *           "updated_at": "2026-12-06T14:17:02.039Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/fe7384e8-ad79-4751-a753-52f265350c54",
-                     *             "throws": "/v1/games/fe7384e8-ad79-4751-a753-52f265350c54/throws",
-                     *             "moves": "/v1/games/fe7384e8-ad79-4751-a753-52f265350c54/moves"
+                     *             "self": "/v1/games/5b5867d8-c768-4571-939e-c32fe7a3204c",
+                     *             "throws": "/v1/games/5b5867d8-c768-4571-939e-c32fe7a3204c/throws",
+                     *             "moves": "/v1/games/5b5867d8-c768-4571-939e-c32fe7a3204c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d97b7dcbfd321fe95e8f0aafbe4113af00d9268731e3633b50fb5cb933ef8c55",
-                     *             "b": "26d56ce8cc5777c517d3b3b9d166f839d7510c18943cf350484b1c141152de0d"
+                     *             "a": "f63e11e8b6a0cf4d52afd45f75ed192a9b70338bd1f33683ee942a6e4d8fda33",
+                     *             "b": "b0d3d39630a44ecd81b8ce58befaf1cb5c8a46e5e3364e47d7bd163e519651b7"
                      *           },
-                     *           "host_token": "4fc9bf99891605f2309b5d099211ce47120aa2fc9dea1efa1cf44936a8606b70",
+                     *           "host_token": "388195e2adde3e79be91f9a96e88d6acb9542369b4367b87ad79c93b251f6cdf",
                      *           "join_codes": {
-                     *             "a": "KHHVZV",
-                     *             "b": "E79D7R"
+                     *             "a": "4XJ9N7",
+                     *             "b": "2584PR"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/24be1774-a6c2-4fc4-a803-5a3fa81d6295",
-                     *         "games": "/v1/classes/24be1774-a6c2-4fc4-a803-5a3fa81d6295/games",
-                     *         "overview": "/play/class/24be1774-a6c2-4fc4-a803-5a3fa81d6295",
-                     *         "fairness": "/v1/fairness?game=643899cd-0f84-4780-b8f7-cf6d6b226c17&game=0b5af263-e06b-4fdf-9b00-b9d3f08f03c4&game=fe7384e8-ad79-4751-a753-52f265350c54"
+                     *         "self": "/v1/classes/caff2830-6252-42f6-9dbc-d0a56cf24a4e",
+                     *         "games": "/v1/classes/caff2830-6252-42f6-9dbc-d0a56cf24a4e/games",
+                     *         "overview": "/play/class/caff2830-6252-42f6-9dbc-d0a56cf24a4e",
+                     *         "fairness": "/v1/fairness?game=1249484a-0130-47de-b6ac-a65214ef5c3b&game=d5923a45-a65d-43c9-9779-6317aec9811b&game=5b5867d8-c768-4571-939e-c32fe7a3204c"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
+                     *       "id": "f51016cf-76e3-434c-a0cc-6a412ab44859",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T13:43:06.511Z",
-                     *       "host_token": "64a1a2bec959aba04c45efc5db2a6bc258ca2177cf1b1fcff65b348c79621428",
+                     *       "created_at": "2026-12-06T14:17:02.031Z",
+                     *       "host_token": "8c7fa1ab713236ef8a8ef503aae9a43fdbd46520e79eaf222285db34465d7dcd",
                      *       "games": [
                      *         {
-                     *           "id": "b82a3ef8-6598-452f-9f45-9025179f155f",
+                     *           "id": "85153701-0a2a-4ceb-a81f-7a17ba553208",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T13:43:06.511Z",
-                     *           "updated_at": "2026-12-06T13:43:06.511Z",
+                     *           "created_at": "2026-12-06T14:17:02.031Z",
+                     *           "updated_at": "2026-12-06T14:17:02.031Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f",
-                     *             "throws": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/throws",
-                     *             "moves": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/moves"
+                     *             "self": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208",
+                     *             "throws": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/throws",
+                     *             "moves": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e38b2484876854fdef0e99f9a3d387f53fd08e603a4e84c8994311a2ea5d3579",
-                     *             "b": "9e99e1302cc5b191aa348c7b2d8e28dfc3f442ac4cdce00f179b83c7d35dfa48"
+                     *             "a": "0d886a185f26e1d565195ff1d5aeebd64018943088a782f4bdd8cb7b3ed0b1d9",
+                     *             "b": "324eddfc27d46ad129f35f782fc3da26d252f795824c5fb44e2b68556c1a3c7a"
                      *           },
-                     *           "host_token": "602826d17de40e3469071987cea0aa5ac59bf313367aadccc378c2e6d7b6dfde",
+                     *           "host_token": "b921dfbfce283937f87212090637cfa871ded3c7dd52a336fe0be7bb911c57cb",
                      *           "join_codes": {
-                     *             "a": "9ZS55W",
-                     *             "b": "M2SABT"
+                     *             "a": "64YWZK",
+                     *             "b": "MGRD7Z"
                      *           }
                      *         },
                      *         {
-                     *           "id": "8b70c49c-ea58-4b25-aa71-b14c75ae475e",
+                     *           "id": "c4a175a2-e248-4b43-bc75-df717f1ed4b5",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T13:43:06.511Z",
-                     *           "updated_at": "2026-12-06T13:43:06.511Z",
+                     *           "created_at": "2026-12-06T14:17:02.031Z",
+                     *           "updated_at": "2026-12-06T14:17:02.031Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e",
-                     *             "throws": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/throws",
-                     *             "moves": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/moves"
+                     *             "self": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5",
+                     *             "throws": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/throws",
+                     *             "moves": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b2e18db3931f2ef20ac15a13ac8be9fd3781aad9641549038fe77dee94802a65",
-                     *             "b": "6d70e0a6878655b520bbb636b5bc97b1df4246e88d2752601ee010a2dd41ee17"
+                     *             "a": "e34fa0452e3bb3dc390f3a7f3153b8925fefecd91626603da56b1e8a55cd05ae",
+                     *             "b": "bc116744508b29fabc18e74e34a99ae456776f63cc2e0a6a4a52392277baeae3"
                      *           },
-                     *           "host_token": "95c0dcea95743e1e4fb5f17c121fd4790282a414306d6ff7166699ad44101451",
+                     *           "host_token": "c691584c078cd13eb7a44782af8b236bf2f795fb6b41711875a3d4da220e09d9",
                      *           "join_codes": {
-                     *             "a": "GV3A8S",
-                     *             "b": "MBPJ6J"
+                     *             "a": "ZVW4PN",
+                     *             "b": "2ZQQXD"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
-                     *         "games": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8/games",
-                     *         "overview": "/play/class/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
-                     *         "fairness": "/v1/fairness?game=b82a3ef8-6598-452f-9f45-9025179f155f&game=8b70c49c-ea58-4b25-aa71-b14c75ae475e"
+                     *         "self": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859",
+                     *         "games": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859/games",
+                     *         "overview": "/play/class/f51016cf-76e3-434c-a0cc-6a412ab44859",
+                     *         "fairness": "/v1/fairness?game=85153701-0a2a-4ceb-a81f-7a17ba553208&game=c4a175a2-e248-4b43-bc75-df717f1ed4b5"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
+                     *       "id": "f51016cf-76e3-434c-a0cc-6a412ab44859",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T13:43:06.511Z",
+                     *       "created_at": "2026-12-06T14:17:02.031Z",
                      *       "games": [
                      *         {
-                     *           "id": "8b70c49c-ea58-4b25-aa71-b14c75ae475e",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T13:43:06.511Z",
-                     *           "updated_at": "2026-12-06T13:43:06.511Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e",
-                     *             "throws": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/throws",
-                     *             "moves": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/8b70c49c-ea58-4b25-aa71-b14c75ae475e/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "b82a3ef8-6598-452f-9f45-9025179f155f",
+                     *           "id": "85153701-0a2a-4ceb-a81f-7a17ba553208",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T13:43:06.511Z",
-                     *           "updated_at": "2026-12-06T13:43:06.515Z",
+                     *           "created_at": "2026-12-06T14:17:02.031Z",
+                     *           "updated_at": "2026-12-06T14:17:02.034Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f",
-                     *             "throws": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/throws",
-                     *             "moves": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/moves"
+                     *             "self": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208",
+                     *             "throws": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/throws",
+                     *             "moves": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/b82a3ef8-6598-452f-9f45-9025179f155f/board.svg?view=projector",
+                     *           "board": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "04eae957-a472-4896-a4e2-04cf45b171e6",
+                     *           "id": "c4a175a2-e248-4b43-bc75-df717f1ed4b5",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T13:43:06.513Z",
-                     *           "updated_at": "2026-12-06T13:43:06.513Z",
+                     *           "created_at": "2026-12-06T14:17:02.031Z",
+                     *           "updated_at": "2026-12-06T14:17:02.031Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5",
+                     *             "throws": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/throws",
+                     *             "moves": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T14:17:02.032Z",
+                     *           "updated_at": "2026-12-06T14:17:02.032Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6",
-                     *             "throws": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/throws",
-                     *             "moves": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/moves"
+                     *             "self": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
+                     *             "throws": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/throws",
+                     *             "moves": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/board.svg?view=projector",
+                     *           "board": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
-                     *         "games": "/v1/classes/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8/games",
-                     *         "overview": "/play/class/0fbe67aa-955b-4bd5-8ef9-cd98ba14a0a8",
-                     *         "fairness": "/v1/fairness?game=8b70c49c-ea58-4b25-aa71-b14c75ae475e&game=b82a3ef8-6598-452f-9f45-9025179f155f&game=04eae957-a472-4896-a4e2-04cf45b171e6"
+                     *         "self": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859",
+                     *         "games": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859/games",
+                     *         "overview": "/play/class/f51016cf-76e3-434c-a0cc-6a412ab44859",
+                     *         "fairness": "/v1/fairness?game=85153701-0a2a-4ceb-a81f-7a17ba553208&game=c4a175a2-e248-4b43-bc75-df717f1ed4b5&game=9769c9d7-d2df-49e2-b1f1-ee81522ad2b0"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T13:43:06.511Z",
+                     *       "created_at": "2026-12-06T14:17:02.031Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "8b70c49c-ea58-4b25-aa71-b14c75ae475e",
-                     *           "created_at": "2026-12-06T13:43:06.511Z",
-                     *           "updated_at": "2026-12-06T13:43:06.511Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "b82a3ef8-6598-452f-9f45-9025179f155f",
-                     *           "created_at": "2026-12-06T13:43:06.511Z",
-                     *           "updated_at": "2026-12-06T13:43:06.515Z",
+                     *           "id": "85153701-0a2a-4ceb-a81f-7a17ba553208",
+                     *           "created_at": "2026-12-06T14:17:02.031Z",
+                     *           "updated_at": "2026-12-06T14:17:02.034Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "04eae957-a472-4896-a4e2-04cf45b171e6",
-                     *           "created_at": "2026-12-06T13:43:06.513Z",
-                     *           "updated_at": "2026-12-06T13:43:06.513Z",
+                     *           "id": "c4a175a2-e248-4b43-bc75-df717f1ed4b5",
+                     *           "created_at": "2026-12-06T14:17:02.031Z",
+                     *           "updated_at": "2026-12-06T14:17:02.031Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
+                     *           "created_at": "2026-12-06T14:17:02.032Z",
+                     *           "updated_at": "2026-12-06T14:17:02.032Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "04eae957-a472-4896-a4e2-04cf45b171e6",
+                     *       "id": "9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T13:43:06.513Z",
-                     *       "updated_at": "2026-12-06T13:43:06.513Z",
+                     *       "created_at": "2026-12-06T14:17:02.032Z",
+                     *       "updated_at": "2026-12-06T14:17:02.032Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6",
-                     *         "throws": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/throws",
-                     *         "moves": "/v1/games/04eae957-a472-4896-a4e2-04cf45b171e6/moves"
+                     *         "self": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
+                     *         "throws": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/throws",
+                     *         "moves": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "749cc369e1104c774744816e64731a11c25e49dfe0fde7a84ed07c4f0cdef088",
-                     *         "b": "616251b669a16319b5f31d83278fe06221ea26bbdf9b3763a274cdf024b1990d"
+                     *         "a": "7366a4c40c26afa1b57bc14608fb220d2bd23801f9c3eb15d878a0fb6ce9a7b7",
+                     *         "b": "3a36f891252d23c9b899093c5fea93f194e84168b09fcffb9995964161ee5859"
                      *       },
-                     *       "host_token": "3326d58ed2da5d47f8656be1f6b1623d942268f18ea4c1ff253efd07482c800f",
+                     *       "host_token": "2ac94984f8893296998379defa035235b19fcc25e9cf9a9ceb3bf51aa7990c74",
                      *       "join_codes": {
-                     *         "a": "W3X53G",
-                     *         "b": "B3K4E6"
+                     *         "a": "KK5Q2P",
+                     *         "b": "53V8T6"
                      *       }
                      *     }
                      */
@@ -6317,13 +6317,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
+                     *         "8aded59c-a285-47a8-8a64-7630712d3e50"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
+                     *             "8aded59c-a285-47a8-8a64-7630712d3e50"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6590,11 +6590,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f4036983-27a5-4cfd-aeb8-cb21218bd855",
+                     *       "id": "a5b2845f-080c-45f6-ae8a-2648cc6815f2",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T13:43:06.507Z",
-                     *       "updated_at": "2026-12-06T13:43:06.507Z",
+                     *       "created_at": "2026-12-06T14:17:02.028Z",
+                     *       "updated_at": "2026-12-06T14:17:02.028Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6657,18 +6657,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/f4036983-27a5-4cfd-aeb8-cb21218bd855",
-                     *         "throws": "/v1/games/f4036983-27a5-4cfd-aeb8-cb21218bd855/throws",
-                     *         "moves": "/v1/games/f4036983-27a5-4cfd-aeb8-cb21218bd855/moves"
+                     *         "self": "/v1/games/a5b2845f-080c-45f6-ae8a-2648cc6815f2",
+                     *         "throws": "/v1/games/a5b2845f-080c-45f6-ae8a-2648cc6815f2/throws",
+                     *         "moves": "/v1/games/a5b2845f-080c-45f6-ae8a-2648cc6815f2/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "6dd30e0bd76f78f6d221422f7275ea3e9d9129893530a0fe0df05978772f8365",
-                     *         "b": "f78de069cbceef5eae51ce473baa16c0f8c779413df8b51a13c655355bfb4a17"
+                     *         "a": "b8baa57235f2049b2ef92f97dd2c6147425573478a96c75dbd29b3b7b403e6eb",
+                     *         "b": "2a2e9222e6bfcdda0533f25d6ce6a5bdd42b114c358b31bc3579285262729a50"
                      *       },
-                     *       "host_token": "504fc5d9f2ba8916e4e6e6417ac92a376a0729fd2ba04782bd0e25d4a8932205",
+                     *       "host_token": "d893ad5baa8faee001c524ea97ab9a8abee122719161c85461401afddb5c55de",
                      *       "join_codes": {
-                     *         "a": "E74X36",
-                     *         "b": "PM26SH"
+                     *         "a": "ASNDEX",
+                     *         "b": "3RJVDW"
                      *       }
                      *     }
                      */
@@ -6911,11 +6911,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *       "id": "8aded59c-a285-47a8-8a64-7630712d3e50",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T13:43:06.211Z",
-                     *       "updated_at": "2026-12-06T13:43:06.492Z",
+                     *       "created_at": "2026-12-06T14:17:01.778Z",
+                     *       "updated_at": "2026-12-06T14:17:02.018Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6978,9 +6978,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2",
-                     *         "throws": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/throws",
-                     *         "moves": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/moves"
+                     *         "self": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *         "throws": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/throws",
+                     *         "moves": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/moves"
                      *       }
                      *     }
                      */
@@ -8531,13 +8531,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
+                     *         "8aded59c-a285-47a8-8a64-7630712d3e50"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "042da241-0b5c-4805-a6a7-a2b3836a2dc2"
+                     *             "8aded59c-a285-47a8-8a64-7630712d3e50"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10250,7 +10250,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *       "game_id": "8aded59c-a285-47a8-8a64-7630712d3e50",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10527,7 +10527,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *       "game_id": "8aded59c-a285-47a8-8a64-7630712d3e50",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10897,8 +10897,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "499e621a35b168099e1c63462f327ce2e9585a5cd6b4f537b1e1d74b0054cb6e",
-                     *       "join_code": "9YBXXS"
+                     *       "token": "8c207e2155e00940ec9ef82f1b43bde24b83b720053165b3f7b955643f03bc50",
+                     *       "join_code": "AQNTQN"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11101,11 +11101,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *         "id": "8aded59c-a285-47a8-8a64-7630712d3e50",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T13:43:06.211Z",
-                     *         "updated_at": "2026-12-06T13:43:06.504Z",
+                     *         "created_at": "2026-12-06T14:17:01.778Z",
+                     *         "updated_at": "2026-12-06T14:17:02.026Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11164,9 +11164,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2",
-                     *           "throws": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/throws",
-                     *           "moves": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/moves"
+                     *           "self": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *           "throws": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/throws",
+                     *           "moves": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11623,11 +11623,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "042da241-0b5c-4805-a6a7-a2b3836a2dc2",
+                     *         "id": "8aded59c-a285-47a8-8a64-7630712d3e50",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T13:43:06.211Z",
-                     *         "updated_at": "2026-12-06T13:43:06.492Z",
+                     *         "created_at": "2026-12-06T14:17:01.778Z",
+                     *         "updated_at": "2026-12-06T14:17:02.018Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11690,9 +11690,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2",
-                     *           "throws": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/throws",
-                     *           "moves": "/v1/games/042da241-0b5c-4805-a6a7-a2b3836a2dc2/moves"
+                     *           "self": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *           "throws": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/throws",
+                     *           "moves": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/moves"
                      *         }
                      *       }
                      *     }
@@ -12423,10 +12423,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "f4036983-27a5-4cfd-aeb8-cb21218bd855",
+                     *       "game_id": "a5b2845f-080c-45f6-ae8a-2648cc6815f2",
                      *       "side": "A",
-                     *       "token": "499e621a35b168099e1c63462f327ce2e9585a5cd6b4f537b1e1d74b0054cb6e",
-                     *       "play": "/play/f4036983-27a5-4cfd-aeb8-cb21218bd855#seat=A.499e621a35b168099e1c63462f327ce2e9585a5cd6b4f537b1e1d74b0054cb6e"
+                     *       "token": "8c207e2155e00940ec9ef82f1b43bde24b83b720053165b3f7b955643f03bc50",
+                     *       "play": "/play/a5b2845f-080c-45f6-ae8a-2648cc6815f2#seat=A.8c207e2155e00940ec9ef82f1b43bde24b83b720053165b3f7b955643f03bc50"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -24,7 +24,7 @@
 //! calls for), `catalogue` (the parsed data), `template` (filling
 //! templates), `statement` (rule statements), `facts` (choosing a context
 //! fact), `plan` (what a move's narration tells), `render` (the move
-//! narration in words), `odds` (a move's odds sentence, from chances given), `caption` (a move in one line), `stretch` (plain moves in a row as one paragraph, for reading aloud), `lesson` (a preset's rules as a lesson) and
+//! narration in words), `odds` (a move's odds sentence, from chances given), `caption` (a move in one line), `stretch` (moves told together for reading aloud, and where the awls stand), `lesson` (a preset's rules as a lesson) and
 //! `bibtex`.
 
 /// The rules crate under the name the narration's modules use.
@@ -75,7 +75,7 @@ pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
     STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_apart_segment, is_plain_move,
-    narrate_stretch,
+    is_quiet_move, narrate_chain, narrate_stretch, same_number_segment,
 };
 pub use vocabulary::{
     Audience, Cast, Citation, Detail, MoveContext, Narration, Reading, RuleStated, RulesStated,

@@ -1,12 +1,15 @@
-//! A stretch of plain moves told as one paragraph, for a game read aloud.
+//! Moves told together, for a game read aloud: a stretch of plain turns,
+//! a turn of several throws, and where the two awls stand.
 //!
 //! Most moves of a long game only throw and move: no rule acts for the
-//! first time, no awl falls or is whipped, no throw earns another. Read
-//! aloud one by one they are a long list a class cannot follow (a
-//! teacher's trial: runs of 16 to 21 such lines). A stretch tells them
-//! together: each side's throws, then where the two awls stand and, when
-//! they face each other within one throw, how far apart they are, so a
-//! whip that follows is heard coming. Pure: the moves are given.
+//! first time, no awl falls or is whipped. Read aloud one by one they are a
+//! long list a class cannot follow (a teacher's trial: runs of 16 to 21
+//! such lines, and "Side A again!" 73 times in one game). A stretch tells
+//! plain turns together (how many, how far each side went, where the awls
+//! stand); a chain tells one turn's throws again and again in one sentence.
+//! Beside them, the awls' meeting: how far apart they face each other once
+//! they come within a throw, and that two awls on the same number stand on
+//! different spaces. Pure: the moves are given.
 
 use std::collections::BTreeMap;
 
@@ -15,30 +18,39 @@ use super::rule_id::RuleId;
 use super::statement::event_segment;
 use super::template::{BoardVars, choose, spaces};
 use super::vocabulary::{Audience, Cast, Narration, Segment, SegmentKind};
-use crate::rules::{Event, Options, OwnSpace, Side};
+use crate::rules::{Event, Options, OwnSpace, Seat, Side};
 
-/// The fewest plain moves in a row told as a stretch: fewer stay moves.
+/// The fewest plain turns in a row told as a stretch: fewer stay moves.
 pub const STRETCH_MIN: usize = 4;
 
 /// The most moves one stretch tells: a longer run is told in several, so
-/// that each side's list of throws stays short enough to hear.
+/// that the awls' places are said every so often.
 pub const STRETCH_MAX: usize = 10;
 
-/// Whether a move may be told inside a stretch: it only moved an awl
-/// (onto an ordinary space or a harmless dry branch) and passed the turn,
-/// did not earn another throw, and its narration (`segments`) tells
-/// nothing but those events: no rule, fact, odds or framing.
+/// Whether a move only moved an awl (onto an ordinary space or a
+/// harmless dry branch, over the north creek or not) and passed the turn
+/// or earned another throw, and its narration (`segments`) tells nothing
+/// but those events: no rule, fact, odds or framing.
+#[must_use]
+pub fn is_quiet_move(events: &[Event], segments: &[Segment]) -> bool {
+    events.iter().all(|e| {
+        matches!(
+            e,
+            Event::Moved { .. }
+                | Event::LandedOnDryBranch { .. }
+                | Event::PassedNorthCreek { .. }
+                | Event::TurnPassed { .. }
+                | Event::ThrowsAgain { .. }
+        )
+    }) && events.iter().any(|e| matches!(e, Event::Moved { .. }))
+        && segments.iter().all(|s| s.kind == SegmentKind::Event)
+}
+
+/// Whether a move may be told inside a stretch: quiet
+/// ([`is_quiet_move`]) and a whole turn (it did not earn another throw).
 #[must_use]
 pub fn is_plain_move(events: &[Event], segments: &[Segment], earned_another: bool) -> bool {
-    !earned_another
-        && events.iter().all(|e| {
-            matches!(
-                e,
-                Event::Moved { .. } | Event::LandedOnDryBranch { .. } | Event::TurnPassed { .. }
-            )
-        })
-        && events.iter().any(|e| matches!(e, Event::Moved { .. }))
-        && segments.iter().all(|s| s.kind == SegmentKind::Event)
+    !earned_another && is_quiet_move(events, segments)
 }
 
 /// One plain move of a stretch: who threw and the value.
@@ -75,26 +87,63 @@ pub fn awls_apart(options: &Options, awls: [OwnSpace; 2]) -> Option<u8> {
     b.checked_sub(a).filter(|d| (1..=reach).contains(d))
 }
 
+/// The phrasing of `key` for `audience` at move `n` (`occurrence` apart).
+fn template(key: &str, audience: Audience, n: u32, occurrence: usize) -> &'static str {
+    catalogue()
+        .templates
+        .events
+        .get(key)
+        .map_or("", |p| choose(p.for_audience(audience), n, key, occurrence))
+}
+
 /// The sentence saying how far apart the awls at `awls` face each other
-/// ([`awls_apart`]), for `audience`, phrased for move `n`; `None` when
-/// they do not.
+/// ([`awls_apart`]), phrased for move `n`, when that is news: `before` is
+/// the distance last said (`None`: they were not face to face), and a
+/// distance already said is not said again. The first tells that they
+/// face each other, the next ones only how near they are now.
 #[must_use]
 pub fn awls_apart_segment(
     options: &Options,
     audience: Audience,
     n: u32,
     awls: [OwnSpace; 2],
+    before: Option<u8>,
 ) -> Option<Segment> {
     let apart = awls_apart(options, awls)?;
+    if before == Some(apart) {
+        return None;
+    }
+    let key = if before.is_some() {
+        "awls_closer"
+    } else {
+        "awls_apart"
+    };
     let cat = catalogue();
     let words = BoardVars::new(cat, options, audience);
-    let key = "awls_apart";
-    let template = cat
-        .templates
-        .events
-        .get(key)
-        .map_or("", |p| choose(p.for_audience(audience), n, key, 0));
-    let text = words.fill(template, &[("apart", &spaces(apart))]);
+    let text = words.fill(template(key, audience, n, 0), &[("apart", &spaces(apart))]);
+    Some(event_segment(cat, RuleId::Move, options.board, text))
+}
+
+/// The sentence saying that two awls on the same number stand on
+/// different spaces (each side counts from its own start, so they never
+/// share a number on one space), phrased for move `n`; `None` unless
+/// they show the same number off their starts.
+#[must_use]
+pub fn same_number_segment(
+    options: &Options,
+    audience: Audience,
+    n: u32,
+    awls: [OwnSpace; 2],
+) -> Option<Segment> {
+    if awls[0] != awls[1] || awls[0] == 1 {
+        return None;
+    }
+    let cat = catalogue();
+    let words = BoardVars::new(cat, options, audience);
+    let text = words.fill(
+        template("same_number", audience, n, 0),
+        &[("space", &awls[0].to_string())],
+    );
     Some(event_segment(cat, RuleId::Move, options.board, text))
 }
 
@@ -109,8 +158,10 @@ fn list(values: &[u8]) -> String {
 }
 
 /// Tell `throws` (plain moves in a row, in order, which left the awls at
-/// `awls`, A first) in a paragraph for `audience`; `n` is the first move's
-/// number (it turns the phrasings as a move's number does).
+/// `awls`, A first) in a paragraph for `audience`: how many, each side's
+/// throws (or, for the young, how far each went in all), and where the
+/// awls stand. `n` is the first move's number (it turns the phrasings as
+/// a move's number does).
 #[must_use]
 pub fn narrate_stretch(
     options: &Options,
@@ -122,12 +173,6 @@ pub fn narrate_stretch(
 ) -> Narration {
     let cat = catalogue();
     let words = BoardVars::new(cat, options, audience);
-    let template = |key: &str, occurrence: usize| {
-        cat.templates
-            .events
-            .get(key)
-            .map_or("", |p| choose(p.for_audience(audience), n, key, occurrence))
-    };
     let segment = |text: String, rule: RuleId| event_segment(cat, rule, options.board, text);
     // Each side's throws, the side that threw first named first.
     let mut sides: Vec<(Side, Vec<u8>)> = Vec::new();
@@ -138,20 +183,25 @@ pub fn narrate_stretch(
         }
     }
     let mut text = words.fill(
-        template("stretch", 0),
+        template("stretch", audience, n, 0),
         &[("count", &throws.len().to_string())],
     );
     // Both sides in the same words, so that they are heard as a pair.
     for (side, values) in &sides {
+        let total: u16 = values.iter().map(|v| u16::from(*v)).sum();
         text.push(' ');
         text.push_str(&words.fill(
-            template("stretch_side", 0),
-            &[("side", cast.side(*side)), ("values", &list(values))],
+            template("stretch_side", audience, n, 0),
+            &[
+                ("side", cast.side(*side)),
+                ("values", &list(values)),
+                ("total", &total.to_string()),
+            ],
         ));
     }
     let mut segments = vec![segment(text, RuleId::throw_table(options.throw_table))];
     let text = words.fill(
-        template("stretch_awls", 0),
+        template("stretch_awls", audience, n, 0),
         &[
             ("side_a", cast.side(Side::A)),
             ("space_a", &awls[0].to_string()),
@@ -160,7 +210,6 @@ pub fn narrate_stretch(
         ],
     );
     segments.push(segment(text, RuleId::Move));
-    segments.extend(awls_apart_segment(options, audience, n, awls));
     Narration {
         audience,
         segments,
@@ -168,7 +217,55 @@ pub fn narrate_stretch(
     }
 }
 
+/// Tell one turn of several quiet throws by `seat` (`values`, in order,
+/// each but the last earning the next) in a sentence for `audience`: how
+/// many, the values and where the awl ended (`to`); `again` when the last
+/// throw earned one more too. `n` is the first move's number.
+#[must_use]
+#[allow(clippy::too_many_arguments, reason = "one turn's facts, each needed")]
+pub fn narrate_chain(
+    options: &Options,
+    cast: &Cast,
+    audience: Audience,
+    n: u32,
+    seat: Seat,
+    values: &[u8],
+    to: OwnSpace,
+    again: bool,
+) -> Narration {
+    let cat = catalogue();
+    let words = BoardVars::new(cat, options, audience);
+    let player = cast.player(seat);
+    let mut text = words.fill(
+        template("chain", audience, n, 0),
+        &[
+            ("count", &values.len().to_string()),
+            ("player", player),
+            ("values", &list(values)),
+            ("space", &to.to_string()),
+        ],
+    );
+    if again {
+        text.push(' ');
+        text.push_str(&words.fill(
+            template("chain_again", audience, n, 0),
+            &[("player", player)],
+        ));
+    }
+    Narration {
+        audience,
+        segments: vec![event_segment(
+            cat,
+            RuleId::throw_table(options.throw_table),
+            options.board,
+            text,
+        )],
+        rules_stated: BTreeMap::new(),
+    }
+}
+
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::rules::Preset;
@@ -194,6 +291,41 @@ mod tests {
         // The spinner goes 10 at most, too.
         assert_eq!(awls_apart(&square, [10, 8]), None);
         assert_eq!(awls_apart(&square, [10, 9]), Some(10));
+    }
+
+    #[test]
+    fn the_awls_meeting_is_said_once_then_as_it_closes() {
+        let options = Preset::Composite.options();
+        let first = awls_apart_segment(&options, Audience::Young, 5, [30, 5], None).unwrap();
+        assert!(first.text.contains("6 spaces apart"), "{}", first.text);
+        assert!(awls_apart_segment(&options, Audience::Young, 6, [30, 5], Some(6)).is_none());
+        let closer = awls_apart_segment(&options, Audience::Young, 6, [32, 5], Some(6)).unwrap();
+        assert!(
+            closer.text.contains("only 4 spaces apart"),
+            "{}",
+            closer.text
+        );
+        let one = awls_apart_segment(&options, Audience::Young, 7, [35, 5], Some(4)).unwrap();
+        assert!(one.text.contains("1 space apart"), "{}", one.text);
+    }
+
+    #[test]
+    fn awls_on_the_same_number_are_said_to_be_on_different_spaces() {
+        let options = Preset::Composite.options();
+        assert!(same_number_segment(&options, Audience::Young, 3, [26, 26]).is_some());
+        assert!(same_number_segment(&options, Audience::Young, 3, [26, 25]).is_none());
+        assert!(same_number_segment(&options, Audience::Young, 3, [1, 1]).is_none());
+        // The same number is never the same space: one space has own
+        // numbers summing to 41 (29 on the square), an odd number.
+        for board in [Preset::Composite, Preset::A4].map(|p| p.options().board) {
+            for own in 1..=board.len() {
+                assert_ne!(
+                    board.physical(Side::A, own),
+                    board.physical(Side::B, own),
+                    "{board:?} {own}"
+                );
+            }
+        }
     }
 
     #[test]

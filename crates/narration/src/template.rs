@@ -57,6 +57,19 @@ fn mid_sentence<'v>(before: &str, value: &'v str) -> std::borrow::Cow<'v, str> {
     }
 }
 
+/// Both sides' counting sticks, A first ("Side A 3, Side B 5"), as a
+/// counter paid and a stopped game say them; the second name is always
+/// mid-sentence.
+pub(super) fn score_words(sides: [&str; 2], counters: [u8; 2], audience: Audience) -> String {
+    format!(
+        "{} {}, {} {}",
+        sides[0],
+        count_word(counters[0], audience),
+        mid_sentence("A", sides[1]),
+        count_word(counters[1], audience)
+    )
+}
+
 /// [`fill`] with the values from `lookup`.
 pub(super) fn fill_with<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> String {
     let mut out = String::with_capacity(template.len() + 32);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::super::catalogue::Catalogue;
 use super::super::rule_id::RuleId;
 use super::super::statement::rule_cite;
-use super::super::template::{BoardVars, choose, count_word, spaces};
+use super::super::template::{BoardVars, choose, count_word, score_words, spaces};
 use super::super::vocabulary::{Audience, Detail, MoveContext, Segment, SegmentKind};
 use crate::rules::{Creek, DryBranch, Event, Side, Throw, ThrowTable, WinReason};
 
@@ -375,12 +375,10 @@ impl Renderer<'_> {
                         // Both sides' counters, A first, whoever was paid.
                         (
                             "score",
-                            &format!(
-                                "{} {}, {} {}",
-                                cast.side(Side::A),
-                                count_word(counters[0], audience),
-                                cast.side(Side::B),
-                                count_word(counters[1], audience)
+                            &score_words(
+                                [cast.side(Side::A), cast.side(Side::B)],
+                                counters,
+                                audience,
                             ),
                         ),
                     ],

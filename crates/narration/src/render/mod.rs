@@ -27,7 +27,7 @@ use super::lesson::{brief_framing, framing};
 use super::plan::{Plan, plan};
 use super::rule_id::RuleId;
 use super::statement::{event_segment, rule_segment};
-use super::template::{BoardVars, count_word};
+use super::template::{BoardVars, count_word, score_words};
 use super::vocabulary::{Audience, Cast, Detail, MoveContext, Narration, Segment, SegmentKind};
 use crate::rules::{Event, Options, Side};
 
@@ -105,13 +105,7 @@ pub fn narrate_stop(
         let list = p.for_audience(audience);
         let template = list.first().map_or("", String::as_str);
         // Both sides' counting sticks, A first, as a counter paid says them.
-        let score = format!(
-            "{} {}, {} {}",
-            cast.side(Side::A),
-            count_word(counters[0], audience),
-            cast.side(Side::B),
-            count_word(counters[1], audience)
-        );
+        let score = score_words([cast.side(Side::A), cast.side(Side::B)], counters, audience);
         words.fill(
             template,
             &[

@@ -1,0 +1,192 @@
+//! The read-aloud form's paragraphs over whole seeded games: stretches of
+//! plain turns, chains of one turn's throws, and where the awls stand.
+#![allow(clippy::unwrap_used)]
+
+use super::read_aloud::{Told, paragraphs};
+use super::*;
+use crate::narration::{STRETCH_MAX, STRETCH_MIN, awls_apart, is_plain_move, is_quiet_move};
+
+/// The throws `values` as a stretch or chain lists them.
+fn list(values: &[String]) -> String {
+    match values.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// A teacher's trial: 80 % of a long game read aloud was bare lines
+/// ("Side B, a 1: onto 8."), in runs of 16 to 21 moves, "Side A again!"
+/// came 73 times in one game, by ear a class could not follow where the
+/// awls were, whips came as a surprise, and "to 27" then "onto 27"
+/// sounded like one space. Plain turns in a row are now told together
+/// (how many, each side's throws or, for the young, how far it went, and
+/// where both awls stand), one turn's several quiet throws in a sentence,
+/// and after any paragraph, when it is news, how far apart the awls face
+/// each other and that two awls on one number stand on different spaces.
+#[test]
+fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
+    let (mut stretches, mut chains, mut apart_said, mut same_said) = (0, 0, 0, 0);
+    for (preset, audience) in [
+        (Preset::Composite, Audience::Young),
+        (Preset::A4, Audience::Young),
+        (Preset::Composite, Audience::General),
+        (Preset::Ludii, Audience::Young),
+    ] {
+        for seed in 1..=6 {
+            let game = narrated_game(&seed.to_string(), preset, audience).unwrap();
+            let told = told_moves(&game, preset, audience, Detail::Lesson).unwrap();
+            let at = |i: usize| format!("{preset:?} {audience:?} seed {seed}, move {}", i + 1);
+            let plain: Vec<bool> = game
+                .moves
+                .iter()
+                .zip(&told)
+                .map(|(m, t)| is_plain_move(&m.events, &t.segments, m.state.extra_throw))
+                .collect();
+            let mut singles = 0;
+            let mut apart_before = None;
+            for p in paragraphs(&game, &told, audience) {
+                let moves = &game.moves[p.moves.clone()];
+                let last = moves.last().unwrap();
+                let name = |side: Side| game.cast.sides[side.index()].clone();
+                match p.told {
+                    Told::Move => {
+                        // No plain run long enough is left as lines.
+                        singles = if plain[p.moves.start] { singles + 1 } else { 0 };
+                        assert!(singles < STRETCH_MIN, "{}", at(p.moves.start));
+                    }
+                    Told::Stretch => {
+                        singles = 0;
+                        stretches += 1;
+                        assert!(
+                            (STRETCH_MIN..=STRETCH_MAX).contains(&moves.len()),
+                            "{}",
+                            p.text
+                        );
+                        assert!(plain[p.moves.clone()].iter().all(|p| *p), "{}", p.text);
+                        assert!(
+                            p.text.contains(&moves.len().to_string())
+                                || audience != Audience::Scholar
+                        );
+                        for side in [Side::A, Side::B] {
+                            let values: Vec<u8> = moves
+                                .iter()
+                                .filter(|m| m.seat.side == side)
+                                .map(|m| m.score.value)
+                                .collect();
+                            if values.is_empty() {
+                                continue;
+                            }
+                            let said = if audience == Audience::Young {
+                                let total: u16 = values.iter().map(|v| u16::from(*v)).sum();
+                                format!("{}: {total} spaces in all.", name(side))
+                            } else {
+                                let values: Vec<String> =
+                                    values.iter().map(u8::to_string).collect();
+                                format!("{}: {}.", name(side), list(&values))
+                            };
+                            assert!(p.text.contains(&said), "{said} in {}", p.text);
+                        }
+                        let awls = last.state.awls;
+                        let where_ = if audience == Audience::Young {
+                            format!("Side A at {}, Side B at {}.", awls[0], awls[1])
+                        } else {
+                            format!("Side A on space {}", awls[0])
+                        };
+                        assert!(p.text.contains(&where_), "{where_} in {}", p.text);
+                    }
+                    Told::Chain => {
+                        singles = 0;
+                        chains += 1;
+                        // One turn: one seat, each throw but the last
+                        // earning the next, all quiet.
+                        assert!(moves.len() >= 2);
+                        assert!(moves.iter().all(|m| m.seat == moves[0].seat), "{}", p.text);
+                        assert!(moves[..moves.len() - 1].iter().all(|m| m.state.extra_throw));
+                        assert!(
+                            p.moves
+                                .clone()
+                                .all(|i| is_quiet_move(&game.moves[i].events, &told[i].segments))
+                        );
+                        let values: Vec<String> =
+                            moves.iter().map(|m| m.score.value.to_string()).collect();
+                        let side = moves[0].seat.side;
+                        assert!(
+                            p.text.starts_with(&format!("{} throws ", moves.len()))
+                                || p.text.starts_with(&format!("{} spins ", moves.len()))
+                                || audience != Audience::Young,
+                            "{}",
+                            p.text
+                        );
+                        let seat = moves[0].seat;
+                        let player = game.cast.players[side.index()]
+                            .get(usize::from(seat.player))
+                            .cloned()
+                            .unwrap_or_else(|| name(side));
+                        if audience != Audience::Scholar {
+                            let said = list(&values);
+                            assert!(
+                                p.text.contains(&player) && p.text.contains(&said),
+                                "{player}, {said} in {}",
+                                p.text
+                            );
+                        }
+                        let to = last.state.awls[side.index()];
+                        assert!(
+                            p.text.contains(&format!("to {to}."))
+                                || p.text.contains(&format!("at {to}."))
+                                || p.text.contains(&format!("space {to}.")),
+                            "{to} in {}",
+                            p.text
+                        );
+                    }
+                    Told::Rule | Told::Stop => unreachable!("no stop asked"),
+                }
+                // Where the awls stand, said when it is news.
+                if last.state.is_finished() {
+                    assert!(p.added.is_empty());
+                    continue;
+                }
+                let awls = last.state.awls;
+                let apart = awls_apart(&game.options, awls);
+                let says_apart = p.added.iter().find(|s| {
+                    s.contains("apart")
+                        || s.contains("gap")
+                        || s.contains("separate")
+                        || s.contains("Head on")
+                });
+                match (apart, says_apart) {
+                    (Some(d), Some(said)) => {
+                        assert_ne!(apart_before, Some(d), "{}", at(p.moves.end - 1));
+                        let spaces = if d == 1 {
+                            "1 space".to_owned()
+                        } else {
+                            format!("{d} spaces")
+                        };
+                        assert!(said.contains(&spaces), "{d}: {said}");
+                        apart_said += 1;
+                    }
+                    (Some(d), None) => {
+                        assert_eq!(apart_before, Some(d), "{}: {}", at(p.moves.end - 1), p.text)
+                    }
+                    (None, Some(said)) => panic!("{}: {said}", at(p.moves.end - 1)),
+                    (None, None) => {}
+                }
+                apart_before = apart;
+                let same = awls[0] == awls[1] && awls[0] != 1;
+                let says_same = p.added.iter().any(|s| {
+                    s.to_lowercase()
+                        .contains("each side counts from its own start")
+                        || s.contains("a + b")
+                        || s.contains("two spaces")
+                });
+                assert_eq!(same, says_same, "{}: {}", at(p.moves.end - 1), p.text);
+                same_said += usize::from(same);
+            }
+        }
+    }
+    assert!(stretches > 40, "{stretches} stretches");
+    assert!(chains > 40, "{chains} chains");
+    assert!(apart_said > 20, "{apart_said} distances said");
+    assert!(same_said > 5, "{same_said} same numbers said");
+}
