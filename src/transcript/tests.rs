@@ -79,7 +79,7 @@ fn regression_the_sources_list_named_neither_author_year_nor_kind() {
                 "A primary source.",
                 "A secondary source.",
                 "A modern retelling.",
-                "This service's own computation."
+                "This service's own work."
             ]
             .iter()
             .any(|k| l.contains(k)),

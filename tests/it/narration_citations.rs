@@ -139,3 +139,66 @@ fn regression_a_childrens_sentence_cited_the_scholars_sources() {
     }
     assert!(narrowed >= 5, "{narrowed}");
 }
+
+/// Regression (a curator's trial): sentences stating this service's own
+/// decisions cited a source that does not make them: the A4 torrent's
+/// deadly near bank cited the sheet and Ludii (the sheet does not say
+/// which cell, Ludii's board has no space 14), the extra throw kept after a
+/// fall cited the sheet, and every lap of the A4 sheet earning a counter,
+/// the draw of a stopped game, a dry gully's lost throw and the end of the
+/// game on the square board cited the sheet alone. Each now cites what
+/// decides it: the service's reading of the square board
+/// (`zohn-ahl-square28`) or its rules document (`zohn-ahl-rules`, at the
+/// section that states the decision).
+#[test]
+fn regression_the_services_own_decisions_were_cited_to_sources_that_do_not_make_them() {
+    use zohn_ahl::rules::Board;
+    let cat = catalogue();
+    let cites = |rule: &str, board: Board| -> Vec<String> {
+        cat.templates.rules[rule]
+            .cite_on(board)
+            .iter()
+            .map(|c| c.source.clone())
+            .collect()
+    };
+    for rule in ["north_creek_near", "north_creek_far"] {
+        let on_square = cites(rule, Board::Square28);
+        assert!(
+            on_square.contains(&"zohn-ahl-square28".to_owned()),
+            "{rule}: {on_square:?}"
+        );
+        for not in ["ludii-zohnahl", "culin1898", "ludii-ev-118"] {
+            assert!(
+                !on_square.contains(&not.to_owned()),
+                "{rule}: {on_square:?}"
+            );
+        }
+    }
+    for rule in [
+        "extra_throw_from_sticks",
+        "circuit_lap_a4",
+        "stop_most_counters",
+        "dry_branch_lose_throw",
+    ] {
+        for board in [Board::Circle40, Board::Square28] {
+            let said = cites(rule, board);
+            assert!(
+                said.contains(&"zohn-ahl-rules".to_owned()),
+                "{rule} {board:?}: {said:?}"
+            );
+        }
+    }
+    assert!(
+        cites("counters_one_at_a_time", Board::Square28).contains(&"zohn-ahl-rules".to_owned())
+    );
+    // The extra throw kept after a fall is Ludii's, not the sheet's.
+    assert!(!cites("extra_throw_from_sticks", Board::Square28).contains(&"a4sheet".to_owned()));
+    // Each section cited is one the rules document has.
+    let rules = include_str!("../../docs/rules.md");
+    let source = cat.source("zohn-ahl-rules").unwrap();
+    let seen = source.csl["custom"]["locators_seen"].as_array().unwrap();
+    for locator in seen {
+        let section = locator.as_str().unwrap().trim_start_matches('§');
+        assert!(rules.contains(&format!("### {section} ")), "§{section}");
+    }
+}

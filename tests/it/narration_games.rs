@@ -657,3 +657,40 @@ fn regression_a_throw_too_big_to_play_said_the_awl_jumped() {
     }
     assert!(passes > 10, "only {passes} forced passes");
 }
+
+/// Regression (a curator's trial): "A 6 for Side A: past the north creek
+/// to space 21." Own space 21 is the creek's far bank, one of its two
+/// strokes: the awl stands on the creek's bank, not past it. A move that
+/// crosses the deadly near bank and stops on the far one says so, in
+/// every audience, at `lesson`.
+#[test]
+fn regression_an_awl_on_the_far_bank_was_said_to_be_past_the_creek() {
+    let mut seen = 0;
+    for (preset, audience, seed, game) in games() {
+        let far = game.options.board.north_near_bank() + 1;
+        for m in &game.moves {
+            let crossed = m
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::PassedNorthCreek { .. }));
+            if !crossed || m.to != far || m.n == 1 {
+                continue;
+            }
+            let events: Vec<&str> = m
+                .narration
+                .segments
+                .iter()
+                .filter(|s| s.kind == SegmentKind::Event)
+                .map(|s| s.text.as_str())
+                .collect();
+            let said = events.join(" ");
+            assert!(
+                said.contains("far bank") && !said.contains("past the north"),
+                "{preset:?} {audience:?} {seed} move {}: {said}",
+                m.n
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 20, "only {seen} moves onto a far bank");
+}

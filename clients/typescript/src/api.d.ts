@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "caff2830-6252-42f6-9dbc-d0a56cf24a4e",
+                     *       "id": "0b13112c-cf88-4f4b-9906-1d74f6925d53",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:17:02.039Z",
-                     *       "host_token": "251bd7c76659842e062b64de6364b0480220527eab1395704abb2d21a015104d",
+                     *       "created_at": "2026-12-06T14:30:44.270Z",
+                     *       "host_token": "7b297f7f82dcd987ecad94ca44413f2c868d4ca88d9ec8ecf91511a09794c150",
                      *       "games": [
                      *         {
-                     *           "id": "1249484a-0130-47de-b6ac-a65214ef5c3b",
+                     *           "id": "d024a983-f503-4981-8b87-333c360159bc",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T14:17:02.039Z",
-                     *           "updated_at": "2026-12-06T14:17:02.039Z",
+                     *           "created_at": "2026-12-06T14:30:44.270Z",
+                     *           "updated_at": "2026-12-06T14:30:44.270Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1249484a-0130-47de-b6ac-a65214ef5c3b",
-                     *             "throws": "/v1/games/1249484a-0130-47de-b6ac-a65214ef5c3b/throws",
-                     *             "moves": "/v1/games/1249484a-0130-47de-b6ac-a65214ef5c3b/moves"
+                     *             "self": "/v1/games/d024a983-f503-4981-8b87-333c360159bc",
+                     *             "throws": "/v1/games/d024a983-f503-4981-8b87-333c360159bc/throws",
+                     *             "moves": "/v1/games/d024a983-f503-4981-8b87-333c360159bc/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "37e18811c21c53dfdf8174ad88bbf6838d366313ad28df2ea75681bc7dc7879b",
-                     *             "b": "cfceb40dfa64622d316ccd54e2e11b9e3ea4243a4579785a6eaaae8843c1c6f2"
+                     *             "a": "34dfe27e5e3ca78c476c83a1f928fb71a876507f92ecb320cf456796bdfddeb4",
+                     *             "b": "ea16ff2dd6ee9bcdc692cfc892c57c82071487f04bc7ccd67f8bce1f172dfa34"
                      *           },
-                     *           "host_token": "82023f46eea5d047aec21543b60825bd3f0718f1a7cc112b509cc00e3f5ff062",
+                     *           "host_token": "d73c39441cf056adb391a86d10437d363e2adef211651002a8a678e83aa0d8cf",
                      *           "join_codes": {
-                     *             "a": "D27BSJ",
-                     *             "b": "86RY9W"
+                     *             "a": "JQMDM5",
+                     *             "b": "ZSXDCX"
                      *           }
                      *         },
                      *         {
-                     *           "id": "d5923a45-a65d-43c9-9779-6317aec9811b",
+                     *           "id": "3f475e4e-ea64-4797-aa59-be7d4311f5ce",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:17:02.039Z",
-                     *           "updated_at": "2026-12-06T14:17:02.039Z",
+                     *           "created_at": "2026-12-06T14:30:44.270Z",
+                     *           "updated_at": "2026-12-06T14:30:44.270Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d5923a45-a65d-43c9-9779-6317aec9811b",
-                     *             "throws": "/v1/games/d5923a45-a65d-43c9-9779-6317aec9811b/throws",
-                     *             "moves": "/v1/games/d5923a45-a65d-43c9-9779-6317aec9811b/moves"
+                     *             "self": "/v1/games/3f475e4e-ea64-4797-aa59-be7d4311f5ce",
+                     *             "throws": "/v1/games/3f475e4e-ea64-4797-aa59-be7d4311f5ce/throws",
+                     *             "moves": "/v1/games/3f475e4e-ea64-4797-aa59-be7d4311f5ce/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "4c11aecb349b2a6c665af4cfe581bb9739af80b6eb34d7ac77a05c5ad5012311",
-                     *             "b": "b819bc195acad09544eb26935400b7f1970014b329753b544efd586661556d6e"
+                     *             "a": "709ccd3a8215650dc52887a3bafba5b80f782cb8cf3171c479cd443cbdb5eb62",
+                     *             "b": "1cdc9251ca8b5dd588fbd71d863fc4dbc5e11dcd4dd092317a4fe84239b5883a"
                      *           },
-                     *           "host_token": "c0ba72f99dabc3534075433cc13d3de21290775ee5367e132a4875f153118fc4",
+                     *           "host_token": "1d1a888f5ab613eef0847b9c6330b8650dd8eaa8e785c7cd37992c3c17559e4e",
                      *           "join_codes": {
-                     *             "a": "BK4ZX2",
-                     *             "b": "NA7J6A"
+                     *             "a": "S5GF3J",
+                     *             "b": "Q82XKB"
                      *           }
                      *         },
                      *         {
-                     *           "id": "5b5867d8-c768-4571-939e-c32fe7a3204c",
+                     *           "id": "3255aba8-f774-46dc-94c0-b1c2ba33ca94",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:17:02.039Z",
-                     *           "updated_at": "2026-12-06T14:17:02.039Z",
+                     *           "created_at": "2026-12-06T14:30:44.270Z",
+                     *           "updated_at": "2026-12-06T14:30:44.270Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5b5867d8-c768-4571-939e-c32fe7a3204c",
-                     *             "throws": "/v1/games/5b5867d8-c768-4571-939e-c32fe7a3204c/throws",
-                     *             "moves": "/v1/games/5b5867d8-c768-4571-939e-c32fe7a3204c/moves"
+                     *             "self": "/v1/games/3255aba8-f774-46dc-94c0-b1c2ba33ca94",
+                     *             "throws": "/v1/games/3255aba8-f774-46dc-94c0-b1c2ba33ca94/throws",
+                     *             "moves": "/v1/games/3255aba8-f774-46dc-94c0-b1c2ba33ca94/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "f63e11e8b6a0cf4d52afd45f75ed192a9b70338bd1f33683ee942a6e4d8fda33",
-                     *             "b": "b0d3d39630a44ecd81b8ce58befaf1cb5c8a46e5e3364e47d7bd163e519651b7"
+                     *             "a": "983df3c80dd09d9a0c12f6a0191e531f04c196d793cace3e91b008a968496100",
+                     *             "b": "3135acae0f143e51c179901d31acd4577c950fb85c1d4c1d33cc328cbaf919b1"
                      *           },
-                     *           "host_token": "388195e2adde3e79be91f9a96e88d6acb9542369b4367b87ad79c93b251f6cdf",
+                     *           "host_token": "2c7e07f428580d611dd3585671e3efd3ceb1f0cbaf45de3358ce76f419bf604d",
                      *           "join_codes": {
-                     *             "a": "4XJ9N7",
-                     *             "b": "2584PR"
+                     *             "a": "TNAEP3",
+                     *             "b": "WNMWX2"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/caff2830-6252-42f6-9dbc-d0a56cf24a4e",
-                     *         "games": "/v1/classes/caff2830-6252-42f6-9dbc-d0a56cf24a4e/games",
-                     *         "overview": "/play/class/caff2830-6252-42f6-9dbc-d0a56cf24a4e",
-                     *         "fairness": "/v1/fairness?game=1249484a-0130-47de-b6ac-a65214ef5c3b&game=d5923a45-a65d-43c9-9779-6317aec9811b&game=5b5867d8-c768-4571-939e-c32fe7a3204c"
+                     *         "self": "/v1/classes/0b13112c-cf88-4f4b-9906-1d74f6925d53",
+                     *         "games": "/v1/classes/0b13112c-cf88-4f4b-9906-1d74f6925d53/games",
+                     *         "overview": "/play/class/0b13112c-cf88-4f4b-9906-1d74f6925d53",
+                     *         "fairness": "/v1/fairness?game=d024a983-f503-4981-8b87-333c360159bc&game=3f475e4e-ea64-4797-aa59-be7d4311f5ce&game=3255aba8-f774-46dc-94c0-b1c2ba33ca94"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f51016cf-76e3-434c-a0cc-6a412ab44859",
+                     *       "id": "bed7808a-b47d-4075-9bc1-40ccf15abb3b",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:17:02.031Z",
-                     *       "host_token": "8c7fa1ab713236ef8a8ef503aae9a43fdbd46520e79eaf222285db34465d7dcd",
+                     *       "created_at": "2026-12-06T14:30:44.258Z",
+                     *       "host_token": "b61e626c3a8abac2dc1eb2090122311fdd72d027efdd0b3b81e2cb5a030d7de8",
                      *       "games": [
                      *         {
-                     *           "id": "85153701-0a2a-4ceb-a81f-7a17ba553208",
+                     *           "id": "ac93c80f-192c-4844-9c4b-3019954baae3",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:17:02.031Z",
-                     *           "updated_at": "2026-12-06T14:17:02.031Z",
+                     *           "created_at": "2026-12-06T14:30:44.258Z",
+                     *           "updated_at": "2026-12-06T14:30:44.258Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208",
-                     *             "throws": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/throws",
-                     *             "moves": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/moves"
+                     *             "self": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3",
+                     *             "throws": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/throws",
+                     *             "moves": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0d886a185f26e1d565195ff1d5aeebd64018943088a782f4bdd8cb7b3ed0b1d9",
-                     *             "b": "324eddfc27d46ad129f35f782fc3da26d252f795824c5fb44e2b68556c1a3c7a"
+                     *             "a": "827f6007d6890256856103e28a0d6372c897ee6db255d0e8b09a66ccb3a895d3",
+                     *             "b": "3c333eea888050103b041d551e064f64b3f6337ba2f04a06875b6bd9527fb1de"
                      *           },
-                     *           "host_token": "b921dfbfce283937f87212090637cfa871ded3c7dd52a336fe0be7bb911c57cb",
+                     *           "host_token": "cccc2a34ef7643ea4a255ce54d468e3669ec60593f2ff412a755c952278cdd50",
                      *           "join_codes": {
-                     *             "a": "64YWZK",
-                     *             "b": "MGRD7Z"
+                     *             "a": "PJXYQN",
+                     *             "b": "Z2HEG6"
                      *           }
                      *         },
                      *         {
-                     *           "id": "c4a175a2-e248-4b43-bc75-df717f1ed4b5",
+                     *           "id": "ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:17:02.031Z",
-                     *           "updated_at": "2026-12-06T14:17:02.031Z",
+                     *           "created_at": "2026-12-06T14:30:44.258Z",
+                     *           "updated_at": "2026-12-06T14:30:44.258Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5",
-                     *             "throws": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/throws",
-                     *             "moves": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/moves"
+                     *             "self": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
+                     *             "throws": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/throws",
+                     *             "moves": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e34fa0452e3bb3dc390f3a7f3153b8925fefecd91626603da56b1e8a55cd05ae",
-                     *             "b": "bc116744508b29fabc18e74e34a99ae456776f63cc2e0a6a4a52392277baeae3"
+                     *             "a": "d6fbefc86cb11e555ab8c7c53bb140ce4977e8abe86a2cfbd9da6a68710527e7",
+                     *             "b": "761d33420b859be88dffa5248be07bc317bf777ef5de5c501af0ccd17d3c1e6f"
                      *           },
-                     *           "host_token": "c691584c078cd13eb7a44782af8b236bf2f795fb6b41711875a3d4da220e09d9",
+                     *           "host_token": "23455341bc8ab0aaa993893a93b232e73eb74e9756ac2e63fec760129a1e62ba",
                      *           "join_codes": {
-                     *             "a": "ZVW4PN",
-                     *             "b": "2ZQQXD"
+                     *             "a": "R9ZSEQ",
+                     *             "b": "PFN2GQ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859",
-                     *         "games": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859/games",
-                     *         "overview": "/play/class/f51016cf-76e3-434c-a0cc-6a412ab44859",
-                     *         "fairness": "/v1/fairness?game=85153701-0a2a-4ceb-a81f-7a17ba553208&game=c4a175a2-e248-4b43-bc75-df717f1ed4b5"
+                     *         "self": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
+                     *         "games": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b/games",
+                     *         "overview": "/play/class/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
+                     *         "fairness": "/v1/fairness?game=ac93c80f-192c-4844-9c4b-3019954baae3&game=ed2c06ec-e167-4a75-b913-4fd90c18e4d3"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f51016cf-76e3-434c-a0cc-6a412ab44859",
+                     *       "id": "bed7808a-b47d-4075-9bc1-40ccf15abb3b",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:17:02.031Z",
+                     *       "created_at": "2026-12-06T14:30:44.258Z",
                      *       "games": [
                      *         {
-                     *           "id": "85153701-0a2a-4ceb-a81f-7a17ba553208",
+                     *           "id": "ac93c80f-192c-4844-9c4b-3019954baae3",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T14:17:02.031Z",
-                     *           "updated_at": "2026-12-06T14:17:02.034Z",
+                     *           "created_at": "2026-12-06T14:30:44.258Z",
+                     *           "updated_at": "2026-12-06T14:30:44.264Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208",
-                     *             "throws": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/throws",
-                     *             "moves": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/moves"
+                     *             "self": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3",
+                     *             "throws": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/throws",
+                     *             "moves": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/85153701-0a2a-4ceb-a81f-7a17ba553208/board.svg?view=projector",
+                     *           "board": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "c4a175a2-e248-4b43-bc75-df717f1ed4b5",
+                     *           "id": "ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:17:02.031Z",
-                     *           "updated_at": "2026-12-06T14:17:02.031Z",
+                     *           "created_at": "2026-12-06T14:30:44.258Z",
+                     *           "updated_at": "2026-12-06T14:30:44.258Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5",
-                     *             "throws": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/throws",
-                     *             "moves": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/moves"
+                     *             "self": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
+                     *             "throws": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/throws",
+                     *             "moves": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/c4a175a2-e248-4b43-bc75-df717f1ed4b5/board.svg?view=projector",
+                     *           "board": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
+                     *           "id": "ce6d799c-dd21-424e-9fae-72679ded4849",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:17:02.032Z",
-                     *           "updated_at": "2026-12-06T14:17:02.032Z",
+                     *           "created_at": "2026-12-06T14:30:44.261Z",
+                     *           "updated_at": "2026-12-06T14:30:44.261Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
-                     *             "throws": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/throws",
-                     *             "moves": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/moves"
+                     *             "self": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849",
+                     *             "throws": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/throws",
+                     *             "moves": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/board.svg?view=projector",
+                     *           "board": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859",
-                     *         "games": "/v1/classes/f51016cf-76e3-434c-a0cc-6a412ab44859/games",
-                     *         "overview": "/play/class/f51016cf-76e3-434c-a0cc-6a412ab44859",
-                     *         "fairness": "/v1/fairness?game=85153701-0a2a-4ceb-a81f-7a17ba553208&game=c4a175a2-e248-4b43-bc75-df717f1ed4b5&game=9769c9d7-d2df-49e2-b1f1-ee81522ad2b0"
+                     *         "self": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
+                     *         "games": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b/games",
+                     *         "overview": "/play/class/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
+                     *         "fairness": "/v1/fairness?game=ac93c80f-192c-4844-9c4b-3019954baae3&game=ed2c06ec-e167-4a75-b913-4fd90c18e4d3&game=ce6d799c-dd21-424e-9fae-72679ded4849"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:17:02.031Z",
+                     *       "created_at": "2026-12-06T14:30:44.258Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "85153701-0a2a-4ceb-a81f-7a17ba553208",
-                     *           "created_at": "2026-12-06T14:17:02.031Z",
-                     *           "updated_at": "2026-12-06T14:17:02.034Z",
+                     *           "id": "ac93c80f-192c-4844-9c4b-3019954baae3",
+                     *           "created_at": "2026-12-06T14:30:44.258Z",
+                     *           "updated_at": "2026-12-06T14:30:44.264Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "c4a175a2-e248-4b43-bc75-df717f1ed4b5",
-                     *           "created_at": "2026-12-06T14:17:02.031Z",
-                     *           "updated_at": "2026-12-06T14:17:02.031Z",
+                     *           "id": "ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
+                     *           "created_at": "2026-12-06T14:30:44.258Z",
+                     *           "updated_at": "2026-12-06T14:30:44.258Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
-                     *           "created_at": "2026-12-06T14:17:02.032Z",
-                     *           "updated_at": "2026-12-06T14:17:02.032Z",
+                     *           "id": "ce6d799c-dd21-424e-9fae-72679ded4849",
+                     *           "created_at": "2026-12-06T14:30:44.261Z",
+                     *           "updated_at": "2026-12-06T14:30:44.261Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
+                     *       "id": "ce6d799c-dd21-424e-9fae-72679ded4849",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T14:17:02.032Z",
-                     *       "updated_at": "2026-12-06T14:17:02.032Z",
+                     *       "created_at": "2026-12-06T14:30:44.261Z",
+                     *       "updated_at": "2026-12-06T14:30:44.261Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0",
-                     *         "throws": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/throws",
-                     *         "moves": "/v1/games/9769c9d7-d2df-49e2-b1f1-ee81522ad2b0/moves"
+                     *         "self": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849",
+                     *         "throws": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/throws",
+                     *         "moves": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "7366a4c40c26afa1b57bc14608fb220d2bd23801f9c3eb15d878a0fb6ce9a7b7",
-                     *         "b": "3a36f891252d23c9b899093c5fea93f194e84168b09fcffb9995964161ee5859"
+                     *         "a": "a5bf414121b76a65e482012e8b923c132514ea2cdbc3b173e8c7679418567ec6",
+                     *         "b": "58943e0a88195a80eae287c0f6a2d79d90ad0251ebeba786f2eb9a89dbcb8807"
                      *       },
-                     *       "host_token": "2ac94984f8893296998379defa035235b19fcc25e9cf9a9ceb3bf51aa7990c74",
+                     *       "host_token": "2274bb9477c87041d2413e0006672d8273f712a641fe26a6c0d10661d1dfb95e",
                      *       "join_codes": {
-                     *         "a": "KK5Q2P",
-                     *         "b": "53V8T6"
+                     *         "a": "8NW9P3",
+                     *         "b": "P5PXYD"
                      *       }
                      *     }
                      */
@@ -6317,13 +6317,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "8aded59c-a285-47a8-8a64-7630712d3e50"
+                     *         "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "8aded59c-a285-47a8-8a64-7630712d3e50"
+                     *             "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6590,11 +6590,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a5b2845f-080c-45f6-ae8a-2648cc6815f2",
+                     *       "id": "a7542b8f-3ff7-4045-8f30-8fe78214a3d3",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T14:17:02.028Z",
-                     *       "updated_at": "2026-12-06T14:17:02.028Z",
+                     *       "created_at": "2026-12-06T14:30:44.254Z",
+                     *       "updated_at": "2026-12-06T14:30:44.254Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6657,18 +6657,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a5b2845f-080c-45f6-ae8a-2648cc6815f2",
-                     *         "throws": "/v1/games/a5b2845f-080c-45f6-ae8a-2648cc6815f2/throws",
-                     *         "moves": "/v1/games/a5b2845f-080c-45f6-ae8a-2648cc6815f2/moves"
+                     *         "self": "/v1/games/a7542b8f-3ff7-4045-8f30-8fe78214a3d3",
+                     *         "throws": "/v1/games/a7542b8f-3ff7-4045-8f30-8fe78214a3d3/throws",
+                     *         "moves": "/v1/games/a7542b8f-3ff7-4045-8f30-8fe78214a3d3/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "b8baa57235f2049b2ef92f97dd2c6147425573478a96c75dbd29b3b7b403e6eb",
-                     *         "b": "2a2e9222e6bfcdda0533f25d6ce6a5bdd42b114c358b31bc3579285262729a50"
+                     *         "a": "e008038620f65c5caf7bcce04cd4134c218381ecfad193ee37c6cd73819ddce9",
+                     *         "b": "c18342017dbf5b3d2e2e8464176a458232c6b0e97d6b01fbfea56d565b06aa68"
                      *       },
-                     *       "host_token": "d893ad5baa8faee001c524ea97ab9a8abee122719161c85461401afddb5c55de",
+                     *       "host_token": "2ef12ed5072fd30c28c704ba246cad7ddb781ac8ab1e0b1c0c14c0ab5f6acbfe",
                      *       "join_codes": {
-                     *         "a": "ASNDEX",
-                     *         "b": "3RJVDW"
+                     *         "a": "5HFWKA",
+                     *         "b": "7BBY8V"
                      *       }
                      *     }
                      */
@@ -6911,11 +6911,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *       "id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T14:17:01.778Z",
-                     *       "updated_at": "2026-12-06T14:17:02.018Z",
+                     *       "created_at": "2026-12-06T14:30:43.998Z",
+                     *       "updated_at": "2026-12-06T14:30:44.241Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6978,9 +6978,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50",
-                     *         "throws": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/throws",
-                     *         "moves": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/moves"
+                     *         "self": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *         "throws": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/throws",
+                     *         "moves": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/moves"
                      *       }
                      *     }
                      */
@@ -8531,13 +8531,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "8aded59c-a285-47a8-8a64-7630712d3e50"
+                     *         "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "8aded59c-a285-47a8-8a64-7630712d3e50"
+                     *             "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10250,7 +10250,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *       "game_id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10527,7 +10527,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *       "game_id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10897,8 +10897,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "8c207e2155e00940ec9ef82f1b43bde24b83b720053165b3f7b955643f03bc50",
-                     *       "join_code": "AQNTQN"
+                     *       "token": "0f66b66f24ca39630714a47c944e3275dd1dc331f442b60394af8d03ea1f20ff",
+                     *       "join_code": "S533CT"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11101,11 +11101,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *         "id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T14:17:01.778Z",
-                     *         "updated_at": "2026-12-06T14:17:02.026Z",
+                     *         "created_at": "2026-12-06T14:30:43.998Z",
+                     *         "updated_at": "2026-12-06T14:30:44.251Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11164,9 +11164,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50",
-                     *           "throws": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/throws",
-                     *           "moves": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/moves"
+                     *           "self": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *           "throws": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/throws",
+                     *           "moves": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11178,15 +11178,15 @@ export interface operations {
                      *             "citations": [
                      *               {
                      *                 "source": "a4sheet",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
+                     *                 "locator": "rule 10",
+                     *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
                      *               },
                      *               {
-                     *                 "source": "cyningstan",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
+                     *                 "source": "zohn-ahl-rules",
+                     *                 "locator": "§4.15",
+                     *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
                      *               }
@@ -11196,19 +11196,19 @@ export interface operations {
                      *           },
                      *           {
                      *             "kind": "rule",
-                     *             "text": "A game may be stopped before anyone holds every counter. Then the side with more counters wins, and equal counts are a draw.",
+                     *             "text": "A game may be stopped before anyone holds every counter. Then, by the rule of a modern print-and-play sheet, the side with more counters wins; equal counts are a draw, this service's own choice.",
                      *             "citations": [
                      *               {
                      *                 "source": "a4sheet",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
+                     *                 "locator": "rule 10",
+                     *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
                      *               },
                      *               {
-                     *                 "source": "cyningstan",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
+                     *                 "source": "zohn-ahl-rules",
+                     *                 "locator": "§4.15",
+                     *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
                      *               }
@@ -11623,11 +11623,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "8aded59c-a285-47a8-8a64-7630712d3e50",
+                     *         "id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T14:17:01.778Z",
-                     *         "updated_at": "2026-12-06T14:17:02.018Z",
+                     *         "created_at": "2026-12-06T14:30:43.998Z",
+                     *         "updated_at": "2026-12-06T14:30:44.241Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11690,9 +11690,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50",
-                     *           "throws": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/throws",
-                     *           "moves": "/v1/games/8aded59c-a285-47a8-8a64-7630712d3e50/moves"
+                     *           "self": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *           "throws": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/throws",
+                     *           "moves": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/moves"
                      *         }
                      *       }
                      *     }
@@ -12423,10 +12423,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a5b2845f-080c-45f6-ae8a-2648cc6815f2",
+                     *       "game_id": "a7542b8f-3ff7-4045-8f30-8fe78214a3d3",
                      *       "side": "A",
-                     *       "token": "8c207e2155e00940ec9ef82f1b43bde24b83b720053165b3f7b955643f03bc50",
-                     *       "play": "/play/a5b2845f-080c-45f6-ae8a-2648cc6815f2#seat=A.8c207e2155e00940ec9ef82f1b43bde24b83b720053165b3f7b955643f03bc50"
+                     *       "token": "0f66b66f24ca39630714a47c944e3275dd1dc331f442b60394af8d03ea1f20ff",
+                     *       "play": "/play/a7542b8f-3ff7-4045-8f30-8fe78214a3d3#seat=A.0f66b66f24ca39630714a47c944e3275dd1dc331f442b60394af8d03ea1f20ff"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -13967,7 +13967,7 @@ export interface operations {
                      *         {
                      *           "id": "turn",
                      *           "title": "A turn",
-                     *           "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions. A throw that earns another throw keeps it when its move ends in a fall, a whip or no move at all. With teams, every player on one side throws in turn, each taking any extra throws earned, and then every player on the other side does the same.",
+                     *           "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions. A throw that earns another throw keeps it when its move ends in a fall or a whip. With teams, every player on one side throws in turn, each taking any extra throws earned, and then every player on the other side does the same.",
                      *           "citations": [
                      *             {
                      *               "source": "wp-zohnahl",
@@ -14008,6 +14008,13 @@ export interface operations {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
                      *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-rules",
+                     *               "locator": "§4.12",
+                     *               "locator_seen": true,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },
@@ -14110,7 +14117,7 @@ export interface operations {
                      *         {
                      *           "id": "whip",
                      *           "title": "Whipping",
-                     *           "text": "If an awl lands on the space where the other side's awl stands, that awl is whipped: it returns to its own start, and its side pays a counter. In this service, an awl still resting on its own start cannot be whipped (no source says so either way). If an awl lands on its own deadly space 20 while the other awl sits there, both things happen: first the other awl is whipped home and its side pays a counter, then the mover falls into the creek, goes home and pays a counter too.",
+                     *           "text": "If an awl lands on the space where the other side's awl stands, that awl is whipped: it returns to its own start, and its side pays a counter. In this service, an awl still resting on its own start cannot be whipped, as in Ludii's coding, where neither start lies on the other side's path. If an awl lands on its own deadly space 20 while the other awl sits there, both things happen: first the other awl is whipped home and its side pays a counter, then the mover falls into the creek, goes home and pays a counter too.",
                      *           "citations": [
                      *             {
                      *               "source": "wp-zohnahl",
@@ -14239,12 +14246,12 @@ export interface operations {
                      *         {
                      *           "id": "stopping",
                      *           "title": "Stopping a game",
-                     *           "text": "A game may be stopped before anyone holds every counter. Then the side with more counters wins, and equal counts are a draw.",
+                     *           "text": "A game may be stopped before anyone holds every counter. Then, by the rule of a modern print-and-play sheet, the side with more counters wins; equal counts are a draw, this service's own choice.",
                      *           "citations": [
                      *             {
                      *               "source": "a4sheet",
-                     *               "locator": null,
-                     *               "locator_seen": null,
+                     *               "locator": "rule 10",
+                     *               "locator_seen": true,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },
@@ -14252,6 +14259,13 @@ export interface operations {
                      *               "source": "cyningstan",
                      *               "locator": null,
                      *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-rules",
+                     *               "locator": "§4.15",
+                     *               "locator_seen": true,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             }

@@ -141,8 +141,9 @@ pub enum SourceKind {
     /// Blogs, wikis, craft sites, print-and-play sheets and commercial
     /// editions.
     ModernRetelling,
-    /// This service's own computation from the ruleset (the exact odds),
-    /// not a historical source.
+    /// This service's own work, not a historical source: its computation
+    /// from the ruleset (the exact odds), its reading of the A4 sheet's
+    /// board, its decisions where the sources are silent.
     OwnComputation,
 }
 

@@ -84,7 +84,7 @@ impl Source {
 
     /// What kind of source it is, in words (`custom.kind`): a primary
     /// source, a secondary one, a modern retelling, or this service's own
-    /// computation.
+    /// work (its computation, its reading of a sheet, its decisions).
     #[must_use]
     pub fn kind_words(&self) -> &'static str {
         match self
@@ -96,7 +96,7 @@ impl Source {
             Some("primary") => "a primary source",
             Some("secondary") => "a secondary source",
             Some("modern_retelling") => "a modern retelling",
-            Some("own_computation") => "this service's own computation",
+            Some("own_computation") => "this service's own work",
             _ => "a source",
         }
     }

@@ -242,7 +242,7 @@ impl BoardVars {
 
 #[cfg(test)]
 mod tests {
-    use super::{choose, fill};
+    use super::{Audience, choose, fill};
 
     /// A teacher's trial read "Again, The Herons!" and "The awl of The
     /// Otters": a team's "The" keeps its capital only where a sentence
@@ -258,6 +258,13 @@ mod tests {
             "A whip! The Herons again."
         );
         assert_eq!(fill("Again, {side}!", &[("side", "Theo")]), "Again, Theo!");
+        // A curator's trial: "Counters now: the Otters 6, The Herons 2."
+        let score = super::score_words(["The Otters", "The Herons"], [6, 2], Audience::General);
+        assert_eq!(score, "The Otters 6, the Herons 2");
+        assert_eq!(
+            fill("Score: {score}.", &[("score", &score)]),
+            "Score: the Otters 6, the Herons 2."
+        );
     }
 
     #[test]

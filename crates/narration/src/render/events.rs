@@ -241,9 +241,14 @@ impl Renderer<'_> {
             .events
             .iter()
             .any(|e| matches!(e, Event::LostThrow { .. }));
+        // Past the deadly near bank onto the far one: the awl stands on
+        // the creek's bank, not past the creek (a curator's trial: "past
+        // the north creek to space 21").
+        let far_bank = passed && ctx.to == ctx.options.board.north_near_bank() + 1;
         let key = match (passed, dry || lost) {
             (false, false) => "to_space",
             (false, true) => "to_dry_branch",
+            (true, false) if far_bank => "onto_far_bank",
             (true, false) => "over_north_creek",
             (true, true) => "over_north_creek_to_dry_branch",
         };
