@@ -676,14 +676,14 @@ fn regression_an_awl_on_the_far_bank_was_said_to_be_past_the_creek() {
             if !crossed || m.to != far || m.n == 1 {
                 continue;
             }
-            let events: Vec<&str> = m
-                .narration
-                .segments
-                .iter()
-                .filter(|s| s.kind == SegmentKind::Event)
-                .map(|s| s.text.as_str())
-                .collect();
-            let said = events.join(" ");
+            // The events' sentences, together.
+            let said = m.narration.segments.iter().fold(String::new(), |said, s| {
+                if s.kind == SegmentKind::Event {
+                    said + " " + &s.text
+                } else {
+                    said
+                }
+            });
             assert!(
                 said.contains("far bank") && !said.contains("past the north"),
                 "{preset:?} {audience:?} {seed} move {}: {said}",
