@@ -14,7 +14,7 @@ use crate::throws::{SeededThrows, ThrowSource};
 
 mod read_aloud;
 
-pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE};
+pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES};
 use read_aloud::{lesson_stop, stop_at, teacher_note};
 
 /// Most throws a transcript plays before it gives up (no game of the
@@ -353,9 +353,9 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     if *read_aloud {
         let paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
         let fits = if stop_after.is_none() {
-            lesson_stop(&game, &told, audience)
+            [SHORT_LESSON_MINUTES, LESSON_MINUTES].map(|m| lesson_stop(&game, &told, audience, m))
         } else {
-            None
+            [None; 2]
         };
         return Ok(format!(
             "{}\n\n{}",
@@ -382,10 +382,14 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     );
     // The counters line says A and B under the default names, else the
     // names.
-    let labels: [&str; 2] = if sides.iter().zip(DEFAULT_SIDES).all(|(s, d)| s == d) {
-        ["A", "B"]
+    // A name's "The" is lowercase there, after the colon, as in a sentence.
+    let labels: [String; 2] = if sides.iter().zip(DEFAULT_SIDES).all(|(s, d)| s == d) {
+        ["A".to_owned(), "B".to_owned()]
     } else {
-        [sides[0].as_str(), sides[1].as_str()]
+        sides.clone().map(|s| {
+            s.strip_prefix("The ")
+                .map_or(s.clone(), |rest| format!("the {rest}"))
+        })
     };
     for (i, m) in game.moves.iter().enumerate() {
         let _ = writeln!(

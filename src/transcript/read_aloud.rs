@@ -8,9 +8,9 @@ use std::ops::Range;
 
 use super::{NarratedGame, TranscriptRequest};
 use crate::narration::{
-    Audience, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind, StretchThrow,
-    awls_apart, awls_apart_segment, is_plain_move, is_quiet_move, narrate_chain, narrate_stretch,
-    rule_statement, same_number_segment,
+    Audience, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
+    StretchThrow, awls_apart, awls_meeting_segment, is_plain_move, is_quiet_move, narrate_chain,
+    narrate_stretch, rule_statement, same_number_segment,
 };
 
 /// A pace for reading a lesson aloud to a class that stops to react, for
@@ -20,6 +20,10 @@ pub const READ_ALOUD_WORDS_A_MINUTE: usize = 110;
 
 /// The lesson the read-aloud form's note fits a long game to, in minutes.
 pub const LESSON_MINUTES: usize = 20;
+
+/// The shorter stretch of a lesson the note also fits a game to, in
+/// minutes (a teacher's trial: 20 minutes is long for 9-10 year olds).
+pub const SHORT_LESSON_MINUTES: usize = 10;
 
 /// Whether a segment only says that the other side, of one player, throws
 /// next: the read-aloud form leaves it out, as its next paragraph begins
@@ -144,14 +148,20 @@ pub(super) fn paragraphs(
         } else if !chain.is_empty() {
             let span = &moves[chain.clone()];
             let last = &span[span.len() - 1];
-            let values: Vec<u8> = span.iter().map(|m| m.score.value).collect();
+            let throws: Vec<ChainThrow> = span
+                .iter()
+                .map(|m| ChainThrow {
+                    value: m.score.value,
+                    marked: matches!(m.score.value, 1 | 3) && m.score.throws_again,
+                })
+                .collect();
             let told = narrate_chain(
                 &game.options,
                 &game.cast,
                 audience,
                 span[0].n,
                 last.seat,
-                &values,
+                &throws,
                 last.state.awls[last.seat.side.index()],
                 last.state.extra_throw,
             );
@@ -171,7 +181,7 @@ pub(super) fn paragraphs(
             if !last.state.is_finished() {
                 let awls = last.state.awls;
                 let added: Vec<Segment> = [
-                    awls_apart_segment(&game.options, audience, last.n, awls, apart),
+                    awls_meeting_segment(&game.options, audience, last.n, awls, apart),
                     same_number_segment(&game.options, audience, last.n, awls),
                 ]
                 .into_iter()
@@ -233,8 +243,10 @@ fn add_after_events(p: &mut Paragraph, told: &Narration, added: &[Segment]) {
 
 /// The paragraphs of the whole read-aloud form of `game` (its moves as
 /// `told`), stopped after its moves when `stopped` (the stop's narration)
-/// is given: then the stop's rule is told after the first move, so that
-/// the class knows from the start how the game will end.
+/// is given: then the stop's rule is told early, right after the counting
+/// sticks' rule (a teacher's trial: told after the first move, it came
+/// before the class knew what counting sticks were), so that the class
+/// knows from the start how the game will end.
 pub(super) fn read_aloud(
     game: &NarratedGame,
     told: &[Narration],
@@ -244,7 +256,18 @@ pub(super) fn read_aloud(
     let mut out = paragraphs(game, &told[..game.moves.len()], audience);
     if let Some(stop) = stopped {
         if let Some((text, _)) = rule_statement(&game.options, audience, RuleId::StopMostCounters) {
-            let at = usize::from(!out.is_empty());
+            let counters = RuleId::counters(game.options.end_check).key();
+            let states_counters = |p: &Paragraph| {
+                p.told == Told::Move
+                    && told[p.moves.start]
+                        .segments
+                        .iter()
+                        .any(|s| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(counters))
+            };
+            let at = out
+                .iter()
+                .position(states_counters)
+                .map_or(usize::from(!out.is_empty()), |i| i + 1);
             out.insert(
                 at,
                 Paragraph {
@@ -261,15 +284,16 @@ pub(super) fn read_aloud(
     out
 }
 
-/// The `--stop-after` that holds `game` (its moves as `told`) to a lesson
-/// of [`LESSON_MINUTES`] read aloud, checked by telling it so; `None` when
-/// the whole game fits.
+/// The `--stop-after` that holds `game` (its moves as `told`) to
+/// `minutes` read aloud, checked by telling it so; `None` when the whole
+/// game fits.
 pub(super) fn lesson_stop(
     game: &NarratedGame,
     told: &[Narration],
     audience: Audience,
+    minutes: usize,
 ) -> Option<u32> {
-    let budget = LESSON_MINUTES * READ_ALOUD_WORDS_A_MINUTE;
+    let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
     let count = |ps: &[Paragraph]| ps.iter().map(Paragraph::words).sum::<usize>();
     let whole = read_aloud(game, told, audience, None);
     if count(&whole) <= budget {
@@ -300,12 +324,13 @@ pub(super) fn lesson_stop(
 
 /// The read-aloud form's opening note for the teacher: how long this
 /// game is read aloud (`paragraphs`), how long a game of its rules runs on
-/// average, how to hold a long one to a lesson (`fits`, from
-/// [`lesson_stop`]), and where the sources are.
+/// average, how to hold a long one to [`SHORT_LESSON_MINUTES`] and to
+/// [`LESSON_MINUTES`] (`fits`, from [`lesson_stop`]), and where the sources
+/// are.
 pub(super) fn teacher_note(
     game: &NarratedGame,
     paragraphs: &[Paragraph],
-    fits: Option<u32>,
+    fits: [Option<u32>; 2],
     audience: Audience,
     request: &TranscriptRequest,
 ) -> String {
@@ -322,13 +347,22 @@ pub(super) fn teacher_note(
         let _ = write!(note, " {}", length.text);
     }
     let _ = write!(note, " This game has {} moves.", game.moves.len());
-    if let Some(fits) = fits.filter(|_| request.stop_after.is_none()) {
-        let _ = write!(
-            note,
-            " To stop it within about {LESSON_MINUTES} minutes, add --stop-after {fits}: \
-             the side with more counting sticks then wins, as the class hears after the \
-             first move."
-        );
+    if request.stop_after.is_none() {
+        let stops: Vec<String> = [SHORT_LESSON_MINUTES, LESSON_MINUTES]
+            .iter()
+            .zip(fits)
+            .filter_map(|(minutes, fits)| {
+                fits.map(|n| format!("within about {minutes} minutes, add --stop-after {n}"))
+            })
+            .collect();
+        if !stops.is_empty() {
+            let _ = write!(
+                note,
+                " To stop it {}: the side with more counting sticks then wins, as the class \
+                 hears early on.",
+                stops.join("; ")
+            );
+        }
     }
     let _ = write!(
         note,

@@ -26,7 +26,8 @@ fn list(values: &[String]) -> String {
 /// each other and that two awls on one number stand on different spaces.
 #[test]
 fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
-    let (mut stretches, mut chains, mut apart_said, mut same_said) = (0, 0, 0, 0);
+    let (mut stretches, mut chains, mut apart_said, mut same_said, mut passed_said) =
+        (0, 0, 0, 0, 0);
     for (preset, audience) in [
         (Preset::Composite, Audience::Young),
         (Preset::A4, Audience::Young),
@@ -108,8 +109,21 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                                 .clone()
                                 .all(|i| is_quiet_move(&game.moves[i].events, &told[i].segments))
                         );
-                        let values: Vec<String> =
-                            moves.iter().map(|m| m.score.value.to_string()).collect();
+                        // A 1 or a 3 that earned the next throw says how.
+                        let values: Vec<String> = moves
+                            .iter()
+                            .map(|m| {
+                                let v = m.score.value;
+                                match (matches!(v, 1 | 3) && m.score.throws_again, preset) {
+                                    (false, _) => v.to_string(),
+                                    (true, Preset::A4) => format!("blue {v}"),
+                                    (true, _) if audience == Audience::Young => {
+                                        format!("{v} with the sahe")
+                                    }
+                                    (true, _) => format!("{v} with the sahe up"),
+                                }
+                            })
+                            .collect();
                         let side = moves[0].seat.side;
                         assert!(
                             p.text.starts_with(&format!("{} throws ", moves.len()))
@@ -172,6 +186,16 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                     (None, Some(said)) => panic!("{}: {said}", at(p.moves.end - 1)),
                     (None, None) => {}
                 }
+                // Face to face before, past each other now: said.
+                let board = game.options.board;
+                let passed = apart_before.is_some()
+                    && !awls.contains(&1)
+                    && board.physical(Side::B, awls[1]) < board.physical(Side::A, awls[0]);
+                let says_passed = p.added.iter().any(|s| {
+                    s.contains("each other") && (s.contains("past") || s.contains("pass"))
+                });
+                assert_eq!(passed, says_passed, "{}: {}", at(p.moves.end - 1), p.text);
+                passed_said += usize::from(passed);
                 apart_before = apart;
                 let same = awls[0] == awls[1] && awls[0] != 1;
                 let says_same = p.added.iter().any(|s| {
@@ -189,4 +213,5 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     assert!(chains > 40, "{chains} chains");
     assert!(apart_said > 20, "{apart_said} distances said");
     assert!(same_said > 5, "{same_said} same numbers said");
+    assert!(passed_said > 5, "{passed_said} passings said");
 }

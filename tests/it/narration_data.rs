@@ -710,8 +710,9 @@ fn young_texts(cat: &Catalogue) -> Vec<String> {
         // A lesson's throw line with the sahe ("a 3 with the sahe") comes
         // after the sticks' rule, stated on a game's first move, has said
         // what the sahe is (`young_texts_explain_every_kiowa_word`): said
-        // again at every such throw, it came back 60-150 times a game.
-        if key == "throw_moved_sahe" {
+        // again at every such throw, it came back 60-150 times a game. So
+        // does a read-aloud turn's "3 with the sahe".
+        if key == "throw_moved_sahe" || key == "chain_sahe" {
             continue;
         }
         out.extend(p.young.iter().cloned());

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0b13112c-cf88-4f4b-9906-1d74f6925d53",
+                     *       "id": "721ed56c-97b2-46df-9581-b0a10d731633",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:30:44.270Z",
-                     *       "host_token": "7b297f7f82dcd987ecad94ca44413f2c868d4ca88d9ec8ecf91511a09794c150",
+                     *       "created_at": "2026-12-06T14:54:46.394Z",
+                     *       "host_token": "4b1a60bf004e735a566f1119a3519dcc5d3d671e5bd75a350081eae895f07107",
                      *       "games": [
                      *         {
-                     *           "id": "d024a983-f503-4981-8b87-333c360159bc",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T14:30:44.270Z",
-                     *           "updated_at": "2026-12-06T14:30:44.270Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/d024a983-f503-4981-8b87-333c360159bc",
-                     *             "throws": "/v1/games/d024a983-f503-4981-8b87-333c360159bc/throws",
-                     *             "moves": "/v1/games/d024a983-f503-4981-8b87-333c360159bc/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "34dfe27e5e3ca78c476c83a1f928fb71a876507f92ecb320cf456796bdfddeb4",
-                     *             "b": "ea16ff2dd6ee9bcdc692cfc892c57c82071487f04bc7ccd67f8bce1f172dfa34"
-                     *           },
-                     *           "host_token": "d73c39441cf056adb391a86d10437d363e2adef211651002a8a678e83aa0d8cf",
-                     *           "join_codes": {
-                     *             "a": "JQMDM5",
-                     *             "b": "ZSXDCX"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "3f475e4e-ea64-4797-aa59-be7d4311f5ce",
+                     *           "id": "d771ab97-9178-4037-b878-a3b8b6ac73f4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:30:44.270Z",
-                     *           "updated_at": "2026-12-06T14:30:44.270Z",
+                     *           "created_at": "2026-12-06T14:54:46.394Z",
+                     *           "updated_at": "2026-12-06T14:54:46.394Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3f475e4e-ea64-4797-aa59-be7d4311f5ce",
-                     *             "throws": "/v1/games/3f475e4e-ea64-4797-aa59-be7d4311f5ce/throws",
-                     *             "moves": "/v1/games/3f475e4e-ea64-4797-aa59-be7d4311f5ce/moves"
+                     *             "self": "/v1/games/d771ab97-9178-4037-b878-a3b8b6ac73f4",
+                     *             "throws": "/v1/games/d771ab97-9178-4037-b878-a3b8b6ac73f4/throws",
+                     *             "moves": "/v1/games/d771ab97-9178-4037-b878-a3b8b6ac73f4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "709ccd3a8215650dc52887a3bafba5b80f782cb8cf3171c479cd443cbdb5eb62",
-                     *             "b": "1cdc9251ca8b5dd588fbd71d863fc4dbc5e11dcd4dd092317a4fe84239b5883a"
+                     *             "a": "88b21b46a2c0abdfd8ad7f984605157dfcf803c4f898bee788099ead37d1bf13",
+                     *             "b": "1ce3dcaa858b68950fdfa76b9d149cf32eb3e14c3795af042053e928b5412da8"
                      *           },
-                     *           "host_token": "1d1a888f5ab613eef0847b9c6330b8650dd8eaa8e785c7cd37992c3c17559e4e",
+                     *           "host_token": "b40e175718d7c141a1d585e6dcf4cf8bfce14b293cfd17166a493306314a9134",
                      *           "join_codes": {
-                     *             "a": "S5GF3J",
-                     *             "b": "Q82XKB"
+                     *             "a": "HFPS5T",
+                     *             "b": "NAABE2"
                      *           }
                      *         },
                      *         {
-                     *           "id": "3255aba8-f774-46dc-94c0-b1c2ba33ca94",
+                     *           "id": "f4d0db45-7533-42a4-81c2-a065435b6ae5",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T14:54:46.394Z",
+                     *           "updated_at": "2026-12-06T14:54:46.394Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/f4d0db45-7533-42a4-81c2-a065435b6ae5",
+                     *             "throws": "/v1/games/f4d0db45-7533-42a4-81c2-a065435b6ae5/throws",
+                     *             "moves": "/v1/games/f4d0db45-7533-42a4-81c2-a065435b6ae5/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "11ab27e6b6dbc877f6a8b17b71d810a057b7268f9490721a7e1d2b312465fd85",
+                     *             "b": "50c6461782440768f734e6e36d8c1a11f491302f6ad1da85cb13b0e09a319ba9"
+                     *           },
+                     *           "host_token": "3a187e0ff219e148a5421f6cc26e3b39deca936da1626652cbaa675339bcf7c6",
+                     *           "join_codes": {
+                     *             "a": "ZKAZ47",
+                     *             "b": "PBG25P"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "c0e70a59-1f41-4e81-9b95-1d377f16081c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:30:44.270Z",
-                     *           "updated_at": "2026-12-06T14:30:44.270Z",
+                     *           "created_at": "2026-12-06T14:54:46.394Z",
+                     *           "updated_at": "2026-12-06T14:54:46.394Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3255aba8-f774-46dc-94c0-b1c2ba33ca94",
-                     *             "throws": "/v1/games/3255aba8-f774-46dc-94c0-b1c2ba33ca94/throws",
-                     *             "moves": "/v1/games/3255aba8-f774-46dc-94c0-b1c2ba33ca94/moves"
+                     *             "self": "/v1/games/c0e70a59-1f41-4e81-9b95-1d377f16081c",
+                     *             "throws": "/v1/games/c0e70a59-1f41-4e81-9b95-1d377f16081c/throws",
+                     *             "moves": "/v1/games/c0e70a59-1f41-4e81-9b95-1d377f16081c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "983df3c80dd09d9a0c12f6a0191e531f04c196d793cace3e91b008a968496100",
-                     *             "b": "3135acae0f143e51c179901d31acd4577c950fb85c1d4c1d33cc328cbaf919b1"
+                     *             "a": "3d54eff25b2466c9e27cd020701e6991b8cc4a8d8012b6b6d818f506f3a02267",
+                     *             "b": "d52d6ebbd9008b8ce78dea1cb3d1a75f93c1825304246a0f985298ae3670b576"
                      *           },
-                     *           "host_token": "2c7e07f428580d611dd3585671e3efd3ceb1f0cbaf45de3358ce76f419bf604d",
+                     *           "host_token": "8e945709b2b50c10cb92f22aae24fcb6d55ff6396643bd8e5849ab0e36c23047",
                      *           "join_codes": {
-                     *             "a": "TNAEP3",
-                     *             "b": "WNMWX2"
+                     *             "a": "ETTZF8",
+                     *             "b": "DKSFVZ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0b13112c-cf88-4f4b-9906-1d74f6925d53",
-                     *         "games": "/v1/classes/0b13112c-cf88-4f4b-9906-1d74f6925d53/games",
-                     *         "overview": "/play/class/0b13112c-cf88-4f4b-9906-1d74f6925d53",
-                     *         "fairness": "/v1/fairness?game=d024a983-f503-4981-8b87-333c360159bc&game=3f475e4e-ea64-4797-aa59-be7d4311f5ce&game=3255aba8-f774-46dc-94c0-b1c2ba33ca94"
+                     *         "self": "/v1/classes/721ed56c-97b2-46df-9581-b0a10d731633",
+                     *         "games": "/v1/classes/721ed56c-97b2-46df-9581-b0a10d731633/games",
+                     *         "overview": "/play/class/721ed56c-97b2-46df-9581-b0a10d731633",
+                     *         "fairness": "/v1/fairness?game=d771ab97-9178-4037-b878-a3b8b6ac73f4&game=f4d0db45-7533-42a4-81c2-a065435b6ae5&game=c0e70a59-1f41-4e81-9b95-1d377f16081c"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bed7808a-b47d-4075-9bc1-40ccf15abb3b",
+                     *       "id": "410e685d-8109-4917-87b5-dd507188d4d4",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:30:44.258Z",
-                     *       "host_token": "b61e626c3a8abac2dc1eb2090122311fdd72d027efdd0b3b81e2cb5a030d7de8",
+                     *       "created_at": "2026-12-06T14:54:46.385Z",
+                     *       "host_token": "282cad4a7d10aeb1986f0c2cdd7d0f451253af5125cf24030f3b313f62145219",
                      *       "games": [
                      *         {
-                     *           "id": "ac93c80f-192c-4844-9c4b-3019954baae3",
+                     *           "id": "fb2b4d12-2f21-46d0-bf53-463ae89c467a",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:30:44.258Z",
-                     *           "updated_at": "2026-12-06T14:30:44.258Z",
+                     *           "created_at": "2026-12-06T14:54:46.385Z",
+                     *           "updated_at": "2026-12-06T14:54:46.385Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3",
-                     *             "throws": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/throws",
-                     *             "moves": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/moves"
+                     *             "self": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a",
+                     *             "throws": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/throws",
+                     *             "moves": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "827f6007d6890256856103e28a0d6372c897ee6db255d0e8b09a66ccb3a895d3",
-                     *             "b": "3c333eea888050103b041d551e064f64b3f6337ba2f04a06875b6bd9527fb1de"
+                     *             "a": "47742aab31215106a6bb4baf7a6b0616b55dcc8460e33a89575c28d246e64249",
+                     *             "b": "ad3d4ec66c058cd5ee0fe366b02b02d016a5685d2bdef2bad6673a5f08dbded1"
                      *           },
-                     *           "host_token": "cccc2a34ef7643ea4a255ce54d468e3669ec60593f2ff412a755c952278cdd50",
+                     *           "host_token": "c1c2065ba880dd89cdd49c5b86c21f3955795a8d8fb4a17e125106ac7d39c5f4",
                      *           "join_codes": {
-                     *             "a": "PJXYQN",
-                     *             "b": "Z2HEG6"
+                     *             "a": "YNCJGQ",
+                     *             "b": "32NWVK"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
+                     *           "id": "40382291-37f0-42d4-ab0a-43d112d0f5de",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:30:44.258Z",
-                     *           "updated_at": "2026-12-06T14:30:44.258Z",
+                     *           "created_at": "2026-12-06T14:54:46.385Z",
+                     *           "updated_at": "2026-12-06T14:54:46.385Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
-                     *             "throws": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/throws",
-                     *             "moves": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/moves"
+                     *             "self": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de",
+                     *             "throws": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/throws",
+                     *             "moves": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d6fbefc86cb11e555ab8c7c53bb140ce4977e8abe86a2cfbd9da6a68710527e7",
-                     *             "b": "761d33420b859be88dffa5248be07bc317bf777ef5de5c501af0ccd17d3c1e6f"
+                     *             "a": "20fa12cbad0d5bc4c410a675a68648311f632ed7dcbdf4609cda016dfde222b9",
+                     *             "b": "3eeaec650a1cc438942c49ecd3939c1e1a361be67ece9bf62e7436280ad9ca54"
                      *           },
-                     *           "host_token": "23455341bc8ab0aaa993893a93b232e73eb74e9756ac2e63fec760129a1e62ba",
+                     *           "host_token": "e41311cca6a2f3f6d6e243b3c42d0b42675aa9f63593c0d6de27672b27b3a3fe",
                      *           "join_codes": {
-                     *             "a": "R9ZSEQ",
-                     *             "b": "PFN2GQ"
+                     *             "a": "D9V9JP",
+                     *             "b": "Z8BVYS"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
-                     *         "games": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b/games",
-                     *         "overview": "/play/class/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
-                     *         "fairness": "/v1/fairness?game=ac93c80f-192c-4844-9c4b-3019954baae3&game=ed2c06ec-e167-4a75-b913-4fd90c18e4d3"
+                     *         "self": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4",
+                     *         "games": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4/games",
+                     *         "overview": "/play/class/410e685d-8109-4917-87b5-dd507188d4d4",
+                     *         "fairness": "/v1/fairness?game=fb2b4d12-2f21-46d0-bf53-463ae89c467a&game=40382291-37f0-42d4-ab0a-43d112d0f5de"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bed7808a-b47d-4075-9bc1-40ccf15abb3b",
+                     *       "id": "410e685d-8109-4917-87b5-dd507188d4d4",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:30:44.258Z",
+                     *       "created_at": "2026-12-06T14:54:46.385Z",
                      *       "games": [
                      *         {
-                     *           "id": "ac93c80f-192c-4844-9c4b-3019954baae3",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T14:30:44.258Z",
-                     *           "updated_at": "2026-12-06T14:30:44.264Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3",
-                     *             "throws": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/throws",
-                     *             "moves": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/ac93c80f-192c-4844-9c4b-3019954baae3/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
+                     *           "id": "40382291-37f0-42d4-ab0a-43d112d0f5de",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:30:44.258Z",
-                     *           "updated_at": "2026-12-06T14:30:44.258Z",
+                     *           "created_at": "2026-12-06T14:54:46.385Z",
+                     *           "updated_at": "2026-12-06T14:54:46.385Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
-                     *             "throws": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/throws",
-                     *             "moves": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/moves"
+                     *             "self": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de",
+                     *             "throws": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/throws",
+                     *             "moves": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ed2c06ec-e167-4a75-b913-4fd90c18e4d3/board.svg?view=projector",
+                     *           "board": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "ce6d799c-dd21-424e-9fae-72679ded4849",
+                     *           "id": "fb2b4d12-2f21-46d0-bf53-463ae89c467a",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T14:54:46.385Z",
+                     *           "updated_at": "2026-12-06T14:54:46.390Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a",
+                     *             "throws": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/throws",
+                     *             "moves": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "7b6155f3-799a-441c-bdf8-15d12c69bcb4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:30:44.261Z",
-                     *           "updated_at": "2026-12-06T14:30:44.261Z",
+                     *           "created_at": "2026-12-06T14:54:46.388Z",
+                     *           "updated_at": "2026-12-06T14:54:46.388Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849",
-                     *             "throws": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/throws",
-                     *             "moves": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/moves"
+                     *             "self": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4",
+                     *             "throws": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/throws",
+                     *             "moves": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/board.svg?view=projector",
+                     *           "board": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
-                     *         "games": "/v1/classes/bed7808a-b47d-4075-9bc1-40ccf15abb3b/games",
-                     *         "overview": "/play/class/bed7808a-b47d-4075-9bc1-40ccf15abb3b",
-                     *         "fairness": "/v1/fairness?game=ac93c80f-192c-4844-9c4b-3019954baae3&game=ed2c06ec-e167-4a75-b913-4fd90c18e4d3&game=ce6d799c-dd21-424e-9fae-72679ded4849"
+                     *         "self": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4",
+                     *         "games": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4/games",
+                     *         "overview": "/play/class/410e685d-8109-4917-87b5-dd507188d4d4",
+                     *         "fairness": "/v1/fairness?game=40382291-37f0-42d4-ab0a-43d112d0f5de&game=fb2b4d12-2f21-46d0-bf53-463ae89c467a&game=7b6155f3-799a-441c-bdf8-15d12c69bcb4"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:30:44.258Z",
+                     *       "created_at": "2026-12-06T14:54:46.385Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "ac93c80f-192c-4844-9c4b-3019954baae3",
-                     *           "created_at": "2026-12-06T14:30:44.258Z",
-                     *           "updated_at": "2026-12-06T14:30:44.264Z",
+                     *           "id": "40382291-37f0-42d4-ab0a-43d112d0f5de",
+                     *           "created_at": "2026-12-06T14:54:46.385Z",
+                     *           "updated_at": "2026-12-06T14:54:46.385Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "fb2b4d12-2f21-46d0-bf53-463ae89c467a",
+                     *           "created_at": "2026-12-06T14:54:46.385Z",
+                     *           "updated_at": "2026-12-06T14:54:46.390Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "ed2c06ec-e167-4a75-b913-4fd90c18e4d3",
-                     *           "created_at": "2026-12-06T14:30:44.258Z",
-                     *           "updated_at": "2026-12-06T14:30:44.258Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "ce6d799c-dd21-424e-9fae-72679ded4849",
-                     *           "created_at": "2026-12-06T14:30:44.261Z",
-                     *           "updated_at": "2026-12-06T14:30:44.261Z",
+                     *           "id": "7b6155f3-799a-441c-bdf8-15d12c69bcb4",
+                     *           "created_at": "2026-12-06T14:54:46.388Z",
+                     *           "updated_at": "2026-12-06T14:54:46.388Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ce6d799c-dd21-424e-9fae-72679ded4849",
+                     *       "id": "7b6155f3-799a-441c-bdf8-15d12c69bcb4",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T14:30:44.261Z",
-                     *       "updated_at": "2026-12-06T14:30:44.261Z",
+                     *       "created_at": "2026-12-06T14:54:46.388Z",
+                     *       "updated_at": "2026-12-06T14:54:46.388Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849",
-                     *         "throws": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/throws",
-                     *         "moves": "/v1/games/ce6d799c-dd21-424e-9fae-72679ded4849/moves"
+                     *         "self": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4",
+                     *         "throws": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/throws",
+                     *         "moves": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "a5bf414121b76a65e482012e8b923c132514ea2cdbc3b173e8c7679418567ec6",
-                     *         "b": "58943e0a88195a80eae287c0f6a2d79d90ad0251ebeba786f2eb9a89dbcb8807"
+                     *         "a": "4849e5c65bfbc4169843c3e28d3d6906a243be8e2aa7804d1927443a008b3faa",
+                     *         "b": "a766d2c71cad8b22f3d014d2f4f94bbd1418d8ad1605e62e6a57bc3d1e254085"
                      *       },
-                     *       "host_token": "2274bb9477c87041d2413e0006672d8273f712a641fe26a6c0d10661d1dfb95e",
+                     *       "host_token": "bc2e1a549dd70c38f7fa832c99f83b71f10bf7772f761fc421d3668909105a68",
                      *       "join_codes": {
-                     *         "a": "8NW9P3",
-                     *         "b": "P5PXYD"
+                     *         "a": "QC6RV3",
+                     *         "b": "YYWC5F"
                      *       }
                      *     }
                      */
@@ -6317,13 +6317,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
+                     *         "6781d93e-95a1-479c-9f11-8680a6babaa4"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
+                     *             "6781d93e-95a1-479c-9f11-8680a6babaa4"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6590,11 +6590,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a7542b8f-3ff7-4045-8f30-8fe78214a3d3",
+                     *       "id": "5ce1cc80-d8aa-4beb-a788-f694a084faa6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T14:30:44.254Z",
-                     *       "updated_at": "2026-12-06T14:30:44.254Z",
+                     *       "created_at": "2026-12-06T14:54:46.382Z",
+                     *       "updated_at": "2026-12-06T14:54:46.382Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6657,18 +6657,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a7542b8f-3ff7-4045-8f30-8fe78214a3d3",
-                     *         "throws": "/v1/games/a7542b8f-3ff7-4045-8f30-8fe78214a3d3/throws",
-                     *         "moves": "/v1/games/a7542b8f-3ff7-4045-8f30-8fe78214a3d3/moves"
+                     *         "self": "/v1/games/5ce1cc80-d8aa-4beb-a788-f694a084faa6",
+                     *         "throws": "/v1/games/5ce1cc80-d8aa-4beb-a788-f694a084faa6/throws",
+                     *         "moves": "/v1/games/5ce1cc80-d8aa-4beb-a788-f694a084faa6/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "e008038620f65c5caf7bcce04cd4134c218381ecfad193ee37c6cd73819ddce9",
-                     *         "b": "c18342017dbf5b3d2e2e8464176a458232c6b0e97d6b01fbfea56d565b06aa68"
+                     *         "a": "f5d84bd128e18398f93836bf51f56b81e4f2e1bca5ebcff2c49ea35cf3692a5c",
+                     *         "b": "4900aabe5d00a13ea97c5a454932a07d63305167136b666a487808223165ab91"
                      *       },
-                     *       "host_token": "2ef12ed5072fd30c28c704ba246cad7ddb781ac8ab1e0b1c0c14c0ab5f6acbfe",
+                     *       "host_token": "e018470ca679b80d1a678209b7b2cd6ef5fd312f6a38e3a255590bfebc03b977",
                      *       "join_codes": {
-                     *         "a": "5HFWKA",
-                     *         "b": "7BBY8V"
+                     *         "a": "SGKVZT",
+                     *         "b": "NDNZG6"
                      *       }
                      *     }
                      */
@@ -6911,11 +6911,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *       "id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T14:30:43.998Z",
-                     *       "updated_at": "2026-12-06T14:30:44.241Z",
+                     *       "created_at": "2026-12-06T14:54:46.137Z",
+                     *       "updated_at": "2026-12-06T14:54:46.372Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6978,9 +6978,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
-                     *         "throws": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/throws",
-                     *         "moves": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/moves"
+                     *         "self": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *         "throws": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/throws",
+                     *         "moves": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/moves"
                      *       }
                      *     }
                      */
@@ -8531,13 +8531,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
+                     *         "6781d93e-95a1-479c-9f11-8680a6babaa4"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68"
+                     *             "6781d93e-95a1-479c-9f11-8680a6babaa4"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9168,16 +9168,9 @@ export interface operations {
                      *                     "caveat": null
                      *                   },
                      *                   {
-                     *                     "source": "culin1898",
-                     *                     "locator": "pp. 687-689",
-                     *                     "locator_seen": false,
-                     *                     "seen": "not_seen",
-                     *                     "caveat": "known only from another source"
-                     *                   },
-                     *                   {
-                     *                     "source": "ludii-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
+                     *                     "source": "zohn-ahl-rules",
+                     *                     "locator": "§4.14",
+                     *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
                      *                   }
@@ -9529,16 +9522,9 @@ export interface operations {
                      *                 "caveat": null
                      *               },
                      *               {
-                     *                 "source": "culin1898",
-                     *                 "locator": "pp. 687-689",
-                     *                 "locator_seen": false,
-                     *                 "seen": "not_seen",
-                     *                 "caveat": "known only from another source"
-                     *               },
-                     *               {
-                     *                 "source": "ludii-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
+                     *                 "source": "zohn-ahl-rules",
+                     *                 "locator": "§4.14",
+                     *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
                      *               }
@@ -10250,7 +10236,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *       "game_id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10527,7 +10513,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *       "game_id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10897,8 +10883,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "0f66b66f24ca39630714a47c944e3275dd1dc331f442b60394af8d03ea1f20ff",
-                     *       "join_code": "S533CT"
+                     *       "token": "b2572e43c1b3d1ec8ef3eb69a14e8d2c1ff268e44ad05043566c84a8b044e240",
+                     *       "join_code": "FGKK7X"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11101,11 +11087,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *         "id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T14:30:43.998Z",
-                     *         "updated_at": "2026-12-06T14:30:44.251Z",
+                     *         "created_at": "2026-12-06T14:54:46.137Z",
+                     *         "updated_at": "2026-12-06T14:54:46.379Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11164,9 +11150,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
-                     *           "throws": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/throws",
-                     *           "moves": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/moves"
+                     *           "self": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *           "throws": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/throws",
+                     *           "moves": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11623,11 +11609,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
+                     *         "id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T14:30:43.998Z",
-                     *         "updated_at": "2026-12-06T14:30:44.241Z",
+                     *         "created_at": "2026-12-06T14:54:46.137Z",
+                     *         "updated_at": "2026-12-06T14:54:46.372Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11690,9 +11676,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68",
-                     *           "throws": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/throws",
-                     *           "moves": "/v1/games/ac919dbe-5911-4cfe-ab2f-f9f4e15b5b68/moves"
+                     *           "self": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *           "throws": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/throws",
+                     *           "moves": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/moves"
                      *         }
                      *       }
                      *     }
@@ -12423,10 +12409,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a7542b8f-3ff7-4045-8f30-8fe78214a3d3",
+                     *       "game_id": "5ce1cc80-d8aa-4beb-a788-f694a084faa6",
                      *       "side": "A",
-                     *       "token": "0f66b66f24ca39630714a47c944e3275dd1dc331f442b60394af8d03ea1f20ff",
-                     *       "play": "/play/a7542b8f-3ff7-4045-8f30-8fe78214a3d3#seat=A.0f66b66f24ca39630714a47c944e3275dd1dc331f442b60394af8d03ea1f20ff"
+                     *       "token": "b2572e43c1b3d1ec8ef3eb69a14e8d2c1ff268e44ad05043566c84a8b044e240",
+                     *       "play": "/play/5ce1cc80-d8aa-4beb-a788-f694a084faa6#seat=A.b2572e43c1b3d1ec8ef3eb69a14e8d2c1ff268e44ad05043566c84a8b044e240"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -14167,6 +14153,13 @@ export interface operations {
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-rules",
+                     *               "locator": "§4.10",
+                     *               "locator_seen": true,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "departures": []
@@ -14237,6 +14230,13 @@ export interface operations {
                      *               "source": "cyningstan",
                      *               "locator": null,
                      *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-rules",
+                     *               "locator": "§4.14",
+                     *               "locator_seen": true,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             }
@@ -15104,7 +15104,7 @@ export interface operations {
                      *               "p. 665",
                      *               "contents (entry 2, p. 685)",
                      *               "contents (entry 3, p. 687)",
-                     *               "p. 665; contents (entry 3, p. 687)",
+                     *               "p. 665 and contents (entry 3, p. 687)",
                      *               "contents (entries 2 and 3, pp. 685, 687)"
                      *             ],
                      *             "locators_quoted": {

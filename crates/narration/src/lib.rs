@@ -74,8 +74,8 @@ pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
-    STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_apart_segment, is_plain_move,
-    is_quiet_move, narrate_chain, narrate_stretch, same_number_segment,
+    ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
+    is_plain_move, is_quiet_move, narrate_chain, narrate_stretch, same_number_segment,
 };
 pub use vocabulary::{
     Audience, Cast, Citation, Detail, MoveContext, Narration, Reading, RuleStated, RulesStated,

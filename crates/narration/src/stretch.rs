@@ -18,7 +18,7 @@ use super::rule_id::RuleId;
 use super::statement::event_segment;
 use super::template::{BoardVars, choose, spaces};
 use super::vocabulary::{Audience, Cast, Narration, Segment, SegmentKind};
-use crate::rules::{Event, Options, OwnSpace, Seat, Side};
+use crate::rules::{Event, Options, OwnSpace, Seat, Side, ThrowTable};
 
 /// The fewest plain turns in a row told as a stretch: fewer stay moves.
 pub const STRETCH_MIN: usize = 4;
@@ -96,32 +96,39 @@ fn template(key: &str, audience: Audience, n: u32, occurrence: usize) -> &'stati
         .map_or("", |p| choose(p.for_audience(audience), n, key, occurrence))
 }
 
-/// The sentence saying how far apart the awls at `awls` face each other
-/// ([`awls_apart`]), phrased for move `n`, when that is news: `before` is
-/// the distance last said (`None`: they were not face to face), and a
-/// distance already said is not said again. The first tells that they
-/// face each other, the next ones only how near they are now.
+/// The sentence on the awls' meeting after a move `n` that left them at
+/// `awls`, when it is news (a teacher's trial: by ear, a whip came as a
+/// surprise, and "Only 1 space apart now!" was followed by nothing as the
+/// awls passed). `before` is the distance last said (`None`: they were
+/// not face to face within a throw). Face to face for the first time, how
+/// far apart they are ([`awls_apart`]); nearer, how near now; a distance
+/// already said is not said again; face to face before and past each
+/// other now (neither sent home), that they have passed.
 #[must_use]
-pub fn awls_apart_segment(
+pub fn awls_meeting_segment(
     options: &Options,
     audience: Audience,
     n: u32,
     awls: [OwnSpace; 2],
     before: Option<u8>,
 ) -> Option<Segment> {
-    let apart = awls_apart(options, awls)?;
-    if before == Some(apart) {
-        return None;
-    }
-    let key = if before.is_some() {
-        "awls_closer"
-    } else {
-        "awls_apart"
+    let board = options.board;
+    let (key, apart) = match (awls_apart(options, awls), before) {
+        (Some(apart), Some(said)) if apart == said => return None,
+        (Some(apart), Some(_)) => ("awls_closer", apart),
+        (Some(apart), None) => ("awls_apart", apart),
+        (None, Some(_))
+            if !awls.contains(&1)
+                && board.physical(Side::B, awls[1]) < board.physical(Side::A, awls[0]) =>
+        {
+            ("awls_passed", 0)
+        }
+        (None, _) => return None,
     };
     let cat = catalogue();
     let words = BoardVars::new(cat, options, audience);
     let text = words.fill(template(key, audience, n, 0), &[("apart", &spaces(apart))]);
-    Some(event_segment(cat, RuleId::Move, options.board, text))
+    Some(event_segment(cat, RuleId::Move, board, text))
 }
 
 /// The sentence saying that two awls on the same number stand on
@@ -150,6 +157,11 @@ pub fn same_number_segment(
 /// "2", "2 and 1", "2, 1 and 3".
 fn list(values: &[u8]) -> String {
     let words: Vec<String> = values.iter().map(u8::to_string).collect();
+    list_words(&words)
+}
+
+/// "a", "a and b", "a, b and c".
+fn list_words(words: &[String]) -> String {
     match words.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
@@ -217,10 +229,41 @@ pub fn narrate_stretch(
     }
 }
 
-/// Tell one turn of several quiet throws by `seat` (`values`, in order,
+/// One throw of a chain: its value, and whether it earned the next by the
+/// sahe (or the spinner's blue), which a 1 or a 3 needs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainThrow {
+    /// The value thrown.
+    pub value: u8,
+    /// A 1 or a 3 that earned another throw by its mark.
+    pub marked: bool,
+}
+
+/// A chain's throw in words: "3", "3 with the sahe", "blue 3".
+fn chain_value(options: &Options, audience: Audience, n: u32, t: ChainThrow) -> String {
+    if !t.marked {
+        return t.value.to_string();
+    }
+    let cat = catalogue();
+    if options.throw_table == ThrowTable::Spinner {
+        let sectors = cat.templates.words.sectors.get(audience);
+        return if t.value == 1 {
+            sectors.blue_one.clone()
+        } else {
+            sectors.blue_three.clone()
+        };
+    }
+    BoardVars::new(cat, options, audience).fill(
+        template("chain_sahe", audience, n, 0),
+        &[("value", &t.value.to_string())],
+    )
+}
+
+/// Tell one turn of several quiet throws by `seat` (`throws`, in order,
 /// each but the last earning the next) in a sentence for `audience`: how
-/// many, the values and where the awl ended (`to`); `again` when the last
-/// throw earned one more too. `n` is the first move's number.
+/// many, the values (a 1 or a 3 with the mark that earned the next) and
+/// where the awl ended (`to`); `again` when the last throw earned one more
+/// too. `n` is the first move's number.
 #[must_use]
 #[allow(clippy::too_many_arguments, reason = "one turn's facts, each needed")]
 pub fn narrate_chain(
@@ -229,19 +272,23 @@ pub fn narrate_chain(
     audience: Audience,
     n: u32,
     seat: Seat,
-    values: &[u8],
+    throws: &[ChainThrow],
     to: OwnSpace,
     again: bool,
 ) -> Narration {
     let cat = catalogue();
     let words = BoardVars::new(cat, options, audience);
     let player = cast.player(seat);
+    let values: Vec<String> = throws
+        .iter()
+        .map(|t| chain_value(options, audience, n, *t))
+        .collect();
     let mut text = words.fill(
         template("chain", audience, n, 0),
         &[
-            ("count", &values.len().to_string()),
+            ("count", &throws.len().to_string()),
             ("player", player),
-            ("values", &list(values)),
+            ("values", &list_words(&values)),
             ("space", &to.to_string()),
         ],
     );
@@ -294,19 +341,25 @@ mod tests {
     }
 
     #[test]
-    fn the_awls_meeting_is_said_once_then_as_it_closes() {
+    fn the_awls_meeting_is_said_once_then_as_it_closes_and_when_they_pass() {
         let options = Preset::Composite.options();
-        let first = awls_apart_segment(&options, Audience::Young, 5, [30, 5], None).unwrap();
+        let first = awls_meeting_segment(&options, Audience::Young, 5, [30, 5], None).unwrap();
         assert!(first.text.contains("6 spaces apart"), "{}", first.text);
-        assert!(awls_apart_segment(&options, Audience::Young, 6, [30, 5], Some(6)).is_none());
-        let closer = awls_apart_segment(&options, Audience::Young, 6, [32, 5], Some(6)).unwrap();
+        assert!(awls_meeting_segment(&options, Audience::Young, 6, [30, 5], Some(6)).is_none());
+        let closer = awls_meeting_segment(&options, Audience::Young, 6, [32, 5], Some(6)).unwrap();
         assert!(
             closer.text.contains("only 4 spaces apart"),
             "{}",
             closer.text
         );
-        let one = awls_apart_segment(&options, Audience::Young, 7, [35, 5], Some(4)).unwrap();
+        let one = awls_meeting_segment(&options, Audience::Young, 7, [35, 5], Some(4)).unwrap();
         assert!(one.text.contains("1 space apart"), "{}", one.text);
+        // Past each other, B's 7 beyond A's 35: said once.
+        let passed = awls_meeting_segment(&options, Audience::Young, 8, [35, 7], Some(1)).unwrap();
+        assert!(passed.text.contains("each other"), "{}", passed.text);
+        assert!(awls_meeting_segment(&options, Audience::Young, 9, [36, 7], None).is_none());
+        // Sent home by a whip: not a passing.
+        assert!(awls_meeting_segment(&options, Audience::Young, 8, [1, 6], Some(1)).is_none());
     }
 
     #[test]
