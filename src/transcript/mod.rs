@@ -381,15 +381,13 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         audience.key(),
     );
     // The counters line says A and B under the default names, else the
-    // names.
-    // A name's "The" is lowercase there, after the colon, as in a sentence.
+    // names, as they read mid-sentence (after the colon).
     let labels: [String; 2] = if sides.iter().zip(DEFAULT_SIDES).all(|(s, d)| s == d) {
         ["A".to_owned(), "B".to_owned()]
     } else {
-        sides.clone().map(|s| {
-            s.strip_prefix("The ")
-                .map_or(s.clone(), |rest| format!("the {rest}"))
-        })
+        sides
+            .clone()
+            .map(|s| crate::narration::name_mid_sentence(&s).into_owned())
     };
     for (i, m) in game.moves.iter().enumerate() {
         let _ = writeln!(

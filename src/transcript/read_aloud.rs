@@ -9,8 +9,8 @@ use std::ops::Range;
 use super::{NarratedGame, TranscriptRequest};
 use crate::narration::{
     Audience, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
-    StretchThrow, awls_apart, awls_meeting_segment, is_plain_move, is_quiet_move, narrate_chain,
-    narrate_stretch, rule_statement, same_number_segment,
+    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, narrate_chain, narrate_stretch,
+    rule_statement, same_number_segment,
 };
 
 /// A pace for reading a lesson aloud to a class that stops to react, for
@@ -104,10 +104,11 @@ pub(super) fn paragraphs(
         .zip(told)
         .map(|(m, t)| is_quiet_move(&m.events, &t.segments))
         .collect();
+    // Plain: quiet and a whole turn (`is_plain_move`).
     let plain: Vec<bool> = moves
         .iter()
-        .zip(told)
-        .map(|(m, t)| is_plain_move(&m.events, &t.segments, m.state.extra_throw))
+        .zip(&quiet)
+        .map(|(m, quiet)| *quiet && !m.state.extra_throw)
         .collect();
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
@@ -115,7 +116,8 @@ pub(super) fn paragraphs(
     while i < moves.len() {
         let run = plain[i..].iter().take_while(|p| **p).count();
         let chain = chain_at(game, &quiet, i);
-        let mut said: Vec<Paragraph> = Vec::new();
+        // Each paragraph's moves, how they are told, and its segments.
+        let mut said: Vec<(Range<usize>, Told, Vec<Segment>)> = Vec::new();
         if run >= STRETCH_MIN {
             // A long run in even parts, none longer than STRETCH_MAX.
             let parts = run.div_ceil(STRETCH_MAX);
@@ -138,11 +140,7 @@ pub(super) fn paragraphs(
                     &throws,
                     span[len - 1].state.awls,
                 );
-                said.push(paragraph(
-                    first..first + len,
-                    Told::Stretch,
-                    &stretch.segments,
-                ));
+                said.push((first..first + len, Told::Stretch, stretch.segments));
                 first += len;
             }
         } else if !chain.is_empty() {
@@ -165,7 +163,7 @@ pub(super) fn paragraphs(
                 last.state.awls[last.seat.side.index()],
                 last.state.extra_throw,
             );
-            said.push(paragraph(chain, Told::Chain, &told.segments));
+            said.push((chain, Told::Chain, told.segments));
         } else {
             let segments: Vec<Segment> = told[i]
                 .segments
@@ -173,23 +171,33 @@ pub(super) fn paragraphs(
                 .filter(|s| !is_plain_turn_pass(s))
                 .cloned()
                 .collect();
-            said.push(paragraph(i..i + 1, Told::Move, &segments));
+            said.push((i..i + 1, Told::Move, segments));
         }
-        for mut p in said {
-            i = p.moves.end;
+        for (span, how, mut segments) in said {
+            i = span.end;
             let last = &moves[i - 1];
+            let mut added = Vec::new();
             if !last.state.is_finished() {
                 let awls = last.state.awls;
-                let added: Vec<Segment> = [
-                    awls_meeting_segment(&game.options, audience, last.n, awls, apart),
-                    same_number_segment(&game.options, audience, last.n, awls),
-                ]
-                .into_iter()
-                .flatten()
-                .collect();
-                add_after_events(&mut p, &told[i - 1], &added);
+                added.extend(
+                    [
+                        awls_meeting_segment(&game.options, audience, last.n, awls, apart),
+                        same_number_segment(&game.options, audience, last.n, awls),
+                    ]
+                    .into_iter()
+                    .flatten(),
+                );
                 apart = awls_apart(&game.options, awls);
             }
+            // Where the awls stand goes with what happened: right after the
+            // events, before a move's fact or odds.
+            let at = segments
+                .iter()
+                .rposition(|s| s.kind == SegmentKind::Event)
+                .map_or(segments.len(), |at| at + 1);
+            segments.splice(at..at, added.iter().cloned());
+            let mut p = paragraph(span, how, &segments);
+            p.added = added.into_iter().map(|s| s.text).collect();
             out.push(p);
         }
     }
@@ -204,41 +212,6 @@ fn paragraph(moves: Range<usize>, told: Told, segments: &[Segment]) -> Paragraph
         text: words.join(" "),
         added: Vec::new(),
     }
-}
-
-/// Add `added` to `p`: right after the events it tells, before a fact or
-/// the odds of its move (`told`, when it tells one move).
-fn add_after_events(p: &mut Paragraph, told: &Narration, added: &[Segment]) {
-    if added.is_empty() {
-        return;
-    }
-    let extra: Vec<&str> = added.iter().map(|s| s.text.as_str()).collect();
-    let extra = extra.join(" ");
-    // What follows the events in a single move's paragraph.
-    let after: Vec<&str> = if p.told == Told::Move {
-        let shown: Vec<&Segment> = told
-            .segments
-            .iter()
-            .filter(|s| !is_plain_turn_pass(s))
-            .collect();
-        let last_event = shown
-            .iter()
-            .rposition(|s| s.kind == SegmentKind::Event)
-            .map_or(shown.len(), |at| at + 1);
-        shown[last_event..]
-            .iter()
-            .map(|s| s.text.as_str())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let after = after.join(" ");
-    if after.is_empty() {
-        p.text = format!("{} {extra}", p.text);
-    } else if let Some(before) = p.text.strip_suffix(&after) {
-        p.text = format!("{before}{extra} {after}");
-    }
-    p.added.extend(added.iter().map(|s| s.text.clone()));
 }
 
 /// The paragraphs of the whole read-aloud form of `game` (its moves as

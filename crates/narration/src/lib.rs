@@ -77,6 +77,7 @@ pub use stretch::{
     ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
     is_plain_move, is_quiet_move, narrate_chain, narrate_stretch, same_number_segment,
 };
+pub use template::name_mid_sentence;
 pub use vocabulary::{
     Audience, Cast, Citation, Detail, MoveContext, Narration, Reading, RuleStated, RulesStated,
     Seen, Segment, SegmentKind,

@@ -51,9 +51,20 @@ fn mid_sentence<'v>(before: &str, value: &'v str) -> std::borrow::Cow<'v, str> {
         .chars()
         .last()
         .is_none_or(|c| matches!(c, '.' | '!' | '?' | '\n'));
-    match value.strip_prefix("The ") {
-        Some(rest) if !starts => format!("the {rest}").into(),
-        _ => value.into(),
+    if starts {
+        value.into()
+    } else {
+        name_mid_sentence(value)
+    }
+}
+
+/// A name as it reads in the middle of a sentence: a leading "The" ("The
+/// Otters") lowercase, any other name as it is.
+#[must_use]
+pub fn name_mid_sentence(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.strip_prefix("The ") {
+        Some(rest) => format!("the {rest}").into(),
+        None => name.into(),
     }
 }
 
@@ -65,7 +76,7 @@ pub(super) fn score_words(sides: [&str; 2], counters: [u8; 2], audience: Audienc
         "{} {}, {} {}",
         sides[0],
         count_word(counters[0], audience),
-        mid_sentence("A", sides[1]),
+        name_mid_sentence(sides[1]),
         count_word(counters[1], audience)
     )
 }
