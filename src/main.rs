@@ -28,6 +28,7 @@ fn main() -> ExitCode {
             side_b,
             read_aloud,
             stop_after,
+            board,
         } => {
             // The names pass the checks a new game's names pass.
             let checked = zohn_ahl::service::GameRequest {
@@ -54,7 +55,17 @@ fn main() -> ExitCode {
                 sides,
                 read_aloud,
                 stop_after,
+                board: board.as_ref().map(|path| path.display().to_string()),
             };
+            if let Some(path) = &board {
+                let written = zohn_ahl::transcript::board_picture(preset, path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| std::fs::write(path, bytes).map_err(|e| e.to_string()));
+                if let Err(e) = written {
+                    eprintln!("zohn-ahl: the board ({}): {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+            }
             match zohn_ahl::transcript::transcript_of(&request) {
                 Ok(text) => print_out(&text),
                 Err(e) => {

@@ -265,6 +265,12 @@ pub enum Command {
         /// throw is followed to the end of its side's turn first.
         #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..))]
         stop_after: Option<u32>,
+        /// Also write the preset's empty board to this file, to print or
+        /// show the class while the game is read: every space with both
+        /// sides' numbers, the creeks and dry branches named. PNG when the
+        /// name ends in `.png`, else SVG.
+        #[arg(long, value_name = "FILE")]
+        board: Option<std::path::PathBuf>,
     },
     /// Simulate many games and print their statistics and the engine's
     /// throughput (one thread).

@@ -15,7 +15,7 @@ use crate::throws::{SeededThrows, ThrowSource};
 mod read_aloud;
 
 pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES};
-use read_aloud::{lesson_stop, stop_at, teacher_note};
+use read_aloud::{lesson_stop, stop_at, teacher_note, with_stop_rule};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
@@ -228,6 +228,7 @@ pub fn transcript_at(
         sides: DEFAULT_SIDES.map(str::to_owned),
         read_aloud: false,
         stop_after: None,
+        board: None,
     })
 }
 
@@ -253,6 +254,33 @@ pub struct TranscriptRequest {
     /// that runs past the lesson's time: the side with more counters wins,
     /// equal counts draw (`POST /v1/games/{id}/stop`). `None`: play it out.
     pub stop_after: Option<u32>,
+    /// The file the preset's empty board was written to
+    /// ([`board_picture`]), which the teacher's note names; `None`: the
+    /// note says how to get one.
+    pub board: Option<String>,
+}
+
+/// The preset's empty board, every space with both sides' numbers (A's
+/// outside the track, B's inside), for a class to follow a game read
+/// aloud (a teacher's trial: by ear alone, two awls counted from
+/// different starts were hard to picture): PNG when `path` ends in
+/// `.png`, else SVG.
+///
+/// # Errors
+/// When the PNG cannot be drawn.
+pub fn board_picture(
+    preset: Preset,
+    path: &std::path::Path,
+) -> Result<Vec<u8>, crate::picture::PngError> {
+    let svg = crate::picture::empty_svg(preset.options().board);
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        crate::picture::png(&svg)
+    } else {
+        Ok(svg.into_bytes())
+    }
 }
 
 impl TranscriptRequest {
@@ -344,11 +372,15 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         sides,
         read_aloud,
         stop_after,
+        board: _,
     } = request;
     let (preset, audience, detail) = (*preset, *audience, *detail);
     let mut game = narrated_game_between(seed, preset, audience, sides)?;
     let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
-    let told = told_moves(&game, preset, audience, detail)?;
+    let mut told = told_moves(&game, preset, audience, detail)?;
+    if stopped.is_some() {
+        told = with_stop_rule(&game, &told, audience);
+    }
     let command = request.command();
     if *read_aloud {
         let paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());

@@ -9,14 +9,19 @@ use std::ops::Range;
 use super::{NarratedGame, TranscriptRequest};
 use crate::narration::{
     Audience, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
-    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, narrate_chain, narrate_stretch,
-    rule_statement, same_number_segment,
+    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, name_mid_sentence,
+    narrate_chain, narrate_stretch, rule_statement, same_number_segment,
 };
 
 /// A pace for reading a lesson aloud to a class that stops to react, for
 /// the read-aloud form's estimate of its length (a teacher's trial: a
 /// class makes 130 words a minute nearer 100).
 pub const READ_ALOUD_WORDS_A_MINUTE: usize = 110;
+
+/// The longest paragraph the read-aloud form makes of a move's framing
+/// and rules before it tells the throw (a single longer rule stays
+/// whole): a breath's worth for a class listening.
+pub const PARAGRAPH_WORDS: usize = 80;
 
 /// The lesson the read-aloud form's note fits a long game to, in minutes.
 pub const LESSON_MINUTES: usize = 20;
@@ -42,7 +47,10 @@ pub(super) enum Told {
     Stretch,
     /// One turn of several quiet throws ([`narrate_chain`]).
     Chain,
-    /// A rule, told before the moves it will decide.
+    /// What the game is, told before its first move.
+    Framing,
+    /// Rules stated before a move's throw, when the move's paragraph
+    /// would otherwise run long.
     Rule,
     /// The stopped game's result.
     Stop,
@@ -53,7 +61,8 @@ pub(super) enum Told {
 pub(super) struct Paragraph {
     /// The moves it tells (indices into the game's moves).
     pub moves: Range<usize>,
-    /// How.
+    /// How (what the tests check each paragraph against).
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by the tests alone"))]
     pub told: Told,
     /// Its words.
     pub text: String,
@@ -64,7 +73,7 @@ pub(super) struct Paragraph {
 }
 
 impl Paragraph {
-    fn words(&self) -> usize {
+    pub(super) fn words(&self) -> usize {
         self.text.split_whitespace().count()
     }
 }
@@ -196,10 +205,69 @@ pub(super) fn paragraphs(
                 .rposition(|s| s.kind == SegmentKind::Event)
                 .map_or(segments.len(), |at| at + 1);
             segments.splice(at..at, added.iter().cloned());
+            if how == Told::Move {
+                out.extend(lead_paragraphs(span.start, &mut segments));
+            }
             let mut p = paragraph(span, how, &segments);
             p.added = added.into_iter().map(|s| s.text).collect();
             out.push(p);
         }
+    }
+    out
+}
+
+/// The paragraphs that open move `i` (taken from the front of its
+/// `segments`) before the one that tells what happened: what the game is,
+/// on its own (framing, and the context that goes with it), and the rules
+/// stated before the throw, in paragraphs of at most [`PARAGRAPH_WORDS`]
+/// words, when the move's paragraph would be longer (a teacher's trial:
+/// the first paragraph was 210 words).
+fn lead_paragraphs(i: usize, segments: &mut Vec<Segment>) -> Vec<Paragraph> {
+    let mut out = Vec::new();
+    let framing = segments
+        .iter()
+        .take_while(|s| matches!(s.kind, SegmentKind::Framing | SegmentKind::Context))
+        .count();
+    if segments[..framing]
+        .iter()
+        .any(|s| s.kind == SegmentKind::Framing)
+        && framing < segments.len()
+    {
+        out.extend(chunks(i, Told::Framing, &segments[..framing]));
+        segments.drain(..framing);
+    }
+    if words(segments) <= PARAGRAPH_WORDS {
+        return out;
+    }
+    let rules = segments
+        .iter()
+        .take_while(|s| s.kind == SegmentKind::Rule)
+        .count();
+    out.extend(chunks(i, Told::Rule, &segments[..rules]));
+    segments.drain(..rules);
+    out
+}
+
+/// How many words `segments` have.
+fn words(segments: &[Segment]) -> usize {
+    segments
+        .iter()
+        .map(|s| s.text.split_whitespace().count())
+        .sum()
+}
+
+/// `segments` in paragraphs of at most [`PARAGRAPH_WORDS`] words each, but
+/// for a single longer segment, in order.
+fn chunks(i: usize, told: Told, segments: &[Segment]) -> Vec<Paragraph> {
+    let mut out = Vec::new();
+    let mut first = 0;
+    while first < segments.len() {
+        let mut end = first + 1;
+        while end < segments.len() && words(&segments[first..=end]) <= PARAGRAPH_WORDS {
+            end += 1;
+        }
+        out.push(paragraph(i..i, told, &segments[first..end]));
+        first = end;
     }
     out
 }
@@ -215,11 +283,8 @@ fn paragraph(moves: Range<usize>, told: Told, segments: &[Segment]) -> Paragraph
 }
 
 /// The paragraphs of the whole read-aloud form of `game` (its moves as
-/// `told`), stopped after its moves when `stopped` (the stop's narration)
-/// is given: then the stop's rule is told early, right after the counting
-/// sticks' rule (a teacher's trial: told after the first move, it came
-/// before the class knew what counting sticks were), so that the class
-/// knows from the start how the game will end.
+/// `told`, with [`with_stop_rule`] when stopped), and the stop's result
+/// last when `stopped` (the stop's narration) is given.
 pub(super) fn read_aloud(
     game: &NarratedGame,
     told: &[Narration],
@@ -228,33 +293,46 @@ pub(super) fn read_aloud(
 ) -> Vec<Paragraph> {
     let mut out = paragraphs(game, &told[..game.moves.len()], audience);
     if let Some(stop) = stopped {
-        if let Some((text, _)) = rule_statement(&game.options, audience, RuleId::StopMostCounters) {
-            let counters = RuleId::counters(game.options.end_check).key();
-            let states_counters = |p: &Paragraph| {
-                p.told == Told::Move
-                    && told[p.moves.start]
-                        .segments
-                        .iter()
-                        .any(|s| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(counters))
-            };
-            let at = out
-                .iter()
-                .position(states_counters)
-                .map_or(usize::from(!out.is_empty()), |i| i + 1);
-            out.insert(
-                at,
-                Paragraph {
-                    moves: 1..1,
-                    told: Told::Rule,
-                    text,
-                    added: Vec::new(),
-                },
-            );
-        }
         let n = game.moves.len();
         out.push(paragraph(n..n, Told::Stop, &stop.segments));
     }
     out
+}
+
+/// `told`, the moves of a game stopped after them, with the stop's rule
+/// told early: right after the counting sticks' rule is first stated (a
+/// teacher's trial: told after the first move, it came before the class
+/// knew what counting sticks were; a curator's: the Markdown transcript
+/// told it only at the stop), so that the class knows from the start how
+/// the game will end. Unchanged where the counting sticks' rule is never
+/// stated (the `brief` detail): the stop's own narration tells it.
+pub(super) fn with_stop_rule(
+    game: &NarratedGame,
+    told: &[Narration],
+    audience: Audience,
+) -> Vec<Narration> {
+    let mut told = told.to_vec();
+    let rule = RuleId::StopMostCounters;
+    let Some((text, citations)) = rule_statement(&game.options, audience, rule) else {
+        return told;
+    };
+    let counters = RuleId::counters(game.options.end_check).key();
+    let states = |s: &Segment| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(counters);
+    for t in told.iter_mut().take(game.moves.len()) {
+        if let Some(at) = t.segments.iter().position(states) {
+            let segment = Segment {
+                kind: SegmentKind::Rule,
+                text,
+                citations,
+                rule: Some(rule.key().to_owned()),
+                fact: None,
+                brief: false,
+            };
+            t.segments.insert(at + 1, segment);
+            break;
+        }
+    }
+    told
 }
 
 /// The `--stop-after` that holds `game` (its moves as `told`) to
@@ -287,7 +365,8 @@ pub(super) fn lesson_stop(
     while n > 1 {
         let mut stopped = game.clone();
         let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
-        if count(&read_aloud(&stopped, told, audience, stop.as_ref())) <= budget {
+        let told = with_stop_rule(&stopped, told, audience);
+        if count(&read_aloud(&stopped, &told, audience, stop.as_ref())) <= budget {
             break;
         }
         n -= 1;
@@ -337,6 +416,28 @@ pub(super) fn teacher_note(
             );
         }
     }
+    // Where the awls are, for eyes as well as ears.
+    let [a, b] = game
+        .cast
+        .sides
+        .clone()
+        .map(|s| name_mid_sentence(&s).into_owned());
+    // The picture labels the counts A and B.
+    let numbers = if a == "Side A" && b == "Side B" {
+        format!("the numbers for {a} outside the path, for {b} inside")
+    } else {
+        format!("the numbers for {a} (A) outside the path, for {b} (B) inside")
+    };
+    let _ = match &request.board {
+        Some(file) => write!(
+            note,
+            " The board to show the class is in {file}: {numbers}."
+        ),
+        None => write!(
+            note,
+            " To show the class the board, with {numbers}, add --board board.png."
+        ),
+    };
     let _ = write!(
         note,
         " The full transcript cites the sources of every sentence: `{}`.)",

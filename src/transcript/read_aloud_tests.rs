@@ -2,7 +2,7 @@
 //! plain turns, chains of one turn's throws, and where the awls stand.
 #![allow(clippy::unwrap_used)]
 
-use super::read_aloud::{Told, paragraphs};
+use super::read_aloud::{PARAGRAPH_WORDS, Told, paragraphs};
 use super::*;
 use crate::narration::{STRETCH_MAX, STRETCH_MIN, awls_apart, is_plain_move, is_quiet_move};
 
@@ -28,6 +28,8 @@ fn list(values: &[String]) -> String {
 fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     let (mut stretches, mut chains, mut apart_said, mut same_said, mut passed_said) =
         (0, 0, 0, 0, 0);
+    let mut leads = 0;
+    let mut leads_said = 0;
     for (preset, audience) in [
         (Preset::Composite, Audience::Young),
         (Preset::A4, Audience::Young),
@@ -47,6 +49,18 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
             let mut singles = 0;
             let mut apart_before = None;
             for p in paragraphs(&game, &told, audience) {
+                if matches!(p.told, Told::Framing | Told::Rule) {
+                    // Before a move's throw: no moves of its own, and
+                    // short, but for a single rule longer than a paragraph.
+                    assert!(p.moves.is_empty() && p.added.is_empty(), "{}", p.text);
+                    let one = told[p.moves.start]
+                        .segments
+                        .iter()
+                        .any(|s| s.text == p.text);
+                    assert!(p.words() <= PARAGRAPH_WORDS || one, "{}", p.text);
+                    leads += 1;
+                    continue;
+                }
                 let moves = &game.moves[p.moves.clone()];
                 let last = moves.last().unwrap();
                 let name = |side: Side| game.cast.sides[side.index()].clone();
@@ -96,6 +110,31 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                             format!("Side A on space {}", awls[0])
                         };
                         assert!(p.text.contains(&where_), "{where_} in {}", p.text);
+                        // Which awl is further round, by how much, by ear.
+                        match awls[0].cmp(&awls[1]) {
+                            std::cmp::Ordering::Equal => {
+                                assert!(!p.text.contains(" by "), "{}", p.text);
+                            }
+                            order => {
+                                let (side, by) = if order.is_gt() {
+                                    (Side::A, awls[0] - awls[1])
+                                } else {
+                                    (Side::B, awls[1] - awls[0])
+                                };
+                                let by = if by == 1 {
+                                    "by 1 space".to_owned()
+                                } else {
+                                    format!("by {by} spaces")
+                                };
+                                let said = p.text.split(". ").find(|s| s.contains(&by));
+                                assert!(
+                                    said.is_some_and(|s| s.contains(&name(side))),
+                                    "{side:?} {by} in {}",
+                                    p.text
+                                );
+                                leads_said += 1;
+                            }
+                        }
                     }
                     Told::Chain => {
                         singles = 0;
@@ -155,7 +194,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                             p.text
                         );
                     }
-                    Told::Rule | Told::Stop => unreachable!("no stop asked"),
+                    Told::Framing | Told::Rule | Told::Stop => unreachable!("no stop asked"),
                 }
                 // Where the awls stand, said when it is news.
                 if last.state.is_finished() {
@@ -215,4 +254,53 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     assert!(apart_said > 20, "{apart_said} distances said");
     assert!(same_said > 5, "{same_said} same numbers said");
     assert!(passed_said > 5, "{passed_said} passings said");
+    assert!(leads >= 2 * 24, "{leads} paragraphs before a throw");
+    assert!(leads_said > 40, "{leads_said} leads said");
+}
+
+/// A teacher's trial: the first paragraph read aloud was 210 words, what
+/// the game is, three rules and the first throw in one breath. What the
+/// game is now comes on its own, and the rules before a throw in
+/// paragraphs of at most [`PARAGRAPH_WORDS`] words; the throw follows in
+/// its own paragraph, its words unchanged.
+#[test]
+fn regression_the_first_paragraph_read_aloud_was_210_words() {
+    for preset in [Preset::Composite, Preset::A4, Preset::Boxed, Preset::Ludii] {
+        let audience = Audience::Young;
+        let game = narrated_game("7", preset, audience).unwrap();
+        let told = told_moves(&game, preset, audience, Detail::Lesson).unwrap();
+        let ps = paragraphs(&game, &told, audience);
+        let first_move = ps
+            .iter()
+            .position(|p| p.told != Told::Framing && p.told != Told::Rule)
+            .unwrap();
+        assert_eq!(ps[0].told, Told::Framing, "{preset:?}: {}", ps[0].text);
+        assert!(ps[0].text.contains("Kiowa"), "{}", ps[0].text);
+        assert!(
+            first_move >= 2,
+            "{preset:?}: rules apart from the framing and the throw"
+        );
+        for p in &ps[..=first_move] {
+            assert!(
+                p.words() <= PARAGRAPH_WORDS,
+                "{preset:?}: {} words: {}",
+                p.words(),
+                p.text
+            );
+        }
+        // Nothing lost or reordered: the paragraphs read as the move's
+        // segments did.
+        let whole: Vec<&str> = told[0]
+            .segments
+            .iter()
+            .filter(|s| !super::read_aloud::is_plain_turn_pass(s))
+            .map(|s| s.text.as_str())
+            .collect();
+        let read: Vec<&str> = ps[..=first_move].iter().map(|p| p.text.as_str()).collect();
+        let mut read = read.join(" ");
+        for added in &ps[first_move].added {
+            read = read.replacen(&format!(" {added}"), "", 1);
+        }
+        assert_eq!(read, whole.join(" "));
+    }
 }

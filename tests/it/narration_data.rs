@@ -1736,7 +1736,7 @@ fn regression_square_board_rules_cited_only_the_circles_sources() {
     let a4 = Preset::A4.options();
     let composite = Preset::Composite.options();
     for (rule, locator) in [
-        (RuleId::Move, "rule 2"),
+        (RuleId::Move, "rules 2 and 4"),
         (RuleId::NorthCreekNear, "rule 6"),
         (RuleId::Whip, "rule 8"),
     ] {

@@ -819,6 +819,57 @@ fn a_transcript_takes_checked_side_names_and_reads_aloud() {
     );
     // It ends with the game, not with a command line.
     assert!(!text.trim_end().ends_with(".)"), "{text}");
+    // The note says how to get a board to show the class.
+    assert!(
+        text.contains(
+            "for Hawks (A) outside the path, for Foxes (B) inside, add --board board.png."
+        ),
+        "{text}"
+    );
+}
+
+/// A teacher's trial: read aloud, two awls counted from different starts
+/// were hard to picture without a board in front of the class. `--board`
+/// writes the preset's empty board, both sides' numbers on it, as PNG or
+/// SVG by the file's name, and the teacher's note names the file.
+#[test]
+fn regression_a_read_aloud_game_had_no_board_to_show_the_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |board: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
+            .args(["transcript", "--seed", "board", "--audience", "young"])
+            .args(["--read-aloud", "--preset", "a4", "--board"])
+            .arg(board)
+            .output()
+            .unwrap()
+    };
+    for (name, magic) in [("board.png", &b"\x89PNG"[..]), ("board.svg", &b"<svg"[..])] {
+        let path = dir.path().join(name);
+        let out = run(&path);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let note = text.split("\n\n").next().unwrap();
+        assert!(
+            out.status.success() && note.contains(&format!(
+                "The board to show the class is in {}: the numbers for Side A outside the path, for Side B inside.",
+                path.display()
+            )),
+            "{note} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.starts_with(magic), "{name}");
+        if name.ends_with(".svg") {
+            let svg = String::from_utf8(bytes).unwrap();
+            assert!(
+                svg.contains("the empty 28-space square with both sides' numbers"),
+                "the square board"
+            );
+        }
+    }
+    // A file that cannot be written: refused, the board named.
+    let out = run(&dir.path().join("missing").join("board.svg"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the board ("));
 }
 
 /// `--move-chances off`: a throw's answer carries no chances (`null`, with

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "721ed56c-97b2-46df-9581-b0a10d731633",
+                     *       "id": "5cced392-c0eb-4c2f-b924-e7e6c0159018",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:54:46.394Z",
-                     *       "host_token": "4b1a60bf004e735a566f1119a3519dcc5d3d671e5bd75a350081eae895f07107",
+                     *       "created_at": "2026-12-06T16:59:22.778Z",
+                     *       "host_token": "204e0bddb89dc1e79f991859575a34db3d816d446466ba7164334d01af7ebb02",
                      *       "games": [
                      *         {
-                     *           "id": "d771ab97-9178-4037-b878-a3b8b6ac73f4",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T14:54:46.394Z",
-                     *           "updated_at": "2026-12-06T14:54:46.394Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/d771ab97-9178-4037-b878-a3b8b6ac73f4",
-                     *             "throws": "/v1/games/d771ab97-9178-4037-b878-a3b8b6ac73f4/throws",
-                     *             "moves": "/v1/games/d771ab97-9178-4037-b878-a3b8b6ac73f4/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "88b21b46a2c0abdfd8ad7f984605157dfcf803c4f898bee788099ead37d1bf13",
-                     *             "b": "1ce3dcaa858b68950fdfa76b9d149cf32eb3e14c3795af042053e928b5412da8"
-                     *           },
-                     *           "host_token": "b40e175718d7c141a1d585e6dcf4cf8bfce14b293cfd17166a493306314a9134",
-                     *           "join_codes": {
-                     *             "a": "HFPS5T",
-                     *             "b": "NAABE2"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "f4d0db45-7533-42a4-81c2-a065435b6ae5",
+                     *           "id": "bf397a0c-d6b6-4aef-8dc1-833df2eed946",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T14:54:46.394Z",
-                     *           "updated_at": "2026-12-06T14:54:46.394Z",
+                     *           "created_at": "2026-12-06T16:59:22.778Z",
+                     *           "updated_at": "2026-12-06T16:59:22.778Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f4d0db45-7533-42a4-81c2-a065435b6ae5",
-                     *             "throws": "/v1/games/f4d0db45-7533-42a4-81c2-a065435b6ae5/throws",
-                     *             "moves": "/v1/games/f4d0db45-7533-42a4-81c2-a065435b6ae5/moves"
+                     *             "self": "/v1/games/bf397a0c-d6b6-4aef-8dc1-833df2eed946",
+                     *             "throws": "/v1/games/bf397a0c-d6b6-4aef-8dc1-833df2eed946/throws",
+                     *             "moves": "/v1/games/bf397a0c-d6b6-4aef-8dc1-833df2eed946/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "11ab27e6b6dbc877f6a8b17b71d810a057b7268f9490721a7e1d2b312465fd85",
-                     *             "b": "50c6461782440768f734e6e36d8c1a11f491302f6ad1da85cb13b0e09a319ba9"
+                     *             "a": "574305cd366c5dbe04ec4578f0b50ec0d12e0f1de14523f760f72bf4b561eaf7",
+                     *             "b": "86bb56827da21ce0ea0b83ae267819447068bfe8e5dce4d94a513bb0a663ee2d"
                      *           },
-                     *           "host_token": "3a187e0ff219e148a5421f6cc26e3b39deca936da1626652cbaa675339bcf7c6",
+                     *           "host_token": "4388200c17a59db731bd13b92c80f9ce381026d90c3f327b1c324451b9d0f670",
                      *           "join_codes": {
-                     *             "a": "ZKAZ47",
-                     *             "b": "PBG25P"
+                     *             "a": "RA8PFR",
+                     *             "b": "DRE6R9"
                      *           }
                      *         },
                      *         {
-                     *           "id": "c0e70a59-1f41-4e81-9b95-1d377f16081c",
+                     *           "id": "21c7596d-4958-47e8-b309-79ca9a7a8489",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:54:46.394Z",
-                     *           "updated_at": "2026-12-06T14:54:46.394Z",
+                     *           "created_at": "2026-12-06T16:59:22.778Z",
+                     *           "updated_at": "2026-12-06T16:59:22.778Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/21c7596d-4958-47e8-b309-79ca9a7a8489",
+                     *             "throws": "/v1/games/21c7596d-4958-47e8-b309-79ca9a7a8489/throws",
+                     *             "moves": "/v1/games/21c7596d-4958-47e8-b309-79ca9a7a8489/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "efa518e61eed55fe6015bc7b85a2b09c351d8b582f3097bb9740c4ca4514192a",
+                     *             "b": "eaf70ba252e1efe1751afa19f33f7097743f87ea47ecf1b39025f1f6959bc999"
+                     *           },
+                     *           "host_token": "22f3eae8c7aba45154972b9b98836e1268472fd7ace94bf49892bf7ea222f96e",
+                     *           "join_codes": {
+                     *             "a": "WYXBME",
+                     *             "b": "WDTXRJ"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "8d18cc06-b11d-4e07-b37f-cab6b9f3871b",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T16:59:22.778Z",
+                     *           "updated_at": "2026-12-06T16:59:22.778Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c0e70a59-1f41-4e81-9b95-1d377f16081c",
-                     *             "throws": "/v1/games/c0e70a59-1f41-4e81-9b95-1d377f16081c/throws",
-                     *             "moves": "/v1/games/c0e70a59-1f41-4e81-9b95-1d377f16081c/moves"
+                     *             "self": "/v1/games/8d18cc06-b11d-4e07-b37f-cab6b9f3871b",
+                     *             "throws": "/v1/games/8d18cc06-b11d-4e07-b37f-cab6b9f3871b/throws",
+                     *             "moves": "/v1/games/8d18cc06-b11d-4e07-b37f-cab6b9f3871b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3d54eff25b2466c9e27cd020701e6991b8cc4a8d8012b6b6d818f506f3a02267",
-                     *             "b": "d52d6ebbd9008b8ce78dea1cb3d1a75f93c1825304246a0f985298ae3670b576"
+                     *             "a": "e9526f0e08dd19106397710284cc649181a2eecb2379cb3321b8b555616e6a0b",
+                     *             "b": "42cb0fc525af8f985070192013c057dcb0a8c5e7e764553b40df9bb90ae22767"
                      *           },
-                     *           "host_token": "8e945709b2b50c10cb92f22aae24fcb6d55ff6396643bd8e5849ab0e36c23047",
+                     *           "host_token": "0cfdfda7705280f4046230d396872cad3770b275bd45bfca1781f6a297942b2b",
                      *           "join_codes": {
-                     *             "a": "ETTZF8",
-                     *             "b": "DKSFVZ"
+                     *             "a": "E8NRCT",
+                     *             "b": "DJ6PYG"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/721ed56c-97b2-46df-9581-b0a10d731633",
-                     *         "games": "/v1/classes/721ed56c-97b2-46df-9581-b0a10d731633/games",
-                     *         "overview": "/play/class/721ed56c-97b2-46df-9581-b0a10d731633",
-                     *         "fairness": "/v1/fairness?game=d771ab97-9178-4037-b878-a3b8b6ac73f4&game=f4d0db45-7533-42a4-81c2-a065435b6ae5&game=c0e70a59-1f41-4e81-9b95-1d377f16081c"
+                     *         "self": "/v1/classes/5cced392-c0eb-4c2f-b924-e7e6c0159018",
+                     *         "games": "/v1/classes/5cced392-c0eb-4c2f-b924-e7e6c0159018/games",
+                     *         "overview": "/play/class/5cced392-c0eb-4c2f-b924-e7e6c0159018",
+                     *         "fairness": "/v1/fairness?game=bf397a0c-d6b6-4aef-8dc1-833df2eed946&game=21c7596d-4958-47e8-b309-79ca9a7a8489&game=8d18cc06-b11d-4e07-b37f-cab6b9f3871b"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "410e685d-8109-4917-87b5-dd507188d4d4",
+                     *       "id": "6f59c7e5-52a9-4311-9142-99a7aaee1db3",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:54:46.385Z",
-                     *       "host_token": "282cad4a7d10aeb1986f0c2cdd7d0f451253af5125cf24030f3b313f62145219",
+                     *       "created_at": "2026-12-06T16:59:22.766Z",
+                     *       "host_token": "fb8d03111047ae7a6cefae7ff43effa5c27e19a37ba8ce952997a6cb2fb2a7c6",
                      *       "games": [
                      *         {
-                     *           "id": "fb2b4d12-2f21-46d0-bf53-463ae89c467a",
+                     *           "id": "e783bfb5-1833-43fb-876c-0be1056c5878",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:54:46.385Z",
-                     *           "updated_at": "2026-12-06T14:54:46.385Z",
+                     *           "created_at": "2026-12-06T16:59:22.765Z",
+                     *           "updated_at": "2026-12-06T16:59:22.765Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a",
-                     *             "throws": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/throws",
-                     *             "moves": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/moves"
+                     *             "self": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878",
+                     *             "throws": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/throws",
+                     *             "moves": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "47742aab31215106a6bb4baf7a6b0616b55dcc8460e33a89575c28d246e64249",
-                     *             "b": "ad3d4ec66c058cd5ee0fe366b02b02d016a5685d2bdef2bad6673a5f08dbded1"
+                     *             "a": "3df16b2af5e3058a7a2b3c8a2dce67fed0847dd8e44524c5c4ee3ed38818aaca",
+                     *             "b": "08a7f70b271840015c5e18a5b65dae85d3f0c64cf07bfa1bc287b6f17c3e7529"
                      *           },
-                     *           "host_token": "c1c2065ba880dd89cdd49c5b86c21f3955795a8d8fb4a17e125106ac7d39c5f4",
+                     *           "host_token": "1b8c7df60807d26280946866f34f8f360c41cd6d707e0a3bfe058c0547346e59",
                      *           "join_codes": {
-                     *             "a": "YNCJGQ",
-                     *             "b": "32NWVK"
+                     *             "a": "ES2MD9",
+                     *             "b": "JX9FTG"
                      *           }
                      *         },
                      *         {
-                     *           "id": "40382291-37f0-42d4-ab0a-43d112d0f5de",
+                     *           "id": "89fb10af-520a-4af3-ae74-59f9145343a8",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:54:46.385Z",
-                     *           "updated_at": "2026-12-06T14:54:46.385Z",
+                     *           "created_at": "2026-12-06T16:59:22.766Z",
+                     *           "updated_at": "2026-12-06T16:59:22.766Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de",
-                     *             "throws": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/throws",
-                     *             "moves": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/moves"
+                     *             "self": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8",
+                     *             "throws": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/throws",
+                     *             "moves": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "20fa12cbad0d5bc4c410a675a68648311f632ed7dcbdf4609cda016dfde222b9",
-                     *             "b": "3eeaec650a1cc438942c49ecd3939c1e1a361be67ece9bf62e7436280ad9ca54"
+                     *             "a": "f0b5278d350ec6a499446f3bb482308126a599380f303ad181adf0ae1e1646bc",
+                     *             "b": "e29282bb98a4a91eb32673b6f483d56de0f65e1f42e2178fcc07343f1c2be9ca"
                      *           },
-                     *           "host_token": "e41311cca6a2f3f6d6e243b3c42d0b42675aa9f63593c0d6de27672b27b3a3fe",
+                     *           "host_token": "31fc375abc62af3fbaa2e2ad17965756bbe3008466170197f4cf894486d3d2eb",
                      *           "join_codes": {
-                     *             "a": "D9V9JP",
-                     *             "b": "Z8BVYS"
+                     *             "a": "KYTRG8",
+                     *             "b": "S454JE"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4",
-                     *         "games": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4/games",
-                     *         "overview": "/play/class/410e685d-8109-4917-87b5-dd507188d4d4",
-                     *         "fairness": "/v1/fairness?game=fb2b4d12-2f21-46d0-bf53-463ae89c467a&game=40382291-37f0-42d4-ab0a-43d112d0f5de"
+                     *         "self": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
+                     *         "games": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3/games",
+                     *         "overview": "/play/class/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
+                     *         "fairness": "/v1/fairness?game=e783bfb5-1833-43fb-876c-0be1056c5878&game=89fb10af-520a-4af3-ae74-59f9145343a8"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "410e685d-8109-4917-87b5-dd507188d4d4",
+                     *       "id": "6f59c7e5-52a9-4311-9142-99a7aaee1db3",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:54:46.385Z",
+                     *       "created_at": "2026-12-06T16:59:22.766Z",
                      *       "games": [
                      *         {
-                     *           "id": "40382291-37f0-42d4-ab0a-43d112d0f5de",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T14:54:46.385Z",
-                     *           "updated_at": "2026-12-06T14:54:46.385Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de",
-                     *             "throws": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/throws",
-                     *             "moves": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/40382291-37f0-42d4-ab0a-43d112d0f5de/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "fb2b4d12-2f21-46d0-bf53-463ae89c467a",
+                     *           "id": "e783bfb5-1833-43fb-876c-0be1056c5878",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T14:54:46.385Z",
-                     *           "updated_at": "2026-12-06T14:54:46.390Z",
+                     *           "created_at": "2026-12-06T16:59:22.765Z",
+                     *           "updated_at": "2026-12-06T16:59:22.771Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a",
-                     *             "throws": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/throws",
-                     *             "moves": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/moves"
+                     *             "self": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878",
+                     *             "throws": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/throws",
+                     *             "moves": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/fb2b4d12-2f21-46d0-bf53-463ae89c467a/board.svg?view=projector",
+                     *           "board": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "7b6155f3-799a-441c-bdf8-15d12c69bcb4",
+                     *           "id": "89fb10af-520a-4af3-ae74-59f9145343a8",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T14:54:46.388Z",
-                     *           "updated_at": "2026-12-06T14:54:46.388Z",
+                     *           "created_at": "2026-12-06T16:59:22.766Z",
+                     *           "updated_at": "2026-12-06T16:59:22.766Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8",
+                     *             "throws": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/throws",
+                     *             "moves": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "d62bbd47-5846-475a-8be4-60cc77d7ab67",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T16:59:22.768Z",
+                     *           "updated_at": "2026-12-06T16:59:22.768Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4",
-                     *             "throws": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/throws",
-                     *             "moves": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/moves"
+                     *             "self": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67",
+                     *             "throws": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/throws",
+                     *             "moves": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/board.svg?view=projector",
+                     *           "board": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4",
-                     *         "games": "/v1/classes/410e685d-8109-4917-87b5-dd507188d4d4/games",
-                     *         "overview": "/play/class/410e685d-8109-4917-87b5-dd507188d4d4",
-                     *         "fairness": "/v1/fairness?game=40382291-37f0-42d4-ab0a-43d112d0f5de&game=fb2b4d12-2f21-46d0-bf53-463ae89c467a&game=7b6155f3-799a-441c-bdf8-15d12c69bcb4"
+                     *         "self": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
+                     *         "games": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3/games",
+                     *         "overview": "/play/class/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
+                     *         "fairness": "/v1/fairness?game=e783bfb5-1833-43fb-876c-0be1056c5878&game=89fb10af-520a-4af3-ae74-59f9145343a8&game=d62bbd47-5846-475a-8be4-60cc77d7ab67"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T14:54:46.385Z",
+                     *       "created_at": "2026-12-06T16:59:22.766Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "40382291-37f0-42d4-ab0a-43d112d0f5de",
-                     *           "created_at": "2026-12-06T14:54:46.385Z",
-                     *           "updated_at": "2026-12-06T14:54:46.385Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "fb2b4d12-2f21-46d0-bf53-463ae89c467a",
-                     *           "created_at": "2026-12-06T14:54:46.385Z",
-                     *           "updated_at": "2026-12-06T14:54:46.390Z",
+                     *           "id": "e783bfb5-1833-43fb-876c-0be1056c5878",
+                     *           "created_at": "2026-12-06T16:59:22.765Z",
+                     *           "updated_at": "2026-12-06T16:59:22.771Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "7b6155f3-799a-441c-bdf8-15d12c69bcb4",
-                     *           "created_at": "2026-12-06T14:54:46.388Z",
-                     *           "updated_at": "2026-12-06T14:54:46.388Z",
+                     *           "id": "89fb10af-520a-4af3-ae74-59f9145343a8",
+                     *           "created_at": "2026-12-06T16:59:22.766Z",
+                     *           "updated_at": "2026-12-06T16:59:22.766Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "d62bbd47-5846-475a-8be4-60cc77d7ab67",
+                     *           "created_at": "2026-12-06T16:59:22.768Z",
+                     *           "updated_at": "2026-12-06T16:59:22.768Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7b6155f3-799a-441c-bdf8-15d12c69bcb4",
+                     *       "id": "d62bbd47-5846-475a-8be4-60cc77d7ab67",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T14:54:46.388Z",
-                     *       "updated_at": "2026-12-06T14:54:46.388Z",
+                     *       "created_at": "2026-12-06T16:59:22.768Z",
+                     *       "updated_at": "2026-12-06T16:59:22.768Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4",
-                     *         "throws": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/throws",
-                     *         "moves": "/v1/games/7b6155f3-799a-441c-bdf8-15d12c69bcb4/moves"
+                     *         "self": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67",
+                     *         "throws": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/throws",
+                     *         "moves": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "4849e5c65bfbc4169843c3e28d3d6906a243be8e2aa7804d1927443a008b3faa",
-                     *         "b": "a766d2c71cad8b22f3d014d2f4f94bbd1418d8ad1605e62e6a57bc3d1e254085"
+                     *         "a": "7dcbbb8e5a3fca5d17afedcb6745e9c2c6651ae9c85b28f49d04295c0936fa54",
+                     *         "b": "2c672d8746af400ca77d9b735885fb1b1180eae2e21a3c1ff0805458532adb0a"
                      *       },
-                     *       "host_token": "bc2e1a549dd70c38f7fa832c99f83b71f10bf7772f761fc421d3668909105a68",
+                     *       "host_token": "52b87faf724baf30c6fea2a941dda44bf6a29a1f4486d6d2b1d5e076d3d52146",
                      *       "join_codes": {
-                     *         "a": "QC6RV3",
-                     *         "b": "YYWC5F"
+                     *         "a": "S8NWXE",
+                     *         "b": "MP74DY"
                      *       }
                      *     }
                      */
@@ -5928,19 +5928,34 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "id": "stick-shape",
+                     *           "id": "awl-sewing-tool",
                      *           "text": {
-                     *             "general": "The four dice were split sticks, flat on one face and rounded on the other, somewhere between about 4 and 10 inches long, the Wikipedia article says in its summary of Culin.",
-                     *             "young": "Wikipedia says the dice were four sticks cut in half the long way. Each had a flat face and a round face, like half a pencil.",
-                     *             "scholar": "In the Wikipedia article's summary of Culin 1907, the sticks were split, semicircular in section, roughly 4 to 10 inches long and 3/8 to 1/2 inch thick; Culin's own pages on them were not read for this service. In the Digital Ludeme Project's summaries the sticks were only blank on one side and marked on the other."
+                     *             "general": "Each side's piece was an awl. Mooney described the awl as the tool a woman used in place of a needle, and wrote that in the game it kept the record of the score.",
+                     *             "young": "In the 1890s accounts, the playing piece was an awl. James Mooney, who wrote about the Kiowa then, said that women used an awl in place of a needle.",
+                     *             "scholar": "Culin's list has two awls among the equipment, and Mooney's note explains the awl game's name by the awl, a woman's stand-in for a needle, that kept the record of the score; both passages are known here only through the Digital Ludeme Project's quotations."
                      *           },
                      *           "tags": [
-                     *             "sticks"
+                     *             "awl",
+                     *             "women"
                      *           ],
-                     *           "grade": "secondary",
+                     *           "grade": "primary_quoted",
                      *           "citations": [
                      *             {
-                     *               "source": "wp-zohnahl",
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "mooney1896",
+                     *               "locator": "pp. 1002-1004",
+                     *               "locator_seen": false,
+                     *               "seen": "not_seen",
+                     *               "caveat": "known only from another source"
+                     *             },
+                     *             {
+                     *               "source": "ludii-nebakuthana",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -5952,6 +5967,13 @@ export interface operations {
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "culin1898",
+                     *               "locator": "entry 3",
+                     *               "locator_seen": false,
+                     *               "seen": "quoted",
+                     *               "caveat": "as another source quotes it"
                      *             }
                      *           ],
                      *           "audiences": [
@@ -6317,13 +6339,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "6781d93e-95a1-479c-9f11-8680a6babaa4"
+                     *         "66c252fb-f4e3-489f-9e25-817930d14c2e"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "6781d93e-95a1-479c-9f11-8680a6babaa4"
+                     *             "66c252fb-f4e3-489f-9e25-817930d14c2e"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6590,11 +6612,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5ce1cc80-d8aa-4beb-a788-f694a084faa6",
+                     *       "id": "89ef64fc-b0fe-4e79-835c-9cf86a84dfec",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T14:54:46.382Z",
-                     *       "updated_at": "2026-12-06T14:54:46.382Z",
+                     *       "created_at": "2026-12-06T16:59:22.761Z",
+                     *       "updated_at": "2026-12-06T16:59:22.761Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6657,18 +6679,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5ce1cc80-d8aa-4beb-a788-f694a084faa6",
-                     *         "throws": "/v1/games/5ce1cc80-d8aa-4beb-a788-f694a084faa6/throws",
-                     *         "moves": "/v1/games/5ce1cc80-d8aa-4beb-a788-f694a084faa6/moves"
+                     *         "self": "/v1/games/89ef64fc-b0fe-4e79-835c-9cf86a84dfec",
+                     *         "throws": "/v1/games/89ef64fc-b0fe-4e79-835c-9cf86a84dfec/throws",
+                     *         "moves": "/v1/games/89ef64fc-b0fe-4e79-835c-9cf86a84dfec/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "f5d84bd128e18398f93836bf51f56b81e4f2e1bca5ebcff2c49ea35cf3692a5c",
-                     *         "b": "4900aabe5d00a13ea97c5a454932a07d63305167136b666a487808223165ab91"
+                     *         "a": "60d59749fb1cc24bcbb57a2d09cf3c980fad1c84353f468fc0f5f6bc58aa1048",
+                     *         "b": "de1601ff14ae692dd27e7f92514555808ef322ec72d55e48d185a366827417d5"
                      *       },
-                     *       "host_token": "e018470ca679b80d1a678209b7b2cd6ef5fd312f6a38e3a255590bfebc03b977",
+                     *       "host_token": "1e2d9354080c9f8f083af35fad36074e5d9e5f9e22a569c70e26e091ffe3b4cf",
                      *       "join_codes": {
-                     *         "a": "SGKVZT",
-                     *         "b": "NDNZG6"
+                     *         "a": "B63K3E",
+                     *         "b": "FVDBK7"
                      *       }
                      *     }
                      */
@@ -6911,11 +6933,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *       "id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T14:54:46.137Z",
-                     *       "updated_at": "2026-12-06T14:54:46.372Z",
+                     *       "created_at": "2026-12-06T16:59:22.514Z",
+                     *       "updated_at": "2026-12-06T16:59:22.749Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6978,9 +7000,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4",
-                     *         "throws": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/throws",
-                     *         "moves": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/moves"
+                     *         "self": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *         "throws": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/throws",
+                     *         "moves": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/moves"
                      *       }
                      *     }
                      */
@@ -8531,13 +8553,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "6781d93e-95a1-479c-9f11-8680a6babaa4"
+                     *         "66c252fb-f4e3-489f-9e25-817930d14c2e"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "6781d93e-95a1-479c-9f11-8680a6babaa4"
+                     *             "66c252fb-f4e3-489f-9e25-817930d14c2e"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8992,8 +9014,8 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "ludii-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
+                     *                     "locator": "equipment: board and tracks",
+                     *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
                      *                   }
@@ -9051,8 +9073,8 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "ludii-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
+                     *                     "locator": "equipment: board and tracks",
+                     *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
                      *                   }
@@ -9198,8 +9220,8 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "ludii-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
+                     *                     "locator": "equipment: board and tracks",
+                     *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
                      *                   }
@@ -9552,8 +9574,8 @@ export interface operations {
                      *               },
                      *               {
                      *                 "source": "ludii-zohnahl",
-                     *                 "locator": null,
-                     *                 "locator_seen": null,
+                     *                 "locator": "equipment: board and tracks",
+                     *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
                      *               }
@@ -10236,7 +10258,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *       "game_id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10513,7 +10535,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *       "game_id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10883,8 +10905,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "b2572e43c1b3d1ec8ef3eb69a14e8d2c1ff268e44ad05043566c84a8b044e240",
-                     *       "join_code": "FGKK7X"
+                     *       "token": "4a78603e4d085cdbb6880a81f008d2597d419b05160c022478d1aad6a85fa82c",
+                     *       "join_code": "M2Z8EC"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11087,11 +11109,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *         "id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T14:54:46.137Z",
-                     *         "updated_at": "2026-12-06T14:54:46.379Z",
+                     *         "created_at": "2026-12-06T16:59:22.514Z",
+                     *         "updated_at": "2026-12-06T16:59:22.758Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11150,9 +11172,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4",
-                     *           "throws": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/throws",
-                     *           "moves": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/moves"
+                     *           "self": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *           "throws": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/throws",
+                     *           "moves": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11549,6 +11571,13 @@ export interface operations {
                      *               },
                      *               {
                      *                 "source": "ludii-zohnahl",
+                     *                 "locator": "equipment: board and tracks",
+                     *                 "locator_seen": true,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               },
+                     *               {
+                     *                 "source": "ludii-zohnahl",
                      *                 "locator": null,
                      *                 "locator_seen": null,
                      *                 "seen": "seen",
@@ -11609,11 +11638,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "6781d93e-95a1-479c-9f11-8680a6babaa4",
+                     *         "id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T14:54:46.137Z",
-                     *         "updated_at": "2026-12-06T14:54:46.372Z",
+                     *         "created_at": "2026-12-06T16:59:22.514Z",
+                     *         "updated_at": "2026-12-06T16:59:22.749Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11676,9 +11705,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4",
-                     *           "throws": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/throws",
-                     *           "moves": "/v1/games/6781d93e-95a1-479c-9f11-8680a6babaa4/moves"
+                     *           "self": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *           "throws": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/throws",
+                     *           "moves": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/moves"
                      *         }
                      *       }
                      *     }
@@ -12409,10 +12438,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5ce1cc80-d8aa-4beb-a788-f694a084faa6",
+                     *       "game_id": "89ef64fc-b0fe-4e79-835c-9cf86a84dfec",
                      *       "side": "A",
-                     *       "token": "b2572e43c1b3d1ec8ef3eb69a14e8d2c1ff268e44ad05043566c84a8b044e240",
-                     *       "play": "/play/5ce1cc80-d8aa-4beb-a788-f694a084faa6#seat=A.b2572e43c1b3d1ec8ef3eb69a14e8d2c1ff268e44ad05043566c84a8b044e240"
+                     *       "token": "4a78603e4d085cdbb6880a81f008d2597d419b05160c022478d1aad6a85fa82c",
+                     *       "play": "/play/89ef64fc-b0fe-4e79-835c-9cf86a84dfec#seat=A.4a78603e4d085cdbb6880a81f008d2597d419b05160c022478d1aad6a85fa82c"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -13964,8 +13993,8 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
-                     *               "locator": null,
-                     *               "locator_seen": null,
+                     *               "locator": "equipment: board and tracks",
+                     *               "locator_seen": true,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },
@@ -13992,6 +14021,13 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-zohnahl",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",

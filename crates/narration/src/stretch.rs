@@ -154,6 +154,19 @@ pub fn same_number_segment(
     Some(event_segment(cat, RuleId::Move, options.board, text))
 }
 
+/// Which awl is further round its trip, and by how many spaces (a
+/// teacher's trial: by ear, two numbers counted from different starts
+/// were hard to picture, and "3 spaces in front" was what a class could
+/// follow); `None` when both show one number.
+#[must_use]
+pub fn lead(awls: [OwnSpace; 2]) -> Option<(Side, u8)> {
+    match awls[0].cmp(&awls[1]) {
+        std::cmp::Ordering::Equal => None,
+        std::cmp::Ordering::Greater => Some((Side::A, awls[0] - awls[1])),
+        std::cmp::Ordering::Less => Some((Side::B, awls[1] - awls[0])),
+    }
+}
+
 /// "2", "2 and 1", "2, 1 and 3".
 fn list(values: &[u8]) -> String {
     let words: Vec<String> = values.iter().map(u8::to_string).collect();
@@ -221,6 +234,14 @@ pub fn narrate_stretch(
             ("space_b", &awls[1].to_string()),
         ],
     );
+    let mut text = text;
+    if let Some((side, lead)) = lead(awls) {
+        text.push(' ');
+        text.push_str(&words.fill(
+            template("stretch_lead", audience, n, 0),
+            &[("side", cast.side(side)), ("lead", &spaces(lead))],
+        ));
+    }
     segments.push(segment(text, RuleId::Move));
     Narration {
         audience,
