@@ -58,7 +58,7 @@ fn main() -> ExitCode {
                 board: board.as_ref().map(|path| path.display().to_string()),
             };
             if let Some(path) = &board {
-                let written = zohn_ahl::transcript::board_picture(preset, path)
+                let written = zohn_ahl::transcript::board_picture(&request, path)
                     .map_err(|e| e.to_string())
                     .and_then(|bytes| std::fs::write(path, bytes).map_err(|e| e.to_string()));
                 if let Err(e) = written {

@@ -265,10 +265,11 @@ pub enum Command {
         /// throw is followed to the end of its side's turn first.
         #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..))]
         stop_after: Option<u32>,
-        /// Also write the preset's empty board to this file, to print or
-        /// show the class while the game is read: every space with both
-        /// sides' numbers, the creeks and dry branches named. PNG when the
-        /// name ends in `.png`, else SVG.
+        /// Also write the board at the game's start to this file, to print
+        /// or show the class while the game is read: every space with both
+        /// sides' numbers, the creeks and dry branches named, the sides'
+        /// names and both awls on their starts. PNG when the name ends in
+        /// `.png`, else SVG.
         #[arg(long, value_name = "FILE")]
         board: Option<std::path::PathBuf>,
     },

@@ -15,7 +15,7 @@ use crate::throws::{SeededThrows, ThrowSource};
 mod read_aloud;
 
 pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES};
-use read_aloud::{lesson_stop, stop_at, teacher_note, with_stop_rule};
+use read_aloud::{lesson_stop, stop_at, teacher_note, told_stopped};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
@@ -30,6 +30,9 @@ pub enum TranscriptError {
     /// The rules refused a throw (a defect).
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// The board's picture could not be drawn as PNG.
+    #[error(transparent)]
+    Picture(#[from] crate::picture::PngError),
 }
 
 fn cite(segment: &Segment) -> String {
@@ -260,24 +263,30 @@ pub struct TranscriptRequest {
     pub board: Option<String>,
 }
 
-/// The preset's empty board, every space with both sides' numbers (A's
-/// outside the track, B's inside), for a class to follow a game read
-/// aloud (a teacher's trial: by ear alone, two awls counted from
-/// different starts were hard to picture): PNG when `path` ends in
-/// `.png`, else SVG.
+/// The board at the start of the game `request` asks for, every space
+/// with both sides' numbers (A's outside the track, B's inside), the
+/// sides' names and both awls on their starts, for a class to follow a
+/// game read aloud (a teacher's trial: by ear alone, two awls counted from
+/// different starts were hard to picture; and the board to show should
+/// carry the names the class hears): PNG when `path` ends in `.png`, else
+/// SVG.
 ///
 /// # Errors
-/// When the PNG cannot be drawn.
+/// When the preset cannot be set up or the PNG cannot be drawn.
 pub fn board_picture(
-    preset: Preset,
+    request: &TranscriptRequest,
     path: &std::path::Path,
-) -> Result<Vec<u8>, crate::picture::PngError> {
-    let svg = crate::picture::empty_svg(preset.options().board);
+) -> Result<Vec<u8>, TranscriptError> {
+    let preset = request.preset;
+    let players = usize::from(preset.default_players());
+    let table = Table::new(preset.options(), [players, players], Side::A)?;
+    let names = crate::picture::Names::sides(&request.sides[0], &request.sides[1]);
+    let svg = crate::picture::game_svg(&table, &GameState::new(&table), &names);
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"))
     {
-        crate::picture::png(&svg)
+        Ok(crate::picture::png(&svg)?)
     } else {
         Ok(svg.into_bytes())
     }
@@ -379,7 +388,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
     let mut told = told_moves(&game, preset, audience, detail)?;
     if stopped.is_some() {
-        told = with_stop_rule(&game, &told, audience);
+        told = told_stopped(&game, &told, audience);
     }
     let command = request.command();
     if *read_aloud {

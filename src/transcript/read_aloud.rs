@@ -9,7 +9,7 @@ use std::ops::Range;
 use super::{NarratedGame, TranscriptRequest};
 use crate::narration::{
     Audience, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
-    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, name_mid_sentence,
+    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, lead_segment, name_mid_sentence,
     narrate_chain, narrate_stretch, rule_statement, same_number_segment,
 };
 
@@ -121,6 +121,7 @@ pub(super) fn paragraphs(
         .collect();
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
+    let mut same = None;
     let mut i = 0;
     while i < moves.len() {
         let run = plain[i..].iter().take_while(|p| **p).count();
@@ -188,14 +189,33 @@ pub(super) fn paragraphs(
             let mut added = Vec::new();
             if !last.state.is_finished() {
                 let awls = last.state.awls;
-                added.extend(
-                    [
-                        awls_meeting_segment(&game.options, audience, last.n, awls, apart),
-                        same_number_segment(&game.options, audience, last.n, awls),
-                    ]
-                    .into_iter()
-                    .flatten(),
-                );
+                added.extend(awls_meeting_segment(
+                    &game.options,
+                    audience,
+                    last.n,
+                    awls,
+                    apart,
+                ));
+                // Two awls on one number: said once while they stay there.
+                if same != Some(awls) {
+                    added.extend(same_number_segment(&game.options, audience, last.n, awls));
+                }
+                same = (awls[0] == awls[1]).then_some(awls);
+                // Which awl is ahead, after a stretch, when the awls are
+                // not meeting (a teacher's trial: "In front by 14 spaces"
+                // then "The awls jump past each other!" mixed two ideas).
+                if how == Told::Stretch
+                    && added.is_empty()
+                    && awls_apart(&game.options, awls).is_none()
+                {
+                    added.extend(lead_segment(
+                        &game.options,
+                        &game.cast,
+                        audience,
+                        last.n,
+                        awls,
+                    ));
+                }
                 apart = awls_apart(&game.options, awls);
             }
             // Where the awls stand goes with what happened: right after the
@@ -283,7 +303,7 @@ fn paragraph(moves: Range<usize>, told: Told, segments: &[Segment]) -> Paragraph
 }
 
 /// The paragraphs of the whole read-aloud form of `game` (its moves as
-/// `told`, with [`with_stop_rule`] when stopped), and the stop's result
+/// `told`, with [`told_stopped`] when stopped), and the stop's result
 /// last when `stopped` (the stop's narration) is given.
 pub(super) fn read_aloud(
     game: &NarratedGame,
@@ -294,24 +314,54 @@ pub(super) fn read_aloud(
     let mut out = paragraphs(game, &told[..game.moves.len()], audience);
     if let Some(stop) = stopped {
         let n = game.moves.len();
-        out.push(paragraph(n..n, Told::Stop, &stop.segments));
+        // Its rule, told early (`told_stopped`), is not told again (a
+        // teacher's trial: the class had heard it at the start).
+        let stop_rule = RuleId::StopMostCounters.key();
+        let told_early = told.iter().any(|t| {
+            t.segments
+                .iter()
+                .any(|s| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(stop_rule))
+        });
+        let segments: Vec<Segment> = stop
+            .segments
+            .iter()
+            .filter(|s| {
+                !(told_early && s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(stop_rule))
+            })
+            .cloned()
+            .collect();
+        out.push(paragraph(n..n, Told::Stop, &segments));
     }
     out
 }
 
-/// `told`, the moves of a game stopped after them, with the stop's rule
-/// told early: right after the counting sticks' rule is first stated (a
-/// teacher's trial: told after the first move, it came before the class
-/// knew what counting sticks were; a curator's: the Markdown transcript
-/// told it only at the stop), so that the class knows from the start how
-/// the game will end. Unchanged where the counting sticks' rule is never
-/// stated (the `brief` detail): the stop's own narration tells it.
-pub(super) fn with_stop_rule(
+/// `told`, the moves of a game stopped after them, as a stopped game
+/// tells them: the stop's rule told early, right after the counting
+/// sticks' rule is first stated (a teacher's trial: told after the first
+/// move, it came before the class knew what counting sticks were; a
+/// curator's: the Markdown transcript told it only at the stop), so that
+/// the class knows from the start how the game will end (where the
+/// counting sticks' rule is never stated, at the `brief` detail, the
+/// stop's own narration tells it); and the last move without its word on
+/// who throws next, as no one does (a curator's trial: "Next: Side B 1."
+/// came right before the stop).
+pub(super) fn told_stopped(
     game: &NarratedGame,
     told: &[Narration],
     audience: Audience,
 ) -> Vec<Narration> {
     let mut told = told.to_vec();
+    if let Some(last) = told.get_mut(game.moves.len().wrapping_sub(1)) {
+        let turns = [
+            RuleId::TurnPass,
+            RuleId::TurnSideBlocks,
+            RuleId::TurnAlternate,
+        ]
+        .map(RuleId::key);
+        last.segments.retain(|s| {
+            s.kind != SegmentKind::Event || !s.rule.as_deref().is_some_and(|r| turns.contains(&r))
+        });
+    }
     let rule = RuleId::StopMostCounters;
     let Some((text, citations)) = rule_statement(&game.options, audience, rule) else {
         return told;
@@ -365,7 +415,7 @@ pub(super) fn lesson_stop(
     while n > 1 {
         let mut stopped = game.clone();
         let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
-        let told = with_stop_rule(&stopped, told, audience);
+        let told = told_stopped(&stopped, told, audience);
         if count(&read_aloud(&stopped, &told, audience, stop.as_ref())) <= budget {
             break;
         }

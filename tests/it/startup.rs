@@ -838,6 +838,7 @@ fn regression_a_read_aloud_game_had_no_board_to_show_the_class() {
     let run = |board: &std::path::Path| {
         Command::new(env!("CARGO_BIN_EXE_zohn-ahl"))
             .args(["transcript", "--seed", "board", "--audience", "young"])
+            .args(["--side-a", "The Otters", "--side-b", "The Herons"])
             .args(["--read-aloud", "--preset", "a4", "--board"])
             .arg(board)
             .output()
@@ -850,7 +851,7 @@ fn regression_a_read_aloud_game_had_no_board_to_show_the_class() {
         let note = text.split("\n\n").next().unwrap();
         assert!(
             out.status.success() && note.contains(&format!(
-                "The board to show the class is in {}: the numbers for Side A outside the path, for Side B inside.",
+                "The board to show the class is in {}: the numbers for the Otters (A) outside the path, for the Herons (B) inside.",
                 path.display()
             )),
             "{note} {}",
@@ -860,8 +861,9 @@ fn regression_a_read_aloud_game_had_no_board_to_show_the_class() {
         assert!(bytes.starts_with(magic), "{name}");
         if name.ends_with(".svg") {
             let svg = String::from_utf8(bytes).unwrap();
+            // The square board, before the first throw, with the names.
             assert!(
-                svg.contains("the empty 28-space square with both sides' numbers"),
+                svg.contains("Zohn Ahl on the 28-space square: The Otters (side A) and The Herons (side B), before the first throw"),
                 "the square board"
             );
         }

@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5cced392-c0eb-4c2f-b924-e7e6c0159018",
+                     *       "id": "4ef48d63-f65c-44fb-8417-751d6bdffff2",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T16:59:22.778Z",
-                     *       "host_token": "204e0bddb89dc1e79f991859575a34db3d816d446466ba7164334d01af7ebb02",
+                     *       "created_at": "2026-12-06T17:34:56.757Z",
+                     *       "host_token": "563a6e9036a3551abf68ef65fa60fa1f449695b3c68915c862a0d9e7a9a05865",
                      *       "games": [
                      *         {
-                     *           "id": "bf397a0c-d6b6-4aef-8dc1-833df2eed946",
+                     *           "id": "77bbd4ab-b50b-4116-83d7-064d22e94c53",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T16:59:22.778Z",
-                     *           "updated_at": "2026-12-06T16:59:22.778Z",
+                     *           "created_at": "2026-12-06T17:34:56.757Z",
+                     *           "updated_at": "2026-12-06T17:34:56.757Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/bf397a0c-d6b6-4aef-8dc1-833df2eed946",
-                     *             "throws": "/v1/games/bf397a0c-d6b6-4aef-8dc1-833df2eed946/throws",
-                     *             "moves": "/v1/games/bf397a0c-d6b6-4aef-8dc1-833df2eed946/moves"
+                     *             "self": "/v1/games/77bbd4ab-b50b-4116-83d7-064d22e94c53",
+                     *             "throws": "/v1/games/77bbd4ab-b50b-4116-83d7-064d22e94c53/throws",
+                     *             "moves": "/v1/games/77bbd4ab-b50b-4116-83d7-064d22e94c53/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "574305cd366c5dbe04ec4578f0b50ec0d12e0f1de14523f760f72bf4b561eaf7",
-                     *             "b": "86bb56827da21ce0ea0b83ae267819447068bfe8e5dce4d94a513bb0a663ee2d"
+                     *             "a": "ef786ae09dba00ccadb4e6802ad73dc5857bb6c364e5a74ba1320b8ce2830144",
+                     *             "b": "5071b36ed9930a2825d271f68fd149bc5d5561bfcf1082a2806b7cd85e0cdb66"
                      *           },
-                     *           "host_token": "4388200c17a59db731bd13b92c80f9ce381026d90c3f327b1c324451b9d0f670",
+                     *           "host_token": "3c2dcfeda4e05f33c6035b9210a303ce957e98de75ca09e59faa44e19e251eaa",
                      *           "join_codes": {
-                     *             "a": "RA8PFR",
-                     *             "b": "DRE6R9"
+                     *             "a": "6EYW4A",
+                     *             "b": "53AJFZ"
                      *           }
                      *         },
                      *         {
-                     *           "id": "21c7596d-4958-47e8-b309-79ca9a7a8489",
+                     *           "id": "c41907f4-327d-4a5e-b5bc-5d2d952bf4fd",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T16:59:22.778Z",
-                     *           "updated_at": "2026-12-06T16:59:22.778Z",
+                     *           "created_at": "2026-12-06T17:34:56.757Z",
+                     *           "updated_at": "2026-12-06T17:34:56.757Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/21c7596d-4958-47e8-b309-79ca9a7a8489",
-                     *             "throws": "/v1/games/21c7596d-4958-47e8-b309-79ca9a7a8489/throws",
-                     *             "moves": "/v1/games/21c7596d-4958-47e8-b309-79ca9a7a8489/moves"
+                     *             "self": "/v1/games/c41907f4-327d-4a5e-b5bc-5d2d952bf4fd",
+                     *             "throws": "/v1/games/c41907f4-327d-4a5e-b5bc-5d2d952bf4fd/throws",
+                     *             "moves": "/v1/games/c41907f4-327d-4a5e-b5bc-5d2d952bf4fd/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "efa518e61eed55fe6015bc7b85a2b09c351d8b582f3097bb9740c4ca4514192a",
-                     *             "b": "eaf70ba252e1efe1751afa19f33f7097743f87ea47ecf1b39025f1f6959bc999"
+                     *             "a": "e79ee2da1a7919a96e884c739fa2828c5bbece912b2eeb0a6c42f313fb7f0a50",
+                     *             "b": "1a9fef89c0bbee51cec628684272bdd19438c4f4cd2700b755c6e20d0dc8bb60"
                      *           },
-                     *           "host_token": "22f3eae8c7aba45154972b9b98836e1268472fd7ace94bf49892bf7ea222f96e",
+                     *           "host_token": "18ac25805fb4a3db139fe60b9b32adadce7ef36a1860ad2d81391cabaf3a5be7",
                      *           "join_codes": {
-                     *             "a": "WYXBME",
-                     *             "b": "WDTXRJ"
+                     *             "a": "VEZHXR",
+                     *             "b": "CT595W"
                      *           }
                      *         },
                      *         {
-                     *           "id": "8d18cc06-b11d-4e07-b37f-cab6b9f3871b",
+                     *           "id": "1af38306-528f-4203-95f3-5de45a2c291d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T16:59:22.778Z",
-                     *           "updated_at": "2026-12-06T16:59:22.778Z",
+                     *           "created_at": "2026-12-06T17:34:56.757Z",
+                     *           "updated_at": "2026-12-06T17:34:56.757Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8d18cc06-b11d-4e07-b37f-cab6b9f3871b",
-                     *             "throws": "/v1/games/8d18cc06-b11d-4e07-b37f-cab6b9f3871b/throws",
-                     *             "moves": "/v1/games/8d18cc06-b11d-4e07-b37f-cab6b9f3871b/moves"
+                     *             "self": "/v1/games/1af38306-528f-4203-95f3-5de45a2c291d",
+                     *             "throws": "/v1/games/1af38306-528f-4203-95f3-5de45a2c291d/throws",
+                     *             "moves": "/v1/games/1af38306-528f-4203-95f3-5de45a2c291d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e9526f0e08dd19106397710284cc649181a2eecb2379cb3321b8b555616e6a0b",
-                     *             "b": "42cb0fc525af8f985070192013c057dcb0a8c5e7e764553b40df9bb90ae22767"
+                     *             "a": "efb039d3edcf235e112a3bdc9df064325e7749be3eed62d9abbe53118e440377",
+                     *             "b": "9f49bd4fe1fc41dd0e1ce132ff30351f9f5ac64b39d24c879305e40832836195"
                      *           },
-                     *           "host_token": "0cfdfda7705280f4046230d396872cad3770b275bd45bfca1781f6a297942b2b",
+                     *           "host_token": "fbb2491d193add33e84f3692458b9dcfae5e2452412166bdf4f3b394fb20ed61",
                      *           "join_codes": {
-                     *             "a": "E8NRCT",
-                     *             "b": "DJ6PYG"
+                     *             "a": "4CWBBM",
+                     *             "b": "JX4W3Z"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/5cced392-c0eb-4c2f-b924-e7e6c0159018",
-                     *         "games": "/v1/classes/5cced392-c0eb-4c2f-b924-e7e6c0159018/games",
-                     *         "overview": "/play/class/5cced392-c0eb-4c2f-b924-e7e6c0159018",
-                     *         "fairness": "/v1/fairness?game=bf397a0c-d6b6-4aef-8dc1-833df2eed946&game=21c7596d-4958-47e8-b309-79ca9a7a8489&game=8d18cc06-b11d-4e07-b37f-cab6b9f3871b"
+                     *         "self": "/v1/classes/4ef48d63-f65c-44fb-8417-751d6bdffff2",
+                     *         "games": "/v1/classes/4ef48d63-f65c-44fb-8417-751d6bdffff2/games",
+                     *         "overview": "/play/class/4ef48d63-f65c-44fb-8417-751d6bdffff2",
+                     *         "fairness": "/v1/fairness?game=77bbd4ab-b50b-4116-83d7-064d22e94c53&game=c41907f4-327d-4a5e-b5bc-5d2d952bf4fd&game=1af38306-528f-4203-95f3-5de45a2c291d"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6f59c7e5-52a9-4311-9142-99a7aaee1db3",
+                     *       "id": "8dcd015e-1410-41bd-a981-5da1e97c3880",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T16:59:22.766Z",
-                     *       "host_token": "fb8d03111047ae7a6cefae7ff43effa5c27e19a37ba8ce952997a6cb2fb2a7c6",
+                     *       "created_at": "2026-12-06T17:34:56.746Z",
+                     *       "host_token": "3fab25ba57c21681aabf08883ac5314b343a98759516b5a775d8fe8cbf7306c7",
                      *       "games": [
                      *         {
-                     *           "id": "e783bfb5-1833-43fb-876c-0be1056c5878",
+                     *           "id": "a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T16:59:22.765Z",
-                     *           "updated_at": "2026-12-06T16:59:22.765Z",
+                     *           "created_at": "2026-12-06T17:34:56.746Z",
+                     *           "updated_at": "2026-12-06T17:34:56.746Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878",
-                     *             "throws": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/throws",
-                     *             "moves": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/moves"
+                     *             "self": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
+                     *             "throws": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/throws",
+                     *             "moves": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3df16b2af5e3058a7a2b3c8a2dce67fed0847dd8e44524c5c4ee3ed38818aaca",
-                     *             "b": "08a7f70b271840015c5e18a5b65dae85d3f0c64cf07bfa1bc287b6f17c3e7529"
+                     *             "a": "819f4f4c1c4259d53dd83eb23e86e1f62b0db097a5fa7095efb5642812dc1bf9",
+                     *             "b": "33229019486b0fb8d58eee5bf2e71936663bbc5eb2d5b5f0d96c525bb8a06ec0"
                      *           },
-                     *           "host_token": "1b8c7df60807d26280946866f34f8f360c41cd6d707e0a3bfe058c0547346e59",
+                     *           "host_token": "fc63e9ab93ffbda8587065ca18b2ce083af4cc0b7219de7cc253e9379cc6997d",
                      *           "join_codes": {
-                     *             "a": "ES2MD9",
-                     *             "b": "JX9FTG"
+                     *             "a": "BXQCQA",
+                     *             "b": "RRY6NE"
                      *           }
                      *         },
                      *         {
-                     *           "id": "89fb10af-520a-4af3-ae74-59f9145343a8",
+                     *           "id": "f9577278-907f-492e-991a-6e843d634679",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T16:59:22.766Z",
-                     *           "updated_at": "2026-12-06T16:59:22.766Z",
+                     *           "created_at": "2026-12-06T17:34:56.746Z",
+                     *           "updated_at": "2026-12-06T17:34:56.746Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8",
-                     *             "throws": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/throws",
-                     *             "moves": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/moves"
+                     *             "self": "/v1/games/f9577278-907f-492e-991a-6e843d634679",
+                     *             "throws": "/v1/games/f9577278-907f-492e-991a-6e843d634679/throws",
+                     *             "moves": "/v1/games/f9577278-907f-492e-991a-6e843d634679/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "f0b5278d350ec6a499446f3bb482308126a599380f303ad181adf0ae1e1646bc",
-                     *             "b": "e29282bb98a4a91eb32673b6f483d56de0f65e1f42e2178fcc07343f1c2be9ca"
+                     *             "a": "359aa0f3f186027dfc7641efd2d648e9f041536251416884da382516f30e70e8",
+                     *             "b": "4ea5295441c8d9742f4b1b727f40329ee7429bef07d94e9a5c63bf1841786463"
                      *           },
-                     *           "host_token": "31fc375abc62af3fbaa2e2ad17965756bbe3008466170197f4cf894486d3d2eb",
+                     *           "host_token": "d93634a33017f9e413dfd435d532f3d332d99d94a6f83b2e104f62b9fcbdce9f",
                      *           "join_codes": {
-                     *             "a": "KYTRG8",
-                     *             "b": "S454JE"
+                     *             "a": "W4G7SK",
+                     *             "b": "WXVGD6"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
-                     *         "games": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3/games",
-                     *         "overview": "/play/class/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
-                     *         "fairness": "/v1/fairness?game=e783bfb5-1833-43fb-876c-0be1056c5878&game=89fb10af-520a-4af3-ae74-59f9145343a8"
+                     *         "self": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880",
+                     *         "games": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880/games",
+                     *         "overview": "/play/class/8dcd015e-1410-41bd-a981-5da1e97c3880",
+                     *         "fairness": "/v1/fairness?game=a0f7b1be-348b-4387-b88f-8746e7d3a3c7&game=f9577278-907f-492e-991a-6e843d634679"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6f59c7e5-52a9-4311-9142-99a7aaee1db3",
+                     *       "id": "8dcd015e-1410-41bd-a981-5da1e97c3880",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T16:59:22.766Z",
+                     *       "created_at": "2026-12-06T17:34:56.746Z",
                      *       "games": [
                      *         {
-                     *           "id": "e783bfb5-1833-43fb-876c-0be1056c5878",
+                     *           "id": "a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T16:59:22.765Z",
-                     *           "updated_at": "2026-12-06T16:59:22.771Z",
+                     *           "created_at": "2026-12-06T17:34:56.746Z",
+                     *           "updated_at": "2026-12-06T17:34:56.752Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878",
-                     *             "throws": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/throws",
-                     *             "moves": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/moves"
+                     *             "self": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
+                     *             "throws": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/throws",
+                     *             "moves": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/e783bfb5-1833-43fb-876c-0be1056c5878/board.svg?view=projector",
+                     *           "board": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "89fb10af-520a-4af3-ae74-59f9145343a8",
+                     *           "id": "f9577278-907f-492e-991a-6e843d634679",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T16:59:22.766Z",
-                     *           "updated_at": "2026-12-06T16:59:22.766Z",
+                     *           "created_at": "2026-12-06T17:34:56.746Z",
+                     *           "updated_at": "2026-12-06T17:34:56.746Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8",
-                     *             "throws": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/throws",
-                     *             "moves": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/moves"
+                     *             "self": "/v1/games/f9577278-907f-492e-991a-6e843d634679",
+                     *             "throws": "/v1/games/f9577278-907f-492e-991a-6e843d634679/throws",
+                     *             "moves": "/v1/games/f9577278-907f-492e-991a-6e843d634679/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/89fb10af-520a-4af3-ae74-59f9145343a8/board.svg?view=projector",
+                     *           "board": "/v1/games/f9577278-907f-492e-991a-6e843d634679/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "d62bbd47-5846-475a-8be4-60cc77d7ab67",
+                     *           "id": "159417d6-74ad-4cf5-802c-3efd22065a28",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T16:59:22.768Z",
-                     *           "updated_at": "2026-12-06T16:59:22.768Z",
+                     *           "created_at": "2026-12-06T17:34:56.750Z",
+                     *           "updated_at": "2026-12-06T17:34:56.750Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67",
-                     *             "throws": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/throws",
-                     *             "moves": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/moves"
+                     *             "self": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28",
+                     *             "throws": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/throws",
+                     *             "moves": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/board.svg?view=projector",
+                     *           "board": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
-                     *         "games": "/v1/classes/6f59c7e5-52a9-4311-9142-99a7aaee1db3/games",
-                     *         "overview": "/play/class/6f59c7e5-52a9-4311-9142-99a7aaee1db3",
-                     *         "fairness": "/v1/fairness?game=e783bfb5-1833-43fb-876c-0be1056c5878&game=89fb10af-520a-4af3-ae74-59f9145343a8&game=d62bbd47-5846-475a-8be4-60cc77d7ab67"
+                     *         "self": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880",
+                     *         "games": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880/games",
+                     *         "overview": "/play/class/8dcd015e-1410-41bd-a981-5da1e97c3880",
+                     *         "fairness": "/v1/fairness?game=a0f7b1be-348b-4387-b88f-8746e7d3a3c7&game=f9577278-907f-492e-991a-6e843d634679&game=159417d6-74ad-4cf5-802c-3efd22065a28"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T16:59:22.766Z",
+                     *       "created_at": "2026-12-06T17:34:56.746Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "e783bfb5-1833-43fb-876c-0be1056c5878",
-                     *           "created_at": "2026-12-06T16:59:22.765Z",
-                     *           "updated_at": "2026-12-06T16:59:22.771Z",
+                     *           "id": "a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
+                     *           "created_at": "2026-12-06T17:34:56.746Z",
+                     *           "updated_at": "2026-12-06T17:34:56.752Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "89fb10af-520a-4af3-ae74-59f9145343a8",
-                     *           "created_at": "2026-12-06T16:59:22.766Z",
-                     *           "updated_at": "2026-12-06T16:59:22.766Z",
+                     *           "id": "f9577278-907f-492e-991a-6e843d634679",
+                     *           "created_at": "2026-12-06T17:34:56.746Z",
+                     *           "updated_at": "2026-12-06T17:34:56.746Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "d62bbd47-5846-475a-8be4-60cc77d7ab67",
-                     *           "created_at": "2026-12-06T16:59:22.768Z",
-                     *           "updated_at": "2026-12-06T16:59:22.768Z",
+                     *           "id": "159417d6-74ad-4cf5-802c-3efd22065a28",
+                     *           "created_at": "2026-12-06T17:34:56.750Z",
+                     *           "updated_at": "2026-12-06T17:34:56.750Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d62bbd47-5846-475a-8be4-60cc77d7ab67",
+                     *       "id": "159417d6-74ad-4cf5-802c-3efd22065a28",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T16:59:22.768Z",
-                     *       "updated_at": "2026-12-06T16:59:22.768Z",
+                     *       "created_at": "2026-12-06T17:34:56.750Z",
+                     *       "updated_at": "2026-12-06T17:34:56.750Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67",
-                     *         "throws": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/throws",
-                     *         "moves": "/v1/games/d62bbd47-5846-475a-8be4-60cc77d7ab67/moves"
+                     *         "self": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28",
+                     *         "throws": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/throws",
+                     *         "moves": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "7dcbbb8e5a3fca5d17afedcb6745e9c2c6651ae9c85b28f49d04295c0936fa54",
-                     *         "b": "2c672d8746af400ca77d9b735885fb1b1180eae2e21a3c1ff0805458532adb0a"
+                     *         "a": "707a0c4fc7642670af1ac67dbe90e78c5c69a2d4aa96a0986c1bdc2c5d63919e",
+                     *         "b": "13745b9680f46648c721edc5345d56fc2909240c8ca50504ab7d9262552ff6d1"
                      *       },
-                     *       "host_token": "52b87faf724baf30c6fea2a941dda44bf6a29a1f4486d6d2b1d5e076d3d52146",
+                     *       "host_token": "7ee43e10e43a5cd6aa2b158aafca83368151891b817a4d809c7ccc9eb063e234",
                      *       "join_codes": {
-                     *         "a": "S8NWXE",
-                     *         "b": "MP74DY"
+                     *         "a": "76TS28",
+                     *         "b": "DD9CEN"
                      *       }
                      *     }
                      */
@@ -5861,13 +5861,14 @@ export interface operations {
                      *           "id": "womens-game",
                      *           "text": {
                      *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
-                     *             "young": "The Ludii game project says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
+                     *             "young": "In the 1800s, Kiowa women and girls played Zohn Ahl, says a project that studies old games.",
                      *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *           },
                      *           "tags": [
                      *             "intro",
                      *             "women",
-                     *             "names"
+                     *             "names",
+                     *             "kiowa"
                      *           ],
                      *           "grade": "secondary",
                      *           "citations": [
@@ -5936,7 +5937,8 @@ export interface operations {
                      *           },
                      *           "tags": [
                      *             "awl",
-                     *             "women"
+                     *             "women",
+                     *             "kiowa"
                      *           ],
                      *           "grade": "primary_quoted",
                      *           "citations": [
@@ -6109,13 +6111,14 @@ export interface operations {
                      *       "id": "womens-game",
                      *       "text": {
                      *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
-                     *         "young": "The Ludii game project says that in the 1800s, Kiowa women and girls played Zohn Ahl.",
+                     *         "young": "In the 1800s, Kiowa women and girls played Zohn Ahl, says a project that studies old games.",
                      *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
                      *       },
                      *       "tags": [
                      *         "intro",
                      *         "women",
-                     *         "names"
+                     *         "names",
+                     *         "kiowa"
                      *       ],
                      *       "grade": "secondary",
                      *       "citations": [
@@ -6339,13 +6342,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "66c252fb-f4e3-489f-9e25-817930d14c2e"
+                     *         "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "66c252fb-f4e3-489f-9e25-817930d14c2e"
+                     *             "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6612,11 +6615,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "89ef64fc-b0fe-4e79-835c-9cf86a84dfec",
+                     *       "id": "8c561319-4db0-44e3-af2d-d64fe80cbf90",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T16:59:22.761Z",
-                     *       "updated_at": "2026-12-06T16:59:22.761Z",
+                     *       "created_at": "2026-12-06T17:34:56.743Z",
+                     *       "updated_at": "2026-12-06T17:34:56.743Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6679,18 +6682,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/89ef64fc-b0fe-4e79-835c-9cf86a84dfec",
-                     *         "throws": "/v1/games/89ef64fc-b0fe-4e79-835c-9cf86a84dfec/throws",
-                     *         "moves": "/v1/games/89ef64fc-b0fe-4e79-835c-9cf86a84dfec/moves"
+                     *         "self": "/v1/games/8c561319-4db0-44e3-af2d-d64fe80cbf90",
+                     *         "throws": "/v1/games/8c561319-4db0-44e3-af2d-d64fe80cbf90/throws",
+                     *         "moves": "/v1/games/8c561319-4db0-44e3-af2d-d64fe80cbf90/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "60d59749fb1cc24bcbb57a2d09cf3c980fad1c84353f468fc0f5f6bc58aa1048",
-                     *         "b": "de1601ff14ae692dd27e7f92514555808ef322ec72d55e48d185a366827417d5"
+                     *         "a": "41cd0604698fe51a1514fb7afc0d689e193425451fbeda8340ce24149d6c943e",
+                     *         "b": "535f592c228594f01a561650a28a64432c9b66f7006188466e2721bf3db0f35c"
                      *       },
-                     *       "host_token": "1e2d9354080c9f8f083af35fad36074e5d9e5f9e22a569c70e26e091ffe3b4cf",
+                     *       "host_token": "02a0202ec4079a0652edf33f8bae6885c1c3c4c3a3fa521f1edb22b6150cfc04",
                      *       "join_codes": {
-                     *         "a": "B63K3E",
-                     *         "b": "FVDBK7"
+                     *         "a": "TSAM48",
+                     *         "b": "RX2FZP"
                      *       }
                      *     }
                      */
@@ -6933,11 +6936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *       "id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T16:59:22.514Z",
-                     *       "updated_at": "2026-12-06T16:59:22.749Z",
+                     *       "created_at": "2026-12-06T17:34:56.485Z",
+                     *       "updated_at": "2026-12-06T17:34:56.732Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7000,9 +7003,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e",
-                     *         "throws": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/throws",
-                     *         "moves": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/moves"
+                     *         "self": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *         "throws": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/throws",
+                     *         "moves": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/moves"
                      *       }
                      *     }
                      */
@@ -8553,13 +8556,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "66c252fb-f4e3-489f-9e25-817930d14c2e"
+                     *         "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "66c252fb-f4e3-489f-9e25-817930d14c2e"
+                     *             "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -9006,15 +9009,15 @@ export interface operations {
                      *                 "text": "The side's awl moves forward by the value thrown, counting along that side's own path. The two awls set out from the two banks of the south creek and travel round the circle in opposite directions.",
                      *                 "citations": [
                      *                   {
-                     *                     "source": "wp-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": "equipment: board and tracks",
+                     *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
                      *                   },
                      *                   {
-                     *                     "source": "ludii-zohnahl",
-                     *                     "locator": "equipment: board and tracks",
+                     *                     "source": "zohn-ahl-rules",
+                     *                     "locator": "§2.3",
                      *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
@@ -9065,15 +9068,15 @@ export interface operations {
                      *                 "text": "The awl of Hawks moves 2 spaces, from space 1 to space 3, and rests on an ordinary space.",
                      *                 "citations": [
                      *                   {
-                     *                     "source": "wp-zohnahl",
-                     *                     "locator": null,
-                     *                     "locator_seen": null,
+                     *                     "source": "ludii-zohnahl",
+                     *                     "locator": "equipment: board and tracks",
+                     *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
                      *                   },
                      *                   {
-                     *                     "source": "ludii-zohnahl",
-                     *                     "locator": "equipment: board and tracks",
+                     *                     "source": "zohn-ahl-rules",
+                     *                     "locator": "§2.3",
                      *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
@@ -9221,6 +9224,13 @@ export interface operations {
                      *                   {
                      *                     "source": "ludii-zohnahl",
                      *                     "locator": "equipment: board and tracks",
+                     *                     "locator_seen": true,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "zohn-ahl-rules",
+                     *                     "locator": "§2.3",
                      *                     "locator_seen": true,
                      *                     "seen": "seen",
                      *                     "caveat": null
@@ -9575,6 +9585,13 @@ export interface operations {
                      *               {
                      *                 "source": "ludii-zohnahl",
                      *                 "locator": "equipment: board and tracks",
+                     *                 "locator_seen": true,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               },
+                     *               {
+                     *                 "source": "zohn-ahl-rules",
+                     *                 "locator": "§2.3",
                      *                 "locator_seen": true,
                      *                 "seen": "seen",
                      *                 "caveat": null
@@ -10258,7 +10275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *       "game_id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10535,7 +10552,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *       "game_id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10905,8 +10922,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "4a78603e4d085cdbb6880a81f008d2597d419b05160c022478d1aad6a85fa82c",
-                     *       "join_code": "M2Z8EC"
+                     *       "token": "94f7fd99598c1dbd61178d8438198c3d0606a6ca4e59b5eee6ccc8a36a82a1a6",
+                     *       "join_code": "D7E5WS"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11109,11 +11126,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *         "id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T16:59:22.514Z",
-                     *         "updated_at": "2026-12-06T16:59:22.758Z",
+                     *         "created_at": "2026-12-06T17:34:56.485Z",
+                     *         "updated_at": "2026-12-06T17:34:56.740Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11172,9 +11189,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e",
-                     *           "throws": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/throws",
-                     *           "moves": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/moves"
+                     *           "self": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *           "throws": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/throws",
+                     *           "moves": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11577,6 +11594,13 @@ export interface operations {
                      *                 "caveat": null
                      *               },
                      *               {
+                     *                 "source": "zohn-ahl-rules",
+                     *                 "locator": "§2.3",
+                     *                 "locator_seen": true,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               },
+                     *               {
                      *                 "source": "ludii-zohnahl",
                      *                 "locator": null,
                      *                 "locator_seen": null,
@@ -11638,11 +11662,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "66c252fb-f4e3-489f-9e25-817930d14c2e",
+                     *         "id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T16:59:22.514Z",
-                     *         "updated_at": "2026-12-06T16:59:22.749Z",
+                     *         "created_at": "2026-12-06T17:34:56.485Z",
+                     *         "updated_at": "2026-12-06T17:34:56.732Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11705,9 +11729,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e",
-                     *           "throws": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/throws",
-                     *           "moves": "/v1/games/66c252fb-f4e3-489f-9e25-817930d14c2e/moves"
+                     *           "self": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *           "throws": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/throws",
+                     *           "moves": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/moves"
                      *         }
                      *       }
                      *     }
@@ -12438,10 +12462,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "89ef64fc-b0fe-4e79-835c-9cf86a84dfec",
+                     *       "game_id": "8c561319-4db0-44e3-af2d-d64fe80cbf90",
                      *       "side": "A",
-                     *       "token": "4a78603e4d085cdbb6880a81f008d2597d419b05160c022478d1aad6a85fa82c",
-                     *       "play": "/play/89ef64fc-b0fe-4e79-835c-9cf86a84dfec#seat=A.4a78603e4d085cdbb6880a81f008d2597d419b05160c022478d1aad6a85fa82c"
+                     *       "token": "94f7fd99598c1dbd61178d8438198c3d0606a6ca4e59b5eee6ccc8a36a82a1a6",
+                     *       "play": "/play/8c561319-4db0-44e3-af2d-d64fe80cbf90#seat=A.94f7fd99598c1dbd61178d8438198c3d0606a6ca4e59b5eee6ccc8a36a82a1a6"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -14023,6 +14047,13 @@ export interface operations {
                      *               "source": "ludii-ev-702",
                      *               "locator": null,
                      *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-rules",
+                     *               "locator": "§2.3",
+                     *               "locator_seen": true,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },

@@ -104,8 +104,9 @@ pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
     }
 }
 
-/// A fact this game has not told, chosen for the moment: on a move with a
-/// notable event, the first untold fact tagged with the move's most
+/// A fact this game has not told, chosen for the moment (among the facts
+/// about the Kiowa, tagged `kiowa`, until they outnumber the others told
+/// by two, while any is left): on a move with a notable event, the first untold fact tagged with the move's most
 /// specific topic; on a quiet move whose number is a multiple of
 /// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
 /// to moments of play. On the first move, the fact tagged `intro` (who
@@ -143,7 +144,24 @@ pub(super) fn choose_fact<'c>(
                 .as_ref()
                 .is_some_and(|r| rules.iter().any(|(id, _)| id == r))
     };
-    let facts = || cat.facts.iter().filter(untold);
+    // Facts about the Kiowa and their things come first, and then at
+    // least every other one, while any is left: the others wait for one (a
+    // teacher's trial: a lesson stopped after ten minutes heard facts about
+    // who wrote what, and the awl as a Kiowa woman's tool came past the
+    // stop).
+    let told_kiowa = ctx
+        .told
+        .iter()
+        .filter(|id| cat.facts.iter().any(|f| f.id == **id && is_kiowa(f)))
+        .count();
+    let told_other = ctx.told.len() - told_kiowa;
+    let kiowa_owed = told_kiowa < told_other + 2 && cat.facts.iter().filter(untold).any(is_kiowa);
+    let facts = || {
+        cat.facts
+            .iter()
+            .filter(untold)
+            .filter(move |f| !kiowa_owed || is_kiowa(f))
+    };
     if let Some(f) = topics
         .iter()
         .find_map(|topic| facts().find(|f| f.tags.iter().any(|t| t == topic)))
@@ -154,6 +172,13 @@ pub(super) fn choose_fact<'c>(
     (quiet && n.is_multiple_of(QUIET_FACT_EVERY))
         .then(|| facts().find(|f| f.tags.iter().any(|t| !MOMENT_TOPICS.contains(&t.as_str()))))
         .flatten()
+}
+
+/// Whether a fact tells of the Kiowa and their things (tagged `kiowa`):
+/// who played, the awl and its case, the names, who wrote the record and
+/// who keeps the language today.
+fn is_kiowa(fact: &Fact) -> bool {
+    fact.tags.iter().any(|t| t == "kiowa")
 }
 
 /// Whether an event is more than a throw, a move and a turn.
@@ -171,8 +196,15 @@ mod tests {
     use crate::rules::{Creek, Event, Preset, Seat, Side, Sticks, ThrowTable};
     use crate::vocabulary::{Audience, Cast, Detail, MoveContext};
 
-    /// A move of side A at move 40, with `events`, narrated for the young.
+    /// A move of side A at move 400, with `events`, narrated for the young,
+    /// in a game that has told the facts about the Kiowa (which come first).
     fn with_events(events: &[Event], check: impl FnOnce(&MoveContext<'_>)) {
+        let told: Vec<String> = catalogue()
+            .facts
+            .iter()
+            .filter(|f| super::is_kiowa(f))
+            .map(|f| f.id.clone())
+            .collect();
         let options = Preset::Composite.options();
         let cast = Cast {
             sides: ["Ama".into(), "Bea".into()],
@@ -187,7 +219,7 @@ mod tests {
             cast: &cast,
             audience: Audience::Young,
             detail: Detail::Lesson,
-            move_number: 40,
+            move_number: 400,
             seat: Seat {
                 side: Side::A,
                 player: 0,
@@ -197,7 +229,7 @@ mod tests {
             throw: &throw,
             score: &score,
             events,
-            told: &[],
+            told: &told,
             previous: None,
         };
         check(&ctx);

@@ -167,10 +167,41 @@ pub fn lead(awls: [OwnSpace; 2]) -> Option<(Side, u8)> {
     }
 }
 
+/// The sentence saying which awl is further round its trip, and by how
+/// much ([`lead`]), phrased for move `n`; `None` when both show one
+/// number.
+#[must_use]
+pub fn lead_segment(
+    options: &Options,
+    cast: &Cast,
+    audience: Audience,
+    n: u32,
+    awls: [OwnSpace; 2],
+) -> Option<Segment> {
+    let (side, lead) = lead(awls)?;
+    let cat = catalogue();
+    let words = BoardVars::new(cat, options, audience);
+    let text = words.fill(
+        template("stretch_lead", audience, n, 0),
+        &[("side", cast.side(side)), ("lead", &spaces(lead))],
+    );
+    Some(event_segment(cat, RuleId::Move, options.board, text))
+}
+
 /// "2", "2 and 1", "2, 1 and 3".
 fn list(values: &[u8]) -> String {
     let words: Vec<String> = values.iter().map(u8::to_string).collect();
     list_words(&words)
+}
+
+/// "a", "a, then b", "a, b, then c": one turn's throws, heard apart
+/// (a teacher's trial: "3 with the sahe and 1" sounded like one throw).
+fn list_then(words: &[String]) -> String {
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}, then {last}", rest.join(", ")),
+    }
 }
 
 /// "a", "a and b", "a, b and c".
@@ -234,14 +265,6 @@ pub fn narrate_stretch(
             ("space_b", &awls[1].to_string()),
         ],
     );
-    let mut text = text;
-    if let Some((side, lead)) = lead(awls) {
-        text.push(' ');
-        text.push_str(&words.fill(
-            template("stretch_lead", audience, n, 0),
-            &[("side", cast.side(side)), ("lead", &spaces(lead))],
-        ));
-    }
     segments.push(segment(text, RuleId::Move));
     Narration {
         audience,
@@ -309,7 +332,7 @@ pub fn narrate_chain(
         &[
             ("count", &throws.len().to_string()),
             ("player", player),
-            ("values", &list_words(&values)),
+            ("values", &list_then(&values)),
             ("space", &to.to_string()),
         ],
     );
