@@ -23,6 +23,10 @@ pub const READ_ALOUD_WORDS_A_MINUTE: usize = 110;
 /// whole): a breath's worth for a class listening.
 pub const PARAGRAPH_WORDS: usize = 80;
 
+/// The fewest moves between two sentences saying that two awls on one
+/// number stand on different spaces.
+pub const SAME_NUMBER_GAP: u32 = 20;
+
 /// The lesson the read-aloud form's note fits a long game to, in minutes.
 pub const LESSON_MINUTES: usize = 20;
 
@@ -122,6 +126,7 @@ pub(super) fn paragraphs(
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
     let mut same = None;
+    let mut same_said: Option<u32> = None;
     let mut i = 0;
     while i < moves.len() {
         let run = plain[i..].iter().take_while(|p| **p).count();
@@ -196,9 +201,15 @@ pub(super) fn paragraphs(
                     awls,
                     apart,
                 ));
-                // Two awls on one number: said once while they stay there.
-                if same != Some(awls) {
-                    added.extend(same_number_segment(&game.options, audience, last.n, awls));
+                // Two awls on one number: said once while they stay there,
+                // and not again within SAME_NUMBER_GAP moves (a teacher's
+                // trial: at 3, at 5 and at 8 in the first six moves).
+                if same != Some(awls)
+                    && same_said.is_none_or(|n| last.n >= n + SAME_NUMBER_GAP)
+                    && let Some(s) = same_number_segment(&game.options, audience, last.n, awls)
+                {
+                    added.push(s);
+                    same_said = Some(last.n);
                 }
                 same = (awls[0] == awls[1]).then_some(awls);
                 // Which awl is ahead, after a stretch, when the awls are

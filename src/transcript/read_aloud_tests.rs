@@ -2,7 +2,7 @@
 //! plain turns, chains of one turn's throws, and where the awls stand.
 #![allow(clippy::unwrap_used)]
 
-use super::read_aloud::{PARAGRAPH_WORDS, Told, paragraphs};
+use super::read_aloud::{PARAGRAPH_WORDS, SAME_NUMBER_GAP, Told, paragraphs};
 use super::*;
 use crate::narration::{STRETCH_MAX, STRETCH_MIN, awls_apart, is_plain_move, is_quiet_move};
 
@@ -59,6 +59,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
             let mut singles = 0;
             let mut apart_before = None;
             let mut same_before = None;
+            let mut same_said_at: Option<u32> = None;
             for p in paragraphs(&game, &told, audience) {
                 if matches!(p.told, Told::Framing | Told::Rule) {
                     // Before a move's throw: no moves of its own, and
@@ -261,8 +262,14 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                 apart_before = apart;
                 // Said once while the awls stay on it (a teacher's trial:
                 // "Both are at 17" came twice, two paragraphs apart).
-                let same = awls[0] == awls[1] && awls[0] != 1 && same_before != Some(awls);
+                let same = awls[0] == awls[1]
+                    && awls[0] != 1
+                    && same_before != Some(awls)
+                    && same_said_at.is_none_or(|n| last.n >= n + SAME_NUMBER_GAP);
                 same_before = (awls[0] == awls[1]).then_some(awls);
+                if same {
+                    same_said_at = Some(last.n);
+                }
                 let says_same = p.added.iter().any(|s| {
                     s.to_lowercase()
                         .contains("each side counts from its own start")

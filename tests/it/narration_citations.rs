@@ -209,12 +209,71 @@ fn regression_the_services_own_decisions_were_cited_to_sources_that_do_not_make_
     );
     // The extra throw kept after a fall is Ludii's, not the sheet's.
     assert!(!cites("extra_throw_from_sticks", Board::Square28).contains(&"a4sheet".to_owned()));
-    // Each section cited is one the rules document has.
+    // Each section cited is one the rules document has: see
+    // `regression_a_locator_named_a_section_that_says_something_else`.
+}
+
+/// A curator's trial: the A4 whips cited `zohn-ahl-rules, §4.8` ("No
+/// whipping at a start") for the whip itself (§4.7), and the evidence page
+/// listed fewer seen locators than the bibliography. Every locator cited of
+/// the rules document names sections that docs/rules.md has, every one of
+/// the A4 sheet names rules it has (1 to 10), and the evidence page lists
+/// each source's seen locators as the bibliography does.
+#[test]
+fn regression_a_locator_named_a_section_that_says_something_else() {
     let rules = include_str!("../../docs/rules.md");
-    let source = cat.source("zohn-ahl-rules").unwrap();
-    let seen = source.csl["custom"]["locators_seen"].as_array().unwrap();
-    for locator in seen {
-        let section = locator.as_str().unwrap().trim_start_matches('§');
-        assert!(rules.contains(&format!("### {section} ")), "§{section}");
+    let evidence = include_str!("../../docs/sources-and-evidence.md");
+    let cat = catalogue();
+    for source in &cat.sources {
+        let Some(Value::Array(seen)) = source.csl["custom"].get("locators_seen") else {
+            continue;
+        };
+        let seen: Vec<&str> = seen.iter().filter_map(Value::as_str).collect();
+        let id = source.id();
+        let row = evidence
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{id}` |")))
+            .unwrap_or_else(|| panic!("{id}: no row on the evidence page"));
+        let listed = row
+            .split("seen: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{id}: no seen locators listed: {row}"));
+        for l in &seen {
+            assert!(listed.contains(l), "{id}: {l} not on the evidence page");
+        }
+        for l in &seen {
+            let numbers: Vec<&str> = l
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter(|n| !n.is_empty())
+                .collect();
+            match id {
+                "zohn-ahl-rules" => {
+                    for n in numbers {
+                        assert!(
+                            rules.lines().any(|h| h.starts_with(&format!("### {n} "))),
+                            "{l}: docs/rules.md has no section {n}"
+                        );
+                    }
+                }
+                "a4sheet" => {
+                    for n in numbers {
+                        let n: u8 = n.parse().unwrap();
+                        assert!((1..=10).contains(&n), "{l}: the sheet has rules 1 to 10");
+                    }
+                }
+                _ => {}
+            }
+        }
     }
+    // The whip on the square board cites the whip's section and the
+    // start's, not the start's alone.
+    let whip = zohn_ahl::narration::rule_key_citations(
+        &zohn_ahl::rules::Preset::A4.options(),
+        zohn_ahl::narration::RuleId::Whip,
+    );
+    assert!(
+        whip.iter()
+            .any(|c| c.source == "zohn-ahl-rules" && c.locator.as_deref() == Some("§4.7 and §4.8")),
+        "{whip:?}"
+    );
 }

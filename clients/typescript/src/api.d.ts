@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4ef48d63-f65c-44fb-8417-751d6bdffff2",
+                     *       "id": "c1dcc010-04fd-464f-b463-04b7c1634d3d",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T17:34:56.757Z",
-                     *       "host_token": "563a6e9036a3551abf68ef65fa60fa1f449695b3c68915c862a0d9e7a9a05865",
+                     *       "created_at": "2026-12-06T18:21:41.823Z",
+                     *       "host_token": "146bf3772d5d86ba24c7a58b2915637286dc371fa0835824f7d6ee54db0c37c2",
                      *       "games": [
                      *         {
-                     *           "id": "77bbd4ab-b50b-4116-83d7-064d22e94c53",
+                     *           "id": "79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T17:34:56.757Z",
-                     *           "updated_at": "2026-12-06T17:34:56.757Z",
+                     *           "created_at": "2026-12-06T18:21:41.823Z",
+                     *           "updated_at": "2026-12-06T18:21:41.823Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/77bbd4ab-b50b-4116-83d7-064d22e94c53",
-                     *             "throws": "/v1/games/77bbd4ab-b50b-4116-83d7-064d22e94c53/throws",
-                     *             "moves": "/v1/games/77bbd4ab-b50b-4116-83d7-064d22e94c53/moves"
+                     *             "self": "/v1/games/79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c",
+                     *             "throws": "/v1/games/79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c/throws",
+                     *             "moves": "/v1/games/79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ef786ae09dba00ccadb4e6802ad73dc5857bb6c364e5a74ba1320b8ce2830144",
-                     *             "b": "5071b36ed9930a2825d271f68fd149bc5d5561bfcf1082a2806b7cd85e0cdb66"
+                     *             "a": "f11977108be5f2456504fcf4567eaf841bdbefcaee3c8c05c15685fab42e7352",
+                     *             "b": "587787404848b5a2e3a8269fa26f7d43da996f5b4928f5f49ce94bca8f3e5292"
                      *           },
-                     *           "host_token": "3c2dcfeda4e05f33c6035b9210a303ce957e98de75ca09e59faa44e19e251eaa",
+                     *           "host_token": "c443f7e44ec74a9dad50766977da035eea589c7164ee972a05c76223509bc2b9",
                      *           "join_codes": {
-                     *             "a": "6EYW4A",
-                     *             "b": "53AJFZ"
+                     *             "a": "JA6Y8K",
+                     *             "b": "6MB2DV"
                      *           }
                      *         },
                      *         {
-                     *           "id": "c41907f4-327d-4a5e-b5bc-5d2d952bf4fd",
+                     *           "id": "aa796f43-d0af-47f2-9328-506b18a4ad53",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T17:34:56.757Z",
-                     *           "updated_at": "2026-12-06T17:34:56.757Z",
+                     *           "created_at": "2026-12-06T18:21:41.823Z",
+                     *           "updated_at": "2026-12-06T18:21:41.823Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c41907f4-327d-4a5e-b5bc-5d2d952bf4fd",
-                     *             "throws": "/v1/games/c41907f4-327d-4a5e-b5bc-5d2d952bf4fd/throws",
-                     *             "moves": "/v1/games/c41907f4-327d-4a5e-b5bc-5d2d952bf4fd/moves"
+                     *             "self": "/v1/games/aa796f43-d0af-47f2-9328-506b18a4ad53",
+                     *             "throws": "/v1/games/aa796f43-d0af-47f2-9328-506b18a4ad53/throws",
+                     *             "moves": "/v1/games/aa796f43-d0af-47f2-9328-506b18a4ad53/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e79ee2da1a7919a96e884c739fa2828c5bbece912b2eeb0a6c42f313fb7f0a50",
-                     *             "b": "1a9fef89c0bbee51cec628684272bdd19438c4f4cd2700b755c6e20d0dc8bb60"
+                     *             "a": "bfbe3b936dbb68dc7e2920d5b127fd60987196935827eb0af6a1b6b6b3a0a084",
+                     *             "b": "00a8f02529164bd5c982557db79c7db194c0506ed48e489652a7c8ce7475fc75"
                      *           },
-                     *           "host_token": "18ac25805fb4a3db139fe60b9b32adadce7ef36a1860ad2d81391cabaf3a5be7",
+                     *           "host_token": "3bc3ac4cb9924092d3f3bbc5b105640b62f713c88bbe63b2c0e86c693b6ad797",
                      *           "join_codes": {
-                     *             "a": "VEZHXR",
-                     *             "b": "CT595W"
+                     *             "a": "RZ24WV",
+                     *             "b": "73F3AP"
                      *           }
                      *         },
                      *         {
-                     *           "id": "1af38306-528f-4203-95f3-5de45a2c291d",
+                     *           "id": "ca3efcca-66a4-46d0-a025-1a9a0adb0c93",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T17:34:56.757Z",
-                     *           "updated_at": "2026-12-06T17:34:56.757Z",
+                     *           "created_at": "2026-12-06T18:21:41.823Z",
+                     *           "updated_at": "2026-12-06T18:21:41.823Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1af38306-528f-4203-95f3-5de45a2c291d",
-                     *             "throws": "/v1/games/1af38306-528f-4203-95f3-5de45a2c291d/throws",
-                     *             "moves": "/v1/games/1af38306-528f-4203-95f3-5de45a2c291d/moves"
+                     *             "self": "/v1/games/ca3efcca-66a4-46d0-a025-1a9a0adb0c93",
+                     *             "throws": "/v1/games/ca3efcca-66a4-46d0-a025-1a9a0adb0c93/throws",
+                     *             "moves": "/v1/games/ca3efcca-66a4-46d0-a025-1a9a0adb0c93/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "efb039d3edcf235e112a3bdc9df064325e7749be3eed62d9abbe53118e440377",
-                     *             "b": "9f49bd4fe1fc41dd0e1ce132ff30351f9f5ac64b39d24c879305e40832836195"
+                     *             "a": "b9b61875176f1f4e087ac4770a69df5f9c50817e312d57fea4aec2861b3c4fcc",
+                     *             "b": "5e940522031cbd702104f8d352839326264e4fd1b65ff9d8a92874cb84339db9"
                      *           },
-                     *           "host_token": "fbb2491d193add33e84f3692458b9dcfae5e2452412166bdf4f3b394fb20ed61",
+                     *           "host_token": "10cf9057c55df8f14b11c9cfd1151508974e4fe03278625221c3c4268525edf4",
                      *           "join_codes": {
-                     *             "a": "4CWBBM",
-                     *             "b": "JX4W3Z"
+                     *             "a": "2ST8E7",
+                     *             "b": "8BYPHY"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/4ef48d63-f65c-44fb-8417-751d6bdffff2",
-                     *         "games": "/v1/classes/4ef48d63-f65c-44fb-8417-751d6bdffff2/games",
-                     *         "overview": "/play/class/4ef48d63-f65c-44fb-8417-751d6bdffff2",
-                     *         "fairness": "/v1/fairness?game=77bbd4ab-b50b-4116-83d7-064d22e94c53&game=c41907f4-327d-4a5e-b5bc-5d2d952bf4fd&game=1af38306-528f-4203-95f3-5de45a2c291d"
+                     *         "self": "/v1/classes/c1dcc010-04fd-464f-b463-04b7c1634d3d",
+                     *         "games": "/v1/classes/c1dcc010-04fd-464f-b463-04b7c1634d3d/games",
+                     *         "overview": "/play/class/c1dcc010-04fd-464f-b463-04b7c1634d3d",
+                     *         "fairness": "/v1/fairness?game=79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c&game=aa796f43-d0af-47f2-9328-506b18a4ad53&game=ca3efcca-66a4-46d0-a025-1a9a0adb0c93"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8dcd015e-1410-41bd-a981-5da1e97c3880",
+                     *       "id": "20e70f74-6b55-411d-ad2f-d3f66a7a9836",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T17:34:56.746Z",
-                     *       "host_token": "3fab25ba57c21681aabf08883ac5314b343a98759516b5a775d8fe8cbf7306c7",
+                     *       "created_at": "2026-12-06T18:21:41.816Z",
+                     *       "host_token": "29785412cd9576803c9c7365d067d835110b15bcb5080f90c972be8e5686aa48",
                      *       "games": [
                      *         {
-                     *           "id": "a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
+                     *           "id": "90219217-5cc5-4d17-844a-b8d261e5e78d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T17:34:56.746Z",
-                     *           "updated_at": "2026-12-06T17:34:56.746Z",
+                     *           "created_at": "2026-12-06T18:21:41.815Z",
+                     *           "updated_at": "2026-12-06T18:21:41.815Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
-                     *             "throws": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/throws",
-                     *             "moves": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/moves"
+                     *             "self": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d",
+                     *             "throws": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/throws",
+                     *             "moves": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "819f4f4c1c4259d53dd83eb23e86e1f62b0db097a5fa7095efb5642812dc1bf9",
-                     *             "b": "33229019486b0fb8d58eee5bf2e71936663bbc5eb2d5b5f0d96c525bb8a06ec0"
+                     *             "a": "cea177c866444d14897427e304711cd3b9edf7c0320caad1badea17b8f557474",
+                     *             "b": "dbc58d7b39577bce971b0078cf5b080451401b9e38b463982cb9c4c5cd81592b"
                      *           },
-                     *           "host_token": "fc63e9ab93ffbda8587065ca18b2ce083af4cc0b7219de7cc253e9379cc6997d",
+                     *           "host_token": "c59396d66a6e4d55038533440ff7708938d3d340f31ffd7f05840c19a4b63eea",
                      *           "join_codes": {
-                     *             "a": "BXQCQA",
-                     *             "b": "RRY6NE"
+                     *             "a": "HPN8RM",
+                     *             "b": "T254SB"
                      *           }
                      *         },
                      *         {
-                     *           "id": "f9577278-907f-492e-991a-6e843d634679",
+                     *           "id": "9c641557-e3af-461d-8758-40b371c2d8c9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T17:34:56.746Z",
-                     *           "updated_at": "2026-12-06T17:34:56.746Z",
+                     *           "created_at": "2026-12-06T18:21:41.816Z",
+                     *           "updated_at": "2026-12-06T18:21:41.816Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f9577278-907f-492e-991a-6e843d634679",
-                     *             "throws": "/v1/games/f9577278-907f-492e-991a-6e843d634679/throws",
-                     *             "moves": "/v1/games/f9577278-907f-492e-991a-6e843d634679/moves"
+                     *             "self": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9",
+                     *             "throws": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/throws",
+                     *             "moves": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "359aa0f3f186027dfc7641efd2d648e9f041536251416884da382516f30e70e8",
-                     *             "b": "4ea5295441c8d9742f4b1b727f40329ee7429bef07d94e9a5c63bf1841786463"
+                     *             "a": "7961d64027bac54d88d1952276a652cc290dcb09933486ef8621335bab3456d0",
+                     *             "b": "444906ddd1dd3c4601343fae6cca92454eae9bd1eb5b76391b6c3780e3194a60"
                      *           },
-                     *           "host_token": "d93634a33017f9e413dfd435d532f3d332d99d94a6f83b2e104f62b9fcbdce9f",
+                     *           "host_token": "bcda74998d34140fa86045f6dbfdd2e20b7fe144c48efeb5dc5c02d96c39108c",
                      *           "join_codes": {
-                     *             "a": "W4G7SK",
-                     *             "b": "WXVGD6"
+                     *             "a": "A73776",
+                     *             "b": "98K52F"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880",
-                     *         "games": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880/games",
-                     *         "overview": "/play/class/8dcd015e-1410-41bd-a981-5da1e97c3880",
-                     *         "fairness": "/v1/fairness?game=a0f7b1be-348b-4387-b88f-8746e7d3a3c7&game=f9577278-907f-492e-991a-6e843d634679"
+                     *         "self": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
+                     *         "games": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836/games",
+                     *         "overview": "/play/class/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
+                     *         "fairness": "/v1/fairness?game=90219217-5cc5-4d17-844a-b8d261e5e78d&game=9c641557-e3af-461d-8758-40b371c2d8c9"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8dcd015e-1410-41bd-a981-5da1e97c3880",
+                     *       "id": "20e70f74-6b55-411d-ad2f-d3f66a7a9836",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T17:34:56.746Z",
+                     *       "created_at": "2026-12-06T18:21:41.816Z",
                      *       "games": [
                      *         {
-                     *           "id": "a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
+                     *           "id": "90219217-5cc5-4d17-844a-b8d261e5e78d",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T17:34:56.746Z",
-                     *           "updated_at": "2026-12-06T17:34:56.752Z",
+                     *           "created_at": "2026-12-06T18:21:41.815Z",
+                     *           "updated_at": "2026-12-06T18:21:41.819Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
-                     *             "throws": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/throws",
-                     *             "moves": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/moves"
+                     *             "self": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d",
+                     *             "throws": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/throws",
+                     *             "moves": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a0f7b1be-348b-4387-b88f-8746e7d3a3c7/board.svg?view=projector",
+                     *           "board": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "f9577278-907f-492e-991a-6e843d634679",
+                     *           "id": "9c641557-e3af-461d-8758-40b371c2d8c9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T17:34:56.746Z",
-                     *           "updated_at": "2026-12-06T17:34:56.746Z",
+                     *           "created_at": "2026-12-06T18:21:41.816Z",
+                     *           "updated_at": "2026-12-06T18:21:41.816Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f9577278-907f-492e-991a-6e843d634679",
-                     *             "throws": "/v1/games/f9577278-907f-492e-991a-6e843d634679/throws",
-                     *             "moves": "/v1/games/f9577278-907f-492e-991a-6e843d634679/moves"
+                     *             "self": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9",
+                     *             "throws": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/throws",
+                     *             "moves": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f9577278-907f-492e-991a-6e843d634679/board.svg?view=projector",
+                     *           "board": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "159417d6-74ad-4cf5-802c-3efd22065a28",
+                     *           "id": "e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T17:34:56.750Z",
-                     *           "updated_at": "2026-12-06T17:34:56.750Z",
+                     *           "created_at": "2026-12-06T18:21:41.818Z",
+                     *           "updated_at": "2026-12-06T18:21:41.818Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28",
-                     *             "throws": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/throws",
-                     *             "moves": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/moves"
+                     *             "self": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
+                     *             "throws": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/throws",
+                     *             "moves": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/board.svg?view=projector",
+                     *           "board": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880",
-                     *         "games": "/v1/classes/8dcd015e-1410-41bd-a981-5da1e97c3880/games",
-                     *         "overview": "/play/class/8dcd015e-1410-41bd-a981-5da1e97c3880",
-                     *         "fairness": "/v1/fairness?game=a0f7b1be-348b-4387-b88f-8746e7d3a3c7&game=f9577278-907f-492e-991a-6e843d634679&game=159417d6-74ad-4cf5-802c-3efd22065a28"
+                     *         "self": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
+                     *         "games": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836/games",
+                     *         "overview": "/play/class/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
+                     *         "fairness": "/v1/fairness?game=90219217-5cc5-4d17-844a-b8d261e5e78d&game=9c641557-e3af-461d-8758-40b371c2d8c9&game=e4f3038d-37a7-4266-88fd-8bf80a75fdb8"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T17:34:56.746Z",
+                     *       "created_at": "2026-12-06T18:21:41.816Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a0f7b1be-348b-4387-b88f-8746e7d3a3c7",
-                     *           "created_at": "2026-12-06T17:34:56.746Z",
-                     *           "updated_at": "2026-12-06T17:34:56.752Z",
+                     *           "id": "90219217-5cc5-4d17-844a-b8d261e5e78d",
+                     *           "created_at": "2026-12-06T18:21:41.815Z",
+                     *           "updated_at": "2026-12-06T18:21:41.819Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "f9577278-907f-492e-991a-6e843d634679",
-                     *           "created_at": "2026-12-06T17:34:56.746Z",
-                     *           "updated_at": "2026-12-06T17:34:56.746Z",
+                     *           "id": "9c641557-e3af-461d-8758-40b371c2d8c9",
+                     *           "created_at": "2026-12-06T18:21:41.816Z",
+                     *           "updated_at": "2026-12-06T18:21:41.816Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "159417d6-74ad-4cf5-802c-3efd22065a28",
-                     *           "created_at": "2026-12-06T17:34:56.750Z",
-                     *           "updated_at": "2026-12-06T17:34:56.750Z",
+                     *           "id": "e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
+                     *           "created_at": "2026-12-06T18:21:41.818Z",
+                     *           "updated_at": "2026-12-06T18:21:41.818Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "159417d6-74ad-4cf5-802c-3efd22065a28",
+                     *       "id": "e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T17:34:56.750Z",
-                     *       "updated_at": "2026-12-06T17:34:56.750Z",
+                     *       "created_at": "2026-12-06T18:21:41.818Z",
+                     *       "updated_at": "2026-12-06T18:21:41.818Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28",
-                     *         "throws": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/throws",
-                     *         "moves": "/v1/games/159417d6-74ad-4cf5-802c-3efd22065a28/moves"
+                     *         "self": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
+                     *         "throws": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/throws",
+                     *         "moves": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "707a0c4fc7642670af1ac67dbe90e78c5c69a2d4aa96a0986c1bdc2c5d63919e",
-                     *         "b": "13745b9680f46648c721edc5345d56fc2909240c8ca50504ab7d9262552ff6d1"
+                     *         "a": "7ef689d691a17231740a99a926ee7b92dc6b55134c0d42052a628fade7536ce3",
+                     *         "b": "d08dad2a649af69d1feeb10efcb79ee7a5e27b881e8a60d9f2afaf45a4352eda"
                      *       },
-                     *       "host_token": "7ee43e10e43a5cd6aa2b158aafca83368151891b817a4d809c7ccc9eb063e234",
+                     *       "host_token": "bb2d7657b2058539b6fef977691bb15a85fad9ec90f9b3ac8c4d29560285682d",
                      *       "join_codes": {
-                     *         "a": "76TS28",
-                     *         "b": "DD9CEN"
+                     *         "a": "A9MSBA",
+                     *         "b": "N5XTAY"
                      *       }
                      *     }
                      */
@@ -6342,13 +6342,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
+                     *         "a14e4ed2-3719-421e-a67c-7ddf4c879046"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
+                     *             "a14e4ed2-3719-421e-a67c-7ddf4c879046"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6615,11 +6615,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8c561319-4db0-44e3-af2d-d64fe80cbf90",
+                     *       "id": "e1c9fada-7832-48c9-8d2b-2f05e8849121",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T17:34:56.743Z",
-                     *       "updated_at": "2026-12-06T17:34:56.743Z",
+                     *       "created_at": "2026-12-06T18:21:41.813Z",
+                     *       "updated_at": "2026-12-06T18:21:41.813Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6682,18 +6682,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/8c561319-4db0-44e3-af2d-d64fe80cbf90",
-                     *         "throws": "/v1/games/8c561319-4db0-44e3-af2d-d64fe80cbf90/throws",
-                     *         "moves": "/v1/games/8c561319-4db0-44e3-af2d-d64fe80cbf90/moves"
+                     *         "self": "/v1/games/e1c9fada-7832-48c9-8d2b-2f05e8849121",
+                     *         "throws": "/v1/games/e1c9fada-7832-48c9-8d2b-2f05e8849121/throws",
+                     *         "moves": "/v1/games/e1c9fada-7832-48c9-8d2b-2f05e8849121/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "41cd0604698fe51a1514fb7afc0d689e193425451fbeda8340ce24149d6c943e",
-                     *         "b": "535f592c228594f01a561650a28a64432c9b66f7006188466e2721bf3db0f35c"
+                     *         "a": "9e87356ddb2e3900382f1d4a2b70578adb6c39993e02d8d4b2e239084f3f64a3",
+                     *         "b": "ac4cf973f2209e5c30fbbc1ce87cbf137acef77599342f65038b2fb0c6fcb121"
                      *       },
-                     *       "host_token": "02a0202ec4079a0652edf33f8bae6885c1c3c4c3a3fa521f1edb22b6150cfc04",
+                     *       "host_token": "e0e30d2b50783fab36cf8acf9c13c49ffdf4d47ac9496c28611e7ff924d70241",
                      *       "join_codes": {
-                     *         "a": "TSAM48",
-                     *         "b": "RX2FZP"
+                     *         "a": "J6T8QY",
+                     *         "b": "4YDY65"
                      *       }
                      *     }
                      */
@@ -6936,11 +6936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *       "id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T17:34:56.485Z",
-                     *       "updated_at": "2026-12-06T17:34:56.732Z",
+                     *       "created_at": "2026-12-06T18:21:41.571Z",
+                     *       "updated_at": "2026-12-06T18:21:41.804Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7003,9 +7003,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423",
-                     *         "throws": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/throws",
-                     *         "moves": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/moves"
+                     *         "self": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *         "throws": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/throws",
+                     *         "moves": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/moves"
                      *       }
                      *     }
                      */
@@ -8556,13 +8556,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
+                     *         "a14e4ed2-3719-421e-a67c-7ddf4c879046"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "091d0d20-db74-4f5e-ace6-fa50f6d2d423"
+                     *             "a14e4ed2-3719-421e-a67c-7ddf4c879046"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10275,7 +10275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *       "game_id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10552,7 +10552,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *       "game_id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10922,8 +10922,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "94f7fd99598c1dbd61178d8438198c3d0606a6ca4e59b5eee6ccc8a36a82a1a6",
-                     *       "join_code": "D7E5WS"
+                     *       "token": "c238c9e171cc96e1a4dbedc8819dbe89d28f38d301df9fd75ccc1da8a32ad0de",
+                     *       "join_code": "GY8KJ8"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11126,11 +11126,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *         "id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T17:34:56.485Z",
-                     *         "updated_at": "2026-12-06T17:34:56.740Z",
+                     *         "created_at": "2026-12-06T18:21:41.571Z",
+                     *         "updated_at": "2026-12-06T18:21:41.811Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11189,9 +11189,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423",
-                     *           "throws": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/throws",
-                     *           "moves": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/moves"
+                     *           "self": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *           "throws": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/throws",
+                     *           "moves": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11662,11 +11662,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "091d0d20-db74-4f5e-ace6-fa50f6d2d423",
+                     *         "id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T17:34:56.485Z",
-                     *         "updated_at": "2026-12-06T17:34:56.732Z",
+                     *         "created_at": "2026-12-06T18:21:41.571Z",
+                     *         "updated_at": "2026-12-06T18:21:41.804Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11729,9 +11729,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423",
-                     *           "throws": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/throws",
-                     *           "moves": "/v1/games/091d0d20-db74-4f5e-ace6-fa50f6d2d423/moves"
+                     *           "self": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *           "throws": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/throws",
+                     *           "moves": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/moves"
                      *         }
                      *       }
                      *     }
@@ -12462,10 +12462,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8c561319-4db0-44e3-af2d-d64fe80cbf90",
+                     *       "game_id": "e1c9fada-7832-48c9-8d2b-2f05e8849121",
                      *       "side": "A",
-                     *       "token": "94f7fd99598c1dbd61178d8438198c3d0606a6ca4e59b5eee6ccc8a36a82a1a6",
-                     *       "play": "/play/8c561319-4db0-44e3-af2d-d64fe80cbf90#seat=A.94f7fd99598c1dbd61178d8438198c3d0606a6ca4e59b5eee6ccc8a36a82a1a6"
+                     *       "token": "c238c9e171cc96e1a4dbedc8819dbe89d28f38d301df9fd75ccc1da8a32ad0de",
+                     *       "play": "/play/e1c9fada-7832-48c9-8d2b-2f05e8849121#seat=A.c238c9e171cc96e1a4dbedc8819dbe89d28f38d301df9fd75ccc1da8a32ad0de"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -103,6 +103,19 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
             Some(_) => {}
         }
     }
+    // A counter changing hands before the counters' own rule was stated
+    // states it (a teacher's trial: "Now: the Otters 3, the Herons 5." came
+    // a move before "Each side starts with 4 counting sticks.").
+    let counters = RuleId::counters(ctx.options.end_check);
+    if ctx
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::CounterPaid { .. }))
+        && known(&counters)
+        && !memory.contains_key(counters.key())
+    {
+        choose(counters, false, &mut chosen);
+    }
     if chosen.is_empty()
         && !over
         && let Some(id) = ahead(ctx)

@@ -259,9 +259,18 @@ impl Builder<'_> {
                         );
                         at = end;
                     } else {
+                        // On the winning move, the circuit that paid a
+                        // counter outweighs the win's count (a curator's
+                        // trial: "won by Side B with all 8 counters" kept
+                        // the count and lost the lap that brought it).
+                        let wins = ctx.events.iter().any(|e| matches!(e, Event::Won { .. }));
                         self.push(
                             "completed_circuit",
-                            Weight::Notable,
+                            if wins {
+                                Weight::Result
+                            } else {
+                                Weight::Notable
+                            },
                             true,
                             &[("circuits", &circuits)],
                         );
