@@ -303,6 +303,11 @@ fn chunks(i: usize, told: Told, segments: &[Segment]) -> Vec<Paragraph> {
     out
 }
 
+/// Whether `segment` states `rule` (in full or briefly).
+fn states_rule(segment: &Segment, rule: RuleId) -> bool {
+    segment.kind == SegmentKind::Rule && segment.rule.as_deref() == Some(rule.key())
+}
+
 fn paragraph(moves: Range<usize>, told: Told, segments: &[Segment]) -> Paragraph {
     let words: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
     Paragraph {
@@ -327,18 +332,12 @@ pub(super) fn read_aloud(
         let n = game.moves.len();
         // Its rule, told early (`told_stopped`), is not told again (a
         // teacher's trial: the class had heard it at the start).
-        let stop_rule = RuleId::StopMostCounters.key();
-        let told_early = told.iter().any(|t| {
-            t.segments
-                .iter()
-                .any(|s| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(stop_rule))
-        });
+        let stop_rule = |s: &Segment| states_rule(s, RuleId::StopMostCounters);
+        let told_early = told.iter().any(|t| t.segments.iter().any(stop_rule));
         let segments: Vec<Segment> = stop
             .segments
             .iter()
-            .filter(|s| {
-                !(told_early && s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(stop_rule))
-            })
+            .filter(|s| !(told_early && stop_rule(s)))
             .cloned()
             .collect();
         out.push(paragraph(n..n, Told::Stop, &segments));
@@ -377,10 +376,9 @@ pub(super) fn told_stopped(
     let Some((text, citations)) = rule_statement(&game.options, audience, rule) else {
         return told;
     };
-    let counters = RuleId::counters(game.options.end_check).key();
-    let states = |s: &Segment| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(counters);
+    let counters = RuleId::counters(game.options.end_check);
     for t in told.iter_mut().take(game.moves.len()) {
-        if let Some(at) = t.segments.iter().position(states) {
+        if let Some(at) = t.segments.iter().position(|s| states_rule(s, counters)) {
             let segment = Segment {
                 kind: SegmentKind::Rule,
                 text,

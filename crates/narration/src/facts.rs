@@ -106,7 +106,8 @@ pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
 
 /// A fact this game has not told, chosen for the moment (among the facts
 /// about the Kiowa, tagged `kiowa`, until they outnumber the others told
-/// by two, while any is left): on a move with a notable event, the first untold fact tagged with the move's most
+/// by two, while any is left): on a move with a notable event, the first
+/// untold fact tagged with the move's most
 /// specific topic; on a quiet move whose number is a multiple of
 /// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
 /// to moments of play. On the first move, the fact tagged `intro` (who

@@ -75,7 +75,7 @@ pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
     ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
-    is_plain_move, is_quiet_move, lead, lead_segment, narrate_chain, narrate_stretch,
+    is_plain_move, is_quiet_move, lead_segment, narrate_chain, narrate_stretch,
     same_number_segment,
 };
 pub use template::name_mid_sentence;

@@ -158,8 +158,7 @@ pub fn same_number_segment(
 /// teacher's trial: by ear, two numbers counted from different starts
 /// were hard to picture, and "3 spaces in front" was what a class could
 /// follow); `None` when both show one number.
-#[must_use]
-pub fn lead(awls: [OwnSpace; 2]) -> Option<(Side, u8)> {
+fn lead(awls: [OwnSpace; 2]) -> Option<(Side, u8)> {
     match awls[0].cmp(&awls[1]) {
         std::cmp::Ordering::Equal => None,
         std::cmp::Ordering::Greater => Some((Side::A, awls[0] - awls[1])),
@@ -191,25 +190,17 @@ pub fn lead_segment(
 /// "2", "2 and 1", "2, 1 and 3".
 fn list(values: &[u8]) -> String {
     let words: Vec<String> = values.iter().map(u8::to_string).collect();
-    list_words(&words)
+    list_words(&words, " and ")
 }
 
-/// "a", "a, then b", "a, b, then c": one turn's throws, heard apart
-/// (a teacher's trial: "3 with the sahe and 1" sounded like one throw).
-fn list_then(words: &[String]) -> String {
+/// "a", "a and b", "a, b and c" with `last_joiner` " and "; with ", then ",
+/// one turn's throws heard apart, "a, b, then c" (a teacher's trial: "3
+/// with the sahe and 1" sounded like one throw).
+fn list_words(words: &[String], last_joiner: &str) -> String {
     match words.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{}, then {last}", rest.join(", ")),
-    }
-}
-
-/// "a", "a and b", "a, b and c".
-fn list_words(words: &[String]) -> String {
-    match words.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{}{last_joiner}{last}", rest.join(", ")),
     }
 }
 
@@ -332,7 +323,7 @@ pub fn narrate_chain(
         &[
             ("count", &throws.len().to_string()),
             ("player", player),
-            ("values", &list_then(&values)),
+            ("values", &list_words(&values, ", then ")),
             ("space", &to.to_string()),
         ],
     );
