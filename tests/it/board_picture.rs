@@ -825,3 +825,28 @@ fn regression_a_hebrew_name_that_fitted_was_stretched() {
         assert_eq!(text.attribute("textLength"), None, "{svg}");
     }
 }
+
+/// A teacher's trial: the board of an A4 game, played with a spinner,
+/// said "to throw next". A spinner's board says spin, the sticks' throw.
+#[test]
+fn regression_the_spinner_board_said_throw() {
+    let names = Names {
+        sides: ["Otters", "Herons"],
+        players: [&[], &[]],
+    };
+    for (preset, verb) in [(Preset::A4, "spin"), (Preset::Composite, "throw")] {
+        let table = Table::new(preset.options(), [1, 1], Side::A).unwrap();
+        let state = GameState::new(&table);
+        let doc_text = picture::game_svg(&table, &state, &names);
+        let doc = parse(&doc_text);
+        let said = format!("Otters to {verb} next.");
+        assert!(text_of(&doc, "desc").contains(&said), "{preset:?}");
+        assert!(
+            doc.descendants()
+                .any(|n| n.text() == Some(&format!("to {verb} next"))
+                    || n.text()
+                        .is_some_and(|t| t.ends_with(&format!("to {verb} next")))),
+            "{preset:?}"
+        );
+    }
+}

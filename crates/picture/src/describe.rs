@@ -5,7 +5,9 @@
 use std::fmt::Write as _;
 
 use super::Names;
-use crate::rules::{Bank, Board, Compass, Feature, GameState, Outcome, OwnSpace, Side, Table};
+use crate::rules::{
+    Bank, Board, Compass, Feature, GameState, Outcome, OwnSpace, Side, Table, ThrowTable,
+};
 
 /// The words a board uses, the narration's for the general audience (its
 /// catalogue names each board's features once): Bell's torrent and dry
@@ -142,10 +144,13 @@ pub(super) fn headline(
         Some(Outcome::Draw) => ("A draw".to_owned(), "", table.first()),
         None => {
             let side = state.to_throw(table).side;
-            let verb = if state.extra_throw {
-                "to throw again"
-            } else {
-                "to throw next"
+            // A spinner is spun, not thrown (a teacher's trial: "to throw
+            // next" on the A4 board).
+            let verb = match (table.options().throw_table, state.extra_throw) {
+                (ThrowTable::Spinner, true) => "to spin again",
+                (ThrowTable::Spinner, false) => "to spin next",
+                (_, true) => "to throw again",
+                (_, false) => "to throw next",
             };
             (thrower(table, state, names).to_owned(), verb, side)
         }
@@ -222,10 +227,15 @@ pub(super) fn game_desc(table: &Table, state: &GameState, names: &Names<'_>) -> 
             let who = thrower(table, state, names);
             let side_name = names.sides[seat.side.index()];
             let when = if state.extra_throw { "again" } else { "next" };
-            if who == side_name {
-                let _ = write!(out, " {who} to throw {when}.");
+            let verb = if table.options().throw_table == ThrowTable::Spinner {
+                "spin"
             } else {
-                let _ = write!(out, " {who} to throw {when}, for {side_name}.");
+                "throw"
+            };
+            if who == side_name {
+                let _ = write!(out, " {who} to {verb} {when}.");
+            } else {
+                let _ = write!(out, " {who} to {verb} {when}, for {side_name}.");
             }
             for side in Side::BOTH {
                 if state.forfeits[side.index()] {

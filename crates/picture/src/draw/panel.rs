@@ -266,7 +266,7 @@ pub(super) fn panel(board: Board) -> Group {
                 ))
                 .add(bank)
                 .add(note(
-                    "Ringed space: a bank",
+                    "Ringed space: a bank, its ring coloured as above",
                     Xy::new(text_x, top + 76.0),
                     colour::INK,
                 ))
