@@ -117,11 +117,19 @@ pub(super) fn paragraphs(
         .zip(told)
         .map(|(m, t)| is_quiet_move(&m.events, &t.segments))
         .collect();
-    // Plain: quiet and a whole turn (`is_plain_move`).
-    let plain: Vec<bool> = moves
-        .iter()
-        .zip(&quiet)
-        .map(|(m, quiet)| *quiet && !m.state.extra_throw)
+    // Where each quiet whole turn from a move ends: a plain move
+    // (`is_plain_move`), or a chain whose last throw passed the turn.
+    let turn_end: Vec<Option<usize>> = (0..moves.len())
+        .map(|i| {
+            let chain = chain_at(game, &quiet, i);
+            if quiet[i] && !moves[i].state.extra_throw {
+                Some(i + 1)
+            } else if !chain.is_empty() && !moves[chain.end - 1].state.extra_throw {
+                Some(chain.end)
+            } else {
+                None
+            }
+        })
         .collect();
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
@@ -129,22 +137,32 @@ pub(super) fn paragraphs(
     let mut same_said: Option<u32> = None;
     let mut i = 0;
     while i < moves.len() {
-        let run = plain[i..].iter().take_while(|p| **p).count();
+        // The quiet whole turns in a row from `i`, by where each ends.
+        let mut run = Vec::new();
+        let mut at = i;
+        while let Some(end) = turn_end.get(at).copied().flatten() {
+            run.push(end);
+            at = end;
+        }
         let chain = chain_at(game, &quiet, i);
         // Each paragraph's moves, how they are told, and its segments.
         let mut said: Vec<(Range<usize>, Told, Vec<Segment>)> = Vec::new();
-        if run >= STRETCH_MIN {
-            // A long run in even parts, none longer than STRETCH_MAX.
-            let parts = run.div_ceil(STRETCH_MAX);
+        if run.len() >= STRETCH_MIN {
+            // A long run in even parts, none longer than STRETCH_MAX turns.
+            let parts = run.len().div_ceil(STRETCH_MAX);
             let mut first = i;
+            let mut taken = 0;
             for part in 0..parts {
-                let len = run / parts + usize::from(part < run % parts);
-                let span = &moves[first..first + len];
+                let len = run.len() / parts + usize::from(part < run.len() % parts);
+                taken += len;
+                let end = run[taken - 1];
+                let span = &moves[first..end];
                 let throws: Vec<StretchThrow> = span
                     .iter()
                     .map(|m| StretchThrow {
                         side: m.seat.side,
                         value: m.score.value,
+                        earned_another: m.state.extra_throw,
                     })
                     .collect();
                 let stretch = narrate_stretch(
@@ -153,10 +171,10 @@ pub(super) fn paragraphs(
                     audience,
                     span[0].n,
                     &throws,
-                    span[len - 1].state.awls,
+                    span[span.len() - 1].state.awls,
                 );
-                said.push((first..first + len, Told::Stretch, stretch.segments));
-                first += len;
+                said.push((first..end, Told::Stretch, stretch.segments));
+                first = end;
             }
         } else if !chain.is_empty() {
             let span = &moves[chain.clone()];
@@ -463,7 +481,20 @@ pub(super) fn teacher_note(
             .iter()
             .zip(fits)
             .filter_map(|(minutes, fits)| {
-                fits.map(|n| format!("within about {minutes} minutes, add --stop-after {n}"))
+                fits.map(|n| {
+                    // A stop with the counting sticks even is a tie (a
+                    // teacher's trial: the note did not say so).
+                    let tie = game.moves.get(stop_keep(game, n) - 1).is_some_and(|m| {
+                        let [a, b] = m.state.counters;
+                        a == b
+                    });
+                    let tie = if tie {
+                        " (the counting sticks are even there, so the game ends in a tie)"
+                    } else {
+                        ""
+                    };
+                    format!("within about {minutes} minutes, add --stop-after {n}{tie}")
+                })
             })
             .collect();
         if !stops.is_empty() {
@@ -505,14 +536,11 @@ pub(super) fn teacher_note(
     note
 }
 
-/// Stop `game` after its move `n` (or, when that move earned another
-/// throw, at the end of its side's turn), as a teacher stops a game: its
-/// later moves are dropped and the stop narrated. `None` when the game
-/// ended by then (nothing to stop).
-pub(super) fn stop_at(game: &mut NarratedGame, n: u32, audience: Audience) -> Option<Narration> {
+/// How many of `game`'s moves a stop after move `n` keeps: up to `n`, or,
+/// when that move earned another throw, to the end of its side's turn
+/// (never in the middle of a turn).
+fn stop_keep(game: &NarratedGame, n: u32) -> usize {
     let mut keep = usize::try_from(n).unwrap_or(usize::MAX).max(1);
-    // Not in the middle of a turn: a move that earned another throw is
-    // followed to the end of its side's turn.
     while game
         .moves
         .get(keep - 1)
@@ -520,6 +548,15 @@ pub(super) fn stop_at(game: &mut NarratedGame, n: u32, audience: Audience) -> Op
     {
         keep += 1;
     }
+    keep
+}
+
+/// Stop `game` after its move `n` (or, when that move earned another
+/// throw, at the end of its side's turn), as a teacher stops a game: its
+/// later moves are dropped and the stop narrated. `None` when the game
+/// ended by then (nothing to stop).
+pub(super) fn stop_at(game: &mut NarratedGame, n: u32, audience: Audience) -> Option<Narration> {
+    let keep = stop_keep(game, n);
     if game.moves.len() <= keep {
         return None;
     }

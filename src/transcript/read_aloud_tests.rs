@@ -40,6 +40,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
         (0, 0, 0, 0, 0);
     let mut leads = 0;
     let mut leads_said = 0;
+    let mut chained = 0;
     for (preset, audience) in [
         (Preset::Composite, Audience::Young),
         (Preset::A4, Audience::Young),
@@ -78,22 +79,31 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                 let name = |side: Side| game.cast.sides[side.index()].clone();
                 match p.told {
                     Told::Move => {
-                        // No plain run long enough is left as lines.
+                        // No run of quiet whole turns long enough is left
+                        // as lines.
                         singles = if plain[p.moves.start] { singles + 1 } else { 0 };
                         assert!(singles < STRETCH_MIN, "{}", at(p.moves.start));
                     }
                     Told::Stretch => {
                         singles = 0;
                         stretches += 1;
+                        // Quiet whole turns: each throw quiet, the last of
+                        // the stretch passing the turn; a turn of several
+                        // throws among them is one turn.
                         assert!(
-                            (STRETCH_MIN..=STRETCH_MAX).contains(&moves.len()),
+                            p.moves
+                                .clone()
+                                .all(|i| is_quiet_move(&game.moves[i].events, &told[i].segments)),
                             "{}",
                             p.text
                         );
-                        assert!(plain[p.moves.clone()].iter().all(|p| *p), "{}", p.text);
+                        assert!(!last.state.extra_throw, "{}", p.text);
+                        let turns = moves.iter().filter(|m| !m.state.extra_throw).count();
+                        chained += usize::from(turns < moves.len());
+                        assert!((STRETCH_MIN..=STRETCH_MAX).contains(&turns), "{}", p.text);
                         // How many: the young and the scholars hear it.
                         if audience != Audience::General {
-                            let count = moves.len().to_string();
+                            let count = format!("{turns} ");
                             assert!(p.text.contains(&count), "{count} in {}", p.text);
                         }
                         for side in [Side::A, Side::B] {
@@ -160,7 +170,14 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                         }
                     }
                     Told::Chain => {
-                        singles = 0;
+                        // A whole quiet turn, unless its last throw earned
+                        // one more: no run of enough is left as lines.
+                        singles = if last.state.extra_throw {
+                            0
+                        } else {
+                            singles + 1
+                        };
+                        assert!(singles < STRETCH_MIN, "{}", at(p.moves.start));
                         chains += 1;
                         // One turn: one seat, each throw but the last
                         // earning the next, all quiet.
@@ -283,6 +300,10 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     }
     assert!(stretches > 40, "{stretches} stretches");
     assert!(chains > 40, "{chains} chains");
+    assert!(
+        chained > 40,
+        "{chained} stretches with a turn of several throws"
+    );
     assert!(apart_said > 20, "{apart_said} distances said");
     assert!(same_said > 5, "{same_said} same numbers said");
     assert!(passed_said > 5, "{passed_said} passings said");

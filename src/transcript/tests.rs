@@ -119,15 +119,11 @@ fn a_brief_transcript_tells_each_move_in_one_sentence_and_says_how_it_was_made()
     assert!(lesson.contains("*This game.*"), "the first move's framing");
 }
 
-/// A teacher's trial: a young composite game read aloud ran from 10
-/// minutes to over an hour, as long as chance made it. `--stop-after`
-/// stops it as a teacher stops a game in the service: after that many
-/// moves the side with more counters wins (equal counts draw), told and
-/// cited with the rule that decides it.
-#[test]
-fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
-    let request = |stop_after, read_aloud| TranscriptRequest {
-        seed: "1".to_owned(),
+/// The transcript of composite game `seed` for the young at `lesson`
+/// detail, stopped after `stop_after` moves, read aloud or not.
+fn young_lesson(seed: &str, stop_after: Option<u32>, read_aloud: bool) -> TranscriptRequest {
+    TranscriptRequest {
+        seed: seed.to_owned(),
         preset: Preset::Composite,
         audience: Audience::Young,
         detail: Detail::Lesson,
@@ -135,7 +131,17 @@ fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
         read_aloud,
         stop_after,
         board: None,
-    };
+    }
+}
+
+/// A teacher's trial: a young composite game read aloud ran from 10
+/// minutes to over an hour, as long as chance made it. `--stop-after`
+/// stops it as a teacher stops a game in the service: after that many
+/// moves the side with more counters wins (equal counts draw), told and
+/// cited with the rule that decides it.
+#[test]
+fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
+    let request = |stop_after, read_aloud| young_lesson("1", stop_after, read_aloud);
     let whole = narrated_game("1", Preset::Composite, Audience::Young).unwrap();
     assert!(whole.moves.len() > 80);
     // The first move from the 60th on that ends its side's turn.
@@ -361,4 +367,44 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
     assert!(note.contains(&format!(": {words} words, about ")), "{note}");
     assert!(note.contains("--side-a Hawks --side-b Foxes`"), "{note}");
     assert!(!aloud.contains("\n\nMove 1. "), "no move labels");
+}
+
+/// A teacher's trial: a stop the note suggested could end with the
+/// counting sticks even, a tie, and the note did not say so. It says so
+/// for exactly the suggested stops that tie.
+#[test]
+fn regression_a_suggested_stop_ended_in_a_tie_unannounced() {
+    let (mut ties, mut wins) = (0, 0);
+    for seed in 1..=30 {
+        let seed = seed.to_string();
+        let request = |stop_after, read_aloud| young_lesson(&seed, stop_after, read_aloud);
+        let whole = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
+        let aloud = transcript_of(&request(None, true)).unwrap();
+        let note = aloud.split("\n\n").next().unwrap();
+        for suggestion in note.split("add --stop-after ").skip(1) {
+            let n: u32 = suggestion
+                .split([' ', ':', ';'])
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let said_tie = suggestion.split([':', ';']).next().unwrap().contains("tie");
+            let text = transcript_of(&request(Some(n), false)).unwrap();
+            let kept: usize = text
+                .split("\n## Stopped after move ")
+                .nth(1)
+                .and_then(|rest| rest.split('\n').next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            let [a, b] = whole.moves[kept - 1].state.counters;
+            assert_eq!(said_tie, a == b, "seed {seed}, --stop-after {n}: {note}");
+            if a == b {
+                ties += 1;
+            } else {
+                wins += 1;
+            }
+        }
+    }
+    assert!(ties > 0 && wins > 0, "{ties} ties, {wins} wins");
 }

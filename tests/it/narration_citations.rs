@@ -277,3 +277,48 @@ fn regression_a_locator_named_a_section_that_says_something_else() {
         "{whip:?}"
     );
 }
+
+/// A curator's trial: on the A4 sheet's square board the scholars heard
+/// that the composite, Culin and Ludii agree on own 14 (they describe own
+/// 20 of the circle), "29 minus a" cited the circle's numbering (§2.3),
+/// the capture and the counters cited the sheet for words it does not use
+/// ("whip", "awl") or without its rule 1, and the young move's "awl" cited
+/// only the sheet, which says "a piece". On the square each of these names
+/// what the sheet says and where the other words come from.
+#[test]
+fn regression_the_square_board_credited_the_sheet_with_the_circles_words() {
+    use zohn_ahl::narration::{Audience, RuleId, rule_key_citations, rule_statement};
+    use zohn_ahl::rules::Preset;
+    let square = Preset::A4.options();
+    let cites = |list: &[zohn_ahl::narration::Citation], source: &str, locator: Option<&str>| {
+        list.iter()
+            .any(|c| c.source == source && c.locator.as_deref() == locator)
+    };
+    let (north, north_cites) =
+        rule_statement(&square, Audience::Scholar, RuleId::NorthCreekNear).unwrap();
+    assert!(
+        north.contains("own 20 of the circle") && !north.contains("agree"),
+        "{north}"
+    );
+    assert!(north.contains("Own 14") && cites(&north_cites, "a4sheet", Some("rule 6")));
+    let (mv, mv_cites) = rule_statement(&square, Audience::Scholar, RuleId::Move).unwrap();
+    assert!(mv.contains("29 minus a"), "{mv}");
+    assert!(cites(&mv_cites, "zohn-ahl-rules", Some("§2.5")));
+    assert!(!cites(&mv_cites, "zohn-ahl-rules", Some("§2.3")));
+    // The circle keeps its own.
+    let circle = Preset::Composite.options();
+    let (_, circle_cites) = rule_statement(&circle, Audience::Scholar, RuleId::Move).unwrap();
+    assert!(cites(&circle_cites, "zohn-ahl-rules", Some("§2.3")));
+    // The awl, the whip's word and the counters' rules.
+    let young_move = rule_key_citations(&square, RuleId::Move);
+    assert!(cites(&young_move, "ludii-ev-118", None), "{young_move:?}");
+    let whip = rule_key_citations(&square, RuleId::Whip);
+    assert!(cites(&whip, "wp-zohnahl", None) && cites(&whip, "a4sheet", Some("rule 8")));
+    let (whip_text, _) = rule_statement(&square, Audience::Scholar, RuleId::Whip).unwrap();
+    assert!(whip_text.contains("captured"), "{whip_text}");
+    let counters = rule_key_citations(&square, RuleId::CountersOneAtATime);
+    assert!(
+        cites(&counters, "a4sheet", Some("rules 1 and 10")),
+        "{counters:?}"
+    );
+}

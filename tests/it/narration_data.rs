@@ -25,6 +25,7 @@ fn all_texts(cat: &Catalogue) -> Vec<String> {
     }
     for r in cat.templates.rules.values() {
         out.extend([r.general.clone(), r.young.clone(), r.scholar.clone()]);
+        out.extend(r.scholar_on_board.values().map(|s| s.text.clone()));
         out.extend(r.short.all().cloned());
     }
     for f in &cat.facts {
@@ -44,6 +45,8 @@ fn all_citations(cat: &Catalogue) -> Vec<&Citation> {
     for r in cat.templates.rules.values() {
         out.extend(&r.citations);
         out.extend(&r.cite);
+        out.extend(r.on_board.values().flatten());
+        out.extend(r.scholar_on_board.values().flat_map(|s| &s.citations));
     }
     for f in &cat.facts {
         out.extend(&f.citations);

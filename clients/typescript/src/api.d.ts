@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "c1dcc010-04fd-464f-b463-04b7c1634d3d",
+                     *       "id": "4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T18:21:41.823Z",
-                     *       "host_token": "146bf3772d5d86ba24c7a58b2915637286dc371fa0835824f7d6ee54db0c37c2",
+                     *       "created_at": "2026-12-06T20:25:08.767Z",
+                     *       "host_token": "8c6626882634c97a410897426a14d84dfb2e1bd3adc1b07af9f092af12b45b94",
                      *       "games": [
                      *         {
-                     *           "id": "79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c",
+                     *           "id": "d996bc0c-50d9-446e-b12a-677d875fc281",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T18:21:41.823Z",
-                     *           "updated_at": "2026-12-06T18:21:41.823Z",
+                     *           "created_at": "2026-12-06T20:25:08.766Z",
+                     *           "updated_at": "2026-12-06T20:25:08.766Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c",
-                     *             "throws": "/v1/games/79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c/throws",
-                     *             "moves": "/v1/games/79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c/moves"
+                     *             "self": "/v1/games/d996bc0c-50d9-446e-b12a-677d875fc281",
+                     *             "throws": "/v1/games/d996bc0c-50d9-446e-b12a-677d875fc281/throws",
+                     *             "moves": "/v1/games/d996bc0c-50d9-446e-b12a-677d875fc281/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "f11977108be5f2456504fcf4567eaf841bdbefcaee3c8c05c15685fab42e7352",
-                     *             "b": "587787404848b5a2e3a8269fa26f7d43da996f5b4928f5f49ce94bca8f3e5292"
+                     *             "a": "3b425d10aab265fc399a50dab13f81b8358e52f7f04368351821f9eb73fc826f",
+                     *             "b": "70d551b457d50cf776c21377076e9c36a25888dea7b55d1107a71a2d1e6562c6"
                      *           },
-                     *           "host_token": "c443f7e44ec74a9dad50766977da035eea589c7164ee972a05c76223509bc2b9",
+                     *           "host_token": "f2d84b8dd92009e79b015e6f0e87f78f416a4974f443039e5fc3c8cf4cc793b0",
                      *           "join_codes": {
-                     *             "a": "JA6Y8K",
-                     *             "b": "6MB2DV"
+                     *             "a": "Z44NSV",
+                     *             "b": "NYE8N8"
                      *           }
                      *         },
                      *         {
-                     *           "id": "aa796f43-d0af-47f2-9328-506b18a4ad53",
+                     *           "id": "d1e92bc5-1596-4e56-8cb3-d35552f88dde",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T18:21:41.823Z",
-                     *           "updated_at": "2026-12-06T18:21:41.823Z",
+                     *           "created_at": "2026-12-06T20:25:08.766Z",
+                     *           "updated_at": "2026-12-06T20:25:08.766Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/aa796f43-d0af-47f2-9328-506b18a4ad53",
-                     *             "throws": "/v1/games/aa796f43-d0af-47f2-9328-506b18a4ad53/throws",
-                     *             "moves": "/v1/games/aa796f43-d0af-47f2-9328-506b18a4ad53/moves"
+                     *             "self": "/v1/games/d1e92bc5-1596-4e56-8cb3-d35552f88dde",
+                     *             "throws": "/v1/games/d1e92bc5-1596-4e56-8cb3-d35552f88dde/throws",
+                     *             "moves": "/v1/games/d1e92bc5-1596-4e56-8cb3-d35552f88dde/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "bfbe3b936dbb68dc7e2920d5b127fd60987196935827eb0af6a1b6b6b3a0a084",
-                     *             "b": "00a8f02529164bd5c982557db79c7db194c0506ed48e489652a7c8ce7475fc75"
+                     *             "a": "bf2727f07c81baf7807f7027df2a168ed96dad71b327d06d55c1dadb99a621e3",
+                     *             "b": "c6a289849b66ed7d0190a01dcae565452711930c0a30206a5f77405894a232c7"
                      *           },
-                     *           "host_token": "3bc3ac4cb9924092d3f3bbc5b105640b62f713c88bbe63b2c0e86c693b6ad797",
+                     *           "host_token": "af0d6ea20fc6f8fc0661106752144a4af3596587459f8dfec74fea5c58f1713c",
                      *           "join_codes": {
-                     *             "a": "RZ24WV",
-                     *             "b": "73F3AP"
+                     *             "a": "BMFKG9",
+                     *             "b": "JYW6TR"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ca3efcca-66a4-46d0-a025-1a9a0adb0c93",
+                     *           "id": "002385f8-6c2a-46f4-bfc1-918aafae88cf",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T18:21:41.823Z",
-                     *           "updated_at": "2026-12-06T18:21:41.823Z",
+                     *           "created_at": "2026-12-06T20:25:08.767Z",
+                     *           "updated_at": "2026-12-06T20:25:08.767Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ca3efcca-66a4-46d0-a025-1a9a0adb0c93",
-                     *             "throws": "/v1/games/ca3efcca-66a4-46d0-a025-1a9a0adb0c93/throws",
-                     *             "moves": "/v1/games/ca3efcca-66a4-46d0-a025-1a9a0adb0c93/moves"
+                     *             "self": "/v1/games/002385f8-6c2a-46f4-bfc1-918aafae88cf",
+                     *             "throws": "/v1/games/002385f8-6c2a-46f4-bfc1-918aafae88cf/throws",
+                     *             "moves": "/v1/games/002385f8-6c2a-46f4-bfc1-918aafae88cf/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b9b61875176f1f4e087ac4770a69df5f9c50817e312d57fea4aec2861b3c4fcc",
-                     *             "b": "5e940522031cbd702104f8d352839326264e4fd1b65ff9d8a92874cb84339db9"
+                     *             "a": "fce38dfb8ea945e3c13235880f9eb17498c570b5afcbee58b201e9681dca1b7c",
+                     *             "b": "71f8b1d37837c00b53b62cb47bbe9a6944e705780fef1aa04d1e89a38c5a2887"
                      *           },
-                     *           "host_token": "10cf9057c55df8f14b11c9cfd1151508974e4fe03278625221c3c4268525edf4",
+                     *           "host_token": "986ca2a7ea85c5463ae99f638a95dcb0545bcf2e0a15204dfb55adea01df5eaa",
                      *           "join_codes": {
-                     *             "a": "2ST8E7",
-                     *             "b": "8BYPHY"
+                     *             "a": "KB7QXA",
+                     *             "b": "HBCY7E"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/c1dcc010-04fd-464f-b463-04b7c1634d3d",
-                     *         "games": "/v1/classes/c1dcc010-04fd-464f-b463-04b7c1634d3d/games",
-                     *         "overview": "/play/class/c1dcc010-04fd-464f-b463-04b7c1634d3d",
-                     *         "fairness": "/v1/fairness?game=79a40f88-6e8d-4fb4-a69c-a8f3f8f0ba8c&game=aa796f43-d0af-47f2-9328-506b18a4ad53&game=ca3efcca-66a4-46d0-a025-1a9a0adb0c93"
+                     *         "self": "/v1/classes/4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e",
+                     *         "games": "/v1/classes/4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e/games",
+                     *         "overview": "/play/class/4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e",
+                     *         "fairness": "/v1/fairness?game=d996bc0c-50d9-446e-b12a-677d875fc281&game=d1e92bc5-1596-4e56-8cb3-d35552f88dde&game=002385f8-6c2a-46f4-bfc1-918aafae88cf"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "20e70f74-6b55-411d-ad2f-d3f66a7a9836",
+                     *       "id": "7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T18:21:41.816Z",
-                     *       "host_token": "29785412cd9576803c9c7365d067d835110b15bcb5080f90c972be8e5686aa48",
+                     *       "created_at": "2026-12-06T20:25:08.755Z",
+                     *       "host_token": "7f6e2dcd7cdc72c009ef277c1f865213709cc50bee2776e73e081ef0bfcd0229",
                      *       "games": [
                      *         {
-                     *           "id": "90219217-5cc5-4d17-844a-b8d261e5e78d",
+                     *           "id": "4f98be2d-411b-48c9-9e42-485f761daaec",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T18:21:41.815Z",
-                     *           "updated_at": "2026-12-06T18:21:41.815Z",
+                     *           "created_at": "2026-12-06T20:25:08.755Z",
+                     *           "updated_at": "2026-12-06T20:25:08.755Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d",
-                     *             "throws": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/throws",
-                     *             "moves": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/moves"
+                     *             "self": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec",
+                     *             "throws": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/throws",
+                     *             "moves": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "cea177c866444d14897427e304711cd3b9edf7c0320caad1badea17b8f557474",
-                     *             "b": "dbc58d7b39577bce971b0078cf5b080451401b9e38b463982cb9c4c5cd81592b"
+                     *             "a": "27e54005b1f4343f0d0c5138b70baf0ce57e98eca516f1608cab25211bfb8dd0",
+                     *             "b": "9e04099b2b6de690f506b8305cef8dc8392b023583de5fa67bbd97d7649fce70"
                      *           },
-                     *           "host_token": "c59396d66a6e4d55038533440ff7708938d3d340f31ffd7f05840c19a4b63eea",
+                     *           "host_token": "9c2d378bdfde3b9dbb702db0f3bbc8478e103c3526c90af63a6adf0615ac3b76",
                      *           "join_codes": {
-                     *             "a": "HPN8RM",
-                     *             "b": "T254SB"
+                     *             "a": "BFYZ4G",
+                     *             "b": "YFS6CT"
                      *           }
                      *         },
                      *         {
-                     *           "id": "9c641557-e3af-461d-8758-40b371c2d8c9",
+                     *           "id": "f18d5762-2b4e-449c-a785-ac7a9a344d79",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T18:21:41.816Z",
-                     *           "updated_at": "2026-12-06T18:21:41.816Z",
+                     *           "created_at": "2026-12-06T20:25:08.755Z",
+                     *           "updated_at": "2026-12-06T20:25:08.755Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9",
-                     *             "throws": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/throws",
-                     *             "moves": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/moves"
+                     *             "self": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79",
+                     *             "throws": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/throws",
+                     *             "moves": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7961d64027bac54d88d1952276a652cc290dcb09933486ef8621335bab3456d0",
-                     *             "b": "444906ddd1dd3c4601343fae6cca92454eae9bd1eb5b76391b6c3780e3194a60"
+                     *             "a": "ee3d797bb0424f2351549cebf40dd88ff4587aee704058feb37189728d9bac8b",
+                     *             "b": "dd5fe46d58b2ad8a7531164dce8d568e08b36624685581d2f2565e2d2c0a9a53"
                      *           },
-                     *           "host_token": "bcda74998d34140fa86045f6dbfdd2e20b7fe144c48efeb5dc5c02d96c39108c",
+                     *           "host_token": "c416eca4e39504b427170bbdb0e47dde40a0f203b5dfdca9d7255f515f270da6",
                      *           "join_codes": {
-                     *             "a": "A73776",
-                     *             "b": "98K52F"
+                     *             "a": "463378",
+                     *             "b": "T8V4QB"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
-                     *         "games": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836/games",
-                     *         "overview": "/play/class/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
-                     *         "fairness": "/v1/fairness?game=90219217-5cc5-4d17-844a-b8d261e5e78d&game=9c641557-e3af-461d-8758-40b371c2d8c9"
+                     *         "self": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
+                     *         "games": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a/games",
+                     *         "overview": "/play/class/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
+                     *         "fairness": "/v1/fairness?game=4f98be2d-411b-48c9-9e42-485f761daaec&game=f18d5762-2b4e-449c-a785-ac7a9a344d79"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "20e70f74-6b55-411d-ad2f-d3f66a7a9836",
+                     *       "id": "7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T18:21:41.816Z",
+                     *       "created_at": "2026-12-06T20:25:08.755Z",
                      *       "games": [
                      *         {
-                     *           "id": "90219217-5cc5-4d17-844a-b8d261e5e78d",
+                     *           "id": "4f98be2d-411b-48c9-9e42-485f761daaec",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T18:21:41.815Z",
-                     *           "updated_at": "2026-12-06T18:21:41.819Z",
+                     *           "created_at": "2026-12-06T20:25:08.755Z",
+                     *           "updated_at": "2026-12-06T20:25:08.760Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d",
-                     *             "throws": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/throws",
-                     *             "moves": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/moves"
+                     *             "self": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec",
+                     *             "throws": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/throws",
+                     *             "moves": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/90219217-5cc5-4d17-844a-b8d261e5e78d/board.svg?view=projector",
+                     *           "board": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "9c641557-e3af-461d-8758-40b371c2d8c9",
+                     *           "id": "f18d5762-2b4e-449c-a785-ac7a9a344d79",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T18:21:41.816Z",
-                     *           "updated_at": "2026-12-06T18:21:41.816Z",
+                     *           "created_at": "2026-12-06T20:25:08.755Z",
+                     *           "updated_at": "2026-12-06T20:25:08.755Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9",
-                     *             "throws": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/throws",
-                     *             "moves": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/moves"
+                     *             "self": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79",
+                     *             "throws": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/throws",
+                     *             "moves": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/9c641557-e3af-461d-8758-40b371c2d8c9/board.svg?view=projector",
+                     *           "board": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
+                     *           "id": "1373a364-967f-45ed-9d26-9f86d3fd8952",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T18:21:41.818Z",
-                     *           "updated_at": "2026-12-06T18:21:41.818Z",
+                     *           "created_at": "2026-12-06T20:25:08.758Z",
+                     *           "updated_at": "2026-12-06T20:25:08.758Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
-                     *             "throws": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/throws",
-                     *             "moves": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/moves"
+                     *             "self": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952",
+                     *             "throws": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/throws",
+                     *             "moves": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/board.svg?view=projector",
+                     *           "board": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
-                     *         "games": "/v1/classes/20e70f74-6b55-411d-ad2f-d3f66a7a9836/games",
-                     *         "overview": "/play/class/20e70f74-6b55-411d-ad2f-d3f66a7a9836",
-                     *         "fairness": "/v1/fairness?game=90219217-5cc5-4d17-844a-b8d261e5e78d&game=9c641557-e3af-461d-8758-40b371c2d8c9&game=e4f3038d-37a7-4266-88fd-8bf80a75fdb8"
+                     *         "self": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
+                     *         "games": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a/games",
+                     *         "overview": "/play/class/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
+                     *         "fairness": "/v1/fairness?game=4f98be2d-411b-48c9-9e42-485f761daaec&game=f18d5762-2b4e-449c-a785-ac7a9a344d79&game=1373a364-967f-45ed-9d26-9f86d3fd8952"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T18:21:41.816Z",
+                     *       "created_at": "2026-12-06T20:25:08.755Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "90219217-5cc5-4d17-844a-b8d261e5e78d",
-                     *           "created_at": "2026-12-06T18:21:41.815Z",
-                     *           "updated_at": "2026-12-06T18:21:41.819Z",
+                     *           "id": "4f98be2d-411b-48c9-9e42-485f761daaec",
+                     *           "created_at": "2026-12-06T20:25:08.755Z",
+                     *           "updated_at": "2026-12-06T20:25:08.760Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "9c641557-e3af-461d-8758-40b371c2d8c9",
-                     *           "created_at": "2026-12-06T18:21:41.816Z",
-                     *           "updated_at": "2026-12-06T18:21:41.816Z",
+                     *           "id": "f18d5762-2b4e-449c-a785-ac7a9a344d79",
+                     *           "created_at": "2026-12-06T20:25:08.755Z",
+                     *           "updated_at": "2026-12-06T20:25:08.755Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
-                     *           "created_at": "2026-12-06T18:21:41.818Z",
-                     *           "updated_at": "2026-12-06T18:21:41.818Z",
+                     *           "id": "1373a364-967f-45ed-9d26-9f86d3fd8952",
+                     *           "created_at": "2026-12-06T20:25:08.758Z",
+                     *           "updated_at": "2026-12-06T20:25:08.758Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
+                     *       "id": "1373a364-967f-45ed-9d26-9f86d3fd8952",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T18:21:41.818Z",
-                     *       "updated_at": "2026-12-06T18:21:41.818Z",
+                     *       "created_at": "2026-12-06T20:25:08.758Z",
+                     *       "updated_at": "2026-12-06T20:25:08.758Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8",
-                     *         "throws": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/throws",
-                     *         "moves": "/v1/games/e4f3038d-37a7-4266-88fd-8bf80a75fdb8/moves"
+                     *         "self": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952",
+                     *         "throws": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/throws",
+                     *         "moves": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "7ef689d691a17231740a99a926ee7b92dc6b55134c0d42052a628fade7536ce3",
-                     *         "b": "d08dad2a649af69d1feeb10efcb79ee7a5e27b881e8a60d9f2afaf45a4352eda"
+                     *         "a": "c71e03b23644cd4292869a7aa04684386d13dd1eb820f22bef5cca74cce08cd4",
+                     *         "b": "e0d36682dbe68eb8e02192d812e14ad3e1c7541622f44de81a56719f349d31bf"
                      *       },
-                     *       "host_token": "bb2d7657b2058539b6fef977691bb15a85fad9ec90f9b3ac8c4d29560285682d",
+                     *       "host_token": "4b8615c64eaec7bcf2953d5b7fa3129cab46b2cf28a786698d88fc47d83de8bc",
                      *       "join_codes": {
-                     *         "a": "A9MSBA",
-                     *         "b": "N5XTAY"
+                     *         "a": "TDGYRH",
+                     *         "b": "9YC4CS"
                      *       }
                      *     }
                      */
@@ -6342,13 +6342,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "a14e4ed2-3719-421e-a67c-7ddf4c879046"
+                     *         "d490fb08-3f74-4559-be8b-723e1db9a26e"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "a14e4ed2-3719-421e-a67c-7ddf4c879046"
+                     *             "d490fb08-3f74-4559-be8b-723e1db9a26e"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6615,11 +6615,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e1c9fada-7832-48c9-8d2b-2f05e8849121",
+                     *       "id": "e46202b3-3c69-45f7-8f01-86923e0db464",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T18:21:41.813Z",
-                     *       "updated_at": "2026-12-06T18:21:41.813Z",
+                     *       "created_at": "2026-12-06T20:25:08.749Z",
+                     *       "updated_at": "2026-12-06T20:25:08.749Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6682,18 +6682,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e1c9fada-7832-48c9-8d2b-2f05e8849121",
-                     *         "throws": "/v1/games/e1c9fada-7832-48c9-8d2b-2f05e8849121/throws",
-                     *         "moves": "/v1/games/e1c9fada-7832-48c9-8d2b-2f05e8849121/moves"
+                     *         "self": "/v1/games/e46202b3-3c69-45f7-8f01-86923e0db464",
+                     *         "throws": "/v1/games/e46202b3-3c69-45f7-8f01-86923e0db464/throws",
+                     *         "moves": "/v1/games/e46202b3-3c69-45f7-8f01-86923e0db464/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "9e87356ddb2e3900382f1d4a2b70578adb6c39993e02d8d4b2e239084f3f64a3",
-                     *         "b": "ac4cf973f2209e5c30fbbc1ce87cbf137acef77599342f65038b2fb0c6fcb121"
+                     *         "a": "93832ab2febe1948f6d9763119d90a19fb0e7979d2aeabf5d269a208b73b44ee",
+                     *         "b": "1e904e89f88f7dc07b09bad8661072072f92e919e7bfabcdeb4819014e20066b"
                      *       },
-                     *       "host_token": "e0e30d2b50783fab36cf8acf9c13c49ffdf4d47ac9496c28611e7ff924d70241",
+                     *       "host_token": "40dfa4e6427b2ad23e116684e432f42acd9e199f461367679dd039d1b79f25b2",
                      *       "join_codes": {
-                     *         "a": "J6T8QY",
-                     *         "b": "4YDY65"
+                     *         "a": "CH5CR9",
+                     *         "b": "22CP5A"
                      *       }
                      *     }
                      */
@@ -6936,11 +6936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *       "id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T18:21:41.571Z",
-                     *       "updated_at": "2026-12-06T18:21:41.804Z",
+                     *       "created_at": "2026-12-06T20:25:08.473Z",
+                     *       "updated_at": "2026-12-06T20:25:08.733Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7003,9 +7003,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046",
-                     *         "throws": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/throws",
-                     *         "moves": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/moves"
+                     *         "self": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *         "throws": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/throws",
+                     *         "moves": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/moves"
                      *       }
                      *     }
                      */
@@ -8556,13 +8556,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "a14e4ed2-3719-421e-a67c-7ddf4c879046"
+                     *         "d490fb08-3f74-4559-be8b-723e1db9a26e"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "a14e4ed2-3719-421e-a67c-7ddf4c879046"
+                     *             "d490fb08-3f74-4559-be8b-723e1db9a26e"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10275,7 +10275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *       "game_id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10552,7 +10552,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *       "game_id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10922,8 +10922,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "c238c9e171cc96e1a4dbedc8819dbe89d28f38d301df9fd75ccc1da8a32ad0de",
-                     *       "join_code": "GY8KJ8"
+                     *       "token": "050ba9ccac3b4fc9034275c7c9eea3bb6d1371a4261aafd6ee6e7da41214aed6",
+                     *       "join_code": "5V5QDJ"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11126,11 +11126,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *         "id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T18:21:41.571Z",
-                     *         "updated_at": "2026-12-06T18:21:41.811Z",
+                     *         "created_at": "2026-12-06T20:25:08.473Z",
+                     *         "updated_at": "2026-12-06T20:25:08.745Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11189,9 +11189,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046",
-                     *           "throws": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/throws",
-                     *           "moves": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/moves"
+                     *           "self": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *           "throws": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/throws",
+                     *           "moves": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11662,11 +11662,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "a14e4ed2-3719-421e-a67c-7ddf4c879046",
+                     *         "id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T18:21:41.571Z",
-                     *         "updated_at": "2026-12-06T18:21:41.804Z",
+                     *         "created_at": "2026-12-06T20:25:08.473Z",
+                     *         "updated_at": "2026-12-06T20:25:08.733Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11729,9 +11729,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046",
-                     *           "throws": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/throws",
-                     *           "moves": "/v1/games/a14e4ed2-3719-421e-a67c-7ddf4c879046/moves"
+                     *           "self": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *           "throws": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/throws",
+                     *           "moves": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/moves"
                      *         }
                      *       }
                      *     }
@@ -12462,10 +12462,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e1c9fada-7832-48c9-8d2b-2f05e8849121",
+                     *       "game_id": "e46202b3-3c69-45f7-8f01-86923e0db464",
                      *       "side": "A",
-                     *       "token": "c238c9e171cc96e1a4dbedc8819dbe89d28f38d301df9fd75ccc1da8a32ad0de",
-                     *       "play": "/play/e1c9fada-7832-48c9-8d2b-2f05e8849121#seat=A.c238c9e171cc96e1a4dbedc8819dbe89d28f38d301df9fd75ccc1da8a32ad0de"
+                     *       "token": "050ba9ccac3b4fc9034275c7c9eea3bb6d1371a4261aafd6ee6e7da41214aed6",
+                     *       "play": "/play/e46202b3-3c69-45f7-8f01-86923e0db464#seat=A.050ba9ccac3b4fc9034275c7c9eea3bb6d1371a4261aafd6ee6e7da41214aed6"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12696,7 +12696,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *             "young": "You throw four sticks. Each has a flat side and a round side. Count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
-                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
+                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8, by this service's own computation."
                      *           },
                      *           "short": {
                      *             "general": [
@@ -12762,6 +12762,13 @@ export interface operations {
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-odds",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "key_citations": [
@@ -12787,7 +12794,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
-                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
+                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 43/16 and earns another 1 time in 8, by this service's own computation."
                      *           },
                      *           "short": {
                      *             "general": [
@@ -12827,6 +12834,20 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ringling",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -13009,7 +13030,7 @@ export interface operations {
                      *       "statement": {
                      *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *         "young": "You throw four sticks. Each has a flat side and a round side. Count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
-                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
+                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8, by this service's own computation."
                      *       },
                      *       "short": {
                      *         "general": [
@@ -13071,6 +13092,13 @@ export interface operations {
                      *         },
                      *         {
                      *           "source": "ludii-zohnahl",
+                     *           "locator": null,
+                     *           "locator_seen": null,
+                     *           "seen": "seen",
+                     *           "caveat": null
+                     *         },
+                     *         {
+                     *           "source": "zohn-ahl-odds",
                      *           "locator": null,
                      *           "locator_seen": null,
                      *           "seen": "seen",
@@ -13995,6 +14023,13 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-zohnahl",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -16284,6 +16319,13 @@ export interface operations {
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-odds",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ]
                      *         },
@@ -16661,6 +16703,20 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ringling",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "ludii-ev-702",
+                     *               "locator": null,
+                     *               "locator_seen": null,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",

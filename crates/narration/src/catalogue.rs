@@ -95,6 +95,23 @@ pub struct RuleText {
     /// `citations`.
     #[serde(default)]
     pub on_board: HashMap<Board, Vec<Citation>>,
+    /// The scholars' full statement on a board whose own sources tell the
+    /// rule (the A4 sheet's, for the square), with every source it draws
+    /// on, in place of `scholar` and `citations` there (a curator's trial:
+    /// on the square board the scholars heard that the circle's sources
+    /// agree on own 14, and "29 minus a" cited the circle's numbering).
+    #[serde(default)]
+    pub scholar_on_board: HashMap<Board, BoardStatement>,
+}
+
+/// A full statement of a rule on one board, with its sources.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardStatement {
+    /// The statement.
+    pub text: String,
+    /// Every source it draws on.
+    pub citations: Vec<Citation>,
 }
 
 impl RuleText {
@@ -111,6 +128,26 @@ impl RuleText {
     #[must_use]
     pub fn citations_on(&self, board: Board) -> Vec<Citation> {
         self.with_board(&self.citations, board)
+    }
+
+    /// Every source the full statement for `audience` draws on, on
+    /// `board`: the scholars' own statement's there, if the board has one.
+    #[must_use]
+    pub fn full_citations_on(&self, audience: Audience, board: Board) -> Vec<Citation> {
+        match (audience, self.scholar_on_board.get(&board)) {
+            (Audience::Scholar, Some(own)) => own.citations.clone(),
+            _ => self.citations_on(board),
+        }
+    }
+
+    /// The full statement for `audience` on `board`: the scholars' own
+    /// statement there, if the board has one.
+    #[must_use]
+    pub fn full_on(&self, audience: Audience, board: Board) -> &str {
+        match (audience, self.scholar_on_board.get(&board)) {
+            (Audience::Scholar, Some(own)) => &own.text,
+            _ => self.full(audience),
+        }
     }
 
     fn with_board(&self, base: &[Citation], board: Board) -> Vec<Citation> {

@@ -62,8 +62,8 @@ pub use catalogue::{
 };
 pub use facts::{in_games, remember_fact};
 pub use odds::{
-    Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, add_odds, chance_words, odds_moment,
-    odds_moment_for, odds_segment, turning_point,
+    Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, YOUNG_LESSON_SWING, add_odds, chance_words,
+    odds_moment, odds_moment_for, odds_segment, turning_point,
 };
 pub use plan::{MAX_REMINDERS, REMIND_AFTER};
 pub use recap::{
@@ -76,7 +76,7 @@ pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
     ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
     is_plain_move, is_quiet_move, lead_segment, narrate_chain, narrate_stretch,
-    same_number_segment,
+    same_number_segment, stretch_turns,
 };
 pub use template::name_mid_sentence;
 pub use vocabulary::{

@@ -21,6 +21,10 @@ pub const ODDS_SOURCE: &str = "zohn-ahl-odds";
 /// (10 percentage points) is an odds moment.
 pub const SWING: f64 = 0.10;
 
+/// The young hear a lesson's odds only for a change this large (20
+/// percentage points): a turn of the game, not a lead growing.
+pub const YOUNG_LESSON_SWING: f64 = 0.12;
+
 /// A throw whose result is rarer than this (1 in 16) is an odds moment.
 pub const RARE: f64 = 1.0 / 16.0;
 
@@ -255,14 +259,26 @@ pub fn odds_segment(ctx: &MoveContext<'_>, chances: &Chances) -> Option<Segment>
 /// Add the odds sentence of move `ctx` ([`odds_segment`]) to its
 /// `narration`, last; at the `lesson` detail only on a move whose lesson
 /// teaches nothing else (no rule stated, no context fact, not the framing),
-/// so that a lesson move carries one teaching point and the odds stay rare.
-/// Whether it was added.
+/// so that a lesson move carries one teaching point and the odds stay rare,
+/// and for the young only when the side more likely to win changes (a
+/// teacher's trial: about 6 chances a game, most of them a lead growing,
+/// were too many for a class). Whether it was added.
 pub fn add_odds(narration: &mut Narration, ctx: &MoveContext<'_>, chances: &Chances) -> bool {
     if ctx.detail == Detail::Lesson
         && narration
             .segments
             .iter()
             .any(|s| s.kind != SegmentKind::Event)
+    {
+        return false;
+    }
+    if ctx.detail == Detail::Lesson
+        && ctx.audience == Audience::Young
+        && !matches!(
+            odds_moment_for(chances, ctx.score.probability.as_f64(), ctx.audience),
+            Some(OddsMoment::LeadChanged { .. } | OddsMoment::Swing { .. })
+                if (chances.after[0] - chances.before[0]).abs() >= YOUNG_LESSON_SWING - 1e-12
+        )
     {
         return false;
     }

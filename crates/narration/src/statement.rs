@@ -20,8 +20,8 @@ pub fn rule_statement(
     let r = rule_text(cat, rule.key())?;
     let board = BoardVars::new(cat, options, audience);
     Some((
-        board.fill(r.full(audience), &[]),
-        r.citations_on(options.board),
+        board.fill(r.full_on(audience, options.board), &[]),
+        r.full_citations_on(audience, options.board),
     ))
 }
 
@@ -94,7 +94,7 @@ pub(super) fn rule_segment(
             // and cites them all; the others cite the sources that carry the
             // rule.
             let citations = if audience == Audience::Scholar {
-                r.citations_on(words.board())
+                r.full_citations_on(audience, words.board())
             } else {
                 r.cite_on(words.board())
             };
@@ -105,7 +105,10 @@ pub(super) fn rule_segment(
                     citations,
                 )
             } else {
-                (words.fill(r.full(audience), &[]), citations)
+                (
+                    words.fill(r.full_on(audience, words.board()), &[]),
+                    citations,
+                )
             }
         },
     );

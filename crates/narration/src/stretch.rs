@@ -53,13 +53,16 @@ pub fn is_plain_move(events: &[Event], segments: &[Segment], earned_another: boo
     !earned_another && is_quiet_move(events, segments)
 }
 
-/// One plain move of a stretch: who threw and the value.
+/// One quiet throw of a stretch: who threw, the value, and whether it
+/// earned another throw (the turn goes on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StretchThrow {
     /// The side that threw.
     pub side: Side,
     /// The value thrown.
     pub value: u8,
+    /// It earned another throw: the same turn's next throw follows.
+    pub earned_another: bool,
 }
 
 /// How many spaces apart the two awls stand when they face each other
@@ -204,10 +207,10 @@ fn list_words(words: &[String], last_joiner: &str) -> String {
     }
 }
 
-/// Tell `throws` (plain moves in a row, in order, which left the awls at
-/// `awls`, A first) in a paragraph for `audience`: how many, each side's
-/// throws (or, for the young, how far each went in all), and where the
-/// awls stand. `n` is the first move's number (it turns the phrasings as
+/// Tell `throws` (quiet whole turns in a row, one throw or several each,
+/// in order, which left the awls at `awls`, A first) in a paragraph for
+/// `audience`: how many turns, each side's throws (or, for the young, how
+/// far each went in all), and where the awls stand. `n` is the first move's number (it turns the phrasings as
 /// a move's number does).
 #[must_use]
 pub fn narrate_stretch(
@@ -231,7 +234,7 @@ pub fn narrate_stretch(
     }
     let mut text = words.fill(
         template("stretch", audience, n, 0),
-        &[("count", &throws.len().to_string())],
+        &[("count", &stretch_turns(throws).to_string())],
     );
     // Both sides in the same words, so that they are heard as a pair.
     for (side, values) in &sides {
@@ -262,6 +265,13 @@ pub fn narrate_stretch(
         segments,
         rules_stated: BTreeMap::new(),
     }
+}
+
+/// How many turns `throws` take: each ends with a throw that earned no
+/// other.
+#[must_use]
+pub fn stretch_turns(throws: &[StretchThrow]) -> usize {
+    throws.iter().filter(|t| !t.earned_another).count()
 }
 
 /// One throw of a chain: its value, and whether it earned the next by the
