@@ -366,9 +366,9 @@ fn title_and_desc_say_the_state_in_words() {
         assert!(desc.contains(&place), "{place} in {desc}");
         let held = state.counters(side);
         let counters = if held == 1 {
-            "1 counter".to_owned()
+            "1 counting stick".to_owned()
         } else {
-            format!("{held} counters")
+            format!("{held} counting sticks")
         };
         assert!(desc.contains(&format!("{name}: {counters}")), "{desc}");
     }

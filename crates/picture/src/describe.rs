@@ -69,12 +69,14 @@ fn course(side: Side, words: Words) -> String {
     )
 }
 
-/// `1 counter`, `3 counters`.
+/// `1 counting stick`, `3 counting sticks`: what the panel draws, and
+/// the record's word for the counters (a teacher's trial: the board said
+/// "counters" beside a story that said "counting sticks").
 pub(super) fn counters(n: u8) -> String {
     if n == 1 {
-        "1 counter".to_owned()
+        "1 counting stick".to_owned()
     } else {
-        format!("{n} counters")
+        format!("{n} counting sticks")
     }
 }
 
