@@ -233,7 +233,11 @@ pub(super) fn paragraphs(
                 // Which awl is ahead, after a stretch, when the awls are
                 // not meeting (a teacher's trial: "In front by 14 spaces"
                 // then "The awls jump past each other!" mixed two ideas).
+                // Not for the young (a teacher's trial: "Gone further
+                // round, by 34 spaces: Side A." was heard as Side A winning,
+                // which was losing on counting sticks).
                 if how == Told::Stretch
+                    && audience != Audience::Young
                     && added.is_empty()
                     && awls_apart(&game.options, awls).is_none()
                 {

@@ -116,8 +116,9 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                                 continue;
                             }
                             let said = if audience == Audience::Young {
-                                let total: u16 = values.iter().map(|v| u16::from(*v)).sum();
-                                format!("{}: {total} spaces in all.", name(side))
+                                // The young hear where the awls are, no sums.
+                                assert!(!p.text.contains("in all"), "{}", p.text);
+                                continue;
                             } else {
                                 let values: Vec<String> =
                                     values.iter().map(u8::to_string).collect();
@@ -145,6 +146,9 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                         let others = p.added.len() - leads.len();
                         let meeting = awls_apart(&game.options, awls).is_some();
                         match awls[0].cmp(&awls[1]) {
+                            _ if audience == Audience::Young => {
+                                assert!(leads.is_empty(), "{}", p.text);
+                            }
                             std::cmp::Ordering::Equal => assert!(leads.is_empty(), "{}", p.text),
                             _ if meeting || others > 0 => assert!(leads.is_empty(), "{}", p.text),
                             order => {
@@ -308,7 +312,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     assert!(same_said > 5, "{same_said} same numbers said");
     assert!(passed_said > 5, "{passed_said} passings said");
     assert!(leads >= 2 * 24, "{leads} paragraphs before a throw");
-    assert!(leads_said > 40, "{leads_said} leads said");
+    assert!(leads_said > 15, "{leads_said} leads said");
 }
 
 /// A teacher's trial: the first paragraph read aloud was 210 words, what

@@ -188,6 +188,7 @@ fn next_move_as_before(old: &OldGame) -> Narration {
         detail: zohn_ahl::narration::Detail::Lesson,
         from: old.state.awl(seat.side),
         to: played.state.awl(seat.side),
+        other_awl: played.state.awl(seat.side.other()),
         seat,
         throw: &throw,
         score: &played.score,

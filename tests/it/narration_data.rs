@@ -222,6 +222,7 @@ fn every_event_kind_is_narrated_in_every_audience_and_preset() {
                         detail: zohn_ahl::narration::Detail::Full,
                         from: 1,
                         to: 1,
+                        other_awl: 1,
                         seat: Seat {
                             side: Side::A,
                             player: 0,

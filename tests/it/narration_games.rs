@@ -747,3 +747,70 @@ fn regression_an_awl_on_the_far_bank_was_said_to_be_past_the_creek() {
     }
     assert!(seen > 20, "only {seen} moves onto a far bank");
 }
+
+/// A teacher's trial: seven rules filled the first seven moves, each told
+/// beside a throw it had nothing to do with; the north creek's and the
+/// whip's came long before an awl came near either. A rule taught ahead of
+/// its first action is now taught when an awl comes within `NEAR` spaces
+/// of its place (the whip's: when the awls face each other that near), or
+/// when it first acts.
+#[test]
+fn regression_the_rules_came_long_before_an_awl_came_near_them() {
+    use zohn_ahl::narration::{NEAR, awls_apart};
+    use zohn_ahl::rules::{Feature, Side};
+    let mut taught_ahead = 0;
+    for seed in ["near-1", "near-2", "near-3", "near-4", "near-5", "near-6"] {
+        for preset in [Preset::Composite, Preset::A4] {
+            let game = narrated_game(seed, preset, Audience::Young).unwrap();
+            let board = game.options.board;
+            for m in &game.moves {
+                let awls = m.state.awls;
+                let feature_near = |is: fn(Feature) -> bool| {
+                    Side::BOTH.iter().any(|&s| {
+                        (1..=NEAR).any(|k| {
+                            let own = awls[s.index()] + k;
+                            own <= board.len() && is(board.feature(s, own))
+                        })
+                    })
+                };
+                for s in m
+                    .narration
+                    .segments
+                    .iter()
+                    .filter(|s| s.kind == SegmentKind::Rule && !s.brief)
+                {
+                    let rule = s.rule.as_deref().unwrap();
+                    let acts = m.events.iter().any(|e| match rule {
+                        "north_creek_near" | "north_creek_far" => matches!(
+                            e,
+                            Event::FellIntoCreek {
+                                creek: zohn_ahl::rules::Creek::North,
+                                ..
+                            } | Event::PassedNorthCreek { .. }
+                        ),
+                        "whip" => matches!(e, Event::Whipped { .. }),
+                        "south_creek_falls_in" => matches!(e, Event::FellIntoCreek { .. }),
+                        _ => true,
+                    });
+                    let near = match rule {
+                        "north_creek_near" | "north_creek_far" => {
+                            feature_near(|f| matches!(f, Feature::NorthCreek { .. }))
+                        }
+                        "whip" => awls_apart(&game.options, awls).is_some_and(|d| d <= NEAR),
+                        "south_creek_falls_in" => awls
+                            .iter()
+                            .any(|a| u16::from(*a) + u16::from(NEAR) >= u16::from(board.len())),
+                        _ => true,
+                    };
+                    assert!(
+                        acts || near,
+                        "{preset:?} {seed} move {}: {rule} told with awls at {awls:?}",
+                        m.n
+                    );
+                    taught_ahead += usize::from(!acts);
+                }
+            }
+        }
+    }
+    assert!(taught_ahead > 20, "{taught_ahead} rules taught ahead");
+}

@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e",
+                     *       "id": "f05b10c4-2b97-4341-acc7-531ccfde91ce",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T20:25:08.767Z",
-                     *       "host_token": "8c6626882634c97a410897426a14d84dfb2e1bd3adc1b07af9f092af12b45b94",
+                     *       "created_at": "2026-12-06T21:04:10.628Z",
+                     *       "host_token": "b4328c34c4d4506baa4322b6e0010aa7956ec3a09e6359154e78432c77b99bc9",
                      *       "games": [
                      *         {
-                     *           "id": "d996bc0c-50d9-446e-b12a-677d875fc281",
+                     *           "id": "001f413a-1269-4652-b134-4c6f7a487061",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T20:25:08.766Z",
-                     *           "updated_at": "2026-12-06T20:25:08.766Z",
+                     *           "created_at": "2026-12-06T21:04:10.628Z",
+                     *           "updated_at": "2026-12-06T21:04:10.628Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d996bc0c-50d9-446e-b12a-677d875fc281",
-                     *             "throws": "/v1/games/d996bc0c-50d9-446e-b12a-677d875fc281/throws",
-                     *             "moves": "/v1/games/d996bc0c-50d9-446e-b12a-677d875fc281/moves"
+                     *             "self": "/v1/games/001f413a-1269-4652-b134-4c6f7a487061",
+                     *             "throws": "/v1/games/001f413a-1269-4652-b134-4c6f7a487061/throws",
+                     *             "moves": "/v1/games/001f413a-1269-4652-b134-4c6f7a487061/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3b425d10aab265fc399a50dab13f81b8358e52f7f04368351821f9eb73fc826f",
-                     *             "b": "70d551b457d50cf776c21377076e9c36a25888dea7b55d1107a71a2d1e6562c6"
+                     *             "a": "da2f1b0f76b114e89a0f62f6db4d5f2b6a782399fa7f7145102ad9fbb95ad8ef",
+                     *             "b": "3b44d09bc9fc4674848175b9fed0f3b857c5c847add2c76a78e7b9b2eb66d789"
                      *           },
-                     *           "host_token": "f2d84b8dd92009e79b015e6f0e87f78f416a4974f443039e5fc3c8cf4cc793b0",
+                     *           "host_token": "a4c641c31999887baee3742a392f2fa79d5d0dac340556778180194159c5c126",
                      *           "join_codes": {
-                     *             "a": "Z44NSV",
-                     *             "b": "NYE8N8"
+                     *             "a": "HBB9KR",
+                     *             "b": "ZJ56WW"
                      *           }
                      *         },
                      *         {
-                     *           "id": "d1e92bc5-1596-4e56-8cb3-d35552f88dde",
+                     *           "id": "31b80808-1520-4774-b13b-d811bcd923ad",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T20:25:08.766Z",
-                     *           "updated_at": "2026-12-06T20:25:08.766Z",
+                     *           "created_at": "2026-12-06T21:04:10.628Z",
+                     *           "updated_at": "2026-12-06T21:04:10.628Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d1e92bc5-1596-4e56-8cb3-d35552f88dde",
-                     *             "throws": "/v1/games/d1e92bc5-1596-4e56-8cb3-d35552f88dde/throws",
-                     *             "moves": "/v1/games/d1e92bc5-1596-4e56-8cb3-d35552f88dde/moves"
+                     *             "self": "/v1/games/31b80808-1520-4774-b13b-d811bcd923ad",
+                     *             "throws": "/v1/games/31b80808-1520-4774-b13b-d811bcd923ad/throws",
+                     *             "moves": "/v1/games/31b80808-1520-4774-b13b-d811bcd923ad/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "bf2727f07c81baf7807f7027df2a168ed96dad71b327d06d55c1dadb99a621e3",
-                     *             "b": "c6a289849b66ed7d0190a01dcae565452711930c0a30206a5f77405894a232c7"
+                     *             "a": "09aa5a39eea911385f075c27f3d8b28eff8f8c922297fa0835cbbdfc6bb979a6",
+                     *             "b": "7219d8b7841862b7555ac8e42f69e488d9e5aad43eb9d8416ae4a283afd00ae9"
                      *           },
-                     *           "host_token": "af0d6ea20fc6f8fc0661106752144a4af3596587459f8dfec74fea5c58f1713c",
+                     *           "host_token": "bf92d7858bfe57ee563f88d6aed39a9b1ad339da889934f76a105a2ee21e6ab7",
                      *           "join_codes": {
-                     *             "a": "BMFKG9",
-                     *             "b": "JYW6TR"
+                     *             "a": "2S42FF",
+                     *             "b": "7C25QQ"
                      *           }
                      *         },
                      *         {
-                     *           "id": "002385f8-6c2a-46f4-bfc1-918aafae88cf",
+                     *           "id": "7687ee4a-7e38-4cdc-b328-133b0991ae33",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T20:25:08.767Z",
-                     *           "updated_at": "2026-12-06T20:25:08.767Z",
+                     *           "created_at": "2026-12-06T21:04:10.628Z",
+                     *           "updated_at": "2026-12-06T21:04:10.628Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/002385f8-6c2a-46f4-bfc1-918aafae88cf",
-                     *             "throws": "/v1/games/002385f8-6c2a-46f4-bfc1-918aafae88cf/throws",
-                     *             "moves": "/v1/games/002385f8-6c2a-46f4-bfc1-918aafae88cf/moves"
+                     *             "self": "/v1/games/7687ee4a-7e38-4cdc-b328-133b0991ae33",
+                     *             "throws": "/v1/games/7687ee4a-7e38-4cdc-b328-133b0991ae33/throws",
+                     *             "moves": "/v1/games/7687ee4a-7e38-4cdc-b328-133b0991ae33/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "fce38dfb8ea945e3c13235880f9eb17498c570b5afcbee58b201e9681dca1b7c",
-                     *             "b": "71f8b1d37837c00b53b62cb47bbe9a6944e705780fef1aa04d1e89a38c5a2887"
+                     *             "a": "24c15a41a50b92f9f2301b72b02a8d61b76b7d4dacccf90b24f1fce9e5fa840e",
+                     *             "b": "3166b1934c681e8cebfd3b6471e45ddb4da56b7821bcdadd8776538b5bb82bfd"
                      *           },
-                     *           "host_token": "986ca2a7ea85c5463ae99f638a95dcb0545bcf2e0a15204dfb55adea01df5eaa",
+                     *           "host_token": "249e1e6709a5d7a1a30b686da7d4f28572471dfe3137742ac621514f501b23a9",
                      *           "join_codes": {
-                     *             "a": "KB7QXA",
-                     *             "b": "HBCY7E"
+                     *             "a": "CYWGCR",
+                     *             "b": "DNNJPQ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e",
-                     *         "games": "/v1/classes/4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e/games",
-                     *         "overview": "/play/class/4c1f2c86-e737-4d76-bff7-a0c4bcfdcd5e",
-                     *         "fairness": "/v1/fairness?game=d996bc0c-50d9-446e-b12a-677d875fc281&game=d1e92bc5-1596-4e56-8cb3-d35552f88dde&game=002385f8-6c2a-46f4-bfc1-918aafae88cf"
+                     *         "self": "/v1/classes/f05b10c4-2b97-4341-acc7-531ccfde91ce",
+                     *         "games": "/v1/classes/f05b10c4-2b97-4341-acc7-531ccfde91ce/games",
+                     *         "overview": "/play/class/f05b10c4-2b97-4341-acc7-531ccfde91ce",
+                     *         "fairness": "/v1/fairness?game=001f413a-1269-4652-b134-4c6f7a487061&game=31b80808-1520-4774-b13b-d811bcd923ad&game=7687ee4a-7e38-4cdc-b328-133b0991ae33"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
+                     *       "id": "07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T20:25:08.755Z",
-                     *       "host_token": "7f6e2dcd7cdc72c009ef277c1f865213709cc50bee2776e73e081ef0bfcd0229",
+                     *       "created_at": "2026-12-06T21:04:10.615Z",
+                     *       "host_token": "1d61c449f9c786d5d479cea35c027bc32d8408b9bbf67348bd01ffcfad5102d0",
                      *       "games": [
                      *         {
-                     *           "id": "4f98be2d-411b-48c9-9e42-485f761daaec",
+                     *           "id": "d97dfa88-7241-45a2-ad40-b0b10d600bd6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T20:25:08.755Z",
-                     *           "updated_at": "2026-12-06T20:25:08.755Z",
+                     *           "created_at": "2026-12-06T21:04:10.615Z",
+                     *           "updated_at": "2026-12-06T21:04:10.615Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec",
-                     *             "throws": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/throws",
-                     *             "moves": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/moves"
+                     *             "self": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6",
+                     *             "throws": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/throws",
+                     *             "moves": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "27e54005b1f4343f0d0c5138b70baf0ce57e98eca516f1608cab25211bfb8dd0",
-                     *             "b": "9e04099b2b6de690f506b8305cef8dc8392b023583de5fa67bbd97d7649fce70"
+                     *             "a": "7c60148a03f5c1bc919a863315ddd5a5801e473fb2f900193087c68f3b1d29af",
+                     *             "b": "70089912c49fc85a07c8bad9054c4280f72a6d76cd5d709596e243de30999dad"
                      *           },
-                     *           "host_token": "9c2d378bdfde3b9dbb702db0f3bbc8478e103c3526c90af63a6adf0615ac3b76",
+                     *           "host_token": "7fb166971a09f6984be9f03433c4a0aa57eb5ee1692784d33002fbb931f5f72e",
                      *           "join_codes": {
-                     *             "a": "BFYZ4G",
-                     *             "b": "YFS6CT"
+                     *             "a": "A3TEAE",
+                     *             "b": "VW5YT2"
                      *           }
                      *         },
                      *         {
-                     *           "id": "f18d5762-2b4e-449c-a785-ac7a9a344d79",
+                     *           "id": "dc734d26-efef-494a-8b38-63981ef8037e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T20:25:08.755Z",
-                     *           "updated_at": "2026-12-06T20:25:08.755Z",
+                     *           "created_at": "2026-12-06T21:04:10.615Z",
+                     *           "updated_at": "2026-12-06T21:04:10.615Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79",
-                     *             "throws": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/throws",
-                     *             "moves": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/moves"
+                     *             "self": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e",
+                     *             "throws": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/throws",
+                     *             "moves": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ee3d797bb0424f2351549cebf40dd88ff4587aee704058feb37189728d9bac8b",
-                     *             "b": "dd5fe46d58b2ad8a7531164dce8d568e08b36624685581d2f2565e2d2c0a9a53"
+                     *             "a": "436534a03f9fef32f5ff9d7ebff7a1d25c6f0d6d8887e8e6669694584283db00",
+                     *             "b": "3bbc1374e20a882d637b97888759548f4816ab306444da870ae1a8e1a48b81d5"
                      *           },
-                     *           "host_token": "c416eca4e39504b427170bbdb0e47dde40a0f203b5dfdca9d7255f515f270da6",
+                     *           "host_token": "10fcb3a88acc123d731e65c884f35fb104d7ed4af78995ec8e12b0cf16b6eb01",
                      *           "join_codes": {
-                     *             "a": "463378",
-                     *             "b": "T8V4QB"
+                     *             "a": "KBSRZX",
+                     *             "b": "RANCYS"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
-                     *         "games": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a/games",
-                     *         "overview": "/play/class/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
-                     *         "fairness": "/v1/fairness?game=4f98be2d-411b-48c9-9e42-485f761daaec&game=f18d5762-2b4e-449c-a785-ac7a9a344d79"
+                     *         "self": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
+                     *         "games": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058/games",
+                     *         "overview": "/play/class/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
+                     *         "fairness": "/v1/fairness?game=d97dfa88-7241-45a2-ad40-b0b10d600bd6&game=dc734d26-efef-494a-8b38-63981ef8037e"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
+                     *       "id": "07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T20:25:08.755Z",
+                     *       "created_at": "2026-12-06T21:04:10.615Z",
                      *       "games": [
                      *         {
-                     *           "id": "4f98be2d-411b-48c9-9e42-485f761daaec",
+                     *           "id": "d97dfa88-7241-45a2-ad40-b0b10d600bd6",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T20:25:08.755Z",
-                     *           "updated_at": "2026-12-06T20:25:08.760Z",
+                     *           "created_at": "2026-12-06T21:04:10.615Z",
+                     *           "updated_at": "2026-12-06T21:04:10.619Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec",
-                     *             "throws": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/throws",
-                     *             "moves": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/moves"
+                     *             "self": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6",
+                     *             "throws": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/throws",
+                     *             "moves": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/4f98be2d-411b-48c9-9e42-485f761daaec/board.svg?view=projector",
+                     *           "board": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "f18d5762-2b4e-449c-a785-ac7a9a344d79",
+                     *           "id": "dc734d26-efef-494a-8b38-63981ef8037e",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T20:25:08.755Z",
-                     *           "updated_at": "2026-12-06T20:25:08.755Z",
+                     *           "created_at": "2026-12-06T21:04:10.615Z",
+                     *           "updated_at": "2026-12-06T21:04:10.615Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79",
-                     *             "throws": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/throws",
-                     *             "moves": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/moves"
+                     *             "self": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e",
+                     *             "throws": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/throws",
+                     *             "moves": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f18d5762-2b4e-449c-a785-ac7a9a344d79/board.svg?view=projector",
+                     *           "board": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "1373a364-967f-45ed-9d26-9f86d3fd8952",
+                     *           "id": "3e7712a4-460f-4371-993d-0136ab47b854",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T20:25:08.758Z",
-                     *           "updated_at": "2026-12-06T20:25:08.758Z",
+                     *           "created_at": "2026-12-06T21:04:10.617Z",
+                     *           "updated_at": "2026-12-06T21:04:10.617Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952",
-                     *             "throws": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/throws",
-                     *             "moves": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/moves"
+                     *             "self": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854",
+                     *             "throws": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/throws",
+                     *             "moves": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/board.svg?view=projector",
+                     *           "board": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
-                     *         "games": "/v1/classes/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a/games",
-                     *         "overview": "/play/class/7ef13eaa-117b-4a68-b1b2-50ddab93ab6a",
-                     *         "fairness": "/v1/fairness?game=4f98be2d-411b-48c9-9e42-485f761daaec&game=f18d5762-2b4e-449c-a785-ac7a9a344d79&game=1373a364-967f-45ed-9d26-9f86d3fd8952"
+                     *         "self": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
+                     *         "games": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058/games",
+                     *         "overview": "/play/class/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
+                     *         "fairness": "/v1/fairness?game=d97dfa88-7241-45a2-ad40-b0b10d600bd6&game=dc734d26-efef-494a-8b38-63981ef8037e&game=3e7712a4-460f-4371-993d-0136ab47b854"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T20:25:08.755Z",
+                     *       "created_at": "2026-12-06T21:04:10.615Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "4f98be2d-411b-48c9-9e42-485f761daaec",
-                     *           "created_at": "2026-12-06T20:25:08.755Z",
-                     *           "updated_at": "2026-12-06T20:25:08.760Z",
+                     *           "id": "d97dfa88-7241-45a2-ad40-b0b10d600bd6",
+                     *           "created_at": "2026-12-06T21:04:10.615Z",
+                     *           "updated_at": "2026-12-06T21:04:10.619Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "f18d5762-2b4e-449c-a785-ac7a9a344d79",
-                     *           "created_at": "2026-12-06T20:25:08.755Z",
-                     *           "updated_at": "2026-12-06T20:25:08.755Z",
+                     *           "id": "dc734d26-efef-494a-8b38-63981ef8037e",
+                     *           "created_at": "2026-12-06T21:04:10.615Z",
+                     *           "updated_at": "2026-12-06T21:04:10.615Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "1373a364-967f-45ed-9d26-9f86d3fd8952",
-                     *           "created_at": "2026-12-06T20:25:08.758Z",
-                     *           "updated_at": "2026-12-06T20:25:08.758Z",
+                     *           "id": "3e7712a4-460f-4371-993d-0136ab47b854",
+                     *           "created_at": "2026-12-06T21:04:10.617Z",
+                     *           "updated_at": "2026-12-06T21:04:10.617Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1373a364-967f-45ed-9d26-9f86d3fd8952",
+                     *       "id": "3e7712a4-460f-4371-993d-0136ab47b854",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T20:25:08.758Z",
-                     *       "updated_at": "2026-12-06T20:25:08.758Z",
+                     *       "created_at": "2026-12-06T21:04:10.617Z",
+                     *       "updated_at": "2026-12-06T21:04:10.617Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952",
-                     *         "throws": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/throws",
-                     *         "moves": "/v1/games/1373a364-967f-45ed-9d26-9f86d3fd8952/moves"
+                     *         "self": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854",
+                     *         "throws": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/throws",
+                     *         "moves": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "c71e03b23644cd4292869a7aa04684386d13dd1eb820f22bef5cca74cce08cd4",
-                     *         "b": "e0d36682dbe68eb8e02192d812e14ad3e1c7541622f44de81a56719f349d31bf"
+                     *         "a": "3d08341370bd90e7dba114b549fd1e3461b580108916b45ee12f5ee1ad2daa7c",
+                     *         "b": "8a30042e38aeb5a07c9af714b90ac506f5dbaa03c9f1b62d1429a52a90f43503"
                      *       },
-                     *       "host_token": "4b8615c64eaec7bcf2953d5b7fa3129cab46b2cf28a786698d88fc47d83de8bc",
+                     *       "host_token": "45d425556dbde3cba8a5c250acd641bda9025ccd9cc33eb1a8a7fdbc2c39c52d",
                      *       "join_codes": {
-                     *         "a": "TDGYRH",
-                     *         "b": "9YC4CS"
+                     *         "a": "BFQTC3",
+                     *         "b": "XKR23A"
                      *       }
                      *     }
                      */
@@ -5932,7 +5932,7 @@ export interface operations {
                      *           "id": "awl-sewing-tool",
                      *           "text": {
                      *             "general": "Each side's piece was an awl. Mooney described the awl as the tool a woman used in place of a needle, and wrote that in the game it kept the record of the score.",
-                     *             "young": "In the 1890s accounts, the playing piece was an awl. James Mooney, who wrote about the Kiowa then, said that women used an awl in place of a needle.",
+                     *             "young": "In the old books from the 1890s, the playing piece was an awl. James Mooney, who wrote about the Kiowa then, said that women used an awl in place of a needle.",
                      *             "scholar": "Culin's list has two awls among the equipment, and Mooney's note explains the awl game's name by the awl, a woman's stand-in for a needle, that kept the record of the score; both passages are known here only through the Digital Ludeme Project's quotations."
                      *           },
                      *           "tags": [
@@ -6342,13 +6342,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "d490fb08-3f74-4559-be8b-723e1db9a26e"
+                     *         "3769bea5-9258-429d-9adf-b8916f3de601"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "d490fb08-3f74-4559-be8b-723e1db9a26e"
+                     *             "3769bea5-9258-429d-9adf-b8916f3de601"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6615,11 +6615,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e46202b3-3c69-45f7-8f01-86923e0db464",
+                     *       "id": "a7155eaa-7945-4b4e-9d99-11e042ee779d",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T20:25:08.749Z",
-                     *       "updated_at": "2026-12-06T20:25:08.749Z",
+                     *       "created_at": "2026-12-06T21:04:10.612Z",
+                     *       "updated_at": "2026-12-06T21:04:10.612Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6682,18 +6682,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/e46202b3-3c69-45f7-8f01-86923e0db464",
-                     *         "throws": "/v1/games/e46202b3-3c69-45f7-8f01-86923e0db464/throws",
-                     *         "moves": "/v1/games/e46202b3-3c69-45f7-8f01-86923e0db464/moves"
+                     *         "self": "/v1/games/a7155eaa-7945-4b4e-9d99-11e042ee779d",
+                     *         "throws": "/v1/games/a7155eaa-7945-4b4e-9d99-11e042ee779d/throws",
+                     *         "moves": "/v1/games/a7155eaa-7945-4b4e-9d99-11e042ee779d/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "93832ab2febe1948f6d9763119d90a19fb0e7979d2aeabf5d269a208b73b44ee",
-                     *         "b": "1e904e89f88f7dc07b09bad8661072072f92e919e7bfabcdeb4819014e20066b"
+                     *         "a": "79d73ea1a82794497794344be5a2a080d7c88e4ba935910621d34b9b53f0f906",
+                     *         "b": "bcb23c12b77f6f1a8c7d5ed1b57d9c0e2538a0d0cda724c908cb2de562eb3a62"
                      *       },
-                     *       "host_token": "40dfa4e6427b2ad23e116684e432f42acd9e199f461367679dd039d1b79f25b2",
+                     *       "host_token": "d0bf0ef5d3cb62c21e691b1bbdc756a3dad111ad8d5601d3e691f5b6668d6945",
                      *       "join_codes": {
-                     *         "a": "CH5CR9",
-                     *         "b": "22CP5A"
+                     *         "a": "DASJJF",
+                     *         "b": "8KXK2G"
                      *       }
                      *     }
                      */
@@ -6936,11 +6936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *       "id": "3769bea5-9258-429d-9adf-b8916f3de601",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T20:25:08.473Z",
-                     *       "updated_at": "2026-12-06T20:25:08.733Z",
+                     *       "created_at": "2026-12-06T21:04:10.363Z",
+                     *       "updated_at": "2026-12-06T21:04:10.600Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7003,9 +7003,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e",
-                     *         "throws": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/throws",
-                     *         "moves": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/moves"
+                     *         "self": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601",
+                     *         "throws": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/throws",
+                     *         "moves": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/moves"
                      *       }
                      *     }
                      */
@@ -8556,13 +8556,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "d490fb08-3f74-4559-be8b-723e1db9a26e"
+                     *         "3769bea5-9258-429d-9adf-b8916f3de601"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "d490fb08-3f74-4559-be8b-723e1db9a26e"
+                     *             "3769bea5-9258-429d-9adf-b8916f3de601"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10275,7 +10275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *       "game_id": "3769bea5-9258-429d-9adf-b8916f3de601",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10552,7 +10552,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *       "game_id": "3769bea5-9258-429d-9adf-b8916f3de601",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10922,8 +10922,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "050ba9ccac3b4fc9034275c7c9eea3bb6d1371a4261aafd6ee6e7da41214aed6",
-                     *       "join_code": "5V5QDJ"
+                     *       "token": "a07181fb36442044311ab990a56571e9b7b7183f4092e8eddce7a9117f012fcd",
+                     *       "join_code": "MEF4GG"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11126,11 +11126,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *         "id": "3769bea5-9258-429d-9adf-b8916f3de601",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T20:25:08.473Z",
-                     *         "updated_at": "2026-12-06T20:25:08.745Z",
+                     *         "created_at": "2026-12-06T21:04:10.363Z",
+                     *         "updated_at": "2026-12-06T21:04:10.608Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11189,9 +11189,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e",
-                     *           "throws": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/throws",
-                     *           "moves": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/moves"
+                     *           "self": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601",
+                     *           "throws": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/throws",
+                     *           "moves": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11662,11 +11662,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "d490fb08-3f74-4559-be8b-723e1db9a26e",
+                     *         "id": "3769bea5-9258-429d-9adf-b8916f3de601",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T20:25:08.473Z",
-                     *         "updated_at": "2026-12-06T20:25:08.733Z",
+                     *         "created_at": "2026-12-06T21:04:10.363Z",
+                     *         "updated_at": "2026-12-06T21:04:10.600Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11729,9 +11729,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e",
-                     *           "throws": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/throws",
-                     *           "moves": "/v1/games/d490fb08-3f74-4559-be8b-723e1db9a26e/moves"
+                     *           "self": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601",
+                     *           "throws": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/throws",
+                     *           "moves": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/moves"
                      *         }
                      *       }
                      *     }
@@ -12462,10 +12462,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "e46202b3-3c69-45f7-8f01-86923e0db464",
+                     *       "game_id": "a7155eaa-7945-4b4e-9d99-11e042ee779d",
                      *       "side": "A",
-                     *       "token": "050ba9ccac3b4fc9034275c7c9eea3bb6d1371a4261aafd6ee6e7da41214aed6",
-                     *       "play": "/play/e46202b3-3c69-45f7-8f01-86923e0db464#seat=A.050ba9ccac3b4fc9034275c7c9eea3bb6d1371a4261aafd6ee6e7da41214aed6"
+                     *       "token": "a07181fb36442044311ab990a56571e9b7b7183f4092e8eddce7a9117f012fcd",
+                     *       "play": "/play/a7155eaa-7945-4b4e-9d99-11e042ee779d#seat=A.a07181fb36442044311ab990a56571e9b7b7183f4092e8eddce7a9117f012fcd"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

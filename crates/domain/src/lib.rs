@@ -423,6 +423,7 @@ impl MoveRecord {
             move_number: self.n,
             from: self.from,
             to: self.to,
+            other_awl: self.state.awl(self.seat.side.other()),
             seat: self.seat,
             throw: &self.throw,
             score: &self.score,

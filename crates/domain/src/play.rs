@@ -55,6 +55,7 @@ pub fn play_move(
         move_number: n,
         from,
         to,
+        other_awl: played.state.awl(seat.side.other()),
         seat,
         throw: &throw,
         score: &played.score,

@@ -227,6 +227,7 @@ mod tests {
             },
             from: 20,
             to: 0,
+            other_awl: 1,
             throw: &throw,
             score: &score,
             events,

@@ -65,7 +65,7 @@ pub use odds::{
     Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, YOUNG_LESSON_SWING, add_odds, chance_words,
     odds_moment, odds_moment_for, odds_segment, turning_point,
 };
-pub use plan::{MAX_REMINDERS, REMIND_AFTER};
+pub use plan::{MAX_REMINDERS, NEAR, REMIND_AFTER};
 pub use recap::{
     COMEBACK, ChanceFacts, MoveSwing, Question, RareResult, RecapFacts, RecapText, Run, SwingCause,
     Tally, TallyKind, expected_words, recap_words,

@@ -9,8 +9,9 @@ use super::catalogue::Catalogue;
 use super::facts::choose_fact;
 use super::rule_id::RuleId;
 use super::section::Section;
+use super::stretch::awls_apart;
 use super::vocabulary::{MoveContext, Narration, RuleStated, SegmentKind};
-use crate::rules::{Creek, Event, WinReason};
+use crate::rules::{Creek, Event, Feature, Side, WinReason};
 
 /// A rule that acts again this many moves or more after it was last
 /// stated, and at least as many moves as had passed before that statement,
@@ -121,6 +122,7 @@ pub(super) fn plan(cat: &Catalogue, ctx: &MoveContext<'_>) -> Plan {
         && let Some(id) = ahead(ctx)
             .into_iter()
             .filter(known)
+            .filter(|id| near(ctx, *id))
             .find(|id| !memory.contains_key(id.key()))
     {
         choose(id, false, &mut chosen);
@@ -173,6 +175,45 @@ fn ahead(ctx: &MoveContext<'_>) -> Vec<RuleId> {
         .filter(|id| *id != RuleId::WhipThenFall && id.applies(o, teams))
         .collect()
 }
+
+/// Whether rule `id`, taught ahead of its first action, is near enough to
+/// act to be taught now: how to win at once; a dry branch's, the north
+/// creek's or the way home's when an awl has one within [`NEAR`] spaces
+/// ahead; the whip's when the two awls face each other within [`NEAR`]
+/// spaces (a teacher's trial: seven rules filled the first seven moves,
+/// told beside throws they had nothing to do with, the creek and the whip
+/// long before an awl came near either).
+fn near(ctx: &MoveContext<'_>, id: RuleId) -> bool {
+    let board = ctx.options.board;
+    let side = ctx.seat.side;
+    let awls = if side == Side::A {
+        [ctx.to, ctx.other_awl]
+    } else {
+        [ctx.other_awl, ctx.to]
+    };
+    // Whether an awl has a space of `feature`'s kind within NEAR ahead.
+    let ahead_of = |feature: fn(Feature) -> bool| {
+        Side::BOTH.iter().any(|&s| {
+            let at = awls[s.index()];
+            (1..=NEAR)
+                .filter_map(|k| at.checked_add(k).filter(|own| *own <= board.len()))
+                .any(|own| feature(board.feature(s, own)))
+        })
+    };
+    match id.section() {
+        Some(Section::DryBranches) => ahead_of(|f| matches!(f, Feature::DryBranch { .. })),
+        Some(Section::NorthCreek) => ahead_of(|f| matches!(f, Feature::NorthCreek { .. })),
+        Some(Section::Whip) => awls_apart(ctx.options, awls).is_some_and(|d| d <= NEAR),
+        Some(Section::Home) => awls
+            .iter()
+            .any(|&at| u16::from(at) + u16::from(NEAR) >= u16::from(board.len())),
+        _ => true,
+    }
+}
+
+/// How far ahead of an awl a hazard is near enough for its rule to be
+/// taught ([`near`]): the commonest throws reach it.
+pub const NEAR: u8 = 6;
 
 /// The rules behind a move's notable events, in order, without repeats.
 fn notable_rules(ctx: &MoveContext<'_>) -> Vec<RuleId> {

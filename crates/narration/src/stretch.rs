@@ -209,8 +209,8 @@ fn list_words(words: &[String], last_joiner: &str) -> String {
 
 /// Tell `throws` (quiet whole turns in a row, one throw or several each,
 /// in order, which left the awls at `awls`, A first) in a paragraph for
-/// `audience`: how many turns, each side's throws (or, for the young, how
-/// far each went in all), and where the awls stand. `n` is the first move's number (it turns the phrasings as
+/// `audience`: how many turns, each side's throws (not for the young), and
+/// where the awls stand. `n` is the first move's number (it turns the phrasings as
 /// a move's number does).
 #[must_use]
 pub fn narrate_stretch(
@@ -236,8 +236,11 @@ pub fn narrate_stretch(
         template("stretch", audience, n, 0),
         &[("count", &stretch_turns(throws).to_string())],
     );
-    // Both sides in the same words, so that they are heard as a pair.
-    for (side, values) in &sides {
+    // Both sides in the same words, so that they are heard as a pair; not
+    // for the young, who hear where the awls are (a teacher's trial: "For
+    // Side B: 6 spaces in all. For Side A: 26 spaces in all." was five
+    // numbers in a breath with the places).
+    for (side, values) in sides.iter().filter(|_| audience != Audience::Young) {
         let total: u16 = values.iter().map(|v| u16::from(*v)).sum();
         text.push(' ');
         text.push_str(&words.fill(

@@ -138,7 +138,7 @@ pub(super) fn choose<'p>(list: &'p [String], n: u32, key: &str, occurrence: usiz
 pub(super) fn count_word(n: u8, audience: Audience) -> String {
     match (n, audience) {
         (0, Audience::Scholar) => "0".to_owned(),
-        // Read aloud to a class, "Score: Side A zero" (a teacher's trial:
+        // Read aloud to a class, "Counting sticks: Side A zero" (a teacher's trial:
         // "Side A none" reads oddly).
         (0, Audience::Young) => "zero".to_owned(),
         (0, _) => "none".to_owned(),

@@ -388,6 +388,9 @@ pub struct MoveContext<'a> {
     pub from: u8,
     /// The mover's awl after every consequence of the move, own numbering.
     pub to: u8,
+    /// The other side's awl after every consequence of the move (sent home
+    /// by a whip, say), its own numbering.
+    pub other_awl: u8,
     /// The throw.
     pub throw: &'a Throw,
     /// Its score.

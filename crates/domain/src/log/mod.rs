@@ -93,6 +93,7 @@ impl LoggedMove {
                 move_number: n,
                 from: self.from,
                 to: self.to,
+                other_awl: self.state.awl(self.seat.side.other()),
                 seat: self.seat,
                 throw: &self.throw,
                 score: &self.score,
