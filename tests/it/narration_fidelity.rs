@@ -1391,3 +1391,63 @@ fn regression_the_extra_throw_rule_spoke_of_a_fall_after_a_whip() {
     }
     assert!(stated > 100, "the rule was stated {stated} times");
 }
+
+/// A curator's trial: in Ludii's coding a side that empties its own pile
+/// by a fall loses only after the other side's next move, which passes no
+/// counter; that move said "The last counter changes hands" right after
+/// "No counter moves", and an exact homecoming whose counter could not be
+/// paid said "with a counter won". Such a win now says the other pile is
+/// empty, and a homecoming says a counter is due (the next sentence says
+/// whether one moved).
+#[test]
+fn regression_a_win_with_no_counter_passed_said_the_last_counter_changed_hands() {
+    let options = Preset::Ludii.options();
+    let players = usize::from(Preset::Ludii.default_players());
+    let mut found = 0;
+    for i in 1..=40 {
+        let seed = format!("held-{i}");
+        for audience in [Audience::General, Audience::Scholar, Audience::Young] {
+            for m in narrated(options, players, &seed, audience) {
+                let text: String = m
+                    .narration
+                    .segments
+                    .iter()
+                    .map(|s| s.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let paid = m
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::CounterPaid { .. }));
+                let unpaid = m
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::CounterUnpaid { .. }));
+                if unpaid && !paid {
+                    for said in ["counter won", "takes a counter", "goes on"] {
+                        assert!(!text.contains(said), "{seed} move {}: {text}", m.n);
+                    }
+                }
+                let Some(loser) = m.events.iter().find_map(|e| match e {
+                    Event::Won { side, .. } => Some(side.other()),
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                if paid {
+                    continue;
+                }
+                found += 1;
+                for said in ["changes hands", "transfer just made", "last counter"] {
+                    assert!(!text.contains(said), "{seed} move {}: {text}", m.n);
+                }
+                let name = &cast(players).sides[loser.index()];
+                assert!(text.contains(name.as_str()), "{seed} move {}: {text}", m.n);
+            }
+        }
+        if found >= 6 {
+            break;
+        }
+    }
+    assert!(found >= 6, "{found} wins with no counter passed");
+}

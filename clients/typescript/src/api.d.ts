@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "f05b10c4-2b97-4341-acc7-531ccfde91ce",
+                     *       "id": "70484904-50e8-4990-a718-460c0f3332f6",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:04:10.628Z",
-                     *       "host_token": "b4328c34c4d4506baa4322b6e0010aa7956ec3a09e6359154e78432c77b99bc9",
+                     *       "created_at": "2026-12-06T21:34:19.121Z",
+                     *       "host_token": "fa710e24564a7a0a3441ee40ac77b83c9631261654588a828abc16c73097c036",
                      *       "games": [
                      *         {
-                     *           "id": "001f413a-1269-4652-b134-4c6f7a487061",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T21:04:10.628Z",
-                     *           "updated_at": "2026-12-06T21:04:10.628Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/001f413a-1269-4652-b134-4c6f7a487061",
-                     *             "throws": "/v1/games/001f413a-1269-4652-b134-4c6f7a487061/throws",
-                     *             "moves": "/v1/games/001f413a-1269-4652-b134-4c6f7a487061/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "da2f1b0f76b114e89a0f62f6db4d5f2b6a782399fa7f7145102ad9fbb95ad8ef",
-                     *             "b": "3b44d09bc9fc4674848175b9fed0f3b857c5c847add2c76a78e7b9b2eb66d789"
-                     *           },
-                     *           "host_token": "a4c641c31999887baee3742a392f2fa79d5d0dac340556778180194159c5c126",
-                     *           "join_codes": {
-                     *             "a": "HBB9KR",
-                     *             "b": "ZJ56WW"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "31b80808-1520-4774-b13b-d811bcd923ad",
+                     *           "id": "04640a2a-b9ea-4647-9f27-bb222baf01dd",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:04:10.628Z",
-                     *           "updated_at": "2026-12-06T21:04:10.628Z",
+                     *           "created_at": "2026-12-06T21:34:19.121Z",
+                     *           "updated_at": "2026-12-06T21:34:19.121Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/31b80808-1520-4774-b13b-d811bcd923ad",
-                     *             "throws": "/v1/games/31b80808-1520-4774-b13b-d811bcd923ad/throws",
-                     *             "moves": "/v1/games/31b80808-1520-4774-b13b-d811bcd923ad/moves"
+                     *             "self": "/v1/games/04640a2a-b9ea-4647-9f27-bb222baf01dd",
+                     *             "throws": "/v1/games/04640a2a-b9ea-4647-9f27-bb222baf01dd/throws",
+                     *             "moves": "/v1/games/04640a2a-b9ea-4647-9f27-bb222baf01dd/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "09aa5a39eea911385f075c27f3d8b28eff8f8c922297fa0835cbbdfc6bb979a6",
-                     *             "b": "7219d8b7841862b7555ac8e42f69e488d9e5aad43eb9d8416ae4a283afd00ae9"
+                     *             "a": "b1cb598fbe07f3957b1d3c8abb3e7259c8f94070da3a11362edad3f30accd50f",
+                     *             "b": "5de44bd97778ac993cc1436bc765283a2435177344ad314bde3949d967489c36"
                      *           },
-                     *           "host_token": "bf92d7858bfe57ee563f88d6aed39a9b1ad339da889934f76a105a2ee21e6ab7",
+                     *           "host_token": "3b872e51bab8f6a2343aa15105840d54a938a2287ab8eb4579be353379242005",
                      *           "join_codes": {
-                     *             "a": "2S42FF",
-                     *             "b": "7C25QQ"
+                     *             "a": "K6QE3S",
+                     *             "b": "8SYSQ2"
                      *           }
                      *         },
                      *         {
-                     *           "id": "7687ee4a-7e38-4cdc-b328-133b0991ae33",
+                     *           "id": "a4b3efa5-413e-4115-abd2-708382b69ede",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T21:34:19.121Z",
+                     *           "updated_at": "2026-12-06T21:34:19.121Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/a4b3efa5-413e-4115-abd2-708382b69ede",
+                     *             "throws": "/v1/games/a4b3efa5-413e-4115-abd2-708382b69ede/throws",
+                     *             "moves": "/v1/games/a4b3efa5-413e-4115-abd2-708382b69ede/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "860eadbb1ca81d8c01da8d289b4bc070b56a5f09f91ea2e63594ee8d526f46e5",
+                     *             "b": "b53479027762c0cf02ff9c795f85e0d3ca047acdfb8b1b17ddd85f06aa2e84dc"
+                     *           },
+                     *           "host_token": "9e31e14d98fc9b723dbaf4d2c97c3b2b6b57a1aeaa51da803b3627aa402301fc",
+                     *           "join_codes": {
+                     *             "a": "QAEGNJ",
+                     *             "b": "EJMX4N"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "81c1e3dc-0fea-42be-8a33-cb1ca7234e82",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:04:10.628Z",
-                     *           "updated_at": "2026-12-06T21:04:10.628Z",
+                     *           "created_at": "2026-12-06T21:34:19.121Z",
+                     *           "updated_at": "2026-12-06T21:34:19.121Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/7687ee4a-7e38-4cdc-b328-133b0991ae33",
-                     *             "throws": "/v1/games/7687ee4a-7e38-4cdc-b328-133b0991ae33/throws",
-                     *             "moves": "/v1/games/7687ee4a-7e38-4cdc-b328-133b0991ae33/moves"
+                     *             "self": "/v1/games/81c1e3dc-0fea-42be-8a33-cb1ca7234e82",
+                     *             "throws": "/v1/games/81c1e3dc-0fea-42be-8a33-cb1ca7234e82/throws",
+                     *             "moves": "/v1/games/81c1e3dc-0fea-42be-8a33-cb1ca7234e82/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "24c15a41a50b92f9f2301b72b02a8d61b76b7d4dacccf90b24f1fce9e5fa840e",
-                     *             "b": "3166b1934c681e8cebfd3b6471e45ddb4da56b7821bcdadd8776538b5bb82bfd"
+                     *             "a": "ed90714389423b07de4c7d2936229ff7f7b083858a49653811c6e899b8a5aa32",
+                     *             "b": "d487faf93c2308d10fcc1bd562dd20352f4e5ca330342a966c8d7fe97df28900"
                      *           },
-                     *           "host_token": "249e1e6709a5d7a1a30b686da7d4f28572471dfe3137742ac621514f501b23a9",
+                     *           "host_token": "4bca98a1bd8381c45e4dddba991bb2df2f6ac6f173101633319ede498e2cc6b7",
                      *           "join_codes": {
-                     *             "a": "CYWGCR",
-                     *             "b": "DNNJPQ"
+                     *             "a": "5P43WE",
+                     *             "b": "C98K8R"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/f05b10c4-2b97-4341-acc7-531ccfde91ce",
-                     *         "games": "/v1/classes/f05b10c4-2b97-4341-acc7-531ccfde91ce/games",
-                     *         "overview": "/play/class/f05b10c4-2b97-4341-acc7-531ccfde91ce",
-                     *         "fairness": "/v1/fairness?game=001f413a-1269-4652-b134-4c6f7a487061&game=31b80808-1520-4774-b13b-d811bcd923ad&game=7687ee4a-7e38-4cdc-b328-133b0991ae33"
+                     *         "self": "/v1/classes/70484904-50e8-4990-a718-460c0f3332f6",
+                     *         "games": "/v1/classes/70484904-50e8-4990-a718-460c0f3332f6/games",
+                     *         "overview": "/play/class/70484904-50e8-4990-a718-460c0f3332f6",
+                     *         "fairness": "/v1/fairness?game=04640a2a-b9ea-4647-9f27-bb222baf01dd&game=a4b3efa5-413e-4115-abd2-708382b69ede&game=81c1e3dc-0fea-42be-8a33-cb1ca7234e82"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
+                     *       "id": "aedca5f1-9e58-4de2-a5eb-140272974136",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:04:10.615Z",
-                     *       "host_token": "1d61c449f9c786d5d479cea35c027bc32d8408b9bbf67348bd01ffcfad5102d0",
+                     *       "created_at": "2026-12-06T21:34:19.110Z",
+                     *       "host_token": "be72605047098c0599ce10e9cd6746936696e1be9814b2ecf9dc8a47c7edc03a",
                      *       "games": [
                      *         {
-                     *           "id": "d97dfa88-7241-45a2-ad40-b0b10d600bd6",
+                     *           "id": "922efc86-a4a7-42d3-a79b-135b2576f7ea",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:04:10.615Z",
-                     *           "updated_at": "2026-12-06T21:04:10.615Z",
+                     *           "created_at": "2026-12-06T21:34:19.110Z",
+                     *           "updated_at": "2026-12-06T21:34:19.110Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6",
-                     *             "throws": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/throws",
-                     *             "moves": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/moves"
+                     *             "self": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea",
+                     *             "throws": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/throws",
+                     *             "moves": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7c60148a03f5c1bc919a863315ddd5a5801e473fb2f900193087c68f3b1d29af",
-                     *             "b": "70089912c49fc85a07c8bad9054c4280f72a6d76cd5d709596e243de30999dad"
+                     *             "a": "f21448d2795f6f150e513c92b6ba31e4abb11e25303f915300c3165defda8837",
+                     *             "b": "8ca981111f957a170536f876f879f7dc6703154c28eaccdec49ebf083587b032"
                      *           },
-                     *           "host_token": "7fb166971a09f6984be9f03433c4a0aa57eb5ee1692784d33002fbb931f5f72e",
+                     *           "host_token": "77f70f968850e83dca0b36214e13a60756c9f86036ff341f5f136875a54d1250",
                      *           "join_codes": {
-                     *             "a": "A3TEAE",
-                     *             "b": "VW5YT2"
+                     *             "a": "F49YP6",
+                     *             "b": "3AB97Z"
                      *           }
                      *         },
                      *         {
-                     *           "id": "dc734d26-efef-494a-8b38-63981ef8037e",
+                     *           "id": "3b2b5321-8187-4efc-aa8c-77ba43bad475",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:04:10.615Z",
-                     *           "updated_at": "2026-12-06T21:04:10.615Z",
+                     *           "created_at": "2026-12-06T21:34:19.110Z",
+                     *           "updated_at": "2026-12-06T21:34:19.110Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e",
-                     *             "throws": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/throws",
-                     *             "moves": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/moves"
+                     *             "self": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475",
+                     *             "throws": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/throws",
+                     *             "moves": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "436534a03f9fef32f5ff9d7ebff7a1d25c6f0d6d8887e8e6669694584283db00",
-                     *             "b": "3bbc1374e20a882d637b97888759548f4816ab306444da870ae1a8e1a48b81d5"
+                     *             "a": "8f1b0d8520cb73823aa732cb028c70396050e4f62e74fbe3747a32d3af88fa0a",
+                     *             "b": "919131d1ef15367c810c2129d8cf3718c6389a9b350500817aff9f9a241878c6"
                      *           },
-                     *           "host_token": "10fcb3a88acc123d731e65c884f35fb104d7ed4af78995ec8e12b0cf16b6eb01",
+                     *           "host_token": "efbbf12350fa63e90e345007fd9b466eaaf8b625a8f64bb709b436eabdc6b1a1",
                      *           "join_codes": {
-                     *             "a": "KBSRZX",
-                     *             "b": "RANCYS"
+                     *             "a": "N6B5XZ",
+                     *             "b": "2W66K7"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
-                     *         "games": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058/games",
-                     *         "overview": "/play/class/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
-                     *         "fairness": "/v1/fairness?game=d97dfa88-7241-45a2-ad40-b0b10d600bd6&game=dc734d26-efef-494a-8b38-63981ef8037e"
+                     *         "self": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136",
+                     *         "games": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136/games",
+                     *         "overview": "/play/class/aedca5f1-9e58-4de2-a5eb-140272974136",
+                     *         "fairness": "/v1/fairness?game=922efc86-a4a7-42d3-a79b-135b2576f7ea&game=3b2b5321-8187-4efc-aa8c-77ba43bad475"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
+                     *       "id": "aedca5f1-9e58-4de2-a5eb-140272974136",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:04:10.615Z",
+                     *       "created_at": "2026-12-06T21:34:19.110Z",
                      *       "games": [
                      *         {
-                     *           "id": "d97dfa88-7241-45a2-ad40-b0b10d600bd6",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-06T21:04:10.615Z",
-                     *           "updated_at": "2026-12-06T21:04:10.619Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6",
-                     *             "throws": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/throws",
-                     *             "moves": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/d97dfa88-7241-45a2-ad40-b0b10d600bd6/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "dc734d26-efef-494a-8b38-63981ef8037e",
+                     *           "id": "3b2b5321-8187-4efc-aa8c-77ba43bad475",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:04:10.615Z",
-                     *           "updated_at": "2026-12-06T21:04:10.615Z",
+                     *           "created_at": "2026-12-06T21:34:19.110Z",
+                     *           "updated_at": "2026-12-06T21:34:19.110Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e",
-                     *             "throws": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/throws",
-                     *             "moves": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/moves"
+                     *             "self": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475",
+                     *             "throws": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/throws",
+                     *             "moves": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/dc734d26-efef-494a-8b38-63981ef8037e/board.svg?view=projector",
+                     *           "board": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "3e7712a4-460f-4371-993d-0136ab47b854",
+                     *           "id": "922efc86-a4a7-42d3-a79b-135b2576f7ea",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-06T21:34:19.110Z",
+                     *           "updated_at": "2026-12-06T21:34:19.115Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea",
+                     *             "throws": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/throws",
+                     *             "moves": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "2ddccf5c-991a-403b-a60e-0b2a19e59532",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:04:10.617Z",
-                     *           "updated_at": "2026-12-06T21:04:10.617Z",
+                     *           "created_at": "2026-12-06T21:34:19.113Z",
+                     *           "updated_at": "2026-12-06T21:34:19.113Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854",
-                     *             "throws": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/throws",
-                     *             "moves": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/moves"
+                     *             "self": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532",
+                     *             "throws": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/throws",
+                     *             "moves": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/board.svg?view=projector",
+                     *           "board": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
-                     *         "games": "/v1/classes/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058/games",
-                     *         "overview": "/play/class/07edf6cb-f0e5-468d-a4ea-dd5bb92bf058",
-                     *         "fairness": "/v1/fairness?game=d97dfa88-7241-45a2-ad40-b0b10d600bd6&game=dc734d26-efef-494a-8b38-63981ef8037e&game=3e7712a4-460f-4371-993d-0136ab47b854"
+                     *         "self": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136",
+                     *         "games": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136/games",
+                     *         "overview": "/play/class/aedca5f1-9e58-4de2-a5eb-140272974136",
+                     *         "fairness": "/v1/fairness?game=3b2b5321-8187-4efc-aa8c-77ba43bad475&game=922efc86-a4a7-42d3-a79b-135b2576f7ea&game=2ddccf5c-991a-403b-a60e-0b2a19e59532"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:04:10.615Z",
+                     *       "created_at": "2026-12-06T21:34:19.110Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "d97dfa88-7241-45a2-ad40-b0b10d600bd6",
-                     *           "created_at": "2026-12-06T21:04:10.615Z",
-                     *           "updated_at": "2026-12-06T21:04:10.619Z",
+                     *           "id": "3b2b5321-8187-4efc-aa8c-77ba43bad475",
+                     *           "created_at": "2026-12-06T21:34:19.110Z",
+                     *           "updated_at": "2026-12-06T21:34:19.110Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "922efc86-a4a7-42d3-a79b-135b2576f7ea",
+                     *           "created_at": "2026-12-06T21:34:19.110Z",
+                     *           "updated_at": "2026-12-06T21:34:19.115Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "dc734d26-efef-494a-8b38-63981ef8037e",
-                     *           "created_at": "2026-12-06T21:04:10.615Z",
-                     *           "updated_at": "2026-12-06T21:04:10.615Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "3e7712a4-460f-4371-993d-0136ab47b854",
-                     *           "created_at": "2026-12-06T21:04:10.617Z",
-                     *           "updated_at": "2026-12-06T21:04:10.617Z",
+                     *           "id": "2ddccf5c-991a-403b-a60e-0b2a19e59532",
+                     *           "created_at": "2026-12-06T21:34:19.113Z",
+                     *           "updated_at": "2026-12-06T21:34:19.113Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3e7712a4-460f-4371-993d-0136ab47b854",
+                     *       "id": "2ddccf5c-991a-403b-a60e-0b2a19e59532",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T21:04:10.617Z",
-                     *       "updated_at": "2026-12-06T21:04:10.617Z",
+                     *       "created_at": "2026-12-06T21:34:19.113Z",
+                     *       "updated_at": "2026-12-06T21:34:19.113Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854",
-                     *         "throws": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/throws",
-                     *         "moves": "/v1/games/3e7712a4-460f-4371-993d-0136ab47b854/moves"
+                     *         "self": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532",
+                     *         "throws": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/throws",
+                     *         "moves": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "3d08341370bd90e7dba114b549fd1e3461b580108916b45ee12f5ee1ad2daa7c",
-                     *         "b": "8a30042e38aeb5a07c9af714b90ac506f5dbaa03c9f1b62d1429a52a90f43503"
+                     *         "a": "c1b8a9d7ec9920f52d6a715a3e7babf6f9b5621fdaa5020ee86117b7b8af5e6e",
+                     *         "b": "a42f1d011fbd2b45312bbe183d0e0d23bcb60442ede4e633fe7e9aa4ed14fc28"
                      *       },
-                     *       "host_token": "45d425556dbde3cba8a5c250acd641bda9025ccd9cc33eb1a8a7fdbc2c39c52d",
+                     *       "host_token": "973b431f4d7dd4485d9ed5417772387be7b1904cbe27b742fee4c00abcfa2103",
                      *       "join_codes": {
-                     *         "a": "BFQTC3",
-                     *         "b": "XKR23A"
+                     *         "a": "64ZVZ9",
+                     *         "b": "HS7KDA"
                      *       }
                      *     }
                      */
@@ -5862,7 +5862,7 @@ export interface operations {
                      *           "text": {
                      *             "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
                      *             "young": "In the 1800s, Kiowa women and girls played Zohn Ahl, says a project that studies old games.",
-                     *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
+                     *             "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, played by them alone, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players."
                      *           },
                      *           "tags": [
                      *             "intro",
@@ -6112,7 +6112,7 @@ export interface operations {
                      *       "text": {
                      *         "general": "The Digital Ludeme Project's Ludii file, which codes it from Culin's 1898 catalogue, describes Zohn Ahl as a nineteenth-century game of Kiowa women and girls, and Mooney called the awl that kept the score a woman's tool.",
                      *         "young": "In the 1800s, Kiowa women and girls played Zohn Ahl, says a project that studies old games.",
-                     *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players, and no account read here says whether men ever played."
+                     *         "scholar": "Ludii's Zohn Ahl file (Digital Ludeme Project), sourced to Culin 1898, describes a nineteenth-century game of Kiowa women and girls, played by them alone, and Mooney's note, in the words the Project quotes, calls the awl a woman's stand-in for a needle. The passages of Culin read for this service do not themselves name the players."
                      *       },
                      *       "tags": [
                      *         "intro",
@@ -6342,13 +6342,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3769bea5-9258-429d-9adf-b8916f3de601"
+                     *         "ef80cd33-3c39-422c-992f-333c692794fc"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3769bea5-9258-429d-9adf-b8916f3de601"
+                     *             "ef80cd33-3c39-422c-992f-333c692794fc"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6615,11 +6615,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a7155eaa-7945-4b4e-9d99-11e042ee779d",
+                     *       "id": "aaf575e0-9b95-4db3-9273-0a34b98a1a74",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T21:04:10.612Z",
-                     *       "updated_at": "2026-12-06T21:04:10.612Z",
+                     *       "created_at": "2026-12-06T21:34:19.106Z",
+                     *       "updated_at": "2026-12-06T21:34:19.106Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6682,18 +6682,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a7155eaa-7945-4b4e-9d99-11e042ee779d",
-                     *         "throws": "/v1/games/a7155eaa-7945-4b4e-9d99-11e042ee779d/throws",
-                     *         "moves": "/v1/games/a7155eaa-7945-4b4e-9d99-11e042ee779d/moves"
+                     *         "self": "/v1/games/aaf575e0-9b95-4db3-9273-0a34b98a1a74",
+                     *         "throws": "/v1/games/aaf575e0-9b95-4db3-9273-0a34b98a1a74/throws",
+                     *         "moves": "/v1/games/aaf575e0-9b95-4db3-9273-0a34b98a1a74/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "79d73ea1a82794497794344be5a2a080d7c88e4ba935910621d34b9b53f0f906",
-                     *         "b": "bcb23c12b77f6f1a8c7d5ed1b57d9c0e2538a0d0cda724c908cb2de562eb3a62"
+                     *         "a": "70da0fd396809605bee33705f1b35bb3de5a58fdd632f5b116fa0c42daabc467",
+                     *         "b": "c5bc9ce71ab9edc806199543ad1a68b9d20dc9bdb29504edddf0acfd1cdbdd30"
                      *       },
-                     *       "host_token": "d0bf0ef5d3cb62c21e691b1bbdc756a3dad111ad8d5601d3e691f5b6668d6945",
+                     *       "host_token": "d1fb7e45e2efd132dc85b57d55fd102ae22327b9628eec60fc1902f0b1c67546",
                      *       "join_codes": {
-                     *         "a": "DASJJF",
-                     *         "b": "8KXK2G"
+                     *         "a": "YM229D",
+                     *         "b": "65EJZ5"
                      *       }
                      *     }
                      */
@@ -6936,11 +6936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3769bea5-9258-429d-9adf-b8916f3de601",
+                     *       "id": "ef80cd33-3c39-422c-992f-333c692794fc",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T21:04:10.363Z",
-                     *       "updated_at": "2026-12-06T21:04:10.600Z",
+                     *       "created_at": "2026-12-06T21:34:18.858Z",
+                     *       "updated_at": "2026-12-06T21:34:19.096Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7003,9 +7003,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601",
-                     *         "throws": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/throws",
-                     *         "moves": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/moves"
+                     *         "self": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc",
+                     *         "throws": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/throws",
+                     *         "moves": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/moves"
                      *       }
                      *     }
                      */
@@ -8556,13 +8556,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "3769bea5-9258-429d-9adf-b8916f3de601"
+                     *         "ef80cd33-3c39-422c-992f-333c692794fc"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "3769bea5-9258-429d-9adf-b8916f3de601"
+                     *             "ef80cd33-3c39-422c-992f-333c692794fc"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10275,7 +10275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3769bea5-9258-429d-9adf-b8916f3de601",
+                     *       "game_id": "ef80cd33-3c39-422c-992f-333c692794fc",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10552,7 +10552,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "3769bea5-9258-429d-9adf-b8916f3de601",
+                     *       "game_id": "ef80cd33-3c39-422c-992f-333c692794fc",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10922,8 +10922,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "a07181fb36442044311ab990a56571e9b7b7183f4092e8eddce7a9117f012fcd",
-                     *       "join_code": "MEF4GG"
+                     *       "token": "29327a3b78ade1b6bd7cd1f6578604a401de5abcc0f9103888703f0d215bf62c",
+                     *       "join_code": "AJ6AE9"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11126,11 +11126,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "3769bea5-9258-429d-9adf-b8916f3de601",
+                     *         "id": "ef80cd33-3c39-422c-992f-333c692794fc",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T21:04:10.363Z",
-                     *         "updated_at": "2026-12-06T21:04:10.608Z",
+                     *         "created_at": "2026-12-06T21:34:18.858Z",
+                     *         "updated_at": "2026-12-06T21:34:19.103Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11189,9 +11189,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601",
-                     *           "throws": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/throws",
-                     *           "moves": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/moves"
+                     *           "self": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc",
+                     *           "throws": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/throws",
+                     *           "moves": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11662,11 +11662,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "3769bea5-9258-429d-9adf-b8916f3de601",
+                     *         "id": "ef80cd33-3c39-422c-992f-333c692794fc",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T21:04:10.363Z",
-                     *         "updated_at": "2026-12-06T21:04:10.600Z",
+                     *         "created_at": "2026-12-06T21:34:18.858Z",
+                     *         "updated_at": "2026-12-06T21:34:19.096Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11729,9 +11729,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601",
-                     *           "throws": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/throws",
-                     *           "moves": "/v1/games/3769bea5-9258-429d-9adf-b8916f3de601/moves"
+                     *           "self": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc",
+                     *           "throws": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/throws",
+                     *           "moves": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/moves"
                      *         }
                      *       }
                      *     }
@@ -12462,10 +12462,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a7155eaa-7945-4b4e-9d99-11e042ee779d",
+                     *       "game_id": "aaf575e0-9b95-4db3-9273-0a34b98a1a74",
                      *       "side": "A",
-                     *       "token": "a07181fb36442044311ab990a56571e9b7b7183f4092e8eddce7a9117f012fcd",
-                     *       "play": "/play/a7155eaa-7945-4b4e-9d99-11e042ee779d#seat=A.a07181fb36442044311ab990a56571e9b7b7183f4092e8eddce7a9117f012fcd"
+                     *       "token": "29327a3b78ade1b6bd7cd1f6578604a401de5abcc0f9103888703f0d215bf62c",
+                     *       "play": "/play/aaf575e0-9b95-4db3-9273-0a34b98a1a74#seat=A.29327a3b78ade1b6bd7cd1f6578604a401de5abcc0f9103888703f0d215bf62c"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

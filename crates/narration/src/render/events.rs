@@ -475,10 +475,22 @@ impl Renderer<'_> {
                         _ => None,
                     })
                     .unwrap_or(ctx.options.total_counters());
+                // A win with no counter passed on its move (Ludii's end
+                // check after a move: the other side emptied its pile
+                // earlier) says so (a curator's trial: "The last counter
+                // changes hands" right after "No counter moves").
+                let paid = ctx
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::CounterPaid { .. }));
                 let (key, rule) = match reason {
-                    WinReason::AllCounters => {
+                    WinReason::AllCounters if paid => {
                         ("won_all_counters", RuleId::counters(ctx.options.end_check))
                     }
+                    WinReason::AllCounters => (
+                        "won_all_counters_held",
+                        RuleId::counters(ctx.options.end_check),
+                    ),
                     WinReason::Circuits => ("won_circuits", RuleId::CircuitsToWin),
                     WinReason::Stopped => ("stopped", RuleId::StopMostCounters),
                 };
@@ -495,6 +507,7 @@ impl Renderer<'_> {
                     rule,
                     &[
                         ("side", cast.side(side)),
+                        ("loser", cast.side(side.other())),
                         ("counters", &held.to_string()),
                         ("circuits", &circuits.to_string()),
                     ],
