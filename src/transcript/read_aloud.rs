@@ -12,6 +12,7 @@ use crate::narration::{
     StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, lead_segment, name_mid_sentence,
     narrate_chain, narrate_stretch, rule_statement, same_number_segment,
 };
+use crate::rules::Side;
 
 /// A pace for reading a lesson aloud to a class that stops to react, for
 /// the read-aloud form's estimate of its length (a teacher's trial: a
@@ -133,6 +134,9 @@ pub(super) fn paragraphs(
         .collect();
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
+    // The awls faced each other (neither on its start, not yet past each
+    // other) at the end of the last paragraph.
+    let mut facing = false;
     let mut same = None;
     let mut same_said: Option<u32> = None;
     let mut i = 0;
@@ -171,6 +175,7 @@ pub(super) fn paragraphs(
                     audience,
                     span[0].n,
                     &throws,
+                    part,
                     span[span.len() - 1].state.awls,
                 );
                 said.push((first..end, Told::Stretch, stretch.segments));
@@ -212,13 +217,25 @@ pub(super) fn paragraphs(
             let mut added = Vec::new();
             if !last.state.is_finished() {
                 let awls = last.state.awls;
+                // Awls that faced each other at the last paragraph's end and
+                // are past each other now have passed, even when a stretch
+                // took them through their meeting (a teacher's trial: "Side A
+                // at 37, Side B at 16" and nothing said of the passing).
+                let board = game.options.board;
+                let passed_unseen = apart.is_none()
+                    && facing
+                    && awls_apart(&game.options, awls).is_none()
+                    && !awls.contains(&1)
+                    && board.physical(Side::B, awls[1]) < board.physical(Side::A, awls[0]);
                 added.extend(awls_meeting_segment(
                     &game.options,
                     audience,
                     last.n,
                     awls,
-                    apart,
+                    if passed_unseen { Some(u8::MAX) } else { apart },
                 ));
+                facing = !awls.contains(&1)
+                    && board.physical(Side::B, awls[1]) > board.physical(Side::A, awls[0]);
                 // Two awls on one number: said once while they stay there,
                 // and not again within SAME_NUMBER_GAP moves (a teacher's
                 // trial: at 3, at 5 and at 8 in the first six moves).

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "70484904-50e8-4990-a718-460c0f3332f6",
+                     *       "id": "fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:34:19.121Z",
-                     *       "host_token": "fa710e24564a7a0a3441ee40ac77b83c9631261654588a828abc16c73097c036",
+                     *       "created_at": "2026-12-06T22:09:02.743Z",
+                     *       "host_token": "4ce2af26282603f9174536e196deae911df82918395a60816d36ad56e7156453",
                      *       "games": [
                      *         {
-                     *           "id": "04640a2a-b9ea-4647-9f27-bb222baf01dd",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T21:34:19.121Z",
-                     *           "updated_at": "2026-12-06T21:34:19.121Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/04640a2a-b9ea-4647-9f27-bb222baf01dd",
-                     *             "throws": "/v1/games/04640a2a-b9ea-4647-9f27-bb222baf01dd/throws",
-                     *             "moves": "/v1/games/04640a2a-b9ea-4647-9f27-bb222baf01dd/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "b1cb598fbe07f3957b1d3c8abb3e7259c8f94070da3a11362edad3f30accd50f",
-                     *             "b": "5de44bd97778ac993cc1436bc765283a2435177344ad314bde3949d967489c36"
-                     *           },
-                     *           "host_token": "3b872e51bab8f6a2343aa15105840d54a938a2287ab8eb4579be353379242005",
-                     *           "join_codes": {
-                     *             "a": "K6QE3S",
-                     *             "b": "8SYSQ2"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "a4b3efa5-413e-4115-abd2-708382b69ede",
+                     *           "id": "bacca2ba-a128-4ee3-979e-4ab1be6294ed",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T21:34:19.121Z",
-                     *           "updated_at": "2026-12-06T21:34:19.121Z",
+                     *           "created_at": "2026-12-06T22:09:02.743Z",
+                     *           "updated_at": "2026-12-06T22:09:02.743Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a4b3efa5-413e-4115-abd2-708382b69ede",
-                     *             "throws": "/v1/games/a4b3efa5-413e-4115-abd2-708382b69ede/throws",
-                     *             "moves": "/v1/games/a4b3efa5-413e-4115-abd2-708382b69ede/moves"
+                     *             "self": "/v1/games/bacca2ba-a128-4ee3-979e-4ab1be6294ed",
+                     *             "throws": "/v1/games/bacca2ba-a128-4ee3-979e-4ab1be6294ed/throws",
+                     *             "moves": "/v1/games/bacca2ba-a128-4ee3-979e-4ab1be6294ed/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "860eadbb1ca81d8c01da8d289b4bc070b56a5f09f91ea2e63594ee8d526f46e5",
-                     *             "b": "b53479027762c0cf02ff9c795f85e0d3ca047acdfb8b1b17ddd85f06aa2e84dc"
+                     *             "a": "23e5fd1554c353fa89fe0e699fd0d92b7dfffa8ca9950e125aa326f0441900c4",
+                     *             "b": "b4441de08bdde48a768aaacdde3be2190abc2eabdabd9eab972ded5cf7238eb9"
                      *           },
-                     *           "host_token": "9e31e14d98fc9b723dbaf4d2c97c3b2b6b57a1aeaa51da803b3627aa402301fc",
+                     *           "host_token": "b06420bc3999b4d93a2430842f23fb09e10dbd6af1ac520f92b0ffa7e3e05dc2",
                      *           "join_codes": {
-                     *             "a": "QAEGNJ",
-                     *             "b": "EJMX4N"
+                     *             "a": "DDQZ8D",
+                     *             "b": "RKGEP5"
                      *           }
                      *         },
                      *         {
-                     *           "id": "81c1e3dc-0fea-42be-8a33-cb1ca7234e82",
+                     *           "id": "91c6bda8-8663-4959-b8db-2e02284b040f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:34:19.121Z",
-                     *           "updated_at": "2026-12-06T21:34:19.121Z",
+                     *           "created_at": "2026-12-06T22:09:02.743Z",
+                     *           "updated_at": "2026-12-06T22:09:02.743Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/91c6bda8-8663-4959-b8db-2e02284b040f",
+                     *             "throws": "/v1/games/91c6bda8-8663-4959-b8db-2e02284b040f/throws",
+                     *             "moves": "/v1/games/91c6bda8-8663-4959-b8db-2e02284b040f/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "9e93d9807626f5cef338d439132069c3f19db5f2e4c8b9da19bac8ae9587e15c",
+                     *             "b": "6d26407bc937a4f741ba61189fa57955707013719e19dff8f9bd63c44d83602a"
+                     *           },
+                     *           "host_token": "85ebab7459cb9da35c79895ad97d09c98c45dc4137d17d343cb092ef7427ccac",
+                     *           "join_codes": {
+                     *             "a": "HYDQGA",
+                     *             "b": "MTAC28"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "772610bf-a48e-49ca-bad2-b94af0f7e2be",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T22:09:02.743Z",
+                     *           "updated_at": "2026-12-06T22:09:02.743Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/81c1e3dc-0fea-42be-8a33-cb1ca7234e82",
-                     *             "throws": "/v1/games/81c1e3dc-0fea-42be-8a33-cb1ca7234e82/throws",
-                     *             "moves": "/v1/games/81c1e3dc-0fea-42be-8a33-cb1ca7234e82/moves"
+                     *             "self": "/v1/games/772610bf-a48e-49ca-bad2-b94af0f7e2be",
+                     *             "throws": "/v1/games/772610bf-a48e-49ca-bad2-b94af0f7e2be/throws",
+                     *             "moves": "/v1/games/772610bf-a48e-49ca-bad2-b94af0f7e2be/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "ed90714389423b07de4c7d2936229ff7f7b083858a49653811c6e899b8a5aa32",
-                     *             "b": "d487faf93c2308d10fcc1bd562dd20352f4e5ca330342a966c8d7fe97df28900"
+                     *             "a": "c0372245a0c30ad89072f9e8a4e544ca61165e0701b3ce41dab201c5c521583b",
+                     *             "b": "72619faef77cfefee7e7ae539b15f93cdc2d9077e119603453fbb9068ff62afa"
                      *           },
-                     *           "host_token": "4bca98a1bd8381c45e4dddba991bb2df2f6ac6f173101633319ede498e2cc6b7",
+                     *           "host_token": "b83548cc24c86bc113921f61a048821f9e63b658d4f832b01e3e08dc2fe63b42",
                      *           "join_codes": {
-                     *             "a": "5P43WE",
-                     *             "b": "C98K8R"
+                     *             "a": "4PKS34",
+                     *             "b": "XCBV92"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/70484904-50e8-4990-a718-460c0f3332f6",
-                     *         "games": "/v1/classes/70484904-50e8-4990-a718-460c0f3332f6/games",
-                     *         "overview": "/play/class/70484904-50e8-4990-a718-460c0f3332f6",
-                     *         "fairness": "/v1/fairness?game=04640a2a-b9ea-4647-9f27-bb222baf01dd&game=a4b3efa5-413e-4115-abd2-708382b69ede&game=81c1e3dc-0fea-42be-8a33-cb1ca7234e82"
+                     *         "self": "/v1/classes/fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7",
+                     *         "games": "/v1/classes/fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7/games",
+                     *         "overview": "/play/class/fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7",
+                     *         "fairness": "/v1/fairness?game=bacca2ba-a128-4ee3-979e-4ab1be6294ed&game=91c6bda8-8663-4959-b8db-2e02284b040f&game=772610bf-a48e-49ca-bad2-b94af0f7e2be"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "aedca5f1-9e58-4de2-a5eb-140272974136",
+                     *       "id": "8e303979-0e53-411d-87dc-e4920c181948",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:34:19.110Z",
-                     *       "host_token": "be72605047098c0599ce10e9cd6746936696e1be9814b2ecf9dc8a47c7edc03a",
+                     *       "created_at": "2026-12-06T22:09:02.734Z",
+                     *       "host_token": "0267dbaeeac85f9f416243b5b848a3ff7f753395accb25fd31a6ca8a0df0c73e",
                      *       "games": [
                      *         {
-                     *           "id": "922efc86-a4a7-42d3-a79b-135b2576f7ea",
+                     *           "id": "62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:34:19.110Z",
-                     *           "updated_at": "2026-12-06T21:34:19.110Z",
+                     *           "created_at": "2026-12-06T22:09:02.734Z",
+                     *           "updated_at": "2026-12-06T22:09:02.734Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea",
-                     *             "throws": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/throws",
-                     *             "moves": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/moves"
+                     *             "self": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
+                     *             "throws": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/throws",
+                     *             "moves": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "f21448d2795f6f150e513c92b6ba31e4abb11e25303f915300c3165defda8837",
-                     *             "b": "8ca981111f957a170536f876f879f7dc6703154c28eaccdec49ebf083587b032"
+                     *             "a": "48a82a33c3f43c40a981a360e290629a25d711959ee843ddab3d27f80152d230",
+                     *             "b": "2f84c454df35a79be1ca79c91cae19e9c3855de5eb693d13998bbeedbd37a5e0"
                      *           },
-                     *           "host_token": "77f70f968850e83dca0b36214e13a60756c9f86036ff341f5f136875a54d1250",
+                     *           "host_token": "a84bb55ac3f5b3624ca0087bed6fe4ff45c12f3f143a518a96d796a87b91d057",
                      *           "join_codes": {
-                     *             "a": "F49YP6",
-                     *             "b": "3AB97Z"
+                     *             "a": "5F2SXX",
+                     *             "b": "8922AY"
                      *           }
                      *         },
                      *         {
-                     *           "id": "3b2b5321-8187-4efc-aa8c-77ba43bad475",
+                     *           "id": "a6bec477-afdf-46e9-8768-a170ec72c67c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:34:19.110Z",
-                     *           "updated_at": "2026-12-06T21:34:19.110Z",
+                     *           "created_at": "2026-12-06T22:09:02.734Z",
+                     *           "updated_at": "2026-12-06T22:09:02.734Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475",
-                     *             "throws": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/throws",
-                     *             "moves": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/moves"
+                     *             "self": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c",
+                     *             "throws": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/throws",
+                     *             "moves": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "8f1b0d8520cb73823aa732cb028c70396050e4f62e74fbe3747a32d3af88fa0a",
-                     *             "b": "919131d1ef15367c810c2129d8cf3718c6389a9b350500817aff9f9a241878c6"
+                     *             "a": "6a77f4070b4415e65040c673174ab7f314d2e5e492e8a825db55ef203f57b1ab",
+                     *             "b": "60a76022b6fc1ea709454d48490f348d818c7c2896104b4c897d9b16810c4959"
                      *           },
-                     *           "host_token": "efbbf12350fa63e90e345007fd9b466eaaf8b625a8f64bb709b436eabdc6b1a1",
+                     *           "host_token": "638f3093f0157de30a7055647ab9fbda1acb39b89eb1581dc2b85a86083e784c",
                      *           "join_codes": {
-                     *             "a": "N6B5XZ",
-                     *             "b": "2W66K7"
+                     *             "a": "526NN6",
+                     *             "b": "VQBDEN"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136",
-                     *         "games": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136/games",
-                     *         "overview": "/play/class/aedca5f1-9e58-4de2-a5eb-140272974136",
-                     *         "fairness": "/v1/fairness?game=922efc86-a4a7-42d3-a79b-135b2576f7ea&game=3b2b5321-8187-4efc-aa8c-77ba43bad475"
+                     *         "self": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948",
+                     *         "games": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948/games",
+                     *         "overview": "/play/class/8e303979-0e53-411d-87dc-e4920c181948",
+                     *         "fairness": "/v1/fairness?game=62d4c7ad-eb42-4f40-8a8b-9738ea05fe60&game=a6bec477-afdf-46e9-8768-a170ec72c67c"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "aedca5f1-9e58-4de2-a5eb-140272974136",
+                     *       "id": "8e303979-0e53-411d-87dc-e4920c181948",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:34:19.110Z",
+                     *       "created_at": "2026-12-06T22:09:02.734Z",
                      *       "games": [
                      *         {
-                     *           "id": "3b2b5321-8187-4efc-aa8c-77ba43bad475",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-06T21:34:19.110Z",
-                     *           "updated_at": "2026-12-06T21:34:19.110Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475",
-                     *             "throws": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/throws",
-                     *             "moves": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/3b2b5321-8187-4efc-aa8c-77ba43bad475/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "922efc86-a4a7-42d3-a79b-135b2576f7ea",
+                     *           "id": "62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T21:34:19.110Z",
-                     *           "updated_at": "2026-12-06T21:34:19.115Z",
+                     *           "created_at": "2026-12-06T22:09:02.734Z",
+                     *           "updated_at": "2026-12-06T22:09:02.738Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea",
-                     *             "throws": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/throws",
-                     *             "moves": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/moves"
+                     *             "self": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
+                     *             "throws": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/throws",
+                     *             "moves": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/922efc86-a4a7-42d3-a79b-135b2576f7ea/board.svg?view=projector",
+                     *           "board": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "2ddccf5c-991a-403b-a60e-0b2a19e59532",
+                     *           "id": "a6bec477-afdf-46e9-8768-a170ec72c67c",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T21:34:19.113Z",
-                     *           "updated_at": "2026-12-06T21:34:19.113Z",
+                     *           "created_at": "2026-12-06T22:09:02.734Z",
+                     *           "updated_at": "2026-12-06T22:09:02.734Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c",
+                     *             "throws": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/throws",
+                     *             "moves": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "8b650935-dc5f-4554-a947-c759295e9601",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-06T22:09:02.736Z",
+                     *           "updated_at": "2026-12-06T22:09:02.736Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532",
-                     *             "throws": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/throws",
-                     *             "moves": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/moves"
+                     *             "self": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601",
+                     *             "throws": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/throws",
+                     *             "moves": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/board.svg?view=projector",
+                     *           "board": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136",
-                     *         "games": "/v1/classes/aedca5f1-9e58-4de2-a5eb-140272974136/games",
-                     *         "overview": "/play/class/aedca5f1-9e58-4de2-a5eb-140272974136",
-                     *         "fairness": "/v1/fairness?game=3b2b5321-8187-4efc-aa8c-77ba43bad475&game=922efc86-a4a7-42d3-a79b-135b2576f7ea&game=2ddccf5c-991a-403b-a60e-0b2a19e59532"
+                     *         "self": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948",
+                     *         "games": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948/games",
+                     *         "overview": "/play/class/8e303979-0e53-411d-87dc-e4920c181948",
+                     *         "fairness": "/v1/fairness?game=62d4c7ad-eb42-4f40-8a8b-9738ea05fe60&game=a6bec477-afdf-46e9-8768-a170ec72c67c&game=8b650935-dc5f-4554-a947-c759295e9601"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T21:34:19.110Z",
+                     *       "created_at": "2026-12-06T22:09:02.734Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "3b2b5321-8187-4efc-aa8c-77ba43bad475",
-                     *           "created_at": "2026-12-06T21:34:19.110Z",
-                     *           "updated_at": "2026-12-06T21:34:19.110Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "922efc86-a4a7-42d3-a79b-135b2576f7ea",
-                     *           "created_at": "2026-12-06T21:34:19.110Z",
-                     *           "updated_at": "2026-12-06T21:34:19.115Z",
+                     *           "id": "62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
+                     *           "created_at": "2026-12-06T22:09:02.734Z",
+                     *           "updated_at": "2026-12-06T22:09:02.738Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "2ddccf5c-991a-403b-a60e-0b2a19e59532",
-                     *           "created_at": "2026-12-06T21:34:19.113Z",
-                     *           "updated_at": "2026-12-06T21:34:19.113Z",
+                     *           "id": "a6bec477-afdf-46e9-8768-a170ec72c67c",
+                     *           "created_at": "2026-12-06T22:09:02.734Z",
+                     *           "updated_at": "2026-12-06T22:09:02.734Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "8b650935-dc5f-4554-a947-c759295e9601",
+                     *           "created_at": "2026-12-06T22:09:02.736Z",
+                     *           "updated_at": "2026-12-06T22:09:02.736Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2ddccf5c-991a-403b-a60e-0b2a19e59532",
+                     *       "id": "8b650935-dc5f-4554-a947-c759295e9601",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T21:34:19.113Z",
-                     *       "updated_at": "2026-12-06T21:34:19.113Z",
+                     *       "created_at": "2026-12-06T22:09:02.736Z",
+                     *       "updated_at": "2026-12-06T22:09:02.736Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532",
-                     *         "throws": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/throws",
-                     *         "moves": "/v1/games/2ddccf5c-991a-403b-a60e-0b2a19e59532/moves"
+                     *         "self": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601",
+                     *         "throws": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/throws",
+                     *         "moves": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "c1b8a9d7ec9920f52d6a715a3e7babf6f9b5621fdaa5020ee86117b7b8af5e6e",
-                     *         "b": "a42f1d011fbd2b45312bbe183d0e0d23bcb60442ede4e633fe7e9aa4ed14fc28"
+                     *         "a": "2e34a72e5d44dd0951d49c8af121c2b332fae682eae25c51c2d5620fefcfc965",
+                     *         "b": "7b9b6f16a777f3eebcd442b2521db775b29a8eb2827c9aebb561f8fc7cf0d499"
                      *       },
-                     *       "host_token": "973b431f4d7dd4485d9ed5417772387be7b1904cbe27b742fee4c00abcfa2103",
+                     *       "host_token": "ce806f089903e7cd2e4e457bb40528f9a7194a4d1fc6e9c8d5e1391b22da632c",
                      *       "join_codes": {
-                     *         "a": "64ZVZ9",
-                     *         "b": "HS7KDA"
+                     *         "a": "CSZ6HX",
+                     *         "b": "DWRXB2"
                      *       }
                      *     }
                      */
@@ -6342,13 +6342,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ef80cd33-3c39-422c-992f-333c692794fc"
+                     *         "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ef80cd33-3c39-422c-992f-333c692794fc"
+                     *             "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6615,11 +6615,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "aaf575e0-9b95-4db3-9273-0a34b98a1a74",
+                     *       "id": "5161178f-5562-43ca-a44d-e3062f7308c9",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T21:34:19.106Z",
-                     *       "updated_at": "2026-12-06T21:34:19.106Z",
+                     *       "created_at": "2026-12-06T22:09:02.730Z",
+                     *       "updated_at": "2026-12-06T22:09:02.730Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6682,18 +6682,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/aaf575e0-9b95-4db3-9273-0a34b98a1a74",
-                     *         "throws": "/v1/games/aaf575e0-9b95-4db3-9273-0a34b98a1a74/throws",
-                     *         "moves": "/v1/games/aaf575e0-9b95-4db3-9273-0a34b98a1a74/moves"
+                     *         "self": "/v1/games/5161178f-5562-43ca-a44d-e3062f7308c9",
+                     *         "throws": "/v1/games/5161178f-5562-43ca-a44d-e3062f7308c9/throws",
+                     *         "moves": "/v1/games/5161178f-5562-43ca-a44d-e3062f7308c9/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "70da0fd396809605bee33705f1b35bb3de5a58fdd632f5b116fa0c42daabc467",
-                     *         "b": "c5bc9ce71ab9edc806199543ad1a68b9d20dc9bdb29504edddf0acfd1cdbdd30"
+                     *         "a": "90c5fe682cfa1c95771285e11bcbb76e01f4b34d1f3e26eb5ca9f9be466ebf23",
+                     *         "b": "1b24822427a573762b040edcea6df737c34866e56a46d680081927d47cf2693e"
                      *       },
-                     *       "host_token": "d1fb7e45e2efd132dc85b57d55fd102ae22327b9628eec60fc1902f0b1c67546",
+                     *       "host_token": "e2ebccd8e83fd292d00680da7bb56dcc4936c56544ad9d11ef69ff4dcc5c471b",
                      *       "join_codes": {
-                     *         "a": "YM229D",
-                     *         "b": "65EJZ5"
+                     *         "a": "8Q4SJ4",
+                     *         "b": "ZGAW7A"
                      *       }
                      *     }
                      */
@@ -6936,11 +6936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ef80cd33-3c39-422c-992f-333c692794fc",
+                     *       "id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T21:34:18.858Z",
-                     *       "updated_at": "2026-12-06T21:34:19.096Z",
+                     *       "created_at": "2026-12-06T22:09:02.478Z",
+                     *       "updated_at": "2026-12-06T22:09:02.721Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7003,9 +7003,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc",
-                     *         "throws": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/throws",
-                     *         "moves": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/moves"
+                     *         "self": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *         "throws": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/throws",
+                     *         "moves": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/moves"
                      *       }
                      *     }
                      */
@@ -8556,13 +8556,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "ef80cd33-3c39-422c-992f-333c692794fc"
+                     *         "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "ef80cd33-3c39-422c-992f-333c692794fc"
+                     *             "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10275,7 +10275,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ef80cd33-3c39-422c-992f-333c692794fc",
+                     *       "game_id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10552,7 +10552,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "ef80cd33-3c39-422c-992f-333c692794fc",
+                     *       "game_id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10922,8 +10922,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "29327a3b78ade1b6bd7cd1f6578604a401de5abcc0f9103888703f0d215bf62c",
-                     *       "join_code": "AJ6AE9"
+                     *       "token": "969788a8e2d5dfe69b84d76643d62b8fe46b40b5025430af89559f1af0b1864a",
+                     *       "join_code": "VRR3NS"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11126,11 +11126,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "ef80cd33-3c39-422c-992f-333c692794fc",
+                     *         "id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T21:34:18.858Z",
-                     *         "updated_at": "2026-12-06T21:34:19.103Z",
+                     *         "created_at": "2026-12-06T22:09:02.478Z",
+                     *         "updated_at": "2026-12-06T22:09:02.728Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11189,9 +11189,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc",
-                     *           "throws": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/throws",
-                     *           "moves": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/moves"
+                     *           "self": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *           "throws": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/throws",
+                     *           "moves": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11662,11 +11662,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "ef80cd33-3c39-422c-992f-333c692794fc",
+                     *         "id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T21:34:18.858Z",
-                     *         "updated_at": "2026-12-06T21:34:19.096Z",
+                     *         "created_at": "2026-12-06T22:09:02.478Z",
+                     *         "updated_at": "2026-12-06T22:09:02.721Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11729,9 +11729,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc",
-                     *           "throws": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/throws",
-                     *           "moves": "/v1/games/ef80cd33-3c39-422c-992f-333c692794fc/moves"
+                     *           "self": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *           "throws": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/throws",
+                     *           "moves": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/moves"
                      *         }
                      *       }
                      *     }
@@ -12462,10 +12462,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "aaf575e0-9b95-4db3-9273-0a34b98a1a74",
+                     *       "game_id": "5161178f-5562-43ca-a44d-e3062f7308c9",
                      *       "side": "A",
-                     *       "token": "29327a3b78ade1b6bd7cd1f6578604a401de5abcc0f9103888703f0d215bf62c",
-                     *       "play": "/play/aaf575e0-9b95-4db3-9273-0a34b98a1a74#seat=A.29327a3b78ade1b6bd7cd1f6578604a401de5abcc0f9103888703f0d215bf62c"
+                     *       "token": "969788a8e2d5dfe69b84d76643d62b8fe46b40b5025430af89559f1af0b1864a",
+                     *       "play": "/play/5161178f-5562-43ca-a44d-e3062f7308c9#seat=A.969788a8e2d5dfe69b84d76643d62b8fe46b40b5025430af89559f1af0b1864a"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12696,7 +12696,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *             "young": "You throw four sticks. Each has a flat side and a round side. Count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
-                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8, by this service's own computation."
+                     *             "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *           },
                      *           "short": {
                      *             "general": [
@@ -12794,7 +12794,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
-                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 43/16 and earns another 1 time in 8, by this service's own computation."
+                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [
@@ -12841,13 +12841,6 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
-                     *               "locator": null,
-                     *               "locator_seen": null,
-                     *               "seen": "seen",
-                     *               "caveat": null
-                     *             },
-                     *             {
-                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -13030,7 +13023,7 @@ export interface operations {
                      *       "statement": {
                      *         "general": "Four split sticks, each with one flat face and one rounded face, are thrown, and the flat, grooved faces that land up are counted: one moves 1, two move 2, three move 3, all four move 6, and none moves 10. A 10 or a 6 earns another throw, and so does a 1 or a 3 when the sahe, the stick with the differently colored groove, is among the flat faces.",
                      *         "young": "You throw four sticks. Each has a flat side and a round side. Count the flat sides that land up. One up: go 1 space. Two: go 2. Three: go 3. All four: go 6. None: go 10! One stick, the sahe, has a different color from the others. A 6 or a 10 means you throw again. So does a 1 or a 3 with the sahe flat side up.",
-                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8, by this service's own computation."
+                     *         "scholar": "The sticks are scored by the composite table of the Wikipedia article's reconstruction, which its editors drew from Culin 1907: one, two, three, four or no flat faces up score 1, 2, 3, 6 or 10, with a further throw after 10, after 6, and after a 1 or 3 that includes the sahe. Mooney's Tsoñä account, as the Digital Ludeme Project summarizes it, supplies the sahe and the 6; Culin's 1898 Zohn ahl count, in the Project's summary, scored four marked faces as 5 and gave the sahe no role. With fair sticks (this service's modelling choice, since no source gives field odds) a throw averages 2.75 and earns another 3 times in 8."
                      *       },
                      *       "short": {
                      *         "general": [
@@ -16710,13 +16703,6 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "ludii-ev-702",
-                     *               "locator": null,
-                     *               "locator_seen": null,
-                     *               "seen": "seen",
-                     *               "caveat": null
-                     *             },
-                     *             {
-                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",

@@ -4,7 +4,7 @@
 
 use super::catalogue::{Catalogue, Fact};
 use super::vocabulary::{Audience, MoveContext};
-use crate::rules::{Event, Options, Throw, ThrowTable};
+use crate::rules::{Creek, Event, Options, Throw, ThrowTable};
 
 /// Topics relevant to this move, most specific first.
 fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
@@ -26,8 +26,14 @@ fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
     }
     for event in ctx.events {
         match event {
+            // The creek's own topic first (a teacher's trial: a south
+            // creek fall brought a fact on the north creek's fall).
+            Event::FellIntoCreek {
+                creek: Creek::South,
+                ..
+            } => topics.extend(["south_creek", "creek"]),
             Event::FellIntoCreek { .. } | Event::PassedNorthCreek { .. } => {
-                topics.push("creek");
+                topics.extend(["north_creek", "creek"]);
             }
             Event::Whipped { .. } => topics.extend(["whip", "awl"]),
             Event::CompletedCircuit { .. } => topics.extend(["circuit", "counters"]),
@@ -74,6 +80,8 @@ pub fn in_games(fact: &Fact, options: &Options) -> bool {
 /// on a quiet move.
 const MOMENT_TOPICS: &[&str] = &[
     "whip_and_fall",
+    "north_creek",
+    "south_creek",
     "creek",
     "whip",
     "circuit",
@@ -265,6 +273,36 @@ mod tests {
         assert_ne!(fact(&[FALL]).as_deref(), Some("whip-and-fall"));
         with_events(&[WHIP], |ctx| {
             assert!(!topics(ctx).contains(&"whip_and_fall"));
+        });
+    }
+
+    /// A teacher's trial: right after a fall into the south creek, "there,
+    /// an awl fell in at the creek across from its start" sounded like
+    /// another rule for the creek just fallen into. A creek's own facts
+    /// come with a fall into it; the other creek's never do.
+    #[test]
+    fn regression_a_south_creek_fall_brought_the_north_creeks_fact() {
+        let south = Event::FellIntoCreek {
+            side: Side::A,
+            creek: Creek::South,
+            space: 40,
+        };
+        let north_facts = ["north-creek-fall", "creek-bank-disagreement"];
+        with_events(&[south], |ctx| {
+            assert_eq!(topics(ctx)[..2], ["south_creek", "creek"]);
+            let f = choose_fact(catalogue(), ctx, &[]).map(|f| f.id.clone());
+            assert!(
+                f.as_deref().is_none_or(|f| !north_facts.contains(&f)),
+                "{f:?}"
+            );
+        });
+        with_events(&[FALL], |ctx| {
+            assert_eq!(topics(ctx)[..2], ["north_creek", "creek"]);
+            let f = choose_fact(catalogue(), ctx, &[]).map(|f| f.id.clone());
+            assert!(
+                f.as_deref().is_some_and(|f| north_facts.contains(&f)),
+                "{f:?}"
+            );
         });
     }
 }

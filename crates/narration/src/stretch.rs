@@ -211,7 +211,9 @@ fn list_words(words: &[String], last_joiner: &str) -> String {
 /// in order, which left the awls at `awls`, A first) in a paragraph for
 /// `audience`: how many turns, each side's throws (not for the young), and
 /// where the awls stand. `n` is the first move's number (it turns the phrasings as
-/// a move's number does).
+/// a move's number does); `part` is its place in a long run told in
+/// parts (0: the first), a later part saying so in other words (a
+/// teacher's trial: "Now 6 quick turns ... Now 5 quick turns" in a row).
 #[must_use]
 pub fn narrate_stretch(
     options: &Options,
@@ -219,6 +221,7 @@ pub fn narrate_stretch(
     audience: Audience,
     n: u32,
     throws: &[StretchThrow],
+    part: usize,
     awls: [OwnSpace; 2],
 ) -> Narration {
     let cat = catalogue();
@@ -233,7 +236,12 @@ pub fn narrate_stretch(
         }
     }
     let mut text = words.fill(
-        template("stretch", audience, n, 0),
+        // The parts after the first take turns among their phrasings.
+        if part == 0 {
+            template("stretch", audience, n, 0)
+        } else {
+            template("stretch_more", audience, 0, part)
+        },
         &[("count", &stretch_turns(throws).to_string())],
     );
     // Both sides in the same words, so that they are heard as a pair; not
