@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
 use crate::narration::{
     Audience, Cast, Chances, Citation, Detail, MoveContext, Narration, Reading, Segment,
-    SegmentKind, add_odds, catalogue, renarrate_move,
+    SegmentKind, add_odds, catalogue, looking_back, renarrate_move,
 };
 use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
@@ -56,6 +56,16 @@ pub struct NarratedGame {
 }
 
 impl NarratedGame {
+    /// The table the game is played on: its options, with each side's
+    /// players as its cast names them.
+    ///
+    /// # Errors
+    /// Only on a defect of the presets.
+    pub fn table(&self) -> Result<Table, SetupError> {
+        let players = self.cast.players.clone().map(|p| p.len().max(1));
+        Table::new(self.options, players, Side::A)
+    }
+
     /// The context of move `m` for `audience`, as the narration sees it
     /// (without history: for re-rendering a stored move).
     #[must_use]
@@ -339,31 +349,89 @@ fn shell_word(word: &str) -> String {
 ///
 /// # Errors
 /// [`TranscriptError`] only on a defect of the presets.
+#[cfg(test)]
 fn told_moves(
     game: &NarratedGame,
     preset: Preset,
     audience: Audience,
     detail: Detail,
 ) -> Result<Vec<Narration>, TranscriptError> {
-    let players = usize::from(preset.default_players());
-    let table = Table::new(preset.options(), [players, players], Side::A)?;
+    Ok(told_moves_with_chances(game, preset, audience, detail)?.0)
+}
+
+/// [`told_moves`], with each move's chances (all `None` at the `brief`
+/// detail, which tells none, or when the chain is too large to solve).
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the presets.
+fn told_moves_with_chances(
+    game: &NarratedGame,
+    preset: Preset,
+    audience: Audience,
+    detail: Detail,
+) -> Result<(Vec<Narration>, Vec<Option<Chances>>), TranscriptError> {
+    let table = game.table()?;
     let chances = if detail == Detail::Brief {
         vec![None; game.moves.len()]
     } else {
         chances_of(game, &table)
     };
-    Ok(game
+    debug_assert_eq!(table.options(), &preset.options());
+    let told = game
         .moves
         .iter()
-        .zip(chances)
+        .zip(&chances)
         .map(|(m, chances)| {
             let mut narration = game.told(m, audience, detail).into_owned();
-            if let Some(c) = &chances {
+            if let Some(c) = chances {
                 add_odds(&mut narration, &game.context_at(m, audience, detail), c);
             }
             narration
         })
-        .collect())
+        .collect();
+    Ok((told, chances))
+}
+
+/// The questions `game` (its moves' chances `chances`, move 1 first) ends
+/// with for `audience` ([`looking_back`]): its numbers as the service's
+/// recap finds them, the game stopped or played out. Empty at the `brief`
+/// detail (a caption's length), and for a game with nothing to look back
+/// on.
+fn closing(
+    game: &NarratedGame,
+    chances: &[Option<Chances>],
+    audience: Audience,
+    detail: Detail,
+) -> read_aloud::Closing {
+    let (Some(last), Ok(table)) = (game.moves.last(), game.table()) else {
+        return Vec::new();
+    };
+    if detail == Detail::Brief {
+        return Vec::new();
+    }
+    // A game still in play here was stopped after its last move.
+    let (end, stopped) = match last.state.outcome {
+        Some(_) => (last.state.outcome, false),
+        None => (
+            crate::rules::stop(&last.state)
+                .ok()
+                .and_then(|(state, _)| state.outcome),
+            true,
+        ),
+    };
+    let winner = match end {
+        Some(Outcome::Won { side }) => Some(side),
+        _ => None,
+    };
+    let series: Option<Vec<Chances>> = chances.iter().take(game.moves.len()).copied().collect();
+    let throws = u32::try_from(game.moves.len()).unwrap_or(u32::MAX);
+    let facts = crate::service::recap_facts(
+        &table,
+        &game.moves,
+        series.as_deref(),
+        (throws, winner, stopped),
+    );
+    looking_back(&facts, &game.options, &game.cast, audience)
 }
 
 /// The transcript `request` asks for: Markdown with citations (as
@@ -386,15 +454,18 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let (preset, audience, detail) = (*preset, *audience, *detail);
     let mut game = narrated_game_between(seed, preset, audience, sides)?;
     let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
-    let mut told = told_moves(&game, preset, audience, detail)?;
+    let (mut told, chances) = told_moves_with_chances(&game, preset, audience, detail)?;
     if stopped.is_some() {
         told = told_stopped(&game, &told, audience);
     }
+    let closing_of = |game: &NarratedGame| closing(game, &chances, audience, detail);
     let command = request.command();
     if *read_aloud {
-        let paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
+        let mut paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
+        paragraphs.extend(read_aloud::closing_paragraphs(&game, closing_of(&game)));
         let fits = if stop_after.is_none() {
-            [SHORT_LESSON_MINUTES, LESSON_MINUTES].map(|m| lesson_stop(&game, &told, audience, m))
+            [SHORT_LESSON_MINUTES, LESSON_MINUTES]
+                .map(|m| lesson_stop(&game, &told, audience, m, &closing_of))
         } else {
             [None; 2]
         };
@@ -463,6 +534,21 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
             };
             let _ = writeln!(out, "- {label}{} [{}]", segment.text, cite(segment));
             for c in &segment.citations {
+                if !cited.contains(&c.source) {
+                    cited.push(c.source.clone());
+                }
+            }
+        }
+        out.push('\n');
+    }
+    let looking = closing_of(&game);
+    if !looking.is_empty() {
+        let _ = writeln!(out, "## Looking back\n");
+        // The line that leads into the questions is for the ear alone.
+        for (text, citations) in looking.iter().filter(|(_, c)| !c.is_empty()) {
+            let labels: Vec<String> = citations.iter().map(Citation::label).collect();
+            let _ = writeln!(out, "- {text} [{}]", labels.join("; "));
+            for c in citations {
                 if !cited.contains(&c.source) {
                     cited.push(c.source.clone());
                 }

@@ -59,6 +59,8 @@ pub(super) enum Told {
     Rule,
     /// The stopped game's result.
     Stop,
+    /// A question to look back on the game, or the line before them.
+    LookingBack,
 }
 
 /// One paragraph of the read-aloud form.
@@ -384,6 +386,26 @@ pub(super) fn read_aloud(
     out
 }
 
+/// The words a game ends with ([`crate::narration::looking_back`]): a
+/// paragraph each, with what says its numbers.
+pub(super) type Closing = Vec<(String, Vec<crate::narration::Citation>)>;
+
+/// The paragraphs that end a game read aloud: `looking` (the closing's
+/// words, from the recap's questions), one a paragraph, after its last
+/// move.
+pub(super) fn closing_paragraphs(game: &NarratedGame, looking: Closing) -> Vec<Paragraph> {
+    let n = game.moves.len();
+    looking
+        .into_iter()
+        .map(|(text, _)| Paragraph {
+            moves: n..n,
+            told: Told::LookingBack,
+            text,
+            added: Vec::new(),
+        })
+        .collect()
+}
+
 /// `told`, the moves of a game stopped after them, as a stopped game
 /// tells them: the stop's rule told early, right after the counting
 /// sticks' rule is first stated (a teacher's trial: told after the first
@@ -441,11 +463,18 @@ pub(super) fn lesson_stop(
     told: &[Narration],
     audience: Audience,
     minutes: usize,
+    closing: &dyn Fn(&NarratedGame) -> Closing,
 ) -> Option<u32> {
     let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
     let count = |ps: &[Paragraph]| ps.iter().map(Paragraph::words).sum::<usize>();
+    let closing_words = |game: &NarratedGame| {
+        closing(game)
+            .iter()
+            .map(|(text, _)| text.split_whitespace().count())
+            .sum::<usize>()
+    };
     let whole = read_aloud(game, told, audience, None);
-    if count(&whole) <= budget {
+    if count(&whole) + closing_words(game) <= budget {
         return None;
     }
     // The last move whose paragraphs fit, then fewer until the game
@@ -464,7 +493,9 @@ pub(super) fn lesson_stop(
         let mut stopped = game.clone();
         let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
         let told = told_stopped(&stopped, told, audience);
-        if count(&read_aloud(&stopped, &told, audience, stop.as_ref())) <= budget {
+        if count(&read_aloud(&stopped, &told, audience, stop.as_ref())) + closing_words(&stopped)
+            <= budget
+        {
             break;
         }
         n -= 1;
@@ -504,15 +535,24 @@ pub(super) fn teacher_note(
             .filter_map(|(minutes, fits)| {
                 fits.map(|n| {
                     // A stop with the counting sticks even is a tie (a
-                    // teacher's trial: the note did not say so).
-                    let tie = game.moves.get(stop_keep(game, n) - 1).is_some_and(|m| {
-                        let [a, b] = m.state.counters;
-                        a == b
-                    });
-                    let tie = if tie {
-                        " (the counting sticks are even there, so the game ends in a tie)"
+                    // teacher's trial: the note did not say so; the next
+                    // one's: and offered no stop with a winner).
+                    let tie = if is_tie(game, n) {
+                        match (1..n)
+                            .rev()
+                            .take_while(|&k| k * 4 >= n * 3)
+                            .find(|&k| !is_tie(game, k))
+                        {
+                            Some(k) => format!(
+                                " (the counting sticks are even there, so the game ends in a \
+                                 tie; --stop-after {k} ends it with a winner)"
+                            ),
+                            None => " (the counting sticks are even there, so the game ends \
+                                     in a tie)"
+                                .to_owned(),
+                        }
                     } else {
-                        ""
+                        String::new()
                     };
                     format!("within about {minutes} minutes, add --stop-after {n}{tie}")
                 })
@@ -555,6 +595,15 @@ pub(super) fn teacher_note(
         request.command()
     );
     note
+}
+
+/// Whether `game` stopped after move `n` ends with the counting sticks
+/// even: a tie.
+fn is_tie(game: &NarratedGame, n: u32) -> bool {
+    game.moves.get(stop_keep(game, n) - 1).is_some_and(|m| {
+        let [a, b] = m.state.counters;
+        a == b
+    })
 }
 
 /// How many of `game`'s moves a stop after move `n` keeps: up to `n`, or,

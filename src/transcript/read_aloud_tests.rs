@@ -259,7 +259,9 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                             p.text
                         );
                     }
-                    Told::Framing | Told::Rule | Told::Stop => unreachable!("no stop asked"),
+                    Told::Framing | Told::Rule | Told::Stop | Told::LookingBack => {
+                        unreachable!("no stop asked, nor the closing")
+                    }
                 }
                 // Where the awls stand, said when it is news.
                 if last.state.is_finished() {

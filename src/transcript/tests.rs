@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
+use crate::rules::Event;
 
 /// A curator read "The Otters spins 6, to 8." in a young A4 game: a
 /// side with no players named is told by its own name, which may be a
@@ -121,6 +122,25 @@ fn a_brief_transcript_tells_each_move_in_one_sentence_and_says_how_it_was_made()
 
 /// The transcript of composite game `seed` for the young at `lesson`
 /// detail, stopped after `stop_after` moves, read aloud or not.
+/// The moves a stopped game's Markdown transcript kept (its "Stopped after
+/// move N" heading); `None` for a game played out.
+fn stopped_after(markdown: &str) -> Option<usize> {
+    markdown
+        .split("\n## Stopped after move ")
+        .nth(1)
+        .and_then(|rest| rest.split('\n').next())
+        .map(|n| n.parse().unwrap())
+}
+
+/// A young game read aloud without the questions it ends with
+/// ([`crate::narration::looking_back`]), which the moves' tests leave to
+/// their own.
+fn before_closing(aloud: &str) -> &str {
+    aloud
+        .split_once("\n\nNow let's look back at the game.\n\n")
+        .map_or(aloud, |(moves, _)| moves)
+}
+
 fn young_lesson(seed: &str, stop_after: Option<u32>, read_aloud: bool) -> TranscriptRequest {
     TranscriptRequest {
         seed: seed.to_owned(),
@@ -184,6 +204,8 @@ fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
         crate::narration::RuleId::StopMostCounters,
     )
     .unwrap();
+    let aloud = before_closing(&aloud);
+    let whole_aloud = before_closing(&whole_aloud);
     let mut said: Vec<String> = aloud.split("\n\n").skip(1).map(str::to_owned).collect();
     // Right after the counting sticks' own rule, in its paragraph.
     let at = said.iter().position(|p| p.contains(&rule)).unwrap();
@@ -242,7 +264,7 @@ fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
                     "within about {minutes} minutes, add --stop-after "
                 ))
                 .nth(1)
-                .and_then(|rest| rest.split([':', ';']).next())
+                .and_then(|rest| rest.split([' ', ':', ';']).next())
                 .unwrap()
                 .parse()
                 .unwrap();
@@ -298,7 +320,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
     .unwrap();
     assert!(full.contains("Counters after: Hawks 4, Foxes 4."), "{full}");
     assert!(full.contains("--side-a Hawks --side-b Foxes`"), "{full}");
-    let texts: Vec<&str> = aloud
+    let texts: Vec<&str> = before_closing(&aloud)
         .split("\n\n")
         .skip(1)
         .filter(|p| !p.is_empty())
@@ -308,7 +330,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
     let told = told_moves(&game, Preset::Composite, Audience::Young, Detail::Lesson).unwrap();
     let paragraphs = read_aloud::paragraphs(&game, &told, Audience::Young);
     assert_eq!(texts.len(), paragraphs.len());
-    let moves = full.split("\n## Sources cited").next().unwrap();
+    let moves = full.split("\n## Looking back").next().unwrap();
     let sections: Vec<&str> = moves.split("\n## Move ").skip(1).collect();
     assert_eq!(sections.len(), game.moves.len());
     // Every move is told, once, in order.
@@ -363,7 +385,8 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
         note.starts_with("(For the teacher, not to be read aloud: "),
         "{note}"
     );
-    let words: usize = texts.iter().map(|p| p.split_whitespace().count()).sum();
+    // Its length counts the questions the game ends with too.
+    let words = aloud.split_whitespace().count() - note.split_whitespace().count();
     assert!(note.contains(&format!(": {words} words, about ")), "{note}");
     assert!(note.contains("--side-a Hawks --side-b Foxes`"), "{note}");
     assert!(!aloud.contains("\n\nMove 1. "), "no move labels");
@@ -390,13 +413,7 @@ fn regression_a_suggested_stop_ended_in_a_tie_unannounced() {
                 .unwrap();
             let said_tie = suggestion.split([':', ';']).next().unwrap().contains("tie");
             let text = transcript_of(&request(Some(n), false)).unwrap();
-            let kept: usize = text
-                .split("\n## Stopped after move ")
-                .nth(1)
-                .and_then(|rest| rest.split('\n').next())
-                .unwrap()
-                .parse()
-                .unwrap();
+            let kept = stopped_after(&text).unwrap();
             let [a, b] = whole.moves[kept - 1].state.counters;
             assert_eq!(said_tie, a == b, "seed {seed}, --stop-after {n}: {note}");
             if a == b {
@@ -407,4 +424,124 @@ fn regression_a_suggested_stop_ended_in_a_tie_unannounced() {
         }
     }
     assert!(ties > 0 && wins > 0, "{ties} ties, {wins} wins");
+}
+
+/// A teacher's trial: when the one stop the note suggested ended in a tie,
+/// the note offered no stop with a winner. It offers the nearest earlier
+/// stop (never earlier than three quarters of the way) whose counting
+/// sticks are not even, and that stop ends with a winner.
+#[test]
+fn regression_a_tie_only_stop_offered_no_stop_with_a_winner() {
+    let mut offered = 0;
+    for seed in 1..=40 {
+        let seed = seed.to_string();
+        let whole = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
+        let aloud = transcript_of(&young_lesson(&seed, None, true)).unwrap();
+        let note = aloud.split("\n\n").next().unwrap();
+        for suggestion in note.split("add --stop-after ").skip(1) {
+            let number = |s: &str| -> u32 {
+                s.split([' ', ':', ';', ')'])
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let n = number(suggestion);
+            let Some(other) = suggestion
+                .split("; --stop-after ")
+                .nth(1)
+                .filter(|_| suggestion.split(':').next().unwrap().contains("tie"))
+            else {
+                continue;
+            };
+            let k = number(other);
+            assert!(k < n && k * 4 >= n * 3, "seed {seed}: {n} then {k}: {note}");
+            let stopped = transcript_of(&young_lesson(&seed, Some(k), false)).unwrap();
+            let kept = stopped_after(&stopped).unwrap();
+            let [a, b] = whole.moves[kept - 1].state.counters;
+            assert_ne!(a, b, "seed {seed}, --stop-after {k} ties: {note}");
+            offered += 1;
+        }
+    }
+    assert!(offered > 0, "no tied stop was offered another in 40 seeds");
+}
+
+/// A teacher's trial: a game read aloud ended flat ("Time to stop!" after
+/// a run of quick turns). It ends, stopped or played out, with two
+/// questions to look back on the whole game, each with its answer, whose
+/// numbers are this game's: its throws, how many came up 10, how many
+/// falls, whips, circuits or extra throws; the Markdown transcript gives
+/// them cited to the service's computation, and the note's length counts
+/// them.
+#[test]
+fn regression_the_stopped_ending_was_flat() {
+    let lead = "Now let's look back at the game.";
+    type Counted = fn(&Event) -> bool;
+    let counts: [(&str, Counted); 4] = [
+        ("fall into a", |e| matches!(e, Event::FellIntoCreek { .. })),
+        ("whipped back", |e| matches!(e, Event::Whipped { .. })),
+        ("all the way round", |e| {
+            matches!(e, Event::CompletedCircuit { .. })
+        }),
+        ("earn another", |e| matches!(e, Event::ThrowsAgain { .. })),
+    ];
+    for seed in 1..=8 {
+        let seed = seed.to_string();
+        let whole = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
+        for stop_after in [None, Some(40)] {
+            let aloud = transcript_of(&young_lesson(&seed, stop_after, true)).unwrap();
+            let paragraphs: Vec<&str> = aloud.trim_end().split("\n\n").collect();
+            let [.., before, first, second] = paragraphs[..] else {
+                panic!("{aloud}")
+            };
+            assert_eq!(before, lead, "seed {seed}");
+            let markdown = transcript_of(&young_lesson(&seed, stop_after, false)).unwrap();
+            let kept = stopped_after(&markdown).unwrap_or(whole.moves.len());
+            let moves = &whole.moves[..kept];
+            // The rarest throw: its count in this game.
+            let tens = moves.iter().filter(|m| m.score.value == 10).count();
+            assert!(
+                first.contains(&format!("This game had {kept} throws."))
+                    && first.ends_with(&format!("In this game, {tens} came.)")),
+                "seed {seed}: {first}"
+            );
+            // A count, asked and answered.
+            let (_, is) = counts
+                .iter()
+                .find(|(words, _)| second.contains(words))
+                .unwrap_or_else(|| panic!("{second}"));
+            let n = moves
+                .iter()
+                .flat_map(|m| &m.events)
+                .filter(|e| is(e))
+                .count();
+            let times = if n == 1 {
+                "1 time".to_owned()
+            } else {
+                format!("{n} times")
+            };
+            assert!(
+                second.contains(&format!("(Answer: {times}.")),
+                "seed {seed}: {times}: {second}"
+            );
+            // In the Markdown, cited to the computation; in the note,
+            // counted.
+            let section = markdown.split("## Looking back\n\n").nth(1).unwrap();
+            assert!(
+                section.starts_with(&format!(
+                    "- {first} [zohn-ahl-odds]\n- {second} [zohn-ahl-odds]\n"
+                )),
+                "{section}"
+            );
+            let words: usize = paragraphs[1..]
+                .iter()
+                .map(|p| p.split_whitespace().count())
+                .sum();
+            assert!(
+                paragraphs[0].contains(&format!(": {words} words,")),
+                "{}",
+                paragraphs[0]
+            );
+        }
+    }
 }

@@ -147,6 +147,19 @@ fn regression_the_print_test_passed_without_a_browser() {
     ignore = "needs chromium and chromedriver when built (apt-get install chromium chromium-driver, then touch build.rs)"
 )]
 async fn every_rules_page_prints_on_at_most_two_sheets_of_a4_and_of_letter_with_its_board() {
+    // The pages are measured in the font they name: on a fresh machine with
+    // only DejaVu, its wider fallback printed three sheets where Liberation
+    // Sans prints two.
+    let font = std::process::Command::new("fc-match")
+        .args(["--format=%{family}", "Liberation Sans"])
+        .output()
+        .expect("fc-match (fontconfig, which chromium uses)");
+    let family = String::from_utf8_lossy(&font.stdout);
+    assert!(
+        family.contains("Liberation Sans"),
+        "the printed rules name Liberation Sans, and fontconfig gives {family}: \
+         apt-get install fonts-liberation"
+    );
     let session = start().await;
     // The index and one page as they look on screen, for a reader of the
     // test's output (in the target's tmp directory).

@@ -817,8 +817,13 @@ fn a_transcript_takes_checked_side_names_and_reads_aloud() {
         ),
         "{text}"
     );
-    // It ends with the game, not with a command line.
-    assert!(!text.trim_end().ends_with(".)"), "{text}");
+    // It ends with the game and the questions that look back on it, not
+    // with a command line.
+    let last = text.trim_end().rsplit("\n\n").next().unwrap();
+    assert!(
+        last.contains("(Answer: ") && !last.contains("zohn-ahl"),
+        "{text}"
+    );
     // The note says how to get a board to show the class.
     assert!(
         text.contains(

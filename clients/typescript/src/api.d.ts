@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7",
+                     *       "id": "bd297249-79a6-4c8d-881e-3c41223efb8c",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T22:09:02.743Z",
-                     *       "host_token": "4ce2af26282603f9174536e196deae911df82918395a60816d36ad56e7156453",
+                     *       "created_at": "2026-12-07T00:01:20.311Z",
+                     *       "host_token": "afc18ba577f51ffcf3f0f2e8496b536ea0cdcf809599c329926509343e36fc2e",
                      *       "games": [
                      *         {
-                     *           "id": "bacca2ba-a128-4ee3-979e-4ab1be6294ed",
+                     *           "id": "34953609-a008-4b1d-8f28-c8421f9365f2",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T22:09:02.743Z",
-                     *           "updated_at": "2026-12-06T22:09:02.743Z",
+                     *           "created_at": "2026-12-07T00:01:20.311Z",
+                     *           "updated_at": "2026-12-07T00:01:20.311Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/bacca2ba-a128-4ee3-979e-4ab1be6294ed",
-                     *             "throws": "/v1/games/bacca2ba-a128-4ee3-979e-4ab1be6294ed/throws",
-                     *             "moves": "/v1/games/bacca2ba-a128-4ee3-979e-4ab1be6294ed/moves"
+                     *             "self": "/v1/games/34953609-a008-4b1d-8f28-c8421f9365f2",
+                     *             "throws": "/v1/games/34953609-a008-4b1d-8f28-c8421f9365f2/throws",
+                     *             "moves": "/v1/games/34953609-a008-4b1d-8f28-c8421f9365f2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "23e5fd1554c353fa89fe0e699fd0d92b7dfffa8ca9950e125aa326f0441900c4",
-                     *             "b": "b4441de08bdde48a768aaacdde3be2190abc2eabdabd9eab972ded5cf7238eb9"
+                     *             "a": "afa9e6fedfe78dc817751c886bcf553ba1f2b60fa1702834414d84e8d563d37d",
+                     *             "b": "33f63c59fa1ad346f88ce4c7afa5168378fe8fb3d8655bd96d9e709c8d9b3def"
                      *           },
-                     *           "host_token": "b06420bc3999b4d93a2430842f23fb09e10dbd6af1ac520f92b0ffa7e3e05dc2",
+                     *           "host_token": "1d06540e29aead8297f53365ab845b1c4ae3d04da969900b03ae31e0b0bce13d",
                      *           "join_codes": {
-                     *             "a": "DDQZ8D",
-                     *             "b": "RKGEP5"
+                     *             "a": "V6JSSP",
+                     *             "b": "ESMSWB"
                      *           }
                      *         },
                      *         {
-                     *           "id": "91c6bda8-8663-4959-b8db-2e02284b040f",
+                     *           "id": "d8358f9d-15a1-4018-9977-59f7d77b0e8b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T22:09:02.743Z",
-                     *           "updated_at": "2026-12-06T22:09:02.743Z",
+                     *           "created_at": "2026-12-07T00:01:20.311Z",
+                     *           "updated_at": "2026-12-07T00:01:20.311Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/91c6bda8-8663-4959-b8db-2e02284b040f",
-                     *             "throws": "/v1/games/91c6bda8-8663-4959-b8db-2e02284b040f/throws",
-                     *             "moves": "/v1/games/91c6bda8-8663-4959-b8db-2e02284b040f/moves"
+                     *             "self": "/v1/games/d8358f9d-15a1-4018-9977-59f7d77b0e8b",
+                     *             "throws": "/v1/games/d8358f9d-15a1-4018-9977-59f7d77b0e8b/throws",
+                     *             "moves": "/v1/games/d8358f9d-15a1-4018-9977-59f7d77b0e8b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "9e93d9807626f5cef338d439132069c3f19db5f2e4c8b9da19bac8ae9587e15c",
-                     *             "b": "6d26407bc937a4f741ba61189fa57955707013719e19dff8f9bd63c44d83602a"
+                     *             "a": "d6d80736685912eb9e2f14eeda90a02618497c3a2ae56d0be4abd7d19d81b4ec",
+                     *             "b": "ad1248659e7d5d0968c0638792928f0922c58115156b7d34cb06851707687e1a"
                      *           },
-                     *           "host_token": "85ebab7459cb9da35c79895ad97d09c98c45dc4137d17d343cb092ef7427ccac",
+                     *           "host_token": "6bf0b4d651768c327c7b46a14f123c7b4afaeec11ce8038bbf2691bf1ff758fc",
                      *           "join_codes": {
-                     *             "a": "HYDQGA",
-                     *             "b": "MTAC28"
+                     *             "a": "VVZZDB",
+                     *             "b": "SKC6ZW"
                      *           }
                      *         },
                      *         {
-                     *           "id": "772610bf-a48e-49ca-bad2-b94af0f7e2be",
+                     *           "id": "ed3f11c0-560e-4ec2-9b0b-1d484cc419ca",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T22:09:02.743Z",
-                     *           "updated_at": "2026-12-06T22:09:02.743Z",
+                     *           "created_at": "2026-12-07T00:01:20.311Z",
+                     *           "updated_at": "2026-12-07T00:01:20.311Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/772610bf-a48e-49ca-bad2-b94af0f7e2be",
-                     *             "throws": "/v1/games/772610bf-a48e-49ca-bad2-b94af0f7e2be/throws",
-                     *             "moves": "/v1/games/772610bf-a48e-49ca-bad2-b94af0f7e2be/moves"
+                     *             "self": "/v1/games/ed3f11c0-560e-4ec2-9b0b-1d484cc419ca",
+                     *             "throws": "/v1/games/ed3f11c0-560e-4ec2-9b0b-1d484cc419ca/throws",
+                     *             "moves": "/v1/games/ed3f11c0-560e-4ec2-9b0b-1d484cc419ca/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "c0372245a0c30ad89072f9e8a4e544ca61165e0701b3ce41dab201c5c521583b",
-                     *             "b": "72619faef77cfefee7e7ae539b15f93cdc2d9077e119603453fbb9068ff62afa"
+                     *             "a": "9f27fddc9a17c44afa81fb0a83872d22b78cf26c34abfee23a30d5e691764fe9",
+                     *             "b": "a59438a17baf64cf0c5aef80e53b7ae3893019f6f664ce9545be58c31db81b9e"
                      *           },
-                     *           "host_token": "b83548cc24c86bc113921f61a048821f9e63b658d4f832b01e3e08dc2fe63b42",
+                     *           "host_token": "8cbd875b31f1181535a8d9b44367df3aedcb69f05363b34dbd7e658e33b2cd34",
                      *           "join_codes": {
-                     *             "a": "4PKS34",
-                     *             "b": "XCBV92"
+                     *             "a": "4ZAAP3",
+                     *             "b": "XBJQNQ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7",
-                     *         "games": "/v1/classes/fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7/games",
-                     *         "overview": "/play/class/fb46a419-f3eb-4cb0-81e4-8ae18f6d63a7",
-                     *         "fairness": "/v1/fairness?game=bacca2ba-a128-4ee3-979e-4ab1be6294ed&game=91c6bda8-8663-4959-b8db-2e02284b040f&game=772610bf-a48e-49ca-bad2-b94af0f7e2be"
+                     *         "self": "/v1/classes/bd297249-79a6-4c8d-881e-3c41223efb8c",
+                     *         "games": "/v1/classes/bd297249-79a6-4c8d-881e-3c41223efb8c/games",
+                     *         "overview": "/play/class/bd297249-79a6-4c8d-881e-3c41223efb8c",
+                     *         "fairness": "/v1/fairness?game=34953609-a008-4b1d-8f28-c8421f9365f2&game=d8358f9d-15a1-4018-9977-59f7d77b0e8b&game=ed3f11c0-560e-4ec2-9b0b-1d484cc419ca"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8e303979-0e53-411d-87dc-e4920c181948",
+                     *       "id": "bd55cf7e-af25-4282-b04e-7993c713011b",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T22:09:02.734Z",
-                     *       "host_token": "0267dbaeeac85f9f416243b5b848a3ff7f753395accb25fd31a6ca8a0df0c73e",
+                     *       "created_at": "2026-12-07T00:01:20.296Z",
+                     *       "host_token": "ca601c492d44880b9a32e3435a71a8d903457023c0c8cae9d407bd0653d62176",
                      *       "games": [
                      *         {
-                     *           "id": "62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
+                     *           "id": "0a72f572-5ad9-4293-8b6c-ec8e56011801",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T22:09:02.734Z",
-                     *           "updated_at": "2026-12-06T22:09:02.734Z",
+                     *           "created_at": "2026-12-07T00:01:20.296Z",
+                     *           "updated_at": "2026-12-07T00:01:20.296Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
-                     *             "throws": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/throws",
-                     *             "moves": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/moves"
+                     *             "self": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801",
+                     *             "throws": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/throws",
+                     *             "moves": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "48a82a33c3f43c40a981a360e290629a25d711959ee843ddab3d27f80152d230",
-                     *             "b": "2f84c454df35a79be1ca79c91cae19e9c3855de5eb693d13998bbeedbd37a5e0"
+                     *             "a": "5ff40db1e589c7394750124e039fc72c77453b89a27b9a0717e1a5865cc83b83",
+                     *             "b": "39d4e43e0ae5a58cb767251c19f728cf16715adc01b823e80c6257752cbb579a"
                      *           },
-                     *           "host_token": "a84bb55ac3f5b3624ca0087bed6fe4ff45c12f3f143a518a96d796a87b91d057",
+                     *           "host_token": "fde13ad17907e98cae99cce1bb97c2f71216557c299472d7fdf3ed2a45657f71",
                      *           "join_codes": {
-                     *             "a": "5F2SXX",
-                     *             "b": "8922AY"
+                     *             "a": "58P56H",
+                     *             "b": "GZRSDX"
                      *           }
                      *         },
                      *         {
-                     *           "id": "a6bec477-afdf-46e9-8768-a170ec72c67c",
+                     *           "id": "2f23b79b-dc1f-449d-8847-147d15d418a2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T22:09:02.734Z",
-                     *           "updated_at": "2026-12-06T22:09:02.734Z",
+                     *           "created_at": "2026-12-07T00:01:20.296Z",
+                     *           "updated_at": "2026-12-07T00:01:20.296Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c",
-                     *             "throws": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/throws",
-                     *             "moves": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/moves"
+                     *             "self": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2",
+                     *             "throws": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/throws",
+                     *             "moves": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "6a77f4070b4415e65040c673174ab7f314d2e5e492e8a825db55ef203f57b1ab",
-                     *             "b": "60a76022b6fc1ea709454d48490f348d818c7c2896104b4c897d9b16810c4959"
+                     *             "a": "54673fb85394303a6f07e5fed946a9a0ca6eece3b681f8bea0404039323c3f94",
+                     *             "b": "fdc3d21e2401be40b12c55f106bd2beca3aeacba5f120e9fff5ab6ba8e5044cd"
                      *           },
-                     *           "host_token": "638f3093f0157de30a7055647ab9fbda1acb39b89eb1581dc2b85a86083e784c",
+                     *           "host_token": "23c5787e8f50af9c9aa7f1d3de530d34fbe402f61d58aac5f64bd3145c255134",
                      *           "join_codes": {
-                     *             "a": "526NN6",
-                     *             "b": "VQBDEN"
+                     *             "a": "DHFCMG",
+                     *             "b": "HJHZCZ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948",
-                     *         "games": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948/games",
-                     *         "overview": "/play/class/8e303979-0e53-411d-87dc-e4920c181948",
-                     *         "fairness": "/v1/fairness?game=62d4c7ad-eb42-4f40-8a8b-9738ea05fe60&game=a6bec477-afdf-46e9-8768-a170ec72c67c"
+                     *         "self": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b",
+                     *         "games": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b/games",
+                     *         "overview": "/play/class/bd55cf7e-af25-4282-b04e-7993c713011b",
+                     *         "fairness": "/v1/fairness?game=0a72f572-5ad9-4293-8b6c-ec8e56011801&game=2f23b79b-dc1f-449d-8847-147d15d418a2"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8e303979-0e53-411d-87dc-e4920c181948",
+                     *       "id": "bd55cf7e-af25-4282-b04e-7993c713011b",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T22:09:02.734Z",
+                     *       "created_at": "2026-12-07T00:01:20.296Z",
                      *       "games": [
                      *         {
-                     *           "id": "62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
+                     *           "id": "0a72f572-5ad9-4293-8b6c-ec8e56011801",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-06T22:09:02.734Z",
-                     *           "updated_at": "2026-12-06T22:09:02.738Z",
+                     *           "created_at": "2026-12-07T00:01:20.296Z",
+                     *           "updated_at": "2026-12-07T00:01:20.304Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
-                     *             "throws": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/throws",
-                     *             "moves": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/moves"
+                     *             "self": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801",
+                     *             "throws": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/throws",
+                     *             "moves": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/62d4c7ad-eb42-4f40-8a8b-9738ea05fe60/board.svg?view=projector",
+                     *           "board": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "a6bec477-afdf-46e9-8768-a170ec72c67c",
+                     *           "id": "2f23b79b-dc1f-449d-8847-147d15d418a2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T22:09:02.734Z",
-                     *           "updated_at": "2026-12-06T22:09:02.734Z",
+                     *           "created_at": "2026-12-07T00:01:20.296Z",
+                     *           "updated_at": "2026-12-07T00:01:20.296Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c",
-                     *             "throws": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/throws",
-                     *             "moves": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/moves"
+                     *             "self": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2",
+                     *             "throws": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/throws",
+                     *             "moves": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a6bec477-afdf-46e9-8768-a170ec72c67c/board.svg?view=projector",
+                     *           "board": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "8b650935-dc5f-4554-a947-c759295e9601",
+                     *           "id": "5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-06T22:09:02.736Z",
-                     *           "updated_at": "2026-12-06T22:09:02.736Z",
+                     *           "created_at": "2026-12-07T00:01:20.300Z",
+                     *           "updated_at": "2026-12-07T00:01:20.300Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601",
-                     *             "throws": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/throws",
-                     *             "moves": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/moves"
+                     *             "self": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
+                     *             "throws": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/throws",
+                     *             "moves": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/board.svg?view=projector",
+                     *           "board": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948",
-                     *         "games": "/v1/classes/8e303979-0e53-411d-87dc-e4920c181948/games",
-                     *         "overview": "/play/class/8e303979-0e53-411d-87dc-e4920c181948",
-                     *         "fairness": "/v1/fairness?game=62d4c7ad-eb42-4f40-8a8b-9738ea05fe60&game=a6bec477-afdf-46e9-8768-a170ec72c67c&game=8b650935-dc5f-4554-a947-c759295e9601"
+                     *         "self": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b",
+                     *         "games": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b/games",
+                     *         "overview": "/play/class/bd55cf7e-af25-4282-b04e-7993c713011b",
+                     *         "fairness": "/v1/fairness?game=0a72f572-5ad9-4293-8b6c-ec8e56011801&game=2f23b79b-dc1f-449d-8847-147d15d418a2&game=5abd5158-ad9a-4eed-9aad-9ec2986de0c1"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-06T22:09:02.734Z",
+                     *       "created_at": "2026-12-07T00:01:20.296Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "62d4c7ad-eb42-4f40-8a8b-9738ea05fe60",
-                     *           "created_at": "2026-12-06T22:09:02.734Z",
-                     *           "updated_at": "2026-12-06T22:09:02.738Z",
+                     *           "id": "0a72f572-5ad9-4293-8b6c-ec8e56011801",
+                     *           "created_at": "2026-12-07T00:01:20.296Z",
+                     *           "updated_at": "2026-12-07T00:01:20.304Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a6bec477-afdf-46e9-8768-a170ec72c67c",
-                     *           "created_at": "2026-12-06T22:09:02.734Z",
-                     *           "updated_at": "2026-12-06T22:09:02.734Z",
+                     *           "id": "2f23b79b-dc1f-449d-8847-147d15d418a2",
+                     *           "created_at": "2026-12-07T00:01:20.296Z",
+                     *           "updated_at": "2026-12-07T00:01:20.296Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "8b650935-dc5f-4554-a947-c759295e9601",
-                     *           "created_at": "2026-12-06T22:09:02.736Z",
-                     *           "updated_at": "2026-12-06T22:09:02.736Z",
+                     *           "id": "5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
+                     *           "created_at": "2026-12-07T00:01:20.300Z",
+                     *           "updated_at": "2026-12-07T00:01:20.300Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8b650935-dc5f-4554-a947-c759295e9601",
+                     *       "id": "5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T22:09:02.736Z",
-                     *       "updated_at": "2026-12-06T22:09:02.736Z",
+                     *       "created_at": "2026-12-07T00:01:20.300Z",
+                     *       "updated_at": "2026-12-07T00:01:20.300Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601",
-                     *         "throws": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/throws",
-                     *         "moves": "/v1/games/8b650935-dc5f-4554-a947-c759295e9601/moves"
+                     *         "self": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
+                     *         "throws": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/throws",
+                     *         "moves": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "2e34a72e5d44dd0951d49c8af121c2b332fae682eae25c51c2d5620fefcfc965",
-                     *         "b": "7b9b6f16a777f3eebcd442b2521db775b29a8eb2827c9aebb561f8fc7cf0d499"
+                     *         "a": "5c9200baeffe5e7b53051cd3863de5236009e3074d9697145a1586b8f89e1926",
+                     *         "b": "ae1cfb6daa69255f0f84a1e13e426678e332159e8465534e6dd7613d5472634f"
                      *       },
-                     *       "host_token": "ce806f089903e7cd2e4e457bb40528f9a7194a4d1fc6e9c8d5e1391b22da632c",
+                     *       "host_token": "847e46ee32fa7584c2ad826578a2a221ab693406d0faa98b296ae13ef6b2280b",
                      *       "join_codes": {
-                     *         "a": "CSZ6HX",
-                     *         "b": "DWRXB2"
+                     *         "a": "879BM4",
+                     *         "b": "7ETW4V"
                      *       }
                      *     }
                      */
@@ -5929,42 +5929,20 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "id": "awl-sewing-tool",
+                     *           "id": "record-makers",
                      *           "text": {
-                     *             "general": "Each side's piece was an awl. Mooney described the awl as the tool a woman used in place of a needle, and wrote that in the game it kept the record of the score.",
-                     *             "young": "In the old books from the 1890s, the playing piece was an awl. James Mooney, who wrote about the Kiowa then, said that women used an awl in place of a needle.",
-                     *             "scholar": "Culin's list has two awls among the equipment, and Mooney's note explains the awl game's name by the awl, a woman's stand-in for a needle, that kept the record of the score; both passages are known here only through the Digital Ludeme Project's quotations."
+                     *             "general": "What was printed about this game in the 1890s was written by outside ethnographers: Stewart Culin, director of a university museum, and James Mooney, of the Bureau of Ethnology. The Kiowa are a living nation, and the Kiowa Tribe teaches its own language through a program of its own.",
+                     *             "young": "People from outside the Kiowa nation wrote the old books about this game. Today the Kiowa Tribe teaches the Kiowa language in its own program.",
+                     *             "scholar": "The record rests on Culin's Chess and Playing-Cards, whose title page names him director of the University of Pennsylvania's Museum of Archaeology and Paleontology (p. 665), and on Mooney's Ghost-Dance report for the Bureau of Ethnology (chapter title page, p. 641). Neither author was Kiowa, and the rules reach us through their descriptions and later summaries. Today the Kiowa Tribe's own language program teaches Kiowa in its Oklahoma communities."
                      *           },
                      *           "tags": [
-                     *             "awl",
-                     *             "women",
+                     *             "history",
                      *             "kiowa"
                      *           ],
-                     *           "grade": "primary_quoted",
+                     *           "grade": "primary_read",
                      *           "citations": [
                      *             {
-                     *               "source": "ludii-ev-702",
-                     *               "locator": null,
-                     *               "locator_seen": null,
-                     *               "seen": "seen",
-                     *               "caveat": null
-                     *             },
-                     *             {
-                     *               "source": "mooney1896",
-                     *               "locator": "pp. 1002-1004",
-                     *               "locator_seen": false,
-                     *               "seen": "not_seen",
-                     *               "caveat": "known only from another source"
-                     *             },
-                     *             {
-                     *               "source": "ludii-nebakuthana",
-                     *               "locator": null,
-                     *               "locator_seen": null,
-                     *               "seen": "seen",
-                     *               "caveat": null
-                     *             },
-                     *             {
-                     *               "source": "ludii-ev-118",
+                     *               "source": "kiowa-tribe-language",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -5972,10 +5950,17 @@ export interface operations {
                      *             },
                      *             {
                      *               "source": "culin1898",
-                     *               "locator": "entry 3",
-                     *               "locator_seen": false,
-                     *               "seen": "quoted",
-                     *               "caveat": "as another source quotes it"
+                     *               "locator": "p. 665",
+                     *               "locator_seen": true,
+                     *               "seen": "seen",
+                     *               "caveat": null
+                     *             },
+                     *             {
+                     *               "source": "mooney1896",
+                     *               "locator": "p. 641",
+                     *               "locator_seen": true,
+                     *               "seen": "seen",
+                     *               "caveat": null
                      *             }
                      *           ],
                      *           "audiences": [
@@ -6342,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
+                     *         "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
+                     *             "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6615,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5161178f-5562-43ca-a44d-e3062f7308c9",
+                     *       "id": "9b74e10e-b983-4540-9826-bdb01f437b8c",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-06T22:09:02.730Z",
-                     *       "updated_at": "2026-12-06T22:09:02.730Z",
+                     *       "created_at": "2026-12-07T00:01:20.289Z",
+                     *       "updated_at": "2026-12-07T00:01:20.289Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6682,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5161178f-5562-43ca-a44d-e3062f7308c9",
-                     *         "throws": "/v1/games/5161178f-5562-43ca-a44d-e3062f7308c9/throws",
-                     *         "moves": "/v1/games/5161178f-5562-43ca-a44d-e3062f7308c9/moves"
+                     *         "self": "/v1/games/9b74e10e-b983-4540-9826-bdb01f437b8c",
+                     *         "throws": "/v1/games/9b74e10e-b983-4540-9826-bdb01f437b8c/throws",
+                     *         "moves": "/v1/games/9b74e10e-b983-4540-9826-bdb01f437b8c/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "90c5fe682cfa1c95771285e11bcbb76e01f4b34d1f3e26eb5ca9f9be466ebf23",
-                     *         "b": "1b24822427a573762b040edcea6df737c34866e56a46d680081927d47cf2693e"
+                     *         "a": "10167074314209aee92299eab302a6709f2160f9ef119b8b3edcb135c3960341",
+                     *         "b": "41b1859f8b2b3395704f232594941a73c6d50d36359e1e42e8fbca525c5607d4"
                      *       },
-                     *       "host_token": "e2ebccd8e83fd292d00680da7bb56dcc4936c56544ad9d11ef69ff4dcc5c471b",
+                     *       "host_token": "4e61b844c2484f034ff0df2a32c67a09bbc35a56428a963e24a4d45fdb75a10a",
                      *       "join_codes": {
-                     *         "a": "8Q4SJ4",
-                     *         "b": "ZGAW7A"
+                     *         "a": "RT3JQF",
+                     *         "b": "5ZHXWB"
                      *       }
                      *     }
                      */
@@ -6936,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *       "id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-06T22:09:02.478Z",
-                     *       "updated_at": "2026-12-06T22:09:02.721Z",
+                     *       "created_at": "2026-12-07T00:01:20.072Z",
+                     *       "updated_at": "2026-12-07T00:01:20.274Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -7003,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4",
-                     *         "throws": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/throws",
-                     *         "moves": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/moves"
+                     *         "self": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *         "throws": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/throws",
+                     *         "moves": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/moves"
                      *       }
                      *     }
                      */
@@ -8556,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
+                     *         "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "a861c54e-b2e8-40f5-a33e-89b00c4141b4"
+                     *             "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10275,7 +10260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *       "game_id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10552,7 +10537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *       "game_id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10922,8 +10907,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "969788a8e2d5dfe69b84d76643d62b8fe46b40b5025430af89559f1af0b1864a",
-                     *       "join_code": "VRR3NS"
+                     *       "token": "3055a34c10766f27a4b4a9fef740c302a8c2276e617369eb106528211afe8ea0",
+                     *       "join_code": "PYAJKJ"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11126,11 +11111,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *         "id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-06T22:09:02.478Z",
-                     *         "updated_at": "2026-12-06T22:09:02.728Z",
+                     *         "created_at": "2026-12-07T00:01:20.072Z",
+                     *         "updated_at": "2026-12-07T00:01:20.285Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11189,9 +11174,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4",
-                     *           "throws": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/throws",
-                     *           "moves": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/moves"
+                     *           "self": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *           "throws": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/throws",
+                     *           "moves": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11662,11 +11647,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "a861c54e-b2e8-40f5-a33e-89b00c4141b4",
+                     *         "id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-06T22:09:02.478Z",
-                     *         "updated_at": "2026-12-06T22:09:02.721Z",
+                     *         "created_at": "2026-12-07T00:01:20.072Z",
+                     *         "updated_at": "2026-12-07T00:01:20.274Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11729,9 +11714,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4",
-                     *           "throws": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/throws",
-                     *           "moves": "/v1/games/a861c54e-b2e8-40f5-a33e-89b00c4141b4/moves"
+                     *           "self": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *           "throws": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/throws",
+                     *           "moves": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/moves"
                      *         }
                      *       }
                      *     }
@@ -12462,10 +12447,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5161178f-5562-43ca-a44d-e3062f7308c9",
+                     *       "game_id": "9b74e10e-b983-4540-9826-bdb01f437b8c",
                      *       "side": "A",
-                     *       "token": "969788a8e2d5dfe69b84d76643d62b8fe46b40b5025430af89559f1af0b1864a",
-                     *       "play": "/play/5161178f-5562-43ca-a44d-e3062f7308c9#seat=A.969788a8e2d5dfe69b84d76643d62b8fe46b40b5025430af89559f1af0b1864a"
+                     *       "token": "3055a34c10766f27a4b4a9fef740c302a8c2276e617369eb106528211afe8ea0",
+                     *       "play": "/play/9b74e10e-b983-4540-9826-bdb01f437b8c#seat=A.3055a34c10766f27a4b4a9fef740c302a8c2276e617369eb106528211afe8ea0"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12794,7 +12779,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
-                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The Ringling wiki calls these two throws 'red' and 'white'. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
+                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [
@@ -12833,14 +12818,14 @@ export interface operations {
                      *               "caveat": null
                      *             },
                      *             {
-                     *               "source": "ringling",
+                     *               "source": "ludii-ev-702",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },
                      *             {
-                     *               "source": "ludii-ev-702",
+                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
@@ -16695,14 +16680,14 @@ export interface operations {
                      *               "caveat": null
                      *             },
                      *             {
-                     *               "source": "ringling",
+                     *               "source": "ludii-ev-702",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",
                      *               "caveat": null
                      *             },
                      *             {
-                     *               "source": "ludii-ev-702",
+                     *               "source": "zohn-ahl-odds",
                      *               "locator": null,
                      *               "locator_seen": null,
                      *               "seen": "seen",

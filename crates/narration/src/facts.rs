@@ -93,6 +93,11 @@ const MOMENT_TOPICS: &[&str] = &[
     "awl",
 ];
 
+/// How many more facts about the Kiowa than others a game tells before the
+/// others take their turns: the first three facts of a game (who played,
+/// who keeps the language today, the awl as a woman's tool) are theirs.
+pub const KIOWA_LEAD: usize = 3;
+
 /// A quiet move (no notable event) tells a fact only when its number is a
 /// multiple of this.
 pub const QUIET_FACT_EVERY: u32 = 7;
@@ -114,7 +119,7 @@ pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
 
 /// A fact this game has not told, chosen for the moment (among the facts
 /// about the Kiowa, tagged `kiowa`, until they outnumber the others told
-/// by two, while any is left): on a move with a notable event, the first
+/// by [`KIOWA_LEAD`], while any is left): on a move with a notable event, the first
 /// untold fact tagged with the move's most
 /// specific topic; on a quiet move whose number is a multiple of
 /// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
@@ -157,14 +162,15 @@ pub(super) fn choose_fact<'c>(
     // least every other one, while any is left: the others wait for one (a
     // teacher's trial: a lesson stopped after ten minutes heard facts about
     // who wrote what, and the awl as a Kiowa woman's tool came past the
-    // stop).
+    // stop; another's: the Kiowa language taught today came past it).
     let told_kiowa = ctx
         .told
         .iter()
         .filter(|id| cat.facts.iter().any(|f| f.id == **id && is_kiowa(f)))
         .count();
     let told_other = ctx.told.len() - told_kiowa;
-    let kiowa_owed = told_kiowa < told_other + 2 && cat.facts.iter().filter(untold).any(is_kiowa);
+    let kiowa_owed =
+        told_kiowa < told_other + KIOWA_LEAD && cat.facts.iter().filter(untold).any(is_kiowa);
     let facts = || {
         cat.facts
             .iter()
@@ -176,6 +182,18 @@ pub(super) fn choose_fact<'c>(
         .find_map(|topic| facts().find(|f| f.tags.iter().any(|t| t == topic)))
     {
         return Some(f);
+    }
+    // A moment with a fact of its own waiting is not taken by a fact for
+    // a quiet move: while a Kiowa fact is owed, the moment's fact waits
+    // for a moment like it, and the Kiowa fact for a quiet move.
+    let fits_moment = topics.iter().any(|topic| {
+        cat.facts
+            .iter()
+            .filter(untold)
+            .any(|f| f.tags.iter().any(|t| t == topic))
+    });
+    if fits_moment {
+        return None;
     }
     let quiet = !ctx.events.iter().any(notable);
     (quiet && n.is_multiple_of(QUIET_FACT_EVERY))

@@ -67,8 +67,8 @@ pub use odds::{
 };
 pub use plan::{MAX_REMINDERS, NEAR, REMIND_AFTER};
 pub use recap::{
-    COMEBACK, ChanceFacts, MoveSwing, Question, RareResult, RecapFacts, RecapText, Run, SwingCause,
-    Tally, TallyKind, expected_words, recap_words,
+    COMEBACK, ChanceFacts, LOOKING_BACK_QUESTIONS, MoveSwing, Question, RareResult, RecapFacts,
+    RecapText, Run, SwingCause, Tally, TallyKind, expected_words, looking_back, recap_words,
 };
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;

@@ -304,6 +304,49 @@ pub fn recap_words(
     }
 }
 
+/// Most questions a game read aloud ends with.
+pub const LOOKING_BACK_QUESTIONS: usize = 2;
+
+/// The end of a game read aloud to a class (a teacher's trial: the stopped
+/// ending was flat): a line that says questions follow, then the recap's
+/// questions about the whole game, at most [`LOOKING_BACK_QUESTIONS`], each
+/// with its answer after it. A question about one move is left to the
+/// recap: a class that heard the game has no move numbers to go by. Each
+/// paragraph with what says its numbers (this service's computation).
+/// Empty for a game with nothing to look back on.
+#[must_use]
+pub fn looking_back(
+    facts: &RecapFacts,
+    options: &Options,
+    cast: &Cast,
+    audience: Audience,
+) -> Vec<(String, Vec<Citation>)> {
+    let words = Words {
+        vars: BoardVars::new(catalogue(), options, audience),
+        audience,
+        cast,
+    };
+    let asked: Vec<Question> = questions(facts, &words)
+        .into_iter()
+        .filter(|q| q.about_move.is_none())
+        .take(LOOKING_BACK_QUESTIONS)
+        .collect();
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![(words.say("looking_back", &[]), Vec::new())];
+    out.extend(asked.into_iter().map(|q| {
+        (
+            words.say(
+                "question_answer",
+                &[("question", &q.question), ("answer", &q.answer)],
+            ),
+            q.citations,
+        )
+    }));
+    out
+}
+
 /// The questions: the turning point, the rarest result, the count furthest
 /// from its expectation, the longest run of extra throws, the winner's
 /// lowest chance; at least three (a second count when others cannot be

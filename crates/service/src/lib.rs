@@ -61,7 +61,7 @@ pub const MAX_RUN_THROWS: u32 = 500;
 
 pub use new_game::{GameRequest, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED_CHARS, SideRequest};
 pub use odds::{GameChances, GameOdds, solution};
-pub use recap::{Recap, recap};
+pub use recap::{Recap, recap, recap_facts};
 pub use refusal::{FEED_RETRY_AFTER, Fault, MAX_ECHO_CHARS, Refusal, RefusalKind, echo};
 
 pub use feed::{

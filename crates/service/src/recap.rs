@@ -63,18 +63,12 @@ pub fn recap(read: GameChances, table: &Table, audience: Audience, detail: Detai
         Some(Outcome::Won { side }) => Some(side),
         _ => None,
     };
-    let facts = RecapFacts {
-        moves: game.state.throws,
-        winner,
-        stopped: game.was_stopped(),
-        chances: series
-            .as_deref()
-            .and_then(|s| chance_facts(&moves, s, winner)),
-        tallies: tallies(table, &moves),
-        rare: rarest(table, &moves),
-        extra_throw: extra_throw(table),
-        longest_run: longest_run(&moves),
-    };
+    let facts = recap_facts(
+        table,
+        &moves,
+        series.as_deref(),
+        (game.state.throws, winner, game.was_stopped()),
+    );
     let rare_throws = moves
         .iter()
         .filter(|m| m.score.probability.as_f64() < crate::narration::RARE)
@@ -95,6 +89,31 @@ pub fn recap(read: GameChances, table: &Table, audience: Audience, detail: Detai
         audience,
         detail,
         text,
+    }
+}
+
+/// The numbers of the recap of `moves`, a game played on `table` with
+/// each move's chances `series` (when known), ended as `end` says: the
+/// throws played, the winner (if any) and whether it was stopped. The
+/// service's recap and the transcript's closing questions both come from
+/// here.
+#[must_use]
+pub fn recap_facts(
+    table: &Table,
+    moves: &[MoveRecord],
+    series: Option<&[Chances]>,
+    end: (u32, Option<Side>, bool),
+) -> RecapFacts {
+    let (throws, winner, stopped) = end;
+    RecapFacts {
+        moves: throws,
+        winner,
+        stopped,
+        chances: series.and_then(|s| chance_facts(moves, s, winner)),
+        tallies: tallies(table, moves),
+        rare: rarest(table, moves),
+        extra_throw: extra_throw(table),
+        longest_run: longest_run(moves),
     }
 }
 
