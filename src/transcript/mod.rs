@@ -14,7 +14,9 @@ use crate::throws::{SeededThrows, ThrowSource};
 
 mod read_aloud;
 
-pub use read_aloud::{LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES};
+pub use read_aloud::{
+    LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES, WHOLE_MARGIN_PERCENT,
+};
 use read_aloud::{lesson_stop, stop_at, teacher_note, told_stopped};
 
 /// Most throws a transcript plays before it gives up (no game of the

@@ -339,7 +339,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     assert!(same_said > 5, "{same_said} same numbers said");
     assert!(passed_said > 5, "{passed_said} passings said");
     assert!(leads >= 2 * 24, "{leads} paragraphs before a throw");
-    assert!(leads_said > 15, "{leads_said} leads said");
+    assert!(leads_said > 10, "{leads_said} leads said");
 }
 
 /// A teacher's trial: the first paragraph read aloud was 210 words, what

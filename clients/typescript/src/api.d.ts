@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bd297249-79a6-4c8d-881e-3c41223efb8c",
+                     *       "id": "9af1318b-c6cb-4877-ac75-d82f2ae271c9",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:01:20.311Z",
-                     *       "host_token": "afc18ba577f51ffcf3f0f2e8496b536ea0cdcf809599c329926509343e36fc2e",
+                     *       "created_at": "2026-12-07T00:42:46.688Z",
+                     *       "host_token": "20eda999ae603aba2f310e0ace1666d24419763768a6da03ff3c6e5cd27ee3bd",
                      *       "games": [
                      *         {
-                     *           "id": "34953609-a008-4b1d-8f28-c8421f9365f2",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T00:01:20.311Z",
-                     *           "updated_at": "2026-12-07T00:01:20.311Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/34953609-a008-4b1d-8f28-c8421f9365f2",
-                     *             "throws": "/v1/games/34953609-a008-4b1d-8f28-c8421f9365f2/throws",
-                     *             "moves": "/v1/games/34953609-a008-4b1d-8f28-c8421f9365f2/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "afa9e6fedfe78dc817751c886bcf553ba1f2b60fa1702834414d84e8d563d37d",
-                     *             "b": "33f63c59fa1ad346f88ce4c7afa5168378fe8fb3d8655bd96d9e709c8d9b3def"
-                     *           },
-                     *           "host_token": "1d06540e29aead8297f53365ab845b1c4ae3d04da969900b03ae31e0b0bce13d",
-                     *           "join_codes": {
-                     *             "a": "V6JSSP",
-                     *             "b": "ESMSWB"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "d8358f9d-15a1-4018-9977-59f7d77b0e8b",
+                     *           "id": "c57b85ed-ebb3-4307-adfc-3802118fd5e6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:01:20.311Z",
-                     *           "updated_at": "2026-12-07T00:01:20.311Z",
+                     *           "created_at": "2026-12-07T00:42:46.688Z",
+                     *           "updated_at": "2026-12-07T00:42:46.688Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d8358f9d-15a1-4018-9977-59f7d77b0e8b",
-                     *             "throws": "/v1/games/d8358f9d-15a1-4018-9977-59f7d77b0e8b/throws",
-                     *             "moves": "/v1/games/d8358f9d-15a1-4018-9977-59f7d77b0e8b/moves"
+                     *             "self": "/v1/games/c57b85ed-ebb3-4307-adfc-3802118fd5e6",
+                     *             "throws": "/v1/games/c57b85ed-ebb3-4307-adfc-3802118fd5e6/throws",
+                     *             "moves": "/v1/games/c57b85ed-ebb3-4307-adfc-3802118fd5e6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d6d80736685912eb9e2f14eeda90a02618497c3a2ae56d0be4abd7d19d81b4ec",
-                     *             "b": "ad1248659e7d5d0968c0638792928f0922c58115156b7d34cb06851707687e1a"
+                     *             "a": "0ca6e8b181ad076c2151942f98313ebd6696df33b8b094cca9734248490872f9",
+                     *             "b": "5288282d545aa0e9703e39e1f5c6e0deaf9173ec54b00998e1aa0797225352fd"
                      *           },
-                     *           "host_token": "6bf0b4d651768c327c7b46a14f123c7b4afaeec11ce8038bbf2691bf1ff758fc",
+                     *           "host_token": "0136349e67ff1ed94e2a949645e125746e27b3be8dedf0496b3b4f987dbd6187",
                      *           "join_codes": {
-                     *             "a": "VVZZDB",
-                     *             "b": "SKC6ZW"
+                     *             "a": "JHT8C2",
+                     *             "b": "E89K3T"
                      *           }
                      *         },
                      *         {
-                     *           "id": "ed3f11c0-560e-4ec2-9b0b-1d484cc419ca",
+                     *           "id": "d5bc911f-ce7d-4a09-88c3-c4331856f387",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T00:42:46.688Z",
+                     *           "updated_at": "2026-12-07T00:42:46.688Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/d5bc911f-ce7d-4a09-88c3-c4331856f387",
+                     *             "throws": "/v1/games/d5bc911f-ce7d-4a09-88c3-c4331856f387/throws",
+                     *             "moves": "/v1/games/d5bc911f-ce7d-4a09-88c3-c4331856f387/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "e8f88b6e326adecc1488288c5aa35f1eeed91c27b03fdcc7b0b193cbdf4ba99e",
+                     *             "b": "617acaed1c505f7e80223ad99ce7a482c7873fa13e6091726ff9d1d6f9e014b9"
+                     *           },
+                     *           "host_token": "a5f5ea418470eb1110c75f697503d6e6953b4e916ccc26a6e9379cb6784e42b0",
+                     *           "join_codes": {
+                     *             "a": "55KYB3",
+                     *             "b": "PS9M29"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3776a6a3-32fc-4e71-bcb3-304acde35f40",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:01:20.311Z",
-                     *           "updated_at": "2026-12-07T00:01:20.311Z",
+                     *           "created_at": "2026-12-07T00:42:46.688Z",
+                     *           "updated_at": "2026-12-07T00:42:46.688Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/ed3f11c0-560e-4ec2-9b0b-1d484cc419ca",
-                     *             "throws": "/v1/games/ed3f11c0-560e-4ec2-9b0b-1d484cc419ca/throws",
-                     *             "moves": "/v1/games/ed3f11c0-560e-4ec2-9b0b-1d484cc419ca/moves"
+                     *             "self": "/v1/games/3776a6a3-32fc-4e71-bcb3-304acde35f40",
+                     *             "throws": "/v1/games/3776a6a3-32fc-4e71-bcb3-304acde35f40/throws",
+                     *             "moves": "/v1/games/3776a6a3-32fc-4e71-bcb3-304acde35f40/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "9f27fddc9a17c44afa81fb0a83872d22b78cf26c34abfee23a30d5e691764fe9",
-                     *             "b": "a59438a17baf64cf0c5aef80e53b7ae3893019f6f664ce9545be58c31db81b9e"
+                     *             "a": "fb14dbae7206cabb0b9b1fce03f523320dfdadd3711c7faac66262ffa643c12f",
+                     *             "b": "6ca8bf6f4c9da50be916f996b68a1c653f65c5bb603ffc9f2aa3b24f3908a5c7"
                      *           },
-                     *           "host_token": "8cbd875b31f1181535a8d9b44367df3aedcb69f05363b34dbd7e658e33b2cd34",
+                     *           "host_token": "de21b30cab5e5dcbe247cf4660dd52dbab4f86579787fb1602be4fd30480b0cf",
                      *           "join_codes": {
-                     *             "a": "4ZAAP3",
-                     *             "b": "XBJQNQ"
+                     *             "a": "ADHFTP",
+                     *             "b": "CZMWJB"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bd297249-79a6-4c8d-881e-3c41223efb8c",
-                     *         "games": "/v1/classes/bd297249-79a6-4c8d-881e-3c41223efb8c/games",
-                     *         "overview": "/play/class/bd297249-79a6-4c8d-881e-3c41223efb8c",
-                     *         "fairness": "/v1/fairness?game=34953609-a008-4b1d-8f28-c8421f9365f2&game=d8358f9d-15a1-4018-9977-59f7d77b0e8b&game=ed3f11c0-560e-4ec2-9b0b-1d484cc419ca"
+                     *         "self": "/v1/classes/9af1318b-c6cb-4877-ac75-d82f2ae271c9",
+                     *         "games": "/v1/classes/9af1318b-c6cb-4877-ac75-d82f2ae271c9/games",
+                     *         "overview": "/play/class/9af1318b-c6cb-4877-ac75-d82f2ae271c9",
+                     *         "fairness": "/v1/fairness?game=c57b85ed-ebb3-4307-adfc-3802118fd5e6&game=d5bc911f-ce7d-4a09-88c3-c4331856f387&game=3776a6a3-32fc-4e71-bcb3-304acde35f40"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bd55cf7e-af25-4282-b04e-7993c713011b",
+                     *       "id": "e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:01:20.296Z",
-                     *       "host_token": "ca601c492d44880b9a32e3435a71a8d903457023c0c8cae9d407bd0653d62176",
+                     *       "created_at": "2026-12-07T00:42:46.675Z",
+                     *       "host_token": "e28aacd08ad5484b18600830240a84836a1629d88dddbb4a41c92b66bd80dacb",
                      *       "games": [
                      *         {
-                     *           "id": "0a72f572-5ad9-4293-8b6c-ec8e56011801",
+                     *           "id": "5eed5d06-efec-4a4f-a30b-2949826824ff",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:01:20.296Z",
-                     *           "updated_at": "2026-12-07T00:01:20.296Z",
+                     *           "created_at": "2026-12-07T00:42:46.675Z",
+                     *           "updated_at": "2026-12-07T00:42:46.675Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801",
-                     *             "throws": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/throws",
-                     *             "moves": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/moves"
+                     *             "self": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff",
+                     *             "throws": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/throws",
+                     *             "moves": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "5ff40db1e589c7394750124e039fc72c77453b89a27b9a0717e1a5865cc83b83",
-                     *             "b": "39d4e43e0ae5a58cb767251c19f728cf16715adc01b823e80c6257752cbb579a"
+                     *             "a": "a5412421f8ab21d1b78ce7fc899f8badb740720cde433151c38a9373543e4bb6",
+                     *             "b": "6c858b55e09ae4a2fe9e62d0830279df9b8faedbf097c07aa089e52c2144039d"
                      *           },
-                     *           "host_token": "fde13ad17907e98cae99cce1bb97c2f71216557c299472d7fdf3ed2a45657f71",
+                     *           "host_token": "63869e35728d159fc9ec03d00f9c67054deb1fcb03b1b7b9e9a78c57a712524b",
                      *           "join_codes": {
-                     *             "a": "58P56H",
-                     *             "b": "GZRSDX"
+                     *             "a": "73PC2W",
+                     *             "b": "PNP62Q"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2f23b79b-dc1f-449d-8847-147d15d418a2",
+                     *           "id": "24915168-56d5-4f9e-bace-7b2521a50102",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:01:20.296Z",
-                     *           "updated_at": "2026-12-07T00:01:20.296Z",
+                     *           "created_at": "2026-12-07T00:42:46.675Z",
+                     *           "updated_at": "2026-12-07T00:42:46.675Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2",
-                     *             "throws": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/throws",
-                     *             "moves": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/moves"
+                     *             "self": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102",
+                     *             "throws": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/throws",
+                     *             "moves": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "54673fb85394303a6f07e5fed946a9a0ca6eece3b681f8bea0404039323c3f94",
-                     *             "b": "fdc3d21e2401be40b12c55f106bd2beca3aeacba5f120e9fff5ab6ba8e5044cd"
+                     *             "a": "cd089f476b36c29720bd293500f1691ada275e012937e9abad93b31aacb0406d",
+                     *             "b": "3d0cf6b80094763a395b7a4a4fcfae8a4a923ce2a7988f85f2c0d4986d77dcd7"
                      *           },
-                     *           "host_token": "23c5787e8f50af9c9aa7f1d3de530d34fbe402f61d58aac5f64bd3145c255134",
+                     *           "host_token": "6598807bdb254d2ea871839c4c67c1bb6868dd8ec2c1bd77ab2994a3b5f0ecc7",
                      *           "join_codes": {
-                     *             "a": "DHFCMG",
-                     *             "b": "HJHZCZ"
+                     *             "a": "PZ8C4B",
+                     *             "b": "Y8H6YK"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b",
-                     *         "games": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b/games",
-                     *         "overview": "/play/class/bd55cf7e-af25-4282-b04e-7993c713011b",
-                     *         "fairness": "/v1/fairness?game=0a72f572-5ad9-4293-8b6c-ec8e56011801&game=2f23b79b-dc1f-449d-8847-147d15d418a2"
+                     *         "self": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
+                     *         "games": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a/games",
+                     *         "overview": "/play/class/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
+                     *         "fairness": "/v1/fairness?game=5eed5d06-efec-4a4f-a30b-2949826824ff&game=24915168-56d5-4f9e-bace-7b2521a50102"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "bd55cf7e-af25-4282-b04e-7993c713011b",
+                     *       "id": "e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:01:20.296Z",
+                     *       "created_at": "2026-12-07T00:42:46.675Z",
                      *       "games": [
                      *         {
-                     *           "id": "0a72f572-5ad9-4293-8b6c-ec8e56011801",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T00:01:20.296Z",
-                     *           "updated_at": "2026-12-07T00:01:20.304Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801",
-                     *             "throws": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/throws",
-                     *             "moves": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/0a72f572-5ad9-4293-8b6c-ec8e56011801/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "2f23b79b-dc1f-449d-8847-147d15d418a2",
+                     *           "id": "24915168-56d5-4f9e-bace-7b2521a50102",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:01:20.296Z",
-                     *           "updated_at": "2026-12-07T00:01:20.296Z",
+                     *           "created_at": "2026-12-07T00:42:46.675Z",
+                     *           "updated_at": "2026-12-07T00:42:46.675Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2",
-                     *             "throws": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/throws",
-                     *             "moves": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/moves"
+                     *             "self": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102",
+                     *             "throws": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/throws",
+                     *             "moves": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/2f23b79b-dc1f-449d-8847-147d15d418a2/board.svg?view=projector",
+                     *           "board": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
+                     *           "id": "5eed5d06-efec-4a4f-a30b-2949826824ff",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T00:42:46.675Z",
+                     *           "updated_at": "2026-12-07T00:42:46.681Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff",
+                     *             "throws": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/throws",
+                     *             "moves": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "4866fa8f-3746-40c4-86fd-50d3c94a27e6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:01:20.300Z",
-                     *           "updated_at": "2026-12-07T00:01:20.300Z",
+                     *           "created_at": "2026-12-07T00:42:46.678Z",
+                     *           "updated_at": "2026-12-07T00:42:46.678Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
-                     *             "throws": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/throws",
-                     *             "moves": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/moves"
+                     *             "self": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6",
+                     *             "throws": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/throws",
+                     *             "moves": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/board.svg?view=projector",
+                     *           "board": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b",
-                     *         "games": "/v1/classes/bd55cf7e-af25-4282-b04e-7993c713011b/games",
-                     *         "overview": "/play/class/bd55cf7e-af25-4282-b04e-7993c713011b",
-                     *         "fairness": "/v1/fairness?game=0a72f572-5ad9-4293-8b6c-ec8e56011801&game=2f23b79b-dc1f-449d-8847-147d15d418a2&game=5abd5158-ad9a-4eed-9aad-9ec2986de0c1"
+                     *         "self": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
+                     *         "games": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a/games",
+                     *         "overview": "/play/class/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
+                     *         "fairness": "/v1/fairness?game=24915168-56d5-4f9e-bace-7b2521a50102&game=5eed5d06-efec-4a4f-a30b-2949826824ff&game=4866fa8f-3746-40c4-86fd-50d3c94a27e6"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:01:20.296Z",
+                     *       "created_at": "2026-12-07T00:42:46.675Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "0a72f572-5ad9-4293-8b6c-ec8e56011801",
-                     *           "created_at": "2026-12-07T00:01:20.296Z",
-                     *           "updated_at": "2026-12-07T00:01:20.304Z",
+                     *           "id": "24915168-56d5-4f9e-bace-7b2521a50102",
+                     *           "created_at": "2026-12-07T00:42:46.675Z",
+                     *           "updated_at": "2026-12-07T00:42:46.675Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "5eed5d06-efec-4a4f-a30b-2949826824ff",
+                     *           "created_at": "2026-12-07T00:42:46.675Z",
+                     *           "updated_at": "2026-12-07T00:42:46.681Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "2f23b79b-dc1f-449d-8847-147d15d418a2",
-                     *           "created_at": "2026-12-07T00:01:20.296Z",
-                     *           "updated_at": "2026-12-07T00:01:20.296Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
-                     *           "created_at": "2026-12-07T00:01:20.300Z",
-                     *           "updated_at": "2026-12-07T00:01:20.300Z",
+                     *           "id": "4866fa8f-3746-40c4-86fd-50d3c94a27e6",
+                     *           "created_at": "2026-12-07T00:42:46.678Z",
+                     *           "updated_at": "2026-12-07T00:42:46.678Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
+                     *       "id": "4866fa8f-3746-40c4-86fd-50d3c94a27e6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T00:01:20.300Z",
-                     *       "updated_at": "2026-12-07T00:01:20.300Z",
+                     *       "created_at": "2026-12-07T00:42:46.678Z",
+                     *       "updated_at": "2026-12-07T00:42:46.678Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1",
-                     *         "throws": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/throws",
-                     *         "moves": "/v1/games/5abd5158-ad9a-4eed-9aad-9ec2986de0c1/moves"
+                     *         "self": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6",
+                     *         "throws": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/throws",
+                     *         "moves": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "5c9200baeffe5e7b53051cd3863de5236009e3074d9697145a1586b8f89e1926",
-                     *         "b": "ae1cfb6daa69255f0f84a1e13e426678e332159e8465534e6dd7613d5472634f"
+                     *         "a": "3243d2c768d66e203cc09ca4f1b8b92308d8371b0913f47ba37689c686cb92b9",
+                     *         "b": "9b38391bb10e0f8afea790e8aacbc6ec0b7e9c4ae5f108c5d2a79157f133bfc5"
                      *       },
-                     *       "host_token": "847e46ee32fa7584c2ad826578a2a221ab693406d0faa98b296ae13ef6b2280b",
+                     *       "host_token": "75bc608a975a868441899c9dee6632d09a6b94f86a4e699b770dec873bc4157a",
                      *       "join_codes": {
-                     *         "a": "879BM4",
-                     *         "b": "7ETW4V"
+                     *         "a": "2F83EA",
+                     *         "b": "JAZHQZ"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
+                     *         "23df9188-7285-478a-8eb2-995797a0596d"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
+                     *             "23df9188-7285-478a-8eb2-995797a0596d"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9b74e10e-b983-4540-9826-bdb01f437b8c",
+                     *       "id": "b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T00:01:20.289Z",
-                     *       "updated_at": "2026-12-07T00:01:20.289Z",
+                     *       "created_at": "2026-12-07T00:42:46.671Z",
+                     *       "updated_at": "2026-12-07T00:42:46.671Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/9b74e10e-b983-4540-9826-bdb01f437b8c",
-                     *         "throws": "/v1/games/9b74e10e-b983-4540-9826-bdb01f437b8c/throws",
-                     *         "moves": "/v1/games/9b74e10e-b983-4540-9826-bdb01f437b8c/moves"
+                     *         "self": "/v1/games/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365",
+                     *         "throws": "/v1/games/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365/throws",
+                     *         "moves": "/v1/games/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "10167074314209aee92299eab302a6709f2160f9ef119b8b3edcb135c3960341",
-                     *         "b": "41b1859f8b2b3395704f232594941a73c6d50d36359e1e42e8fbca525c5607d4"
+                     *         "a": "607cb635b47a47e7522e68115a0ad0df867899cb9ca26b68e840f25cb99c8d8e",
+                     *         "b": "aee269f2126c4d7203db6eb3cf84da3227a0d1991e5cab0fc5649276daba996a"
                      *       },
-                     *       "host_token": "4e61b844c2484f034ff0df2a32c67a09bbc35a56428a963e24a4d45fdb75a10a",
+                     *       "host_token": "8d747e2ba2c0b1113f61fe153c5f78f9d27a5cf027f439316b448402d9aa6f63",
                      *       "join_codes": {
-                     *         "a": "RT3JQF",
-                     *         "b": "5ZHXWB"
+                     *         "a": "Q55MZ4",
+                     *         "b": "TCSK5K"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *       "id": "23df9188-7285-478a-8eb2-995797a0596d",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T00:01:20.072Z",
-                     *       "updated_at": "2026-12-07T00:01:20.274Z",
+                     *       "created_at": "2026-12-07T00:42:46.461Z",
+                     *       "updated_at": "2026-12-07T00:42:46.658Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
-                     *         "throws": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/throws",
-                     *         "moves": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/moves"
+                     *         "self": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d",
+                     *         "throws": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/throws",
+                     *         "moves": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
+                     *         "23df9188-7285-478a-8eb2-995797a0596d"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c"
+                     *             "23df9188-7285-478a-8eb2-995797a0596d"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10260,7 +10260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *       "game_id": "23df9188-7285-478a-8eb2-995797a0596d",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10537,7 +10537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *       "game_id": "23df9188-7285-478a-8eb2-995797a0596d",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10907,8 +10907,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "3055a34c10766f27a4b4a9fef740c302a8c2276e617369eb106528211afe8ea0",
-                     *       "join_code": "PYAJKJ"
+                     *       "token": "c8a8a3419980262b45af4021158d52d66a3530e3a03e89a4f643320173f90154",
+                     *       "join_code": "CBFNB5"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11111,11 +11111,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *         "id": "23df9188-7285-478a-8eb2-995797a0596d",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T00:01:20.072Z",
-                     *         "updated_at": "2026-12-07T00:01:20.285Z",
+                     *         "created_at": "2026-12-07T00:42:46.461Z",
+                     *         "updated_at": "2026-12-07T00:42:46.668Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11174,9 +11174,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
-                     *           "throws": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/throws",
-                     *           "moves": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/moves"
+                     *           "self": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d",
+                     *           "throws": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/throws",
+                     *           "moves": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11647,11 +11647,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
+                     *         "id": "23df9188-7285-478a-8eb2-995797a0596d",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T00:01:20.072Z",
-                     *         "updated_at": "2026-12-07T00:01:20.274Z",
+                     *         "created_at": "2026-12-07T00:42:46.461Z",
+                     *         "updated_at": "2026-12-07T00:42:46.658Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11714,9 +11714,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c",
-                     *           "throws": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/throws",
-                     *           "moves": "/v1/games/2d9bd0fd-1430-4bf3-a093-d6e4c5187d6c/moves"
+                     *           "self": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d",
+                     *           "throws": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/throws",
+                     *           "moves": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/moves"
                      *         }
                      *       }
                      *     }
@@ -12447,10 +12447,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "9b74e10e-b983-4540-9826-bdb01f437b8c",
+                     *       "game_id": "b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365",
                      *       "side": "A",
-                     *       "token": "3055a34c10766f27a4b4a9fef740c302a8c2276e617369eb106528211afe8ea0",
-                     *       "play": "/play/9b74e10e-b983-4540-9826-bdb01f437b8c#seat=A.3055a34c10766f27a4b4a9fef740c302a8c2276e617369eb106528211afe8ea0"
+                     *       "token": "c8a8a3419980262b45af4021158d52d66a3530e3a03e89a4f643320173f90154",
+                     *       "play": "/play/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365#seat=A.c8a8a3419980262b45af4021158d52d66a3530e3a03e89a4f643320173f90154"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12779,7 +12779,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
-                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick is not distinguished. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
+                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick's throws are not told apart. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [

@@ -3,8 +3,9 @@
 //! fits.
 
 use super::catalogue::{Catalogue, Fact};
+use super::stretch::awls_apart;
 use super::vocabulary::{Audience, MoveContext};
-use crate::rules::{Creek, Event, Options, Throw, ThrowTable};
+use crate::rules::{Creek, Event, Options, Side, Throw, ThrowTable};
 
 /// Topics relevant to this move, most specific first.
 fn topics(ctx: &MoveContext<'_>) -> Vec<&'static str> {
@@ -125,7 +126,8 @@ pub fn remember_fact(told: &mut Vec<String>, fact: &str) {
 /// [`QUIET_FACT_EVERY`], the first untold fact that does not belong only
 /// to moments of play. On the first move, the fact tagged `intro` (who
 /// played the game); none on a move after one that told a fact, on a move that states a
-/// rule in full (one new thing at a time), once the game has told one fact
+/// rule in full (one new thing at a time), on a quiet move while the awls
+/// face each other within [`CLOSE`] spaces, once the game has told one fact
 /// for every [`MOVES_PER_FACT`] moves so far (and one more), nor one that
 /// retells a rule this move states.
 pub(super) fn choose_fact<'c>(
@@ -144,6 +146,7 @@ pub(super) fn choose_fact<'c>(
     }
     let budget = usize::try_from(n / MOVES_PER_FACT + 1).unwrap_or(usize::MAX);
     if ctx.told.len() >= budget
+        || (!ctx.events.iter().any(notable) && awls_close(ctx))
         || rules.iter().any(|(_, brief)| !brief)
         || ctx.previous.is_some_and(|p| p.fact().is_some())
     {
@@ -201,6 +204,23 @@ pub(super) fn choose_fact<'c>(
         .flatten()
 }
 
+/// How near, facing each other, two awls are when a move with nothing
+/// notable tells no fact: the class waits to hear whether one will whip
+/// the other (a teacher's trial: "Now only 2 spaces apart!" was followed
+/// by a fact on the game's name).
+pub const CLOSE: u8 = 3;
+
+/// Whether the awls face each other within [`CLOSE`] spaces after the
+/// move.
+fn awls_close(ctx: &MoveContext<'_>) -> bool {
+    let awls = if ctx.seat.side == Side::A {
+        [ctx.to, ctx.other_awl]
+    } else {
+        [ctx.other_awl, ctx.to]
+    };
+    awls_apart(ctx.options, awls).is_some_and(|d| d <= CLOSE)
+}
+
 /// Whether a fact tells of the Kiowa and their things (tagged `kiowa`):
 /// who played, the awl and its case, the names, who wrote the record and
 /// who keeps the language today.
@@ -226,6 +246,17 @@ mod tests {
     /// A move of side A at move 400, with `events`, narrated for the young,
     /// in a game that has told the facts about the Kiowa (which come first).
     fn with_events(events: &[Event], check: impl FnOnce(&MoveContext<'_>)) {
+        with_move(events, 400, [0, 1], check);
+    }
+
+    /// [`with_events`] at move `move_number`, the awls then at `awls` (A's,
+    /// B's own spaces; A moved).
+    fn with_move(
+        events: &[Event],
+        move_number: u32,
+        awls: [u8; 2],
+        check: impl FnOnce(&MoveContext<'_>),
+    ) {
         let told: Vec<String> = catalogue()
             .facts
             .iter()
@@ -246,14 +277,14 @@ mod tests {
             cast: &cast,
             audience: Audience::Young,
             detail: Detail::Lesson,
-            move_number: 400,
+            move_number,
             seat: Seat {
                 side: Side::A,
                 player: 0,
             },
             from: 20,
-            to: 0,
-            other_awl: 1,
+            to: awls[0],
+            other_awl: awls[1],
             throw: &throw,
             score: &score,
             events,
@@ -322,5 +353,30 @@ mod tests {
                 "{f:?}"
             );
         });
+    }
+
+    /// A teacher's trial: "Now only 2 spaces apart!" was followed by a fact
+    /// on the game's name, breaking in as the class waited for a whip. A
+    /// quiet move tells no fact while the awls face each other within
+    /// `CLOSE` spaces, and does once they are further apart.
+    #[test]
+    fn regression_a_fact_broke_in_as_the_awls_came_close() {
+        let moved = Event::Moved {
+            side: Side::A,
+            from: 20,
+            to: 23,
+            steps: 3,
+        };
+        // A at own 23 faces B at own 16 (physical 25), 2 spaces apart; at
+        // own 23 against B at own 10 (physical 31), 8 apart.
+        let fact = |other: u8| {
+            let mut id = None;
+            with_move(&[moved], 399, [23, other], |ctx| {
+                id = choose_fact(catalogue(), ctx, &[]).map(|f| f.id.clone());
+            });
+            id
+        };
+        assert_eq!(fact(16), None);
+        assert!(fact(10).is_some());
     }
 }

@@ -165,14 +165,18 @@ fn basics(ctx: &MoveContext<'_>) -> [RuleId; 3] {
 /// The ruleset's rules a lesson teaches ahead of their first action, in
 /// order: those of the sections of [`Section::AHEAD`] (how to win, then
 /// each hazard and how an awl comes home), but for a whip ending in a fall,
-/// which is told when one happens.
+/// which is told when one happens, and a dry branch with no effect, told
+/// when an awl first lands on one (a teacher's trial: "A dry branch has no
+/// trap" came before the class had heard of any trap).
 fn ahead(ctx: &MoveContext<'_>) -> Vec<RuleId> {
     let o = ctx.options;
     let teams = ctx.cast.has_teams();
     Section::AHEAD
         .iter()
         .flat_map(|section| section.rules(o))
-        .filter(|id| *id != RuleId::WhipThenFall && id.applies(o, teams))
+        .filter(|id| {
+            !matches!(id, RuleId::WhipThenFall | RuleId::DryBranchNoEffect) && id.applies(o, teams)
+        })
         .collect()
 }
 

@@ -308,12 +308,16 @@ pub fn recap_words(
 pub const LOOKING_BACK_QUESTIONS: usize = 2;
 
 /// The end of a game read aloud to a class (a teacher's trial: the stopped
-/// ending was flat): a line that says questions follow, then the recap's
-/// questions about the whole game, at most [`LOOKING_BACK_QUESTIONS`], each
-/// with its answer after it. A question about one move is left to the
-/// recap: a class that heard the game has no move numbers to go by. Each
-/// paragraph with what says its numbers (this service's computation).
-/// Empty for a game with nothing to look back on.
+/// ending was flat): a line that says questions follow, then, for at most
+/// [`LOOKING_BACK_QUESTIONS`] of the counts a class hears every time they
+/// happen (falls, whips, trips around) and that happened at least once,
+/// furthest from what the odds expect first, the recap's question on it,
+/// with its answer after it. Not the rarest throw's or the extra throws'
+/// (a teacher's trial: a 10 or an extra throw inside a run of quick turns
+/// is not heard, so a class that counted was told it was wrong), nor a
+/// question about one move (a class has no move numbers to go by), nor a
+/// count of nothing. Each paragraph with what says its numbers (this
+/// service's computation). Empty when nothing was counted.
 #[must_use]
 pub fn looking_back(
     facts: &RecapFacts,
@@ -326,10 +330,22 @@ pub fn looking_back(
         audience,
         cast,
     };
-    let asked: Vec<Question> = questions(facts, &words)
+    let mut heard: Vec<&Tally> = facts
+        .tallies
+        .iter()
+        .filter(|t| {
+            t.observed > 0
+                && matches!(
+                    t.kind,
+                    TallyKind::Falls | TallyKind::Whips | TallyKind::Circuits
+                )
+        })
+        .collect();
+    heard.sort_by(|a, b| distance(b).total_cmp(&distance(a)));
+    let asked: Vec<Question> = heard
         .into_iter()
-        .filter(|q| q.about_move.is_none())
         .take(LOOKING_BACK_QUESTIONS)
+        .map(|t| tally_question(t, &words))
         .collect();
     if asked.is_empty() {
         return Vec::new();
@@ -345,6 +361,33 @@ pub fn looking_back(
         )
     }));
     out
+}
+
+/// How far a count came from its expectation.
+fn distance(t: &Tally) -> f64 {
+    (f64::from(t.observed) - t.expected).abs()
+}
+
+/// The recap's question on count `t`, with its answer.
+fn tally_question(t: &Tally, words: &Words<'_>) -> Question {
+    let audience = words.audience;
+    let vars = [
+        ("observed", t.observed.to_string()),
+        ("observed_times", times(t.observed)),
+        ("expected", expected_words(t.expected, audience)),
+        ("event", words.say(&format!("event_{}", t.kind.key()), &[])),
+        ("comparison", words.say(comparison(t), &[])),
+    ];
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, s)| (*k, s.as_str())).collect();
+    Question {
+        question: words.say("q_tally", &vars),
+        answer: words.say("a_tally", &vars),
+        about_move: None,
+        citations: vec![Citation {
+            source: ODDS_SOURCE.to_owned(),
+            locator: None,
+        }],
+    }
 }
 
 /// The questions: the turning point, the rarest result, the count furthest
@@ -421,23 +464,9 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
     );
     // The counts, furthest from their expectation first.
     let mut tallies: Vec<&Tally> = facts.tallies.iter().collect();
-    tallies.sort_by(|a, b| {
-        let d = |t: &Tally| (f64::from(t.observed) - t.expected).abs();
-        d(b).total_cmp(&d(a))
-    });
-    let tally_vars = |t: &Tally| {
-        [
-            ("observed", t.observed.to_string()),
-            ("observed_times", times(t.observed)),
-            ("expected", expected_words(t.expected, audience)),
-            ("event", words.say(&format!("event_{}", t.kind.key()), &[])),
-            ("comparison", words.say(comparison(t), &[])),
-        ]
-    };
+    tallies.sort_by(|a, b| distance(b).total_cmp(&distance(a)));
     if let Some(t) = tallies.first() {
-        let v = tally_vars(t);
-        let v: Vec<(&str, &str)> = v.iter().map(|(k, s)| (*k, s.as_str())).collect();
-        ask(&mut out, "tally", &v, None);
+        out.push(tally_question(t, words));
     }
     if let Some(run) = facts
         .longest_run
@@ -480,9 +509,7 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
     if out.len() < 3
         && let Some(t) = tallies.get(1)
     {
-        let v = tally_vars(t);
-        let v: Vec<(&str, &str)> = v.iter().map(|(k, s)| (*k, s.as_str())).collect();
-        ask(&mut out, "tally", &v, None);
+        out.push(tally_question(t, words));
     }
     out.truncate(5);
     out
