@@ -463,6 +463,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let closing_of = |game: &NarratedGame| closing(game, &chances, audience, detail);
     let command = request.command();
     if *read_aloud {
+        let told = read_aloud::fewer_chances(&told, audience);
         let mut paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
         paragraphs.extend(read_aloud::closing_paragraphs(&game, closing_of(&game)));
         let fits = if stop_after.is_none() {

@@ -390,6 +390,30 @@ pub(super) fn read_aloud(
     out
 }
 
+/// The most changes of the chance to win a young class hears in a game
+/// read aloud (teachers' trials: about six a game, then five, were heavy
+/// for 9-year-olds; one of them can be talked through).
+pub const YOUNG_ODDS_READ_ALOUD: usize = 2;
+
+/// `told` as read aloud to `audience`: for the young, only the first
+/// [`YOUNG_ODDS_READ_ALOUD`] sentences on a change of the chance to win.
+pub(super) fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
+    let mut told = told.to_vec();
+    if audience == Audience::Young {
+        let mut said = 0;
+        for t in &mut told {
+            t.segments.retain(|s| {
+                if s.kind != SegmentKind::Odds {
+                    return true;
+                }
+                said += 1;
+                said <= YOUNG_ODDS_READ_ALOUD
+            });
+        }
+    }
+    told
+}
+
 /// The words a game ends with ([`crate::narration::looking_back`]): a
 /// paragraph each, with what says its numbers.
 pub(super) type Closing = Vec<(String, Vec<crate::narration::Citation>)>;

@@ -592,3 +592,44 @@ fn regression_a_stop_was_offered_in_a_game_barely_over_the_lesson() {
         "{offered} offered, {whole_within} read whole"
     );
 }
+
+/// A teacher's trial: five changes of the chance to win in one game read
+/// aloud were heavy for 9-year-olds ("one, explained, would be enough").
+/// A young game read aloud tells the first two its moves tell, and no
+/// others.
+#[test]
+fn regression_a_young_game_read_aloud_told_the_chances_five_times() {
+    let mut capped = 0;
+    for seed in 1..=30 {
+        let seed = seed.to_string();
+        let game = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
+        let told = told_moves(&game, Preset::Composite, Audience::Young, Detail::Lesson).unwrap();
+        let odds: Vec<&str> = told
+            .iter()
+            .flat_map(|t| &t.segments)
+            .filter(|s| s.kind == SegmentKind::Odds)
+            .map(|s| s.text.as_str())
+            .collect();
+        let aloud = transcript_of(&young_lesson(&seed, None, true)).unwrap();
+        let mut rest = aloud.as_str();
+        let mut heard = 0;
+        for (i, text) in odds.iter().enumerate() {
+            match rest.find(text) {
+                Some(at) if i < read_aloud::YOUNG_ODDS_READ_ALOUD => {
+                    rest = &rest[at + text.len()..];
+                    heard += 1;
+                }
+                found => assert!(
+                    found.is_none() && i >= read_aloud::YOUNG_ODDS_READ_ALOUD,
+                    "seed {seed}: odds sentence {i} {text:?}"
+                ),
+            }
+        }
+        assert_eq!(heard, odds.len().min(read_aloud::YOUNG_ODDS_READ_ALOUD));
+        capped += usize::from(odds.len() > heard);
+    }
+    assert!(
+        capped > 3,
+        "{capped} games told fewer chances than their moves"
+    );
+}

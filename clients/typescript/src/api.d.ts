@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9af1318b-c6cb-4877-ac75-d82f2ae271c9",
+                     *       "id": "a38c35dd-af01-4b5d-b8e1-f514d6ca189c",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:42:46.688Z",
-                     *       "host_token": "20eda999ae603aba2f310e0ace1666d24419763768a6da03ff3c6e5cd27ee3bd",
+                     *       "created_at": "2026-12-07T01:04:59.969Z",
+                     *       "host_token": "fbecbc3f45f8d34eb43c915f3d8868f39937b83a44fc81ff21c1c834052ff5f3",
                      *       "games": [
                      *         {
-                     *           "id": "c57b85ed-ebb3-4307-adfc-3802118fd5e6",
+                     *           "id": "822c232b-1551-44df-94f5-8687c94f34d9",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:42:46.688Z",
-                     *           "updated_at": "2026-12-07T00:42:46.688Z",
+                     *           "created_at": "2026-12-07T01:04:59.969Z",
+                     *           "updated_at": "2026-12-07T01:04:59.969Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c57b85ed-ebb3-4307-adfc-3802118fd5e6",
-                     *             "throws": "/v1/games/c57b85ed-ebb3-4307-adfc-3802118fd5e6/throws",
-                     *             "moves": "/v1/games/c57b85ed-ebb3-4307-adfc-3802118fd5e6/moves"
+                     *             "self": "/v1/games/822c232b-1551-44df-94f5-8687c94f34d9",
+                     *             "throws": "/v1/games/822c232b-1551-44df-94f5-8687c94f34d9/throws",
+                     *             "moves": "/v1/games/822c232b-1551-44df-94f5-8687c94f34d9/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0ca6e8b181ad076c2151942f98313ebd6696df33b8b094cca9734248490872f9",
-                     *             "b": "5288282d545aa0e9703e39e1f5c6e0deaf9173ec54b00998e1aa0797225352fd"
+                     *             "a": "b727ce29d8065500e9b7172b8ec25704d890d4c68c2bcfaa529f0b8f6cf1e212",
+                     *             "b": "8a87aa2f7e496c8f27d03602a7213b8b4b3b76c5b3e6ee67c03f73b15793c09f"
                      *           },
-                     *           "host_token": "0136349e67ff1ed94e2a949645e125746e27b3be8dedf0496b3b4f987dbd6187",
+                     *           "host_token": "493eab8dcdb8af752da30a60ed79830ecbb7cac06a4f5a42991a51db0701af63",
                      *           "join_codes": {
-                     *             "a": "JHT8C2",
-                     *             "b": "E89K3T"
+                     *             "a": "QHXE7Z",
+                     *             "b": "AZZ2AC"
                      *           }
                      *         },
                      *         {
-                     *           "id": "d5bc911f-ce7d-4a09-88c3-c4331856f387",
+                     *           "id": "1be479d8-d4bd-4261-8906-6d1bcb7619be",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T00:42:46.688Z",
-                     *           "updated_at": "2026-12-07T00:42:46.688Z",
+                     *           "created_at": "2026-12-07T01:04:59.969Z",
+                     *           "updated_at": "2026-12-07T01:04:59.969Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d5bc911f-ce7d-4a09-88c3-c4331856f387",
-                     *             "throws": "/v1/games/d5bc911f-ce7d-4a09-88c3-c4331856f387/throws",
-                     *             "moves": "/v1/games/d5bc911f-ce7d-4a09-88c3-c4331856f387/moves"
+                     *             "self": "/v1/games/1be479d8-d4bd-4261-8906-6d1bcb7619be",
+                     *             "throws": "/v1/games/1be479d8-d4bd-4261-8906-6d1bcb7619be/throws",
+                     *             "moves": "/v1/games/1be479d8-d4bd-4261-8906-6d1bcb7619be/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "e8f88b6e326adecc1488288c5aa35f1eeed91c27b03fdcc7b0b193cbdf4ba99e",
-                     *             "b": "617acaed1c505f7e80223ad99ce7a482c7873fa13e6091726ff9d1d6f9e014b9"
+                     *             "a": "319d4fbbc7e82b259501c94066dd103a0e90c33310b2eb8c7aa6c9cd1694d9e6",
+                     *             "b": "3fe2f39fa32688c172d80b59f8f18414c7d8005a28a427460e3f86f0dccbff97"
                      *           },
-                     *           "host_token": "a5f5ea418470eb1110c75f697503d6e6953b4e916ccc26a6e9379cb6784e42b0",
+                     *           "host_token": "8c956aa250f168760b1bcffd205f509706c1bebf8888bdc714909b63bd23b65a",
                      *           "join_codes": {
-                     *             "a": "55KYB3",
-                     *             "b": "PS9M29"
+                     *             "a": "XTSAKD",
+                     *             "b": "W88MNK"
                      *           }
                      *         },
                      *         {
-                     *           "id": "3776a6a3-32fc-4e71-bcb3-304acde35f40",
+                     *           "id": "4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:42:46.688Z",
-                     *           "updated_at": "2026-12-07T00:42:46.688Z",
+                     *           "created_at": "2026-12-07T01:04:59.969Z",
+                     *           "updated_at": "2026-12-07T01:04:59.969Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/3776a6a3-32fc-4e71-bcb3-304acde35f40",
-                     *             "throws": "/v1/games/3776a6a3-32fc-4e71-bcb3-304acde35f40/throws",
-                     *             "moves": "/v1/games/3776a6a3-32fc-4e71-bcb3-304acde35f40/moves"
+                     *             "self": "/v1/games/4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2",
+                     *             "throws": "/v1/games/4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2/throws",
+                     *             "moves": "/v1/games/4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "fb14dbae7206cabb0b9b1fce03f523320dfdadd3711c7faac66262ffa643c12f",
-                     *             "b": "6ca8bf6f4c9da50be916f996b68a1c653f65c5bb603ffc9f2aa3b24f3908a5c7"
+                     *             "a": "01d8670577a9948db039f9579bf26d204fc84839b2c366a01b7aa14982018fde",
+                     *             "b": "98297ee7898e9338c8aa959b9145e2fcb41fa5e85f3e2cbb6063ceb2cdb7d0a8"
                      *           },
-                     *           "host_token": "de21b30cab5e5dcbe247cf4660dd52dbab4f86579787fb1602be4fd30480b0cf",
+                     *           "host_token": "fa16a03674c3a32dc113aaf6c1cf2c5ee024158ba9fc1d8cf258b3d12abfb43e",
                      *           "join_codes": {
-                     *             "a": "ADHFTP",
-                     *             "b": "CZMWJB"
+                     *             "a": "FZ6885",
+                     *             "b": "DNY7J4"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/9af1318b-c6cb-4877-ac75-d82f2ae271c9",
-                     *         "games": "/v1/classes/9af1318b-c6cb-4877-ac75-d82f2ae271c9/games",
-                     *         "overview": "/play/class/9af1318b-c6cb-4877-ac75-d82f2ae271c9",
-                     *         "fairness": "/v1/fairness?game=c57b85ed-ebb3-4307-adfc-3802118fd5e6&game=d5bc911f-ce7d-4a09-88c3-c4331856f387&game=3776a6a3-32fc-4e71-bcb3-304acde35f40"
+                     *         "self": "/v1/classes/a38c35dd-af01-4b5d-b8e1-f514d6ca189c",
+                     *         "games": "/v1/classes/a38c35dd-af01-4b5d-b8e1-f514d6ca189c/games",
+                     *         "overview": "/play/class/a38c35dd-af01-4b5d-b8e1-f514d6ca189c",
+                     *         "fairness": "/v1/fairness?game=822c232b-1551-44df-94f5-8687c94f34d9&game=1be479d8-d4bd-4261-8906-6d1bcb7619be&game=4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
+                     *       "id": "0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:42:46.675Z",
-                     *       "host_token": "e28aacd08ad5484b18600830240a84836a1629d88dddbb4a41c92b66bd80dacb",
+                     *       "created_at": "2026-12-07T01:04:59.956Z",
+                     *       "host_token": "54491b80b8b5fa2d2e30e8db8db2472ee9d3578f76d332a5ce60ed8e4ed5f18c",
                      *       "games": [
                      *         {
-                     *           "id": "5eed5d06-efec-4a4f-a30b-2949826824ff",
+                     *           "id": "f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:42:46.675Z",
-                     *           "updated_at": "2026-12-07T00:42:46.675Z",
+                     *           "created_at": "2026-12-07T01:04:59.956Z",
+                     *           "updated_at": "2026-12-07T01:04:59.956Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff",
-                     *             "throws": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/throws",
-                     *             "moves": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/moves"
+                     *             "self": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
+                     *             "throws": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/throws",
+                     *             "moves": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "a5412421f8ab21d1b78ce7fc899f8badb740720cde433151c38a9373543e4bb6",
-                     *             "b": "6c858b55e09ae4a2fe9e62d0830279df9b8faedbf097c07aa089e52c2144039d"
+                     *             "a": "5a78ea151f2701a2b6208a325684a9acdbcb633a2f41f91a242b401c035c354d",
+                     *             "b": "5de3a8372a1b5d7dff2b0ed8d4cf666878021b938fc754a3d5525da5530ece23"
                      *           },
-                     *           "host_token": "63869e35728d159fc9ec03d00f9c67054deb1fcb03b1b7b9e9a78c57a712524b",
+                     *           "host_token": "9b276832eaca325c7edf3efe9d9d91244e21a45c75fcd9f4113dc195b7abfb5a",
                      *           "join_codes": {
-                     *             "a": "73PC2W",
-                     *             "b": "PNP62Q"
+                     *             "a": "EJVGR9",
+                     *             "b": "8TEGMT"
                      *           }
                      *         },
                      *         {
-                     *           "id": "24915168-56d5-4f9e-bace-7b2521a50102",
+                     *           "id": "399004a6-0238-4e9d-bc7a-ecc12e263866",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:42:46.675Z",
-                     *           "updated_at": "2026-12-07T00:42:46.675Z",
+                     *           "created_at": "2026-12-07T01:04:59.956Z",
+                     *           "updated_at": "2026-12-07T01:04:59.956Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102",
-                     *             "throws": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/throws",
-                     *             "moves": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/moves"
+                     *             "self": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866",
+                     *             "throws": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/throws",
+                     *             "moves": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "cd089f476b36c29720bd293500f1691ada275e012937e9abad93b31aacb0406d",
-                     *             "b": "3d0cf6b80094763a395b7a4a4fcfae8a4a923ce2a7988f85f2c0d4986d77dcd7"
+                     *             "a": "d1fedafbaff9aae2e1ef2f23ff617cf4d8e73e34bdd345f7fc5da093d86e5da6",
+                     *             "b": "aa9948c210a3f2a79672dfb925f7b2e823c9ecd6689f46c8dd16adc3c8d5b1dc"
                      *           },
-                     *           "host_token": "6598807bdb254d2ea871839c4c67c1bb6868dd8ec2c1bd77ab2994a3b5f0ecc7",
+                     *           "host_token": "d4a408c001d0534cd1c4688c47869ff8d667d61d2c9f71471d937739cdfc1631",
                      *           "join_codes": {
-                     *             "a": "PZ8C4B",
-                     *             "b": "Y8H6YK"
+                     *             "a": "KPRA2E",
+                     *             "b": "6DW4YZ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
-                     *         "games": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a/games",
-                     *         "overview": "/play/class/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
-                     *         "fairness": "/v1/fairness?game=5eed5d06-efec-4a4f-a30b-2949826824ff&game=24915168-56d5-4f9e-bace-7b2521a50102"
+                     *         "self": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
+                     *         "games": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb/games",
+                     *         "overview": "/play/class/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
+                     *         "fairness": "/v1/fairness?game=f8cb4f61-0a52-493f-8ac0-f0933b8ead75&game=399004a6-0238-4e9d-bc7a-ecc12e263866"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
+                     *       "id": "0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:42:46.675Z",
+                     *       "created_at": "2026-12-07T01:04:59.956Z",
                      *       "games": [
                      *         {
-                     *           "id": "24915168-56d5-4f9e-bace-7b2521a50102",
+                     *           "id": "399004a6-0238-4e9d-bc7a-ecc12e263866",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:42:46.675Z",
-                     *           "updated_at": "2026-12-07T00:42:46.675Z",
+                     *           "created_at": "2026-12-07T01:04:59.956Z",
+                     *           "updated_at": "2026-12-07T01:04:59.956Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102",
-                     *             "throws": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/throws",
-                     *             "moves": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/moves"
+                     *             "self": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866",
+                     *             "throws": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/throws",
+                     *             "moves": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/24915168-56d5-4f9e-bace-7b2521a50102/board.svg?view=projector",
+                     *           "board": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "5eed5d06-efec-4a4f-a30b-2949826824ff",
+                     *           "id": "f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T00:42:46.675Z",
-                     *           "updated_at": "2026-12-07T00:42:46.681Z",
+                     *           "created_at": "2026-12-07T01:04:59.956Z",
+                     *           "updated_at": "2026-12-07T01:04:59.960Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff",
-                     *             "throws": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/throws",
-                     *             "moves": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/moves"
+                     *             "self": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
+                     *             "throws": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/throws",
+                     *             "moves": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/5eed5d06-efec-4a4f-a30b-2949826824ff/board.svg?view=projector",
+                     *           "board": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "4866fa8f-3746-40c4-86fd-50d3c94a27e6",
+                     *           "id": "0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T00:42:46.678Z",
-                     *           "updated_at": "2026-12-07T00:42:46.678Z",
+                     *           "created_at": "2026-12-07T01:04:59.958Z",
+                     *           "updated_at": "2026-12-07T01:04:59.958Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6",
-                     *             "throws": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/throws",
-                     *             "moves": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/moves"
+                     *             "self": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
+                     *             "throws": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/throws",
+                     *             "moves": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/board.svg?view=projector",
+                     *           "board": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
-                     *         "games": "/v1/classes/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a/games",
-                     *         "overview": "/play/class/e11a90b7-3f6f-4f1a-b454-9dc398d26d2a",
-                     *         "fairness": "/v1/fairness?game=24915168-56d5-4f9e-bace-7b2521a50102&game=5eed5d06-efec-4a4f-a30b-2949826824ff&game=4866fa8f-3746-40c4-86fd-50d3c94a27e6"
+                     *         "self": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
+                     *         "games": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb/games",
+                     *         "overview": "/play/class/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
+                     *         "fairness": "/v1/fairness?game=399004a6-0238-4e9d-bc7a-ecc12e263866&game=f8cb4f61-0a52-493f-8ac0-f0933b8ead75&game=0bd25f89-d4f3-433f-bc2d-30490bd2e2ff"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T00:42:46.675Z",
+                     *       "created_at": "2026-12-07T01:04:59.956Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "24915168-56d5-4f9e-bace-7b2521a50102",
-                     *           "created_at": "2026-12-07T00:42:46.675Z",
-                     *           "updated_at": "2026-12-07T00:42:46.675Z",
+                     *           "id": "399004a6-0238-4e9d-bc7a-ecc12e263866",
+                     *           "created_at": "2026-12-07T01:04:59.956Z",
+                     *           "updated_at": "2026-12-07T01:04:59.956Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5174,9 +5174,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "5eed5d06-efec-4a4f-a30b-2949826824ff",
-                     *           "created_at": "2026-12-07T00:42:46.675Z",
-                     *           "updated_at": "2026-12-07T00:42:46.681Z",
+                     *           "id": "f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
+                     *           "created_at": "2026-12-07T01:04:59.956Z",
+                     *           "updated_at": "2026-12-07T01:04:59.960Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "4866fa8f-3746-40c4-86fd-50d3c94a27e6",
-                     *           "created_at": "2026-12-07T00:42:46.678Z",
-                     *           "updated_at": "2026-12-07T00:42:46.678Z",
+                     *           "id": "0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
+                     *           "created_at": "2026-12-07T01:04:59.958Z",
+                     *           "updated_at": "2026-12-07T01:04:59.958Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "4866fa8f-3746-40c4-86fd-50d3c94a27e6",
+                     *       "id": "0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T00:42:46.678Z",
-                     *       "updated_at": "2026-12-07T00:42:46.678Z",
+                     *       "created_at": "2026-12-07T01:04:59.958Z",
+                     *       "updated_at": "2026-12-07T01:04:59.958Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6",
-                     *         "throws": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/throws",
-                     *         "moves": "/v1/games/4866fa8f-3746-40c4-86fd-50d3c94a27e6/moves"
+                     *         "self": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
+                     *         "throws": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/throws",
+                     *         "moves": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "3243d2c768d66e203cc09ca4f1b8b92308d8371b0913f47ba37689c686cb92b9",
-                     *         "b": "9b38391bb10e0f8afea790e8aacbc6ec0b7e9c4ae5f108c5d2a79157f133bfc5"
+                     *         "a": "a1a133cd4da0a41839740883163d9e27b66ff8982b15019b3b4bfa9ec9c30428",
+                     *         "b": "56cafaa7d41426a4fe1961e85c0f41c90e1a5b55373646fc3defe7a8868f8c3e"
                      *       },
-                     *       "host_token": "75bc608a975a868441899c9dee6632d09a6b94f86a4e699b770dec873bc4157a",
+                     *       "host_token": "8ae5f2e61d3a5c051f73105ca5a9459ba4a0f6682ff6de807f5e37fb10c301f7",
                      *       "join_codes": {
-                     *         "a": "2F83EA",
-                     *         "b": "JAZHQZ"
+                     *         "a": "JZBA6F",
+                     *         "b": "F5FWP9"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "23df9188-7285-478a-8eb2-995797a0596d"
+                     *         "1fcf9329-9c68-4690-8e31-3d36478fe916"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "23df9188-7285-478a-8eb2-995797a0596d"
+                     *             "1fcf9329-9c68-4690-8e31-3d36478fe916"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365",
+                     *       "id": "74eafcc9-18e3-44c1-a62b-887eb0a825b1",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T00:42:46.671Z",
-                     *       "updated_at": "2026-12-07T00:42:46.671Z",
+                     *       "created_at": "2026-12-07T01:04:59.951Z",
+                     *       "updated_at": "2026-12-07T01:04:59.951Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365",
-                     *         "throws": "/v1/games/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365/throws",
-                     *         "moves": "/v1/games/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365/moves"
+                     *         "self": "/v1/games/74eafcc9-18e3-44c1-a62b-887eb0a825b1",
+                     *         "throws": "/v1/games/74eafcc9-18e3-44c1-a62b-887eb0a825b1/throws",
+                     *         "moves": "/v1/games/74eafcc9-18e3-44c1-a62b-887eb0a825b1/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "607cb635b47a47e7522e68115a0ad0df867899cb9ca26b68e840f25cb99c8d8e",
-                     *         "b": "aee269f2126c4d7203db6eb3cf84da3227a0d1991e5cab0fc5649276daba996a"
+                     *         "a": "5dc20eb0a6249f615a862e3a12665441a4f2677777653b3510489e858e99d741",
+                     *         "b": "4a81d9bf10ba57f51e167e80eb0abbef6f7539ae12ec0bdb7926831acc9d487c"
                      *       },
-                     *       "host_token": "8d747e2ba2c0b1113f61fe153c5f78f9d27a5cf027f439316b448402d9aa6f63",
+                     *       "host_token": "94c9ba6ce104f0d061296d3446ca1e8906a4617db912ae053eba87c8d747ee7c",
                      *       "join_codes": {
-                     *         "a": "Q55MZ4",
-                     *         "b": "TCSK5K"
+                     *         "a": "3ZFNW4",
+                     *         "b": "REQQ35"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "23df9188-7285-478a-8eb2-995797a0596d",
+                     *       "id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T00:42:46.461Z",
-                     *       "updated_at": "2026-12-07T00:42:46.658Z",
+                     *       "created_at": "2026-12-07T01:04:59.733Z",
+                     *       "updated_at": "2026-12-07T01:04:59.940Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d",
-                     *         "throws": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/throws",
-                     *         "moves": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/moves"
+                     *         "self": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *         "throws": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/throws",
+                     *         "moves": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "23df9188-7285-478a-8eb2-995797a0596d"
+                     *         "1fcf9329-9c68-4690-8e31-3d36478fe916"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "23df9188-7285-478a-8eb2-995797a0596d"
+                     *             "1fcf9329-9c68-4690-8e31-3d36478fe916"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10260,7 +10260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "23df9188-7285-478a-8eb2-995797a0596d",
+                     *       "game_id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10537,7 +10537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "23df9188-7285-478a-8eb2-995797a0596d",
+                     *       "game_id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10907,8 +10907,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "c8a8a3419980262b45af4021158d52d66a3530e3a03e89a4f643320173f90154",
-                     *       "join_code": "CBFNB5"
+                     *       "token": "c6c5b8b0d6051120d3328085a731c7285f87a628c4d6024c4780eea9a9402f21",
+                     *       "join_code": "H95HTC"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11111,11 +11111,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "23df9188-7285-478a-8eb2-995797a0596d",
+                     *         "id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T00:42:46.461Z",
-                     *         "updated_at": "2026-12-07T00:42:46.668Z",
+                     *         "created_at": "2026-12-07T01:04:59.733Z",
+                     *         "updated_at": "2026-12-07T01:04:59.948Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11174,9 +11174,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d",
-                     *           "throws": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/throws",
-                     *           "moves": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/moves"
+                     *           "self": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *           "throws": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/throws",
+                     *           "moves": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11647,11 +11647,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "23df9188-7285-478a-8eb2-995797a0596d",
+                     *         "id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T00:42:46.461Z",
-                     *         "updated_at": "2026-12-07T00:42:46.658Z",
+                     *         "created_at": "2026-12-07T01:04:59.733Z",
+                     *         "updated_at": "2026-12-07T01:04:59.940Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11714,9 +11714,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d",
-                     *           "throws": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/throws",
-                     *           "moves": "/v1/games/23df9188-7285-478a-8eb2-995797a0596d/moves"
+                     *           "self": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *           "throws": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/throws",
+                     *           "moves": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/moves"
                      *         }
                      *       }
                      *     }
@@ -12447,10 +12447,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365",
+                     *       "game_id": "74eafcc9-18e3-44c1-a62b-887eb0a825b1",
                      *       "side": "A",
-                     *       "token": "c8a8a3419980262b45af4021158d52d66a3530e3a03e89a4f643320173f90154",
-                     *       "play": "/play/b8f9375a-af3d-4d24-a8fc-0b9b3b8e3365#seat=A.c8a8a3419980262b45af4021158d52d66a3530e3a03e89a4f643320173f90154"
+                     *       "token": "c6c5b8b0d6051120d3328085a731c7285f87a628c4d6024c4780eea9a9402f21",
+                     *       "play": "/play/74eafcc9-18e3-44c1-a62b-887eb0a825b1#seat=A.c6c5b8b0d6051120d3328085a731c7285f87a628c4d6024c4780eea9a9402f21"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -21,10 +21,11 @@ pub const ODDS_SOURCE: &str = "zohn-ahl-odds";
 /// (10 percentage points) is an odds moment.
 pub const SWING: f64 = 0.10;
 
-/// The young hear a lesson's odds only for a change this large (20
-/// percentage points): the big turns of a game (teachers' trials: about
-/// six a game, then five, were heavy for 9-year-olds).
-pub const YOUNG_LESSON_SWING: f64 = 0.20;
+/// The young hear a lesson's odds only for a change this large (14
+/// percentage points): about one a game, the big turns (teachers' trials:
+/// about six a game, then five, were heavy for 9-year-olds; a game read
+/// aloud by the transcript tells at most two).
+pub const YOUNG_LESSON_SWING: f64 = 0.14;
 
 /// A throw whose result is rarer than this (1 in 16) is an odds moment.
 pub const RARE: f64 = 1.0 / 16.0;
