@@ -140,8 +140,8 @@ pub(super) fn paragraphs(
         .collect();
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
-    // The awls faced each other (neither on its start, not yet past each
-    // other) at the end of the last paragraph.
+    // The awls faced each other (not yet past each other, an awl on its
+    // start included) at the end of the last paragraph.
     let mut facing = false;
     let mut same = None;
     let mut same_said: Option<u32> = None;
@@ -240,8 +240,10 @@ pub(super) fn paragraphs(
                     awls,
                     if passed_unseen { Some(u8::MAX) } else { apart },
                 ));
-                facing = !awls.contains(&1)
-                    && board.physical(Side::B, awls[1]) > board.physical(Side::A, awls[0]);
+                // An awl on its start faces the other too: it can pass it
+                // (a teacher's trial: from its start, one turn's seven
+                // throws took Side B past Side A, and nothing was said).
+                facing = board.physical(Side::B, awls[1]) > board.physical(Side::A, awls[0]);
                 // Two awls on one number: said once while they stay there,
                 // and not again within SAME_NUMBER_GAP moves (a teacher's
                 // trial: at 3, at 5 and at 8 in the first six moves).
