@@ -95,8 +95,9 @@ const MOMENT_TOPICS: &[&str] = &[
 ];
 
 /// How many more facts about the Kiowa than others a game tells before the
-/// others take their turns: the first three facts of a game (who played,
-/// who keeps the language today, the awl as a woman's tool) are theirs.
+/// others take their turns: a game's first three facts are about the Kiowa
+/// (who played, then those the moments bring: on a quiet move the language
+/// taught today and the awl as a woman's tool, on a creek fall the name).
 pub const KIOWA_LEAD: usize = 3;
 
 /// A quiet move (no notable event) tells a fact only when its number is a
