@@ -596,6 +596,8 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
 }
 
 #[cfg(test)]
+mod lesson_tests;
+#[cfg(test)]
 mod read_aloud_tests;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,6 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
-use crate::rules::Event;
 
 /// A curator read "The Otters spins 6, to 8." in a young A4 game: a
 /// side with no players named is told by its own name, which may be a
@@ -124,7 +123,7 @@ fn a_brief_transcript_tells_each_move_in_one_sentence_and_says_how_it_was_made()
 /// detail, stopped after `stop_after` moves, read aloud or not.
 /// The moves a stopped game's Markdown transcript kept (its "Stopped after
 /// move N" heading); `None` for a game played out.
-fn stopped_after(markdown: &str) -> Option<usize> {
+pub(super) fn stopped_after(markdown: &str) -> Option<usize> {
     markdown
         .split("\n## Stopped after move ")
         .nth(1)
@@ -135,13 +134,17 @@ fn stopped_after(markdown: &str) -> Option<usize> {
 /// A young game read aloud without the questions it ends with
 /// ([`crate::narration::looking_back`]), which the moves' tests leave to
 /// their own.
-fn before_closing(aloud: &str) -> &str {
+pub(super) fn before_closing(aloud: &str) -> &str {
     aloud
         .split_once("\n\nNow let's look back at the game.\n\n")
         .map_or(aloud, |(moves, _)| moves)
 }
 
-fn young_lesson(seed: &str, stop_after: Option<u32>, read_aloud: bool) -> TranscriptRequest {
+pub(super) fn young_lesson(
+    seed: &str,
+    stop_after: Option<u32>,
+    read_aloud: bool,
+) -> TranscriptRequest {
     TranscriptRequest {
         seed: seed.to_owned(),
         preset: Preset::Composite,
@@ -424,212 +427,4 @@ fn regression_a_suggested_stop_ended_in_a_tie_unannounced() {
         }
     }
     assert!(ties > 0 && wins > 0, "{ties} ties, {wins} wins");
-}
-
-/// A teacher's trial: when the one stop the note suggested ended in a tie,
-/// the note offered no stop with a winner. It offers the nearest earlier
-/// stop (never earlier than three quarters of the way) whose counting
-/// sticks are not even, and that stop ends with a winner.
-#[test]
-fn regression_a_tie_only_stop_offered_no_stop_with_a_winner() {
-    let mut offered = 0;
-    for seed in 1..=40 {
-        let seed = seed.to_string();
-        let whole = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
-        let aloud = transcript_of(&young_lesson(&seed, None, true)).unwrap();
-        let note = aloud.split("\n\n").next().unwrap();
-        for suggestion in note.split("add --stop-after ").skip(1) {
-            let number = |s: &str| -> u32 {
-                s.split([' ', ':', ';', ')'])
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap()
-            };
-            let n = number(suggestion);
-            let Some(other) = suggestion
-                .split("; --stop-after ")
-                .nth(1)
-                .filter(|_| suggestion.split(':').next().unwrap().contains("tie"))
-            else {
-                continue;
-            };
-            let k = number(other);
-            assert!(k < n && k * 4 >= n * 3, "seed {seed}: {n} then {k}: {note}");
-            let stopped = transcript_of(&young_lesson(&seed, Some(k), false)).unwrap();
-            let kept = stopped_after(&stopped).unwrap();
-            let [a, b] = whole.moves[kept - 1].state.counters;
-            assert_ne!(a, b, "seed {seed}, --stop-after {k} ties: {note}");
-            offered += 1;
-        }
-    }
-    assert!(offered > 0, "no tied stop was offered another in 40 seeds");
-}
-
-/// A teacher's trial: a game read aloud ended flat ("Time to stop!" after
-/// a run of quick turns). It ends, stopped or played out, with up to two
-/// questions to look back on the whole game, each with its answer, on
-/// counts the class heard every time (falls, whips, trips around; the next
-/// trial: a 10 or an extra throw inside a run of quick turns was not heard,
-/// so a class that counted them was told it was wrong, and a question on 0
-/// whips was a weak end), whose numbers are this game's; the Markdown
-/// transcript gives them cited to the service's computation, and the
-/// note's length counts them.
-#[test]
-fn regression_the_stopped_ending_was_flat() {
-    let lead = "Now let's look back at the game.";
-    type Counted = fn(&Event) -> bool;
-    let counts: [(&str, Counted); 3] = [
-        ("fall into a", |e| matches!(e, Event::FellIntoCreek { .. })),
-        ("whipped back", |e| matches!(e, Event::Whipped { .. })),
-        ("all the way round", |e| {
-            matches!(e, Event::CompletedCircuit { .. })
-        }),
-    ];
-    let mut asked = 0;
-    for seed in 1..=8 {
-        let seed = seed.to_string();
-        let whole = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
-        for stop_after in [None, Some(40)] {
-            let aloud = transcript_of(&young_lesson(&seed, stop_after, true)).unwrap();
-            let paragraphs: Vec<&str> = aloud.trim_end().split("\n\n").collect();
-            let markdown = transcript_of(&young_lesson(&seed, stop_after, false)).unwrap();
-            let kept = stopped_after(&markdown).unwrap_or(whole.moves.len());
-            let moves = &whole.moves[..kept];
-            let heard: Vec<usize> = counts
-                .iter()
-                .map(|(_, is)| {
-                    moves
-                        .iter()
-                        .flat_map(|m| &m.events)
-                        .filter(|e| is(e))
-                        .count()
-                })
-                .collect();
-            let Some(at) = paragraphs.iter().position(|p| *p == lead) else {
-                assert!(heard.iter().all(|n| *n == 0), "seed {seed}: {aloud}");
-                continue;
-            };
-            let questions = &paragraphs[at + 1..];
-            assert!(
-                (1..=2).contains(&questions.len())
-                    && questions.len() <= heard.iter().filter(|n| **n > 0).count(),
-                "seed {seed}: {questions:?}"
-            );
-            for q in questions {
-                let k = counts
-                    .iter()
-                    .position(|(words, _)| q.contains(words))
-                    .unwrap_or_else(|| panic!("seed {seed}: not a count heard: {q}"));
-                let n = heard[k];
-                let times = if n == 1 {
-                    "1 time".to_owned()
-                } else {
-                    format!("{n} times")
-                };
-                assert!(
-                    n > 0 && q.contains(&format!("(Answer: {times}.")),
-                    "seed {seed}: {times}: {q}"
-                );
-                asked += 1;
-            }
-            // In the Markdown, cited to the computation; in the note,
-            // counted.
-            let section = markdown.split("## Looking back\n\n").nth(1).unwrap();
-            for q in questions {
-                assert!(
-                    section.contains(&format!("- {q} [zohn-ahl-odds]\n")),
-                    "{section}"
-                );
-            }
-            let words: usize = paragraphs[1..]
-                .iter()
-                .map(|p| p.split_whitespace().count())
-                .sum();
-            assert!(
-                paragraphs[0].contains(&format!(": {words} words,")),
-                "{}",
-                paragraphs[0]
-            );
-        }
-    }
-    assert!(asked > 16, "{asked} questions in 16 games");
-}
-
-/// A teacher's trial: an 11-minute game was offered a 10-minute stop that
-/// saved 40 words and changed nothing. A stop is offered for a lesson's
-/// minutes only when the whole game runs more than a fifth past them, and
-/// always then.
-#[test]
-fn regression_a_stop_was_offered_in_a_game_barely_over_the_lesson() {
-    let (mut offered, mut whole_within) = (0, 0);
-    for seed in 1..=30 {
-        let seed = seed.to_string();
-        let aloud = transcript_of(&young_lesson(&seed, None, true)).unwrap();
-        let note = aloud.split("\n\n").next().unwrap();
-        let words = aloud.split_whitespace().count() - note.split_whitespace().count();
-        for minutes in [SHORT_LESSON_MINUTES, LESSON_MINUTES] {
-            let limit =
-                minutes * READ_ALOUD_WORDS_A_MINUTE * (100 + read_aloud::WHOLE_MARGIN_PERCENT)
-                    / 100;
-            let suggested = note.contains(&format!(
-                "within about {minutes} minutes, add --stop-after "
-            ));
-            assert_eq!(
-                suggested,
-                words > limit,
-                "seed {seed}, {words} words: {note}"
-            );
-            if suggested {
-                offered += 1;
-            } else if words > minutes * READ_ALOUD_WORDS_A_MINUTE {
-                whole_within += 1;
-            }
-        }
-    }
-    assert!(
-        offered > 0 && whole_within > 0,
-        "{offered} offered, {whole_within} read whole"
-    );
-}
-
-/// A teacher's trial: five changes of the chance to win in one game read
-/// aloud were heavy for 9-year-olds ("one, explained, would be enough").
-/// A young game read aloud tells the first two its moves tell, and no
-/// others.
-#[test]
-fn regression_a_young_game_read_aloud_told_the_chances_five_times() {
-    let mut capped = 0;
-    for seed in 1..=30 {
-        let seed = seed.to_string();
-        let game = narrated_game(&seed, Preset::Composite, Audience::Young).unwrap();
-        let told = told_moves(&game, Preset::Composite, Audience::Young, Detail::Lesson).unwrap();
-        let odds: Vec<&str> = told
-            .iter()
-            .flat_map(|t| &t.segments)
-            .filter(|s| s.kind == SegmentKind::Odds)
-            .map(|s| s.text.as_str())
-            .collect();
-        let aloud = transcript_of(&young_lesson(&seed, None, true)).unwrap();
-        let mut rest = aloud.as_str();
-        let mut heard = 0;
-        for (i, text) in odds.iter().enumerate() {
-            match rest.find(text) {
-                Some(at) if i < read_aloud::YOUNG_ODDS_READ_ALOUD => {
-                    rest = &rest[at + text.len()..];
-                    heard += 1;
-                }
-                found => assert!(
-                    found.is_none() && i >= read_aloud::YOUNG_ODDS_READ_ALOUD,
-                    "seed {seed}: odds sentence {i} {text:?}"
-                ),
-            }
-        }
-        assert_eq!(heard, odds.len().min(read_aloud::YOUNG_ODDS_READ_ALOUD));
-        capped += usize::from(odds.len() > heard);
-    }
-    assert!(
-        capped > 0,
-        "{capped} games told fewer chances than their moves"
-    );
 }
