@@ -195,17 +195,17 @@ fn regression_a_young_game_read_aloud_told_the_chances_five_times() {
         let mut heard = 0;
         for (i, text) in odds.iter().enumerate() {
             match rest.find(text) {
-                Some(at) if i < read_aloud::YOUNG_ODDS_READ_ALOUD => {
+                Some(at) if i < closing::YOUNG_ODDS_READ_ALOUD => {
                     rest = &rest[at + text.len()..];
                     heard += 1;
                 }
                 found => assert!(
-                    found.is_none() && i >= read_aloud::YOUNG_ODDS_READ_ALOUD,
+                    found.is_none() && i >= closing::YOUNG_ODDS_READ_ALOUD,
                     "seed {seed}: odds sentence {i} {text:?}"
                 ),
             }
         }
-        assert_eq!(heard, odds.len().min(read_aloud::YOUNG_ODDS_READ_ALOUD));
+        assert_eq!(heard, odds.len().min(closing::YOUNG_ODDS_READ_ALOUD));
         capped += usize::from(odds.len() > heard);
     }
     assert!(

@@ -7,11 +7,12 @@ use std::fmt::Write as _;
 use crate::domain::{MoveRecord, ThrowOrigin, Turn, play_move};
 use crate::narration::{
     Audience, Cast, Chances, Citation, Detail, MoveContext, Narration, Reading, Segment,
-    SegmentKind, add_odds, catalogue, looking_back, renarrate_move,
+    SegmentKind, add_odds, catalogue, renarrate_move,
 };
 use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, Side, Table};
 use crate::throws::{SeededThrows, ThrowSource};
 
+mod closing;
 mod read_aloud;
 
 pub use read_aloud::{
@@ -394,48 +395,6 @@ fn told_moves_with_chances(
     Ok((told, chances))
 }
 
-/// The questions `game` (its moves' chances `chances`, move 1 first) ends
-/// with for `audience` ([`looking_back`]): its numbers as the service's
-/// recap finds them, the game stopped or played out. Empty at the `brief`
-/// detail (a caption's length), and for a game with nothing to look back
-/// on.
-fn closing(
-    game: &NarratedGame,
-    chances: &[Option<Chances>],
-    audience: Audience,
-    detail: Detail,
-) -> read_aloud::Closing {
-    let (Some(last), Ok(table)) = (game.moves.last(), game.table()) else {
-        return Vec::new();
-    };
-    if detail == Detail::Brief {
-        return Vec::new();
-    }
-    // A game still in play here was stopped after its last move.
-    let (end, stopped) = match last.state.outcome {
-        Some(_) => (last.state.outcome, false),
-        None => (
-            crate::rules::stop(&last.state)
-                .ok()
-                .and_then(|(state, _)| state.outcome),
-            true,
-        ),
-    };
-    let winner = match end {
-        Some(Outcome::Won { side }) => Some(side),
-        _ => None,
-    };
-    let series: Option<Vec<Chances>> = chances.iter().take(game.moves.len()).copied().collect();
-    let throws = u32::try_from(game.moves.len()).unwrap_or(u32::MAX);
-    let facts = crate::service::recap_facts(
-        &table,
-        &game.moves,
-        series.as_deref(),
-        (throws, winner, stopped),
-    );
-    looking_back(&facts, &game.options, &game.cast, audience)
-}
-
 /// The transcript `request` asks for: Markdown with citations (as
 /// [`transcript_at`]), or with [`TranscriptRequest::read_aloud`] the
 /// narration's words alone, a paragraph a move.
@@ -460,12 +419,12 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     if stopped.is_some() {
         told = told_stopped(&game, &told, audience);
     }
-    let closing_of = |game: &NarratedGame| closing(game, &chances, audience, detail);
+    let closing_of = |game: &NarratedGame| closing::closing(game, &chances, audience, detail);
     let command = request.command();
     if *read_aloud {
-        let told = read_aloud::fewer_chances(&told, audience);
+        let told = closing::fewer_chances(&told, audience);
         let mut paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
-        paragraphs.extend(read_aloud::closing_paragraphs(&game, closing_of(&game)));
+        paragraphs.extend(closing::closing_paragraphs(&game, closing_of(&game)));
         let fits = if stop_after.is_none() {
             [SHORT_LESSON_MINUTES, LESSON_MINUTES]
                 .map(|m| lesson_stop(&game, &told, audience, m, &closing_of))

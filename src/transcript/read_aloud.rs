@@ -392,50 +392,6 @@ pub(super) fn read_aloud(
     out
 }
 
-/// The most changes of the chance to win a young class hears in a game
-/// read aloud (teachers' trials: about six a game, then five, were heavy
-/// for 9-year-olds; one of them can be talked through).
-pub const YOUNG_ODDS_READ_ALOUD: usize = 2;
-
-/// `told` as read aloud to `audience`: for the young, only the first
-/// [`YOUNG_ODDS_READ_ALOUD`] sentences on a change of the chance to win.
-pub(super) fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
-    let mut told = told.to_vec();
-    if audience == Audience::Young {
-        let mut said = 0;
-        for t in &mut told {
-            t.segments.retain(|s| {
-                if s.kind != SegmentKind::Odds {
-                    return true;
-                }
-                said += 1;
-                said <= YOUNG_ODDS_READ_ALOUD
-            });
-        }
-    }
-    told
-}
-
-/// The words a game ends with ([`crate::narration::looking_back`]): a
-/// paragraph each, with what says its numbers.
-pub(super) type Closing = Vec<(String, Vec<crate::narration::Citation>)>;
-
-/// The paragraphs that end a game read aloud: `looking` (the closing's
-/// words, from the recap's questions), one a paragraph, after its last
-/// move.
-pub(super) fn closing_paragraphs(game: &NarratedGame, looking: Closing) -> Vec<Paragraph> {
-    let n = game.moves.len();
-    looking
-        .into_iter()
-        .map(|(text, _)| Paragraph {
-            moves: n..n,
-            told: Told::LookingBack,
-            text,
-            added: Vec::new(),
-        })
-        .collect()
-}
-
 /// `told`, the moves of a game stopped after them, as a stopped game
 /// tells them: the stop's rule told early, right after the counting
 /// sticks' rule is first stated (a teacher's trial: told after the first
@@ -493,7 +449,7 @@ pub(super) fn lesson_stop(
     told: &[Narration],
     audience: Audience,
     minutes: usize,
-    closing: &dyn Fn(&NarratedGame) -> Closing,
+    closing: &dyn Fn(&NarratedGame) -> super::closing::Closing,
 ) -> Option<u32> {
     let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
     let count = |ps: &[Paragraph]| ps.iter().map(Paragraph::words).sum::<usize>();

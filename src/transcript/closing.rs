@@ -1,0 +1,93 @@
+//! How a game read aloud differs from its moves as told: fewer changes of
+//! the chance to win for the young, and the questions it ends with.
+
+use super::NarratedGame;
+use super::read_aloud::{Paragraph, Told};
+use crate::narration::{Audience, Chances, Detail, Narration, SegmentKind, looking_back};
+use crate::rules::Outcome;
+
+/// The most changes of the chance to win a young class hears in a game
+/// read aloud (teachers' trials: about six a game, then five, were heavy
+/// for 9-year-olds; one of them can be talked through).
+pub const YOUNG_ODDS_READ_ALOUD: usize = 2;
+
+/// `told` as read aloud to `audience`: for the young, only the first
+/// [`YOUNG_ODDS_READ_ALOUD`] sentences on a change of the chance to win.
+pub(super) fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
+    let mut told = told.to_vec();
+    if audience == Audience::Young {
+        let mut said = 0;
+        for t in &mut told {
+            t.segments.retain(|s| {
+                if s.kind != SegmentKind::Odds {
+                    return true;
+                }
+                said += 1;
+                said <= YOUNG_ODDS_READ_ALOUD
+            });
+        }
+    }
+    told
+}
+
+/// The words a game ends with ([`crate::narration::looking_back`]): a
+/// paragraph each, with what says its numbers.
+pub type Closing = Vec<(String, Vec<crate::narration::Citation>)>;
+
+/// The paragraphs that end a game read aloud: `looking` (the closing's
+/// words, from the recap's questions), one a paragraph, after its last
+/// move.
+pub(super) fn closing_paragraphs(game: &NarratedGame, looking: Closing) -> Vec<Paragraph> {
+    let n = game.moves.len();
+    looking
+        .into_iter()
+        .map(|(text, _)| Paragraph {
+            moves: n..n,
+            told: Told::LookingBack,
+            text,
+            added: Vec::new(),
+        })
+        .collect()
+}
+
+/// The questions `game` (its moves' chances `chances`, move 1 first) ends
+/// with for `audience` ([`looking_back`]): its numbers as the service's
+/// recap finds them, the game stopped or played out. Empty at the `brief`
+/// detail (a caption's length), and for a game with nothing to look back
+/// on.
+pub(super) fn closing(
+    game: &NarratedGame,
+    chances: &[Option<Chances>],
+    audience: Audience,
+    detail: Detail,
+) -> Closing {
+    let (Some(last), Ok(table)) = (game.moves.last(), game.table()) else {
+        return Vec::new();
+    };
+    if detail == Detail::Brief {
+        return Vec::new();
+    }
+    // A game still in play here was stopped after its last move.
+    let (end, stopped) = match last.state.outcome {
+        Some(_) => (last.state.outcome, false),
+        None => (
+            crate::rules::stop(&last.state)
+                .ok()
+                .and_then(|(state, _)| state.outcome),
+            true,
+        ),
+    };
+    let winner = match end {
+        Some(Outcome::Won { side }) => Some(side),
+        _ => None,
+    };
+    let series: Option<Vec<Chances>> = chances.iter().take(game.moves.len()).copied().collect();
+    let throws = u32::try_from(game.moves.len()).unwrap_or(u32::MAX);
+    let facts = crate::service::recap_facts(
+        &table,
+        &game.moves,
+        series.as_deref(),
+        (throws, winner, stopped),
+    );
+    looking_back(&facts, &game.options, &game.cast, audience)
+}
