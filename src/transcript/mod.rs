@@ -13,12 +13,14 @@ use crate::rules::{GameState, Options, Outcome, Preset, RulesError, SetupError, 
 use crate::throws::{SeededThrows, ThrowSource};
 
 mod closing;
+mod note;
 mod read_aloud;
 
+use note::teacher_note;
 pub use read_aloud::{
     LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES, WHOLE_MARGIN_PERCENT,
 };
-use read_aloud::{lesson_stop, stop_at, teacher_note, told_stopped};
+use read_aloud::{lesson_stop, stop_at, told_stopped};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
