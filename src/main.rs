@@ -29,6 +29,7 @@ fn main() -> ExitCode {
             read_aloud,
             stop_after,
             board,
+            counting_sticks,
         } => {
             // The names pass the checks a new game's names pass.
             let checked = zohn_ahl::service::GameRequest {
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
                 read_aloud,
                 stop_after,
                 board: board.as_ref().map(|path| path.display().to_string()),
+                counting_sticks,
             };
             if let Some(path) = &board {
                 let written = zohn_ahl::transcript::board_picture(&request, path)

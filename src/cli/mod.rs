@@ -265,6 +265,17 @@ pub enum Command {
         /// throw is followed to the end of its side's turn first.
         #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..))]
         stop_after: Option<u32>,
+        /// Start each side with this many counting sticks, in place of the
+        /// preset's: fewer make a shorter whole game, as a teacher may play
+        /// one (the sources leave their number open).
+        #[arg(
+            long,
+            value_name = "N",
+            value_parser = clap::value_parser!(u8).range(
+                i64::from(crate::rules::Options::MIN_COUNTERS)..=i64::from(crate::rules::Options::MAX_COUNTERS)
+            )
+        )]
+        counting_sticks: Option<u8>,
         /// Also write the board at the game's start to this file, to print
         /// or show the class while the game is read: every space with both
         /// sides' numbers, the creeks and dry branches named, the sides'
@@ -427,6 +438,33 @@ mod tests {
         );
         let refused = detail(&["zohn-ahl", "transcript", "--seed", "s", "--detail", "nope"]);
         assert!(refused.is_err_and(|e| e.contains("lesson") && e.contains("full")));
+    }
+
+    /// `--counting-sticks` takes the counters a side a game may start
+    /// with, and refuses others naming the bounds.
+    #[test]
+    fn the_transcript_takes_counting_sticks_within_the_options_bounds() {
+        let sticks = |n: &str| match Cli::try_parse_from([
+            "zohn-ahl",
+            "transcript",
+            "--seed",
+            "s",
+            "--counting-sticks",
+            n,
+        ])
+        .map(|c| c.command)
+        {
+            Ok(Some(Command::Transcript {
+                counting_sticks, ..
+            })) => Ok(counting_sticks),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e.to_string()),
+        };
+        assert_eq!(sticks("2"), Ok(Some(2)));
+        assert_eq!(sticks("15"), Ok(Some(15)));
+        for n in ["0", "16"] {
+            assert!(sticks(n).is_err_and(|e| e.contains("1..=15")), "{n}");
+        }
     }
 
     /// Each subcommand takes only its own flags: the server's settings are

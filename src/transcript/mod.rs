@@ -170,7 +170,22 @@ pub fn narrated_game_between(
     audience: Audience,
     sides: &[String; 2],
 ) -> Result<NarratedGame, TranscriptError> {
-    let options = preset.options();
+    narrated_game_of(seed, preset, preset.options(), audience, sides)
+}
+
+/// [`narrated_game_between`] played with `options` (the options of
+/// `preset`, or another number of counters a side: `--counting-sticks`),
+/// with `preset`'s players.
+///
+/// # Errors
+/// [`TranscriptError`] only on a defect of the rules or presets.
+fn narrated_game_of(
+    seed: &str,
+    preset: Preset,
+    options: Options,
+    audience: Audience,
+    sides: &[String; 2],
+) -> Result<NarratedGame, TranscriptError> {
     let players = usize::from(preset.default_players());
     let table = Table::new(options, [players, players], Side::A)?;
     let cast = Cast {
@@ -247,6 +262,7 @@ pub fn transcript_at(
         read_aloud: false,
         stop_after: None,
         board: None,
+        counting_sticks: None,
     })
 }
 
@@ -276,6 +292,24 @@ pub struct TranscriptRequest {
     /// ([`board_picture`]), which the teacher's note names; `None`: the
     /// note says how to get one.
     pub board: Option<String>,
+    /// Counting sticks each side starts with, in place of the preset's
+    /// (`--counting-sticks`): fewer make a shorter whole game, as a teacher
+    /// may play one (the sources leave their number open). `None`: the
+    /// preset's.
+    pub counting_sticks: Option<u8>,
+}
+
+impl TranscriptRequest {
+    /// The options the game is played with: the preset's, with
+    /// [`Self::counting_sticks`] when given.
+    #[must_use]
+    pub fn options(&self) -> Options {
+        let mut options = self.preset.options();
+        if let Some(n) = self.counting_sticks {
+            options.counters_per_side = n;
+        }
+        options
+    }
 }
 
 /// The board at the start of the game `request` asks for, every space
@@ -292,9 +326,8 @@ pub fn board_picture(
     request: &TranscriptRequest,
     path: &std::path::Path,
 ) -> Result<Vec<u8>, TranscriptError> {
-    let preset = request.preset;
-    let players = usize::from(preset.default_players());
-    let table = Table::new(preset.options(), [players, players], Side::A)?;
+    let players = usize::from(request.preset.default_players());
+    let table = Table::new(request.options(), [players, players], Side::A)?;
     let names = crate::picture::Names::sides(&request.sides[0], &request.sides[1]);
     let svg = crate::picture::game_svg(&table, &GameState::new(&table), &names);
     if path
@@ -320,6 +353,9 @@ impl TranscriptRequest {
         // The default level goes unsaid, as it did before there were others.
         if self.detail != Detail::Lesson {
             let _ = write!(command, " --detail {}", self.detail.key());
+        }
+        if let Some(n) = self.counting_sticks {
+            let _ = write!(command, " --counting-sticks {n}");
         }
         if let Some(n) = self.stop_after {
             let _ = write!(command, " --stop-after {n}");
@@ -349,19 +385,18 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// Each move of `game` (of `preset`) told for `audience` at `detail` as
-/// the service tells it, its odds sentence included.
+/// Each move of `game` told for `audience` at `detail` as the service
+/// tells it, its odds sentence included.
 ///
 /// # Errors
 /// [`TranscriptError`] only on a defect of the presets.
 #[cfg(test)]
 fn told_moves(
     game: &NarratedGame,
-    preset: Preset,
     audience: Audience,
     detail: Detail,
 ) -> Result<Vec<Narration>, TranscriptError> {
-    Ok(told_moves_with_chances(game, preset, audience, detail)?.0)
+    Ok(told_moves_with_chances(game, audience, detail)?.0)
 }
 
 /// [`told_moves`], with each move's chances (all `None` at the `brief`
@@ -371,7 +406,6 @@ fn told_moves(
 /// [`TranscriptError`] only on a defect of the presets.
 fn told_moves_with_chances(
     game: &NarratedGame,
-    preset: Preset,
     audience: Audience,
     detail: Detail,
 ) -> Result<(Vec<Narration>, Vec<Option<Chances>>), TranscriptError> {
@@ -381,7 +415,6 @@ fn told_moves_with_chances(
     } else {
         chances_of(game, &table)
     };
-    debug_assert_eq!(table.options(), &preset.options());
     let told = game
         .moves
         .iter()
@@ -413,11 +446,12 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         read_aloud,
         stop_after,
         board: _,
+        counting_sticks: _,
     } = request;
     let (preset, audience, detail) = (*preset, *audience, *detail);
-    let mut game = narrated_game_between(seed, preset, audience, sides)?;
+    let mut game = narrated_game_of(seed, preset, request.options(), audience, sides)?;
     let stopped = stop_after.and_then(|n| stop_at(&mut game, n, audience));
-    let (mut told, chances) = told_moves_with_chances(&game, preset, audience, detail)?;
+    let (mut told, chances) = told_moves_with_chances(&game, audience, detail)?;
     if stopped.is_some() {
         told = told_stopped(&game, &told, audience);
     }
@@ -435,7 +469,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         };
         return Ok(format!(
             "{}\n\n{}",
-            teacher_note(&game, &paragraphs, fits, audience, request),
+            teacher_note(&game, &paragraphs, fits, audience, request)?,
             paragraphs
                 .iter()
                 .map(|p| format!("{}\n\n", p.text))

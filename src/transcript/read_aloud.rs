@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::NarratedGame;
 use crate::narration::{
-    Audience, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
+    Audience, CLOSE, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
     StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, lead_segment, narrate_chain,
     narrate_stretch, rule_statement, same_number_segment,
 };
@@ -33,6 +33,10 @@ pub const LESSON_MINUTES: usize = 20;
 /// How far past a lesson's minutes, in percent, a game may run and still
 /// be offered whole, with no stop suggested for it.
 pub const WHOLE_MARGIN_PERCENT: usize = 20;
+
+/// How many moves a suggested stop may come earlier so as not to end as
+/// the awls come close to each other.
+pub const CLIFFHANGER_BACK: usize = 12;
 
 /// The shorter stretch of a lesson the note also fits a game to, in
 /// minutes (a teacher's trial: 20 minutes is long for 9-10 year olds).
@@ -232,13 +236,21 @@ pub(super) fn paragraphs(
                     && awls_apart(&game.options, awls).is_none()
                     && !awls.contains(&1)
                     && board.physical(Side::B, awls[1]) < board.physical(Side::A, awls[0]);
-                added.extend(awls_meeting_segment(
+                let meeting = awls_meeting_segment(
                     &game.options,
                     audience,
                     last.n,
                     awls,
                     if passed_unseen { Some(u8::MAX) } else { apart },
-                ));
+                );
+                // The distance last said while the awls face each other
+                // within a throw (a nearer one is said only as they come
+                // close); none once they do not.
+                let now = awls_apart(&game.options, awls);
+                if meeting.is_some() || now.is_none() {
+                    apart = now;
+                }
+                added.extend(meeting);
                 // An awl on its start faces the other too: it can pass it
                 // (a teacher's trial: from its start, one turn's seven
                 // throws took Side B past Side A, and nothing was said).
@@ -273,7 +285,6 @@ pub(super) fn paragraphs(
                         awls,
                     ));
                 }
-                apart = awls_apart(&game.options, awls);
             }
             // Where the awls stand goes with what happened: right after the
             // events, before a move's fact or odds.
@@ -487,6 +498,22 @@ pub(super) fn lesson_stop(
             break;
         }
         n -= 1;
+    }
+    // Not as the awls come close (a teacher's trial: "Only 3 spaces apart
+    // now!", then "Time to stop!"): the latest stop before, within
+    // CLIFFHANGER_BACK moves, where they are not.
+    let close = |n: usize| {
+        let keep = u32::try_from(n).map_or(n, |n| stop_keep(game, n));
+        game.moves
+            .get(keep - 1)
+            .is_some_and(|m| awls_apart(&game.options, m.state.awls).is_some_and(|d| d <= CLOSE))
+    };
+    if close(n)
+        && let Some(earlier) = (n.saturating_sub(CLIFFHANGER_BACK).max(1)..n)
+            .rev()
+            .find(|&k| !close(k))
+    {
+        n = earlier;
     }
     u32::try_from(n).ok()
 }

@@ -4,7 +4,7 @@
 
 use super::read_aloud::{PARAGRAPH_WORDS, SAME_NUMBER_GAP, Told, paragraphs};
 use super::*;
-use crate::narration::{STRETCH_MAX, STRETCH_MIN, awls_apart, is_plain_move, is_quiet_move};
+use crate::narration::{CLOSE, STRETCH_MAX, STRETCH_MIN, awls_apart, is_plain_move, is_quiet_move};
 
 /// The throws `values` as a stretch lists them ("2, 1 and 3").
 fn list(values: &[String]) -> String {
@@ -49,7 +49,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
     ] {
         for seed in 1..=6 {
             let game = narrated_game(&seed.to_string(), preset, audience).unwrap();
-            let told = told_moves(&game, preset, audience, Detail::Lesson).unwrap();
+            let told = told_moves(&game, audience, Detail::Lesson).unwrap();
             let at = |i: usize| format!("{preset:?} {audience:?} seed {seed}, move {}", i + 1);
             let plain: Vec<bool> = game
                 .moves
@@ -276,9 +276,13 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                         || s.contains("separate")
                         || s.contains("Head on")
                 });
+                // Said on meeting, then once more only as they come close
+                // (a teacher's trial: "Only 2 spaces apart now!" and its
+                // like 26 times in one long game).
+                let news = |d: u8| apart_before.is_none_or(|b| b > CLOSE && d <= CLOSE);
                 match (apart, says_apart) {
                     (Some(d), Some(said)) => {
-                        assert_ne!(apart_before, Some(d), "{}", at(p.moves.end - 1));
+                        assert!(news(d), "{}", at(p.moves.end - 1));
                         let spaces = if d == 1 {
                             "1 space".to_owned()
                         } else {
@@ -288,7 +292,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                         apart_said += 1;
                     }
                     (Some(d), None) => {
-                        assert_eq!(apart_before, Some(d), "{}: {}", at(p.moves.end - 1), p.text)
+                        assert!(!news(d), "{}: {}", at(p.moves.end - 1), p.text)
                     }
                     (None, Some(said)) => panic!("{}: {said}", at(p.moves.end - 1)),
                     (None, None) => {}
@@ -308,7 +312,9 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                 });
                 assert_eq!(passed, says_passed, "{}: {}", at(p.moves.end - 1), p.text);
                 passed_said += usize::from(passed);
-                apart_before = apart;
+                if says_apart.is_some() || apart.is_none() {
+                    apart_before = apart;
+                }
                 // Said once while the awls stay on it (a teacher's trial:
                 // "Both are at 17" came twice, two paragraphs apart).
                 let same = awls[0] == awls[1]
@@ -353,7 +359,7 @@ fn regression_the_first_paragraph_read_aloud_was_210_words() {
     for preset in [Preset::Composite, Preset::A4, Preset::Boxed, Preset::Ludii] {
         let audience = Audience::Young;
         let game = narrated_game("7", preset, audience).unwrap();
-        let told = told_moves(&game, preset, audience, Detail::Lesson).unwrap();
+        let told = told_moves(&game, audience, Detail::Lesson).unwrap();
         let ps = paragraphs(&game, &told, audience);
         let first_move = ps
             .iter()

@@ -21,6 +21,7 @@ fn regression_a_plural_side_name_threw_and_spun_with_a_singular_verb() {
                 read_aloud: true,
                 stop_after: None,
                 board: None,
+                counting_sticks: None,
             })
             .unwrap();
             // A name's "The" is lowercase mid-sentence.
@@ -154,6 +155,7 @@ pub(super) fn young_lesson(
         read_aloud,
         stop_after,
         board: None,
+        counting_sticks: None,
     }
 }
 
@@ -314,6 +316,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
         read_aloud: true,
         stop_after: None,
         board: None,
+        counting_sticks: None,
     };
     let aloud = transcript_of(&request).unwrap();
     let full = transcript_of(&TranscriptRequest {
@@ -330,7 +333,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
         .collect();
     let game =
         narrated_game_between("aloud", Preset::Composite, Audience::Young, &request.sides).unwrap();
-    let told = told_moves(&game, Preset::Composite, Audience::Young, Detail::Lesson).unwrap();
+    let told = told_moves(&game, Audience::Young, Detail::Lesson).unwrap();
     let paragraphs = read_aloud::paragraphs(&game, &told, Audience::Young);
     assert_eq!(texts.len(), paragraphs.len());
     let moves = full.split("\n## Looking back").next().unwrap();

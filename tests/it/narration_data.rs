@@ -918,17 +918,20 @@ fn facts_that_presuppose_an_option_fit_only_games_with_it() {
     assert!(fact("no-choices").fits(&composite));
     assert!(!fact("no-choices").fits(&a4));
     // The cloth's drawing and the awls' start at the bottom creek are the
-    // circle's: an A4 game heard them on its printed square.
-    for id in ["culin-cloth-shape", "opposite-directions"] {
+    // circle's: an A4 game heard them on its printed square. Pa-tol's
+    // forty stones are likened to the circle's forty spaces (a teacher's
+    // trial: the fact was not tied back to the game).
+    for id in ["culin-cloth-shape", "opposite-directions", "pa-tol-rivers"] {
         assert!(fact(id).fits(&composite), "{id}");
         assert!(!fact(id).fits(&a4), "{id}");
     }
     let conditional = cat.facts.iter().filter(|f| !f.when.is_empty()).count();
-    // Seventeen: the count of all four faces up is told as the table in
-    // play counts it (6 with the sahe's table, 5 with the 1898 count).
+    // Eighteen: the count of all four faces up is told as the table in
+    // play counts it (6 with the sahe's table, 5 with the 1898 count), and
+    // pa-tol is likened to the circle.
     assert!(fact("four-up-five-or-six").fits(&composite));
     assert!(!fact("four-up-five").fits(&composite));
-    assert_eq!(conditional, 17, "facts told only under some options");
+    assert_eq!(conditional, 18, "facts told only under some options");
 }
 
 // ---------------------------------------------------------------------

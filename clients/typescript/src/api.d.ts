@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a38c35dd-af01-4b5d-b8e1-f514d6ca189c",
+                     *       "id": "748b381a-aeee-4ad0-9457-0e596e800c41",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T01:04:59.969Z",
-                     *       "host_token": "fbecbc3f45f8d34eb43c915f3d8868f39937b83a44fc81ff21c1c834052ff5f3",
+                     *       "created_at": "2026-12-07T04:08:46.100Z",
+                     *       "host_token": "ad5dc389c90c21bd2cc473dc41955d070542d95589211fdd43ac9a6e8db59c34",
                      *       "games": [
                      *         {
-                     *           "id": "822c232b-1551-44df-94f5-8687c94f34d9",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-07T01:04:59.969Z",
-                     *           "updated_at": "2026-12-07T01:04:59.969Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/822c232b-1551-44df-94f5-8687c94f34d9",
-                     *             "throws": "/v1/games/822c232b-1551-44df-94f5-8687c94f34d9/throws",
-                     *             "moves": "/v1/games/822c232b-1551-44df-94f5-8687c94f34d9/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "b727ce29d8065500e9b7172b8ec25704d890d4c68c2bcfaa529f0b8f6cf1e212",
-                     *             "b": "8a87aa2f7e496c8f27d03602a7213b8b4b3b76c5b3e6ee67c03f73b15793c09f"
-                     *           },
-                     *           "host_token": "493eab8dcdb8af752da30a60ed79830ecbb7cac06a4f5a42991a51db0701af63",
-                     *           "join_codes": {
-                     *             "a": "QHXE7Z",
-                     *             "b": "AZZ2AC"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "1be479d8-d4bd-4261-8906-6d1bcb7619be",
+                     *           "id": "0a829ea0-8cc5-483a-b305-314388b6029d",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T01:04:59.969Z",
-                     *           "updated_at": "2026-12-07T01:04:59.969Z",
+                     *           "created_at": "2026-12-07T04:08:46.100Z",
+                     *           "updated_at": "2026-12-07T04:08:46.100Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1be479d8-d4bd-4261-8906-6d1bcb7619be",
-                     *             "throws": "/v1/games/1be479d8-d4bd-4261-8906-6d1bcb7619be/throws",
-                     *             "moves": "/v1/games/1be479d8-d4bd-4261-8906-6d1bcb7619be/moves"
+                     *             "self": "/v1/games/0a829ea0-8cc5-483a-b305-314388b6029d",
+                     *             "throws": "/v1/games/0a829ea0-8cc5-483a-b305-314388b6029d/throws",
+                     *             "moves": "/v1/games/0a829ea0-8cc5-483a-b305-314388b6029d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "319d4fbbc7e82b259501c94066dd103a0e90c33310b2eb8c7aa6c9cd1694d9e6",
-                     *             "b": "3fe2f39fa32688c172d80b59f8f18414c7d8005a28a427460e3f86f0dccbff97"
+                     *             "a": "2b76f4996974254b7adcdc466270876880e3433b30feef6d4ae6c6d7c3a24b7a",
+                     *             "b": "66ecd99bb74aeccc9c73128e1bef0b8737414fc0d50355677a1b2fc8fdcab5de"
                      *           },
-                     *           "host_token": "8c956aa250f168760b1bcffd205f509706c1bebf8888bdc714909b63bd23b65a",
+                     *           "host_token": "df6186e0c1474170c350a89615cc3fbf56d06d9c136c60c5def0e0075fd74984",
                      *           "join_codes": {
-                     *             "a": "XTSAKD",
-                     *             "b": "W88MNK"
+                     *             "a": "CA2HWR",
+                     *             "b": "GA248R"
                      *           }
                      *         },
                      *         {
-                     *           "id": "4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2",
+                     *           "id": "c43eb73f-c744-42ed-974f-edbfc2558ca7",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T01:04:59.969Z",
-                     *           "updated_at": "2026-12-07T01:04:59.969Z",
+                     *           "created_at": "2026-12-07T04:08:46.100Z",
+                     *           "updated_at": "2026-12-07T04:08:46.100Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/c43eb73f-c744-42ed-974f-edbfc2558ca7",
+                     *             "throws": "/v1/games/c43eb73f-c744-42ed-974f-edbfc2558ca7/throws",
+                     *             "moves": "/v1/games/c43eb73f-c744-42ed-974f-edbfc2558ca7/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "7a9d79d604c5a2b11334fce37fff5580decd507ee869de54407e2a723f895145",
+                     *             "b": "4da8e2a70e2e17d7f44f5fc9d44724f9eed54307c8768814ebf9dc64f7b9e6e1"
+                     *           },
+                     *           "host_token": "341b6338bb61af2997e53bf353df23bf077ee51b9a533ef2fca937aafe046624",
+                     *           "join_codes": {
+                     *             "a": "949XM5",
+                     *             "b": "4VBA8S"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "0c890983-2e24-487e-97e9-503acbb4608e",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-07T04:08:46.100Z",
+                     *           "updated_at": "2026-12-07T04:08:46.100Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2",
-                     *             "throws": "/v1/games/4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2/throws",
-                     *             "moves": "/v1/games/4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2/moves"
+                     *             "self": "/v1/games/0c890983-2e24-487e-97e9-503acbb4608e",
+                     *             "throws": "/v1/games/0c890983-2e24-487e-97e9-503acbb4608e/throws",
+                     *             "moves": "/v1/games/0c890983-2e24-487e-97e9-503acbb4608e/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "01d8670577a9948db039f9579bf26d204fc84839b2c366a01b7aa14982018fde",
-                     *             "b": "98297ee7898e9338c8aa959b9145e2fcb41fa5e85f3e2cbb6063ceb2cdb7d0a8"
+                     *             "a": "8fa5dbaf9c5a1bca3d1de4c4612f3c8398250908978dc984968c94db3d667e40",
+                     *             "b": "bfd8f715da68bdeeb91ccb6635575e9bfbad8e2362bdffdd48d9f4601e31efac"
                      *           },
-                     *           "host_token": "fa16a03674c3a32dc113aaf6c1cf2c5ee024158ba9fc1d8cf258b3d12abfb43e",
+                     *           "host_token": "6c2e59e598a4c9a33333a6faf9f833bd10b4ceb8f794a5d181e68034e72efd0e",
                      *           "join_codes": {
-                     *             "a": "FZ6885",
-                     *             "b": "DNY7J4"
+                     *             "a": "JR7XWA",
+                     *             "b": "8V8MED"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/a38c35dd-af01-4b5d-b8e1-f514d6ca189c",
-                     *         "games": "/v1/classes/a38c35dd-af01-4b5d-b8e1-f514d6ca189c/games",
-                     *         "overview": "/play/class/a38c35dd-af01-4b5d-b8e1-f514d6ca189c",
-                     *         "fairness": "/v1/fairness?game=822c232b-1551-44df-94f5-8687c94f34d9&game=1be479d8-d4bd-4261-8906-6d1bcb7619be&game=4cc7ad0e-ef2f-43d5-b11c-f7756a2606f2"
+                     *         "self": "/v1/classes/748b381a-aeee-4ad0-9457-0e596e800c41",
+                     *         "games": "/v1/classes/748b381a-aeee-4ad0-9457-0e596e800c41/games",
+                     *         "overview": "/play/class/748b381a-aeee-4ad0-9457-0e596e800c41",
+                     *         "fairness": "/v1/fairness?game=0a829ea0-8cc5-483a-b305-314388b6029d&game=c43eb73f-c744-42ed-974f-edbfc2558ca7&game=0c890983-2e24-487e-97e9-503acbb4608e"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
+                     *       "id": "d8ce1875-b896-4cba-a603-3d2251122e7e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T01:04:59.956Z",
-                     *       "host_token": "54491b80b8b5fa2d2e30e8db8db2472ee9d3578f76d332a5ce60ed8e4ed5f18c",
+                     *       "created_at": "2026-12-07T04:08:46.086Z",
+                     *       "host_token": "781628b854432f16d98fc123bc3cbf5bd9614c85eb29f382eeec3f1dbbab62db",
                      *       "games": [
                      *         {
-                     *           "id": "f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
+                     *           "id": "a9dfb0f9-e508-44dc-9766-747d40e99dbe",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T01:04:59.956Z",
-                     *           "updated_at": "2026-12-07T01:04:59.956Z",
+                     *           "created_at": "2026-12-07T04:08:46.085Z",
+                     *           "updated_at": "2026-12-07T04:08:46.085Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
-                     *             "throws": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/throws",
-                     *             "moves": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/moves"
+                     *             "self": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe",
+                     *             "throws": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/throws",
+                     *             "moves": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "5a78ea151f2701a2b6208a325684a9acdbcb633a2f41f91a242b401c035c354d",
-                     *             "b": "5de3a8372a1b5d7dff2b0ed8d4cf666878021b938fc754a3d5525da5530ece23"
+                     *             "a": "c1f03e504f2b2f87f1e4a8027f0972fb847d7925101b8980f073d55d83e27dd0",
+                     *             "b": "900acf7f09012cb050c01f1e89757c9ecfa497584159dde77dfe0e8c97e59cf3"
                      *           },
-                     *           "host_token": "9b276832eaca325c7edf3efe9d9d91244e21a45c75fcd9f4113dc195b7abfb5a",
+                     *           "host_token": "1dc9eaffd26e8e2e65e00b45e78ab1cb304f7eef6d015d6c2199f94a2564da1d",
                      *           "join_codes": {
-                     *             "a": "EJVGR9",
-                     *             "b": "8TEGMT"
+                     *             "a": "NRJDV8",
+                     *             "b": "A7F8XH"
                      *           }
                      *         },
                      *         {
-                     *           "id": "399004a6-0238-4e9d-bc7a-ecc12e263866",
+                     *           "id": "2477b18f-934e-44d9-b333-5dd20e1ee7fa",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T01:04:59.956Z",
-                     *           "updated_at": "2026-12-07T01:04:59.956Z",
+                     *           "created_at": "2026-12-07T04:08:46.086Z",
+                     *           "updated_at": "2026-12-07T04:08:46.086Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866",
-                     *             "throws": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/throws",
-                     *             "moves": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/moves"
+                     *             "self": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa",
+                     *             "throws": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/throws",
+                     *             "moves": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "d1fedafbaff9aae2e1ef2f23ff617cf4d8e73e34bdd345f7fc5da093d86e5da6",
-                     *             "b": "aa9948c210a3f2a79672dfb925f7b2e823c9ecd6689f46c8dd16adc3c8d5b1dc"
+                     *             "a": "0ee2bc2356252ebb89a273dfa59f78e333e6b71b366acaa4401f079a5da0716f",
+                     *             "b": "f7e079d71f02c264ae69909f00b17179b2ea769c66d1619602d6e11bcaa86cd2"
                      *           },
-                     *           "host_token": "d4a408c001d0534cd1c4688c47869ff8d667d61d2c9f71471d937739cdfc1631",
+                     *           "host_token": "8f374f92cccaa2bfec2ec600a62e634f650e118a109e9f2bb6e6dd574584109a",
                      *           "join_codes": {
-                     *             "a": "KPRA2E",
-                     *             "b": "6DW4YZ"
+                     *             "a": "GRYQCA",
+                     *             "b": "3AGVB6"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
-                     *         "games": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb/games",
-                     *         "overview": "/play/class/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
-                     *         "fairness": "/v1/fairness?game=f8cb4f61-0a52-493f-8ac0-f0933b8ead75&game=399004a6-0238-4e9d-bc7a-ecc12e263866"
+                     *         "self": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e",
+                     *         "games": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e/games",
+                     *         "overview": "/play/class/d8ce1875-b896-4cba-a603-3d2251122e7e",
+                     *         "fairness": "/v1/fairness?game=a9dfb0f9-e508-44dc-9766-747d40e99dbe&game=2477b18f-934e-44d9-b333-5dd20e1ee7fa"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
+                     *       "id": "d8ce1875-b896-4cba-a603-3d2251122e7e",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T01:04:59.956Z",
+                     *       "created_at": "2026-12-07T04:08:46.086Z",
                      *       "games": [
                      *         {
-                     *           "id": "399004a6-0238-4e9d-bc7a-ecc12e263866",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-07T01:04:59.956Z",
-                     *           "updated_at": "2026-12-07T01:04:59.956Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866",
-                     *             "throws": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/throws",
-                     *             "moves": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/399004a6-0238-4e9d-bc7a-ecc12e263866/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
+                     *           "id": "a9dfb0f9-e508-44dc-9766-747d40e99dbe",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T01:04:59.956Z",
-                     *           "updated_at": "2026-12-07T01:04:59.960Z",
+                     *           "created_at": "2026-12-07T04:08:46.085Z",
+                     *           "updated_at": "2026-12-07T04:08:46.090Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
-                     *             "throws": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/throws",
-                     *             "moves": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/moves"
+                     *             "self": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe",
+                     *             "throws": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/throws",
+                     *             "moves": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f8cb4f61-0a52-493f-8ac0-f0933b8ead75/board.svg?view=projector",
+                     *           "board": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
+                     *           "id": "2477b18f-934e-44d9-b333-5dd20e1ee7fa",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T01:04:59.958Z",
-                     *           "updated_at": "2026-12-07T01:04:59.958Z",
+                     *           "created_at": "2026-12-07T04:08:46.086Z",
+                     *           "updated_at": "2026-12-07T04:08:46.086Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa",
+                     *             "throws": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/throws",
+                     *             "moves": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "a31913fa-8b67-4abc-9db8-4b65698d4c7d",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-07T04:08:46.088Z",
+                     *           "updated_at": "2026-12-07T04:08:46.088Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
-                     *             "throws": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/throws",
-                     *             "moves": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/moves"
+                     *             "self": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d",
+                     *             "throws": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/throws",
+                     *             "moves": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/board.svg?view=projector",
+                     *           "board": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
-                     *         "games": "/v1/classes/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb/games",
-                     *         "overview": "/play/class/0c5bb5dc-2e33-495f-ac29-f95dab53c8fb",
-                     *         "fairness": "/v1/fairness?game=399004a6-0238-4e9d-bc7a-ecc12e263866&game=f8cb4f61-0a52-493f-8ac0-f0933b8ead75&game=0bd25f89-d4f3-433f-bc2d-30490bd2e2ff"
+                     *         "self": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e",
+                     *         "games": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e/games",
+                     *         "overview": "/play/class/d8ce1875-b896-4cba-a603-3d2251122e7e",
+                     *         "fairness": "/v1/fairness?game=a9dfb0f9-e508-44dc-9766-747d40e99dbe&game=2477b18f-934e-44d9-b333-5dd20e1ee7fa&game=a31913fa-8b67-4abc-9db8-4b65698d4c7d"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T01:04:59.956Z",
+                     *       "created_at": "2026-12-07T04:08:46.086Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "399004a6-0238-4e9d-bc7a-ecc12e263866",
-                     *           "created_at": "2026-12-07T01:04:59.956Z",
-                     *           "updated_at": "2026-12-07T01:04:59.956Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "f8cb4f61-0a52-493f-8ac0-f0933b8ead75",
-                     *           "created_at": "2026-12-07T01:04:59.956Z",
-                     *           "updated_at": "2026-12-07T01:04:59.960Z",
+                     *           "id": "a9dfb0f9-e508-44dc-9766-747d40e99dbe",
+                     *           "created_at": "2026-12-07T04:08:46.085Z",
+                     *           "updated_at": "2026-12-07T04:08:46.090Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
-                     *           "created_at": "2026-12-07T01:04:59.958Z",
-                     *           "updated_at": "2026-12-07T01:04:59.958Z",
+                     *           "id": "2477b18f-934e-44d9-b333-5dd20e1ee7fa",
+                     *           "created_at": "2026-12-07T04:08:46.086Z",
+                     *           "updated_at": "2026-12-07T04:08:46.086Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "a31913fa-8b67-4abc-9db8-4b65698d4c7d",
+                     *           "created_at": "2026-12-07T04:08:46.088Z",
+                     *           "updated_at": "2026-12-07T04:08:46.088Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
+                     *       "id": "a31913fa-8b67-4abc-9db8-4b65698d4c7d",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T01:04:59.958Z",
-                     *       "updated_at": "2026-12-07T01:04:59.958Z",
+                     *       "created_at": "2026-12-07T04:08:46.088Z",
+                     *       "updated_at": "2026-12-07T04:08:46.088Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff",
-                     *         "throws": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/throws",
-                     *         "moves": "/v1/games/0bd25f89-d4f3-433f-bc2d-30490bd2e2ff/moves"
+                     *         "self": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d",
+                     *         "throws": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/throws",
+                     *         "moves": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "a1a133cd4da0a41839740883163d9e27b66ff8982b15019b3b4bfa9ec9c30428",
-                     *         "b": "56cafaa7d41426a4fe1961e85c0f41c90e1a5b55373646fc3defe7a8868f8c3e"
+                     *         "a": "4c167fb0fa01d63c8ef8f1f56118a45f9811621d68cbaa578a7dcac697a84336",
+                     *         "b": "d7b8da4320f940df78174c150eee47fcf9232ed03d888aa416e0d14f8ae1e7b4"
                      *       },
-                     *       "host_token": "8ae5f2e61d3a5c051f73105ca5a9459ba4a0f6682ff6de807f5e37fb10c301f7",
+                     *       "host_token": "f53f7573712d468b42710b760d1665f7956e3b8977b286b332c6f328a47618f9",
                      *       "join_codes": {
-                     *         "a": "JZBA6F",
-                     *         "b": "F5FWP9"
+                     *         "a": "VNPWKB",
+                     *         "b": "64Y9FN"
                      *       }
                      *     }
                      */
@@ -5933,7 +5933,7 @@ export interface operations {
                      *           "text": {
                      *             "general": "What was printed about this game in the 1890s was written by outside ethnographers: Stewart Culin, director of a university museum, and James Mooney, of the Bureau of Ethnology. The Kiowa are a living nation, and the Kiowa Tribe teaches its own language through a program of its own.",
                      *             "young": "People from outside the Kiowa nation wrote the old books about this game. Today the Kiowa Tribe teaches the Kiowa language in its own program.",
-                     *             "scholar": "The record rests on Culin's Chess and Playing-Cards, whose title page names him director of the University of Pennsylvania's Museum of Archaeology and Paleontology (p. 665), and on Mooney's Ghost-Dance report for the Bureau of Ethnology (chapter title page, p. 641). Neither author was Kiowa, and the rules reach us through their descriptions and later summaries. Today the Kiowa Tribe's own language program teaches Kiowa in its Oklahoma communities."
+                     *             "scholar": "The record rests on Culin's Chess and Playing-Cards, whose title page names him director of the University of Pennsylvania's Museum of Archaeology and Paleontology (p. 665), and on Mooney's chapter on the Ghost-Dance religion, whose title page (p. 641) names him, in the Bureau of Ethnology's Fourteenth Annual Report. Neither author was Kiowa, and the rules reach us through their descriptions and later summaries. Today the Kiowa Tribe's own language program teaches Kiowa in its Oklahoma communities."
                      *           },
                      *           "tags": [
                      *             "history",
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fcf9329-9c68-4690-8e31-3d36478fe916"
+                     *         "7c752a92-4db4-4961-a55b-eb86891aebda"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fcf9329-9c68-4690-8e31-3d36478fe916"
+                     *             "7c752a92-4db4-4961-a55b-eb86891aebda"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "74eafcc9-18e3-44c1-a62b-887eb0a825b1",
+                     *       "id": "1c00390c-6f80-40d0-84d8-5194cc46b6e0",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T01:04:59.951Z",
-                     *       "updated_at": "2026-12-07T01:04:59.951Z",
+                     *       "created_at": "2026-12-07T04:08:46.081Z",
+                     *       "updated_at": "2026-12-07T04:08:46.081Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/74eafcc9-18e3-44c1-a62b-887eb0a825b1",
-                     *         "throws": "/v1/games/74eafcc9-18e3-44c1-a62b-887eb0a825b1/throws",
-                     *         "moves": "/v1/games/74eafcc9-18e3-44c1-a62b-887eb0a825b1/moves"
+                     *         "self": "/v1/games/1c00390c-6f80-40d0-84d8-5194cc46b6e0",
+                     *         "throws": "/v1/games/1c00390c-6f80-40d0-84d8-5194cc46b6e0/throws",
+                     *         "moves": "/v1/games/1c00390c-6f80-40d0-84d8-5194cc46b6e0/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "5dc20eb0a6249f615a862e3a12665441a4f2677777653b3510489e858e99d741",
-                     *         "b": "4a81d9bf10ba57f51e167e80eb0abbef6f7539ae12ec0bdb7926831acc9d487c"
+                     *         "a": "2b51b1d90990c515393eed6cd6ea8c7faa3d9a5318efdf4098dc9a621d31d864",
+                     *         "b": "d8d8113ae341f2db22ff7e02df490a4de50bbcbad59619c1f5e541cb8336d429"
                      *       },
-                     *       "host_token": "94c9ba6ce104f0d061296d3446ca1e8906a4617db912ae053eba87c8d747ee7c",
+                     *       "host_token": "78394437aab7632b879b31b99ef4ef830ab202155be45887c13f22342bfc6c38",
                      *       "join_codes": {
-                     *         "a": "3ZFNW4",
-                     *         "b": "REQQ35"
+                     *         "a": "8HWCNC",
+                     *         "b": "CWK8ER"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *       "id": "7c752a92-4db4-4961-a55b-eb86891aebda",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T01:04:59.733Z",
-                     *       "updated_at": "2026-12-07T01:04:59.940Z",
+                     *       "created_at": "2026-12-07T04:08:45.766Z",
+                     *       "updated_at": "2026-12-07T04:08:46.067Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916",
-                     *         "throws": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/throws",
-                     *         "moves": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/moves"
+                     *         "self": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *         "throws": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/throws",
+                     *         "moves": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "1fcf9329-9c68-4690-8e31-3d36478fe916"
+                     *         "7c752a92-4db4-4961-a55b-eb86891aebda"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "1fcf9329-9c68-4690-8e31-3d36478fe916"
+                     *             "7c752a92-4db4-4961-a55b-eb86891aebda"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10260,7 +10260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *       "game_id": "7c752a92-4db4-4961-a55b-eb86891aebda",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10537,7 +10537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *       "game_id": "7c752a92-4db4-4961-a55b-eb86891aebda",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10693,7 +10693,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "question": "How many times did a throw earn another? Is that more or fewer than the odds expected for this game?",
-                     *           "answer": "2 times. Adding up the chance of it on every throw of this game, from where the awls stood, the odds expected about 1.1: about as many as expected.",
+                     *           "answer": "It happened twice. Adding up the chance of it on every throw of this game, from where the awls stood, the odds expected about 1.1: about as many as expected.",
                      *           "about_move": null,
                      *           "citations": [
                      *             {
@@ -10907,8 +10907,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "c6c5b8b0d6051120d3328085a731c7285f87a628c4d6024c4780eea9a9402f21",
-                     *       "join_code": "H95HTC"
+                     *       "token": "ddc6d509f8573477a18150bdd737213af93163af3af0903a7255821639634627",
+                     *       "join_code": "QE3A43"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11111,11 +11111,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *         "id": "7c752a92-4db4-4961-a55b-eb86891aebda",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T01:04:59.733Z",
-                     *         "updated_at": "2026-12-07T01:04:59.948Z",
+                     *         "created_at": "2026-12-07T04:08:45.766Z",
+                     *         "updated_at": "2026-12-07T04:08:46.078Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11174,9 +11174,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916",
-                     *           "throws": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/throws",
-                     *           "moves": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/moves"
+                     *           "self": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *           "throws": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/throws",
+                     *           "moves": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11647,11 +11647,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "1fcf9329-9c68-4690-8e31-3d36478fe916",
+                     *         "id": "7c752a92-4db4-4961-a55b-eb86891aebda",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T01:04:59.733Z",
-                     *         "updated_at": "2026-12-07T01:04:59.940Z",
+                     *         "created_at": "2026-12-07T04:08:45.766Z",
+                     *         "updated_at": "2026-12-07T04:08:46.067Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11714,9 +11714,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916",
-                     *           "throws": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/throws",
-                     *           "moves": "/v1/games/1fcf9329-9c68-4690-8e31-3d36478fe916/moves"
+                     *           "self": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *           "throws": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/throws",
+                     *           "moves": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/moves"
                      *         }
                      *       }
                      *     }
@@ -12447,10 +12447,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "74eafcc9-18e3-44c1-a62b-887eb0a825b1",
+                     *       "game_id": "1c00390c-6f80-40d0-84d8-5194cc46b6e0",
                      *       "side": "A",
-                     *       "token": "c6c5b8b0d6051120d3328085a731c7285f87a628c4d6024c4780eea9a9402f21",
-                     *       "play": "/play/74eafcc9-18e3-44c1-a62b-887eb0a825b1#seat=A.c6c5b8b0d6051120d3328085a731c7285f87a628c4d6024c4780eea9a9402f21"
+                     *       "token": "ddc6d509f8573477a18150bdd737213af93163af3af0903a7255821639634627",
+                     *       "play": "/play/1c00390c-6f80-40d0-84d8-5194cc46b6e0#seat=A.ddc6d509f8573477a18150bdd737213af93163af3af0903a7255821639634627"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12777,14 +12777,14 @@ export interface operations {
                      *           "id": "sticks_count",
                      *           "in_play": false,
                      *           "statement": {
-                     *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
+                     *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, the one stick of another color, which other rules single out, plays no special part.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
                      *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick's throws are not told apart. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [
                      *               "In this count the marked faces up give the move, except that all four make 5 and none make 10.",
-                     *               "Only a 5 or a 10 earns another throw in the 1898 count, and the sahe is just another stick."
+                     *               "Only a 5 or a 10 earns another throw in the 1898 count, and the sahe, the stick of another color, is just another stick."
                      *             ],
                      *             "young": [
                      *               "Count the marked sides and move that many. All four is 5, and none is 10.",
@@ -16309,7 +16309,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "id": "sticks_count",
-                     *           "description": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw, and the sahe plays no special part.",
+                     *           "description": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, the one stick of another color, which other rules single out, plays no special part.",
                      *           "outcomes": [
                      *             {
                      *               "sticks": [

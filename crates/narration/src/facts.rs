@@ -3,7 +3,7 @@
 //! fits.
 
 use super::catalogue::{Catalogue, Fact};
-use super::stretch::awls_apart;
+use super::stretch::{CLOSE, awls_apart};
 use super::vocabulary::{Audience, MoveContext};
 use crate::rules::{Creek, Event, Options, Side, Throw, ThrowTable};
 
@@ -205,14 +205,10 @@ pub(super) fn choose_fact<'c>(
         .flatten()
 }
 
-/// How near, facing each other, two awls are when a move with nothing
-/// notable tells no fact: the class waits to hear whether one will whip
-/// the other (a teacher's trial: "Now only 2 spaces apart!" was followed
-/// by a fact on the game's name).
-pub const CLOSE: u8 = 3;
-
 /// Whether the awls face each other within [`CLOSE`] spaces after the
-/// move.
+/// move: a move with nothing notable then tells no fact, as the class
+/// waits to hear whether one will whip the other (a teacher's trial: "Now
+/// only 2 spaces apart!" was followed by a fact on the game's name).
 fn awls_close(ctx: &MoveContext<'_>) -> bool {
     let awls = if ctx.seat.side == Side::A {
         [ctx.to, ctx.other_awl]

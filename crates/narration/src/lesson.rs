@@ -80,6 +80,9 @@ struct FramingText {
     brief: Words,
     /// What rules a game of no preset plays, for the `brief` framing.
     custom_brief: Words,
+    /// Said after the summary of a preset played with another number of
+    /// counters a side (`{n}`; the preset's own is `{usual}`).
+    counters: DepartureText,
     /// The note on the spelling of Kiowa words in a young framing (the
     /// general and scholar audiences read it in the summary).
     spelling_young: String,
@@ -295,22 +298,67 @@ pub fn lesson(preset: Preset, audience: Audience) -> Lesson {
 #[must_use]
 pub fn framing(options: &Options, audience: Audience) -> CitedText {
     let framing = &DATA.framing;
-    let preset = preset_text(options);
     if audience == Audience::Young {
         return young_framing(options);
     }
+    let (preset, counters) = preset_near(options);
     let (text, citations) = match preset {
         Some(p) => (&p.summary, &p.citations),
         None => (&framing.custom.text, &framing.custom.citations),
     };
     let intro =
         intro_of(preset, audience).replace("{counters}", &options.counters_per_side.to_string());
-    let (length, length_citations) = preset_length(preset, audience);
+    let (length, length_citations) = preset_length(preset_text(options), audience);
     let mut citations = framing_citations(citations);
     citations.extend(length_citations);
+    let counters = counters.map_or_else(String::new, |(n, usual)| {
+        extend_citations(&mut citations, &framing.counters.citations);
+        format!(" {}", counters_text(&framing.counters.text, n, usual))
+    });
     CitedText {
-        text: format!("{intro} {text}{length} {}", framing.review.get(audience)),
+        text: format!(
+            "{intro} {text}{counters}{length} {}",
+            framing.review.get(audience)
+        ),
         citations,
+    }
+}
+
+/// The preset whose options these are but for the counters a side, and,
+/// when they differ, the game's counters and the preset's own; `None` for
+/// options of no preset (a teacher may play a preset's game shorter, with
+/// fewer counting sticks: the sources leave their number open).
+fn preset_near(options: &Options) -> (Option<&'static PresetText>, Option<(u8, u8)>) {
+    Preset::ALL
+        .into_iter()
+        .map(|p| (p, p.options()))
+        .find(|(_, o)| {
+            Options {
+                counters_per_side: o.counters_per_side,
+                ..*options
+            } == *o
+        })
+        .map_or((None, None), |(p, o)| {
+            let usual = o.counters_per_side;
+            (
+                DATA.presets.get(key(p)),
+                (usual != options.counters_per_side).then_some((options.counters_per_side, usual)),
+            )
+        })
+}
+
+/// `text` with the game's counters `n` and the preset's `usual`.
+fn counters_text(text: &str, n: u8, usual: u8) -> String {
+    text.replace("{n}", &n.to_string())
+        .replace("{usual}", &usual.to_string())
+}
+
+/// `more` added to `citations`, but for those already there.
+fn extend_citations(citations: &mut Vec<Citation>, more: &[Citation]) {
+    for c in more {
+        if !citations.contains(c) {
+            citations.push(c.clone());
+        }
     }
 }
 
@@ -338,17 +386,22 @@ fn preset_length(preset: Option<&PresetText>, audience: Audience) -> (String, Ve
 /// long a game runs is for the teacher ([`game_length`]).
 fn young_framing(options: &Options) -> CitedText {
     let framing = &DATA.framing;
-    let preset = preset_text(options);
+    let (preset, counters) = preset_near(options);
     let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
     let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
     let intro = intro_of(preset, Audience::Young)
         .replace("{counters}", &options.counters_per_side.to_string());
+    let mut citations = framing_citations(citations);
+    let counters = counters.map_or_else(String::new, |(n, usual)| {
+        extend_citations(&mut citations, &framing.counters.citations);
+        format!(" {}", counters_text(&framing.counters.young, n, usual))
+    });
     CitedText {
         text: format!(
-            "{intro} {} {} {}",
+            "{intro} {} {}{counters} {}",
             framing.spelling_young, rules.young, framing.review.young
         ),
-        citations: framing_citations(citations),
+        citations,
     }
 }
 
@@ -371,7 +424,7 @@ pub fn game_length(options: &Options, audience: Audience) -> Option<CitedText> {
 #[must_use]
 pub fn brief_framing(options: &Options, audience: Audience) -> CitedText {
     let framing = &DATA.framing;
-    let preset = preset_text(options);
+    let (preset, _) = preset_near(options);
     let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
     let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
     CitedText {
@@ -455,5 +508,55 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A teacher's trial: a whole game read aloud ran 8 to 27 minutes; a
+    /// teacher may play one with fewer counting sticks. Such a game is
+    /// still framed as its preset's (not as a mix of rules), says how many
+    /// counting sticks it starts with instead, and gives no average length
+    /// (the preset's would be wrong).
+    #[test]
+    fn regression_a_game_with_fewer_counting_sticks_was_framed_as_a_mix_of_rules() {
+        use super::{framing, game_length};
+        use crate::rules::Preset;
+        use crate::vocabulary::Audience;
+        let usual = Preset::Composite.options();
+        let shorter = crate::rules::Options {
+            counters_per_side: 2,
+            ..usual
+        };
+        let young = framing(&shorter, Audience::Young);
+        assert!(
+            young.text.contains("2 counting sticks instead of 4")
+                && young.text.contains("Wikipedia")
+                && !young.text.contains("mixes rules"),
+            "{}",
+            young.text
+        );
+        let general = framing(&shorter, Audience::General);
+        assert!(
+            general.text.contains("each side starts with 2 counters")
+                && general.text.contains("not the 4 of these rules")
+                && general.text.contains("composite reconstruction")
+                && !general.text.contains("170 throws"),
+            "{}",
+            general.text
+        );
+        assert!(
+            general
+                .citations
+                .iter()
+                .any(|c| c.source == "ludii-zohnahl")
+        );
+        assert!(game_length(&shorter, Audience::General).is_none());
+        // The preset's own number says nothing of it.
+        for audience in Audience::ALL {
+            let own = framing(&usual, audience).text;
+            assert!(
+                !own.contains("instead of") && !own.contains("of these rules"),
+                "{own}"
+            );
+        }
+        assert!(game_length(&usual, Audience::General).is_some());
     }
 }

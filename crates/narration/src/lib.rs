@@ -74,7 +74,7 @@ pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate
 pub use rule_id::RuleId;
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
-    ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
+    CLOSE, ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
     is_plain_move, is_quiet_move, lead_segment, narrate_chain, narrate_stretch,
     same_number_segment, stretch_turns,
 };

@@ -227,17 +227,40 @@ fn odds_words(p: Odds, audience: Audience) -> String {
     }
 }
 
-/// How a count compares with its expectation: "about" within about one
-/// standard deviation of it (a count of rare events spreads like a
-/// Poisson count: the square root of the expectation, at least 1), except
-/// that a thing that came although less than one half was expected came
-/// more often than expected (a teacher's trial: one whip against 0.14
-/// expected was "about usual").
-fn comparison(t: &Tally) -> &'static str {
-    let d = f64::from(t.observed) - t.expected;
+/// How a count compares with its expectation, for `audience`. Young
+/// players hear the expectation as a whole number ([`expected_words`]), and
+/// the comparison goes by the number they heard (a curator's trial: "about
+/// 1" with 2 was "more than usual" in one game and "about usual" in
+/// another): the same, "about"; one apart, "a little" more or fewer;
+/// further, more or fewer; one or more where less than 1 was expected,
+/// more (a teacher's trial: one whip against 0.14 expected was "about
+/// usual"). Others hear it to a tenth and the comparison goes by the
+/// spread of a count of rare events (a Poisson count: the square root of
+/// the expectation, at least 1): "about" within it, except that a thing
+/// that came although less than one half was expected came more often
+/// than expected.
+fn comparison(t: &Tally, audience: Audience) -> &'static str {
     if t.expected < 0.5 && t.observed >= 1 {
-        "cmp_more"
-    } else if d.abs() < t.expected.sqrt().max(1.0) {
+        return "cmp_more";
+    }
+    if audience == Audience::Young {
+        // The whole number heard: halves up, as `expected_words` rounds.
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "an expected count of a game's events is small and not negative"
+        )]
+        let heard = t.expected.round() as u32;
+        return match t.observed.cmp(&heard) {
+            std::cmp::Ordering::Equal => "cmp_about",
+            std::cmp::Ordering::Greater if t.observed - heard == 1 => "cmp_little_more",
+            std::cmp::Ordering::Less if heard - t.observed == 1 => "cmp_little_fewer",
+            std::cmp::Ordering::Greater => "cmp_more",
+            std::cmp::Ordering::Less => "cmp_fewer",
+        };
+    }
+    let d = f64::from(t.observed) - t.expected;
+    if d.abs() < t.expected.sqrt().max(1.0) {
         "cmp_about"
     } else if d > 0.0 {
         "cmp_more"
@@ -246,12 +269,12 @@ fn comparison(t: &Tally) -> &'static str {
     }
 }
 
-/// `1 time`, `3 times`.
-fn times(n: u32) -> String {
-    if n == 1 {
-        "1 time".to_owned()
-    } else {
-        format!("{n} times")
+/// `once`, `twice`, `3 times` (a teacher's trial: "1 time" read aloud).
+pub(crate) fn times(n: u32) -> String {
+    match n {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        n => format!("{n} times"),
     }
 }
 
@@ -319,7 +342,7 @@ fn tally_question(t: &Tally, words: &Words<'_>) -> Question {
         ("observed_times", times(t.observed)),
         ("expected", expected_words(t.expected, audience)),
         ("event", words.say(&format!("event_{}", t.kind.key()), &[])),
-        ("comparison", words.say(comparison(t), &[])),
+        ("comparison", words.say(comparison(t, audience), &[])),
     ];
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, s)| (*k, s.as_str())).collect();
     Question {
@@ -391,10 +414,18 @@ fn questions(facts: &RecapFacts, words: &Words<'_>) -> Vec<Question> {
     let rare = &facts.rare;
     let expected = f64::from(facts.moves) * f64::from(rare.probability.numerator)
         / f64::from(rare.probability.denominator);
+    // The spinner's chances are this service's assumption (a curator's
+    // trial: "A 10 comes about 1 in 7 spins" said as the sheet's).
+    let assumed = if words.vars.spinner() {
+        words.say("spinner_assumed", &[])
+    } else {
+        String::new()
+    };
     ask(
         &mut out,
         "rare",
         &[
+            ("assumed", &assumed),
             ("value", &rare.value.to_string()),
             ("rarity", &odds_words(rare.probability, audience)),
             ("moves", &facts.moves.to_string()),

@@ -65,6 +65,11 @@ pub struct StretchThrow {
     pub earned_another: bool,
 }
 
+/// How near, facing each other, two awls are close: the commonest throws
+/// whip (the read-aloud form says so once as they come that near; a move
+/// with nothing notable tells no fact then).
+pub const CLOSE: u8 = 3;
+
 /// How many spaces apart the two awls stand when they face each other
 /// within one throw: the count either would go to land on the other (the
 /// awls run the same track in opposite directions, so it is the same
@@ -102,11 +107,14 @@ fn template(key: &str, audience: Audience, n: u32, occurrence: usize) -> &'stati
 /// The sentence on the awls' meeting after a move `n` that left them at
 /// `awls`, when it is news (a teacher's trial: by ear, a whip came as a
 /// surprise, and "Only 1 space apart now!" was followed by nothing as the
-/// awls passed). `before` is the distance last said (`None`: they were
-/// not face to face within a throw). Face to face for the first time, how
-/// far apart they are ([`awls_apart`]); nearer, how near now; a distance
-/// already said is not said again; face to face before and past each
-/// other now (neither sent home), that they have passed.
+/// awls passed). `before` is the distance last said of this meeting
+/// (`None`: nothing said yet, they were not face to face within a throw).
+/// Face to face for the first time, how far apart they are
+/// ([`awls_apart`]); come within [`CLOSE`] from further, how near now,
+/// once (a teacher's trial: "Only 2 spaces apart now!" and its like came
+/// 26 times in one long game, at every step of every meeting); face to
+/// face before and past each other now (neither sent home), that they
+/// have passed.
 #[must_use]
 pub fn awls_meeting_segment(
     options: &Options,
@@ -117,8 +125,8 @@ pub fn awls_meeting_segment(
 ) -> Option<Segment> {
     let board = options.board;
     let (key, apart) = match (awls_apart(options, awls), before) {
-        (Some(apart), Some(said)) if apart == said => return None,
-        (Some(apart), Some(_)) => ("awls_closer", apart),
+        (Some(apart), Some(said)) if apart <= CLOSE && said > CLOSE => ("awls_closer", apart),
+        (Some(_), Some(_)) => return None,
         (Some(apart), None) => ("awls_apart", apart),
         (None, Some(_))
             if !awls.contains(&1)
@@ -402,12 +410,16 @@ mod tests {
         let first = awls_meeting_segment(&options, Audience::Young, 5, [30, 5], None).unwrap();
         assert!(first.text.contains("6 spaces apart"), "{}", first.text);
         assert!(awls_meeting_segment(&options, Audience::Young, 6, [30, 5], Some(6)).is_none());
-        let closer = awls_meeting_segment(&options, Audience::Young, 6, [32, 5], Some(6)).unwrap();
+        // Nearer, but not yet close: nothing new to hear.
+        assert!(awls_meeting_segment(&options, Audience::Young, 6, [31, 5], Some(6)).is_none());
+        let closer = awls_meeting_segment(&options, Audience::Young, 6, [33, 5], Some(6)).unwrap();
         assert!(
-            closer.text.contains("only 4 spaces apart"),
+            closer.text.contains("only 3 spaces apart"),
             "{}",
             closer.text
         );
+        // Close already said: nearer still is not said again.
+        assert!(awls_meeting_segment(&options, Audience::Young, 7, [35, 5], Some(3)).is_none());
         let one = awls_meeting_segment(&options, Audience::Young, 7, [35, 5], Some(4)).unwrap();
         assert!(one.text.contains("1 space apart"), "{}", one.text);
         // Past each other, B's 7 beyond A's 35: said once.

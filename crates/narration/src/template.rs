@@ -235,6 +235,14 @@ impl BoardVars {
         self.board
     }
 
+    /// Whether the game is played with the spinner, whose chances are an
+    /// assumption of this service (the sheet gives no sector sizes).
+    pub(super) fn spinner(&self) -> bool {
+        self.vars
+            .iter()
+            .any(|(k, v)| *k == "implement" && v == "spinner")
+    }
+
     /// Fill `template` from `vars` first, then from the board's words.
     pub(super) fn fill(&self, template: &str, vars: &[(&str, &str)]) -> String {
         fill_with(template, |name| {

@@ -14,7 +14,8 @@ pub const LOOKING_BACK_QUESTIONS: usize = 2;
 /// ending was flat): a line that says questions follow, then, for at most
 /// [`LOOKING_BACK_QUESTIONS`] of the counts a class hears every time they
 /// happen (falls, whips, trips around) and that happened at least once,
-/// furthest from what the odds expect first, the recap's question on it,
+/// the falls first, then furthest from what the odds expect, the recap's
+/// question on it,
 /// with its answer after it. Not the rarest throw's or the extra throws'
 /// (a teacher's trial: a 10 or an extra throw inside a run of quick turns
 /// is not heard, so a class that counted was told it was wrong), nor a
@@ -44,7 +45,14 @@ pub fn looking_back(
                 )
         })
         .collect();
-    heard.sort_by(|a, b| distance(b).total_cmp(&distance(a)));
+    // The falls first (a teacher's trial: the splashes, what a class
+    // remembers best, went unasked when another count was further off),
+    // then the furthest from its expectation.
+    heard.sort_by(|a, b| {
+        (b.kind == TallyKind::Falls)
+            .cmp(&(a.kind == TallyKind::Falls))
+            .then(distance(b).total_cmp(&distance(a)))
+    });
     let asked: Vec<Question> = heard
         .into_iter()
         .take(LOOKING_BACK_QUESTIONS)
