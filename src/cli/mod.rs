@@ -267,12 +267,13 @@ pub enum Command {
         stop_after: Option<u32>,
         /// Start each side with this many counting sticks, in place of the
         /// preset's: fewer make a shorter whole game, as a teacher may play
-        /// one (the sources leave their number open).
+        /// one (the Wikipedia article allows any even number in all,
+        /// usually eight).
         #[arg(
             long,
             value_name = "N",
             value_parser = clap::value_parser!(u8).range(
-                i64::from(crate::rules::Options::MIN_COUNTERS)..=i64::from(crate::rules::Options::MAX_COUNTERS)
+                i64::from(crate::transcript::FEWEST_COUNTING_STICKS)..=i64::from(crate::rules::Options::MAX_COUNTERS)
             )
         )]
         counting_sticks: Option<u8>,
@@ -440,8 +441,8 @@ mod tests {
         assert!(refused.is_err_and(|e| e.contains("lesson") && e.contains("full")));
     }
 
-    /// `--counting-sticks` takes the counters a side a game may start
-    /// with, and refuses others naming the bounds.
+    /// `--counting-sticks` takes 2 to the most counters a side a game may
+    /// start with, and refuses others naming the bounds.
     #[test]
     fn the_transcript_takes_counting_sticks_within_the_options_bounds() {
         let sticks = |n: &str| match Cli::try_parse_from([
@@ -462,8 +463,10 @@ mod tests {
         };
         assert_eq!(sticks("2"), Ok(Some(2)));
         assert_eq!(sticks("15"), Ok(Some(15)));
-        for n in ["0", "16"] {
-            assert!(sticks(n).is_err_and(|e| e.contains("1..=15")), "{n}");
+        // One a side ends a game at its first fall, whip or trip around
+        // (and "1 counting sticks", a curator's trial).
+        for n in ["0", "1", "16"] {
+            assert!(sticks(n).is_err_and(|e| e.contains("2..=15")), "{n}");
         }
     }
 

@@ -16,6 +16,7 @@ mod closing;
 mod note;
 mod read_aloud;
 
+pub use note::FEWEST_COUNTING_STICKS;
 use note::teacher_note;
 pub use read_aloud::{
     LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES, WHOLE_MARGIN_PERCENT,
@@ -294,8 +295,7 @@ pub struct TranscriptRequest {
     pub board: Option<String>,
     /// Counting sticks each side starts with, in place of the preset's
     /// (`--counting-sticks`): fewer make a shorter whole game, as a teacher
-    /// may play one (the sources leave their number open). `None`: the
-    /// preset's.
+    /// may play one. `None`: the preset's.
     pub counting_sticks: Option<u8>,
 }
 

@@ -42,8 +42,30 @@ pub(super) fn teacher_note(
     {
         let _ = write!(note, " {}", length.text);
     }
-    let _ = write!(note, " This game has {} moves.", game.moves.len());
+    // Throws, as the average counts them (a teacher's trial: "129 moves"
+    // beside "170 throws on average" could not be compared).
+    let throws = if game.options.throw_table == crate::rules::ThrowTable::Spinner {
+        "spins"
+    } else {
+        "throws"
+    };
+    let _ = write!(note, " This game has {} {throws}.", game.moves.len());
     if request.stop_after.is_none() {
+        // A whole game, with a winner, in a short lesson, offered first (a
+        // teacher's trial: a whole game read aloud ran 8 to 27 minutes,
+        // "only the short seeds"; the next: "lead with one clear choice").
+        if fits[0].is_some()
+            && request.counting_sticks.is_none()
+            && let Some((n, minutes)) = fewer_counting_sticks(request, SHORT_LESSON_MINUTES, words)?
+        {
+            let _ = write!(
+                note,
+                " For a whole game with a winner in less time, start each side with fewer \
+                 counting sticks (the Wikipedia article allows any even number in all): add \
+                 --counting-sticks {n}, and this seed's game then reads in about {minutes} \
+                 minutes."
+            );
+        }
         let stops: Vec<String> = [SHORT_LESSON_MINUTES, LESSON_MINUTES]
             .iter()
             .zip(fits)
@@ -51,25 +73,27 @@ pub(super) fn teacher_note(
                 fits.map(|n| {
                     // A stop with the counting sticks even is a tie (a
                     // teacher's trial: the note did not say so; the next
-                    // one's: and offered no stop with a winner).
-                    let tie = if is_tie(game, n) {
+                    // one's: and offered no stop with a winner; the next:
+                    // offer the stop with a winner first).
+                    let stop = if is_tie(game, n) {
                         match (1..n)
                             .rev()
                             .take_while(|&k| k * 4 >= n * 3)
                             .find(|&k| !is_tie(game, k))
                         {
                             Some(k) => format!(
-                                " (the counting sticks are even there, so the game ends in a \
-                                 tie; --stop-after {k} ends it with a winner)"
+                                "{k} (it ends with a winner; --stop-after {n} fits too, but the \
+                                 counting sticks are even there, a tie)"
                             ),
-                            None => " (the counting sticks are even there, so the game ends \
-                                     in a tie)"
-                                .to_owned(),
+                            None => format!(
+                                "{n} (the counting sticks are even there, so the game ends in \
+                                 a tie)"
+                            ),
                         }
                     } else {
-                        String::new()
+                        n.to_string()
                     };
-                    format!("within about {minutes} minutes, add --stop-after {n}{tie}")
+                    format!("within about {minutes} minutes, add --stop-after {stop}")
                 })
             })
             .collect();
@@ -79,21 +103,6 @@ pub(super) fn teacher_note(
                 " To stop it {}: the side with more counting sticks then wins, as the class \
                  hears early on.",
                 stops.join("; ")
-            );
-        }
-        // A whole game, with a winner, in a short lesson (a teacher's
-        // trial: a whole game read aloud ran 8 to 27 minutes, "only the
-        // short seeds").
-        if fits[0].is_some()
-            && request.counting_sticks.is_none()
-            && let Some((n, minutes)) = fewer_counting_sticks(request, SHORT_LESSON_MINUTES)?
-        {
-            let _ = write!(
-                note,
-                " To play a whole game within about {SHORT_LESSON_MINUTES} minutes instead, \
-                 start each side with fewer counting sticks (the sources leave their number \
-                 open): add --counting-sticks {n}, and this seed's game reads in about \
-                 {minutes} minutes."
             );
         }
     }
@@ -131,16 +140,20 @@ pub(super) fn teacher_note(
 /// [`FEWEST_COUNTING_STICKS`], with which the game `request` asks for,
 /// played whole, reads within `minutes` (or a fifth more, as a whole game
 /// is offered: [`WHOLE_MARGIN_PERCENT`]), and how many minutes it then
-/// reads; `None` when no such number does.
+/// reads; when no such number does, the fewest, if the game is then
+/// shorter than its `whole` words (a teacher's trial: "always give an N,
+/// even if the game runs a little over"); `None` when none is shorter.
 ///
 /// # Errors
 /// [`TranscriptError`] only on a defect of the rules or presets.
 pub(super) fn fewer_counting_sticks(
     request: &TranscriptRequest,
     minutes: usize,
+    whole: usize,
 ) -> Result<Option<(u8, usize)>, TranscriptError> {
     let limit = minutes * READ_ALOUD_WORDS_A_MINUTE * (100 + WHOLE_MARGIN_PERCENT) / 100;
     let usual = request.preset.options().counters_per_side;
+    let mut fewest = None;
     for n in (FEWEST_COUNTING_STICKS..usual).rev() {
         let shorter = TranscriptRequest {
             counting_sticks: Some(n),
@@ -163,11 +176,13 @@ pub(super) fn fewer_counting_sticks(
             closing(&game, &chances, audience, detail),
         ));
         let words: usize = paragraphs.iter().map(Paragraph::words).sum();
+        let read = (n, words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1));
         if words <= limit {
-            return Ok(Some((n, words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1))));
+            return Ok(Some(read));
         }
+        fewest = (words < whole).then_some(read);
     }
-    Ok(None)
+    Ok(fewest)
 }
 
 /// Whether `game` stopped after move `n` ends with the counting sticks

@@ -285,15 +285,17 @@ fn regression_a_lesson_game_could_not_be_held_to_a_class_period() {
             words <= minutes * READ_ALOUD_WORDS_A_MINUTE,
             "{words} words after --stop-after {n}"
         );
-        // The stop suggested is the latest that fits: one more move runs
-        // over (or lands on the same move, a turn being finished).
-        let later = transcript_of(&request(Some(n + 1), true)).unwrap();
+        // The stop suggested is the latest that fits, or at most
+        // CLIFFHANGER_BACK moves before it, so as not to end as the awls
+        // come close: one move more than that runs over (or lands on the
+        // same move, a turn being finished).
+        let far = n + u32::try_from(read_aloud::CLIFFHANGER_BACK).unwrap() + 1;
+        let later = transcript_of(&request(Some(far), true)).unwrap();
         let (_, read) = later.split_once("\n\n").unwrap();
         let more = read.split_whitespace().count();
         assert!(
             more > minutes * READ_ALOUD_WORDS_A_MINUTE || more == words,
-            "{more} words after --stop-after {}",
-            n + 1
+            "{more} words after --stop-after {far}"
         );
     }
     // A game over before the stop is told whole, with no stop.

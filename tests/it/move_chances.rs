@@ -412,7 +412,7 @@ fn the_odds_sentence_is_told_at_lesson_and_full_only() {
             if let Some(seg) = seg {
                 assert_eq!(seg.kind, SegmentKind::Odds);
                 let words = match audience {
-                    Audience::Young => "about 2 in 3",
+                    Audience::Young => "about 7 in 10",
                     Audience::General => "65%",
                     Audience::Scholar => "0.6500",
                 };

@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "748b381a-aeee-4ad0-9457-0e596e800c41",
+                     *       "id": "2109746d-5ef4-4bcc-85e4-3ba78e1b165a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:08:46.100Z",
-                     *       "host_token": "ad5dc389c90c21bd2cc473dc41955d070542d95589211fdd43ac9a6e8db59c34",
+                     *       "created_at": "2026-12-07T04:46:23.005Z",
+                     *       "host_token": "04018e97ee48343ae65af5d66f5a6f4ef65d27de2dd572c30f7379655116007a",
                      *       "games": [
                      *         {
-                     *           "id": "0a829ea0-8cc5-483a-b305-314388b6029d",
+                     *           "id": "d36274c6-1ed5-4023-814a-4f66453caa07",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T04:08:46.100Z",
-                     *           "updated_at": "2026-12-07T04:08:46.100Z",
+                     *           "created_at": "2026-12-07T04:46:23.005Z",
+                     *           "updated_at": "2026-12-07T04:46:23.005Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0a829ea0-8cc5-483a-b305-314388b6029d",
-                     *             "throws": "/v1/games/0a829ea0-8cc5-483a-b305-314388b6029d/throws",
-                     *             "moves": "/v1/games/0a829ea0-8cc5-483a-b305-314388b6029d/moves"
+                     *             "self": "/v1/games/d36274c6-1ed5-4023-814a-4f66453caa07",
+                     *             "throws": "/v1/games/d36274c6-1ed5-4023-814a-4f66453caa07/throws",
+                     *             "moves": "/v1/games/d36274c6-1ed5-4023-814a-4f66453caa07/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "2b76f4996974254b7adcdc466270876880e3433b30feef6d4ae6c6d7c3a24b7a",
-                     *             "b": "66ecd99bb74aeccc9c73128e1bef0b8737414fc0d50355677a1b2fc8fdcab5de"
+                     *             "a": "51fb9a9cbebaa17f7f8aa0468ffc16b948e2a58980c9597ea07628fc19e5103b",
+                     *             "b": "70f44b86fa34d1e6db001ccfd1e72b2c221a8cd3234241d1d1a7b25b5ef3b02c"
                      *           },
-                     *           "host_token": "df6186e0c1474170c350a89615cc3fbf56d06d9c136c60c5def0e0075fd74984",
+                     *           "host_token": "adaad0be2dbfc1de61127ea734cb08ac5516bc642399e7b7339ea26b1ead93d7",
                      *           "join_codes": {
-                     *             "a": "CA2HWR",
-                     *             "b": "GA248R"
+                     *             "a": "6R2RE2",
+                     *             "b": "PGSE9Z"
                      *           }
                      *         },
                      *         {
-                     *           "id": "c43eb73f-c744-42ed-974f-edbfc2558ca7",
+                     *           "id": "a9ce109e-ae04-42cf-ad9b-383b333379f2",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:08:46.100Z",
-                     *           "updated_at": "2026-12-07T04:08:46.100Z",
+                     *           "created_at": "2026-12-07T04:46:23.005Z",
+                     *           "updated_at": "2026-12-07T04:46:23.005Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c43eb73f-c744-42ed-974f-edbfc2558ca7",
-                     *             "throws": "/v1/games/c43eb73f-c744-42ed-974f-edbfc2558ca7/throws",
-                     *             "moves": "/v1/games/c43eb73f-c744-42ed-974f-edbfc2558ca7/moves"
+                     *             "self": "/v1/games/a9ce109e-ae04-42cf-ad9b-383b333379f2",
+                     *             "throws": "/v1/games/a9ce109e-ae04-42cf-ad9b-383b333379f2/throws",
+                     *             "moves": "/v1/games/a9ce109e-ae04-42cf-ad9b-383b333379f2/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7a9d79d604c5a2b11334fce37fff5580decd507ee869de54407e2a723f895145",
-                     *             "b": "4da8e2a70e2e17d7f44f5fc9d44724f9eed54307c8768814ebf9dc64f7b9e6e1"
+                     *             "a": "1f2183add7e5e0fb82793589d41f94969f5db4f257e27ce5c9aa78cd958c5410",
+                     *             "b": "446d1cca4f7eb3697112e4550c5f4c975b0eaa47acfb4c9695843d1d3333407f"
                      *           },
-                     *           "host_token": "341b6338bb61af2997e53bf353df23bf077ee51b9a533ef2fca937aafe046624",
+                     *           "host_token": "9ed0c33a809981047420663953641c38b5c29f165ba66c3cf8a1444dd1116a5c",
                      *           "join_codes": {
-                     *             "a": "949XM5",
-                     *             "b": "4VBA8S"
+                     *             "a": "NR6XFM",
+                     *             "b": "YXKWWN"
                      *           }
                      *         },
                      *         {
-                     *           "id": "0c890983-2e24-487e-97e9-503acbb4608e",
+                     *           "id": "f10deceb-5506-47b3-bd7a-fc1dd5afcd08",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:08:46.100Z",
-                     *           "updated_at": "2026-12-07T04:08:46.100Z",
+                     *           "created_at": "2026-12-07T04:46:23.005Z",
+                     *           "updated_at": "2026-12-07T04:46:23.005Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0c890983-2e24-487e-97e9-503acbb4608e",
-                     *             "throws": "/v1/games/0c890983-2e24-487e-97e9-503acbb4608e/throws",
-                     *             "moves": "/v1/games/0c890983-2e24-487e-97e9-503acbb4608e/moves"
+                     *             "self": "/v1/games/f10deceb-5506-47b3-bd7a-fc1dd5afcd08",
+                     *             "throws": "/v1/games/f10deceb-5506-47b3-bd7a-fc1dd5afcd08/throws",
+                     *             "moves": "/v1/games/f10deceb-5506-47b3-bd7a-fc1dd5afcd08/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "8fa5dbaf9c5a1bca3d1de4c4612f3c8398250908978dc984968c94db3d667e40",
-                     *             "b": "bfd8f715da68bdeeb91ccb6635575e9bfbad8e2362bdffdd48d9f4601e31efac"
+                     *             "a": "7c0114ba7c02fd6016c5e555ee0f04fdb22cae92966c509fe1aa9b6beac31be2",
+                     *             "b": "fae796b2e676d07ea5378169d8550e3b5ee06c8328410d7ab47f50f7e42b6cba"
                      *           },
-                     *           "host_token": "6c2e59e598a4c9a33333a6faf9f833bd10b4ceb8f794a5d181e68034e72efd0e",
+                     *           "host_token": "eb57ddae7ae764570cd4d4f1f80d05f6ba4eca1426db42f8855dda7b4261fd3a",
                      *           "join_codes": {
-                     *             "a": "JR7XWA",
-                     *             "b": "8V8MED"
+                     *             "a": "DXBBV9",
+                     *             "b": "HQJAGF"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/748b381a-aeee-4ad0-9457-0e596e800c41",
-                     *         "games": "/v1/classes/748b381a-aeee-4ad0-9457-0e596e800c41/games",
-                     *         "overview": "/play/class/748b381a-aeee-4ad0-9457-0e596e800c41",
-                     *         "fairness": "/v1/fairness?game=0a829ea0-8cc5-483a-b305-314388b6029d&game=c43eb73f-c744-42ed-974f-edbfc2558ca7&game=0c890983-2e24-487e-97e9-503acbb4608e"
+                     *         "self": "/v1/classes/2109746d-5ef4-4bcc-85e4-3ba78e1b165a",
+                     *         "games": "/v1/classes/2109746d-5ef4-4bcc-85e4-3ba78e1b165a/games",
+                     *         "overview": "/play/class/2109746d-5ef4-4bcc-85e4-3ba78e1b165a",
+                     *         "fairness": "/v1/fairness?game=d36274c6-1ed5-4023-814a-4f66453caa07&game=a9ce109e-ae04-42cf-ad9b-383b333379f2&game=f10deceb-5506-47b3-bd7a-fc1dd5afcd08"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d8ce1875-b896-4cba-a603-3d2251122e7e",
+                     *       "id": "58fefaf4-6f30-4443-b92b-b829a762ab5a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:08:46.086Z",
-                     *       "host_token": "781628b854432f16d98fc123bc3cbf5bd9614c85eb29f382eeec3f1dbbab62db",
+                     *       "created_at": "2026-12-07T04:46:22.979Z",
+                     *       "host_token": "27d5e2ee079312b5823e1a0e53b32a2be8be5d411b822725d225bbfc25154f1f",
                      *       "games": [
                      *         {
-                     *           "id": "a9dfb0f9-e508-44dc-9766-747d40e99dbe",
+                     *           "id": "13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:08:46.085Z",
-                     *           "updated_at": "2026-12-07T04:08:46.085Z",
+                     *           "created_at": "2026-12-07T04:46:22.979Z",
+                     *           "updated_at": "2026-12-07T04:46:22.979Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe",
-                     *             "throws": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/throws",
-                     *             "moves": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/moves"
+                     *             "self": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
+                     *             "throws": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/throws",
+                     *             "moves": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "c1f03e504f2b2f87f1e4a8027f0972fb847d7925101b8980f073d55d83e27dd0",
-                     *             "b": "900acf7f09012cb050c01f1e89757c9ecfa497584159dde77dfe0e8c97e59cf3"
+                     *             "a": "7453f9beb458ff8f83a1948757a23ecc8ba5a11e4f69a45bf0ca171071e7b0b2",
+                     *             "b": "9bf80e91484fac9514486aadff9b76684a8cc8b0cdb9be52945d0010837f7753"
                      *           },
-                     *           "host_token": "1dc9eaffd26e8e2e65e00b45e78ab1cb304f7eef6d015d6c2199f94a2564da1d",
+                     *           "host_token": "0c28c0247201b61d7ad24e758edf98cd408bfb0b67b2bb0e0af55aa6c5437cdb",
                      *           "join_codes": {
-                     *             "a": "NRJDV8",
-                     *             "b": "A7F8XH"
+                     *             "a": "2MZ52Z",
+                     *             "b": "QTVDW4"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2477b18f-934e-44d9-b333-5dd20e1ee7fa",
+                     *           "id": "eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:08:46.086Z",
-                     *           "updated_at": "2026-12-07T04:08:46.086Z",
+                     *           "created_at": "2026-12-07T04:46:22.979Z",
+                     *           "updated_at": "2026-12-07T04:46:22.979Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa",
-                     *             "throws": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/throws",
-                     *             "moves": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/moves"
+                     *             "self": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
+                     *             "throws": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/throws",
+                     *             "moves": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0ee2bc2356252ebb89a273dfa59f78e333e6b71b366acaa4401f079a5da0716f",
-                     *             "b": "f7e079d71f02c264ae69909f00b17179b2ea769c66d1619602d6e11bcaa86cd2"
+                     *             "a": "23b8a79b7a91038e96ce5ae4e13491c9e0b4cccbb416729d4862efe9b5219845",
+                     *             "b": "7c090c869d1bfbc6b9c35b9833866180bdc6888f08aefdaf1ff09f084bd51b8f"
                      *           },
-                     *           "host_token": "8f374f92cccaa2bfec2ec600a62e634f650e118a109e9f2bb6e6dd574584109a",
+                     *           "host_token": "27ee7d0203c43328ef94fe95a0892305cfd8dce5eb5fecc550e453f7cdd0ac71",
                      *           "join_codes": {
-                     *             "a": "GRYQCA",
-                     *             "b": "3AGVB6"
+                     *             "a": "QTFF83",
+                     *             "b": "4HVFMT"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e",
-                     *         "games": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e/games",
-                     *         "overview": "/play/class/d8ce1875-b896-4cba-a603-3d2251122e7e",
-                     *         "fairness": "/v1/fairness?game=a9dfb0f9-e508-44dc-9766-747d40e99dbe&game=2477b18f-934e-44d9-b333-5dd20e1ee7fa"
+                     *         "self": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a",
+                     *         "games": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a/games",
+                     *         "overview": "/play/class/58fefaf4-6f30-4443-b92b-b829a762ab5a",
+                     *         "fairness": "/v1/fairness?game=13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed&game=eac3bf1c-45b5-45c6-9d5f-f4922f669a94"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d8ce1875-b896-4cba-a603-3d2251122e7e",
+                     *       "id": "58fefaf4-6f30-4443-b92b-b829a762ab5a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:08:46.086Z",
+                     *       "created_at": "2026-12-07T04:46:22.979Z",
                      *       "games": [
                      *         {
-                     *           "id": "a9dfb0f9-e508-44dc-9766-747d40e99dbe",
+                     *           "id": "13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T04:08:46.085Z",
-                     *           "updated_at": "2026-12-07T04:08:46.090Z",
+                     *           "created_at": "2026-12-07T04:46:22.979Z",
+                     *           "updated_at": "2026-12-07T04:46:22.988Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe",
-                     *             "throws": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/throws",
-                     *             "moves": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/moves"
+                     *             "self": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
+                     *             "throws": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/throws",
+                     *             "moves": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a9dfb0f9-e508-44dc-9766-747d40e99dbe/board.svg?view=projector",
+                     *           "board": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "2477b18f-934e-44d9-b333-5dd20e1ee7fa",
+                     *           "id": "eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:08:46.086Z",
-                     *           "updated_at": "2026-12-07T04:08:46.086Z",
+                     *           "created_at": "2026-12-07T04:46:22.979Z",
+                     *           "updated_at": "2026-12-07T04:46:22.979Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa",
-                     *             "throws": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/throws",
-                     *             "moves": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/moves"
+                     *             "self": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
+                     *             "throws": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/throws",
+                     *             "moves": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/2477b18f-934e-44d9-b333-5dd20e1ee7fa/board.svg?view=projector",
+                     *           "board": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "a31913fa-8b67-4abc-9db8-4b65698d4c7d",
+                     *           "id": "14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:08:46.088Z",
-                     *           "updated_at": "2026-12-07T04:08:46.088Z",
+                     *           "created_at": "2026-12-07T04:46:22.986Z",
+                     *           "updated_at": "2026-12-07T04:46:22.986Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d",
-                     *             "throws": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/throws",
-                     *             "moves": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/moves"
+                     *             "self": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
+                     *             "throws": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/throws",
+                     *             "moves": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/board.svg?view=projector",
+                     *           "board": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e",
-                     *         "games": "/v1/classes/d8ce1875-b896-4cba-a603-3d2251122e7e/games",
-                     *         "overview": "/play/class/d8ce1875-b896-4cba-a603-3d2251122e7e",
-                     *         "fairness": "/v1/fairness?game=a9dfb0f9-e508-44dc-9766-747d40e99dbe&game=2477b18f-934e-44d9-b333-5dd20e1ee7fa&game=a31913fa-8b67-4abc-9db8-4b65698d4c7d"
+                     *         "self": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a",
+                     *         "games": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a/games",
+                     *         "overview": "/play/class/58fefaf4-6f30-4443-b92b-b829a762ab5a",
+                     *         "fairness": "/v1/fairness?game=13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed&game=eac3bf1c-45b5-45c6-9d5f-f4922f669a94&game=14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:08:46.086Z",
+                     *       "created_at": "2026-12-07T04:46:22.979Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a9dfb0f9-e508-44dc-9766-747d40e99dbe",
-                     *           "created_at": "2026-12-07T04:08:46.085Z",
-                     *           "updated_at": "2026-12-07T04:08:46.090Z",
+                     *           "id": "13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
+                     *           "created_at": "2026-12-07T04:46:22.979Z",
+                     *           "updated_at": "2026-12-07T04:46:22.988Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "2477b18f-934e-44d9-b333-5dd20e1ee7fa",
-                     *           "created_at": "2026-12-07T04:08:46.086Z",
-                     *           "updated_at": "2026-12-07T04:08:46.086Z",
+                     *           "id": "eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
+                     *           "created_at": "2026-12-07T04:46:22.979Z",
+                     *           "updated_at": "2026-12-07T04:46:22.979Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a31913fa-8b67-4abc-9db8-4b65698d4c7d",
-                     *           "created_at": "2026-12-07T04:08:46.088Z",
-                     *           "updated_at": "2026-12-07T04:08:46.088Z",
+                     *           "id": "14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
+                     *           "created_at": "2026-12-07T04:46:22.986Z",
+                     *           "updated_at": "2026-12-07T04:46:22.986Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a31913fa-8b67-4abc-9db8-4b65698d4c7d",
+                     *       "id": "14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T04:08:46.088Z",
-                     *       "updated_at": "2026-12-07T04:08:46.088Z",
+                     *       "created_at": "2026-12-07T04:46:22.986Z",
+                     *       "updated_at": "2026-12-07T04:46:22.986Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d",
-                     *         "throws": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/throws",
-                     *         "moves": "/v1/games/a31913fa-8b67-4abc-9db8-4b65698d4c7d/moves"
+                     *         "self": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
+                     *         "throws": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/throws",
+                     *         "moves": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "4c167fb0fa01d63c8ef8f1f56118a45f9811621d68cbaa578a7dcac697a84336",
-                     *         "b": "d7b8da4320f940df78174c150eee47fcf9232ed03d888aa416e0d14f8ae1e7b4"
+                     *         "a": "414d0a081f750ae0b9047be6454bf23d8614630afd0dc226d11bd2582a8da2f6",
+                     *         "b": "82c3534f6f7c2fed3ace58f6b98100690c10f8ad5633fd70500ddb8a89809bc7"
                      *       },
-                     *       "host_token": "f53f7573712d468b42710b760d1665f7956e3b8977b286b332c6f328a47618f9",
+                     *       "host_token": "870eb41b2285591b6eff66f872af59f10a61c9b665f255b31e9019521e3a4d99",
                      *       "join_codes": {
-                     *         "a": "VNPWKB",
-                     *         "b": "64Y9FN"
+                     *         "a": "VGARHB",
+                     *         "b": "EFMW7A"
                      *       }
                      *     }
                      */
@@ -5933,7 +5933,7 @@ export interface operations {
                      *           "text": {
                      *             "general": "What was printed about this game in the 1890s was written by outside ethnographers: Stewart Culin, director of a university museum, and James Mooney, of the Bureau of Ethnology. The Kiowa are a living nation, and the Kiowa Tribe teaches its own language through a program of its own.",
                      *             "young": "People from outside the Kiowa nation wrote the old books about this game. Today the Kiowa Tribe teaches the Kiowa language in its own program.",
-                     *             "scholar": "The record rests on Culin's Chess and Playing-Cards, whose title page names him director of the University of Pennsylvania's Museum of Archaeology and Paleontology (p. 665), and on Mooney's chapter on the Ghost-Dance religion, whose title page (p. 641) names him, in the Bureau of Ethnology's Fourteenth Annual Report. Neither author was Kiowa, and the rules reach us through their descriptions and later summaries. Today the Kiowa Tribe's own language program teaches Kiowa in its Oklahoma communities."
+                     *             "scholar": "The accounts of the 1890s were written by outsiders: Culin's Chess and Playing-Cards, whose title page names him director of the University of Pennsylvania's Museum of Archaeology and Paleontology (p. 665), and Mooney's chapter on the Ghost-Dance religion in the Bureau of Ethnology's Fourteenth Annual Report, whose title page (p. 641) names him. Neither author was Kiowa. Today the Kiowa Tribe's own language program teaches Kiowa in its Oklahoma communities."
                      *           },
                      *           "tags": [
                      *             "history",
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7c752a92-4db4-4961-a55b-eb86891aebda"
+                     *         "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7c752a92-4db4-4961-a55b-eb86891aebda"
+                     *             "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1c00390c-6f80-40d0-84d8-5194cc46b6e0",
+                     *       "id": "aef57075-ac6a-4d81-867d-3f5166bea739",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T04:08:46.081Z",
-                     *       "updated_at": "2026-12-07T04:08:46.081Z",
+                     *       "created_at": "2026-12-07T04:46:22.973Z",
+                     *       "updated_at": "2026-12-07T04:46:22.973Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/1c00390c-6f80-40d0-84d8-5194cc46b6e0",
-                     *         "throws": "/v1/games/1c00390c-6f80-40d0-84d8-5194cc46b6e0/throws",
-                     *         "moves": "/v1/games/1c00390c-6f80-40d0-84d8-5194cc46b6e0/moves"
+                     *         "self": "/v1/games/aef57075-ac6a-4d81-867d-3f5166bea739",
+                     *         "throws": "/v1/games/aef57075-ac6a-4d81-867d-3f5166bea739/throws",
+                     *         "moves": "/v1/games/aef57075-ac6a-4d81-867d-3f5166bea739/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "2b51b1d90990c515393eed6cd6ea8c7faa3d9a5318efdf4098dc9a621d31d864",
-                     *         "b": "d8d8113ae341f2db22ff7e02df490a4de50bbcbad59619c1f5e541cb8336d429"
+                     *         "a": "e018d35f564fafae2e56410835278e5caaf16478e21890645f7b26cb2cabc017",
+                     *         "b": "d786f670c73679c5219e7ab0d3d6b055dfa4a744360949407973133f24cbbd58"
                      *       },
-                     *       "host_token": "78394437aab7632b879b31b99ef4ef830ab202155be45887c13f22342bfc6c38",
+                     *       "host_token": "8da005fe424ea637333acbb2745adf5bd55e025283c8d713b456fb25f88ab867",
                      *       "join_codes": {
-                     *         "a": "8HWCNC",
-                     *         "b": "CWK8ER"
+                     *         "a": "YEW6QD",
+                     *         "b": "ZAHEWN"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *       "id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T04:08:45.766Z",
-                     *       "updated_at": "2026-12-07T04:08:46.067Z",
+                     *       "created_at": "2026-12-07T04:46:22.322Z",
+                     *       "updated_at": "2026-12-07T04:46:22.943Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda",
-                     *         "throws": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/throws",
-                     *         "moves": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/moves"
+                     *         "self": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *         "throws": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/throws",
+                     *         "moves": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/moves"
                      *       }
                      *     }
                      */
@@ -7997,7 +7997,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `young` ("about 2 in 3"), `general` (percentages) or `scholar`
+                 * @description `young` ("about 7 in 10"), `general` (percentages) or `scholar`
                  *     (four decimals): the audience of the chart's description (its
                  *     `<desc>`); default: the game's.
                  */
@@ -8150,7 +8150,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `young` ("about 2 in 3"), `general` (percentages) or `scholar`
+                 * @description `young` ("about 7 in 10"), `general` (percentages) or `scholar`
                  *     (four decimals): the audience of the chart's description (its
                  *     `<desc>`); default: the game's.
                  */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7c752a92-4db4-4961-a55b-eb86891aebda"
+                     *         "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7c752a92-4db4-4961-a55b-eb86891aebda"
+                     *             "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10260,7 +10260,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *       "game_id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10537,7 +10537,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *       "game_id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10907,8 +10907,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "ddc6d509f8573477a18150bdd737213af93163af3af0903a7255821639634627",
-                     *       "join_code": "QE3A43"
+                     *       "token": "290fd1628b969b42df14a2e1c33d4ab136f989f61f6f55cb9147483d4b8dcae1",
+                     *       "join_code": "SHFMWA"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11111,11 +11111,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *         "id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T04:08:45.766Z",
-                     *         "updated_at": "2026-12-07T04:08:46.078Z",
+                     *         "created_at": "2026-12-07T04:46:22.322Z",
+                     *         "updated_at": "2026-12-07T04:46:22.965Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11174,9 +11174,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda",
-                     *           "throws": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/throws",
-                     *           "moves": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/moves"
+                     *           "self": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *           "throws": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/throws",
+                     *           "moves": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11647,11 +11647,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "7c752a92-4db4-4961-a55b-eb86891aebda",
+                     *         "id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T04:08:45.766Z",
-                     *         "updated_at": "2026-12-07T04:08:46.067Z",
+                     *         "created_at": "2026-12-07T04:46:22.322Z",
+                     *         "updated_at": "2026-12-07T04:46:22.943Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11714,9 +11714,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda",
-                     *           "throws": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/throws",
-                     *           "moves": "/v1/games/7c752a92-4db4-4961-a55b-eb86891aebda/moves"
+                     *           "self": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *           "throws": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/throws",
+                     *           "moves": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/moves"
                      *         }
                      *       }
                      *     }
@@ -12447,10 +12447,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "1c00390c-6f80-40d0-84d8-5194cc46b6e0",
+                     *       "game_id": "aef57075-ac6a-4d81-867d-3f5166bea739",
                      *       "side": "A",
-                     *       "token": "ddc6d509f8573477a18150bdd737213af93163af3af0903a7255821639634627",
-                     *       "play": "/play/1c00390c-6f80-40d0-84d8-5194cc46b6e0#seat=A.ddc6d509f8573477a18150bdd737213af93163af3af0903a7255821639634627"
+                     *       "token": "290fd1628b969b42df14a2e1c33d4ab136f989f61f6f55cb9147483d4b8dcae1",
+                     *       "play": "/play/aef57075-ac6a-4d81-867d-3f5166bea739#seat=A.290fd1628b969b42df14a2e1c33d4ab136f989f61f6f55cb9147483d4b8dcae1"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

@@ -21,7 +21,7 @@ use zohn_ahl_odds::Solver;
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ChartQuery {
-    /// `young` ("about 2 in 3"), `general` (percentages) or `scholar`
+    /// `young` ("about 7 in 10"), `general` (percentages) or `scholar`
     /// (four decimals): the audience of the chart's description (its
     /// `<desc>`); default: the game's.
     #[param(value_type = Option<Audience>)]

@@ -131,41 +131,30 @@ pub fn chance_words(p: f64, audience: Audience) -> String {
     }
 }
 
-/// The fractions the young hear, as (k, n, "about k in n").
-const YOUNG_FRACTIONS: [(f64, &str); 13] = [
-    (1.0 / 20.0, "about 1 in 20"),
-    (1.0 / 10.0, "about 1 in 10"),
-    (1.0 / 5.0, "about 1 in 5"),
-    (1.0 / 4.0, "about 1 in 4"),
-    (1.0 / 3.0, "about 1 in 3"),
-    (2.0 / 5.0, "about 2 in 5"),
-    (1.0 / 2.0, "about 1 in 2"),
-    (3.0 / 5.0, "about 3 in 5"),
-    (2.0 / 3.0, "about 2 in 3"),
-    (3.0 / 4.0, "about 3 in 4"),
-    (4.0 / 5.0, "about 4 in 5"),
-    (9.0 / 10.0, "about 9 in 10"),
-    (19.0 / 20.0, "about 19 in 20"),
-];
-
-/// The nearest of [`YOUNG_FRACTIONS`]; below 1 in 40 "less than 1 in 20",
-/// above 39 in 40 "more than 19 in 20".
+/// The chance the young hear: the nearest tenth, "about k in 10" (a
+/// teacher's trial: "from about 1 in 3 to about 2 in 5" was past 4th-grade
+/// fractions; tenths compare at a glance); below 1 in 20 "less than 1 in
+/// 10", above 19 in 20 "more than 9 in 10".
 fn young_fraction(p: f64) -> String {
-    if p < 1.0 / 40.0 {
-        return "less than 1 in 20".to_owned();
+    if p < 1.0 / 20.0 {
+        return "less than 1 in 10".to_owned();
     }
-    if p > 39.0 / 40.0 {
-        return "more than 19 in 20".to_owned();
+    if p > 19.0 / 20.0 {
+        return "more than 9 in 10".to_owned();
     }
-    YOUNG_FRACTIONS
-        .iter()
-        .min_by(|a, b| (a.0 - p).abs().total_cmp(&(b.0 - p).abs()))
-        .map_or_else(String::new, |(_, w)| (*w).to_owned())
+    // Between 1 and 9 tenths: within u8.
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "p is within 0.05..=0.95 here"
+    )]
+    let tenths = (p * 10.0).round() as u8;
+    format!("about {} in 10", tenths.clamp(1, 9))
 }
 
 /// The odds moment of a move for `audience`: [`odds_moment`], told only
 /// when the audience's words ([`chance_words`]) show it. A change they do
-/// not show (a lead that passes from 50.4% to 49.8% reads "about 1 in 2"
+/// not show (a lead that passes from 50.4% to 49.8% reads "about 5 in 10"
 /// to the young and "50%" to everyone both times) is none; a new lead they
 /// do not show (44% to 50%) is told as the swing it is, if it is one.
 #[must_use]
@@ -339,7 +328,7 @@ mod tests {
     #[test]
     fn a_change_the_audiences_words_do_not_show_is_not_told_to_it() {
         let common = 3.0 / 16.0;
-        // 50.4% to 49.8%: "about 1 in 2" and "50%" both times.
+        // 50.4% to 49.8%: "about 5 in 10" and "50%" both times.
         let flat = chances(0.504, 0.498);
         assert_eq!(odds_moment_for(&flat, common, Audience::Young), None);
         assert_eq!(odds_moment_for(&flat, common, Audience::General), None);
@@ -375,10 +364,12 @@ mod tests {
 
     #[test]
     fn chances_are_worded_for_each_audience() {
-        assert_eq!(chance_words(0.4976, Audience::Young), "about 1 in 2");
-        assert_eq!(chance_words(0.68, Audience::Young), "about 2 in 3");
-        assert_eq!(chance_words(0.01, Audience::Young), "less than 1 in 20");
-        assert_eq!(chance_words(0.99, Audience::Young), "more than 19 in 20");
+        assert_eq!(chance_words(0.4976, Audience::Young), "about 5 in 10");
+        assert_eq!(chance_words(0.68, Audience::Young), "about 7 in 10");
+        assert_eq!(chance_words(0.33, Audience::Young), "about 3 in 10");
+        assert_eq!(chance_words(0.06, Audience::Young), "about 1 in 10");
+        assert_eq!(chance_words(0.01, Audience::Young), "less than 1 in 10");
+        assert_eq!(chance_words(0.99, Audience::Young), "more than 9 in 10");
         assert_eq!(chance_words(0.4976, Audience::General), "50%");
         assert_eq!(chance_words(0.004, Audience::General), "under 1%");
         assert_eq!(chance_words(0.996, Audience::General), "over 99%");

@@ -211,7 +211,8 @@ pub struct RecapText {
 #[must_use]
 pub fn expected_words(x: f64, audience: Audience) -> String {
     match audience {
-        Audience::Young if x < 0.5 => "less than 1".to_owned(),
+        // A teacher's trial: "less than 1" was hard to picture.
+        Audience::Young if x < 0.5 => "none".to_owned(),
         // Halves up, as a class rounds ("about 3" for 2.5).
         Audience::Young => format!("about {}", x.round()),
         Audience::General => format!("about {x:.1}"),

@@ -125,7 +125,7 @@ impl ChanceChart<'_> {
     }
 
     /// A chance as the chart's labels say it: a fraction for the young
-    /// ("about 2 in 3", as their narration says it), a percentage for
+    /// ("about 7 in 10", as their narration says it), a percentage for
     /// everyone else.
     fn chance_label(&self, p: f64) -> String {
         match self.audience {
@@ -365,7 +365,7 @@ fn points(chart: &ChanceChart<'_>) -> Group {
 
 /// What a line's end says of `side`: who won, once the game is over (its
 /// chance is then 0 or 1, which the young words would call "less than 1 in
-/// 20"), else its chance.
+/// 10"), else its chance.
 fn end_words(chart: &ChanceChart<'_>, side: Side, p: f64) -> String {
     match chart.result {
         ChartResult::Won(w) | ChartResult::Stopped(Some(w)) if w == side => "won".to_owned(),

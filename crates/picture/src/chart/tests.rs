@@ -47,7 +47,7 @@ fn a_chart_marks_the_largest_swing_and_the_rare_throws() {
     assert!(desc.contains("One throw was rarer than 1 in 16: move 2."));
     let young = words::description(&chart(&moves, Audience::Young));
     assert!(
-        young.contains("from about 2 in 5 to about 2 in 3"),
+        young.contains("from about 5 in 10 to about 7 in 10"),
         "{young}"
     );
 }
@@ -88,7 +88,7 @@ fn regression_a_stopped_spinner_chart_for_the_young_said_threw_in_percent() {
         "{svg}"
     );
     assert!(!svg.contains(">50%<"), "{svg}");
-    // Over, the lines end on who won (a child's "less than 1 in 20" for a
+    // Over, the lines end on who won (a child's "less than 1 in 10" for a
     // side that has lost was a teacher's complaint).
     assert!(
         svg.contains(">won (dashed)<") && svg.contains(">lost (solid)<"),

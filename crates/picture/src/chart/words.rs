@@ -1,6 +1,6 @@
 //! The chart in words: its `<title>`, its heading and its `<desc>` for
 //! screen readers, with the chances in the audience's words
-//! ([`narration::chance_words`]: "about 2 in 3" for the young, "67%" for
+//! ([`narration::chance_words`]: "about 7 in 10" for the young, "67%" for
 //! everyone, "0.6667" for scholars).
 
 use std::fmt::Write as _;
