@@ -3,7 +3,9 @@
 
 use super::NarratedGame;
 use super::read_aloud::{Paragraph, Told};
-use crate::narration::{Audience, Chances, Detail, Narration, SegmentKind, looking_back};
+use crate::narration::{
+    Audience, Chances, Detail, Narration, SegmentKind, chance_meaning, looking_back,
+};
 use crate::rules::Outcome;
 
 /// The most changes of the chance to win a young class hears in a game
@@ -12,9 +14,18 @@ use crate::rules::Outcome;
 pub const YOUNG_ODDS_READ_ALOUD: usize = 2;
 
 /// `told` as read aloud to `audience`: for the young, only the first
-/// [`YOUNG_ODDS_READ_ALOUD`] sentences on a change of the chance to win.
-pub(super) fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
+/// [`YOUNG_ODDS_READ_ALOUD`] sentences on a change of the chance to win;
+/// for everyone, the first of them followed by what a chance to win
+/// counts ([`chance_meaning`]).
+fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
     let mut told = told.to_vec();
+    if let Some(first) = told
+        .iter_mut()
+        .flat_map(|t| t.segments.iter_mut())
+        .find(|s| s.kind == SegmentKind::Odds)
+    {
+        first.text = format!("{} {}", first.text, chance_meaning(audience));
+    }
     if audience == Audience::Young {
         let mut said = 0;
         for t in &mut told {
@@ -30,6 +41,28 @@ pub(super) fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narra
     told
 }
 
+/// `game` read aloud whole to `audience` at `detail`: its moves (`told`,
+/// their chances `chances`) with [`fewer_chances`], in paragraphs, with
+/// the stop's words (`stopped`) and the closing questions; and the moves
+/// as read, which a stop for a lesson is found in. One pipeline for the
+/// transcript and for the note's shorter game.
+pub(super) fn spoken(
+    game: &NarratedGame,
+    told: &[Narration],
+    chances: &[Option<Chances>],
+    audience: Audience,
+    detail: Detail,
+    stopped: Option<&Narration>,
+) -> (Vec<Narration>, Vec<Paragraph>) {
+    let told = fewer_chances(told, audience);
+    let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped);
+    paragraphs.extend(closing_paragraphs(
+        game,
+        closing(game, chances, audience, detail),
+    ));
+    (told, paragraphs)
+}
+
 /// The words a game ends with ([`crate::narration::looking_back`]): a
 /// paragraph each, with what says its numbers.
 pub type Closing = Vec<(String, Vec<crate::narration::Citation>)>;
@@ -37,7 +70,7 @@ pub type Closing = Vec<(String, Vec<crate::narration::Citation>)>;
 /// The paragraphs that end a game read aloud: `looking` (the closing's
 /// words, from the recap's questions), one a paragraph, after its last
 /// move.
-pub(super) fn closing_paragraphs(game: &NarratedGame, looking: Closing) -> Vec<Paragraph> {
+fn closing_paragraphs(game: &NarratedGame, looking: Closing) -> Vec<Paragraph> {
     let n = game.moves.len();
     looking
         .into_iter()

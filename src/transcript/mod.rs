@@ -458,9 +458,8 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let closing_of = |game: &NarratedGame| closing::closing(game, &chances, audience, detail);
     let command = request.command();
     if *read_aloud {
-        let told = closing::fewer_chances(&told, audience);
-        let mut paragraphs = read_aloud::read_aloud(&game, &told, audience, stopped.as_ref());
-        paragraphs.extend(closing::closing_paragraphs(&game, closing_of(&game)));
+        let (told, paragraphs) =
+            closing::spoken(&game, &told, &chances, audience, detail, stopped.as_ref());
         let fits = if stop_after.is_none() {
             [SHORT_LESSON_MINUTES, LESSON_MINUTES]
                 .map(|m| lesson_stop(&game, &told, audience, m, &closing_of))

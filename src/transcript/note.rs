@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::closing::{closing, closing_paragraphs, fewer_chances};
+use super::closing::spoken;
 use super::read_aloud::{
     LESSON_MINUTES, Paragraph, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES,
-    WHOLE_MARGIN_PERCENT, read_aloud, stop_keep,
+    WHOLE_MARGIN_PERCENT, stop_keep,
 };
 use super::{NarratedGame, TranscriptError, TranscriptRequest};
 use crate::narration::{Audience, name_mid_sentence};
@@ -18,8 +18,9 @@ pub const FEWEST_COUNTING_STICKS: u8 = 2;
 /// game is read aloud (`paragraphs`), how long a game of its rules runs on
 /// average, how to hold a long one to [`SHORT_LESSON_MINUTES`] and to
 /// [`LESSON_MINUTES`] (`fits`, from [`lesson_stop`]), and, for such a
-/// game, how to play it whole in [`SHORT_LESSON_MINUTES`] with fewer
-/// counting sticks ([`fewer_counting_sticks`]), and where the sources are.
+/// game, how to play it whole in less time with fewer counting sticks
+/// ([`fewer_counting_sticks`]: within [`SHORT_LESSON_MINUTES`] if any
+/// number does, else with the fewest), and where the sources are.
 ///
 /// # Errors
 /// [`TranscriptError`] only on a defect of the rules or presets.
@@ -141,8 +142,10 @@ pub(super) fn teacher_note(
 /// played whole, reads within `minutes` (or a fifth more, as a whole game
 /// is offered: [`WHOLE_MARGIN_PERCENT`]), and how many minutes it then
 /// reads; when no such number does, the fewest, if the game is then
-/// shorter than its `whole` words (a teacher's trial: "always give an N,
-/// even if the game runs a little over"); `None` when none is shorter.
+/// shorter than its `whole` words and within half as long again as
+/// `minutes` (a teacher's trial: "always give an N, even if the game runs
+/// a little over"; the next: 18 minutes offered for a 10-minute lesson
+/// "is not lesson-sized", the stop is); `None` otherwise.
 ///
 /// # Errors
 /// [`TranscriptError`] only on a defect of the rules or presets.
@@ -169,18 +172,13 @@ pub(super) fn fewer_counting_sticks(
             &shorter.sides,
         )?;
         let (told, chances) = super::told_moves_with_chances(&game, audience, detail)?;
-        let told = fewer_chances(&told, audience);
-        let mut paragraphs = read_aloud(&game, &told, audience, None);
-        paragraphs.extend(closing_paragraphs(
-            &game,
-            closing(&game, &chances, audience, detail),
-        ));
+        let (_, paragraphs) = spoken(&game, &told, &chances, audience, detail, None);
         let words: usize = paragraphs.iter().map(Paragraph::words).sum();
         let read = (n, words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1));
         if words <= limit {
             return Ok(Some(read));
         }
-        fewest = (words < whole).then_some(read);
+        fewest = (words < whole && read.1 <= minutes * 3 / 2).then_some(read);
     }
     Ok(fewest)
 }

@@ -24,8 +24,10 @@ pub const READ_ALOUD_WORDS_A_MINUTE: usize = 110;
 pub const PARAGRAPH_WORDS: usize = 80;
 
 /// The fewest moves between two sentences saying that two awls on one
-/// number stand on different spaces.
-pub const SAME_NUMBER_GAP: u32 = 20;
+/// number stand on different spaces: about a short lesson's moves, so a
+/// class hears it once a lesson (a teacher's trial: three times in a game
+/// of 37 throws at a gap of 20, "once is enough").
+pub const SAME_NUMBER_GAP: u32 = 60;
 
 /// The lesson the read-aloud form's note fits a long game to, in minutes.
 pub const LESSON_MINUTES: usize = 20;

@@ -301,9 +301,16 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                 let board = game.options.board;
                 // Face to face before (said, or facing and beyond a throw),
                 // past each other now: said.
-                let passed = (apart_before.is_some() || facing_before)
-                    && !awls.contains(&1)
-                    && board.physical(Side::B, awls[1]) < board.physical(Side::A, awls[0]);
+                // Within a throw before, neither within one nor on its
+                // start now: past, whichever number is the higher (a
+                // teacher's trial: 2 apart, then a 10 over the start line,
+                // and the pass went unsaid).
+                let passed = !awls.contains(&1)
+                    && apart.is_none()
+                    && (apart_before.is_some()
+                        || (facing_before
+                            && board.physical(Side::B, awls[1])
+                                < board.physical(Side::A, awls[0])));
                 // From a start too (a teacher's trial: a turn of seven
                 // throws from Side B's start took it past Side A unsaid).
                 facing_before = board.physical(Side::B, awls[1]) > board.physical(Side::A, awls[0]);

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "2109746d-5ef4-4bcc-85e4-3ba78e1b165a",
+                     *       "id": "ff1271fa-d428-4f6f-9269-f118975698bb",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:46:23.005Z",
-                     *       "host_token": "04018e97ee48343ae65af5d66f5a6f4ef65d27de2dd572c30f7379655116007a",
+                     *       "created_at": "2026-12-07T07:25:46.662Z",
+                     *       "host_token": "3ff8f2b21cdea58da96162e508de91bfd2a4fbe78363839090f6581438550445",
                      *       "games": [
                      *         {
-                     *           "id": "d36274c6-1ed5-4023-814a-4f66453caa07",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T04:46:23.005Z",
-                     *           "updated_at": "2026-12-07T04:46:23.005Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/d36274c6-1ed5-4023-814a-4f66453caa07",
-                     *             "throws": "/v1/games/d36274c6-1ed5-4023-814a-4f66453caa07/throws",
-                     *             "moves": "/v1/games/d36274c6-1ed5-4023-814a-4f66453caa07/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "51fb9a9cbebaa17f7f8aa0468ffc16b948e2a58980c9597ea07628fc19e5103b",
-                     *             "b": "70f44b86fa34d1e6db001ccfd1e72b2c221a8cd3234241d1d1a7b25b5ef3b02c"
-                     *           },
-                     *           "host_token": "adaad0be2dbfc1de61127ea734cb08ac5516bc642399e7b7339ea26b1ead93d7",
-                     *           "join_codes": {
-                     *             "a": "6R2RE2",
-                     *             "b": "PGSE9Z"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "a9ce109e-ae04-42cf-ad9b-383b333379f2",
+                     *           "id": "c9bc3897-968b-477b-b150-f1c4a66464c0",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:46:23.005Z",
-                     *           "updated_at": "2026-12-07T04:46:23.005Z",
+                     *           "created_at": "2026-12-07T07:25:46.662Z",
+                     *           "updated_at": "2026-12-07T07:25:46.662Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a9ce109e-ae04-42cf-ad9b-383b333379f2",
-                     *             "throws": "/v1/games/a9ce109e-ae04-42cf-ad9b-383b333379f2/throws",
-                     *             "moves": "/v1/games/a9ce109e-ae04-42cf-ad9b-383b333379f2/moves"
+                     *             "self": "/v1/games/c9bc3897-968b-477b-b150-f1c4a66464c0",
+                     *             "throws": "/v1/games/c9bc3897-968b-477b-b150-f1c4a66464c0/throws",
+                     *             "moves": "/v1/games/c9bc3897-968b-477b-b150-f1c4a66464c0/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "1f2183add7e5e0fb82793589d41f94969f5db4f257e27ce5c9aa78cd958c5410",
-                     *             "b": "446d1cca4f7eb3697112e4550c5f4c975b0eaa47acfb4c9695843d1d3333407f"
+                     *             "a": "2f3b6303b7360c7c417e5dae44426523a475c81c1481a4b0dd95a63c9e4de7ef",
+                     *             "b": "319759be2a97da8ee9797c5a14b508efac86de7a090ffeb3f95dabcf8af4b167"
                      *           },
-                     *           "host_token": "9ed0c33a809981047420663953641c38b5c29f165ba66c3cf8a1444dd1116a5c",
+                     *           "host_token": "ef1c4a45de5b1885124a525608a71f5d14517bb2e0da8009947521ca0374af31",
                      *           "join_codes": {
-                     *             "a": "NR6XFM",
-                     *             "b": "YXKWWN"
+                     *             "a": "QEPWYD",
+                     *             "b": "4MFSSW"
                      *           }
                      *         },
                      *         {
-                     *           "id": "f10deceb-5506-47b3-bd7a-fc1dd5afcd08",
+                     *           "id": "caeed21c-2a1e-482d-912a-00521c4cc080",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T07:25:46.662Z",
+                     *           "updated_at": "2026-12-07T07:25:46.662Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/caeed21c-2a1e-482d-912a-00521c4cc080",
+                     *             "throws": "/v1/games/caeed21c-2a1e-482d-912a-00521c4cc080/throws",
+                     *             "moves": "/v1/games/caeed21c-2a1e-482d-912a-00521c4cc080/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "1b4f766624a7bae92dee3618e9a43507e3988a36a6e8a6527b380957c48840e9",
+                     *             "b": "9590648350268631e38a943c737b4c8f5bcf6645966ada62fe300155c34c29d5"
+                     *           },
+                     *           "host_token": "04f61ca254152a6adcba692f0f00e8fb1bd4dc32ff5f413148319bd6b3005270",
+                     *           "join_codes": {
+                     *             "a": "PBJSKK",
+                     *             "b": "5C9534"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "0e184266-c84f-4fd8-bb53-eb3e71bdb555",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:46:23.005Z",
-                     *           "updated_at": "2026-12-07T04:46:23.005Z",
+                     *           "created_at": "2026-12-07T07:25:46.662Z",
+                     *           "updated_at": "2026-12-07T07:25:46.662Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f10deceb-5506-47b3-bd7a-fc1dd5afcd08",
-                     *             "throws": "/v1/games/f10deceb-5506-47b3-bd7a-fc1dd5afcd08/throws",
-                     *             "moves": "/v1/games/f10deceb-5506-47b3-bd7a-fc1dd5afcd08/moves"
+                     *             "self": "/v1/games/0e184266-c84f-4fd8-bb53-eb3e71bdb555",
+                     *             "throws": "/v1/games/0e184266-c84f-4fd8-bb53-eb3e71bdb555/throws",
+                     *             "moves": "/v1/games/0e184266-c84f-4fd8-bb53-eb3e71bdb555/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7c0114ba7c02fd6016c5e555ee0f04fdb22cae92966c509fe1aa9b6beac31be2",
-                     *             "b": "fae796b2e676d07ea5378169d8550e3b5ee06c8328410d7ab47f50f7e42b6cba"
+                     *             "a": "041f6fa31469b570a48f210b2e489157ce7c4a9b698b043d10ee18be121f8e89",
+                     *             "b": "b4512b253605e485bc917c493912ddff9bf14dc71219da563d9bc6ae3e83031d"
                      *           },
-                     *           "host_token": "eb57ddae7ae764570cd4d4f1f80d05f6ba4eca1426db42f8855dda7b4261fd3a",
+                     *           "host_token": "06873b481283fab85c3e9cbcf1587b94696e5a8fb0ffbb70ce76fae456de7fa2",
                      *           "join_codes": {
-                     *             "a": "DXBBV9",
-                     *             "b": "HQJAGF"
+                     *             "a": "WJSF8X",
+                     *             "b": "SKAY6R"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/2109746d-5ef4-4bcc-85e4-3ba78e1b165a",
-                     *         "games": "/v1/classes/2109746d-5ef4-4bcc-85e4-3ba78e1b165a/games",
-                     *         "overview": "/play/class/2109746d-5ef4-4bcc-85e4-3ba78e1b165a",
-                     *         "fairness": "/v1/fairness?game=d36274c6-1ed5-4023-814a-4f66453caa07&game=a9ce109e-ae04-42cf-ad9b-383b333379f2&game=f10deceb-5506-47b3-bd7a-fc1dd5afcd08"
+                     *         "self": "/v1/classes/ff1271fa-d428-4f6f-9269-f118975698bb",
+                     *         "games": "/v1/classes/ff1271fa-d428-4f6f-9269-f118975698bb/games",
+                     *         "overview": "/play/class/ff1271fa-d428-4f6f-9269-f118975698bb",
+                     *         "fairness": "/v1/fairness?game=c9bc3897-968b-477b-b150-f1c4a66464c0&game=caeed21c-2a1e-482d-912a-00521c4cc080&game=0e184266-c84f-4fd8-bb53-eb3e71bdb555"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "58fefaf4-6f30-4443-b92b-b829a762ab5a",
+                     *       "id": "ad906bd6-6d2b-41df-97bf-a80942306ba2",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:46:22.979Z",
-                     *       "host_token": "27d5e2ee079312b5823e1a0e53b32a2be8be5d411b822725d225bbfc25154f1f",
+                     *       "created_at": "2026-12-07T07:25:46.650Z",
+                     *       "host_token": "d3f30e5c4e2bfa3b45d315e9e037a2c33ba6ec026a039a6996a875bc9f0a9357",
                      *       "games": [
                      *         {
-                     *           "id": "13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
+                     *           "id": "70570a40-00fb-428d-bdd9-45703f459151",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:46:22.979Z",
-                     *           "updated_at": "2026-12-07T04:46:22.979Z",
+                     *           "created_at": "2026-12-07T07:25:46.650Z",
+                     *           "updated_at": "2026-12-07T07:25:46.650Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
-                     *             "throws": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/throws",
-                     *             "moves": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/moves"
+                     *             "self": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151",
+                     *             "throws": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/throws",
+                     *             "moves": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "7453f9beb458ff8f83a1948757a23ecc8ba5a11e4f69a45bf0ca171071e7b0b2",
-                     *             "b": "9bf80e91484fac9514486aadff9b76684a8cc8b0cdb9be52945d0010837f7753"
+                     *             "a": "b83de89c919cb8da041e0251927d1cb54cba970861450af067560cc1e4e1d1d1",
+                     *             "b": "f07e8a36bb536cc3f45b178eceba0e1ad19933c79992d5fd55966358456a3f0d"
                      *           },
-                     *           "host_token": "0c28c0247201b61d7ad24e758edf98cd408bfb0b67b2bb0e0af55aa6c5437cdb",
+                     *           "host_token": "6af24c2141c67793b5027880a7e30256928684b7e9efe650b76a26d87d66d5a2",
                      *           "join_codes": {
-                     *             "a": "2MZ52Z",
-                     *             "b": "QTVDW4"
+                     *             "a": "GSQ37M",
+                     *             "b": "KAZ3KF"
                      *           }
                      *         },
                      *         {
-                     *           "id": "eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
+                     *           "id": "08f2b7e7-68ba-438c-908b-dd295f975884",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:46:22.979Z",
-                     *           "updated_at": "2026-12-07T04:46:22.979Z",
+                     *           "created_at": "2026-12-07T07:25:46.650Z",
+                     *           "updated_at": "2026-12-07T07:25:46.650Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
-                     *             "throws": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/throws",
-                     *             "moves": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/moves"
+                     *             "self": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884",
+                     *             "throws": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/throws",
+                     *             "moves": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "23b8a79b7a91038e96ce5ae4e13491c9e0b4cccbb416729d4862efe9b5219845",
-                     *             "b": "7c090c869d1bfbc6b9c35b9833866180bdc6888f08aefdaf1ff09f084bd51b8f"
+                     *             "a": "064422605555a9e1cec8bafaac40f4e5d2778255b46647198ec8b79902813718",
+                     *             "b": "f544a9b9d20a102d785ec26a59a63142b4d5443a2ef45cb3e616f8edde04631f"
                      *           },
-                     *           "host_token": "27ee7d0203c43328ef94fe95a0892305cfd8dce5eb5fecc550e453f7cdd0ac71",
+                     *           "host_token": "543bd0bba1b0a8bc474ba57aae8d2a68a97dbbdff4c7f3e06bf13c15af6d2b65",
                      *           "join_codes": {
-                     *             "a": "QTFF83",
-                     *             "b": "4HVFMT"
+                     *             "a": "KHBPB5",
+                     *             "b": "C8GBK9"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a",
-                     *         "games": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a/games",
-                     *         "overview": "/play/class/58fefaf4-6f30-4443-b92b-b829a762ab5a",
-                     *         "fairness": "/v1/fairness?game=13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed&game=eac3bf1c-45b5-45c6-9d5f-f4922f669a94"
+                     *         "self": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2",
+                     *         "games": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2/games",
+                     *         "overview": "/play/class/ad906bd6-6d2b-41df-97bf-a80942306ba2",
+                     *         "fairness": "/v1/fairness?game=70570a40-00fb-428d-bdd9-45703f459151&game=08f2b7e7-68ba-438c-908b-dd295f975884"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "58fefaf4-6f30-4443-b92b-b829a762ab5a",
+                     *       "id": "ad906bd6-6d2b-41df-97bf-a80942306ba2",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:46:22.979Z",
+                     *       "created_at": "2026-12-07T07:25:46.650Z",
                      *       "games": [
                      *         {
-                     *           "id": "13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T04:46:22.979Z",
-                     *           "updated_at": "2026-12-07T04:46:22.988Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
-                     *             "throws": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/throws",
-                     *             "moves": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
+                     *           "id": "08f2b7e7-68ba-438c-908b-dd295f975884",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:46:22.979Z",
-                     *           "updated_at": "2026-12-07T04:46:22.979Z",
+                     *           "created_at": "2026-12-07T07:25:46.650Z",
+                     *           "updated_at": "2026-12-07T07:25:46.650Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
-                     *             "throws": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/throws",
-                     *             "moves": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/moves"
+                     *             "self": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884",
+                     *             "throws": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/throws",
+                     *             "moves": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/eac3bf1c-45b5-45c6-9d5f-f4922f669a94/board.svg?view=projector",
+                     *           "board": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
+                     *           "id": "70570a40-00fb-428d-bdd9-45703f459151",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T07:25:46.650Z",
+                     *           "updated_at": "2026-12-07T07:25:46.656Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151",
+                     *             "throws": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/throws",
+                     *             "moves": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "83a527b2-8436-4d0b-98ce-80c547be02d8",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T04:46:22.986Z",
-                     *           "updated_at": "2026-12-07T04:46:22.986Z",
+                     *           "created_at": "2026-12-07T07:25:46.653Z",
+                     *           "updated_at": "2026-12-07T07:25:46.653Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
-                     *             "throws": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/throws",
-                     *             "moves": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/moves"
+                     *             "self": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8",
+                     *             "throws": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/throws",
+                     *             "moves": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/board.svg?view=projector",
+                     *           "board": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a",
-                     *         "games": "/v1/classes/58fefaf4-6f30-4443-b92b-b829a762ab5a/games",
-                     *         "overview": "/play/class/58fefaf4-6f30-4443-b92b-b829a762ab5a",
-                     *         "fairness": "/v1/fairness?game=13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed&game=eac3bf1c-45b5-45c6-9d5f-f4922f669a94&game=14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed"
+                     *         "self": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2",
+                     *         "games": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2/games",
+                     *         "overview": "/play/class/ad906bd6-6d2b-41df-97bf-a80942306ba2",
+                     *         "fairness": "/v1/fairness?game=08f2b7e7-68ba-438c-908b-dd295f975884&game=70570a40-00fb-428d-bdd9-45703f459151&game=83a527b2-8436-4d0b-98ce-80c547be02d8"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T04:46:22.979Z",
+                     *       "created_at": "2026-12-07T07:25:46.650Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "13b1fbc8-e342-48fd-9ecb-b2bb3c1b04ed",
-                     *           "created_at": "2026-12-07T04:46:22.979Z",
-                     *           "updated_at": "2026-12-07T04:46:22.988Z",
+                     *           "id": "08f2b7e7-68ba-438c-908b-dd295f975884",
+                     *           "created_at": "2026-12-07T07:25:46.650Z",
+                     *           "updated_at": "2026-12-07T07:25:46.650Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "70570a40-00fb-428d-bdd9-45703f459151",
+                     *           "created_at": "2026-12-07T07:25:46.650Z",
+                     *           "updated_at": "2026-12-07T07:25:46.656Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "eac3bf1c-45b5-45c6-9d5f-f4922f669a94",
-                     *           "created_at": "2026-12-07T04:46:22.979Z",
-                     *           "updated_at": "2026-12-07T04:46:22.979Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
-                     *           "created_at": "2026-12-07T04:46:22.986Z",
-                     *           "updated_at": "2026-12-07T04:46:22.986Z",
+                     *           "id": "83a527b2-8436-4d0b-98ce-80c547be02d8",
+                     *           "created_at": "2026-12-07T07:25:46.653Z",
+                     *           "updated_at": "2026-12-07T07:25:46.653Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
+                     *       "id": "83a527b2-8436-4d0b-98ce-80c547be02d8",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T04:46:22.986Z",
-                     *       "updated_at": "2026-12-07T04:46:22.986Z",
+                     *       "created_at": "2026-12-07T07:25:46.653Z",
+                     *       "updated_at": "2026-12-07T07:25:46.653Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed",
-                     *         "throws": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/throws",
-                     *         "moves": "/v1/games/14e6775e-d1e2-4950-9c5c-c4e2fcdd85ed/moves"
+                     *         "self": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8",
+                     *         "throws": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/throws",
+                     *         "moves": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "414d0a081f750ae0b9047be6454bf23d8614630afd0dc226d11bd2582a8da2f6",
-                     *         "b": "82c3534f6f7c2fed3ace58f6b98100690c10f8ad5633fd70500ddb8a89809bc7"
+                     *         "a": "aeb55288b04088dc46d86d9e9b2917038daaf3780cbc927ab8f720779eb46840",
+                     *         "b": "f59145f89461b0884d30fd7c5fc01126664623bdc34fc7e6fda9510c471e181d"
                      *       },
-                     *       "host_token": "870eb41b2285591b6eff66f872af59f10a61c9b665f255b31e9019521e3a4d99",
+                     *       "host_token": "d2aa43c4b8a8280a15c4d9b1ce89a610ab42c2187a3c5b465eb6e72a99e24315",
                      *       "join_codes": {
-                     *         "a": "VGARHB",
-                     *         "b": "EFMW7A"
+                     *         "a": "9Q7PGK",
+                     *         "b": "AYBXFM"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
+                     *         "d6e450d6-34d3-45ee-bf58-465a745f0a00"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
+                     *             "d6e450d6-34d3-45ee-bf58-465a745f0a00"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "aef57075-ac6a-4d81-867d-3f5166bea739",
+                     *       "id": "5180901d-c98c-4020-859b-7a6b740da2f6",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T04:46:22.973Z",
-                     *       "updated_at": "2026-12-07T04:46:22.973Z",
+                     *       "created_at": "2026-12-07T07:25:46.645Z",
+                     *       "updated_at": "2026-12-07T07:25:46.645Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/aef57075-ac6a-4d81-867d-3f5166bea739",
-                     *         "throws": "/v1/games/aef57075-ac6a-4d81-867d-3f5166bea739/throws",
-                     *         "moves": "/v1/games/aef57075-ac6a-4d81-867d-3f5166bea739/moves"
+                     *         "self": "/v1/games/5180901d-c98c-4020-859b-7a6b740da2f6",
+                     *         "throws": "/v1/games/5180901d-c98c-4020-859b-7a6b740da2f6/throws",
+                     *         "moves": "/v1/games/5180901d-c98c-4020-859b-7a6b740da2f6/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "e018d35f564fafae2e56410835278e5caaf16478e21890645f7b26cb2cabc017",
-                     *         "b": "d786f670c73679c5219e7ab0d3d6b055dfa4a744360949407973133f24cbbd58"
+                     *         "a": "9e4508070befa922a751ef16c743b1cb0224ba35d64f53a226755f98be4520f8",
+                     *         "b": "1bc15803bb634e86c4aecfb2ab453e124b198879caf3bb501e99170f0964860c"
                      *       },
-                     *       "host_token": "8da005fe424ea637333acbb2745adf5bd55e025283c8d713b456fb25f88ab867",
+                     *       "host_token": "5fa4ab4e8133cb3268e0e3e3a932ff983a1758ffc298ea9cdb329766ce94843a",
                      *       "join_codes": {
-                     *         "a": "YEW6QD",
-                     *         "b": "ZAHEWN"
+                     *         "a": "3KXFQW",
+                     *         "b": "4Z4ZAB"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *       "id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T04:46:22.322Z",
-                     *       "updated_at": "2026-12-07T04:46:22.943Z",
+                     *       "created_at": "2026-12-07T07:25:46.295Z",
+                     *       "updated_at": "2026-12-07T07:25:46.632Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
-                     *         "throws": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/throws",
-                     *         "moves": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/moves"
+                     *         "self": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *         "throws": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/throws",
+                     *         "moves": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
+                     *         "d6e450d6-34d3-45ee-bf58-465a745f0a00"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d"
+                     *             "d6e450d6-34d3-45ee-bf58-465a745f0a00"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8908,6 +8908,13 @@ export interface operations {
                      *                   },
                      *                   {
                      *                     "source": "ludii-ev-702",
+                     *                     "locator": null,
+                     *                     "locator_seen": null,
+                     *                     "seen": "seen",
+                     *                     "caveat": null
+                     *                   },
+                     *                   {
+                     *                     "source": "zohn-ahl-rules",
                      *                     "locator": null,
                      *                     "locator_seen": null,
                      *                     "seen": "seen",
@@ -10260,7 +10267,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *       "game_id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10537,7 +10544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *       "game_id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10907,8 +10914,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "290fd1628b969b42df14a2e1c33d4ab136f989f61f6f55cb9147483d4b8dcae1",
-                     *       "join_code": "SHFMWA"
+                     *       "token": "ea77f2608db4fb099c23f51586e9d552380abb2b66190c5bafaeb5efdf8b9d1d",
+                     *       "join_code": "FHWHZF"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11111,11 +11118,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *         "id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T04:46:22.322Z",
-                     *         "updated_at": "2026-12-07T04:46:22.965Z",
+                     *         "created_at": "2026-12-07T07:25:46.295Z",
+                     *         "updated_at": "2026-12-07T07:25:46.642Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11174,9 +11181,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
-                     *           "throws": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/throws",
-                     *           "moves": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/moves"
+                     *           "self": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *           "throws": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/throws",
+                     *           "moves": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11647,11 +11654,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
+                     *         "id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T04:46:22.322Z",
-                     *         "updated_at": "2026-12-07T04:46:22.943Z",
+                     *         "created_at": "2026-12-07T07:25:46.295Z",
+                     *         "updated_at": "2026-12-07T07:25:46.632Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11714,9 +11721,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d",
-                     *           "throws": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/throws",
-                     *           "moves": "/v1/games/7d5a68f2-7dc3-4d87-9477-3cc2a424e00d/moves"
+                     *           "self": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *           "throws": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/throws",
+                     *           "moves": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/moves"
                      *         }
                      *       }
                      *     }
@@ -12447,10 +12454,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "aef57075-ac6a-4d81-867d-3f5166bea739",
+                     *       "game_id": "5180901d-c98c-4020-859b-7a6b740da2f6",
                      *       "side": "A",
-                     *       "token": "290fd1628b969b42df14a2e1c33d4ab136f989f61f6f55cb9147483d4b8dcae1",
-                     *       "play": "/play/aef57075-ac6a-4d81-867d-3f5166bea739#seat=A.290fd1628b969b42df14a2e1c33d4ab136f989f61f6f55cb9147483d4b8dcae1"
+                     *       "token": "ea77f2608db4fb099c23f51586e9d552380abb2b66190c5bafaeb5efdf8b9d1d",
+                     *       "play": "/play/5180901d-c98c-4020-859b-7a6b740da2f6#seat=A.ea77f2608db4fb099c23f51586e9d552380abb2b66190c5bafaeb5efdf8b9d1d"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -13295,6 +13302,13 @@ export interface operations {
                      *                 "caveat": null
                      *               },
                      *               {
+                     *                 "source": "zohn-ahl-rules",
+                     *                 "locator": null,
+                     *                 "locator_seen": null,
+                     *                 "seen": "seen",
+                     *                 "caveat": null
+                     *               },
+                     *               {
                      *                 "source": "learnkiowa",
                      *                 "locator": null,
                      *                 "locator_seen": null,
@@ -13889,6 +13903,13 @@ export interface operations {
                      *           },
                      *           {
                      *             "source": "ludii-ev-702",
+                     *             "locator": null,
+                     *             "locator_seen": null,
+                     *             "seen": "seen",
+                     *             "caveat": null
+                     *           },
+                     *           {
+                     *             "source": "zohn-ahl-rules",
                      *             "locator": null,
                      *             "locator_seen": null,
                      *             "seen": "seen",

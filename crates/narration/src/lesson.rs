@@ -13,7 +13,7 @@ use super::catalogue::catalogue;
 use super::rule_id::RuleId;
 use super::section::Section;
 use super::statement::rule_statement;
-use super::template::BoardVars;
+use super::template::{BoardVars, plural_s};
 use super::vocabulary::{Audience, Citation};
 use crate::rules::{Options, Preset};
 
@@ -306,8 +306,9 @@ pub fn framing(options: &Options, audience: Audience) -> CitedText {
         Some(p) => (&p.summary, &p.citations),
         None => (&framing.custom.text, &framing.custom.citations),
     };
-    let intro =
-        intro_of(preset, audience).replace("{counters}", &options.counters_per_side.to_string());
+    let intro = intro_of(preset, audience)
+        .replace("{counters}", &options.counters_per_side.to_string())
+        .replace("{counters_s}", plural_s(options.counters_per_side));
     let (length, length_citations) = preset_length(preset_text(options), audience);
     let mut citations = framing_citations(citations);
     citations.extend(length_citations);
@@ -347,10 +348,14 @@ fn preset_near(options: &Options) -> (Option<&'static PresetText>, Option<(u8, u
         })
 }
 
-/// `text` with the game's counters `n` and the preset's `usual`.
+/// `text` with the game's counters `n`, the preset's `usual` and whether
+/// that is fewer or more (the young hear the number itself once, from the
+/// counters' rule: a teacher's trial heard it twice in a row).
 fn counters_text(text: &str, n: u8, usual: u8) -> String {
     text.replace("{n}", &n.to_string())
         .replace("{usual}", &usual.to_string())
+        .replace("{fewer_or_more}", if n < usual { "fewer" } else { "more" })
+        .replace("{counters_s}", plural_s(n))
 }
 
 /// `more` added to `citations`, but for those already there.
@@ -390,7 +395,8 @@ fn young_framing(options: &Options) -> CitedText {
     let rules = preset.map_or(&framing.custom_brief, |p| &p.brief);
     let citations = preset.map_or(&framing.custom.citations, |p| &p.citations);
     let intro = intro_of(preset, Audience::Young)
-        .replace("{counters}", &options.counters_per_side.to_string());
+        .replace("{counters}", &options.counters_per_side.to_string())
+        .replace("{counters_s}", plural_s(options.counters_per_side));
     let mut citations = framing_citations(citations);
     let counters = counters.map_or_else(String::new, |(n, usual)| {
         extend_citations(&mut citations, &framing.counters.citations);
@@ -515,6 +521,36 @@ mod tests {
     /// still framed as its preset's (not as a mix of rules), says how many
     /// counting sticks it starts with instead, and gives no average length
     /// (the preset's would be wrong).
+    /// A game created over HTTP with one counter a side read "1 counting
+    /// sticks" in its framing and its counters' rule.
+    #[test]
+    fn regression_one_counter_a_side_read_1_counting_sticks() {
+        use super::framing;
+        use crate::rules::Preset;
+        use crate::vocabulary::Audience;
+        for preset in Preset::ALL {
+            let options = crate::rules::Options {
+                counters_per_side: 1,
+                ..preset.options()
+            };
+            for audience in Audience::ALL {
+                let mut said = framing(&options, audience).text;
+                for rule in <crate::rule_id::RuleId as strum::IntoEnumIterator>::iter() {
+                    if let Some((text, _)) =
+                        crate::statement::rule_statement(&options, audience, rule)
+                    {
+                        said.push(' ');
+                        said.push_str(&text);
+                    }
+                }
+                assert!(
+                    !said.contains(" 1 counting sticks") && !said.contains(" 1 counters"),
+                    "{preset:?} {audience:?}: {said}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn regression_a_game_with_fewer_counting_sticks_was_framed_as_a_mix_of_rules() {
         use super::{framing, game_length};
@@ -527,7 +563,10 @@ mod tests {
         };
         let young = framing(&shorter, Audience::Young);
         assert!(
-            young.text.contains("2 counting sticks instead of 4")
+            young
+                .text
+                .contains("fewer counting sticks than the usual 4")
+                && !young.text.contains(" 2 counting sticks")
                 && young.text.contains("Wikipedia")
                 && !young.text.contains("mixes rules"),
             "{}",
@@ -535,7 +574,9 @@ mod tests {
         );
         let general = framing(&shorter, Audience::General);
         assert!(
-            general.text.contains("each side starts with 2 counters")
+            general
+                .text
+                .contains("One change here: each side starts with 2 counters,")
                 && general.text.contains("not the 4 of these rules")
                 && general.text.contains("composite reconstruction")
                 && !general.text.contains("170 throws"),
@@ -549,11 +590,20 @@ mod tests {
                 .any(|c| c.source == "ludii-zohnahl")
         );
         assert!(game_length(&shorter, Audience::General).is_none());
+        let longer = crate::rules::Options {
+            counters_per_side: 6,
+            ..usual
+        };
+        let young = framing(&longer, Audience::Young).text;
+        assert!(
+            young.contains("more counting sticks than the usual 4"),
+            "{young}"
+        );
         // The preset's own number says nothing of it.
         for audience in Audience::ALL {
             let own = framing(&usual, audience).text;
             assert!(
-                !own.contains("instead of") && !own.contains("of these rules"),
+                !own.contains("than the usual") && !own.contains("of these rules"),
                 "{own}"
             );
         }

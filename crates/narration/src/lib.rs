@@ -62,8 +62,8 @@ pub use catalogue::{
 };
 pub use facts::{in_games, remember_fact};
 pub use odds::{
-    Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, YOUNG_LESSON_SWING, add_odds, chance_words,
-    odds_moment, odds_moment_for, odds_segment, turning_point,
+    Chances, ODDS_SOURCE, OddsMoment, RARE, SWING, YOUNG_LESSON_SWING, add_odds, chance_meaning,
+    chance_words, odds_moment, odds_moment_for, odds_segment, turning_point,
 };
 pub use plan::{MAX_REMINDERS, NEAR, REMIND_AFTER};
 pub use recap::{

@@ -190,6 +190,19 @@ pub fn odds_moment_for(
     }
 }
 
+/// What a chance to win counts, for `audience`: said once a game read
+/// aloud, after its first chance (a teacher's trial: "Side A, a 1 ...
+/// Chance for Side B to win: from about 5 in 10 to about 7 in 10", and a
+/// class asks why a 1 changed that). Cited to [`ODDS_SOURCE`].
+#[must_use]
+pub fn chance_meaning(audience: Audience) -> String {
+    catalogue()
+        .templates
+        .recap
+        .get("chance_meaning")
+        .map_or_else(String::new, |t| t.get(audience).clone())
+}
+
 /// The odds sentence of move `ctx` with these chances, at the `lesson` and
 /// `full` detail levels, when the move is an odds moment for its audience
 /// ([`odds_moment_for`]); cited to [`ODDS_SOURCE`]. `None` at `brief`, or

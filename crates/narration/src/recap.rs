@@ -211,8 +211,10 @@ pub struct RecapText {
 #[must_use]
 pub fn expected_words(x: f64, audience: Audience) -> String {
     match audience {
-        // A teacher's trial: "less than 1" was hard to picture.
-        Audience::Young if x < 0.5 => "none".to_owned(),
+        // A teacher's trial: "less than 1" was hard to picture; the next:
+        // "none" was false for 0.4. Below one half, most games have none
+        // (at least half of them, as the mean bounds the share with any).
+        Audience::Young if x < 0.5 => "none, most of the time".to_owned(),
         // Halves up, as a class rounds ("about 3" for 2.5).
         Audience::Young => format!("about {}", x.round()),
         Audience::General => format!("about {x:.1}"),

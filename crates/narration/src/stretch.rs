@@ -113,8 +113,8 @@ fn template(key: &str, audience: Audience, n: u32, occurrence: usize) -> &'stati
 /// ([`awls_apart`]); come within [`CLOSE`] from further, how near now,
 /// once (a teacher's trial: "Only 2 spaces apart now!" and its like came
 /// 26 times in one long game, at every step of every meeting); face to
-/// face before and past each other now (neither sent home), that they
-/// have passed.
+/// face before and not now, neither on its start (so neither sent home),
+/// that they have passed.
 #[must_use]
 pub fn awls_meeting_segment(
     options: &Options,
@@ -128,12 +128,12 @@ pub fn awls_meeting_segment(
         (Some(apart), Some(said)) if apart <= CLOSE && said > CLOSE => ("awls_closer", apart),
         (Some(_), Some(_)) => return None,
         (Some(apart), None) => ("awls_apart", apart),
-        (None, Some(_))
-            if !awls.contains(&1)
-                && board.physical(Side::B, awls[1]) < board.physical(Side::A, awls[0]) =>
-        {
-            ("awls_passed", 0)
-        }
+        // Face to face, then not, with neither sent home: the mover went
+        // past the other (nearer, they would still face each other; on
+        // it, a whip). Not by where they stand, which a pass over the
+        // start line turns round (a teacher's trial: "2 spaces apart",
+        // then a 10 over the start, and the pass went unsaid).
+        (None, Some(_)) if !awls.contains(&1) => ("awls_passed", 0),
         (None, _) => return None,
     };
     let cat = catalogue();
@@ -426,6 +426,10 @@ mod tests {
         let passed = awls_meeting_segment(&options, Audience::Young, 8, [35, 7], Some(1)).unwrap();
         assert!(passed.text.contains("each other"), "{}", passed.text);
         assert!(awls_meeting_segment(&options, Audience::Young, 9, [36, 7], None).is_none());
+        // A teacher's trial: 2 apart (A's 33, B's 6), then A's 10 over its
+        // start to its 3: past B, though A's number is now the lower.
+        let over = awls_meeting_segment(&options, Audience::Young, 9, [3, 6], Some(2)).unwrap();
+        assert!(over.text.contains("each other"), "{}", over.text);
         // Sent home by a whip: not a passing.
         assert!(awls_meeting_segment(&options, Audience::Young, 8, [1, 6], Some(1)).is_none());
     }

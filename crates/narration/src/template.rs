@@ -196,6 +196,8 @@ impl BoardVars {
                 ("last", board.len().to_string()),
                 ("sum", (board.len() + 1).to_string()),
                 ("counters_per_side", options.counters_per_side.to_string()),
+                // "1 counting stick", "4 counting sticks".
+                ("counters_s", plural_s(options.counters_per_side).to_owned()),
                 ("implement", implement.to_owned()),
                 // What a player does with the implement: throw the sticks,
                 // spin the spinner.
@@ -257,6 +259,11 @@ impl BoardVars {
                 })
         })
     }
+}
+
+/// The plural ending of a noun counted `n`: "" for one, else "s".
+pub(crate) fn plural_s(n: u8) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

@@ -172,6 +172,11 @@ fn regression_the_luckiest_and_unluckiest_repeated_the_turning_point_or_showed_n
 #[test]
 fn regression_young_counts_rounded_a_half_down() {
     assert_eq!(expected_words(2.5, Audience::Young), "about 3");
+    // A teacher's trial: "we could expect none" where 0.4 was expected.
+    assert_eq!(
+        expected_words(0.4, Audience::Young),
+        "none, most of the time"
+    );
     assert_eq!(expected_words(3.5, Audience::Young), "about 4");
     assert_eq!(expected_words(2.49, Audience::Young), "about 2");
 }
