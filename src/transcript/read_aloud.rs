@@ -188,6 +188,8 @@ pub(super) fn paragraphs(
                     &throws,
                     part,
                     span[span.len() - 1].state.awls,
+                    // The turn a throw told before began, gone on with.
+                    (first > 0 && moves[first - 1].state.extra_throw).then_some(span[0].seat.side),
                 );
                 said.push((first..end, Told::Stretch, stretch.segments));
                 first = end;

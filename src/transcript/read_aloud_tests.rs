@@ -122,6 +122,20 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                         let turns = moves.iter().filter(|m| !m.state.extra_throw).count();
                         chained += usize::from(turns < moves.len());
                         assert!((STRETCH_MIN..=STRETCH_MAX).contains(&turns), "{}", p.text);
+                        // A turn begun with a throw told before goes on
+                        // first, said so, and the turns after it counted.
+                        let continues =
+                            p.moves.start > 0 && game.moves[p.moves.start - 1].state.extra_throw;
+                        let first = p.text.split(". ").next().unwrap();
+                        assert_eq!(
+                            continues,
+                            first.contains(&name(moves[0].seat.side))
+                                && !first.contains("quick turns"),
+                            "{}: {}",
+                            at(p.moves.start),
+                            p.text
+                        );
+                        let turns = turns - usize::from(continues);
                         // How many: the young and the scholars hear it.
                         if audience != Audience::General {
                             let count = format!("{turns} ");

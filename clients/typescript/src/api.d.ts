@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ff1271fa-d428-4f6f-9269-f118975698bb",
+                     *       "id": "25f8b1e5-6b8c-43d0-9a28-6f0915844daf",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T07:25:46.662Z",
-                     *       "host_token": "3ff8f2b21cdea58da96162e508de91bfd2a4fbe78363839090f6581438550445",
+                     *       "created_at": "2026-12-07T08:34:19.662Z",
+                     *       "host_token": "13ab1fca89e200d5ff9c632dce818dd3eb56ea333a277f225a0128688534056e",
                      *       "games": [
                      *         {
-                     *           "id": "c9bc3897-968b-477b-b150-f1c4a66464c0",
+                     *           "id": "b2f8159a-271a-4561-bc3a-c54ac94c48a6",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T07:25:46.662Z",
-                     *           "updated_at": "2026-12-07T07:25:46.662Z",
+                     *           "created_at": "2026-12-07T08:34:19.661Z",
+                     *           "updated_at": "2026-12-07T08:34:19.661Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/c9bc3897-968b-477b-b150-f1c4a66464c0",
-                     *             "throws": "/v1/games/c9bc3897-968b-477b-b150-f1c4a66464c0/throws",
-                     *             "moves": "/v1/games/c9bc3897-968b-477b-b150-f1c4a66464c0/moves"
+                     *             "self": "/v1/games/b2f8159a-271a-4561-bc3a-c54ac94c48a6",
+                     *             "throws": "/v1/games/b2f8159a-271a-4561-bc3a-c54ac94c48a6/throws",
+                     *             "moves": "/v1/games/b2f8159a-271a-4561-bc3a-c54ac94c48a6/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "2f3b6303b7360c7c417e5dae44426523a475c81c1481a4b0dd95a63c9e4de7ef",
-                     *             "b": "319759be2a97da8ee9797c5a14b508efac86de7a090ffeb3f95dabcf8af4b167"
+                     *             "a": "87b2a36c52b0f9e947ab453ab35223b18622bffb0d39834a42e130b501977f1e",
+                     *             "b": "e2203637c37189e3aabbca9fa65a3292c8ca9c7bfaec866041e699c0d89e3a37"
                      *           },
-                     *           "host_token": "ef1c4a45de5b1885124a525608a71f5d14517bb2e0da8009947521ca0374af31",
+                     *           "host_token": "a286995be16b8a7cecaeb91db8a83f2340587b04f47fa087734ad13156ace4ae",
                      *           "join_codes": {
-                     *             "a": "QEPWYD",
-                     *             "b": "4MFSSW"
+                     *             "a": "CR7TGD",
+                     *             "b": "9MT36R"
                      *           }
                      *         },
                      *         {
-                     *           "id": "caeed21c-2a1e-482d-912a-00521c4cc080",
+                     *           "id": "35031182-1fc1-423f-8f8f-b096b5390ba1",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T07:25:46.662Z",
-                     *           "updated_at": "2026-12-07T07:25:46.662Z",
+                     *           "created_at": "2026-12-07T08:34:19.661Z",
+                     *           "updated_at": "2026-12-07T08:34:19.661Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/caeed21c-2a1e-482d-912a-00521c4cc080",
-                     *             "throws": "/v1/games/caeed21c-2a1e-482d-912a-00521c4cc080/throws",
-                     *             "moves": "/v1/games/caeed21c-2a1e-482d-912a-00521c4cc080/moves"
+                     *             "self": "/v1/games/35031182-1fc1-423f-8f8f-b096b5390ba1",
+                     *             "throws": "/v1/games/35031182-1fc1-423f-8f8f-b096b5390ba1/throws",
+                     *             "moves": "/v1/games/35031182-1fc1-423f-8f8f-b096b5390ba1/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "1b4f766624a7bae92dee3618e9a43507e3988a36a6e8a6527b380957c48840e9",
-                     *             "b": "9590648350268631e38a943c737b4c8f5bcf6645966ada62fe300155c34c29d5"
+                     *             "a": "36a8f8f2e0883f88dc08e16d3a3ec3624c2547584987f451103038858a1083c1",
+                     *             "b": "e77c9755e8fcf1662d212a2c12d172e34bb0e7e586cda68564a7369dcf65a0db"
                      *           },
-                     *           "host_token": "04f61ca254152a6adcba692f0f00e8fb1bd4dc32ff5f413148319bd6b3005270",
+                     *           "host_token": "c6a525d0926ea2672fbebda4c514f6745f77829a0033b95a6599e40cced076ca",
                      *           "join_codes": {
-                     *             "a": "PBJSKK",
-                     *             "b": "5C9534"
+                     *             "a": "Z63Q7T",
+                     *             "b": "6F6935"
                      *           }
                      *         },
                      *         {
-                     *           "id": "0e184266-c84f-4fd8-bb53-eb3e71bdb555",
+                     *           "id": "2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T07:25:46.662Z",
-                     *           "updated_at": "2026-12-07T07:25:46.662Z",
+                     *           "created_at": "2026-12-07T08:34:19.662Z",
+                     *           "updated_at": "2026-12-07T08:34:19.662Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/0e184266-c84f-4fd8-bb53-eb3e71bdb555",
-                     *             "throws": "/v1/games/0e184266-c84f-4fd8-bb53-eb3e71bdb555/throws",
-                     *             "moves": "/v1/games/0e184266-c84f-4fd8-bb53-eb3e71bdb555/moves"
+                     *             "self": "/v1/games/2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4",
+                     *             "throws": "/v1/games/2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4/throws",
+                     *             "moves": "/v1/games/2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "041f6fa31469b570a48f210b2e489157ce7c4a9b698b043d10ee18be121f8e89",
-                     *             "b": "b4512b253605e485bc917c493912ddff9bf14dc71219da563d9bc6ae3e83031d"
+                     *             "a": "76354f67f00e22667af337a46831b2bfdc68662e9ca79a1286b80d37549bab25",
+                     *             "b": "e93c765c702c02fea3ea7801373b086ceb2888c267b0ae64925338c1a3274388"
                      *           },
-                     *           "host_token": "06873b481283fab85c3e9cbcf1587b94696e5a8fb0ffbb70ce76fae456de7fa2",
+                     *           "host_token": "a04748af5e015b64a89c24edfa77d0990b39ced154793d3c21a6ea9dc8ac89be",
                      *           "join_codes": {
-                     *             "a": "WJSF8X",
-                     *             "b": "SKAY6R"
+                     *             "a": "26AS8R",
+                     *             "b": "VX5ZPW"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/ff1271fa-d428-4f6f-9269-f118975698bb",
-                     *         "games": "/v1/classes/ff1271fa-d428-4f6f-9269-f118975698bb/games",
-                     *         "overview": "/play/class/ff1271fa-d428-4f6f-9269-f118975698bb",
-                     *         "fairness": "/v1/fairness?game=c9bc3897-968b-477b-b150-f1c4a66464c0&game=caeed21c-2a1e-482d-912a-00521c4cc080&game=0e184266-c84f-4fd8-bb53-eb3e71bdb555"
+                     *         "self": "/v1/classes/25f8b1e5-6b8c-43d0-9a28-6f0915844daf",
+                     *         "games": "/v1/classes/25f8b1e5-6b8c-43d0-9a28-6f0915844daf/games",
+                     *         "overview": "/play/class/25f8b1e5-6b8c-43d0-9a28-6f0915844daf",
+                     *         "fairness": "/v1/fairness?game=b2f8159a-271a-4561-bc3a-c54ac94c48a6&game=35031182-1fc1-423f-8f8f-b096b5390ba1&game=2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ad906bd6-6d2b-41df-97bf-a80942306ba2",
+                     *       "id": "b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T07:25:46.650Z",
-                     *       "host_token": "d3f30e5c4e2bfa3b45d315e9e037a2c33ba6ec026a039a6996a875bc9f0a9357",
+                     *       "created_at": "2026-12-07T08:34:19.648Z",
+                     *       "host_token": "136e0fe0a013515efd6d78433d5f925fe273c58421f99ee8b08c714035d5bc4b",
                      *       "games": [
                      *         {
-                     *           "id": "70570a40-00fb-428d-bdd9-45703f459151",
+                     *           "id": "e6f67b45-c648-4655-98d1-95eac38984ea",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T07:25:46.650Z",
-                     *           "updated_at": "2026-12-07T07:25:46.650Z",
+                     *           "created_at": "2026-12-07T08:34:19.648Z",
+                     *           "updated_at": "2026-12-07T08:34:19.648Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151",
-                     *             "throws": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/throws",
-                     *             "moves": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/moves"
+                     *             "self": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea",
+                     *             "throws": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/throws",
+                     *             "moves": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "b83de89c919cb8da041e0251927d1cb54cba970861450af067560cc1e4e1d1d1",
-                     *             "b": "f07e8a36bb536cc3f45b178eceba0e1ad19933c79992d5fd55966358456a3f0d"
+                     *             "a": "fa0cdd53800bd4952f445416fd202a876665c09426b51645455abd9dc414ec32",
+                     *             "b": "87825bd5f00b1992d96f6e12e92c8735d56225abce7dd0e40d564a070949249b"
                      *           },
-                     *           "host_token": "6af24c2141c67793b5027880a7e30256928684b7e9efe650b76a26d87d66d5a2",
+                     *           "host_token": "b5d7c96b46c3b9610686b6b80dbb1e2de4836089ac79bc51470b2841c9f2c540",
                      *           "join_codes": {
-                     *             "a": "GSQ37M",
-                     *             "b": "KAZ3KF"
+                     *             "a": "C9AG8R",
+                     *             "b": "6T3MBN"
                      *           }
                      *         },
                      *         {
-                     *           "id": "08f2b7e7-68ba-438c-908b-dd295f975884",
+                     *           "id": "d6866df8-8e06-4d69-b9e8-7f28cd0af128",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T07:25:46.650Z",
-                     *           "updated_at": "2026-12-07T07:25:46.650Z",
+                     *           "created_at": "2026-12-07T08:34:19.648Z",
+                     *           "updated_at": "2026-12-07T08:34:19.648Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884",
-                     *             "throws": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/throws",
-                     *             "moves": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/moves"
+                     *             "self": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128",
+                     *             "throws": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/throws",
+                     *             "moves": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "064422605555a9e1cec8bafaac40f4e5d2778255b46647198ec8b79902813718",
-                     *             "b": "f544a9b9d20a102d785ec26a59a63142b4d5443a2ef45cb3e616f8edde04631f"
+                     *             "a": "3bab127280adf7d2aecee9e8a494f7becb6f551c04183aba1556788e29926fd6",
+                     *             "b": "e34d5b22ddf7c100947e11d7db8e9f8288b9c38055c97e0b7568a579c4b04f32"
                      *           },
-                     *           "host_token": "543bd0bba1b0a8bc474ba57aae8d2a68a97dbbdff4c7f3e06bf13c15af6d2b65",
+                     *           "host_token": "169a7e58ef3ec410edd6c81322e486faf3ea4d520d22fd2c58f507866819a1c8",
                      *           "join_codes": {
-                     *             "a": "KHBPB5",
-                     *             "b": "C8GBK9"
+                     *             "a": "DXS9QF",
+                     *             "b": "BBEGSZ"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2",
-                     *         "games": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2/games",
-                     *         "overview": "/play/class/ad906bd6-6d2b-41df-97bf-a80942306ba2",
-                     *         "fairness": "/v1/fairness?game=70570a40-00fb-428d-bdd9-45703f459151&game=08f2b7e7-68ba-438c-908b-dd295f975884"
+                     *         "self": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
+                     *         "games": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da/games",
+                     *         "overview": "/play/class/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
+                     *         "fairness": "/v1/fairness?game=e6f67b45-c648-4655-98d1-95eac38984ea&game=d6866df8-8e06-4d69-b9e8-7f28cd0af128"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ad906bd6-6d2b-41df-97bf-a80942306ba2",
+                     *       "id": "b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T07:25:46.650Z",
+                     *       "created_at": "2026-12-07T08:34:19.648Z",
                      *       "games": [
                      *         {
-                     *           "id": "08f2b7e7-68ba-438c-908b-dd295f975884",
+                     *           "id": "d6866df8-8e06-4d69-b9e8-7f28cd0af128",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T07:25:46.650Z",
-                     *           "updated_at": "2026-12-07T07:25:46.650Z",
+                     *           "created_at": "2026-12-07T08:34:19.648Z",
+                     *           "updated_at": "2026-12-07T08:34:19.648Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884",
-                     *             "throws": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/throws",
-                     *             "moves": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/moves"
+                     *             "self": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128",
+                     *             "throws": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/throws",
+                     *             "moves": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/08f2b7e7-68ba-438c-908b-dd295f975884/board.svg?view=projector",
+                     *           "board": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "70570a40-00fb-428d-bdd9-45703f459151",
+                     *           "id": "e6f67b45-c648-4655-98d1-95eac38984ea",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T07:25:46.650Z",
-                     *           "updated_at": "2026-12-07T07:25:46.656Z",
+                     *           "created_at": "2026-12-07T08:34:19.648Z",
+                     *           "updated_at": "2026-12-07T08:34:19.653Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151",
-                     *             "throws": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/throws",
-                     *             "moves": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/moves"
+                     *             "self": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea",
+                     *             "throws": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/throws",
+                     *             "moves": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/70570a40-00fb-428d-bdd9-45703f459151/board.svg?view=projector",
+                     *           "board": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "83a527b2-8436-4d0b-98ce-80c547be02d8",
+                     *           "id": "daed8d53-b3ea-4f43-85a8-fda5971b4439",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T07:25:46.653Z",
-                     *           "updated_at": "2026-12-07T07:25:46.653Z",
+                     *           "created_at": "2026-12-07T08:34:19.651Z",
+                     *           "updated_at": "2026-12-07T08:34:19.651Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8",
-                     *             "throws": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/throws",
-                     *             "moves": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/moves"
+                     *             "self": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439",
+                     *             "throws": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/throws",
+                     *             "moves": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/board.svg?view=projector",
+                     *           "board": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2",
-                     *         "games": "/v1/classes/ad906bd6-6d2b-41df-97bf-a80942306ba2/games",
-                     *         "overview": "/play/class/ad906bd6-6d2b-41df-97bf-a80942306ba2",
-                     *         "fairness": "/v1/fairness?game=08f2b7e7-68ba-438c-908b-dd295f975884&game=70570a40-00fb-428d-bdd9-45703f459151&game=83a527b2-8436-4d0b-98ce-80c547be02d8"
+                     *         "self": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
+                     *         "games": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da/games",
+                     *         "overview": "/play/class/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
+                     *         "fairness": "/v1/fairness?game=d6866df8-8e06-4d69-b9e8-7f28cd0af128&game=e6f67b45-c648-4655-98d1-95eac38984ea&game=daed8d53-b3ea-4f43-85a8-fda5971b4439"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T07:25:46.650Z",
+                     *       "created_at": "2026-12-07T08:34:19.648Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "08f2b7e7-68ba-438c-908b-dd295f975884",
-                     *           "created_at": "2026-12-07T07:25:46.650Z",
-                     *           "updated_at": "2026-12-07T07:25:46.650Z",
+                     *           "id": "d6866df8-8e06-4d69-b9e8-7f28cd0af128",
+                     *           "created_at": "2026-12-07T08:34:19.648Z",
+                     *           "updated_at": "2026-12-07T08:34:19.648Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5174,9 +5174,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "70570a40-00fb-428d-bdd9-45703f459151",
-                     *           "created_at": "2026-12-07T07:25:46.650Z",
-                     *           "updated_at": "2026-12-07T07:25:46.656Z",
+                     *           "id": "e6f67b45-c648-4655-98d1-95eac38984ea",
+                     *           "created_at": "2026-12-07T08:34:19.648Z",
+                     *           "updated_at": "2026-12-07T08:34:19.653Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "83a527b2-8436-4d0b-98ce-80c547be02d8",
-                     *           "created_at": "2026-12-07T07:25:46.653Z",
-                     *           "updated_at": "2026-12-07T07:25:46.653Z",
+                     *           "id": "daed8d53-b3ea-4f43-85a8-fda5971b4439",
+                     *           "created_at": "2026-12-07T08:34:19.651Z",
+                     *           "updated_at": "2026-12-07T08:34:19.651Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "83a527b2-8436-4d0b-98ce-80c547be02d8",
+                     *       "id": "daed8d53-b3ea-4f43-85a8-fda5971b4439",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T07:25:46.653Z",
-                     *       "updated_at": "2026-12-07T07:25:46.653Z",
+                     *       "created_at": "2026-12-07T08:34:19.651Z",
+                     *       "updated_at": "2026-12-07T08:34:19.651Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8",
-                     *         "throws": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/throws",
-                     *         "moves": "/v1/games/83a527b2-8436-4d0b-98ce-80c547be02d8/moves"
+                     *         "self": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439",
+                     *         "throws": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/throws",
+                     *         "moves": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "aeb55288b04088dc46d86d9e9b2917038daaf3780cbc927ab8f720779eb46840",
-                     *         "b": "f59145f89461b0884d30fd7c5fc01126664623bdc34fc7e6fda9510c471e181d"
+                     *         "a": "6d6b50e3f69f5f05342078da6937e97c13b896b23f0189c3510c59db8feb57ce",
+                     *         "b": "128d34eab09db11c60ec24b87073a95b641cdb0715b6d1f516895864e86cf6d2"
                      *       },
-                     *       "host_token": "d2aa43c4b8a8280a15c4d9b1ce89a610ab42c2187a3c5b465eb6e72a99e24315",
+                     *       "host_token": "4dc6e424d0f1dd5c64a508cba44e05c5420226775b8460443f5bc48e30937a16",
                      *       "join_codes": {
-                     *         "a": "9Q7PGK",
-                     *         "b": "AYBXFM"
+                     *         "a": "H28V4C",
+                     *         "b": "5VSERW"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "d6e450d6-34d3-45ee-bf58-465a745f0a00"
+                     *         "aa546cac-2955-4f11-9a38-552f5d2e31bb"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "d6e450d6-34d3-45ee-bf58-465a745f0a00"
+                     *             "aa546cac-2955-4f11-9a38-552f5d2e31bb"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "5180901d-c98c-4020-859b-7a6b740da2f6",
+                     *       "id": "b2e418c6-4f8a-41b3-9f69-f73337fa690a",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T07:25:46.645Z",
-                     *       "updated_at": "2026-12-07T07:25:46.645Z",
+                     *       "created_at": "2026-12-07T08:34:19.641Z",
+                     *       "updated_at": "2026-12-07T08:34:19.641Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/5180901d-c98c-4020-859b-7a6b740da2f6",
-                     *         "throws": "/v1/games/5180901d-c98c-4020-859b-7a6b740da2f6/throws",
-                     *         "moves": "/v1/games/5180901d-c98c-4020-859b-7a6b740da2f6/moves"
+                     *         "self": "/v1/games/b2e418c6-4f8a-41b3-9f69-f73337fa690a",
+                     *         "throws": "/v1/games/b2e418c6-4f8a-41b3-9f69-f73337fa690a/throws",
+                     *         "moves": "/v1/games/b2e418c6-4f8a-41b3-9f69-f73337fa690a/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "9e4508070befa922a751ef16c743b1cb0224ba35d64f53a226755f98be4520f8",
-                     *         "b": "1bc15803bb634e86c4aecfb2ab453e124b198879caf3bb501e99170f0964860c"
+                     *         "a": "c83042451a86ddd49fb3fef5889fc0941f5415d10212cf960acbe33331afe342",
+                     *         "b": "fce8f32f38e12823c95e7d6f070ff84f8583c8705cfae8995c5eaa32659206a9"
                      *       },
-                     *       "host_token": "5fa4ab4e8133cb3268e0e3e3a932ff983a1758ffc298ea9cdb329766ce94843a",
+                     *       "host_token": "e581f741bacaaecd20d60a0278e73ac558b6e897f31e874dc4e761922770d33d",
                      *       "join_codes": {
-                     *         "a": "3KXFQW",
-                     *         "b": "4Z4ZAB"
+                     *         "a": "KY9APX",
+                     *         "b": "SJYHRW"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *       "id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T07:25:46.295Z",
-                     *       "updated_at": "2026-12-07T07:25:46.632Z",
+                     *       "created_at": "2026-12-07T08:34:19.262Z",
+                     *       "updated_at": "2026-12-07T08:34:19.625Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00",
-                     *         "throws": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/throws",
-                     *         "moves": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/moves"
+                     *         "self": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *         "throws": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/throws",
+                     *         "moves": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "d6e450d6-34d3-45ee-bf58-465a745f0a00"
+                     *         "aa546cac-2955-4f11-9a38-552f5d2e31bb"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "d6e450d6-34d3-45ee-bf58-465a745f0a00"
+                     *             "aa546cac-2955-4f11-9a38-552f5d2e31bb"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10267,7 +10267,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *       "game_id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10544,7 +10544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *       "game_id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10914,8 +10914,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "ea77f2608db4fb099c23f51586e9d552380abb2b66190c5bafaeb5efdf8b9d1d",
-                     *       "join_code": "FHWHZF"
+                     *       "token": "b37ad70e891437335ae5bbcd42d4599b69f854db5e5605ddbf0edbffed4e8730",
+                     *       "join_code": "KDEWVT"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11118,11 +11118,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *         "id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T07:25:46.295Z",
-                     *         "updated_at": "2026-12-07T07:25:46.642Z",
+                     *         "created_at": "2026-12-07T08:34:19.262Z",
+                     *         "updated_at": "2026-12-07T08:34:19.637Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11181,9 +11181,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00",
-                     *           "throws": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/throws",
-                     *           "moves": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/moves"
+                     *           "self": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *           "throws": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/throws",
+                     *           "moves": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11654,11 +11654,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "d6e450d6-34d3-45ee-bf58-465a745f0a00",
+                     *         "id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T07:25:46.295Z",
-                     *         "updated_at": "2026-12-07T07:25:46.632Z",
+                     *         "created_at": "2026-12-07T08:34:19.262Z",
+                     *         "updated_at": "2026-12-07T08:34:19.625Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11721,9 +11721,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00",
-                     *           "throws": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/throws",
-                     *           "moves": "/v1/games/d6e450d6-34d3-45ee-bf58-465a745f0a00/moves"
+                     *           "self": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *           "throws": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/throws",
+                     *           "moves": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/moves"
                      *         }
                      *       }
                      *     }
@@ -12454,10 +12454,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "5180901d-c98c-4020-859b-7a6b740da2f6",
+                     *       "game_id": "b2e418c6-4f8a-41b3-9f69-f73337fa690a",
                      *       "side": "A",
-                     *       "token": "ea77f2608db4fb099c23f51586e9d552380abb2b66190c5bafaeb5efdf8b9d1d",
-                     *       "play": "/play/5180901d-c98c-4020-859b-7a6b740da2f6#seat=A.ea77f2608db4fb099c23f51586e9d552380abb2b66190c5bafaeb5efdf8b9d1d"
+                     *       "token": "b37ad70e891437335ae5bbcd42d4599b69f854db5e5605ddbf0edbffed4e8730",
+                     *       "play": "/play/b2e418c6-4f8a-41b3-9f69-f73337fa690a#seat=A.b37ad70e891437335ae5bbcd42d4599b69f854db5e5605ddbf0edbffed4e8730"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

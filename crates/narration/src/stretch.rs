@@ -222,7 +222,15 @@ fn list_words(words: &[String], last_joiner: &str) -> String {
 /// a move's number does); `part` is its place in a long run told in
 /// parts (0: the first), a later part saying so in other words (a
 /// teacher's trial: "Now 6 quick turns ... Now 5 quick turns" in a row).
+/// `continues`: the side whose turn, begun with a throw told before (one
+/// that earned another), the stretch goes on with: said first, and the
+/// turns counted after it (a teacher's trial: "Again, Side B!" then "Then
+/// 4 quick turns", and the class never heard Side B's throw).
 #[must_use]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a stretch is told from the game's setup, its place and its throws"
+)]
 pub fn narrate_stretch(
     options: &Options,
     cast: &Cast,
@@ -231,6 +239,7 @@ pub fn narrate_stretch(
     throws: &[StretchThrow],
     part: usize,
     awls: [OwnSpace; 2],
+    continues: Option<Side>,
 ) -> Narration {
     let cat = catalogue();
     let words = BoardVars::new(cat, options, audience);
@@ -243,6 +252,7 @@ pub fn narrate_stretch(
             None => sides.push((t.side, vec![t.value])),
         }
     }
+    let turns = stretch_turns(throws) - usize::from(continues.is_some());
     let mut text = words.fill(
         // The parts after the first take turns among their phrasings.
         if part == 0 {
@@ -250,8 +260,17 @@ pub fn narrate_stretch(
         } else {
             template("stretch_more", audience, 0, part)
         },
-        &[("count", &stretch_turns(throws).to_string())],
+        &[("count", &turns.to_string())],
     );
+    if let Some(side) = continues {
+        text = format!(
+            "{} {text}",
+            words.fill(
+                template("stretch_continues", audience, n, 0),
+                &[("side", cast.side(side))],
+            )
+        );
+    }
     // Both sides in the same words, so that they are heard as a pair; not
     // for the young, who hear where the awls are (a teacher's trial: "For
     // Side B: 6 spaces in all. For Side A: 26 spaces in all." was five
