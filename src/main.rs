@@ -30,6 +30,7 @@ fn main() -> ExitCode {
             stop_after,
             board,
             counting_sticks,
+            minutes,
         } => {
             // The names pass the checks a new game's names pass.
             let checked = zohn_ahl::service::GameRequest {
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
                 stop_after,
                 board: board.as_ref().map(|path| path.display().to_string()),
                 counting_sticks,
+                minutes: read_aloud.then_some(minutes),
             };
             if let Some(path) = &board {
                 let written = zohn_ahl::transcript::board_picture(&request, path)

@@ -228,6 +228,14 @@ impl From<ServeArgs> for crate::server::Settings {
     }
 }
 
+/// The read-aloud form's minutes: 5 to 600.
+fn minutes_parser(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (5..=600).contains(&n) => Ok(n),
+        _ => Err("a number of minutes from 5 to 600".to_owned()),
+    }
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 // Parsed once at start: the server's settings are the largest, unboxed.
@@ -277,6 +285,21 @@ pub enum Command {
             )
         )]
         counting_sticks: Option<u8>,
+        /// With --read-aloud: the minutes the game should read in, at a
+        /// class's pace of 110 words a minute. A game that would read
+        /// longer (by more than a fifth) keeps its opening and its ending
+        /// throw by throw and has its middle told in one short paragraph:
+        /// how many throws it passes over, any rule that first acts in
+        /// them, its falls, whips and trips around, and where the game
+        /// then stands. A large number tells every throw.
+        #[arg(
+            long,
+            value_name = "MINUTES",
+            requires = "read_aloud",
+            default_value_t = crate::transcript::SHORT_LESSON_MINUTES,
+            value_parser = minutes_parser
+        )]
+        minutes: usize,
         /// Also write the board at the game's start to this file, to print
         /// or show the class while the game is read: every space with both
         /// sides' numbers, the creeks and dry branches named, the sides'

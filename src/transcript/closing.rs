@@ -1,8 +1,11 @@
 //! How a game read aloud differs from its moves as told: fewer changes of
 //! the chance to win for the young, and the questions it ends with.
 
+use std::ops::Range;
+
 use super::NarratedGame;
-use super::read_aloud::{Paragraph, Told};
+use super::read_aloud::{Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told};
+use super::skip::{Skip, skip_range};
 use crate::narration::{
     Audience, Chances, Detail, Narration, SegmentKind, chance_meaning, looking_back,
 };
@@ -44,8 +47,9 @@ fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
 /// `game` read aloud whole to `audience` at `detail`: its moves (`told`,
 /// their chances `chances`) with [`fewer_chances`], in paragraphs, with
 /// the stop's words (`stopped`) and the closing questions; and the moves
-/// as read, which a stop for a lesson is found in. One pipeline for the
-/// transcript and for the note's shorter game.
+/// as read, which a stop for a lesson is found in. Given `minutes`, a game
+/// that would read longer has its middle told in short ([`Skip`]). One
+/// pipeline for the transcript and for the note's shorter game.
 pub(super) fn spoken(
     game: &NarratedGame,
     told: &[Narration],
@@ -53,14 +57,51 @@ pub(super) fn spoken(
     audience: Audience,
     detail: Detail,
     stopped: Option<&Narration>,
-) -> (Vec<Narration>, Vec<Paragraph>) {
-    let told = fewer_chances(told, audience);
-    let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped);
-    paragraphs.extend(closing_paragraphs(
-        game,
-        closing(game, chances, audience, detail),
-    ));
-    (told, paragraphs)
+    minutes: Option<usize>,
+) -> (Vec<Narration>, Vec<Paragraph>, Option<Skip>) {
+    let looking = closing(game, chances, audience, detail);
+    let read = |skip: Option<&Range<usize>>| {
+        let mut told = told.to_vec();
+        // A chance to win told in the middle is not heard: the first one
+        // heard says what a chance counts.
+        for t in told
+            .iter_mut()
+            .take(skip.map_or(0, |s| s.end))
+            .skip(skip.map_or(0, |s| s.start))
+        {
+            t.segments.retain(|s| s.kind != SegmentKind::Odds);
+        }
+        let told = fewer_chances(&told, audience);
+        let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped, skip);
+        paragraphs.extend(closing_paragraphs(game, looking.clone()));
+        (told, paragraphs)
+    };
+    let (whole_told, whole) = read(None);
+    let Some(minutes) = minutes else {
+        return (whole_told, whole, None);
+    };
+    let whole_words: usize = whole.iter().map(Paragraph::words).sum();
+    let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
+    let mut spare = 0;
+    let mut best = None;
+    // A first try reckons the middle's words; a longer one than reckoned
+    // takes the excess off the opening and the ending.
+    for _ in 0..5 {
+        let Some(moves) = skip_range(game, &whole, minutes, spare) else {
+            break;
+        };
+        let (told, paragraphs) = read(Some(&moves));
+        let words: usize = paragraphs.iter().map(Paragraph::words).sum();
+        best = Some((told, paragraphs, Skip { moves, whole_words }));
+        if words <= budget {
+            break;
+        }
+        spare += words - budget;
+    }
+    match best {
+        Some((told, paragraphs, skip)) => (told, paragraphs, Some(skip)),
+        None => (whole_told, whole, None),
+    }
 }
 
 /// The words a game ends with ([`crate::narration::looking_back`]): a

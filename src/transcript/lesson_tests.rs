@@ -296,6 +296,7 @@ fn regression_a_whole_game_read_aloud_ran_past_the_lesson() {
         );
         let shorter = |n: usize| TranscriptRequest {
             counting_sticks: Some(u8::try_from(n).unwrap()),
+            minutes: None,
             ..young_lesson(&seed, None, true)
         };
         let whole = transcript_of(&shorter(n)).unwrap();

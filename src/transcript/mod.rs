@@ -15,6 +15,8 @@ use crate::throws::{SeededThrows, ThrowSource};
 mod closing;
 mod note;
 mod read_aloud;
+mod request;
+mod skip;
 
 pub use note::FEWEST_COUNTING_STICKS;
 use note::teacher_note;
@@ -22,6 +24,7 @@ pub use read_aloud::{
     LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES, WHOLE_MARGIN_PERCENT,
 };
 use read_aloud::{lesson_stop, stop_at, told_stopped};
+pub use request::{TranscriptRequest, board_picture};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).
@@ -264,125 +267,8 @@ pub fn transcript_at(
         stop_after: None,
         board: None,
         counting_sticks: None,
+        minutes: None,
     })
-}
-
-/// What `zohn-ahl transcript` prints: which game, told how.
-#[derive(Clone, Debug)]
-pub struct TranscriptRequest {
-    /// The game's seed.
-    pub seed: String,
-    /// Its preset.
-    pub preset: Preset,
-    /// Who the narration is for.
-    pub audience: Audience,
-    /// How much each move tells.
-    pub detail: Detail,
-    /// The sides' names, A first (checked as the service checks them).
-    pub sides: [String; 2],
-    /// Only the words to read aloud: no headings, labels, counters or
-    /// citations, nor the bare line saying the other side of one player
-    /// throws next (an opening note for the teacher gives the length and
-    /// says where the sources are).
-    pub read_aloud: bool,
-    /// Stop the game after this many moves, as a teacher may stop a game
-    /// that runs past the lesson's time: the side with more counters wins,
-    /// equal counts draw (`POST /v1/games/{id}/stop`). `None`: play it out.
-    pub stop_after: Option<u32>,
-    /// The file the preset's empty board was written to
-    /// ([`board_picture`]), which the teacher's note names; `None`: the
-    /// note says how to get one.
-    pub board: Option<String>,
-    /// Counting sticks each side starts with, in place of the preset's
-    /// (`--counting-sticks`): fewer make a shorter whole game, as a teacher
-    /// may play one. `None`: the preset's.
-    pub counting_sticks: Option<u8>,
-}
-
-impl TranscriptRequest {
-    /// The options the game is played with: the preset's, with
-    /// [`Self::counting_sticks`] when given.
-    #[must_use]
-    pub fn options(&self) -> Options {
-        let mut options = self.preset.options();
-        if let Some(n) = self.counting_sticks {
-            options.counters_per_side = n;
-        }
-        options
-    }
-}
-
-/// The board at the start of the game `request` asks for, every space
-/// with both sides' numbers (A's outside the track, B's inside), the
-/// sides' names and both awls on their starts, for a class to follow a
-/// game read aloud (a teacher's trial: by ear alone, two awls counted from
-/// different starts were hard to picture; and the board to show should
-/// carry the names the class hears): PNG when `path` ends in `.png`, else
-/// SVG.
-///
-/// # Errors
-/// When the preset cannot be set up or the PNG cannot be drawn.
-pub fn board_picture(
-    request: &TranscriptRequest,
-    path: &std::path::Path,
-) -> Result<Vec<u8>, TranscriptError> {
-    let players = usize::from(request.preset.default_players());
-    let table = Table::new(request.options(), [players, players], Side::A)?;
-    let names = crate::picture::Names::sides(&request.sides[0], &request.sides[1]);
-    let svg = crate::picture::game_svg(&table, &GameState::new(&table), &names);
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-    {
-        Ok(crate::picture::png(&svg)?)
-    } else {
-        Ok(svg.into_bytes())
-    }
-}
-
-impl TranscriptRequest {
-    /// The command that prints this transcript with its citations (the
-    /// read-aloud form leaves them out, so it names this one).
-    fn command(&self) -> String {
-        let preset: &'static str = self.preset.into();
-        let mut command = format!(
-            "zohn-ahl transcript --seed {} --preset {preset} --audience {}",
-            self.seed,
-            self.audience.key()
-        );
-        // The default level goes unsaid, as it did before there were others.
-        if self.detail != Detail::Lesson {
-            let _ = write!(command, " --detail {}", self.detail.key());
-        }
-        if let Some(n) = self.counting_sticks {
-            let _ = write!(command, " --counting-sticks {n}");
-        }
-        if let Some(n) = self.stop_after {
-            let _ = write!(command, " --stop-after {n}");
-        }
-        for (flag, (name, default)) in ["--side-a", "--side-b"]
-            .into_iter()
-            .zip(self.sides.iter().zip(DEFAULT_SIDES))
-        {
-            if name != default {
-                let _ = write!(command, " {flag} {}", shell_word(name));
-            }
-        }
-        command
-    }
-}
-
-/// `word` as one shell word: quoted unless it is plain.
-fn shell_word(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.,/".contains(c))
-    {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 /// Each move of `game` told for `audience` at `detail` as the service
@@ -447,6 +333,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         stop_after,
         board: _,
         counting_sticks: _,
+        minutes,
     } = request;
     let (preset, audience, detail) = (*preset, *audience, *detail);
     let mut game = narrated_game_of(seed, preset, request.options(), audience, sides)?;
@@ -458,9 +345,16 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
     let closing_of = |game: &NarratedGame| closing::closing(game, &chances, audience, detail);
     let command = request.command();
     if *read_aloud {
-        let (told, paragraphs) =
-            closing::spoken(&game, &told, &chances, audience, detail, stopped.as_ref());
-        let fits = if stop_after.is_none() {
+        let (told, paragraphs, skip) = closing::spoken(
+            &game,
+            &told,
+            &chances,
+            audience,
+            detail,
+            stopped.as_ref(),
+            *minutes,
+        );
+        let fits = if stop_after.is_none() && skip.is_none() {
             [SHORT_LESSON_MINUTES, LESSON_MINUTES]
                 .map(|m| lesson_stop(&game, &told, audience, m, &closing_of))
         } else {
@@ -468,7 +362,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
         };
         return Ok(format!(
             "{}\n\n{}",
-            teacher_note(&game, &paragraphs, fits, audience, request)?,
+            teacher_note(&game, &paragraphs, fits, skip.as_ref(), audience, request)?,
             paragraphs
                 .iter()
                 .map(|p| format!("{}\n\n", p.text))
@@ -593,5 +487,7 @@ pub fn transcript_of(request: &TranscriptRequest) -> Result<String, TranscriptEr
 mod lesson_tests;
 #[cfg(test)]
 mod read_aloud_tests;
+#[cfg(test)]
+mod skip_tests;
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@ use super::read_aloud::{
     LESSON_MINUTES, Paragraph, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES,
     WHOLE_MARGIN_PERCENT, stop_keep,
 };
+use super::skip::Skip;
 use super::{NarratedGame, TranscriptError, TranscriptRequest};
 use crate::narration::{Audience, name_mid_sentence};
 
@@ -20,7 +21,8 @@ pub const FEWEST_COUNTING_STICKS: u8 = 2;
 /// [`LESSON_MINUTES`] (`fits`, from [`lesson_stop`]), and, for such a
 /// game, how to play it whole in less time with fewer counting sticks
 /// ([`fewer_counting_sticks`]: within [`SHORT_LESSON_MINUTES`] if any
-/// number does, else with the fewest), and where the sources are.
+/// number does, else with the fewest), or which of its moves are told in
+/// short (`skip`) and how to hear them all, and where the sources are.
 ///
 /// # Errors
 /// [`TranscriptError`] only on a defect of the rules or presets.
@@ -28,6 +30,7 @@ pub(super) fn teacher_note(
     game: &NarratedGame,
     paragraphs: &[Paragraph],
     fits: [Option<u32>; 2],
+    skip: Option<&Skip>,
     audience: Audience,
     request: &TranscriptRequest,
 ) -> Result<String, TranscriptError> {
@@ -51,6 +54,19 @@ pub(super) fn teacher_note(
         "throws"
     };
     let _ = write!(note, " This game has {} {throws}.", game.moves.len());
+    if let Some(skip) = skip {
+        let whole = skip.whole_words.div_ceil(READ_ALOUD_WORDS_A_MINUTE);
+        let _ = write!(
+            note,
+            " Told {throw} by {throw}, it would read in about {whole} minutes, so {throws} {} to \
+             {} are told in one short paragraph: how many there are, any rule that first acts \
+             in them, their falls, whips and trips around, and where the game then stands. To \
+             hear every {throw}, add --minutes {whole}.",
+            skip.moves.start + 1,
+            skip.moves.end,
+            throw = throws.trim_end_matches('s'),
+        );
+    }
     if request.stop_after.is_none() {
         // A whole game, with a winner, in a short lesson, offered first (a
         // teacher's trial: a whole game read aloud ran 8 to 27 minutes,
@@ -172,7 +188,7 @@ pub(super) fn fewer_counting_sticks(
             &shorter.sides,
         )?;
         let (told, chances) = super::told_moves_with_chances(&game, audience, detail)?;
-        let (_, paragraphs) = spoken(&game, &told, &chances, audience, detail, None);
+        let (_, paragraphs, _) = spoken(&game, &told, &chances, audience, detail, None, None);
         let words: usize = paragraphs.iter().map(Paragraph::words).sum();
         let read = (n, words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1));
         if words <= limit {

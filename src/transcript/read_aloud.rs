@@ -61,6 +61,8 @@ pub(super) enum Told {
     Stretch,
     /// One turn of several quiet throws ([`narrate_chain`]).
     Chain,
+    /// The middle of a long game, told in short ([`super::skip`]).
+    Skip,
     /// What the game is, told before its first move.
     Framing,
     /// Rules stated before a move's throw, when the move's paragraph
@@ -77,8 +79,8 @@ pub(super) enum Told {
 pub(super) struct Paragraph {
     /// The moves it tells (indices into the game's moves).
     pub moves: Range<usize>,
-    /// How (what the tests check each paragraph against).
-    #[cfg_attr(not(test), expect(dead_code, reason = "read by the tests alone"))]
+    /// How (what the tests check each paragraph against, and what the
+    /// middle told in short is chosen by).
     pub told: Told,
     /// Its words.
     pub text: String,
@@ -122,6 +124,7 @@ pub(super) fn paragraphs(
     game: &NarratedGame,
     told: &[Narration],
     audience: Audience,
+    skip: Option<&Range<usize>>,
 ) -> Vec<Paragraph> {
     let moves = &game.moves;
     let quiet: Vec<bool> = moves
@@ -152,17 +155,29 @@ pub(super) fn paragraphs(
     let mut same_said: Option<u32> = None;
     let mut i = 0;
     while i < moves.len() {
-        // The quiet whole turns in a row from `i`, by where each ends.
+        // The quiet whole turns in a row from `i`, by where each ends,
+        // none past the middle told in short.
+        let limit = skip
+            .filter(|s| i < s.start)
+            .map_or(moves.len(), |s| s.start);
         let mut run = Vec::new();
         let mut at = i;
-        while let Some(end) = turn_end.get(at).copied().flatten() {
+        while let Some(end) = turn_end.get(at).copied().flatten().filter(|&e| e <= limit) {
             run.push(end);
             at = end;
         }
         let chain = chain_at(game, &quiet, i);
         // Each paragraph's moves, how they are told, and its segments.
         let mut said: Vec<(Range<usize>, Told, Vec<Segment>)> = Vec::new();
-        if run.len() >= STRETCH_MIN {
+        if let Some(skip) = skip.filter(|s| s.start == i) {
+            said.push((
+                skip.clone(),
+                Told::Skip,
+                super::skip::skip_segments(game, told, audience, skip),
+            ));
+            // What was said of the awls' meeting is past.
+            (apart, facing, same) = (None, false, None);
+        } else if run.len() >= STRETCH_MIN {
             // A long run in even parts, none longer than STRETCH_MAX turns.
             let parts = run.len().div_ceil(STRETCH_MAX);
             let mut first = i;
@@ -290,6 +305,13 @@ pub(super) fn paragraphs(
                     ));
                 }
             }
+            // The middle's new rules, when long, in paragraphs of their own
+            // before what happened in it.
+            if how == Told::Skip && words(&segments) > PARAGRAPH_WORDS {
+                let tail = segments.split_off(segments.len().saturating_sub(2));
+                out.extend(chunks(span.start, Told::Skip, &segments));
+                segments = tail;
+            }
             // Where the awls stand goes with what happened: right after the
             // events, before a move's fact or odds.
             let at = segments
@@ -387,8 +409,9 @@ pub(super) fn read_aloud(
     told: &[Narration],
     audience: Audience,
     stopped: Option<&Narration>,
+    skip: Option<&Range<usize>>,
 ) -> Vec<Paragraph> {
-    let mut out = paragraphs(game, &told[..game.moves.len()], audience);
+    let mut out = paragraphs(game, &told[..game.moves.len()], audience, skip);
     if let Some(stop) = stopped {
         let n = game.moves.len();
         // Its rule, told early (`told_stopped`), is not told again (a
@@ -473,7 +496,7 @@ pub(super) fn lesson_stop(
             .map(|(text, _)| text.split_whitespace().count())
             .sum::<usize>()
     };
-    let whole = read_aloud(game, told, audience, None);
+    let whole = read_aloud(game, told, audience, None, None);
     // A game within a fifth of the time is read whole (a teacher's trial:
     // a stop offered in an 11-minute game saved 40 words and changed
     // nothing).
@@ -496,7 +519,8 @@ pub(super) fn lesson_stop(
         let mut stopped = game.clone();
         let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
         let told = told_stopped(&stopped, told, audience);
-        if count(&read_aloud(&stopped, &told, audience, stop.as_ref())) + closing_words(&stopped)
+        if count(&read_aloud(&stopped, &told, audience, stop.as_ref(), None))
+            + closing_words(&stopped)
             <= budget
         {
             break;

@@ -22,6 +22,7 @@ fn regression_a_plural_side_name_threw_and_spun_with_a_singular_verb() {
                 stop_after: None,
                 board: None,
                 counting_sticks: None,
+                minutes: None,
             })
             .unwrap();
             // A name's "The" is lowercase mid-sentence.
@@ -138,7 +139,7 @@ pub(super) fn leading_number<N: std::str::FromStr>(s: &str) -> N
 where
     N::Err: std::fmt::Debug,
 {
-    s.split([' ', ':', ';', ')', ','])
+    s.split([' ', ':', ';', ')', ',', '.'])
         .next()
         .unwrap()
         .parse()
@@ -169,6 +170,7 @@ pub(super) fn young_lesson(
         stop_after,
         board: None,
         counting_sticks: None,
+        minutes: None,
     }
 }
 
@@ -330,6 +332,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
         stop_after: None,
         board: None,
         counting_sticks: None,
+        minutes: None,
     };
     let aloud = transcript_of(&request).unwrap();
     let full = transcript_of(&TranscriptRequest {
@@ -347,7 +350,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
     let game =
         narrated_game_between("aloud", Preset::Composite, Audience::Young, &request.sides).unwrap();
     let told = told_moves(&game, Audience::Young, Detail::Lesson).unwrap();
-    let paragraphs = read_aloud::paragraphs(&game, &told, Audience::Young);
+    let paragraphs = read_aloud::paragraphs(&game, &told, Audience::Young, None);
     assert_eq!(texts.len(), paragraphs.len());
     let moves = full.split("\n## Looking back").next().unwrap();
     let sections: Vec<&str> = moves.split("\n## Move ").skip(1).collect();

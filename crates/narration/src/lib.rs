@@ -43,6 +43,7 @@ mod rule_id;
 #[cfg(feature = "openapi")]
 mod schema;
 mod section;
+mod skip;
 mod source;
 mod statement;
 mod stretch;
@@ -72,6 +73,7 @@ pub use recap::{
 };
 pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
 pub use rule_id::RuleId;
+pub use skip::{SKIP_MIN, Skipped, narrate_skip};
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
     CLOSE, ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,
