@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::NarratedGame;
 use super::read_aloud::{Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told};
-use super::skip::{Skip, skip_range};
+use super::skip::{Skip, defer_rules, skip_range};
 use crate::narration::{
     Audience, Chances, Detail, Narration, SegmentKind, chance_meaning, looking_back,
 };
@@ -20,14 +20,14 @@ pub const YOUNG_ODDS_READ_ALOUD: usize = 2;
 /// [`YOUNG_ODDS_READ_ALOUD`] sentences on a change of the chance to win;
 /// for everyone, the first of them followed by what a chance to win
 /// counts ([`chance_meaning`]).
-fn fewer_chances(told: &[Narration], audience: Audience) -> Vec<Narration> {
+fn fewer_chances(game: &NarratedGame, told: &[Narration], audience: Audience) -> Vec<Narration> {
     let mut told = told.to_vec();
     if let Some(first) = told
         .iter_mut()
         .flat_map(|t| t.segments.iter_mut())
         .find(|s| s.kind == SegmentKind::Odds)
     {
-        first.text = format!("{} {}", first.text, chance_meaning(audience));
+        first.text = format!("{} {}", first.text, chance_meaning(&game.options, audience));
     }
     if audience == Audience::Young {
         let mut said = 0;
@@ -71,7 +71,10 @@ pub(super) fn spoken(
         {
             t.segments.retain(|s| s.kind != SegmentKind::Odds);
         }
-        let told = fewer_chances(&told, audience);
+        if let Some(skip) = skip {
+            defer_rules(game, &mut told, skip);
+        }
+        let told = fewer_chances(game, &told, audience);
         let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped, skip);
         paragraphs.extend(closing_paragraphs(game, looking.clone()));
         (told, paragraphs)

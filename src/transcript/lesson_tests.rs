@@ -367,7 +367,7 @@ fn regression_a_chance_to_win_came_with_no_word_on_what_it_counts() {
                 ..young_lesson(&seed.to_string(), None, true)
             };
             let aloud = transcript_of(&request).unwrap();
-            let meaning = crate::narration::chance_meaning(audience);
+            let meaning = crate::narration::chance_meaning(&Preset::Composite.options(), audience);
             assert!(!meaning.is_empty());
             let with: Vec<&str> = aloud
                 .split("\n\n")

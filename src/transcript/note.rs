@@ -58,15 +58,21 @@ pub(super) fn teacher_note(
         let whole = skip.whole_words.div_ceil(READ_ALOUD_WORDS_A_MINUTE);
         let _ = write!(
             note,
-            " Told {throw} by {throw}, it would read in about {whole} minutes, so {throws} {} to \
-             {} are told in one short paragraph: how many there are, any rule that first acts \
-             in them, their falls, whips and trips around, and where the game then stands. To \
-             hear every {throw}, add --minutes {whole}.",
+            " Told in full, it would read in about {whole} minutes, so {throws} {} to {} are \
+             told in one short paragraph: how many there are, their falls, whips and trips \
+             around, and where the game then stands. To tell them in full too, add --minutes \
+             {whole}.",
             skip.moves.start + 1,
             skip.moves.end,
-            throw = throws.trim_end_matches('s'),
         );
     }
+    // The counters as the young hear them on this board.
+    let sticks = &crate::narration::catalogue()
+        .templates
+        .words
+        .board(game.options.board)
+        .get(Audience::Young)
+        .counters;
     if request.stop_after.is_none() {
         // A whole game, with a winner, in a short lesson, offered first (a
         // teacher's trial: a whole game read aloud ran 8 to 27 minutes,
@@ -75,12 +81,18 @@ pub(super) fn teacher_note(
             && request.counting_sticks.is_none()
             && let Some((n, minutes)) = fewer_counting_sticks(request, SHORT_LESSON_MINUTES, words)?
         {
+            // Wikipedia's reconstruction speaks of the circle's counting
+            // sticks, not of the A4 sheet's counters.
+            let allowed = if game.options.board == crate::rules::Board::Circle40 {
+                " (the Wikipedia article allows any even number in all)"
+            } else {
+                ""
+            };
             let _ = write!(
                 note,
                 " For a whole game with a winner in less time, start each side with fewer \
-                 counting sticks (the Wikipedia article allows any even number in all): add \
-                 --counting-sticks {n}, and this seed's game then reads in about {minutes} \
-                 minutes."
+                 {sticks}{allowed}: add --counting-sticks {n}, and this seed's game then reads \
+                 in about {minutes} minutes."
             );
         }
         let stops: Vec<String> = [SHORT_LESSON_MINUTES, LESSON_MINUTES]
@@ -100,11 +112,10 @@ pub(super) fn teacher_note(
                         {
                             Some(k) => format!(
                                 "{k} (it ends with a winner; --stop-after {n} fits too, but the \
-                                 counting sticks are even there, a tie)"
+                                 {sticks} are even there, a tie)"
                             ),
                             None => format!(
-                                "{n} (the counting sticks are even there, so the game ends in \
-                                 a tie)"
+                                "{n} (the {sticks} are even there, so the game ends in a tie)"
                             ),
                         }
                     } else {
@@ -117,8 +128,8 @@ pub(super) fn teacher_note(
         if !stops.is_empty() {
             let _ = write!(
                 note,
-                " To stop it {}: the side with more counting sticks then wins, as the class \
-                 hears early on.",
+                " To stop it {}: the side with more {sticks} then wins, as the class hears \
+                 early on.",
                 stops.join("; ")
             );
         }

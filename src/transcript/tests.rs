@@ -362,7 +362,10 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
     // with the move.
     let mut lead: Vec<&str> = Vec::new();
     // The read-aloud form adds what a chance to win counts after the first.
-    let meaning = format!(" {}", crate::narration::chance_meaning(Audience::Young));
+    let meaning = format!(
+        " {}",
+        crate::narration::chance_meaning(&game.options, Audience::Young)
+    );
     let texts: Vec<String> = texts.iter().map(|t| t.replacen(&meaning, "", 1)).collect();
     for (p, text) in paragraphs.iter().zip(&texts) {
         assert_eq!(&p.text, text);

@@ -835,7 +835,7 @@ fn a_transcript_takes_checked_side_names_and_reads_aloud() {
 
 /// `zohn-ahl transcript --read-aloud` fits a game to about 10 minutes by
 /// default, telling a long game's middle in short, and `--minutes` sets
-/// another length (5 to 600, read aloud only): seed 1's composite game
+/// another length (8 to 600, read aloud only): seed 1's composite game
 /// reads in about 27 minutes throw by throw.
 #[test]
 fn the_read_aloud_transcript_fits_the_minutes_it_is_given() {

@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "25f8b1e5-6b8c-43d0-9a28-6f0915844daf",
+                     *       "id": "b36211c5-86c4-4f30-bde2-a3c8f045a3c7",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T08:34:19.662Z",
-                     *       "host_token": "13ab1fca89e200d5ff9c632dce818dd3eb56ea333a277f225a0128688534056e",
+                     *       "created_at": "2026-12-07T11:31:18.727Z",
+                     *       "host_token": "11b67056c484f7b3b7d8ee365edc096b1bf0d89ac53961aa32ff11e42118007d",
                      *       "games": [
                      *         {
-                     *           "id": "b2f8159a-271a-4561-bc3a-c54ac94c48a6",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-07T08:34:19.661Z",
-                     *           "updated_at": "2026-12-07T08:34:19.661Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/b2f8159a-271a-4561-bc3a-c54ac94c48a6",
-                     *             "throws": "/v1/games/b2f8159a-271a-4561-bc3a-c54ac94c48a6/throws",
-                     *             "moves": "/v1/games/b2f8159a-271a-4561-bc3a-c54ac94c48a6/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "87b2a36c52b0f9e947ab453ab35223b18622bffb0d39834a42e130b501977f1e",
-                     *             "b": "e2203637c37189e3aabbca9fa65a3292c8ca9c7bfaec866041e699c0d89e3a37"
-                     *           },
-                     *           "host_token": "a286995be16b8a7cecaeb91db8a83f2340587b04f47fa087734ad13156ace4ae",
-                     *           "join_codes": {
-                     *             "a": "CR7TGD",
-                     *             "b": "9MT36R"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "35031182-1fc1-423f-8f8f-b096b5390ba1",
+                     *           "id": "b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T08:34:19.661Z",
-                     *           "updated_at": "2026-12-07T08:34:19.661Z",
+                     *           "created_at": "2026-12-07T11:31:18.726Z",
+                     *           "updated_at": "2026-12-07T11:31:18.726Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/35031182-1fc1-423f-8f8f-b096b5390ba1",
-                     *             "throws": "/v1/games/35031182-1fc1-423f-8f8f-b096b5390ba1/throws",
-                     *             "moves": "/v1/games/35031182-1fc1-423f-8f8f-b096b5390ba1/moves"
+                     *             "self": "/v1/games/b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4",
+                     *             "throws": "/v1/games/b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4/throws",
+                     *             "moves": "/v1/games/b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "36a8f8f2e0883f88dc08e16d3a3ec3624c2547584987f451103038858a1083c1",
-                     *             "b": "e77c9755e8fcf1662d212a2c12d172e34bb0e7e586cda68564a7369dcf65a0db"
+                     *             "a": "0a96b320375846631ed367cbc7a24adf1a05f7d3f6816ebd94e0707ab4b9cd64",
+                     *             "b": "e57d5d5d68636da6bb75b731c52586c88354a90317541ce5c973943ca25ad3d3"
                      *           },
-                     *           "host_token": "c6a525d0926ea2672fbebda4c514f6745f77829a0033b95a6599e40cced076ca",
+                     *           "host_token": "a327761494eb2dab1ed317dfd813796d0663a5af58106e47331cbcac7f2f8326",
                      *           "join_codes": {
-                     *             "a": "Z63Q7T",
-                     *             "b": "6F6935"
+                     *             "a": "Z58BMY",
+                     *             "b": "PXBKR6"
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4",
+                     *           "id": "1e9d7999-733a-435f-93d9-2d3e038e9739",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T08:34:19.662Z",
-                     *           "updated_at": "2026-12-07T08:34:19.662Z",
+                     *           "created_at": "2026-12-07T11:31:18.727Z",
+                     *           "updated_at": "2026-12-07T11:31:18.727Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/1e9d7999-733a-435f-93d9-2d3e038e9739",
+                     *             "throws": "/v1/games/1e9d7999-733a-435f-93d9-2d3e038e9739/throws",
+                     *             "moves": "/v1/games/1e9d7999-733a-435f-93d9-2d3e038e9739/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "306011967d0c315fcb6ee60f0ca48da288e568e56f77fc8c1e601dc60b823a50",
+                     *             "b": "f919cfe82786ae052b419d4dc60c861fc4597003f25d617653f716ccc8d3ae9f"
+                     *           },
+                     *           "host_token": "39ac174be5588e92a256ae56559a0ee774e087e243703e3a163202d45f1e65ea",
+                     *           "join_codes": {
+                     *             "a": "NFRS6G",
+                     *             "b": "CGYW4Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "38811307-4eda-41cf-aad5-2ca33f8ce98c",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-07T11:31:18.727Z",
+                     *           "updated_at": "2026-12-07T11:31:18.727Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4",
-                     *             "throws": "/v1/games/2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4/throws",
-                     *             "moves": "/v1/games/2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4/moves"
+                     *             "self": "/v1/games/38811307-4eda-41cf-aad5-2ca33f8ce98c",
+                     *             "throws": "/v1/games/38811307-4eda-41cf-aad5-2ca33f8ce98c/throws",
+                     *             "moves": "/v1/games/38811307-4eda-41cf-aad5-2ca33f8ce98c/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "76354f67f00e22667af337a46831b2bfdc68662e9ca79a1286b80d37549bab25",
-                     *             "b": "e93c765c702c02fea3ea7801373b086ceb2888c267b0ae64925338c1a3274388"
+                     *             "a": "805aad56ab6067aa71d2b55be5a12ec6744afd859973a0918be4bd6514766812",
+                     *             "b": "2529c33cecb1cabfc5b1f613370aa5632516b173ff935ba15b68f3fa3a1a65e4"
                      *           },
-                     *           "host_token": "a04748af5e015b64a89c24edfa77d0990b39ced154793d3c21a6ea9dc8ac89be",
+                     *           "host_token": "a5257a4ee9be9cceba7074017f458c21e2edd810b730206aafcdba259659a904",
                      *           "join_codes": {
-                     *             "a": "26AS8R",
-                     *             "b": "VX5ZPW"
+                     *             "a": "F6CB53",
+                     *             "b": "JZT7VT"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/25f8b1e5-6b8c-43d0-9a28-6f0915844daf",
-                     *         "games": "/v1/classes/25f8b1e5-6b8c-43d0-9a28-6f0915844daf/games",
-                     *         "overview": "/play/class/25f8b1e5-6b8c-43d0-9a28-6f0915844daf",
-                     *         "fairness": "/v1/fairness?game=b2f8159a-271a-4561-bc3a-c54ac94c48a6&game=35031182-1fc1-423f-8f8f-b096b5390ba1&game=2b8adc72-e4e6-4dd4-9c1b-cf54102e4db4"
+                     *         "self": "/v1/classes/b36211c5-86c4-4f30-bde2-a3c8f045a3c7",
+                     *         "games": "/v1/classes/b36211c5-86c4-4f30-bde2-a3c8f045a3c7/games",
+                     *         "overview": "/play/class/b36211c5-86c4-4f30-bde2-a3c8f045a3c7",
+                     *         "fairness": "/v1/fairness?game=b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4&game=1e9d7999-733a-435f-93d9-2d3e038e9739&game=38811307-4eda-41cf-aad5-2ca33f8ce98c"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
+                     *       "id": "dc191294-0270-42c1-82f1-7d208ab419a7",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T08:34:19.648Z",
-                     *       "host_token": "136e0fe0a013515efd6d78433d5f925fe273c58421f99ee8b08c714035d5bc4b",
+                     *       "created_at": "2026-12-07T11:31:18.714Z",
+                     *       "host_token": "2b10b3131b207672eb069af79ec1cf61ec477d0e88153a9667b8f9ec305cb0cd",
                      *       "games": [
                      *         {
-                     *           "id": "e6f67b45-c648-4655-98d1-95eac38984ea",
+                     *           "id": "981bd146-cb1c-4eda-8b26-65d300b370ec",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T08:34:19.648Z",
-                     *           "updated_at": "2026-12-07T08:34:19.648Z",
+                     *           "created_at": "2026-12-07T11:31:18.714Z",
+                     *           "updated_at": "2026-12-07T11:31:18.714Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea",
-                     *             "throws": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/throws",
-                     *             "moves": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/moves"
+                     *             "self": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec",
+                     *             "throws": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/throws",
+                     *             "moves": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "fa0cdd53800bd4952f445416fd202a876665c09426b51645455abd9dc414ec32",
-                     *             "b": "87825bd5f00b1992d96f6e12e92c8735d56225abce7dd0e40d564a070949249b"
+                     *             "a": "db41d8ab1b770369342aef14e5c157c8eaeea8f0897ac52d6b6ad0efd99dcfa8",
+                     *             "b": "5a45f512775b8604419ed4abc13819fa93f46416985d1eb3b227dc2551d0c157"
                      *           },
-                     *           "host_token": "b5d7c96b46c3b9610686b6b80dbb1e2de4836089ac79bc51470b2841c9f2c540",
+                     *           "host_token": "6868cb4c9e1c663dca15a47cfbcc74b64fc17d15c54a37c2b00c82cdaa16f0b2",
                      *           "join_codes": {
-                     *             "a": "C9AG8R",
-                     *             "b": "6T3MBN"
+                     *             "a": "76SYHA",
+                     *             "b": "2MKMAP"
                      *           }
                      *         },
                      *         {
-                     *           "id": "d6866df8-8e06-4d69-b9e8-7f28cd0af128",
+                     *           "id": "f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T08:34:19.648Z",
-                     *           "updated_at": "2026-12-07T08:34:19.648Z",
+                     *           "created_at": "2026-12-07T11:31:18.714Z",
+                     *           "updated_at": "2026-12-07T11:31:18.714Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128",
-                     *             "throws": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/throws",
-                     *             "moves": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/moves"
+                     *             "self": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
+                     *             "throws": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/throws",
+                     *             "moves": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "3bab127280adf7d2aecee9e8a494f7becb6f551c04183aba1556788e29926fd6",
-                     *             "b": "e34d5b22ddf7c100947e11d7db8e9f8288b9c38055c97e0b7568a579c4b04f32"
+                     *             "a": "8d43b06c16ccc34ecba22c37ffc3bfbb86b2d32b39d48728723e019bf28cc088",
+                     *             "b": "d29598738e9b0548e679c6cc0f02a045290e9a5456a266790d6349b870602299"
                      *           },
-                     *           "host_token": "169a7e58ef3ec410edd6c81322e486faf3ea4d520d22fd2c58f507866819a1c8",
+                     *           "host_token": "822ee8114153a4a4e295160e4cbce8f4f2f6b8924789f11812c865967c1b1737",
                      *           "join_codes": {
-                     *             "a": "DXS9QF",
-                     *             "b": "BBEGSZ"
+                     *             "a": "Q8ZCX4",
+                     *             "b": "RNN7F5"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
-                     *         "games": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da/games",
-                     *         "overview": "/play/class/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
-                     *         "fairness": "/v1/fairness?game=e6f67b45-c648-4655-98d1-95eac38984ea&game=d6866df8-8e06-4d69-b9e8-7f28cd0af128"
+                     *         "self": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7",
+                     *         "games": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7/games",
+                     *         "overview": "/play/class/dc191294-0270-42c1-82f1-7d208ab419a7",
+                     *         "fairness": "/v1/fairness?game=981bd146-cb1c-4eda-8b26-65d300b370ec&game=f2392996-7b43-4b7b-96d4-deeb4b42ea4d"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
+                     *       "id": "dc191294-0270-42c1-82f1-7d208ab419a7",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T08:34:19.648Z",
+                     *       "created_at": "2026-12-07T11:31:18.714Z",
                      *       "games": [
                      *         {
-                     *           "id": "d6866df8-8e06-4d69-b9e8-7f28cd0af128",
-                     *           "status": "in_progress",
-                     *           "version": 0,
-                     *           "created_at": "2026-12-07T08:34:19.648Z",
-                     *           "updated_at": "2026-12-07T08:34:19.648Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 0,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "A",
-                     *             "player": 1,
-                     *             "name": "Hawks"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 0,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128",
-                     *             "throws": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/throws",
-                     *             "moves": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/d6866df8-8e06-4d69-b9e8-7f28cd0af128/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "e6f67b45-c648-4655-98d1-95eac38984ea",
+                     *           "id": "981bd146-cb1c-4eda-8b26-65d300b370ec",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T08:34:19.648Z",
-                     *           "updated_at": "2026-12-07T08:34:19.653Z",
+                     *           "created_at": "2026-12-07T11:31:18.714Z",
+                     *           "updated_at": "2026-12-07T11:31:18.719Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea",
-                     *             "throws": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/throws",
-                     *             "moves": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/moves"
+                     *             "self": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec",
+                     *             "throws": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/throws",
+                     *             "moves": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/e6f67b45-c648-4655-98d1-95eac38984ea/board.svg?view=projector",
+                     *           "board": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "daed8d53-b3ea-4f43-85a8-fda5971b4439",
+                     *           "id": "f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T08:34:19.651Z",
-                     *           "updated_at": "2026-12-07T08:34:19.651Z",
+                     *           "created_at": "2026-12-07T11:31:18.714Z",
+                     *           "updated_at": "2026-12-07T11:31:18.714Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 0,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "A",
+                     *             "player": 1,
+                     *             "name": "Hawks"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 0,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
+                     *             "throws": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/throws",
+                     *             "moves": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "a9c320d3-1731-4af9-ab92-f2e2c1547747",
+                     *           "status": "in_progress",
+                     *           "version": 0,
+                     *           "created_at": "2026-12-07T11:31:18.716Z",
+                     *           "updated_at": "2026-12-07T11:31:18.716Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439",
-                     *             "throws": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/throws",
-                     *             "moves": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/moves"
+                     *             "self": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747",
+                     *             "throws": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/throws",
+                     *             "moves": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/board.svg?view=projector",
+                     *           "board": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
-                     *         "games": "/v1/classes/b7e605de-9ebb-4ae1-a25e-1d6c35e633da/games",
-                     *         "overview": "/play/class/b7e605de-9ebb-4ae1-a25e-1d6c35e633da",
-                     *         "fairness": "/v1/fairness?game=d6866df8-8e06-4d69-b9e8-7f28cd0af128&game=e6f67b45-c648-4655-98d1-95eac38984ea&game=daed8d53-b3ea-4f43-85a8-fda5971b4439"
+                     *         "self": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7",
+                     *         "games": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7/games",
+                     *         "overview": "/play/class/dc191294-0270-42c1-82f1-7d208ab419a7",
+                     *         "fairness": "/v1/fairness?game=981bd146-cb1c-4eda-8b26-65d300b370ec&game=f2392996-7b43-4b7b-96d4-deeb4b42ea4d&game=a9c320d3-1731-4af9-ab92-f2e2c1547747"
                      *       }
                      *     }
                      */
@@ -5126,57 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T08:34:19.648Z",
+                     *       "created_at": "2026-12-07T11:31:18.714Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "d6866df8-8e06-4d69-b9e8-7f28cd0af128",
-                     *           "created_at": "2026-12-07T08:34:19.648Z",
-                     *           "updated_at": "2026-12-07T08:34:19.648Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "e6f67b45-c648-4655-98d1-95eac38984ea",
-                     *           "created_at": "2026-12-07T08:34:19.648Z",
-                     *           "updated_at": "2026-12-07T08:34:19.653Z",
+                     *           "id": "981bd146-cb1c-4eda-8b26-65d300b370ec",
+                     *           "created_at": "2026-12-07T11:31:18.714Z",
+                     *           "updated_at": "2026-12-07T11:31:18.719Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5186,53 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "daed8d53-b3ea-4f43-85a8-fda5971b4439",
-                     *           "created_at": "2026-12-07T08:34:19.651Z",
-                     *           "updated_at": "2026-12-07T08:34:19.651Z",
+                     *           "id": "f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
+                     *           "created_at": "2026-12-07T11:31:18.714Z",
+                     *           "updated_at": "2026-12-07T11:31:18.714Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "a9c320d3-1731-4af9-ab92-f2e2c1547747",
+                     *           "created_at": "2026-12-07T11:31:18.716Z",
+                     *           "updated_at": "2026-12-07T11:31:18.716Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "daed8d53-b3ea-4f43-85a8-fda5971b4439",
+                     *       "id": "a9c320d3-1731-4af9-ab92-f2e2c1547747",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T08:34:19.651Z",
-                     *       "updated_at": "2026-12-07T08:34:19.651Z",
+                     *       "created_at": "2026-12-07T11:31:18.716Z",
+                     *       "updated_at": "2026-12-07T11:31:18.716Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439",
-                     *         "throws": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/throws",
-                     *         "moves": "/v1/games/daed8d53-b3ea-4f43-85a8-fda5971b4439/moves"
+                     *         "self": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747",
+                     *         "throws": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/throws",
+                     *         "moves": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "6d6b50e3f69f5f05342078da6937e97c13b896b23f0189c3510c59db8feb57ce",
-                     *         "b": "128d34eab09db11c60ec24b87073a95b641cdb0715b6d1f516895864e86cf6d2"
+                     *         "a": "438d3b3b6c133087e6512f90740a8e8683b0eb94015555473a9f523e9c454cfb",
+                     *         "b": "6c74575bb1b30fa02ff18c9b8e40ef20a2c1d38fd941ff2f58a8d5b3c21bbc77"
                      *       },
-                     *       "host_token": "4dc6e424d0f1dd5c64a508cba44e05c5420226775b8460443f5bc48e30937a16",
+                     *       "host_token": "86ecd8d2b0426ad99ac1a5299e165a46dbcffd26d16ec777fb688ebecc2af950",
                      *       "join_codes": {
-                     *         "a": "H28V4C",
-                     *         "b": "5VSERW"
+                     *         "a": "JG2JJJ",
+                     *         "b": "B2D4NV"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "aa546cac-2955-4f11-9a38-552f5d2e31bb"
+                     *         "b071f800-3593-410c-8277-d518cbbc88c5"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "aa546cac-2955-4f11-9a38-552f5d2e31bb"
+                     *             "b071f800-3593-410c-8277-d518cbbc88c5"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b2e418c6-4f8a-41b3-9f69-f73337fa690a",
+                     *       "id": "372e9984-c014-46c3-bb82-e92be6c1280f",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T08:34:19.641Z",
-                     *       "updated_at": "2026-12-07T08:34:19.641Z",
+                     *       "created_at": "2026-12-07T11:31:18.708Z",
+                     *       "updated_at": "2026-12-07T11:31:18.708Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b2e418c6-4f8a-41b3-9f69-f73337fa690a",
-                     *         "throws": "/v1/games/b2e418c6-4f8a-41b3-9f69-f73337fa690a/throws",
-                     *         "moves": "/v1/games/b2e418c6-4f8a-41b3-9f69-f73337fa690a/moves"
+                     *         "self": "/v1/games/372e9984-c014-46c3-bb82-e92be6c1280f",
+                     *         "throws": "/v1/games/372e9984-c014-46c3-bb82-e92be6c1280f/throws",
+                     *         "moves": "/v1/games/372e9984-c014-46c3-bb82-e92be6c1280f/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "c83042451a86ddd49fb3fef5889fc0941f5415d10212cf960acbe33331afe342",
-                     *         "b": "fce8f32f38e12823c95e7d6f070ff84f8583c8705cfae8995c5eaa32659206a9"
+                     *         "a": "0d2c09da7684bb7f772241dd03484075bf413a98a672a280d14941934e88a0da",
+                     *         "b": "f1ef9274c4c689441a353d9897bddf037b3063928e120eb974d9641b5693d7ee"
                      *       },
-                     *       "host_token": "e581f741bacaaecd20d60a0278e73ac558b6e897f31e874dc4e761922770d33d",
+                     *       "host_token": "c069e5767ec2a47e6c1cd1d4df28a28c450b41987a6a1d0a524903f4660b4835",
                      *       "join_codes": {
-                     *         "a": "KY9APX",
-                     *         "b": "SJYHRW"
+                     *         "a": "RXHM6H",
+                     *         "b": "6VRC35"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *       "id": "b071f800-3593-410c-8277-d518cbbc88c5",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T08:34:19.262Z",
-                     *       "updated_at": "2026-12-07T08:34:19.625Z",
+                     *       "created_at": "2026-12-07T11:31:18.404Z",
+                     *       "updated_at": "2026-12-07T11:31:18.693Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb",
-                     *         "throws": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/throws",
-                     *         "moves": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/moves"
+                     *         "self": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5",
+                     *         "throws": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/throws",
+                     *         "moves": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "aa546cac-2955-4f11-9a38-552f5d2e31bb"
+                     *         "b071f800-3593-410c-8277-d518cbbc88c5"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "aa546cac-2955-4f11-9a38-552f5d2e31bb"
+                     *             "b071f800-3593-410c-8277-d518cbbc88c5"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10267,7 +10267,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *       "game_id": "b071f800-3593-410c-8277-d518cbbc88c5",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10544,7 +10544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *       "game_id": "b071f800-3593-410c-8277-d518cbbc88c5",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10914,8 +10914,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "b37ad70e891437335ae5bbcd42d4599b69f854db5e5605ddbf0edbffed4e8730",
-                     *       "join_code": "KDEWVT"
+                     *       "token": "aa5fdc978c2b6838bd2c81f0a794c0695d24dfaa9d378d493451cadaeb0ed383",
+                     *       "join_code": "VDS88A"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11118,11 +11118,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *         "id": "b071f800-3593-410c-8277-d518cbbc88c5",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T08:34:19.262Z",
-                     *         "updated_at": "2026-12-07T08:34:19.637Z",
+                     *         "created_at": "2026-12-07T11:31:18.404Z",
+                     *         "updated_at": "2026-12-07T11:31:18.705Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11181,9 +11181,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb",
-                     *           "throws": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/throws",
-                     *           "moves": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/moves"
+                     *           "self": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5",
+                     *           "throws": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/throws",
+                     *           "moves": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11654,11 +11654,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "aa546cac-2955-4f11-9a38-552f5d2e31bb",
+                     *         "id": "b071f800-3593-410c-8277-d518cbbc88c5",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T08:34:19.262Z",
-                     *         "updated_at": "2026-12-07T08:34:19.625Z",
+                     *         "created_at": "2026-12-07T11:31:18.404Z",
+                     *         "updated_at": "2026-12-07T11:31:18.693Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11721,9 +11721,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb",
-                     *           "throws": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/throws",
-                     *           "moves": "/v1/games/aa546cac-2955-4f11-9a38-552f5d2e31bb/moves"
+                     *           "self": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5",
+                     *           "throws": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/throws",
+                     *           "moves": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/moves"
                      *         }
                      *       }
                      *     }
@@ -12454,10 +12454,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "b2e418c6-4f8a-41b3-9f69-f73337fa690a",
+                     *       "game_id": "372e9984-c014-46c3-bb82-e92be6c1280f",
                      *       "side": "A",
-                     *       "token": "b37ad70e891437335ae5bbcd42d4599b69f854db5e5605ddbf0edbffed4e8730",
-                     *       "play": "/play/b2e418c6-4f8a-41b3-9f69-f73337fa690a#seat=A.b37ad70e891437335ae5bbcd42d4599b69f854db5e5605ddbf0edbffed4e8730"
+                     *       "token": "aa5fdc978c2b6838bd2c81f0a794c0695d24dfaa9d378d493451cadaeb0ed383",
+                     *       "play": "/play/372e9984-c014-46c3-bb82-e92be6c1280f#seat=A.aa5fdc978c2b6838bd2c81f0a794c0695d24dfaa9d378d493451cadaeb0ed383"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12786,7 +12786,7 @@ export interface operations {
                      *           "statement": {
                      *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, the one stick of another color, which other rules single out, plays no special part.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
-                     *             "scholar": "Culin's 1898 Zohn ahl count (pp. 687-689), as summarized by the Digital Ludeme Project and coded in Ludii: the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick's throws are not told apart. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
+                     *             "scholar": "Culin's 1898 Zohn ahl count, as summarized by the Digital Ludeme Project and coded in Ludii (Culin's own pages not seen here): the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick's throws are not told apart. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [

@@ -239,6 +239,14 @@ pub struct BoardWords {
     pub dry_branches: String,
     /// The track's shape (`circle`, `square`).
     pub track: String,
+    /// A counter, as the board's own account names it (`counting stick`
+    /// for the young on the circle, after Culin's sticks; `counter` on the
+    /// A4 sheet's square, which has counters).
+    pub counter: String,
+    /// Counters, plural.
+    pub counters: String,
+    /// A counter in a caption's fewest words (`stick`, `counter`).
+    pub counter_short: String,
 }
 
 /// Words the templates splice in.

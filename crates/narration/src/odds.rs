@@ -11,7 +11,7 @@
 use super::catalogue::catalogue;
 use super::template::{BoardVars, choose};
 use super::vocabulary::{Audience, Citation, Detail, MoveContext, Narration, Segment, SegmentKind};
-use crate::rules::Side;
+use crate::rules::{Options, Side};
 
 /// The source every odds sentence cites: this service's own computation of
 /// the exact odds from the ruleset, not a historical source.
@@ -195,12 +195,14 @@ pub fn odds_moment_for(
 /// Chance for Side B to win: from about 5 in 10 to about 7 in 10", and a
 /// class asks why a 1 changed that). Cited to [`ODDS_SOURCE`].
 #[must_use]
-pub fn chance_meaning(audience: Audience) -> String {
-    catalogue()
-        .templates
+pub fn chance_meaning(options: &Options, audience: Audience) -> String {
+    let cat = catalogue();
+    cat.templates
         .recap
         .get("chance_meaning")
-        .map_or_else(String::new, |t| t.get(audience).clone())
+        .map_or_else(String::new, |t| {
+            BoardVars::new(cat, options, audience).fill(t.get(audience), &[])
+        })
 }
 
 /// The odds sentence of move `ctx` with these chances, at the `lesson` and

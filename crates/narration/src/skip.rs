@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::catalogue::catalogue;
 use super::rule_id::RuleId;
 use super::statement::event_segment;
-use super::template::{BoardVars, choose, plural_s, score_words};
+use super::template::{BoardVars, choose, score_words};
 use super::vocabulary::{Audience, Cast, Narration, Segment};
 use crate::rules::{Event, Options, OwnSpace, Side};
 
@@ -63,19 +63,19 @@ fn template(key: &str, audience: Audience, n: u32) -> &'static str {
         .map_or("", |p| choose(p.for_audience(audience), n, key, 0))
 }
 
-/// A count as the skip says it: "no" for none.
-fn count(n: usize) -> (String, &'static str) {
-    let word = if n == 0 {
-        "no".to_owned()
-    } else {
-        n.to_string()
-    };
-    (word, plural_s(u8::try_from(n).unwrap_or(u8::MAX)))
+/// A count as the skip says it, tally-like: "none" for none (the scholars
+/// read "0").
+fn count(n: usize, audience: Audience) -> String {
+    match (n, audience) {
+        (0, Audience::Scholar) => "0".to_owned(),
+        (0, _) => "none".to_owned(),
+        (n, _) => n.to_string(),
+    }
 }
 
 /// Tell the moves from move `n` on, `skipped`, in short for `audience`:
-/// that they are passed over, the rules first stated in them (`rules`,
-/// their own segments, in order), what happened in them, and the counting
+/// that they are passed over, the rules that first act in them and explain
+/// what is counted (`rules`, their own segments, in order), what happened in them, and the counting
 /// sticks (`counters`) and awls (`awls`, A first) after them.
 #[must_use]
 #[expect(
@@ -103,25 +103,29 @@ pub fn narrate_skip(
         RuleId::Move,
     )];
     if !rules.is_empty() {
+        let one = rules.len() == 1;
+        let these = if one { "this rule" } else { "these rules" };
+        let upper = if one { "This rule" } else { "These rules" };
         segments.push(segment(
-            words.fill(template("skip_rules", audience, n), &[]),
+            words.fill(
+                template("skip_rules", audience, n),
+                &[
+                    ("these", these),
+                    ("These", upper),
+                    ("s", if one { "s" } else { "" }),
+                ],
+            ),
             RuleId::Move,
         ));
         segments.extend(rules);
     }
-    let (falls, falls_s) = count(skipped.falls);
-    let (whips, whips_s) = count(skipped.whips);
-    let (trips, trips_s) = count(skipped.trips);
     segments.push(segment(
         words.fill(
             template("skip_counts", audience, n),
             &[
-                ("falls", &falls),
-                ("falls_s", falls_s),
-                ("whips", &whips),
-                ("whips_s", whips_s),
-                ("trips", &trips),
-                ("trips_s", trips_s),
+                ("falls", &count(skipped.falls, audience)),
+                ("whips", &count(skipped.whips, audience)),
+                ("trips", &count(skipped.trips, audience)),
             ],
         ),
         RuleId::Move,

@@ -158,7 +158,8 @@ pub(super) fn spaces(n: u8) -> String {
 /// The board's words and numbers, which every template and rule statement
 /// may use: `{creek}`, `{creek_x}`, `{dry_branch}`, `{dry_branch_x}`,
 /// `{dry_branches}`,
-/// `{track}`, `{north}` (own space of the near north bank), `{north_far}`,
+/// `{track}`, `{counting_stick}`, `{counting_sticks}`, `{Counting_sticks}` and
+/// `{counting_stick_short}` (a counter as the board's account names it), `{north}` (own space of the near north bank), `{north_far}`,
 /// `{north_deadly}` (own space of the bank the ruleset makes deadly),
 /// `{north_deadly_other}` (the other side's number for that space),
 /// `{last}` (own last space), `{sum}` (`a + b` for one physical space),
@@ -189,6 +190,10 @@ impl BoardVars {
                 ("dry_branch_x", words.dry_branch_x.clone()),
                 ("dry_branches", words.dry_branches.clone()),
                 ("track", words.track.clone()),
+                ("counting_stick", words.counter.clone()),
+                ("counting_sticks", words.counters.clone()),
+                ("Counting_sticks", capitalized(&words.counters)),
+                ("counting_stick_short", words.counter_short.clone()),
                 ("north", north.to_string()),
                 ("north_far", (north + 1).to_string()),
                 ("north_deadly", deadly.to_string()),
@@ -262,6 +267,15 @@ impl BoardVars {
 }
 
 /// The plural ending of a noun counted `n`: "" for one, else "s".
+/// `word` with its first letter upper case.
+fn capitalized(word: &str) -> String {
+    let mut letters = word.chars();
+    letters
+        .next()
+        .map(|c| c.to_uppercase().chain(letters).collect())
+        .unwrap_or_default()
+}
+
 pub(crate) fn plural_s(n: u8) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
