@@ -120,6 +120,8 @@ fn chain_at(game: &NarratedGame, quiet: &[bool], i: usize) -> Range<usize> {
 /// when it is news, how far apart the awls face each other and that two
 /// awls on one number stand on different spaces (by ear, a whip came as
 /// a surprise, and "to 27" then "onto 27" sounded like one).
+/// The moves of `skip`, when given, are told in short instead, in one
+/// paragraph ([`super::skip`]) where they begin.
 pub(super) fn paragraphs(
     game: &NarratedGame,
     told: &[Narration],

@@ -139,25 +139,27 @@ pub(super) fn skip_range(
 /// The rules first stated in `skip`, moves as `told`, and not before: the
 /// first statement of each, in order.
 fn first_stated(told: &[Narration], skip: &Range<usize>) -> Vec<Segment> {
-    let stated = |t: &Narration, key: &str| {
+    let rules = |t: &Narration| {
         t.segments
             .iter()
-            .any(|s| s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(key))
+            .filter(|s| s.kind == SegmentKind::Rule)
+            .filter_map(|s| s.rule.clone())
+            .collect::<Vec<_>>()
     };
-    let mut rules: Vec<Segment> = Vec::new();
-    for (i, t) in told.iter().enumerate().take(skip.end).skip(skip.start) {
+    // One pass: the rules stated before the middle, then each first in it.
+    let mut known: std::collections::BTreeSet<String> =
+        told[..skip.start].iter().flat_map(rules).collect();
+    let mut first = Vec::new();
+    for t in &told[skip.clone()] {
         for s in t.segments.iter().filter(|s| s.kind == SegmentKind::Rule) {
-            let Some(key) = s.rule.as_deref() else {
-                continue;
-            };
-            let known = told[..i].iter().any(|t| stated(t, key))
-                || rules.iter().any(|r| r.rule.as_deref() == Some(key));
-            if !known {
-                rules.push(s.clone());
+            if let Some(key) = &s.rule
+                && known.insert(key.clone())
+            {
+                first.push(s.clone());
             }
         }
     }
-    rules
+    first
 }
 
 /// Whether the middle told in short, `skip` (moves as `told`), states
