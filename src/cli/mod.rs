@@ -288,11 +288,14 @@ pub enum Command {
         counting_sticks: Option<u8>,
         /// With --read-aloud: the minutes the game should read in, at a
         /// class's pace of 110 words a minute. A game that would read
-        /// longer (by more than a fifth) keeps its opening and its ending
-        /// throw by throw and has its middle told in one short paragraph:
-        /// how many throws it passes over, any rule that first acts in
-        /// them, its falls, whips and trips around, and where the game
-        /// then stands. A large number tells every throw.
+        /// longer (by more than a fifth) keeps its opening, its ending and
+        /// its first fall, whip and trip around throw by throw, and tells
+        /// the throws between in short paragraphs: how many throws each
+        /// passes over, the rule of a fall, a whip or a trip around that
+        /// first acts in them, their falls, whips and trips around, and
+        /// where the game then stands (any other rule that first acts in
+        /// them is told at its next action). A large number tells every
+        /// throw.
         #[arg(
             long,
             value_name = "MINUTES",

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::NarratedGame;
 use super::read_aloud::{Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told};
-use super::skip::{Skip, defer_rules, skip_range};
+use super::skip::{Skip, defer_rules, skip_ranges};
 use crate::narration::{
     Audience, Chances, Detail, Narration, SegmentKind, chance_meaning, looking_back,
 };
@@ -48,7 +48,7 @@ fn fewer_chances(game: &NarratedGame, told: &[Narration], audience: Audience) ->
 /// their chances `chances`) with [`fewer_chances`], in paragraphs, with
 /// the stop's words (`stopped`) and the closing questions; and the moves
 /// as read, which a stop for a lesson is found in. Given `minutes`, a game
-/// that would read longer has its middle told in short ([`Skip`]). One
+/// that would read longer has stretches told in short ([`Skip`]). One
 /// pipeline for the transcript and for the note's shorter game.
 pub(super) fn spoken(
     game: &NarratedGame,
@@ -60,26 +60,22 @@ pub(super) fn spoken(
     minutes: Option<usize>,
 ) -> (Vec<Narration>, Vec<Paragraph>, Option<Skip>) {
     let looking = closing(game, chances, audience, detail);
-    let read = |skip: Option<&Range<usize>>| {
+    let read = |skips: &[Range<usize>]| {
         let mut told = told.to_vec();
-        // A chance to win told in the middle is not heard: the first one
-        // heard says what a chance counts.
-        for t in told
-            .iter_mut()
-            .take(skip.map_or(0, |s| s.end))
-            .skip(skip.map_or(0, |s| s.start))
-        {
-            t.segments.retain(|s| s.kind != SegmentKind::Odds);
+        // A chance to win told in a stretch told in short is not heard:
+        // the first one heard says what a chance counts.
+        for skip in skips {
+            for t in &mut told[skip.clone()] {
+                t.segments.retain(|s| s.kind != SegmentKind::Odds);
+            }
         }
-        if let Some(skip) = skip {
-            defer_rules(game, &mut told, skip);
-        }
+        defer_rules(game, &mut told, skips);
         let told = fewer_chances(game, &told, audience);
-        let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped, skip);
+        let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped, skips);
         paragraphs.extend(closing_paragraphs(game, looking.clone()));
         (told, paragraphs)
     };
-    let (whole_told, whole) = read(None);
+    let (whole_told, whole) = read(&[]);
     let Some(minutes) = minutes else {
         return (whole_told, whole, None);
     };
@@ -87,13 +83,14 @@ pub(super) fn spoken(
     let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
     let mut spare = 0;
     let mut best = None;
-    // A first try reckons the middle's words; a longer one than reckoned
-    // takes the excess off the opening and the ending.
+    // A first try reckons the stretches' words; a longer one than
+    // reckoned takes the excess off the opening and the ending.
     for _ in 0..5 {
-        let Some(moves) = skip_range(game, &whole, minutes, spare) else {
+        let moves = skip_ranges(game, &whole, minutes, spare);
+        if moves.is_empty() {
             break;
-        };
-        let (told, paragraphs) = read(Some(&moves));
+        }
+        let (told, paragraphs) = read(&moves);
         let words: usize = paragraphs.iter().map(Paragraph::words).sum();
         best = Some((told, paragraphs, Skip { moves, whole_words }));
         if words <= budget {

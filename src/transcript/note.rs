@@ -56,14 +56,35 @@ pub(super) fn teacher_note(
     let _ = write!(note, " This game has {} {throws}.", game.moves.len());
     if let Some(skip) = skip {
         let whole = skip.whole_words.div_ceil(READ_ALOUD_WORDS_A_MINUTE);
+        let stretches: Vec<String> = skip
+            .moves
+            .iter()
+            .map(|m| format!("{} to {}", m.start + 1, m.end))
+            .collect();
+        let (stretches, paragraphs) = match stretches.split_last() {
+            Some((last, [])) => (last.clone(), "one short paragraph"),
+            Some((last, rest)) => (
+                format!("{} and {last}", rest.join(", ")),
+                "a short paragraph each",
+            ),
+            None => (String::new(), ""),
+        };
         let _ = write!(
             note,
-            " Told in full, it would read in about {whole} minutes, so {throws} {} to {} are \
-             told in one short paragraph: how many there are, their falls, whips and trips \
-             around, and where the game then stands. To tell them in full too, add --minutes \
-             {whole}.",
-            skip.moves.start + 1,
-            skip.moves.end,
+            " Told in full, it would read in about {whole} minutes, so {throws} {stretches} are \
+             told in {paragraphs}: how many there are, their falls, whips and trips around, and \
+             where the game then stands. The first fall, whip and trip around are told in full \
+             as they happen. To tell every {} in full, add --minutes {whole}.",
+            &throws[..throws.len() - 1],
+        );
+    }
+    // Every rule at every throw is for reference, not for a class (a
+    // teacher's trial: `--detail full --read-aloud` repeated the turn's
+    // rules before every throw).
+    if request.detail == crate::narration::Detail::Full {
+        note.push_str(
+            " At --detail full every rule is stated again at every throw, for reference; for a \
+             class, leave --detail out: each rule is then told when it first matters.",
         );
     }
     // The counters as the young hear them on this board.

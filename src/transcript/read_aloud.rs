@@ -120,13 +120,13 @@ fn chain_at(game: &NarratedGame, quiet: &[bool], i: usize) -> Range<usize> {
 /// when it is news, how far apart the awls face each other and that two
 /// awls on one number stand on different spaces (by ear, a whip came as
 /// a surprise, and "to 27" then "onto 27" sounded like one).
-/// The moves of `skip`, when given, are told in short instead, in one
+/// The moves of each stretch of `skips` are told in short instead, in one
 /// paragraph ([`super::skip`]) where they begin.
 pub(super) fn paragraphs(
     game: &NarratedGame,
     told: &[Narration],
     audience: Audience,
-    skip: Option<&Range<usize>>,
+    skips: &[Range<usize>],
 ) -> Vec<Paragraph> {
     let moves = &game.moves;
     let quiet: Vec<bool> = moves
@@ -158,9 +158,10 @@ pub(super) fn paragraphs(
     let mut i = 0;
     while i < moves.len() {
         // The quiet whole turns in a row from `i`, by where each ends,
-        // none past the middle told in short.
-        let limit = skip
-            .filter(|s| i < s.start)
+        // none past a stretch told in short.
+        let limit = skips
+            .iter()
+            .find(|s| i < s.start)
             .map_or(moves.len(), |s| s.start);
         let mut run = Vec::new();
         let mut at = i;
@@ -171,11 +172,11 @@ pub(super) fn paragraphs(
         let chain = chain_at(game, &quiet, i);
         // Each paragraph's moves, how they are told, and its segments.
         let mut said: Vec<(Range<usize>, Told, Vec<Segment>)> = Vec::new();
-        if let Some(skip) = skip.filter(|s| s.start == i) {
+        if let Some(k) = skips.iter().position(|s| s.start == i) {
             said.push((
-                skip.clone(),
+                skips[k].clone(),
                 Told::Skip,
-                super::skip::skip_segments(game, told, audience, skip),
+                super::skip::skip_segments(game, told, audience, skips, k),
             ));
             // What was said of the awls' meeting is past.
             (apart, facing, same) = (None, false, None);
@@ -411,9 +412,9 @@ pub(super) fn read_aloud(
     told: &[Narration],
     audience: Audience,
     stopped: Option<&Narration>,
-    skip: Option<&Range<usize>>,
+    skips: &[Range<usize>],
 ) -> Vec<Paragraph> {
-    let mut out = paragraphs(game, &told[..game.moves.len()], audience, skip);
+    let mut out = paragraphs(game, &told[..game.moves.len()], audience, skips);
     if let Some(stop) = stopped {
         let n = game.moves.len();
         // Its rule, told early (`told_stopped`), is not told again (a
@@ -498,7 +499,7 @@ pub(super) fn lesson_stop(
             .map(|(text, _)| text.split_whitespace().count())
             .sum::<usize>()
     };
-    let whole = read_aloud(game, told, audience, None, None);
+    let whole = read_aloud(game, told, audience, None, &[]);
     // A game within a fifth of the time is read whole (a teacher's trial:
     // a stop offered in an 11-minute game saved 40 words and changed
     // nothing).
@@ -521,7 +522,7 @@ pub(super) fn lesson_stop(
         let mut stopped = game.clone();
         let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
         let told = told_stopped(&stopped, told, audience);
-        if count(&read_aloud(&stopped, &told, audience, stop.as_ref(), None))
+        if count(&read_aloud(&stopped, &told, audience, stop.as_ref(), &[]))
             + closing_words(&stopped)
             <= budget
         {

@@ -63,7 +63,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
             let mut last_stretch: Option<String> = None;
             let mut same_before = None;
             let mut same_said_at: Option<u32> = None;
-            for p in paragraphs(&game, &told, audience, None) {
+            for p in paragraphs(&game, &told, audience, &[]) {
                 if matches!(p.told, Told::Framing | Told::Rule) {
                     // Before a move's throw: no moves of its own, and
                     // short, but for a single rule longer than a paragraph.
@@ -381,7 +381,7 @@ fn regression_the_first_paragraph_read_aloud_was_210_words() {
         let audience = Audience::Young;
         let game = narrated_game("7", preset, audience).unwrap();
         let told = told_moves(&game, audience, Detail::Lesson).unwrap();
-        let ps = paragraphs(&game, &told, audience, None);
+        let ps = paragraphs(&game, &told, audience, &[]);
         let first_move = ps
             .iter()
             .position(|p| p.told != Told::Framing && p.told != Told::Rule)

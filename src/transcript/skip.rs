@@ -1,5 +1,6 @@
-//! A long game read aloud in a lesson's time: its opening and its ending
-//! told throw by throw, the middle in one paragraph ([`narrate_skip`]).
+//! A long game read aloud in a lesson's time: its opening, its ending and
+//! its first fall, whip and trip around told throw by throw, the
+//! stretches between in a paragraph each ([`narrate_skip`]).
 //!
 //! Teachers' trials: a whole composite game read throw by throw ran 8 to
 //! 51 minutes (median 15), "too long" (4/10); one told with fewer counting
@@ -19,190 +20,288 @@ use crate::narration::{
 };
 use crate::rules::{Event, Options};
 
-/// The middle of a game told in short, as read aloud.
+/// The moves of a long game told in short, as read aloud.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Skip {
-    /// The moves told in short (indices into the game's moves).
-    pub moves: Range<usize>,
+    /// The stretches told in short, in order, each between two turns
+    /// (indices into the game's moves): one, or one before and one after
+    /// each of the first fall, whip and trip around that the opening does
+    /// not reach.
+    pub moves: Vec<Range<usize>>,
     /// The words of the game read throw by throw.
     pub whole_words: usize,
 }
 
-/// The words a paragraph telling the middle in short is reckoned at before
+/// The words a paragraph telling a stretch in short is reckoned at before
 /// it is written (the rules first acting in it come on top).
 const SKIP_WORDS: usize = 40;
 
-/// The most of the words left for the opening and the ending, in percent,
-/// that the opening takes to reach the first fall, whip and trip around.
-const OPENING_MOST: usize = 70;
-
 /// The moves of `game` to tell in short so that it reads in about
 /// `minutes`, from its paragraphs told throw by throw (`paragraphs`, with
-/// the stop's and the closing's): `None` when it reads within them (or a
-/// fifth more, [`WHOLE_MARGIN_PERCENT`]) or the middle would be shorter
-/// than [`SKIP_MIN`] moves. Of the words left after the framing, the stop
-/// and the closing (and `spare`, taken off to shorten a first try), the
-/// opening takes half, or more to reach the first fall, whip and trip
-/// around (at most [`OPENING_MOST`] percent), the ending the rest; the
-/// middle starts and ends between two turns, not as the awls come close.
-pub(super) fn skip_range(
+/// the stop's and the closing's): none when it reads within them (or a
+/// fifth more, [`WHOLE_MARGIN_PERCENT`]) or no stretch would be as long as
+/// [`SKIP_MIN`] moves.
+///
+/// Told in full: an opening, an ending, and the turn of each first fall,
+/// whip and trip around between them, at its moment (a teacher's trial:
+/// in none of seven long games had the class seen all three happen
+/// before the one stretch told in short; their rules came as talk in it).
+/// Of the words left after the framing, the stop and the closing (and
+/// `spare`, taken off to shorten a first try) and after those turns, the
+/// opening takes half (at least a third of all), the ending the rest.
+/// Each stretch told in short starts and ends between two turns, and
+/// does not start as the awls come close.
+pub(super) fn skip_ranges(
     game: &NarratedGame,
     paragraphs: &[Paragraph],
     minutes: usize,
     spare: usize,
-) -> Option<Range<usize>> {
+) -> Vec<Range<usize>> {
     let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
     let total: usize = paragraphs.iter().map(Paragraph::words).sum();
     if total <= budget * (100 + WHOLE_MARGIN_PERCENT) / 100 {
-        return None;
+        return Vec::new();
     }
     let fixed: usize = paragraphs
         .iter()
         .filter(|p| matches!(p.told, Told::Framing | Told::Stop | Told::LookingBack))
         .map(Paragraph::words)
         .sum();
-    let avail = budget.saturating_sub(fixed + SKIP_WORDS + spare);
+    let avail = budget.saturating_sub(fixed + spare);
     let moves = &game.moves;
+    let n = moves.len();
     let played: Vec<&Paragraph> = paragraphs
         .iter()
         .filter(|p| !matches!(p.told, Told::Framing | Told::Stop | Told::LookingBack))
         .collect();
-    // The opening: paragraphs from the start while they fit half the
-    // words, at least the first move; then on to the first fall, whip and
-    // trip around, each told at its moment, while the opening fits
-    // OPENING_MOST percent of them (a teacher's trial: "the class never
-    // hears a trip around happen; those rules arrive as talk in the
-    // skip"); to the end of a turn.
-    let first = |counted: fn(&Event) -> bool| {
-        moves
+    // The words of `range` read throw by throw: the paragraphs that begin
+    // in it (a stretch of turns, by its first move).
+    let words_in = |range: &Range<usize>| -> usize {
+        played
             .iter()
-            .position(|m| m.events.iter().any(counted))
-            .map_or(0, |i| i + 1)
+            .filter(|p| range.contains(&p.moves.start))
+            .map(|p| p.words())
+            .sum()
     };
-    let wanted = [
-        first(|e| matches!(e, Event::FellIntoCreek { .. })),
-        first(|e| matches!(e, Event::Whipped { .. })),
-        first(|e| matches!(e, Event::CompletedCircuit { .. })),
-    ];
-    let mut start = 1;
-    let mut words = 0;
-    let mut opening = 0;
-    for p in &played {
-        words += p.words();
-        let seen = wanted.iter().all(|&w| w <= start);
-        if (words > avail / 2 && p.moves.end > 1 && seen) || words > avail * OPENING_MOST / 100 {
-            break;
+    // The end of the turn move `k` is in.
+    let turn_end = |k: usize| {
+        let mut end = k + 1;
+        while end < n && moves[end - 1].state.extra_throw {
+            end += 1;
         }
-        start = start.max(p.moves.end);
-        opening = words;
-    }
-    while start < moves.len() && moves[start - 1].state.extra_throw {
-        start += 1;
-    }
-    let half = avail.saturating_sub(opening);
-    // Not as the awls come close (the class would wait for the whip): the
-    // latest end of a turn before, within CLIFFHANGER_BACK moves, where
-    // they are not.
+        end
+    };
+    // A stretch told in short does not begin as the awls come close (the
+    // class would wait for the whip).
     let calm = |k: usize| {
         !moves[k - 1].state.extra_throw
             && awls_apart(&game.options, moves[k - 1].state.awls).is_none_or(|d| d > CLOSE)
     };
-    let reached = wanted
-        .into_iter()
-        .filter(|&w| w <= start)
-        .max()
-        .unwrap_or(1);
-    if !calm(start)
-        && let Some(earlier) = (start.saturating_sub(CLIFFHANGER_BACK).max(reached).max(1)..start)
-            .rev()
-            .find(|&k| calm(k))
-    {
-        start = earlier;
-    }
-    // The ending: paragraphs from the last back while they fit, at least
-    // the last, from the start of a turn.
-    let mut end = moves.len();
-    let mut words = 0;
-    for p in played.iter().rev() {
-        words += p.words();
-        if words > half && p.moves.start < moves.len() - 1 {
-            break;
+    let first =
+        |counted: fn(&Event) -> bool| moves.iter().position(|m| m.events.iter().any(counted));
+    let mut wanted: Vec<usize> = [
+        first(|e| matches!(e, Event::FellIntoCreek { .. })),
+        first(|e| matches!(e, Event::Whipped { .. })),
+        first(|e| matches!(e, Event::CompletedCircuit { .. })),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    // The turn of a first fall, whip or trip around, on until the awls
+    // are not close (at most CLIFFHANGER_BACK moves more).
+    let moment = |w: usize, limit: usize| {
+        let mut start = w;
+        while start > 0 && moves[start - 1].state.extra_throw {
+            start -= 1;
         }
-        end = end.min(p.moves.start);
+        let mut end = turn_end(w);
+        while end < limit && !calm(end) && end < turn_end(w) + CLIFFHANGER_BACK {
+            end = turn_end(end);
+        }
+        start..end.min(limit)
+    };
+    // The opening and the ending share what the moments leave; the
+    // moments are those between them, so a second pass settles both.
+    let (mut start, mut end, mut moments) = (1, n, Vec::new());
+    let mut cost = 0;
+    for _ in 0..2 {
+        // At least a third of the words, so the class knows the game
+        // before the first stretch told in short.
+        let share = (avail.saturating_sub(cost) / 2).max(avail / 3);
+        // The opening: paragraphs from the start while they fit, at least
+        // the first move, to the end of a turn.
+        start = 1;
+        let mut words = 0;
+        let mut opening = 0;
+        for p in &played {
+            words += p.words();
+            if words > share && p.moves.end > 1 {
+                break;
+            }
+            start = start.max(p.moves.end);
+            opening = words;
+        }
+        while start < n && moves[start - 1].state.extra_throw {
+            start += 1;
+        }
+        // Not as the awls come close: the latest end of a turn before,
+        // within CLIFFHANGER_BACK moves and after the opening's own
+        // moments, where they are not.
+        let reached = wanted
+            .iter()
+            .filter(|&&w| w < start)
+            .max()
+            .map_or(1, |&w| w + 1);
+        if !calm(start)
+            && let Some(earlier) = (start.saturating_sub(CLIFFHANGER_BACK).max(reached)..start)
+                .rev()
+                .find(|&k| calm(k))
+        {
+            start = earlier;
+        }
+        // The ending: paragraphs from the last back while they fit, at
+        // least the last, from the start of a turn.
+        let rest = avail.saturating_sub(cost + opening);
+        end = n;
+        let mut words = 0;
+        for p in played.iter().rev() {
+            words += p.words();
+            if words > rest && p.moves.start < n - 1 {
+                break;
+            }
+            end = end.min(p.moves.start);
+        }
+        while end > start && moves[end - 1].state.extra_throw {
+            end -= 1;
+        }
+        moments = wanted
+            .iter()
+            .filter(|&&w| w >= start && w < end)
+            .map(|&w| moment(w, end))
+            .collect();
+        cost = moments
+            .iter()
+            .map(|m| words_in(m) + SKIP_WORDS)
+            .sum::<usize>()
+            + SKIP_WORDS;
     }
-    while end > start && moves[end - 1].state.extra_throw {
-        end -= 1;
+    // What is told in full, in order, near parts joined: a stretch
+    // shorter than SKIP_MIN moves between two is told in full too.
+    let mut full: Vec<Range<usize>> = Vec::new();
+    full.push(0..start);
+    for part in moments.into_iter().chain(std::iter::once(end..n)) {
+        let last = full.len() - 1;
+        if part.start < full[last].end + SKIP_MIN {
+            full[last].end = full[last].end.max(part.end);
+        } else {
+            full.push(part);
+        }
     }
-    (end >= start + SKIP_MIN).then_some(start..end)
+    full.windows(2).map(|w| w[0].end..w[1].start).collect()
 }
 
-/// The rules first stated in `skip`, moves as `told`, and not before: the
-/// first statement of each, in order.
-fn first_stated(told: &[Narration], skip: &Range<usize>) -> Vec<Segment> {
-    let rules = |t: &Narration| {
-        t.segments
-            .iter()
-            .filter(|s| s.kind == SegmentKind::Rule)
-            .filter_map(|s| s.rule.clone())
-            .collect::<Vec<_>>()
-    };
-    // One pass: the rules stated before the middle, then each first in it.
-    let mut known: std::collections::BTreeSet<String> =
-        told[..skip.start].iter().flat_map(rules).collect();
+/// The rules first stated in a stretch told in short (`skips`, moves as
+/// `told`) and not before: the first statement of each, in order, with
+/// the stretch it is in.
+fn first_stated(told: &[Narration], skips: &[Range<usize>]) -> Vec<(usize, Segment)> {
+    let mut known = std::collections::BTreeSet::new();
     let mut first = Vec::new();
-    for t in &told[skip.clone()] {
+    for (i, t) in told.iter().enumerate() {
+        let skip = skips.iter().position(|s| s.contains(&i));
         for s in t.segments.iter().filter(|s| s.kind == SegmentKind::Rule) {
             if let Some(key) = &s.rule
                 && known.insert(key.clone())
+                && let Some(k) = skip
             {
-                first.push(s.clone());
+                first.push((k, s.clone()));
             }
         }
     }
     first
 }
 
-/// Whether the middle told in short, `skip` (moves as `told`), states
-/// `rule` itself: a rule of what it counts (a fall into the north creek, a
-/// whip, a trip around) that acts in it (a move there has an event under
-/// it), which its counts need. Any other rule first stated in it waits for
-/// its next action in the ending ([`defer_rules`]) (a curator's trial: the
-/// whip rule, first stated as the awls came near, was told "coming into
-/// play" in throws with no whips).
-fn counted(options: &Options, told: &[Narration], skip: &Range<usize>, rule: &Segment) -> bool {
-    let keys = [
+/// Whether `rule` is one of what a stretch told in short counts (a fall
+/// into either creek, a whip, a trip around), so that a stretch where it
+/// acts can state it (a curator's trial: a first fall into the south
+/// creek was counted in a stretch, its rule never told).
+fn counted(options: &Options, rule: &Segment) -> bool {
+    [
         RuleId::north_creek(options.deadly_north_bank),
+        RuleId::SouthCreekFallsIn,
         RuleId::Whip,
+        RuleId::WhipThenFall,
         RuleId::circuit(options.own_last_space),
         RuleId::CircuitExactLudii,
-    ];
-    keys.iter().any(|k| rule.rule.as_deref() == Some(k.key()))
-        && told[skip.clone()].iter().any(|t| {
-            t.segments
-                .iter()
-                .any(|s| s.kind == SegmentKind::Event && s.rule == rule.rule)
-        })
+    ]
+    .iter()
+    .any(|k| rule.rule.as_deref() == Some(k.key()))
 }
 
-/// `told` with each rule first stated in `skip` that the middle does not
-/// state ([`counted`]) stated in full at its first action after it (a
-/// move with an event under that rule): in place of a short restatement
-/// there, or before the move's events (a teacher's trial: three to five
-/// rules in a row in the middle told in short, which the class never saw
-/// act). A rule that does not act after the middle is not heard.
-pub(super) fn defer_rules(game: &NarratedGame, told: &mut [Narration], skip: &Range<usize>) {
-    for rule in first_stated(told, skip) {
-        if counted(&game.options, told, skip, &rule) {
+/// Where the class hears each rule first stated in a stretch told in
+/// short (`skips`, moves as `told`): the rules each stretch states itself,
+/// and the moves told in full that state one in full, by move.
+///
+/// A rule is heard at its first action (a move with an event under it)
+/// from its stretch on: in a stretch told in short when it is one of what
+/// that counts ([`counted`]), else at a move told in full; or not at all
+/// when it does not act again (a curator's trial: the whip rule, first
+/// stated as the awls came near, was told "coming into play" in throws
+/// with no whips; a teacher's: three to five rules in a row in the middle
+/// told in short, which the class never saw act).
+fn heard(
+    game: &NarratedGame,
+    told: &[Narration],
+    skips: &[Range<usize>],
+) -> (Vec<Vec<Segment>>, Vec<(usize, Segment)>) {
+    let options = &game.options;
+    let mut in_skips = vec![Vec::new(); skips.len()];
+    let mut at_moves = Vec::new();
+    for (k, rule) in first_stated(told, skips) {
+        let Some(i) = (skips[k].start..told.len()).find(|&i| {
+            acts(game, told, i, &rule)
+                && skips
+                    .iter()
+                    .all(|s| !s.contains(&i) || counted(options, &rule))
+        }) else {
             continue;
+        };
+        match skips.iter().position(|s| s.contains(&i)) {
+            Some(j) => in_skips[j].push(rule),
+            None => at_moves.push((i, rule)),
         }
-        let acts = |t: &Narration| {
-            t.segments
-                .iter()
-                .any(|s| s.kind == SegmentKind::Event && s.rule == rule.rule)
-        };
-        let Some(t) = told.iter_mut().skip(skip.end).find(|t| acts(t)) else {
-            continue;
-        };
+    }
+    (in_skips, at_moves)
+}
+
+/// Whether `rule` acts at move `i` of `game` (told as `told`): a segment
+/// of an event under it, a whip ending in a fall for the whip's rule (a
+/// teacher's trial: the first whip, one ending in a fall, came without
+/// "Land right on the other awl and you whip it!"), or a landing on a dry
+/// branch for the dry branches' rule (folded into the throw's sentence:
+/// "to 31, a dry branch" came unexplained).
+pub(super) fn acts(game: &NarratedGame, told: &[Narration], i: usize, rule: &Segment) -> bool {
+    let key = rule.rule.as_deref();
+    let whip_then_fall = key == Some(RuleId::Whip.key());
+    let dry_branch = key == Some(RuleId::landed_on_dry_branch(game.options.dry_branch).key());
+    told[i].segments.iter().any(|s| {
+        s.kind == SegmentKind::Event
+            && (s.rule == rule.rule
+                || (whip_then_fall && s.rule.as_deref() == Some(RuleId::WhipThenFall.key())))
+    }) || (dry_branch
+        && game.moves[i]
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::LandedOnDryBranch { .. })))
+}
+
+/// `told` with each rule first stated in a stretch told in short that a
+/// move told in full states ([`heard`]) stated in full there: in place of
+/// a short restatement, or before the move's own rules and events.
+pub(super) fn defer_rules(game: &NarratedGame, told: &mut [Narration], skips: &[Range<usize>]) {
+    for (i, rule) in heard(game, told, skips).1 {
+        let t = &mut told[i];
         match t
             .segments
             .iter()
@@ -210,10 +309,12 @@ pub(super) fn defer_rules(game: &NarratedGame, told: &mut [Narration], skip: &Ra
         {
             Some(at) => t.segments[at] = rule,
             None => {
+                // Before the move's own rules (a whip's before that of a
+                // whip ending in a fall) and its events.
                 let at = t
                     .segments
                     .iter()
-                    .position(|s| s.kind == SegmentKind::Event)
+                    .position(|s| matches!(s.kind, SegmentKind::Rule | SegmentKind::Event))
                     .unwrap_or(t.segments.len());
                 t.segments.insert(at, rule);
             }
@@ -221,21 +322,18 @@ pub(super) fn defer_rules(game: &NarratedGame, told: &mut [Narration], skip: &Ra
     }
 }
 
-/// The paragraph's segments telling `skip`, moves of `game` as `told`, in
-/// short for `audience`: the rules of what it counts first stated in them
-/// ([`counted`]), what happened in them, and where the game stands after
-/// them.
+/// The paragraph's segments telling `skips[k]`, moves of `game` as `told`,
+/// in short for `audience`: the rules it states ([`heard`]), what
+/// happened in it, and where the game stands after it.
 pub(super) fn skip_segments(
     game: &NarratedGame,
     told: &[Narration],
     audience: Audience,
-    skip: &Range<usize>,
+    skips: &[Range<usize>],
+    k: usize,
 ) -> Vec<Segment> {
-    let rules: Vec<Segment> = first_stated(told, skip)
-        .into_iter()
-        .filter(|r| counted(&game.options, told, skip, r))
-        .collect();
-    let moves = &game.moves[skip.clone()];
+    let rules = heard(game, told, skips).0.swap_remove(k);
+    let moves = &game.moves[skips[k].clone()];
     let last = &moves[moves.len() - 1];
     narrate_skip(
         &game.options,

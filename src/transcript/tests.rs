@@ -350,7 +350,7 @@ fn a_read_aloud_transcript_tells_the_same_moves_in_words_alone() {
     let game =
         narrated_game_between("aloud", Preset::Composite, Audience::Young, &request.sides).unwrap();
     let told = told_moves(&game, Audience::Young, Detail::Lesson).unwrap();
-    let paragraphs = read_aloud::paragraphs(&game, &told, Audience::Young, None);
+    let paragraphs = read_aloud::paragraphs(&game, &told, Audience::Young, &[]);
     assert_eq!(texts.len(), paragraphs.len());
     let moves = full.split("\n## Looking back").next().unwrap();
     let sections: Vec<&str> = moves.split("\n## Move ").skip(1).collect();
@@ -452,4 +452,27 @@ fn regression_a_suggested_stop_ended_in_a_tie_unannounced() {
         }
     }
     assert!(ties > 0 && wins > 0, "{ties} ties, {wins} wins");
+}
+
+/// A teacher's trial: `--detail full --read-aloud` stated the turn's rules
+/// again before every throw, and nothing said why. The note now says that
+/// `full` is for reference and how to tell each rule once; the default
+/// (lesson) detail's note does not.
+#[test]
+fn regression_a_full_detail_read_aloud_repeated_every_rule_unexplained() {
+    let said = |detail: Detail| {
+        let aloud = transcript_of(&TranscriptRequest {
+            detail,
+            ..young_lesson("3", None, true)
+        })
+        .unwrap();
+        let (note, read) = aloud.split_once("\n\n").unwrap();
+        (note.contains("At --detail full"), read.to_owned())
+    };
+    let (full_note, full) = said(Detail::Full);
+    let (lesson_note, lesson) = said(Detail::Lesson);
+    assert!(full_note);
+    assert!(!lesson_note);
+    // What the note warns of is so: the full telling is longer.
+    assert!(full.split_whitespace().count() > lesson.split_whitespace().count() * 2);
 }

@@ -1451,3 +1451,79 @@ fn regression_a_win_with_no_counter_passed_said_the_last_counter_changed_hands()
     }
     assert!(found >= 6, "{found} wins with no counter passed");
 }
+
+/// Teachers' and a curator's trials: a whip that takes the other side's
+/// last counter on the mover's deadly bank of the north creek rightly ends
+/// the game before the fall (docs/rules.md#end), but the move did not say
+/// why the awl stayed out of the creek. Such a win now says so, for every
+/// audience; a whip there that does not win, and a winning whip elsewhere,
+/// do not.
+#[test]
+fn regression_a_winning_whip_on_the_deadly_bank_did_not_say_why_no_fall() {
+    use zohn_ahl::rules::{Face, Sticks, Throw};
+    let options = Preset::Composite.options();
+    let table = Table::new(options, [1, 1], Side::A).unwrap();
+    let cast = cast(1);
+    let flat = Face::Flat;
+    let round = Face::Round;
+    // A 3 without the sahe (no extra throw), a 2.
+    let three = Throw::Sticks(Sticks::new([flat, flat, flat, round]));
+    let two = Throw::Sticks(Sticks::new([flat, flat, round, round]));
+    // (from, the other awl, counters, throw, whether the win says why).
+    let cases = [
+        (17, 21, [7, 1], &three, true),
+        (17, 21, [6, 2], &three, false),
+        (8, 31, [7, 1], &two, false),
+    ];
+    for (from, other, counters, throw, says) in cases {
+        let mut state = GameState::new(&table);
+        state.awls = [from, other];
+        state.counters = counters;
+        let played = play(&table, &state, throw).unwrap();
+        assert!(
+            played
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::Whipped { .. })),
+            "{from}: {:?}",
+            played.events
+        );
+        for audience in [Audience::Young, Audience::General, Audience::Scholar] {
+            let told = narrate_move(&MoveContext {
+                options: &options,
+                cast: &cast,
+                audience,
+                move_number: 40,
+                detail: Detail::Lesson,
+                from,
+                to: played.state.awl(Side::A),
+                other_awl: played.state.awl(Side::B),
+                seat: state.to_throw(&table),
+                throw,
+                score: &played.score,
+                events: &played.events,
+                told: &[],
+                previous: None,
+            });
+            let text = norm(
+                &told
+                    .segments
+                    .iter()
+                    .map(|s| s.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            let why = any(
+                &text,
+                &[
+                    "before their awl can fall",
+                    "never falls into",
+                    "before the fall",
+                    "before the winners awl can fall",
+                    "does not follow",
+                ],
+            );
+            assert_eq!(why, says, "{from} {counters:?} {audience:?}: {text}");
+        }
+    }
+}

@@ -147,11 +147,12 @@ fn read_aloud_figures() -> String {
          --read-aloud`), the minutes each takes at a class's pace (110 words a minute, as the \
          teacher's note counts them: the closing questions included, the note not): told in \
          full, and at the default `--minutes {SHORT_LESSON_MINUTES}`, where a game that would \
-         read more than a fifth longer tells its opening and its ending in full and its middle \
-         in one paragraph. Minimum, median and maximum over the 50 games. The `ludii` preset, \
+         read more than a fifth longer tells its opening, its ending and the turn of its first \
+         fall, first whip and first trip around in full, and the throws between in short \
+         paragraphs. Minimum, median and maximum over the 50 games. The `ludii` preset, \
          kept to compare with Ludii's engine, is left out: its games run to a thousand throws \
          and more, a long test to tell.\n\n\
-         | preset | in full | at --minutes {SHORT_LESSON_MINUTES} | middle told in short |\n\
+         | preset | in full | at --minutes {SHORT_LESSON_MINUTES} | games with throws told in short |\n\
          |---|---|---|---:|\n"
     );
     let rows: Vec<String> = std::thread::scope(|scope| {

@@ -3742,17 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b36211c5-86c4-4f30-bde2-a3c8f045a3c7",
+                     *       "id": "9fcba17f-4b46-4686-af5a-0de70cdfdebd",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T11:31:18.727Z",
-                     *       "host_token": "11b67056c484f7b3b7d8ee365edc096b1bf0d89ac53961aa32ff11e42118007d",
+                     *       "created_at": "2026-12-07T14:56:51.819Z",
+                     *       "host_token": "d5b2f612774c74e41876cc950a3dbc85cebf73cdacc01663ea2f9ccb07899ab9",
                      *       "games": [
                      *         {
-                     *           "id": "b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4",
+                     *           "id": "3cad1411-fbc0-430a-b33c-4ed882039563",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T11:31:18.726Z",
-                     *           "updated_at": "2026-12-07T11:31:18.726Z",
+                     *           "created_at": "2026-12-07T14:56:51.819Z",
+                     *           "updated_at": "2026-12-07T14:56:51.819Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3815,26 +3815,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4",
-                     *             "throws": "/v1/games/b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4/throws",
-                     *             "moves": "/v1/games/b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4/moves"
+                     *             "self": "/v1/games/3cad1411-fbc0-430a-b33c-4ed882039563",
+                     *             "throws": "/v1/games/3cad1411-fbc0-430a-b33c-4ed882039563/throws",
+                     *             "moves": "/v1/games/3cad1411-fbc0-430a-b33c-4ed882039563/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0a96b320375846631ed367cbc7a24adf1a05f7d3f6816ebd94e0707ab4b9cd64",
-                     *             "b": "e57d5d5d68636da6bb75b731c52586c88354a90317541ce5c973943ca25ad3d3"
+                     *             "a": "975b9414463f6c8664e77d0a1029532cc68d50476b37d1928e77e3acc02b04dc",
+                     *             "b": "56a082008a25234c2f67e868369a676000281483cd6328a054cd51c3b96aa2ec"
                      *           },
-                     *           "host_token": "a327761494eb2dab1ed317dfd813796d0663a5af58106e47331cbcac7f2f8326",
+                     *           "host_token": "b4f2e7c8b8a5e87b2f2cc4d87f94a634769529725595d7a275d631a1a4a347b6",
                      *           "join_codes": {
-                     *             "a": "Z58BMY",
-                     *             "b": "PXBKR6"
+                     *             "a": "GWX3KY",
+                     *             "b": "X43D75"
                      *           }
                      *         },
                      *         {
-                     *           "id": "1e9d7999-733a-435f-93d9-2d3e038e9739",
+                     *           "id": "856912ea-c723-4805-9cc6-d82c14685a1a",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T11:31:18.727Z",
-                     *           "updated_at": "2026-12-07T11:31:18.727Z",
+                     *           "created_at": "2026-12-07T14:56:51.819Z",
+                     *           "updated_at": "2026-12-07T14:56:51.819Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3897,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/1e9d7999-733a-435f-93d9-2d3e038e9739",
-                     *             "throws": "/v1/games/1e9d7999-733a-435f-93d9-2d3e038e9739/throws",
-                     *             "moves": "/v1/games/1e9d7999-733a-435f-93d9-2d3e038e9739/moves"
+                     *             "self": "/v1/games/856912ea-c723-4805-9cc6-d82c14685a1a",
+                     *             "throws": "/v1/games/856912ea-c723-4805-9cc6-d82c14685a1a/throws",
+                     *             "moves": "/v1/games/856912ea-c723-4805-9cc6-d82c14685a1a/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "306011967d0c315fcb6ee60f0ca48da288e568e56f77fc8c1e601dc60b823a50",
-                     *             "b": "f919cfe82786ae052b419d4dc60c861fc4597003f25d617653f716ccc8d3ae9f"
+                     *             "a": "cd844f98016906580495b9dc160bfd0890aec7b8de10a3463774ccfbd527f15d",
+                     *             "b": "2b1c9c40e4a84cde89dfe4aa1e9fbe1d58cce70ed70030049f5f6dcec0e941ad"
                      *           },
-                     *           "host_token": "39ac174be5588e92a256ae56559a0ee774e087e243703e3a163202d45f1e65ea",
+                     *           "host_token": "39590e4a3e05a103a2533ba471b3a7eba0f38f045caba6b7985a48d231e97d10",
                      *           "join_codes": {
-                     *             "a": "NFRS6G",
-                     *             "b": "CGYW4Z"
+                     *             "a": "Q575P5",
+                     *             "b": "GRTBWR"
                      *           }
                      *         },
                      *         {
-                     *           "id": "38811307-4eda-41cf-aad5-2ca33f8ce98c",
+                     *           "id": "944bec0c-d755-4ad8-9851-8470e3ac1bac",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T11:31:18.727Z",
-                     *           "updated_at": "2026-12-07T11:31:18.727Z",
+                     *           "created_at": "2026-12-07T14:56:51.819Z",
+                     *           "updated_at": "2026-12-07T14:56:51.819Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/38811307-4eda-41cf-aad5-2ca33f8ce98c",
-                     *             "throws": "/v1/games/38811307-4eda-41cf-aad5-2ca33f8ce98c/throws",
-                     *             "moves": "/v1/games/38811307-4eda-41cf-aad5-2ca33f8ce98c/moves"
+                     *             "self": "/v1/games/944bec0c-d755-4ad8-9851-8470e3ac1bac",
+                     *             "throws": "/v1/games/944bec0c-d755-4ad8-9851-8470e3ac1bac/throws",
+                     *             "moves": "/v1/games/944bec0c-d755-4ad8-9851-8470e3ac1bac/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "805aad56ab6067aa71d2b55be5a12ec6744afd859973a0918be4bd6514766812",
-                     *             "b": "2529c33cecb1cabfc5b1f613370aa5632516b173ff935ba15b68f3fa3a1a65e4"
+                     *             "a": "0f22beaf762298e176f2e5a16df6a02f5a981c88aa71423e7c7b1887936b5911",
+                     *             "b": "f489065d83fbe74dfb21ff61d348ee72e3ec4e4d9d0d6c3bef1ef1fcba74b0ab"
                      *           },
-                     *           "host_token": "a5257a4ee9be9cceba7074017f458c21e2edd810b730206aafcdba259659a904",
+                     *           "host_token": "ac796049f00f016f1c6463c0fd657867aca727e2a686e0e4db456ff3147b6d8a",
                      *           "join_codes": {
-                     *             "a": "F6CB53",
-                     *             "b": "JZT7VT"
+                     *             "a": "SA8VC7",
+                     *             "b": "CP53A5"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/b36211c5-86c4-4f30-bde2-a3c8f045a3c7",
-                     *         "games": "/v1/classes/b36211c5-86c4-4f30-bde2-a3c8f045a3c7/games",
-                     *         "overview": "/play/class/b36211c5-86c4-4f30-bde2-a3c8f045a3c7",
-                     *         "fairness": "/v1/fairness?game=b4a618d9-cb41-4dc4-b3ee-fde7276dc1f4&game=1e9d7999-733a-435f-93d9-2d3e038e9739&game=38811307-4eda-41cf-aad5-2ca33f8ce98c"
+                     *         "self": "/v1/classes/9fcba17f-4b46-4686-af5a-0de70cdfdebd",
+                     *         "games": "/v1/classes/9fcba17f-4b46-4686-af5a-0de70cdfdebd/games",
+                     *         "overview": "/play/class/9fcba17f-4b46-4686-af5a-0de70cdfdebd",
+                     *         "fairness": "/v1/fairness?game=3cad1411-fbc0-430a-b33c-4ed882039563&game=856912ea-c723-4805-9cc6-d82c14685a1a&game=944bec0c-d755-4ad8-9851-8470e3ac1bac"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc191294-0270-42c1-82f1-7d208ab419a7",
+                     *       "id": "94af3db4-7246-4dbb-b4fe-3e521b97989a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T11:31:18.714Z",
-                     *       "host_token": "2b10b3131b207672eb069af79ec1cf61ec477d0e88153a9667b8f9ec305cb0cd",
+                     *       "created_at": "2026-12-07T14:56:51.785Z",
+                     *       "host_token": "f4fe6071a530abdb1839e22fc5fc0b31bfdde914c0bb2a8df5a1a6691601b658",
                      *       "games": [
                      *         {
-                     *           "id": "981bd146-cb1c-4eda-8b26-65d300b370ec",
+                     *           "id": "37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T11:31:18.714Z",
-                     *           "updated_at": "2026-12-07T11:31:18.714Z",
+                     *           "created_at": "2026-12-07T14:56:51.784Z",
+                     *           "updated_at": "2026-12-07T14:56:51.784Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec",
-                     *             "throws": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/throws",
-                     *             "moves": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/moves"
+                     *             "self": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
+                     *             "throws": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/throws",
+                     *             "moves": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "db41d8ab1b770369342aef14e5c157c8eaeea8f0897ac52d6b6ad0efd99dcfa8",
-                     *             "b": "5a45f512775b8604419ed4abc13819fa93f46416985d1eb3b227dc2551d0c157"
+                     *             "a": "27c9bc4b9ab3bdbfa78caa9f7f723751b9bf9b1dbc306d074567cc80646dfe6e",
+                     *             "b": "e7c11e32ca38a302d4d8c1687665baf2a729ca8e443f80b3655f3bd1f05ce08f"
                      *           },
-                     *           "host_token": "6868cb4c9e1c663dca15a47cfbcc74b64fc17d15c54a37c2b00c82cdaa16f0b2",
+                     *           "host_token": "6a2998b124a6d68261da271e4b8b47098825349de6c7d1b354969f921741ca49",
                      *           "join_codes": {
-                     *             "a": "76SYHA",
-                     *             "b": "2MKMAP"
+                     *             "a": "7JKD4M",
+                     *             "b": "KNCYW5"
                      *           }
                      *         },
                      *         {
-                     *           "id": "f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
+                     *           "id": "85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T11:31:18.714Z",
-                     *           "updated_at": "2026-12-07T11:31:18.714Z",
+                     *           "created_at": "2026-12-07T14:56:51.785Z",
+                     *           "updated_at": "2026-12-07T14:56:51.785Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
-                     *             "throws": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/throws",
-                     *             "moves": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/moves"
+                     *             "self": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
+                     *             "throws": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/throws",
+                     *             "moves": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "8d43b06c16ccc34ecba22c37ffc3bfbb86b2d32b39d48728723e019bf28cc088",
-                     *             "b": "d29598738e9b0548e679c6cc0f02a045290e9a5456a266790d6349b870602299"
+                     *             "a": "6dc3c45c0f69510fbde7341e9c578bd5e7e4a7818f0201d51a857e59d54c4fae",
+                     *             "b": "c234a5736e7ab81205cb6489246d6e2e030b322698cae4f4b673567f006ba787"
                      *           },
-                     *           "host_token": "822ee8114153a4a4e295160e4cbce8f4f2f6b8924789f11812c865967c1b1737",
+                     *           "host_token": "bce60d79ad83f0862bbaa1b3e8f90b9e581c2313db1b3431ec89189e2e592f74",
                      *           "join_codes": {
-                     *             "a": "Q8ZCX4",
-                     *             "b": "RNN7F5"
+                     *             "a": "TBHPT9",
+                     *             "b": "N4EBDR"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7",
-                     *         "games": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7/games",
-                     *         "overview": "/play/class/dc191294-0270-42c1-82f1-7d208ab419a7",
-                     *         "fairness": "/v1/fairness?game=981bd146-cb1c-4eda-8b26-65d300b370ec&game=f2392996-7b43-4b7b-96d4-deeb4b42ea4d"
+                     *         "self": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a",
+                     *         "games": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a/games",
+                     *         "overview": "/play/class/94af3db4-7246-4dbb-b4fe-3e521b97989a",
+                     *         "fairness": "/v1/fairness?game=37a8418e-ef0c-45de-b2e2-187cc4e6f6cf&game=85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b"
                      *       }
                      *     }
                      */
@@ -4668,16 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dc191294-0270-42c1-82f1-7d208ab419a7",
+                     *       "id": "94af3db4-7246-4dbb-b4fe-3e521b97989a",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T11:31:18.714Z",
+                     *       "created_at": "2026-12-07T14:56:51.785Z",
                      *       "games": [
                      *         {
-                     *           "id": "981bd146-cb1c-4eda-8b26-65d300b370ec",
+                     *           "id": "37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
                      *           "status": "in_progress",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T11:31:18.714Z",
-                     *           "updated_at": "2026-12-07T11:31:18.719Z",
+                     *           "created_at": "2026-12-07T14:56:51.784Z",
+                     *           "updated_at": "2026-12-07T14:56:51.808Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4740,20 +4740,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec",
-                     *             "throws": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/throws",
-                     *             "moves": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/moves"
+                     *             "self": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
+                     *             "throws": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/throws",
+                     *             "moves": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/981bd146-cb1c-4eda-8b26-65d300b370ec/board.svg?view=projector",
+                     *           "board": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
+                     *           "id": "85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T11:31:18.714Z",
-                     *           "updated_at": "2026-12-07T11:31:18.714Z",
+                     *           "created_at": "2026-12-07T14:56:51.785Z",
+                     *           "updated_at": "2026-12-07T14:56:51.785Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4816,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
-                     *             "throws": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/throws",
-                     *             "moves": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/moves"
+                     *             "self": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
+                     *             "throws": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/throws",
+                     *             "moves": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/f2392996-7b43-4b7b-96d4-deeb4b42ea4d/board.svg?view=projector",
+                     *           "board": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "a9c320d3-1731-4af9-ab92-f2e2c1547747",
+                     *           "id": "68386363-22de-4cac-83a9-964d73dd81f3",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T11:31:18.716Z",
-                     *           "updated_at": "2026-12-07T11:31:18.716Z",
+                     *           "created_at": "2026-12-07T14:56:51.799Z",
+                     *           "updated_at": "2026-12-07T14:56:51.799Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747",
-                     *             "throws": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/throws",
-                     *             "moves": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/moves"
+                     *             "self": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3",
+                     *             "throws": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/throws",
+                     *             "moves": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/board.svg?view=projector",
+                     *           "board": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7",
-                     *         "games": "/v1/classes/dc191294-0270-42c1-82f1-7d208ab419a7/games",
-                     *         "overview": "/play/class/dc191294-0270-42c1-82f1-7d208ab419a7",
-                     *         "fairness": "/v1/fairness?game=981bd146-cb1c-4eda-8b26-65d300b370ec&game=f2392996-7b43-4b7b-96d4-deeb4b42ea4d&game=a9c320d3-1731-4af9-ab92-f2e2c1547747"
+                     *         "self": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a",
+                     *         "games": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a/games",
+                     *         "overview": "/play/class/94af3db4-7246-4dbb-b4fe-3e521b97989a",
+                     *         "fairness": "/v1/fairness?game=37a8418e-ef0c-45de-b2e2-187cc4e6f6cf&game=85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b&game=68386363-22de-4cac-83a9-964d73dd81f3"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,13 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T11:31:18.714Z",
+                     *       "created_at": "2026-12-07T14:56:51.785Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "981bd146-cb1c-4eda-8b26-65d300b370ec",
-                     *           "created_at": "2026-12-07T11:31:18.714Z",
-                     *           "updated_at": "2026-12-07T11:31:18.719Z",
+                     *           "id": "37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
+                     *           "created_at": "2026-12-07T14:56:51.784Z",
+                     *           "updated_at": "2026-12-07T14:56:51.808Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,9 +5186,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "f2392996-7b43-4b7b-96d4-deeb4b42ea4d",
-                     *           "created_at": "2026-12-07T11:31:18.714Z",
-                     *           "updated_at": "2026-12-07T11:31:18.714Z",
+                     *           "id": "85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
+                     *           "created_at": "2026-12-07T14:56:51.785Z",
+                     *           "updated_at": "2026-12-07T14:56:51.785Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5230,9 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "a9c320d3-1731-4af9-ab92-f2e2c1547747",
-                     *           "created_at": "2026-12-07T11:31:18.716Z",
-                     *           "updated_at": "2026-12-07T11:31:18.716Z",
+                     *           "id": "68386363-22de-4cac-83a9-964d73dd81f3",
+                     *           "created_at": "2026-12-07T14:56:51.799Z",
+                     *           "updated_at": "2026-12-07T14:56:51.799Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a9c320d3-1731-4af9-ab92-f2e2c1547747",
+                     *       "id": "68386363-22de-4cac-83a9-964d73dd81f3",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T11:31:18.716Z",
-                     *       "updated_at": "2026-12-07T11:31:18.716Z",
+                     *       "created_at": "2026-12-07T14:56:51.799Z",
+                     *       "updated_at": "2026-12-07T14:56:51.799Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747",
-                     *         "throws": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/throws",
-                     *         "moves": "/v1/games/a9c320d3-1731-4af9-ab92-f2e2c1547747/moves"
+                     *         "self": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3",
+                     *         "throws": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/throws",
+                     *         "moves": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "438d3b3b6c133087e6512f90740a8e8683b0eb94015555473a9f523e9c454cfb",
-                     *         "b": "6c74575bb1b30fa02ff18c9b8e40ef20a2c1d38fd941ff2f58a8d5b3c21bbc77"
+                     *         "a": "c8f8ba56103bbdc1c57e1a2d6eb5e3f9f0f1cfd5c73babe250b8f350f5372adf",
+                     *         "b": "13b9961bbc653f7f436bb07a574dfe9a4d972ea6582c322abfc70ceae912c139"
                      *       },
-                     *       "host_token": "86ecd8d2b0426ad99ac1a5299e165a46dbcffd26d16ec777fb688ebecc2af950",
+                     *       "host_token": "80da47a40a92ab709125f8a7b9b66a7c64ca88a905116417793db2cd58431ccf",
                      *       "join_codes": {
-                     *         "a": "JG2JJJ",
-                     *         "b": "B2D4NV"
+                     *         "a": "V2SGNX",
+                     *         "b": "QJQXWG"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "b071f800-3593-410c-8277-d518cbbc88c5"
+                     *         "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "b071f800-3593-410c-8277-d518cbbc88c5"
+                     *             "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "372e9984-c014-46c3-bb82-e92be6c1280f",
+                     *       "id": "b415405d-1189-4a5e-b328-085ffdcf9504",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T11:31:18.708Z",
-                     *       "updated_at": "2026-12-07T11:31:18.708Z",
+                     *       "created_at": "2026-12-07T14:56:51.767Z",
+                     *       "updated_at": "2026-12-07T14:56:51.767Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/372e9984-c014-46c3-bb82-e92be6c1280f",
-                     *         "throws": "/v1/games/372e9984-c014-46c3-bb82-e92be6c1280f/throws",
-                     *         "moves": "/v1/games/372e9984-c014-46c3-bb82-e92be6c1280f/moves"
+                     *         "self": "/v1/games/b415405d-1189-4a5e-b328-085ffdcf9504",
+                     *         "throws": "/v1/games/b415405d-1189-4a5e-b328-085ffdcf9504/throws",
+                     *         "moves": "/v1/games/b415405d-1189-4a5e-b328-085ffdcf9504/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "0d2c09da7684bb7f772241dd03484075bf413a98a672a280d14941934e88a0da",
-                     *         "b": "f1ef9274c4c689441a353d9897bddf037b3063928e120eb974d9641b5693d7ee"
+                     *         "a": "e135724341453347634cc5c67f58a53fc450bdb2b42679281fa4458de2e9205b",
+                     *         "b": "56e412ac2330bf7d5cd3443424931cf08e3c909038cb3eb4b036eb8dfcaaa69f"
                      *       },
-                     *       "host_token": "c069e5767ec2a47e6c1cd1d4df28a28c450b41987a6a1d0a524903f4660b4835",
+                     *       "host_token": "7a2cceb6e0e2b1e63f54d21d5cb1ac22e40796266e739c53e93ea5d2fb1fe8ff",
                      *       "join_codes": {
-                     *         "a": "RXHM6H",
-                     *         "b": "6VRC35"
+                     *         "a": "34657N",
+                     *         "b": "RB5XSD"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b071f800-3593-410c-8277-d518cbbc88c5",
+                     *       "id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T11:31:18.404Z",
-                     *       "updated_at": "2026-12-07T11:31:18.693Z",
+                     *       "created_at": "2026-12-07T14:56:51.409Z",
+                     *       "updated_at": "2026-12-07T14:56:51.733Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5",
-                     *         "throws": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/throws",
-                     *         "moves": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/moves"
+                     *         "self": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *         "throws": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/throws",
+                     *         "moves": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "b071f800-3593-410c-8277-d518cbbc88c5"
+                     *         "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "b071f800-3593-410c-8277-d518cbbc88c5"
+                     *             "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -8883,7 +8883,7 @@ export interface operations {
                      *             "segments": [
                      *               {
                      *                 "kind": "framing",
-                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters, counting sticks that keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. With its usual players, a game by these rules lasts about 170 throws on average, by this service's own computation from the rules. No Kiowa educator has reviewed this narration.",
+                     *                 "text": "A race game of the Kiowa, a nation whose home today is in Oklahoma: two awls race round a path of spaces, and each side starts with 4 counters to keep the score. Kiowa words in these rules are given as outside ethnographers spelled them in the 1890s; present-day Kiowa writing, which has more than one system, may spell them differently. The default: the composite reconstruction of the Wikipedia article on Zohn Ahl, whose editors rebuilt one game from the two accounts that, by the article's note, Culin's 1907 survey prints together: his own Zohn ahl and Mooney's Tsoñä. It is a modern reconstruction, not a single historical ruleset. With its usual players, a game by these rules lasts about 170 throws on average, by this service's own computation from the rules. No Kiowa educator has reviewed this narration.",
                      *                 "citations": [
                      *                   {
                      *                     "source": "ludii-ev-118",
@@ -10267,7 +10267,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "b071f800-3593-410c-8277-d518cbbc88c5",
+                     *       "game_id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10544,7 +10544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "b071f800-3593-410c-8277-d518cbbc88c5",
+                     *       "game_id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10914,8 +10914,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "aa5fdc978c2b6838bd2c81f0a794c0695d24dfaa9d378d493451cadaeb0ed383",
-                     *       "join_code": "VDS88A"
+                     *       "token": "21d2f96c8235d32777ecce7fcf2978d763bed263ebf591f4a23c29282dd4728e",
+                     *       "join_code": "AYBVSF"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11118,11 +11118,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "b071f800-3593-410c-8277-d518cbbc88c5",
+                     *         "id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T11:31:18.404Z",
-                     *         "updated_at": "2026-12-07T11:31:18.705Z",
+                     *         "created_at": "2026-12-07T14:56:51.409Z",
+                     *         "updated_at": "2026-12-07T14:56:51.759Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11181,9 +11181,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5",
-                     *           "throws": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/throws",
-                     *           "moves": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/moves"
+                     *           "self": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *           "throws": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/throws",
+                     *           "moves": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11654,11 +11654,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "b071f800-3593-410c-8277-d518cbbc88c5",
+                     *         "id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T11:31:18.404Z",
-                     *         "updated_at": "2026-12-07T11:31:18.693Z",
+                     *         "created_at": "2026-12-07T14:56:51.409Z",
+                     *         "updated_at": "2026-12-07T14:56:51.733Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11721,9 +11721,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5",
-                     *           "throws": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/throws",
-                     *           "moves": "/v1/games/b071f800-3593-410c-8277-d518cbbc88c5/moves"
+                     *           "self": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *           "throws": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/throws",
+                     *           "moves": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/moves"
                      *         }
                      *       }
                      *     }
@@ -12454,10 +12454,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "372e9984-c014-46c3-bb82-e92be6c1280f",
+                     *       "game_id": "b415405d-1189-4a5e-b328-085ffdcf9504",
                      *       "side": "A",
-                     *       "token": "aa5fdc978c2b6838bd2c81f0a794c0695d24dfaa9d378d493451cadaeb0ed383",
-                     *       "play": "/play/372e9984-c014-46c3-bb82-e92be6c1280f#seat=A.aa5fdc978c2b6838bd2c81f0a794c0695d24dfaa9d378d493451cadaeb0ed383"
+                     *       "token": "21d2f96c8235d32777ecce7fcf2978d763bed263ebf591f4a23c29282dd4728e",
+                     *       "play": "/play/b415405d-1189-4a5e-b328-085ffdcf9504#seat=A.21d2f96c8235d32777ecce7fcf2978d763bed263ebf591f4a23c29282dd4728e"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];
@@ -12784,14 +12784,14 @@ export interface operations {
                      *           "id": "sticks_count",
                      *           "in_play": false,
                      *           "statement": {
-                     *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, the one stick of another color, which other rules single out, plays no special part.",
+                     *             "general": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, a stick that other accounts mark in another color, has no part in this count.",
                      *             "young": "Count the marked sides that land up and go that many spaces. All four marked sides up? Go 5. No marked sides up? Go 10! After a 5 or a 10 you throw again.",
                      *             "scholar": "Culin's 1898 Zohn ahl count, as summarized by the Digital Ludeme Project and coded in Ludii (Culin's own pages not seen here): the value is the number of marked faces up, except that four up scores 5 and none scores 10, each with a further throw. The fourth stick's throws are not told apart. Mooney's Tsoñä account, in the Project's summary, counted four up as 6 and gave the sahe extra throws. With fair sticks a throw averages 43/16 and earns another 1 time in 8."
                      *           },
                      *           "short": {
                      *             "general": [
                      *               "In this count the marked faces up give the move, except that all four make 5 and none make 10.",
-                     *               "Only a 5 or a 10 earns another throw in the 1898 count, and the sahe, the stick of another color, is just another stick."
+                     *               "Only a 5 or a 10 earns another throw in the 1898 count; the sahe that other accounts single out counts like any other stick."
                      *             ],
                      *             "young": [
                      *               "Count the marked sides and move that many. All four is 5, and none is 10.",
@@ -16330,7 +16330,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "id": "sticks_count",
-                     *           "description": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, the one stick of another color, which other rules single out, plays no special part.",
+                     *           "description": "Count the marked faces that land up: one, two or three move that many spaces, all four move 5, and none moves 10. Only a 5 or a 10 earns another throw. The sahe, a stick that other accounts mark in another color, has no part in this count.",
                      *           "outcomes": [
                      *             {
                      *               "sticks": [

@@ -483,7 +483,21 @@ impl Renderer<'_> {
                     .events
                     .iter()
                     .any(|e| matches!(e, Event::CounterPaid { .. }));
+                // A whip on the mover's deadly bank that wins ends the
+                // game before the fall, and says so (teachers' and a
+                // curator's trials: the class asked why the awl did not
+                // fall in).
+                let on_bank = ctx.events.iter().any(|e| {
+                    matches!(e, Event::Whipped { space, .. }
+                        if *space == ctx.options.deadly_north_space())
+                }) && !ctx
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::FellIntoCreek { .. }));
                 let (key, rule) = match reason {
+                    WinReason::AllCounters if paid && on_bank => {
+                        ("won_before_fall", RuleId::counters(ctx.options.end_check))
+                    }
                     WinReason::AllCounters if paid => {
                         ("won_all_counters", RuleId::counters(ctx.options.end_check))
                     }
