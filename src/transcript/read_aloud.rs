@@ -61,7 +61,7 @@ pub(super) enum Told {
     Stretch,
     /// One turn of several quiet throws ([`narrate_chain`]).
     Chain,
-    /// The middle of a long game, told in short ([`super::skip`]).
+    /// A stretch of a long game, told in short ([`super::skip`]).
     Skip,
     /// What the game is, told before its first move.
     Framing,
@@ -80,7 +80,7 @@ pub(super) struct Paragraph {
     /// The moves it tells (indices into the game's moves).
     pub moves: Range<usize>,
     /// How (what the tests check each paragraph against, and what the
-    /// middle told in short is chosen by).
+    /// stretches told in short are chosen by).
     pub told: Told,
     /// Its words.
     pub text: String,
@@ -308,7 +308,7 @@ pub(super) fn paragraphs(
                     ));
                 }
             }
-            // The middle's new rules, when long, in paragraphs of their own
+            // A stretch's new rules, when long, in paragraphs of their own
             // before what happened in it.
             if how == Told::Skip && words(&segments) > PARAGRAPH_WORDS {
                 let tail = segments.split_off(segments.len().saturating_sub(2));

@@ -39,8 +39,9 @@ pub struct TranscriptRequest {
     pub counting_sticks: Option<u8>,
     /// The read-aloud form's length, in minutes at a class's pace
     /// ([`READ_ALOUD_WORDS_A_MINUTE`]): a game that would read longer (by
-    /// more than a fifth) has its middle told in short, its opening and
-    /// ending throw by throw (`--minutes`). `None`: every throw.
+    /// more than a fifth) has stretches told in short, its opening, its
+    /// ending and its first fall, whip and trip around throw by throw
+    /// (`--minutes`). `None`: every throw.
     pub minutes: Option<usize>,
 }
 

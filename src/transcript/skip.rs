@@ -5,7 +5,7 @@
 //! Teachers' trials: a whole composite game read throw by throw ran 8 to
 //! 51 minutes (median 15), "too long" (4/10); one told with fewer counting
 //! sticks was "usable" (7/10), but it is not the game the sources
-//! describe. Telling the middle in short keeps the game whole, with its
+//! describe. Telling stretches in short keeps the game whole, with its
 //! rules, its counting sticks and its winner.
 
 use std::ops::Range;

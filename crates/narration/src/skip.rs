@@ -19,7 +19,7 @@ use super::template::{BoardVars, choose, score_words};
 use super::vocabulary::{Audience, Cast, Narration, Segment};
 use crate::rules::{Event, Options, OwnSpace, Side};
 
-/// The fewest moves worth telling in short: a shorter middle is told
+/// The fewest moves worth telling in short: a shorter stretch is told
 /// throw by throw.
 pub const SKIP_MIN: usize = 10;
 
@@ -81,7 +81,7 @@ fn count(n: usize, audience: Audience) -> String {
 #[must_use]
 #[expect(
     clippy::too_many_arguments,
-    reason = "the middle is told from the game's setup, its place, its counts and where it ends"
+    reason = "a stretch is told from the game's setup, its place, its counts and where it ends"
 )]
 pub fn narrate_skip(
     options: &Options,
