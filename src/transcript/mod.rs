@@ -17,6 +17,7 @@ mod note;
 mod read_aloud;
 mod request;
 mod skip;
+mod turns;
 
 pub use note::FEWEST_COUNTING_STICKS;
 use note::teacher_note;

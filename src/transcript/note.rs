@@ -10,6 +10,7 @@ use super::read_aloud::{
 use super::skip::Skip;
 use super::{NarratedGame, TranscriptError, TranscriptRequest};
 use crate::narration::{Audience, name_mid_sentence};
+use crate::rules::Event;
 
 /// The fewest counting sticks a side the note suggests for a shorter whole
 /// game: with one, a game ends at its first fall, whip or trip around.
@@ -69,12 +70,35 @@ pub(super) fn teacher_note(
             ),
             None => (String::new(), ""),
         };
+        // Only the firsts the game has (a curator's trial: "The first
+        // fall, whip and trip around" in games with no whip).
+        let kinds: Vec<&str> = [
+            (
+                "fall",
+                (|e: &Event| matches!(e, Event::FellIntoCreek { .. })) as fn(&Event) -> bool,
+            ),
+            ("whip", |e| matches!(e, Event::Whipped { .. })),
+            ("trip around", |e| {
+                matches!(e, Event::CompletedCircuit { .. })
+            }),
+        ]
+        .into_iter()
+        .filter(|(_, kind)| game.moves.iter().flat_map(|m| &m.events).any(kind))
+        .map(|(name, _)| name)
+        .collect();
+        let firsts = match kinds.as_slice() {
+            [] => String::new(),
+            [one] => format!(" The first {one} is told in full as it happens."),
+            [rest @ .., last] => format!(
+                " The first {} and {last} are told in full as they happen.",
+                rest.join(", ")
+            ),
+        };
         let _ = write!(
             note,
             " Told in full, it would read in about {whole} minutes, so {throws} {stretches} are \
              told in {paragraphs}: how many there are, their falls, whips and trips around, and \
-             where the game then stands. The first fall, whip and trip around are told in full \
-             as they happen. To tell every {} in full, add --minutes {whole}.",
+             where the game then stands.{firsts} To tell every {} in full, add --minutes {whole}.",
             &throws[..throws.len() - 1],
         );
     }

@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 use super::NarratedGame;
+use super::turns::{chain_at, opening_end};
 use crate::narration::{
     Audience, CLOSE, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
     StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, lead_segment, narrate_chain,
@@ -96,21 +97,6 @@ impl Paragraph {
     }
 }
 
-/// The moves from `i` that one turn of several quiet throws spans: the
-/// same seat, each throw but the last having earned the next. Empty when
-/// fewer than two.
-fn chain_at(game: &NarratedGame, quiet: &[bool], i: usize) -> Range<usize> {
-    let seat = game.moves[i].seat;
-    let mut end = i;
-    while end < game.moves.len() && quiet[end] && game.moves[end].seat == seat {
-        end += 1;
-        if !game.moves[end - 1].state.extra_throw {
-            break;
-        }
-    }
-    if end - i < 2 { i..i } else { i..end }
-}
-
 /// The read-aloud form's paragraphs of `game`'s moves, `told` being each
 /// move as told: a paragraph a move, except that plain turns in a row (at
 /// least [`STRETCH_MIN`]) are told together, at most [`STRETCH_MAX`] to a
@@ -148,6 +134,7 @@ pub(super) fn paragraphs(
             }
         })
         .collect();
+    let opening = opening_end(game);
     let mut out: Vec<Paragraph> = Vec::new();
     let mut apart = None;
     // The awls faced each other (not yet past each other, an awl on its
@@ -163,9 +150,23 @@ pub(super) fn paragraphs(
             .iter()
             .find(|s| i < s.start)
             .map_or(moves.len(), |s| s.start);
+        // Quick turns neither go on with a turn told before (a teacher's
+        // trial: "First comes the extra throw of Side B. Now 4 quick
+        // turns": what did it throw?) nor run on as the awls come close
+        // (the tense pass summed up: "Only 1 space apart now!", then "Now
+        // 6 quick turns").
+        let close = |k: usize| {
+            k > 0 && awls_apart(&game.options, moves[k - 1].state.awls).is_some_and(|d| d <= CLOSE)
+        };
         let mut run = Vec::new();
         let mut at = i;
-        while let Some(end) = turn_end.get(at).copied().flatten().filter(|&e| e <= limit) {
+        let goes_on = i > 0 && moves[i - 1].state.extra_throw;
+        while let Some(end) = turn_end
+            .get(at)
+            .copied()
+            .flatten()
+            .filter(|&e| e <= limit && !goes_on && !close(at))
+        {
             run.push(end);
             at = end;
         }
@@ -180,7 +181,7 @@ pub(super) fn paragraphs(
             ));
             // What was said of the awls' meeting is past.
             (apart, facing, same) = (None, false, None);
-        } else if run.len() >= STRETCH_MIN {
+        } else if run.len() >= STRETCH_MIN && i >= opening {
             // A long run in even parts, none longer than STRETCH_MAX turns.
             let parts = run.len().div_ceil(STRETCH_MAX);
             let mut first = i;

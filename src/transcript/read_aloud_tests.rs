@@ -58,6 +58,16 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                 .map(|(m, t)| is_plain_move(&m.events, &t.segments, m.state.extra_throw))
                 .collect();
             let mut singles = 0;
+            // Quick turns may start at move `k`: after the opening, told
+            // throw by throw, at the start of a turn, the awls not within
+            // CLOSE spaces.
+            let opening = super::turns::opening_end(&game);
+            let may_group = |k: usize| {
+                k >= opening
+                    && !game.moves[k - 1].state.extra_throw
+                    && awls_apart(&game.options, game.moves[k - 1].state.awls)
+                        .is_none_or(|d| d > CLOSE)
+            };
             let mut apart_before = None;
             let mut facing_before = false;
             let mut last_stretch: Option<String> = None;
@@ -86,7 +96,11 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                     Told::Move => {
                         // No run of quiet whole turns long enough is left
                         // as lines.
-                        singles = if plain[p.moves.start] { singles + 1 } else { 0 };
+                        singles = if plain[p.moves.start] && may_group(p.moves.start) {
+                            singles + 1
+                        } else {
+                            0
+                        };
                         assert!(singles < STRETCH_MIN, "{}", at(p.moves.start));
                     }
                     Told::Stretch => {
@@ -211,7 +225,7 @@ fn regression_a_long_game_read_aloud_was_mostly_bare_throw_lines() {
                     Told::Chain => {
                         // A whole quiet turn, unless its last throw earned
                         // one more: no run of enough is left as lines.
-                        singles = if last.state.extra_throw {
+                        singles = if last.state.extra_throw || !may_group(p.moves.start) {
                             0
                         } else {
                             singles + 1
@@ -415,4 +429,74 @@ fn regression_the_first_paragraph_read_aloud_was_210_words() {
         }
         assert_eq!(read, whole.join(" "));
     }
+}
+
+/// A teacher's trial: a game read aloud told two throws, then "Then 4
+/// quick turns": the class had not yet followed a turn of each side.
+/// Until each side has had `OPENING_TURNS` turns, every throw is told on
+/// its own (or in its own turn's sentence), never as quick turns.
+#[test]
+fn regression_two_throws_then_quick_turns() {
+    let mut grouped = 0;
+    for preset in [Preset::Composite, Preset::A4, Preset::Boxed] {
+        for seed in 1..=12 {
+            let at = format!("{preset:?} seed {seed}");
+            let game = narrated_game(&seed.to_string(), preset, Audience::Young).unwrap();
+            let told = told_moves(&game, Audience::Young, Detail::Lesson).unwrap();
+            let said = paragraphs(&game, &told, Audience::Young, &[]);
+            // Where each side has had its opening turns.
+            let mut turns = [0; 2];
+            let Some(end) = game.moves.iter().position(|m| {
+                if !m.state.extra_throw {
+                    turns[m.seat.side.index()] += 1;
+                }
+                turns.iter().all(|&t| t >= super::turns::OPENING_TURNS)
+            }) else {
+                continue;
+            };
+            for p in said.iter().filter(|p| p.told == Told::Stretch) {
+                assert!(p.moves.start > end, "{at}: {}", p.text);
+                grouped += 1;
+            }
+        }
+    }
+    // Quick turns are still told after the opening.
+    assert!(grouped > 20, "{grouped} paragraphs of quick turns");
+}
+
+/// A teacher's trial: quick turns summed up the tense pass ("Only 1
+/// space apart now!", then "Now 6 quick turns, nothing special. ... The
+/// two awls pass each other!") and went on with a turn told before
+/// ("First comes the extra throw of Side B. Now 4 quick turns": what did
+/// it throw?). No paragraph of quick turns starts within a turn, and none
+/// holds a turn that starts with the awls within `CLOSE` spaces.
+#[test]
+fn regression_quick_turns_summed_up_the_awls_passing() {
+    let mut grouped = 0;
+    for preset in [Preset::Composite, Preset::A4, Preset::Boxed] {
+        for seed in 1..=12 {
+            let game = narrated_game(&seed.to_string(), preset, Audience::Young).unwrap();
+            let told = told_moves(&game, Audience::Young, Detail::Lesson).unwrap();
+            for p in paragraphs(&game, &told, Audience::Young, &[])
+                .iter()
+                .filter(|p| p.told == Told::Stretch)
+            {
+                let at = format!("{preset:?} seed {seed}: {}", p.text);
+                let first = p.moves.start;
+                assert!(!game.moves[first - 1].state.extra_throw, "{at}");
+                for k in p.moves.clone() {
+                    let before = &game.moves[k - 1].state;
+                    if !before.extra_throw {
+                        assert!(
+                            awls_apart(&game.options, before.awls).is_none_or(|d| d > CLOSE),
+                            "{at}: move {}",
+                            k + 1
+                        );
+                    }
+                }
+                grouped += 1;
+            }
+        }
+    }
+    assert!(grouped > 20, "{grouped} paragraphs of quick turns");
 }

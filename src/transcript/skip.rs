@@ -15,8 +15,8 @@ use super::read_aloud::{
     CLIFFHANGER_BACK, Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told, WHOLE_MARGIN_PERCENT,
 };
 use crate::narration::{
-    Audience, CLOSE, Narration, RuleId, SKIP_MIN, Segment, SegmentKind, Skipped, awls_apart,
-    narrate_skip,
+    Audience, CLOSE, Counted, Narration, REMIND_AFTER, RuleId, SKIP_MIN, Segment, SegmentKind,
+    Skipped, awls_apart, insert_rule, narrate_skip,
 };
 use crate::rules::{Event, Options};
 
@@ -143,6 +143,9 @@ pub(super) fn skip_ranges(
             start = start.max(p.moves.end);
             opening = words;
         }
+        // Each side's first turns told throw by throw (a teacher's trial:
+        // a skip before the second side's second turn).
+        start = start.max(super::turns::opening_end(game));
         while start < n && moves[start - 1].state.extra_throw {
             start += 1;
         }
@@ -222,21 +225,15 @@ fn first_stated(told: &[Narration], skips: &[Range<usize>]) -> Vec<(usize, Segme
     first
 }
 
-/// Whether `rule` is one of what a stretch told in short counts (a fall
-/// into either creek, a whip, a trip around), so that a stretch where it
-/// acts can state it (a curator's trial: a first fall into the south
-/// creek was counted in a stretch, its rule never told).
-fn counted(options: &Options, rule: &Segment) -> bool {
-    [
-        RuleId::north_creek(options.deadly_north_bank),
-        RuleId::SouthCreekFallsIn,
-        RuleId::Whip,
-        RuleId::WhipThenFall,
-        RuleId::circuit(options.own_last_space),
-        RuleId::CircuitExactLudii,
-    ]
-    .iter()
-    .any(|k| rule.rule.as_deref() == Some(k.key()))
+/// What `rule` is the rule of among what a stretch told in short counts
+/// (a fall into either creek, a whip, a trip around), so that a stretch
+/// where it acts can state it (a curator's trial: a first fall into the
+/// south creek was counted in a stretch, its rule never told).
+fn counted(options: &Options, rule: &Segment) -> Option<Counted> {
+    rule.rule
+        .as_deref()
+        .and_then(|key| key.parse::<RuleId>().ok())
+        .and_then(|id| Counted::rule_of(options, id))
 }
 
 /// Where the class hears each rule first stated in a stretch told in
@@ -258,12 +255,15 @@ fn heard(
     let options = &game.options;
     let mut in_skips = vec![Vec::new(); skips.len()];
     let mut at_moves = Vec::new();
-    for (k, rule) in first_stated(told, skips) {
-        let Some(i) = (skips[k].start..told.len()).find(|&i| {
+    for (_, rule) in first_stated(told, skips) {
+        // From the game's start: a whip ending in a fall told in full
+        // before the stretch is the whip rule's first action (a curator's
+        // trial: the stretch after it said the rule "starts to matter").
+        let Some(i) = (0..told.len()).find(|&i| {
             acts(game, told, i, &rule)
                 && skips
                     .iter()
-                    .all(|s| !s.contains(&i) || counted(options, &rule))
+                    .all(|s| !s.contains(&i) || counted(options, &rule).is_some())
         }) else {
             continue;
         };
@@ -284,6 +284,23 @@ fn heard(
 pub(super) fn acts(game: &NarratedGame, told: &[Narration], i: usize, rule: &Segment) -> bool {
     let key = rule.rule.as_deref();
     let whip_then_fall = key == Some(RuleId::Whip.key());
+    // The extra throw's rule acts on a move that keeps its extra throw
+    // after a fall, a whip or a forced pass (a teacher's trial: first
+    // acting in a stretch, it was never told, and a fall told in full was
+    // followed by "Side A again!").
+    let upset = |e: &Event| {
+        matches!(
+            e,
+            Event::FellIntoCreek { .. } | Event::Whipped { .. } | Event::ForcedPass { .. }
+        )
+    };
+    if key == Some(RuleId::ExtraThrowFromSticks.key()) {
+        let events = &game.moves[i].events;
+        return events.iter().any(upset)
+            && events
+                .iter()
+                .any(|e| matches!(e, Event::ThrowsAgain { .. }));
+    }
     let dry_branch = key == Some(RuleId::landed_on_dry_branch(game.options.dry_branch).key());
     told[i].segments.iter().any(|s| {
         s.kind == SegmentKind::Event
@@ -298,9 +315,18 @@ pub(super) fn acts(game: &NarratedGame, told: &[Narration], i: usize, rule: &Seg
 
 /// `told` with each rule first stated in a stretch told in short that a
 /// move told in full states ([`heard`]) stated in full there: in place of
-/// a short restatement, or before the move's own rules and events.
+/// a short restatement, or before the move's own rules and events; and no
+/// short restatement of a rule within [`REMIND_AFTER`] moves after a
+/// stretch or a move stated it so (a teacher's trial: the south creek's
+/// rule stated in a stretch, then again in short a few throws on).
 pub(super) fn defer_rules(game: &NarratedGame, told: &mut [Narration], skips: &[Range<usize>]) {
-    for (i, rule) in heard(game, told, skips).1 {
+    let (in_skips, at_moves) = heard(game, told, skips);
+    let mut heard_at: Vec<(usize, Option<String>)> = Vec::new();
+    for (k, rules) in in_skips.iter().enumerate() {
+        heard_at.extend(rules.iter().map(|r| (skips[k].end - 1, r.rule.clone())));
+    }
+    for (i, rule) in at_moves {
+        heard_at.push((i, rule.rule.clone()));
         let t = &mut told[i];
         match t
             .segments
@@ -310,21 +336,24 @@ pub(super) fn defer_rules(game: &NarratedGame, told: &mut [Narration], skips: &[
             Some(at) => t.segments[at] = rule,
             None => {
                 // Before the move's own rules (a whip's before that of a
-                // whip ending in a fall) and its events.
-                let at = t
-                    .segments
-                    .iter()
-                    .position(|s| matches!(s.kind, SegmentKind::Rule | SegmentKind::Event))
-                    .unwrap_or(t.segments.len());
-                t.segments.insert(at, rule);
+                // whip ending in a fall) and its events; an extra throw's
+                // before the throw again it explains.
+                insert_rule(&mut t.segments, rule);
             }
+        }
+    }
+    let soon = usize::try_from(REMIND_AFTER).unwrap_or(usize::MAX);
+    for (at, rule) in heard_at {
+        for t in told.iter_mut().skip(at + 1).take(soon) {
+            t.segments
+                .retain(|s| !(s.kind == SegmentKind::Rule && s.brief && s.rule == rule));
         }
     }
 }
 
 /// The paragraph's segments telling `skips[k]`, moves of `game` as `told`,
 /// in short for `audience`: the rules it states ([`heard`]), what
-/// happened in it, and where the game stands after it.
+/// happened in it, by side, and where the game stands after it.
 pub(super) fn skip_segments(
     game: &NarratedGame,
     told: &[Narration],
@@ -332,18 +361,60 @@ pub(super) fn skip_segments(
     skips: &[Range<usize>],
     k: usize,
 ) -> Vec<Segment> {
-    let rules = heard(game, told, skips).0.swap_remove(k);
+    let stated = heard(game, told, skips).0;
     let moves = &game.moves[skips[k].clone()];
     let last = &moves[moves.len() - 1];
+    let mut skipped = Skipped::of(moves.iter().map(|m| m.events.as_slice()));
+    skipped.heard = heard_of(game, told, skips, &stated, k);
     narrate_skip(
         &game.options,
         &game.cast,
         audience,
         moves[0].n,
-        Skipped::of(moves.iter().map(|m| m.events.as_slice())),
-        rules,
+        skipped,
+        stated.into_iter().nth(k).unwrap_or_default(),
         last.state.counters,
         last.state.awls,
     )
     .segments
+}
+
+/// Which of what a stretch told in short counts ([`Counted`]) the class
+/// has heard of by the end of `skips[k]` (moves of `game` as `told`, the
+/// rules each stretch states `stated`): one seen or counted before it, its
+/// rule told in a move told in full before it, or stated in a stretch up
+/// to it.
+fn heard_of(
+    game: &NarratedGame,
+    told: &[Narration],
+    skips: &[Range<usize>],
+    stated: &[Vec<Segment>],
+    k: usize,
+) -> [bool; 3] {
+    let options = &game.options;
+    let start = skips[k].start;
+    let mut out = [false; 3];
+    let mut hear = |what: Option<Counted>| {
+        if let Some(what) = what {
+            out[what as usize] = true;
+        }
+    };
+    for (i, m) in game.moves[..start].iter().enumerate() {
+        for e in &m.events {
+            hear(Counted::of(e).map(|(what, _)| what));
+        }
+        if !skips.iter().any(|s| s.contains(&i)) {
+            for s in told[i]
+                .segments
+                .iter()
+                .filter(|s| s.kind == SegmentKind::Rule)
+            {
+                hear(counted(options, s));
+            }
+        }
+    }
+    for s in stated.iter().take(k + 1).flatten() {
+        hear(counted(options, s));
+    }
+    out
 }

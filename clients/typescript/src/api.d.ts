@@ -3742,99 +3742,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "9fcba17f-4b46-4686-af5a-0de70cdfdebd",
+                     *       "id": "df99d9d2-8aad-4926-95d9-5f870af55b35",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T14:56:51.819Z",
-                     *       "host_token": "d5b2f612774c74e41876cc950a3dbc85cebf73cdacc01663ea2f9ccb07899ab9",
+                     *       "created_at": "2026-12-07T17:50:06.705Z",
+                     *       "host_token": "937bffcee4c292084a6e81fdf2a420704ba56977573336f8ebc781200de79a57",
                      *       "games": [
                      *         {
-                     *           "id": "3cad1411-fbc0-430a-b33c-4ed882039563",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T14:56:51.819Z",
-                     *           "updated_at": "2026-12-07T14:56:51.819Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/3cad1411-fbc0-430a-b33c-4ed882039563",
-                     *             "throws": "/v1/games/3cad1411-fbc0-430a-b33c-4ed882039563/throws",
-                     *             "moves": "/v1/games/3cad1411-fbc0-430a-b33c-4ed882039563/moves"
-                     *           },
-                     *           "seat_tokens": {
-                     *             "a": "975b9414463f6c8664e77d0a1029532cc68d50476b37d1928e77e3acc02b04dc",
-                     *             "b": "56a082008a25234c2f67e868369a676000281483cd6328a054cd51c3b96aa2ec"
-                     *           },
-                     *           "host_token": "b4f2e7c8b8a5e87b2f2cc4d87f94a634769529725595d7a275d631a1a4a347b6",
-                     *           "join_codes": {
-                     *             "a": "GWX3KY",
-                     *             "b": "X43D75"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "856912ea-c723-4805-9cc6-d82c14685a1a",
+                     *           "id": "1d4d53cd-b4f8-4ab5-99f5-c158f3b4418f",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T14:56:51.819Z",
-                     *           "updated_at": "2026-12-07T14:56:51.819Z",
+                     *           "created_at": "2026-12-07T17:50:06.705Z",
+                     *           "updated_at": "2026-12-07T17:50:06.705Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3897,26 +3815,108 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/856912ea-c723-4805-9cc6-d82c14685a1a",
-                     *             "throws": "/v1/games/856912ea-c723-4805-9cc6-d82c14685a1a/throws",
-                     *             "moves": "/v1/games/856912ea-c723-4805-9cc6-d82c14685a1a/moves"
+                     *             "self": "/v1/games/1d4d53cd-b4f8-4ab5-99f5-c158f3b4418f",
+                     *             "throws": "/v1/games/1d4d53cd-b4f8-4ab5-99f5-c158f3b4418f/throws",
+                     *             "moves": "/v1/games/1d4d53cd-b4f8-4ab5-99f5-c158f3b4418f/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "cd844f98016906580495b9dc160bfd0890aec7b8de10a3463774ccfbd527f15d",
-                     *             "b": "2b1c9c40e4a84cde89dfe4aa1e9fbe1d58cce70ed70030049f5f6dcec0e941ad"
+                     *             "a": "cbae88fdf911462bc63c88b27cef6f56a380618ac45b671150a003525ea9fb4b",
+                     *             "b": "ebe0dbcd90c5e78db6a726cbf998dd7581b52a7c3a1fd17cc710c70c6fd8f9aa"
                      *           },
-                     *           "host_token": "39590e4a3e05a103a2533ba471b3a7eba0f38f045caba6b7985a48d231e97d10",
+                     *           "host_token": "3078ea3d23606f76c240bcbb4e526c7771dba062875d8876f3240f6e5f7cdb7b",
                      *           "join_codes": {
-                     *             "a": "Q575P5",
-                     *             "b": "GRTBWR"
+                     *             "a": "GQBCAQ",
+                     *             "b": "HCRKMM"
                      *           }
                      *         },
                      *         {
-                     *           "id": "944bec0c-d755-4ad8-9851-8470e3ac1bac",
+                     *           "id": "4e0603f2-a03e-43a2-975e-23f9f3e62ddd",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T17:50:06.705Z",
+                     *           "updated_at": "2026-12-07T17:50:06.705Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/4e0603f2-a03e-43a2-975e-23f9f3e62ddd",
+                     *             "throws": "/v1/games/4e0603f2-a03e-43a2-975e-23f9f3e62ddd/throws",
+                     *             "moves": "/v1/games/4e0603f2-a03e-43a2-975e-23f9f3e62ddd/moves"
+                     *           },
+                     *           "seat_tokens": {
+                     *             "a": "f12d2db219838c61bc46eafe8d624915b8bd1a1c2a83fdc6e93ce76314eab237",
+                     *             "b": "dc04d9d0056a2af4f02a235bf119bbaeda3b14b65121bed9929a76d85611e0ac"
+                     *           },
+                     *           "host_token": "4adb4a4a7fd7cd8d4b5db470b43c5b60ade1344792f1fc406b1f85a38bc123f4",
+                     *           "join_codes": {
+                     *             "a": "WCNXTJ",
+                     *             "b": "3B3S3M"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "a7661392-2e38-4c01-a42e-b77d60dee2b4",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T14:56:51.819Z",
-                     *           "updated_at": "2026-12-07T14:56:51.819Z",
+                     *           "created_at": "2026-12-07T17:50:06.705Z",
+                     *           "updated_at": "2026-12-07T17:50:06.705Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -3979,26 +3979,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/944bec0c-d755-4ad8-9851-8470e3ac1bac",
-                     *             "throws": "/v1/games/944bec0c-d755-4ad8-9851-8470e3ac1bac/throws",
-                     *             "moves": "/v1/games/944bec0c-d755-4ad8-9851-8470e3ac1bac/moves"
+                     *             "self": "/v1/games/a7661392-2e38-4c01-a42e-b77d60dee2b4",
+                     *             "throws": "/v1/games/a7661392-2e38-4c01-a42e-b77d60dee2b4/throws",
+                     *             "moves": "/v1/games/a7661392-2e38-4c01-a42e-b77d60dee2b4/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "0f22beaf762298e176f2e5a16df6a02f5a981c88aa71423e7c7b1887936b5911",
-                     *             "b": "f489065d83fbe74dfb21ff61d348ee72e3ec4e4d9d0d6c3bef1ef1fcba74b0ab"
+                     *             "a": "6f93cfcb2e84eef85b1303ee391dc4ed15a5646880cfb4ac022ef153b58f0bf3",
+                     *             "b": "d95a83b024a37d3aa431ff95608579b80cb304e6a312bcb8180501bbd0075a29"
                      *           },
-                     *           "host_token": "ac796049f00f016f1c6463c0fd657867aca727e2a686e0e4db456ff3147b6d8a",
+                     *           "host_token": "3b956264a43c90043403c59b735f4440efaf2ab4073d7c776c0ebed3bfd391e2",
                      *           "join_codes": {
-                     *             "a": "SA8VC7",
-                     *             "b": "CP53A5"
+                     *             "a": "NGV9TW",
+                     *             "b": "3C3YCC"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/9fcba17f-4b46-4686-af5a-0de70cdfdebd",
-                     *         "games": "/v1/classes/9fcba17f-4b46-4686-af5a-0de70cdfdebd/games",
-                     *         "overview": "/play/class/9fcba17f-4b46-4686-af5a-0de70cdfdebd",
-                     *         "fairness": "/v1/fairness?game=3cad1411-fbc0-430a-b33c-4ed882039563&game=856912ea-c723-4805-9cc6-d82c14685a1a&game=944bec0c-d755-4ad8-9851-8470e3ac1bac"
+                     *         "self": "/v1/classes/df99d9d2-8aad-4926-95d9-5f870af55b35",
+                     *         "games": "/v1/classes/df99d9d2-8aad-4926-95d9-5f870af55b35/games",
+                     *         "overview": "/play/class/df99d9d2-8aad-4926-95d9-5f870af55b35",
+                     *         "fairness": "/v1/fairness?game=1d4d53cd-b4f8-4ab5-99f5-c158f3b4418f&game=4e0603f2-a03e-43a2-975e-23f9f3e62ddd&game=a7661392-2e38-4c01-a42e-b77d60dee2b4"
                      *       }
                      *     }
                      */
@@ -4247,17 +4247,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "94af3db4-7246-4dbb-b4fe-3e521b97989a",
+                     *       "id": "125d0623-b506-4655-b3f4-8343ac4da101",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T14:56:51.785Z",
-                     *       "host_token": "f4fe6071a530abdb1839e22fc5fc0b31bfdde914c0bb2a8df5a1a6691601b658",
+                     *       "created_at": "2026-12-07T17:50:06.696Z",
+                     *       "host_token": "243d157779388f6a19963399b26cfa6cb1d8e395d5da6263c145f7a04415c84b",
                      *       "games": [
                      *         {
-                     *           "id": "37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
+                     *           "id": "2e0a6c1f-68fc-4fff-a9b6-34308f5352b3",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T14:56:51.784Z",
-                     *           "updated_at": "2026-12-07T14:56:51.784Z",
+                     *           "created_at": "2026-12-07T17:50:06.696Z",
+                     *           "updated_at": "2026-12-07T17:50:06.696Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4320,26 +4320,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
-                     *             "throws": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/throws",
-                     *             "moves": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/moves"
+                     *             "self": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3",
+                     *             "throws": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3/throws",
+                     *             "moves": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "27c9bc4b9ab3bdbfa78caa9f7f723751b9bf9b1dbc306d074567cc80646dfe6e",
-                     *             "b": "e7c11e32ca38a302d4d8c1687665baf2a729ca8e443f80b3655f3bd1f05ce08f"
+                     *             "a": "8dda4b5fbfdba703041590246681d4f5be85cfd72f961babdbd2e6fb6c34081a",
+                     *             "b": "3a694583dc9a5168d2d5fba21511397701b3a9edf4f5c0b361c9c8c7e053e98f"
                      *           },
-                     *           "host_token": "6a2998b124a6d68261da271e4b8b47098825349de6c7d1b354969f921741ca49",
+                     *           "host_token": "67ad0a2dda6480f80426e0b55912cf76cac5007519abe5642e5986397086678e",
                      *           "join_codes": {
-                     *             "a": "7JKD4M",
-                     *             "b": "KNCYW5"
+                     *             "a": "ATSQXD",
+                     *             "b": "XG2CMY"
                      *           }
                      *         },
                      *         {
-                     *           "id": "85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
+                     *           "id": "0f9ef239-13ee-4da4-b1e2-eff9b04d9508",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T14:56:51.785Z",
-                     *           "updated_at": "2026-12-07T14:56:51.785Z",
+                     *           "created_at": "2026-12-07T17:50:06.696Z",
+                     *           "updated_at": "2026-12-07T17:50:06.696Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4402,26 +4402,26 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
-                     *             "throws": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/throws",
-                     *             "moves": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/moves"
+                     *             "self": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508",
+                     *             "throws": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508/throws",
+                     *             "moves": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508/moves"
                      *           },
                      *           "seat_tokens": {
-                     *             "a": "6dc3c45c0f69510fbde7341e9c578bd5e7e4a7818f0201d51a857e59d54c4fae",
-                     *             "b": "c234a5736e7ab81205cb6489246d6e2e030b322698cae4f4b673567f006ba787"
+                     *             "a": "bf5be9c95fbe132bc24d0989eb53f56213b6c4bb30034d83c8af72765780bf3a",
+                     *             "b": "147b2ec945cbaaa779d8abb420daa66aad7e76031e7c9d34961f257fae7702cc"
                      *           },
-                     *           "host_token": "bce60d79ad83f0862bbaa1b3e8f90b9e581c2313db1b3431ec89189e2e592f74",
+                     *           "host_token": "ac9f676508b4ff62fab3486e865109a1e22ffba4d21d6f91fd2aa72154e6675a",
                      *           "join_codes": {
-                     *             "a": "TBHPT9",
-                     *             "b": "N4EBDR"
+                     *             "a": "9FRXAZ",
+                     *             "b": "XRTMTT"
                      *           }
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a",
-                     *         "games": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a/games",
-                     *         "overview": "/play/class/94af3db4-7246-4dbb-b4fe-3e521b97989a",
-                     *         "fairness": "/v1/fairness?game=37a8418e-ef0c-45de-b2e2-187cc4e6f6cf&game=85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b"
+                     *         "self": "/v1/classes/125d0623-b506-4655-b3f4-8343ac4da101",
+                     *         "games": "/v1/classes/125d0623-b506-4655-b3f4-8343ac4da101/games",
+                     *         "overview": "/play/class/125d0623-b506-4655-b3f4-8343ac4da101",
+                     *         "fairness": "/v1/fairness?game=2e0a6c1f-68fc-4fff-a9b6-34308f5352b3&game=0f9ef239-13ee-4da4-b1e2-eff9b04d9508"
                      *       }
                      *     }
                      */
@@ -4668,92 +4668,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "94af3db4-7246-4dbb-b4fe-3e521b97989a",
+                     *       "id": "125d0623-b506-4655-b3f4-8343ac4da101",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T14:56:51.785Z",
+                     *       "created_at": "2026-12-07T17:50:06.696Z",
                      *       "games": [
                      *         {
-                     *           "id": "37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
-                     *           "status": "in_progress",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T14:56:51.784Z",
-                     *           "updated_at": "2026-12-07T14:56:51.808Z",
-                     *           "ruleset": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             }
-                     *           },
-                     *           "sides": [
-                     *             {
-                     *               "side": "A",
-                     *               "name": "Hawks",
-                     *               "players": [
-                     *                 "Hawks"
-                     *               ],
-                     *               "direction": "counter_clockwise",
-                     *               "awl": {
-                     *                 "space": 3,
-                     *                 "physical_index": 2,
-                     *                 "feature": "ordinary"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             },
-                     *             {
-                     *               "side": "B",
-                     *               "name": "Foxes",
-                     *               "players": [
-                     *                 "Foxes"
-                     *               ],
-                     *               "direction": "clockwise",
-                     *               "awl": {
-                     *                 "space": 1,
-                     *                 "physical_index": 39,
-                     *                 "feature": "south_creek_far"
-                     *               },
-                     *               "counters": 4,
-                     *               "circuits": 0
-                     *             }
-                     *           ],
-                     *           "to_throw": {
-                     *             "side": "B",
-                     *             "player": 1,
-                     *             "name": "Foxes"
-                     *           },
-                     *           "extra_throw_pending": false,
-                     *           "winner": null,
-                     *           "result": null,
-                     *           "throws": 1,
-                     *           "audience": "general",
-                     *           "detail": "lesson",
-                     *           "seed": "example",
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "links": {
-                     *             "self": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
-                     *             "throws": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/throws",
-                     *             "moves": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/moves"
-                     *           },
-                     *           "standing": "in_play",
-                     *           "board": "/v1/games/37a8418e-ef0c-45de-b2e2-187cc4e6f6cf/board.svg?view=projector",
-                     *           "recap": null
-                     *         },
-                     *         {
-                     *           "id": "85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
+                     *           "id": "0f9ef239-13ee-4da4-b1e2-eff9b04d9508",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T14:56:51.785Z",
-                     *           "updated_at": "2026-12-07T14:56:51.785Z",
+                     *           "created_at": "2026-12-07T17:50:06.696Z",
+                     *           "updated_at": "2026-12-07T17:50:06.696Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4816,20 +4740,96 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
-                     *             "throws": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/throws",
-                     *             "moves": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/moves"
+                     *             "self": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508",
+                     *             "throws": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508/throws",
+                     *             "moves": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b/board.svg?view=projector",
+                     *           "board": "/v1/games/0f9ef239-13ee-4da4-b1e2-eff9b04d9508/board.svg?view=projector",
                      *           "recap": null
                      *         },
                      *         {
-                     *           "id": "68386363-22de-4cac-83a9-964d73dd81f3",
+                     *           "id": "2e0a6c1f-68fc-4fff-a9b6-34308f5352b3",
+                     *           "status": "in_progress",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T17:50:06.696Z",
+                     *           "updated_at": "2026-12-07T17:50:06.700Z",
+                     *           "ruleset": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             }
+                     *           },
+                     *           "sides": [
+                     *             {
+                     *               "side": "A",
+                     *               "name": "Hawks",
+                     *               "players": [
+                     *                 "Hawks"
+                     *               ],
+                     *               "direction": "counter_clockwise",
+                     *               "awl": {
+                     *                 "space": 3,
+                     *                 "physical_index": 2,
+                     *                 "feature": "ordinary"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             },
+                     *             {
+                     *               "side": "B",
+                     *               "name": "Foxes",
+                     *               "players": [
+                     *                 "Foxes"
+                     *               ],
+                     *               "direction": "clockwise",
+                     *               "awl": {
+                     *                 "space": 1,
+                     *                 "physical_index": 39,
+                     *                 "feature": "south_creek_far"
+                     *               },
+                     *               "counters": 4,
+                     *               "circuits": 0
+                     *             }
+                     *           ],
+                     *           "to_throw": {
+                     *             "side": "B",
+                     *             "player": 1,
+                     *             "name": "Foxes"
+                     *           },
+                     *           "extra_throw_pending": false,
+                     *           "winner": null,
+                     *           "result": null,
+                     *           "throws": 1,
+                     *           "audience": "general",
+                     *           "detail": "lesson",
+                     *           "seed": "example",
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "links": {
+                     *             "self": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3",
+                     *             "throws": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3/throws",
+                     *             "moves": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3/moves"
+                     *           },
+                     *           "standing": "in_play",
+                     *           "board": "/v1/games/2e0a6c1f-68fc-4fff-a9b6-34308f5352b3/board.svg?view=projector",
+                     *           "recap": null
+                     *         },
+                     *         {
+                     *           "id": "a10b1399-2744-4386-868b-429ac44a00d5",
                      *           "status": "in_progress",
                      *           "version": 0,
-                     *           "created_at": "2026-12-07T14:56:51.799Z",
-                     *           "updated_at": "2026-12-07T14:56:51.799Z",
+                     *           "created_at": "2026-12-07T17:50:06.698Z",
+                     *           "updated_at": "2026-12-07T17:50:06.698Z",
                      *           "ruleset": {
                      *             "preset": "composite",
                      *             "options": {
@@ -4892,20 +4892,20 @@ export interface operations {
                      *           "seated": true,
                      *           "sides_report_throws": false,
                      *           "links": {
-                     *             "self": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3",
-                     *             "throws": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/throws",
-                     *             "moves": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/moves"
+                     *             "self": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5",
+                     *             "throws": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5/throws",
+                     *             "moves": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5/moves"
                      *           },
                      *           "standing": "in_play",
-                     *           "board": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/board.svg?view=projector",
+                     *           "board": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5/board.svg?view=projector",
                      *           "recap": null
                      *         }
                      *       ],
                      *       "links": {
-                     *         "self": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a",
-                     *         "games": "/v1/classes/94af3db4-7246-4dbb-b4fe-3e521b97989a/games",
-                     *         "overview": "/play/class/94af3db4-7246-4dbb-b4fe-3e521b97989a",
-                     *         "fairness": "/v1/fairness?game=37a8418e-ef0c-45de-b2e2-187cc4e6f6cf&game=85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b&game=68386363-22de-4cac-83a9-964d73dd81f3"
+                     *         "self": "/v1/classes/125d0623-b506-4655-b3f4-8343ac4da101",
+                     *         "games": "/v1/classes/125d0623-b506-4655-b3f4-8343ac4da101/games",
+                     *         "overview": "/play/class/125d0623-b506-4655-b3f4-8343ac4da101",
+                     *         "fairness": "/v1/fairness?game=0f9ef239-13ee-4da4-b1e2-eff9b04d9508&game=2e0a6c1f-68fc-4fff-a9b6-34308f5352b3&game=a10b1399-2744-4386-868b-429ac44a00d5"
                      *       }
                      *     }
                      */
@@ -5126,13 +5126,57 @@ export interface operations {
                      * @example {
                      *       "format": "zohn-ahl-class/1",
                      *       "name": "Room 4",
-                     *       "created_at": "2026-12-07T14:56:51.785Z",
+                     *       "created_at": "2026-12-07T17:50:06.696Z",
                      *       "games": [
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "37a8418e-ef0c-45de-b2e2-187cc4e6f6cf",
-                     *           "created_at": "2026-12-07T14:56:51.784Z",
-                     *           "updated_at": "2026-12-07T14:56:51.808Z",
+                     *           "id": "0f9ef239-13ee-4da4-b1e2-eff9b04d9508",
+                     *           "created_at": "2026-12-07T17:50:06.696Z",
+                     *           "updated_at": "2026-12-07T17:50:06.696Z",
+                     *           "setup": {
+                     *             "preset": "composite",
+                     *             "options": {
+                     *               "board": "circle40",
+                     *               "throw_table": "sticks_sahe",
+                     *               "deadly_north_bank": "near",
+                     *               "own_last_space": "falls_in",
+                     *               "overshoot": "carry_on",
+                     *               "dry_branch": "no_effect",
+                     *               "counters_per_side": 4,
+                     *               "turn_order": "side_blocks",
+                     *               "circuits_to_win": null,
+                     *               "end_check": "immediate"
+                     *             },
+                     *             "sides": [
+                     *               {
+                     *                 "name": "Hawks",
+                     *                 "players": [
+                     *                   "Hawks"
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "name": "Foxes",
+                     *                 "players": [
+                     *                   "Foxes"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "first": "A",
+                     *             "audience": "general",
+                     *             "detail": "lesson"
+                     *           },
+                     *           "seed": "example",
+                     *           "seeded": true,
+                     *           "seated": true,
+                     *           "sides_report_throws": false,
+                     *           "moves": [],
+                     *           "stopped": false
+                     *         },
+                     *         {
+                     *           "format": "zohn-ahl-game/1",
+                     *           "id": "2e0a6c1f-68fc-4fff-a9b6-34308f5352b3",
+                     *           "created_at": "2026-12-07T17:50:06.696Z",
+                     *           "updated_at": "2026-12-07T17:50:06.700Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5186,53 +5230,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "format": "zohn-ahl-game/1",
-                     *           "id": "85a8f3f5-3cee-440e-b2a4-06ecfa6dd69b",
-                     *           "created_at": "2026-12-07T14:56:51.785Z",
-                     *           "updated_at": "2026-12-07T14:56:51.785Z",
-                     *           "setup": {
-                     *             "preset": "composite",
-                     *             "options": {
-                     *               "board": "circle40",
-                     *               "throw_table": "sticks_sahe",
-                     *               "deadly_north_bank": "near",
-                     *               "own_last_space": "falls_in",
-                     *               "overshoot": "carry_on",
-                     *               "dry_branch": "no_effect",
-                     *               "counters_per_side": 4,
-                     *               "turn_order": "side_blocks",
-                     *               "circuits_to_win": null,
-                     *               "end_check": "immediate"
-                     *             },
-                     *             "sides": [
-                     *               {
-                     *                 "name": "Hawks",
-                     *                 "players": [
-                     *                   "Hawks"
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "name": "Foxes",
-                     *                 "players": [
-                     *                   "Foxes"
-                     *                 ]
-                     *               }
-                     *             ],
-                     *             "first": "A",
-                     *             "audience": "general",
-                     *             "detail": "lesson"
-                     *           },
-                     *           "seed": "example",
-                     *           "seeded": true,
-                     *           "seated": true,
-                     *           "sides_report_throws": false,
-                     *           "moves": [],
-                     *           "stopped": false
-                     *         },
-                     *         {
-                     *           "format": "zohn-ahl-game/1",
-                     *           "id": "68386363-22de-4cac-83a9-964d73dd81f3",
-                     *           "created_at": "2026-12-07T14:56:51.799Z",
-                     *           "updated_at": "2026-12-07T14:56:51.799Z",
+                     *           "id": "a10b1399-2744-4386-868b-429ac44a00d5",
+                     *           "created_at": "2026-12-07T17:50:06.698Z",
+                     *           "updated_at": "2026-12-07T17:50:06.698Z",
                      *           "setup": {
                      *             "preset": "composite",
                      *             "options": {
@@ -5498,11 +5498,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "68386363-22de-4cac-83a9-964d73dd81f3",
+                     *       "id": "a10b1399-2744-4386-868b-429ac44a00d5",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T14:56:51.799Z",
-                     *       "updated_at": "2026-12-07T14:56:51.799Z",
+                     *       "created_at": "2026-12-07T17:50:06.698Z",
+                     *       "updated_at": "2026-12-07T17:50:06.698Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -5565,18 +5565,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3",
-                     *         "throws": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/throws",
-                     *         "moves": "/v1/games/68386363-22de-4cac-83a9-964d73dd81f3/moves"
+                     *         "self": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5",
+                     *         "throws": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5/throws",
+                     *         "moves": "/v1/games/a10b1399-2744-4386-868b-429ac44a00d5/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "c8f8ba56103bbdc1c57e1a2d6eb5e3f9f0f1cfd5c73babe250b8f350f5372adf",
-                     *         "b": "13b9961bbc653f7f436bb07a574dfe9a4d972ea6582c322abfc70ceae912c139"
+                     *         "a": "6c6089f4791dd3f764c7fb4931f7adacba13a5c9d4f634174b65fcf87f26969a",
+                     *         "b": "68fb2fed385f505d8f6ea51fae7fa113f8ff254d37eac1357ecf7f22b74e1a76"
                      *       },
-                     *       "host_token": "80da47a40a92ab709125f8a7b9b66a7c64ca88a905116417793db2cd58431ccf",
+                     *       "host_token": "0d28ef3715009af524fc69934006e0930d35a0d94ee74d42e87bf070bdf59a3b",
                      *       "join_codes": {
-                     *         "a": "V2SGNX",
-                     *         "b": "QJQXWG"
+                     *         "a": "B4EPEV",
+                     *         "b": "8GFAS7"
                      *       }
                      *     }
                      */
@@ -6327,13 +6327,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
+                     *         "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
+                     *             "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -6600,11 +6600,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b415405d-1189-4a5e-b328-085ffdcf9504",
+                     *       "id": "2a2b2242-6afa-4c92-ae30-f877ef531569",
                      *       "status": "in_progress",
                      *       "version": 0,
-                     *       "created_at": "2026-12-07T14:56:51.767Z",
-                     *       "updated_at": "2026-12-07T14:56:51.767Z",
+                     *       "created_at": "2026-12-07T17:50:06.693Z",
+                     *       "updated_at": "2026-12-07T17:50:06.693Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6667,18 +6667,18 @@ export interface operations {
                      *       "seated": true,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/b415405d-1189-4a5e-b328-085ffdcf9504",
-                     *         "throws": "/v1/games/b415405d-1189-4a5e-b328-085ffdcf9504/throws",
-                     *         "moves": "/v1/games/b415405d-1189-4a5e-b328-085ffdcf9504/moves"
+                     *         "self": "/v1/games/2a2b2242-6afa-4c92-ae30-f877ef531569",
+                     *         "throws": "/v1/games/2a2b2242-6afa-4c92-ae30-f877ef531569/throws",
+                     *         "moves": "/v1/games/2a2b2242-6afa-4c92-ae30-f877ef531569/moves"
                      *       },
                      *       "seat_tokens": {
-                     *         "a": "e135724341453347634cc5c67f58a53fc450bdb2b42679281fa4458de2e9205b",
-                     *         "b": "56e412ac2330bf7d5cd3443424931cf08e3c909038cb3eb4b036eb8dfcaaa69f"
+                     *         "a": "f15eb772ceaa96a421fe9db1ac99fd33ccbaeafa1842d788a4755b4b90ec138a",
+                     *         "b": "50051c3cbc0c8f946215577ccbefc8c35482ebc19ebd8b7c7420aabb15caf6b3"
                      *       },
-                     *       "host_token": "7a2cceb6e0e2b1e63f54d21d5cb1ac22e40796266e739c53e93ea5d2fb1fe8ff",
+                     *       "host_token": "cc9c3df4d49a6abc68f829f49ff9fb540b8654914471b5efd81e700edf34e060",
                      *       "join_codes": {
-                     *         "a": "34657N",
-                     *         "b": "RB5XSD"
+                     *         "a": "QETPV9",
+                     *         "b": "V467TD"
                      *       }
                      *     }
                      */
@@ -6921,11 +6921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *       "id": "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
                      *       "status": "in_progress",
                      *       "version": 3,
-                     *       "created_at": "2026-12-07T14:56:51.409Z",
-                     *       "updated_at": "2026-12-07T14:56:51.733Z",
+                     *       "created_at": "2026-12-07T17:50:06.424Z",
+                     *       "updated_at": "2026-12-07T17:50:06.681Z",
                      *       "ruleset": {
                      *         "preset": "composite",
                      *         "options": {
@@ -6988,9 +6988,9 @@ export interface operations {
                      *       "seated": false,
                      *       "sides_report_throws": false,
                      *       "links": {
-                     *         "self": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66",
-                     *         "throws": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/throws",
-                     *         "moves": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/moves"
+                     *         "self": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
+                     *         "throws": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e/throws",
+                     *         "moves": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e/moves"
                      *       }
                      *     }
                      */
@@ -8541,13 +8541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "games": [
-                     *         "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
+                     *         "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e"
                      *       ],
                      *       "tests": [
                      *         {
                      *           "throw_table": "sticks_sahe",
                      *           "games": [
-                     *             "8bfb8962-9631-46f8-83e9-3bb28efa0b66"
+                     *             "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e"
                      *           ],
                      *           "throws": 0,
                      *           "server_throws": 3,
@@ -10267,7 +10267,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *       "game_id": "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
                      *       "version": 3,
                      *       "sides": [
                      *         {
@@ -10544,7 +10544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *       "game_id": "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
                      *       "moves": 3,
                      *       "winner": null,
                      *       "stopped": true,
@@ -10914,8 +10914,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "side": "A",
-                     *       "token": "21d2f96c8235d32777ecce7fcf2978d763bed263ebf591f4a23c29282dd4728e",
-                     *       "join_code": "AYBVSF"
+                     *       "token": "585897ed2942f2fd7c524b327bd13e4d543717bba1e96a1e5e19f5b40f2d4f92",
+                     *       "join_code": "E6A836"
                      *     }
                      */
                     "application/json": components["schemas"]["SeatTokenView"];
@@ -11118,11 +11118,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "state": {
-                     *         "id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *         "id": "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
                      *         "status": "finished",
                      *         "version": 4,
-                     *         "created_at": "2026-12-07T14:56:51.409Z",
-                     *         "updated_at": "2026-12-07T14:56:51.759Z",
+                     *         "created_at": "2026-12-07T17:50:06.424Z",
+                     *         "updated_at": "2026-12-07T17:50:06.690Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11181,9 +11181,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66",
-                     *           "throws": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/throws",
-                     *           "moves": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/moves"
+                     *           "self": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
+                     *           "throws": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e/throws",
+                     *           "moves": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e/moves"
                      *         }
                      *       },
                      *       "narration": {
@@ -11654,11 +11654,11 @@ export interface operations {
                      *         "unknown": null
                      *       },
                      *       "state": {
-                     *         "id": "8bfb8962-9631-46f8-83e9-3bb28efa0b66",
+                     *         "id": "35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
                      *         "status": "in_progress",
                      *         "version": 3,
-                     *         "created_at": "2026-12-07T14:56:51.409Z",
-                     *         "updated_at": "2026-12-07T14:56:51.733Z",
+                     *         "created_at": "2026-12-07T17:50:06.424Z",
+                     *         "updated_at": "2026-12-07T17:50:06.681Z",
                      *         "ruleset": {
                      *           "preset": "composite",
                      *           "options": {
@@ -11721,9 +11721,9 @@ export interface operations {
                      *         "seated": false,
                      *         "sides_report_throws": false,
                      *         "links": {
-                     *           "self": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66",
-                     *           "throws": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/throws",
-                     *           "moves": "/v1/games/8bfb8962-9631-46f8-83e9-3bb28efa0b66/moves"
+                     *           "self": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e",
+                     *           "throws": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e/throws",
+                     *           "moves": "/v1/games/35c61d94-cdf3-4e55-9b24-2bb5d3a7802e/moves"
                      *         }
                      *       }
                      *     }
@@ -12454,10 +12454,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "game_id": "b415405d-1189-4a5e-b328-085ffdcf9504",
+                     *       "game_id": "2a2b2242-6afa-4c92-ae30-f877ef531569",
                      *       "side": "A",
-                     *       "token": "21d2f96c8235d32777ecce7fcf2978d763bed263ebf591f4a23c29282dd4728e",
-                     *       "play": "/play/b415405d-1189-4a5e-b328-085ffdcf9504#seat=A.21d2f96c8235d32777ecce7fcf2978d763bed263ebf591f4a23c29282dd4728e"
+                     *       "token": "585897ed2942f2fd7c524b327bd13e4d543717bba1e96a1e5e19f5b40f2d4f92",
+                     *       "play": "/play/2a2b2242-6afa-4c92-ae30-f877ef531569#seat=A.585897ed2942f2fd7c524b327bd13e4d543717bba1e96a1e5e19f5b40f2d4f92"
                      *     }
                      */
                     "application/json": components["schemas"]["JoinView"];

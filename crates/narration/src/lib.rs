@@ -71,9 +71,11 @@ pub use recap::{
     COMEBACK, ChanceFacts, LOOKING_BACK_QUESTIONS, MoveSwing, Question, RareResult, RecapFacts,
     RecapText, Run, SwingCause, Tally, TallyKind, expected_words, looking_back, recap_words,
 };
-pub use render::{narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move};
+pub use render::{
+    insert_rule, narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move,
+};
 pub use rule_id::RuleId;
-pub use skip::{SKIP_MIN, Skipped, narrate_skip};
+pub use skip::{Counted, SKIP_MIN, Skipped, narrate_skip};
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
     CLOSE, ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,

@@ -101,6 +101,12 @@ impl RuleId {
         }
     }
 
+    /// Whether this is how a throw is scored (a [`Self::throw_table`]).
+    #[must_use]
+    pub const fn is_throw_table(self) -> bool {
+        matches!(self, Self::SticksSahe | Self::SticksCount | Self::Spinner)
+    }
+
     /// Where the north creek is deadly.
     #[must_use]
     pub const fn north_creek(bank: DeadlyNorthBank) -> Self {

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use super::catalogue::catalogue;
 use super::rule_id::RuleId;
 use super::statement::event_segment;
-use super::template::{BoardVars, choose, score_words};
+use super::template::{BoardVars, choose, name_mid_sentence, score_words};
 use super::vocabulary::{Audience, Cast, Narration, Segment};
 use crate::rules::{Event, Options, OwnSpace, Side};
 
@@ -23,35 +23,92 @@ use crate::rules::{Event, Options, OwnSpace, Side};
 /// throw by throw.
 pub const SKIP_MIN: usize = 10;
 
+/// What a stretch told in short counts: falls into a creek, whips, trips
+/// around.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Counted {
+    /// An awl fell into a creek (by the side that fell).
+    Fall,
+    /// An awl whipped the other (by the side that whipped).
+    Whip,
+    /// An awl came all the way round (by its side).
+    Trip,
+}
+
+impl Counted {
+    /// All three, in the order a stretch tells them.
+    pub const ALL: [Self; 3] = [Self::Fall, Self::Whip, Self::Trip];
+
+    /// What `event` counts as, with the side it counts for.
+    #[must_use]
+    pub fn of(event: &Event) -> Option<(Self, Side)> {
+        match *event {
+            Event::FellIntoCreek { side, .. } => Some((Self::Fall, side)),
+            Event::Whipped { side, .. } => Some((Self::Whip, side)),
+            Event::CompletedCircuit { side, .. } => Some((Self::Trip, side)),
+            _ => None,
+        }
+    }
+
+    /// Whether rule `id` is the one behind what this counts under
+    /// `options` (a fall into either creek, a whip with or without a fall,
+    /// a trip around), so that a stretch where it acts can state it.
+    #[must_use]
+    pub fn rule_of(options: &Options, id: RuleId) -> Option<Self> {
+        if id == RuleId::north_creek(options.deadly_north_bank) || id == RuleId::SouthCreekFallsIn {
+            Some(Self::Fall)
+        } else if matches!(id, RuleId::Whip | RuleId::WhipThenFall) {
+            Some(Self::Whip)
+        } else if id == RuleId::circuit(options.own_last_space) || id == RuleId::CircuitExactLudii {
+            Some(Self::Trip)
+        } else {
+            None
+        }
+    }
+
+    /// The template of its clause in a stretch's counts.
+    fn key(self) -> &'static str {
+        match self {
+            Self::Fall => "skip_falls",
+            Self::Whip => "skip_whips",
+            Self::Trip => "skip_trips",
+        }
+    }
+}
+
 /// What the moves told in short did, counted from their events.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Skipped {
     /// How many moves (throws or spins).
     pub throws: usize,
-    /// Awls that fell into a creek.
-    pub falls: usize,
-    /// Awls whipped back to their start.
-    pub whips: usize,
-    /// Trips around completed.
-    pub trips: usize,
+    /// Falls into a creek, whips, trips around ([`Counted`], in its
+    /// order), each by side (A first).
+    pub counts: [[usize; 2]; 3],
+    /// Which of them the class has heard of by the end of the stretch
+    /// (its rule told, or one seen): a count of none is said only of those
+    /// (a teacher's trial: "Whips: none." in a game the class had heard
+    /// no whip of).
+    pub heard: [bool; 3],
 }
 
 impl Skipped {
-    /// The counts of the moves whose events are `moves`, in order.
+    /// The counts of the moves whose events are `moves`, in order (none
+    /// heard of yet).
     pub fn of<'e>(moves: impl IntoIterator<Item = &'e [Event]>) -> Self {
         let mut out = Self::default();
         for events in moves {
             out.throws += 1;
-            for e in events {
-                match e {
-                    Event::FellIntoCreek { .. } => out.falls += 1,
-                    Event::Whipped { .. } => out.whips += 1,
-                    Event::CompletedCircuit { .. } => out.trips += 1,
-                    _ => {}
-                }
+            for (what, side) in events.iter().filter_map(Counted::of) {
+                out.counts[what as usize][side.index()] += 1;
             }
         }
         out
+    }
+
+    /// How many of `what` in all.
+    #[must_use]
+    pub fn total(&self, what: Counted) -> usize {
+        self.counts[what as usize].iter().sum()
     }
 }
 
@@ -64,14 +121,37 @@ fn template(key: &str, audience: Audience, n: u32) -> &'static str {
         .map_or("", |p| choose(p.for_audience(audience), n, key, 0))
 }
 
-/// A count as the skip says it, tally-like: "none" for none (the scholars
-/// read "0").
-fn count(n: usize, audience: Audience) -> String {
-    match (n, audience) {
-        (0, Audience::Scholar) => "0".to_owned(),
-        (0, _) => "none".to_owned(),
-        (n, _) => n.to_string(),
+/// A count as the skip says it, tally-like, by side: "Side A 1, Side B 3"
+/// (the sides with none left out), "none" for none (the scholars read
+/// "0").
+fn count(by_side: [usize; 2], sides: [&str; 2], audience: Audience) -> String {
+    let said: Vec<String> = Side::BOTH
+        .iter()
+        .filter(|s| by_side[s.index()] > 0)
+        .enumerate()
+        .map(|(k, s)| {
+            let name = sides[s.index()];
+            let name = if k == 0 {
+                name.into()
+            } else {
+                name_mid_sentence(name)
+            };
+            format!("{name} {}", by_side[s.index()])
+        })
+        .collect();
+    match (said.is_empty(), audience) {
+        (true, Audience::Scholar) => "0".to_owned(),
+        (true, _) => "none".to_owned(),
+        (false, _) => said.join(", "),
     }
+}
+
+/// The first letter of `text` upper case.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }
 
 /// Tell the moves from move `n` on, `skipped`, in short for `audience`:
@@ -122,8 +202,31 @@ pub fn narrate_skip(
     }
     // Nothing to count: the awls only moved (a teacher's trial: "Falls
     // into a creek: none. Whips: none. Trips around: none." before the
-    // class had heard of any of them).
-    let quiet = skipped.falls + skipped.whips + skipped.trips == 0;
+    // class had heard of any of them). Else each that happened, by side,
+    // and none said only of what the class has heard of.
+    let sides = [cast.side(Side::A), cast.side(Side::B)];
+    let clauses: Vec<String> = Counted::ALL
+        .iter()
+        .filter(|&&what| skipped.total(what) > 0 || skipped.heard[what as usize])
+        .map(|&what| {
+            words.fill(
+                template(what.key(), audience, n),
+                &[("n", &count(skipped.counts[what as usize], sides, audience))],
+            )
+        })
+        .collect();
+    let quiet = Counted::ALL.iter().all(|&what| skipped.total(what) == 0);
+    let counts = if audience == Audience::Young {
+        // Short sentences, one a kind.
+        clauses
+            .iter()
+            .enumerate()
+            .map(|(k, c)| if k == 0 { c.clone() } else { upper_first(c) })
+            .collect::<Vec<_>>()
+            .join(". ")
+    } else {
+        clauses.join("; ")
+    };
     segments.push(segment(
         words.fill(
             template(
@@ -131,15 +234,10 @@ pub fn narrate_skip(
                 audience,
                 n,
             ),
-            &[
-                ("falls", &count(skipped.falls, audience)),
-                ("whips", &count(skipped.whips, audience)),
-                ("trips", &count(skipped.trips, audience)),
-            ],
+            &[("counts", &counts)],
         ),
         RuleId::Move,
     ));
-    let sides = [cast.side(Side::A), cast.side(Side::B)];
     segments.push(segment(
         words.fill(
             template("skip_after", audience, n),

@@ -186,6 +186,13 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
     // first throw; later, the north creek's rule before the jump over it).
     let events = r.segments.len() - events_at - rules.len();
     r.segments[events_at..].rotate_left(events);
+    // But the extra throw's rule, after the fall or whip it outlives.
+    if let Some(at) = r.segments.iter().position(|s| {
+        s.kind == SegmentKind::Rule && s.rule.as_deref() == Some(RuleId::ExtraThrowFromSticks.key())
+    }) {
+        let rule = r.segments.remove(at);
+        insert_rule(&mut r.segments, rule);
+    }
     if let Some(fact) = plan
         .fact
         .as_deref()
@@ -225,6 +232,40 @@ fn render(ctx: &MoveContext<'_>, plan: &Plan) -> Narration {
         segments: r.segments,
         rules_stated: plan.rules_stated.clone(),
     }
+}
+
+/// Put the statement of a rule (`rule`) among a move's `segments` where it
+/// teaches: before the move's own rules and events; but the extra throw's
+/// rule after the events it outlives, before the throw again it explains
+/// (a teacher's trial: told before a fall, "Even after a fall or a whip,
+/// you still throw again." was heard as "a fall earns a throw").
+pub fn insert_rule(segments: &mut Vec<Segment>, rule: Segment) {
+    let event = |s: &Segment| s.kind == SegmentKind::Event;
+    let at = if rule.rule.as_deref() == Some(RuleId::ExtraThrowFromSticks.key()) {
+        let first = segments.iter().position(event);
+        let last = segments.iter().rposition(event);
+        match (first, last) {
+            // The throw again, its own sentence after the move's events.
+            (Some(first), Some(last))
+                if last > first
+                    && segments[last]
+                        .rule
+                        .as_deref()
+                        .and_then(|k| k.parse::<RuleId>().ok())
+                        .is_some_and(RuleId::is_throw_table) =>
+            {
+                last
+            }
+            (_, Some(last)) => last + 1,
+            _ => segments.len(),
+        }
+    } else {
+        segments
+            .iter()
+            .position(|s| matches!(s.kind, SegmentKind::Rule | SegmentKind::Event))
+            .unwrap_or(segments.len())
+    };
+    segments.insert(at, rule);
 }
 
 /// A move at [`Detail::Brief`]: its caption, one sentence, cited by the
