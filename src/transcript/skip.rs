@@ -240,10 +240,11 @@ fn counted(options: &Options, rule: &Segment) -> Option<Counted> {
 /// short (`skips`, moves as `told`): the rules each stretch states itself,
 /// and the moves told in full that state one in full, by move.
 ///
-/// A rule is heard at its first action (a move with an event under it)
-/// from its stretch on: in a stretch told in short when it is one of what
-/// that counts ([`counted`]), else at a move told in full; or not at all
-/// when it does not act again (a curator's trial: the whip rule, first
+/// A rule is heard at its first action ([`acts`]) from the game's start,
+/// before its stretch when a move told in full there acted without
+/// stating it (a whip ending in a fall): in a stretch told in short when
+/// it is one of what that counts ([`counted`]), else at a move told in
+/// full; or not at all when it does not act again (a curator's trial: the whip rule, first
 /// stated as the awls came near, was told "coming into play" in throws
 /// with no whips; a teacher's: three to five rules in a row in the middle
 /// told in short, which the class never saw act).
