@@ -489,6 +489,8 @@ mod lesson_tests;
 #[cfg(test)]
 mod read_aloud_tests;
 #[cfg(test)]
+mod skip_rule_tests;
+#[cfg(test)]
 mod skip_tests;
 #[cfg(test)]
 mod tests;

@@ -206,19 +206,18 @@ pub(super) fn skip_ranges(
 }
 
 /// The rules first stated in a stretch told in short (`skips`, moves as
-/// `told`) and not before: the first statement of each, in order, with
-/// the stretch it is in.
-fn first_stated(told: &[Narration], skips: &[Range<usize>]) -> Vec<(usize, Segment)> {
+/// `told`) and not before: the first statement of each, in order.
+fn first_stated(told: &[Narration], skips: &[Range<usize>]) -> Vec<Segment> {
     let mut known = std::collections::BTreeSet::new();
     let mut first = Vec::new();
     for (i, t) in told.iter().enumerate() {
-        let skip = skips.iter().position(|s| s.contains(&i));
+        let skipped = skips.iter().any(|s| s.contains(&i));
         for s in t.segments.iter().filter(|s| s.kind == SegmentKind::Rule) {
             if let Some(key) = &s.rule
                 && known.insert(key.clone())
-                && let Some(k) = skip
+                && skipped
             {
-                first.push((k, s.clone()));
+                first.push(s.clone());
             }
         }
     }
@@ -256,7 +255,7 @@ fn heard(
     let options = &game.options;
     let mut in_skips = vec![Vec::new(); skips.len()];
     let mut at_moves = Vec::new();
-    for (_, rule) in first_stated(told, skips) {
+    for rule in first_stated(told, skips) {
         // From the game's start: a whip ending in a fall told in full
         // before the stretch is the whip rule's first action (a curator's
         // trial: the stretch after it said the rule "starts to matter").
