@@ -4,8 +4,8 @@
 use std::ops::Range;
 
 use super::NarratedGame;
-use super::read_aloud::{Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told};
-use super::skip::{Skip, defer_rules, skip_ranges};
+use super::read_aloud::{Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told, WHOLE_MARGIN_PERCENT};
+use super::skip::{SPLIT_MARGIN_PERCENT, Skip, defer_rules, lead_turn, skip_ranges};
 use crate::narration::{
     Audience, Chances, Detail, Narration, SegmentKind, chance_meaning, looking_back,
 };
@@ -44,6 +44,23 @@ fn fewer_chances(game: &NarratedGame, told: &[Narration], audience: Audience) ->
     told
 }
 
+/// The moves before a game's last in which a game read aloud tells no
+/// fact ([`quiet_ending`]).
+pub const QUIET_ENDING: usize = 20;
+
+/// `told` (a game's moves, as read aloud) with no fact in the
+/// [`QUIET_ENDING`] moves before its last, after its first (a teacher's
+/// trial: a fact on the awl stone, with Side B one counting stick from
+/// winning; another three turns from the end). The last move's fact, after
+/// the winner is told, stays.
+pub(super) fn quiet_ending(told: &mut [Narration]) {
+    let n = told.len();
+    let from = n.saturating_sub(1 + QUIET_ENDING).max(1);
+    for t in told.iter_mut().take(n.saturating_sub(1)).skip(from) {
+        t.segments.retain(|s| s.kind != SegmentKind::Context);
+    }
+}
+
 /// `game` read aloud whole to `audience` at `detail`: its moves (`told`,
 /// their chances `chances`) with [`fewer_chances`], in paragraphs, with
 /// the stop's words (`stopped`) and the closing questions; and the moves
@@ -70,6 +87,11 @@ pub(super) fn spoken(
             }
         }
         defer_rules(game, &mut told, skips);
+        // A game stopped for a lesson reads as the whole game does up to
+        // its stop.
+        if stopped.is_none() {
+            quiet_ending(&mut told);
+        }
         let told = fewer_chances(game, &told, audience);
         let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped, skips);
         paragraphs.extend(closing_paragraphs(game, looking.clone()));
@@ -88,15 +110,63 @@ pub(super) fn spoken(
     for _ in 0..5 {
         let moves = skip_ranges(game, &whole, minutes, spare);
         if moves.is_empty() {
+            // A middle too short to tell in short, in a game that reads
+            // long: the opening and the ending take less (an a4 game read
+            // whole in 13 minutes).
+            if whole_words > budget * (100 + WHOLE_MARGIN_PERCENT) / 100 {
+                spare += budget / 10;
+                continue;
+            }
             break;
         }
         let (told, paragraphs) = read(&moves);
         let words: usize = paragraphs.iter().map(Paragraph::words).sum();
-        best = Some((told, paragraphs, Skip { moves, whole_words }));
+        best = Some((
+            told,
+            paragraphs,
+            Skip {
+                moves,
+                whole_words,
+                leads: 0,
+            },
+        ));
         if words <= budget {
             break;
         }
         spare += words - budget;
+    }
+    // A long stretch told as two, the turn where a side takes the lead
+    // told in full between, the longest first, while the game reads
+    // within a tenth more than `minutes`.
+    if let Some((_, _, skip)) = &best {
+        let limit = budget * (100 + SPLIT_MARGIN_PERCENT) / 100;
+        let mut moves = skip.moves.clone();
+        let mut leads = 0;
+        loop {
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by_key(|&k| std::cmp::Reverse(moves[k].len()));
+            let Some((k, turn)) = order
+                .into_iter()
+                .find_map(|k| lead_turn(game, &moves[k]).map(|turn| (k, turn)))
+            else {
+                break;
+            };
+            let mut split = moves.clone();
+            let stretch = split[k].clone();
+            split.splice(k..=k, [stretch.start..turn.start, turn.end..stretch.end]);
+            let (told, paragraphs) = read(&split);
+            if paragraphs.iter().map(Paragraph::words).sum::<usize>() > limit {
+                break;
+            }
+            moves = split;
+            leads += 1;
+            let skip = Skip {
+                moves: moves.clone(),
+                whole_words,
+                leads,
+            };
+            best = Some((told, paragraphs, skip));
+        }
     }
     match best {
         Some((told, paragraphs, skip)) => (told, paragraphs, Some(skip)),

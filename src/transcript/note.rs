@@ -55,6 +55,13 @@ pub(super) fn teacher_note(
         "throws"
     };
     let _ = write!(note, " This game has {} {throws}.", game.moves.len());
+    // The counters as the young hear them on this board.
+    let sticks = &crate::narration::catalogue()
+        .templates
+        .words
+        .board(game.options.board)
+        .get(Audience::Young)
+        .counters;
     if let Some(skip) = skip {
         let whole = skip.whole_words.div_ceil(READ_ALOUD_WORDS_A_MINUTE);
         let stretches: Vec<String> = skip
@@ -94,11 +101,25 @@ pub(super) fn teacher_note(
                 rest.join(", ")
             ),
         };
+        // A long stretch told as two (a teacher's trial: one paragraph
+        // told 176 of 255 throws, the lead changing inside it).
+        let leads = match skip.leads {
+            0 => String::new(),
+            1 => format!(
+                " So is one turn where a side takes the lead in {sticks}, splitting a long \
+                 stretch in two."
+            ),
+            n => format!(
+                " So are {n} turns where a side takes the lead in {sticks}, each splitting a \
+                 long stretch in two."
+            ),
+        };
         let _ = write!(
             note,
             " Told in full, it would read in about {whole} minutes, so {throws} {stretches} are \
              told in {paragraphs}: how many there are, their falls, whips and trips around, and \
-             where the game then stands.{firsts} To tell every {} in full, add --minutes {whole}.",
+             where the game then stands.{firsts}{leads} To tell every {} in full, add --minutes \
+             {whole}.",
             &throws[..throws.len() - 1],
         );
     }
@@ -111,13 +132,6 @@ pub(super) fn teacher_note(
              class, leave --detail out: each rule is then told when it first matters.",
         );
     }
-    // The counters as the young hear them on this board.
-    let sticks = &crate::narration::catalogue()
-        .templates
-        .words
-        .board(game.options.board)
-        .get(Audience::Young)
-        .counters;
     if request.stop_after.is_none() {
         // A whole game, with a winner, in a short lesson, offered first (a
         // teacher's trial: a whole game read aloud ran 8 to 27 minutes,

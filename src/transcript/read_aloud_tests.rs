@@ -500,3 +500,36 @@ fn regression_quick_turns_summed_up_the_awls_passing() {
     }
     assert!(grouped > 20, "{grouped} paragraphs of quick turns");
 }
+
+/// A teacher's trial: with Side B one counting stick from winning, the
+/// read-aloud stopped for a fact on the awl stone; another came three
+/// turns from the end. No fact is read in the `QUIET_ENDING` moves before
+/// a game's last; before them, facts are read as told.
+#[test]
+fn regression_a_fact_on_the_awl_stone_broke_into_the_ending() {
+    use super::closing::QUIET_ENDING;
+    let facts: Vec<&str> = crate::narration::catalogue()
+        .facts
+        .iter()
+        .map(|f| f.young.as_str())
+        .collect();
+    let mut earlier = 0;
+    for seed in 1..=12 {
+        let game = narrated_game(&seed.to_string(), Preset::Composite, Audience::Young).unwrap();
+        let n = game.moves.len();
+        let (_, paragraphs, _) = super::skip_tests::read_in(
+            &game,
+            Audience::Young,
+            super::read_aloud::SHORT_LESSON_MINUTES,
+        );
+        for p in paragraphs.iter().filter(|p| p.told == Told::Move) {
+            let fact = facts.iter().any(|f| p.text.contains(f));
+            if p.moves.start + 1 + QUIET_ENDING >= n && p.moves.end < n {
+                assert!(!fact, "seed {seed}: move {}: {}", p.moves.start + 1, p.text);
+            } else if fact && p.moves.start > 0 {
+                earlier += 1;
+            }
+        }
+    }
+    assert!(earlier >= 3, "{earlier} facts read before the ending");
+}

@@ -30,6 +30,9 @@ pub(super) struct Skip {
     pub moves: Vec<Range<usize>>,
     /// The words of the game read throw by throw.
     pub whole_words: usize,
+    /// How many turns where a side takes the lead split a long stretch
+    /// ([`lead_turn`]).
+    pub leads: usize,
 }
 
 /// The words a paragraph telling a stretch in short is reckoned at before
@@ -83,20 +86,7 @@ pub(super) fn skip_ranges(
             .map(|p| p.words())
             .sum()
     };
-    // The end of the turn move `k` is in.
-    let turn_end = |k: usize| {
-        let mut end = k + 1;
-        while end < n && moves[end - 1].state.extra_throw {
-            end += 1;
-        }
-        end
-    };
-    // A stretch told in short does not begin as the awls come close (the
-    // class would wait for the whip).
-    let calm = |k: usize| {
-        !moves[k - 1].state.extra_throw
-            && awls_apart(&game.options, moves[k - 1].state.awls).is_none_or(|d| d > CLOSE)
-    };
+    let calm = |k: usize| calm(game, k);
     let first =
         |counted: fn(&Event) -> bool| moves.iter().position(|m| m.events.iter().any(counted));
     let mut wanted: Vec<usize> = [
@@ -109,19 +99,7 @@ pub(super) fn skip_ranges(
     .collect();
     wanted.sort_unstable();
     wanted.dedup();
-    // The turn of a first fall, whip or trip around, on until the awls
-    // are not close (at most CLIFFHANGER_BACK moves more).
-    let moment = |w: usize, limit: usize| {
-        let mut start = w;
-        while start > 0 && moves[start - 1].state.extra_throw {
-            start -= 1;
-        }
-        let mut end = turn_end(w);
-        while end < limit && !calm(end) && end < turn_end(w) + CLIFFHANGER_BACK {
-            end = turn_end(end);
-        }
-        start..end.min(limit)
-    };
+    let moment = |w: usize, limit: usize| moment(game, w, limit);
     // The opening and the ending share what the moments leave; the
     // moments are those between them, so a second pass settles both.
     let (mut start, mut end, mut moments) = (1, n, Vec::new());
@@ -203,6 +181,87 @@ pub(super) fn skip_ranges(
         }
     }
     full.windows(2).map(|w| w[0].end..w[1].start).collect()
+}
+
+/// The end of the turn move `k` of `game` is in.
+fn turn_end(game: &NarratedGame, k: usize) -> usize {
+    let moves = &game.moves;
+    let mut end = k + 1;
+    while end < moves.len() && moves[end - 1].state.extra_throw {
+        end += 1;
+    }
+    end
+}
+
+/// Whether a stretch told in short may begin at move `k` of `game`: a
+/// turn begins there and the awls are not close (the class would wait for
+/// the whip).
+fn calm(game: &NarratedGame, k: usize) -> bool {
+    let state = &game.moves[k - 1].state;
+    !state.extra_throw && awls_apart(&game.options, state.awls).is_none_or(|d| d > CLOSE)
+}
+
+/// The turn of move `w` of `game`, told in full between two stretches
+/// told in short, on until the awls are not close (at most
+/// [`CLIFFHANGER_BACK`] moves more), up to move `limit`.
+fn moment(game: &NarratedGame, w: usize, limit: usize) -> Range<usize> {
+    let moves = &game.moves;
+    let mut start = w;
+    while start > 0 && moves[start - 1].state.extra_throw {
+        start -= 1;
+    }
+    let mut end = turn_end(game, w);
+    while end < limit && !calm(game, end) && end < turn_end(game, w) + CLIFFHANGER_BACK {
+        end = turn_end(game, end);
+    }
+    start..end.min(limit)
+}
+
+/// A stretch told in short longer than this many moves is told as two,
+/// with a turn where a side takes the lead in counting sticks told in full
+/// between them ([`lead_turn`]).
+pub(super) const LONG_STRETCH: usize = 80;
+
+/// How much longer than its minutes a game read aloud may grow by telling
+/// a long stretch as two ([`lead_turn`]).
+pub(super) const SPLIT_MARGIN_PERCENT: usize = 15;
+
+/// The turn told in full that splits `stretch` of `game`, when it is
+/// longer than [`LONG_STRETCH`] moves: of those where a side takes the
+/// lead in counting sticks (the other led or they were even), the one
+/// nearest its middle that leaves at least [`SKIP_MIN`] moves told in
+/// short on each side, with the awls not close after it ([`moment`]), one
+/// they are not close after its own turn first.
+///
+/// A teacher's trial: in a long game one paragraph told 176 of 255
+/// throws, and the lead changed hands inside it unheard.
+pub(super) fn lead_turn(game: &NarratedGame, stretch: &Range<usize>) -> Option<Range<usize>> {
+    if stretch.len() <= LONG_STRETCH {
+        return None;
+    }
+    let moves = &game.moves;
+    let leader = |k: usize| {
+        let [a, b] = moves[k - 1].state.counters;
+        a.cmp(&b)
+    };
+    let middle = stretch.start + stretch.len() / 2;
+    (stretch.start + SKIP_MIN..stretch.end)
+        .filter(|&k| !moves[k - 1].state.extra_throw)
+        .map(|k| moment(game, k, stretch.end))
+        .filter(|turn| {
+            let after = leader(turn.end);
+            after != std::cmp::Ordering::Equal
+                && after != leader(turn.start)
+                && turn.end + SKIP_MIN <= stretch.end
+                && calm(game, turn.end)
+        })
+        // A turn the awls are not close after reads shortest.
+        .min_by_key(|turn| {
+            (
+                turn.end != turn_end(game, turn.start),
+                turn.start.abs_diff(middle),
+            )
+        })
 }
 
 /// The rules first stated in a stretch told in short (`skips`, moves as
@@ -366,6 +425,9 @@ pub(super) fn skip_segments(
     let last = &moves[moves.len() - 1];
     let mut skipped = Skipped::of(moves.iter().map(|m| m.events.as_slice()));
     skipped.heard = heard_of(game, told, skips, &stated, k);
+    let before = game.moves[skips[k].start - 1].state.counters;
+    let after: Vec<[u8; 2]> = moves.iter().map(|m| m.state.counters).collect();
+    skipped.peak = Skipped::peak_of(before, &after, game.options.total_counters());
     narrate_skip(
         &game.options,
         &game.cast,

@@ -234,7 +234,12 @@ fn stretch_counts(
                 _ => None,
             },
             vec![RuleId::Whip, RuleId::WhipThenFall],
-            &["whips: ", "whips made by each side: ", "whips made: "],
+            &[
+                "whips: ",
+                "whips made: ",
+                "times one awl whipped the other: ",
+                "whips scored: ",
+            ],
         ),
         (
             |e| match e {

@@ -13,7 +13,7 @@ use zohn_ahl::narration::{
 };
 use zohn_ahl::rules::{
     DeadlyNorthBank, DryBranch, EndCheck, Event, GameState, Options, Overshoot, OwnLastSpace,
-    Preset, Side, Table, ThrowTable, TurnOrder, play,
+    Played, Preset, Side, Table, Throw, ThrowTable, TurnOrder, play,
 };
 use zohn_ahl::throws::{SeededThrows, ThrowSource};
 
@@ -1452,6 +1452,41 @@ fn regression_a_win_with_no_counter_passed_said_the_last_counter_changed_hands()
     assert!(found >= 6, "{found} wins with no counter passed");
 }
 
+/// Side A's move from `state` (`played` with `throw`, at move 40) told
+/// at the lesson detail to `audience`, its segments joined ([`norm`]).
+fn told_by_a(
+    table: &Table,
+    state: &GameState,
+    played: &Played,
+    throw: &Throw,
+    audience: Audience,
+) -> String {
+    let told = narrate_move(&MoveContext {
+        options: table.options(),
+        cast: &cast(1),
+        audience,
+        move_number: 40,
+        detail: Detail::Lesson,
+        from: state.awl(Side::A),
+        to: played.state.awl(Side::A),
+        other_awl: played.state.awl(Side::B),
+        seat: state.to_throw(table),
+        throw,
+        score: &played.score,
+        events: &played.events,
+        told: &[],
+        previous: None,
+    });
+    norm(
+        &told
+            .segments
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
 /// Teachers' and a curator's trials: a whip that takes the other side's
 /// last counter on the mover's deadly bank of the north creek rightly ends
 /// the game before the fall (docs/rules.md#end), but the move did not say
@@ -1460,10 +1495,9 @@ fn regression_a_win_with_no_counter_passed_said_the_last_counter_changed_hands()
 /// do not.
 #[test]
 fn regression_a_winning_whip_on_the_deadly_bank_did_not_say_why_no_fall() {
-    use zohn_ahl::rules::{Face, Sticks, Throw};
+    use zohn_ahl::rules::{Face, Sticks};
     let options = Preset::Composite.options();
     let table = Table::new(options, [1, 1], Side::A).unwrap();
-    let cast = cast(1);
     let flat = Face::Flat;
     let round = Face::Round;
     // A 3 without the sahe (no extra throw), a 2.
@@ -1489,30 +1523,7 @@ fn regression_a_winning_whip_on_the_deadly_bank_did_not_say_why_no_fall() {
             played.events
         );
         for audience in [Audience::Young, Audience::General, Audience::Scholar] {
-            let told = narrate_move(&MoveContext {
-                options: &options,
-                cast: &cast,
-                audience,
-                move_number: 40,
-                detail: Detail::Lesson,
-                from,
-                to: played.state.awl(Side::A),
-                other_awl: played.state.awl(Side::B),
-                seat: state.to_throw(&table),
-                throw,
-                score: &played.score,
-                events: &played.events,
-                told: &[],
-                previous: None,
-            });
-            let text = norm(
-                &told
-                    .segments
-                    .iter()
-                    .map(|s| s.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            );
+            let text = told_by_a(&table, &state, &played, throw, audience);
             let why = any(
                 &text,
                 &[
@@ -1524,6 +1535,59 @@ fn regression_a_winning_whip_on_the_deadly_bank_did_not_say_why_no_fall() {
                 ],
             );
             assert_eq!(why, says, "{from} {counters:?} {audience:?}: {text}");
+        }
+    }
+}
+
+/// A teacher's trial: a trip around that took the other side's last
+/// counter ended on the other awl ("Side A: a 10, to 3. Side A: trip 2!"
+/// on Side B's space), and the class asked where the whip was. Under
+/// `end_check: immediate` the win comes with the circuit, before the
+/// landing (docs/rules.md#end); such a win now says so, for every
+/// audience, the boxed edition's win by circuits too. A trip around that
+/// does not win whips as usual.
+#[test]
+fn regression_a_winning_trip_around_landed_on_the_other_awl_unwhipped() {
+    use zohn_ahl::rules::{Face, Sticks};
+    // All four flat: the longest throw but one, whatever the table.
+    let throw = Throw::Sticks(Sticks::new([Face::Flat; 4]));
+    // (preset, counters, circuits, whether the win says why, a whip).
+    let cases = [
+        (Preset::Composite, [7, 1], 0, true, false),
+        (Preset::Composite, [6, 2], 0, false, true),
+        (Preset::Boxed, [4, 4], 3, true, false),
+    ];
+    for (preset, counters, circuits, says, whip) in cases {
+        let options = preset.options();
+        let table = Table::new(options, [1, 1], Side::A).unwrap();
+        let last = options.board.len() - 1;
+        // Where the throw takes Side A's awl from its last space but one,
+        // round past its start; Side B's awl waits there.
+        let mut state = GameState::new(&table);
+        state.awls = [last, 2];
+        let landing = play(&table, &state, &throw).unwrap().state.awl(Side::A);
+        assert!((2..10).contains(&landing), "{preset:?}: {landing}");
+        state.awls = [last, options.board.mirror(landing)];
+        state.counters = counters;
+        state.circuits = [circuits, 0];
+        let played = play(&table, &state, &throw).unwrap();
+        let whipped = played
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Whipped { .. }));
+        assert_eq!(whipped, whip, "{preset:?}: {:?}", played.events);
+        for audience in [Audience::Young, Audience::General, Audience::Scholar] {
+            let text = told_by_a(&table, &state, &played, &throw, audience);
+            let why = any(
+                &text,
+                &[
+                    "is not whipped",
+                    "no whip",
+                    "before the whip",
+                    "does not follow",
+                ],
+            );
+            assert_eq!(why, says, "{preset:?} {counters:?} {audience:?}: {text}");
         }
     }
 }

@@ -234,8 +234,8 @@ fn odds_words(p: Odds, audience: Audience) -> String {
 /// players hear the expectation as a whole number ([`expected_words`]), and
 /// the comparison goes by the number they heard (a curator's trial: "about
 /// 1" with 2 was "more than usual" in one game and "about usual" in
-/// another): the same, "about"; one apart, "a little" more or fewer;
-/// further, more or fewer; one or more where less than 1 was expected,
+/// another): the same, "about"; one apart from 3 or more, "a little"
+/// more or fewer; further, or from fewer, more or fewer; one or more where less than 1 was expected,
 /// more (a teacher's trial: one whip against 0.14 expected was "about
 /// usual"). Others hear it to a tenth and the comparison goes by the
 /// spread of a count of rare events (a Poisson count: the square root of
@@ -254,10 +254,13 @@ fn comparison(t: &Tally, audience: Audience) -> &'static str {
             reason = "an expected count of a game's events is small and not negative"
         )]
         let heard = t.expected.round() as u32;
+        // One apart is "a little" from 3 up: twice against about 1 is
+        // twice as many (a teacher's trial: "twice: a little more").
+        let near = t.observed.abs_diff(heard) == 1 && heard >= 3;
         return match t.observed.cmp(&heard) {
             std::cmp::Ordering::Equal => "cmp_about",
-            std::cmp::Ordering::Greater if t.observed - heard == 1 => "cmp_little_more",
-            std::cmp::Ordering::Less if heard - t.observed == 1 => "cmp_little_fewer",
+            std::cmp::Ordering::Greater if near => "cmp_little_more",
+            std::cmp::Ordering::Less if near => "cmp_little_fewer",
             std::cmp::Ordering::Greater => "cmp_more",
             std::cmp::Ordering::Less => "cmp_fewer",
         };

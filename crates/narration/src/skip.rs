@@ -89,7 +89,17 @@ pub struct Skipped {
     /// (a teacher's trial: "Whips: none." in a game the class had heard
     /// no whip of).
     pub heard: [bool; 3],
+    /// The counting sticks (A first) at the high point of a lead inside
+    /// the stretch, when it is news beside those before and after it
+    /// ([`Skipped::peak_of`]).
+    pub peak: Option<[u8; 2]>,
 }
+
+/// How much bigger than before and after a stretch a side's lead in
+/// counters (its counters less the other side's) must be inside it for
+/// the stretch to tell that high point: two counters passed over
+/// (a lead one counter from winning, one).
+pub const PEAK_SWING: i16 = 4;
 
 impl Skipped {
     /// The counts of the moves whose events are `moves`, in order (none
@@ -103,6 +113,35 @@ impl Skipped {
             }
         }
         out
+    }
+
+    /// The counters at the high point of a side's lead inside a stretch,
+    /// from those before it (`before`) and after each of its moves
+    /// (`after`, in order), when the lead there is bigger by at least
+    /// [`PEAK_SWING`] than at either end, or by half that and one counter
+    /// from `total` (one from winning); the bigger swing of the two sides,
+    /// the first such moment of it (a teacher's trial: a stretch ended
+    /// "Side A 6, Side B 2", and inside it Side B had reached 7 to 1, the
+    /// game's best moment, unheard).
+    #[must_use]
+    pub fn peak_of(before: [u8; 2], after: &[[u8; 2]], total: u8) -> Option<[u8; 2]> {
+        let end = *after.last()?;
+        let lead = |c: [u8; 2], i: usize| i16::from(c[i]) - i16::from(c[1 - i]);
+        Side::BOTH
+            .iter()
+            .filter_map(|side| {
+                let i = side.index();
+                // The first of the highest.
+                let top = after.iter().copied().fold(after[0], |top, c| {
+                    if lead(c, i) > lead(top, i) { c } else { top }
+                });
+                let swing = lead(top, i) - lead(before, i).max(lead(end, i));
+                let near = top[i] + 1 == total;
+                (lead(top, i) > 0 && (swing >= PEAK_SWING || (near && swing >= PEAK_SWING / 2)))
+                    .then_some((swing, top))
+            })
+            .max_by_key(|&(swing, _)| swing)
+            .map(|(_, top)| top)
     }
 
     /// How many of `what` in all.
@@ -238,6 +277,25 @@ pub fn narrate_skip(
         ),
         RuleId::Move,
     ));
+    // The high point of a lead inside it, when news.
+    if let Some(peak) = skipped.peak {
+        let side = if peak[0] > peak[1] { Side::A } else { Side::B };
+        let near = peak[side.index()] + 1 == options.total_counters();
+        segments.push(segment(
+            words.fill(
+                template(
+                    if near { "skip_peak_near" } else { "skip_peak" },
+                    audience,
+                    n,
+                ),
+                &[
+                    ("score", &score_words(sides, peak, audience)),
+                    ("side", cast.side(side)),
+                ],
+            ),
+            RuleId::counters(options.end_check),
+        ));
+    }
     segments.push(segment(
         words.fill(
             template("skip_after", audience, n),
@@ -255,5 +313,36 @@ pub fn narrate_skip(
         audience,
         segments,
         rules_stated: BTreeMap::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A teacher's trial (composite seed 7): a stretch began at Side A 4,
+    /// Side B 4 and ended at 6 to 2, and inside it Side B reached 7 to 1,
+    /// one from winning; the paragraph said only the end. The high point
+    /// is told; a lead no bigger than at the ends, or only one counter
+    /// bigger, is not.
+    #[test]
+    fn regression_a_stretch_hid_a_side_one_from_winning() {
+        let path = [[4, 4], [3, 5], [2, 6], [1, 7], [2, 6], [4, 4], [6, 2]];
+        assert_eq!(Skipped::peak_of([4, 4], &path, 8), Some([1, 7]));
+        // The first moment of the highest lead.
+        let twice = [[3, 5], [1, 7], [2, 6], [1, 7], [5, 3]];
+        assert_eq!(Skipped::peak_of([4, 4], &twice, 8), Some([1, 7]));
+        // Side A's lead of 6 to 2 inside, 3 to 5 at both ends.
+        let hidden = [[4, 4], [5, 3], [6, 2], [4, 4], [3, 5]];
+        assert_eq!(Skipped::peak_of([3, 5], &hidden, 8), Some([6, 2]));
+        // One counter more than an end: not news, unless one from winning.
+        let small = [[5, 3], [6, 2], [5, 3]];
+        assert_eq!(Skipped::peak_of([4, 4], &small, 8), None);
+        let near = [[6, 2], [7, 1], [6, 2]];
+        assert_eq!(Skipped::peak_of([5, 3], &near, 8), Some([7, 1]));
+        // The lead the stretch ends with is said after it anyway.
+        let rising = [[5, 3], [6, 2], [7, 1]];
+        assert_eq!(Skipped::peak_of([4, 4], &rising, 8), None);
+        assert_eq!(Skipped::peak_of([4, 4], &[], 8), None);
     }
 }

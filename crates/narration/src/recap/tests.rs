@@ -282,29 +282,43 @@ fn regression_one_times_and_counts_compared_without_their_spread() {
     assert_eq!(cmp(2, 0.6, Audience::General), "cmp_more");
 }
 
+/// How a count of falls `observed` against `expected` compares, for the
+/// young.
+fn young(observed: u32, expected: f64) -> &'static str {
+    comparison(
+        &Tally {
+            kind: TallyKind::Falls,
+            observed,
+            expected,
+        },
+        Audience::Young,
+    )
+}
+
 /// A curator's trial: read aloud to the young, "we could expect about 1"
 /// with 2 was "more than usual" in one game and "about usual" in another
 /// (the spread of 0.6 and of 1.4, both heard as "about 1"). The young's
 /// comparison goes by the whole number they heard.
 #[test]
 fn regression_about_one_was_more_in_one_game_and_usual_in_another() {
-    let young = |observed, expected| {
-        comparison(
-            &Tally {
-                kind: TallyKind::Falls,
-                observed,
-                expected,
-            },
-            Audience::Young,
-        )
-    };
     assert_eq!(young(2, 0.6), young(2, 1.4));
-    assert_eq!(young(2, 0.6), "cmp_little_more");
     assert_eq!(young(2, 2.4), "cmp_about");
     assert_eq!(young(0, 0.4), "cmp_about");
-    assert_eq!(young(1, 2.2), "cmp_little_fewer");
     assert_eq!(young(5, 2.6), "cmp_more");
     assert_eq!(young(0, 2.6), "cmp_fewer");
+    assert_eq!(young(4, 3.2), "cmp_little_more");
+    assert_eq!(young(5, 6.1), "cmp_little_fewer");
+}
+
+/// A teacher's trial: "It happened twice: a little more than we could
+/// expect" against about 1, which is twice as many. One apart is "a
+/// little" only from 3 up.
+#[test]
+fn regression_twice_against_about_1_was_a_little_more() {
+    assert_eq!(young(2, 0.6), "cmp_more");
+    assert_eq!(young(2, 1.4), "cmp_more");
+    assert_eq!(young(1, 2.2), "cmp_fewer");
+    assert_eq!(young(2, 3.0), "cmp_little_fewer");
 }
 
 /// A teacher's trial: a game stopped before its first throw asked the

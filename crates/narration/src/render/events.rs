@@ -494,9 +494,35 @@ impl Renderer<'_> {
                     .events
                     .iter()
                     .any(|e| matches!(e, Event::FellIntoCreek { .. }));
+                // A winning trip around that lands on the other awl ends
+                // the game before the whip (`end_check: immediate`,
+                // docs/rules.md 4.14), and says so (a teacher's trial:
+                // "Side A: trip 2!" on Side B's space, no whip told).
+                let board = ctx.options.board;
+                let landing = match ctx.options.dry_branch {
+                    DryBranch::CrossOver => board.cross_over(ctx.to).unwrap_or(ctx.to),
+                    _ => ctx.to,
+                };
+                let on_awl = ctx.seat.side == side
+                    && ctx.other_awl != 1
+                    && board.physical(side.other(), ctx.other_awl) == board.physical(side, landing)
+                    && ctx
+                        .events
+                        .iter()
+                        .any(|e| matches!(e, Event::CompletedCircuit { exact: false, .. }))
+                    && !ctx
+                        .events
+                        .iter()
+                        .any(|e| matches!(e, Event::Whipped { .. }));
                 let (key, rule) = match reason {
                     WinReason::AllCounters if paid && on_bank => {
                         ("won_before_fall", RuleId::counters(ctx.options.end_check))
+                    }
+                    WinReason::AllCounters if paid && on_awl => {
+                        ("won_before_whip", RuleId::counters(ctx.options.end_check))
+                    }
+                    WinReason::Circuits if on_awl => {
+                        ("won_circuits_before_whip", RuleId::CircuitsToWin)
                     }
                     WinReason::AllCounters if paid => {
                         ("won_all_counters", RuleId::counters(ctx.options.end_check))
