@@ -26,7 +26,8 @@ pub(super) struct Skip {
     /// The stretches told in short, in order, each between two turns
     /// (indices into the game's moves): one, or one before and one after
     /// each of the first fall, whip and trip around that the opening does
-    /// not reach.
+    /// not reach, a long one split in two at a turn where a side takes
+    /// the lead ([`lead_turn`]).
     pub moves: Vec<Range<usize>>,
     /// The words of the game read throw by throw.
     pub whole_words: usize,
