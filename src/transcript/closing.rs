@@ -7,7 +7,8 @@ use super::NarratedGame;
 use super::read_aloud::{Paragraph, READ_ALOUD_WORDS_A_MINUTE, Told, WHOLE_MARGIN_PERCENT};
 use super::skip::{SPLIT_MARGIN_PERCENT, Skip, defer_rules, lead_turn, skip_ranges};
 use crate::narration::{
-    Audience, Chances, Detail, Narration, SegmentKind, chance_meaning, looking_back,
+    Audience, CLOSE, Chances, Detail, Narration, SegmentKind, awls_apart, chance_meaning,
+    looking_back,
 };
 use crate::rules::Outcome;
 
@@ -48,17 +49,32 @@ fn fewer_chances(game: &NarratedGame, told: &[Narration], audience: Audience) ->
 /// fact ([`quiet_ending`]).
 pub const QUIET_ENDING: usize = 20;
 
-/// `told` (a game's moves, as read aloud) with no fact in the
+/// `told` (`game`'s moves, as read aloud) with no fact in the
 /// [`QUIET_ENDING`] moves before its last, after its first (a teacher's
 /// trial: a fact on the awl stone, with Side B one counting stick from
-/// winning; another three turns from the end). The last move's fact, after
-/// the winner is told, stays.
-pub(super) fn quiet_ending(told: &mut [Narration]) {
+/// winning; another three turns from the end), nor at a tense moment
+/// ([`tense`]) (the next: a fact on an 1898 book right after "The two
+/// awls are 1 space apart"). The last move's fact, after the winner is
+/// told, stays.
+pub(super) fn quiet_ending(game: &NarratedGame, told: &mut [Narration]) {
     let n = told.len();
     let from = n.saturating_sub(1 + QUIET_ENDING).max(1);
-    for t in told.iter_mut().take(n.saturating_sub(1)).skip(from) {
-        t.segments.retain(|s| s.kind != SegmentKind::Context);
+    for (i, t) in told.iter_mut().enumerate().take(n.saturating_sub(1)) {
+        if i >= from || tense(game, i) {
+            t.segments.retain(|s| s.kind != SegmentKind::Context);
+        }
     }
+}
+
+/// Whether move `i` of `game` leaves it tense, and not won: the awls
+/// facing each other within [`CLOSE`] spaces, or a side one counting
+/// stick from winning.
+pub(super) fn tense(game: &NarratedGame, i: usize) -> bool {
+    let state = &game.moves[i].state;
+    let total = game.options.total_counters();
+    !state.is_finished()
+        && (awls_apart(&game.options, state.awls).is_some_and(|d| d <= CLOSE)
+            || state.counters.iter().any(|&c| c + 1 == total))
 }
 
 /// `game` read aloud whole to `audience` at `detail`: its moves (`told`,
@@ -90,7 +106,7 @@ pub(super) fn spoken(
         // A game stopped for a lesson reads as the whole game does up to
         // its stop.
         if stopped.is_none() {
-            quiet_ending(&mut told);
+            quiet_ending(game, &mut told);
         }
         let told = fewer_chances(game, &told, audience);
         let mut paragraphs = super::read_aloud::read_aloud(game, &told, audience, stopped, skips);

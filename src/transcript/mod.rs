@@ -17,6 +17,7 @@ mod note;
 mod read_aloud;
 mod request;
 mod skip;
+mod stop;
 mod turns;
 
 pub use note::FEWEST_COUNTING_STICKS;
@@ -24,8 +25,8 @@ use note::teacher_note;
 pub use read_aloud::{
     LESSON_MINUTES, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES, WHOLE_MARGIN_PERCENT,
 };
-use read_aloud::{lesson_stop, stop_at, told_stopped};
 pub use request::{TranscriptRequest, board_picture};
+use stop::{lesson_stop, stop_at, told_stopped};
 
 /// Most throws a transcript plays before it gives up (no game of the
 /// presets comes near it in practice).

@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 use super::closing::spoken;
 use super::read_aloud::{
     LESSON_MINUTES, Paragraph, READ_ALOUD_WORDS_A_MINUTE, SHORT_LESSON_MINUTES,
-    WHOLE_MARGIN_PERCENT, stop_keep,
+    WHOLE_MARGIN_PERCENT,
 };
 use super::skip::Skip;
+use super::stop::stop_keep;
 use super::{NarratedGame, TranscriptError, TranscriptRequest};
 use crate::narration::{Audience, name_mid_sentence};
 use crate::rules::Event;
@@ -36,7 +37,7 @@ pub(super) fn teacher_note(
     request: &TranscriptRequest,
 ) -> Result<String, TranscriptError> {
     let words: usize = paragraphs.iter().map(Paragraph::words).sum();
-    let minutes = words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1);
+    let minutes = super::read_aloud::about_minutes(words);
     let mut note = format!(
         "(For the teacher, not to be read aloud: {words} words, about {minutes} minutes at \
          {READ_ALOUD_WORDS_A_MINUTE} words a minute, a class's pace."
@@ -63,7 +64,7 @@ pub(super) fn teacher_note(
         .get(Audience::Young)
         .counters;
     if let Some(skip) = skip {
-        let whole = skip.whole_words.div_ceil(READ_ALOUD_WORDS_A_MINUTE);
+        let whole = super::read_aloud::about_minutes(skip.whole_words);
         let stretches: Vec<String> = skip
             .moves
             .iter()
@@ -260,7 +261,7 @@ pub(super) fn fewer_counting_sticks(
         let (told, chances) = super::told_moves_with_chances(&game, audience, detail)?;
         let (_, paragraphs, _) = spoken(&game, &told, &chances, audience, detail, None, None);
         let words: usize = paragraphs.iter().map(Paragraph::words).sum();
-        let read = (n, words.div_ceil(READ_ALOUD_WORDS_A_MINUTE).max(1));
+        let read = (n, super::read_aloud::about_minutes(words));
         if words <= limit {
             return Ok(Some(read));
         }
@@ -276,4 +277,19 @@ fn is_tie(game: &NarratedGame, n: u32) -> bool {
         let [a, b] = m.state.counters;
         a == b
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::read_aloud::about_minutes;
+
+    /// A teacher's trial: a read-aloud of 1,211 words, 11 minutes at 110
+    /// words a minute, was "about 12 minutes" in the note (rounded up).
+    #[test]
+    fn regression_1211_words_were_about_12_minutes() {
+        assert_eq!(about_minutes(1211), 11);
+        assert_eq!(about_minutes(1264), 11);
+        assert_eq!(about_minutes(1265), 12);
+        assert_eq!(about_minutes(20), 1);
+    }
 }

@@ -3,14 +3,15 @@
 //! note for the teacher that opens it, and a game stopped as a teacher
 //! stops one (`--stop-after`), with the stop's rule told at the start.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use super::NarratedGame;
 use super::turns::{chain_at, opening_end};
 use crate::narration::{
     Audience, CLOSE, ChainThrow, Narration, RuleId, STRETCH_MAX, STRETCH_MIN, Segment, SegmentKind,
-    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, lead_segment, narrate_chain,
-    narrate_stretch, rule_statement, same_number_segment,
+    StretchThrow, awls_apart, awls_meeting_segment, is_quiet_move, lead_change_segment,
+    lead_segment, narrate_chain, narrate_stretch, near_win_segment, same_number_segment,
 };
 use crate::rules::Side;
 
@@ -18,6 +19,13 @@ use crate::rules::Side;
 /// the read-aloud form's estimate of its length (a teacher's trial: a
 /// class makes 130 words a minute nearer 100).
 pub const READ_ALOUD_WORDS_A_MINUTE: usize = 110;
+
+/// The minutes `words` read in at [`READ_ALOUD_WORDS_A_MINUTE`], to the
+/// nearest (a teacher's trial: 1,211 words, 11 minutes, were "about 12"),
+/// at least one.
+pub(super) fn about_minutes(words: usize) -> usize {
+    ((words + READ_ALOUD_WORDS_A_MINUTE / 2) / READ_ALOUD_WORDS_A_MINUTE).max(1)
+}
 
 /// The longest paragraph the read-aloud form makes of a move's framing
 /// and rules before it tells the throw (a single longer rule stays
@@ -142,6 +150,7 @@ pub(super) fn paragraphs(
     let mut facing = false;
     let mut same = None;
     let mut same_said: Option<u32> = None;
+    let mut heard = BTreeSet::new();
     let mut i = 0;
     while i < moves.len() {
         // The quiet whole turns in a row from `i`, by where each ends,
@@ -155,8 +164,17 @@ pub(super) fn paragraphs(
         // turns": what did it throw?) nor run on as the awls come close
         // (the tense pass summed up: "Only 1 space apart now!", then "Now
         // 6 quick turns").
+        // Nor while a side is one counting stick from winning (a
+        // teacher's trial: "Now 9 quick turns, nothing special." at 7 to
+        // 1, then the winning throw).
         let close = |k: usize| {
-            k > 0 && awls_apart(&game.options, moves[k - 1].state.awls).is_some_and(|d| d <= CLOSE)
+            k > 0
+                && (awls_apart(&game.options, moves[k - 1].state.awls).is_some_and(|d| d <= CLOSE)
+                    || moves[k - 1]
+                        .state
+                        .counters
+                        .iter()
+                        .any(|&c| c + 1 == game.options.total_counters()))
         };
         let mut run = Vec::new();
         let mut at = i;
@@ -245,8 +263,39 @@ pub(super) fn paragraphs(
         }
         for (span, how, mut segments) in said {
             i = span.end;
+            if audience == Audience::Young {
+                remind(&mut segments, how, &mut heard);
+            }
             let last = &moves[i - 1];
             let mut added = Vec::new();
+            // A move told in full that changes who leads says so (a
+            // teacher's trial: the turn where Side B took the lead, told
+            // between two stretches, never said it).
+            let before = span.start.checked_sub(1).map(|k| moves[k].state.counters);
+            // And one that brings a side to one counting stick from
+            // winning (a teacher's trial: never said at the moment).
+            let total = game.options.total_counters();
+            let news: Vec<Segment> = before
+                .filter(|_| how == Told::Move && !last.state.is_finished())
+                .map(|before| {
+                    let after = last.state.counters;
+                    let near = (0..2).any(|k| after[k] + 1 == total && before[k] + 1 < total);
+                    let change = lead_change_segment(
+                        &game.options,
+                        &game.cast,
+                        audience,
+                        last.n,
+                        before,
+                        after,
+                    );
+                    let near = near
+                        .then(|| {
+                            near_win_segment(&game.options, &game.cast, audience, last.n, after)
+                        })
+                        .flatten();
+                    change.into_iter().chain(near).collect()
+                })
+                .unwrap_or_default();
             if !last.state.is_finished() {
                 let awls = last.state.awls;
                 // Awls that faced each other at the last paragraph's end and
@@ -318,6 +367,22 @@ pub(super) fn paragraphs(
             }
             // Where the awls stand goes with what happened: right after the
             // events, before a move's fact or odds.
+            // Who leads now, right after what changed the counting
+            // sticks: before the move's rules and its throw again.
+            if !news.is_empty() {
+                let again = [
+                    RuleId::throw_table(game.options.throw_table).key(),
+                    RuleId::TurnPass.key(),
+                ];
+                let at = segments
+                    .iter()
+                    .rposition(|s| {
+                        s.kind == SegmentKind::Event
+                            && !again.contains(&s.rule.as_deref().unwrap_or_default())
+                    })
+                    .map_or(segments.len(), |at| at + 1);
+                segments.splice(at..at, news.iter().cloned());
+            }
             let at = segments
                 .iter()
                 .rposition(|s| s.kind == SegmentKind::Event)
@@ -327,7 +392,7 @@ pub(super) fn paragraphs(
                 out.extend(lead_paragraphs(span.start, &mut segments));
             }
             let mut p = paragraph(span, how, &segments);
-            p.added = added.into_iter().map(|s| s.text).collect();
+            p.added = news.into_iter().chain(added).map(|s| s.text).collect();
             out.push(p);
         }
     }
@@ -390,8 +455,26 @@ fn chunks(i: usize, told: Told, segments: &[Segment]) -> Vec<Paragraph> {
     out
 }
 
+/// The words that open a rule told again in a move read aloud to the
+/// young.
+pub(super) const REMEMBER: &str = "Remember: ";
+
+/// A rule of `segments` (a paragraph told `how`) that the class has heard
+/// (its key in `heard`, which takes in those it states) opened with
+/// [`REMEMBER`] in a move told in full (a teacher's trial: the trip
+/// around, the north creek and the extra throw told again in other words,
+/// heard as new rules).
+fn remind(segments: &mut [Segment], how: Told, heard: &mut BTreeSet<String>) {
+    for s in segments.iter_mut().filter(|s| s.kind == SegmentKind::Rule) {
+        let Some(key) = &s.rule else { continue };
+        if !heard.insert(key.clone()) && how == Told::Move {
+            s.text = format!("{REMEMBER}{}", s.text);
+        }
+    }
+}
+
 /// Whether `segment` states `rule` (in full or briefly).
-fn states_rule(segment: &Segment, rule: RuleId) -> bool {
+pub(super) fn states_rule(segment: &Segment, rule: RuleId) -> bool {
     segment.kind == SegmentKind::Rule && segment.rule.as_deref() == Some(rule.key())
 }
 
@@ -431,157 +514,4 @@ pub(super) fn read_aloud(
         out.push(paragraph(n..n, Told::Stop, &segments));
     }
     out
-}
-
-/// `told`, the moves of a game stopped after them, as a stopped game
-/// tells them: the stop's rule told early, right after the counting
-/// sticks' rule is first stated (a teacher's trial: told after the first
-/// move, it came before the class knew what counting sticks were; a
-/// curator's: the Markdown transcript told it only at the stop), so that
-/// the class knows from the start how the game will end (where the
-/// counting sticks' rule is never stated, at the `brief` detail, the
-/// stop's own narration tells it); and the last move without its word on
-/// who throws next, as no one does (a curator's trial: "Next: Side B 1."
-/// came right before the stop).
-pub(super) fn told_stopped(
-    game: &NarratedGame,
-    told: &[Narration],
-    audience: Audience,
-) -> Vec<Narration> {
-    let mut told = told.to_vec();
-    if let Some(last) = told.get_mut(game.moves.len().wrapping_sub(1)) {
-        let turns = [
-            RuleId::TurnPass,
-            RuleId::TurnSideBlocks,
-            RuleId::TurnAlternate,
-        ]
-        .map(RuleId::key);
-        last.segments.retain(|s| {
-            s.kind != SegmentKind::Event || !s.rule.as_deref().is_some_and(|r| turns.contains(&r))
-        });
-    }
-    let rule = RuleId::StopMostCounters;
-    let Some((text, citations)) = rule_statement(&game.options, audience, rule) else {
-        return told;
-    };
-    let counters = RuleId::counters(game.options.end_check);
-    for t in told.iter_mut().take(game.moves.len()) {
-        if let Some(at) = t.segments.iter().position(|s| states_rule(s, counters)) {
-            let segment = Segment {
-                kind: SegmentKind::Rule,
-                text,
-                citations,
-                rule: Some(rule.key().to_owned()),
-                fact: None,
-                brief: false,
-            };
-            t.segments.insert(at + 1, segment);
-            break;
-        }
-    }
-    told
-}
-
-/// The `--stop-after` that holds `game` (its moves as `told`) to
-/// `minutes` read aloud, checked by telling it so; `None` when the whole
-/// game fits, or runs at most [`WHOLE_MARGIN_PERCENT`] past it.
-pub(super) fn lesson_stop(
-    game: &NarratedGame,
-    told: &[Narration],
-    audience: Audience,
-    minutes: usize,
-    closing: &dyn Fn(&NarratedGame) -> super::closing::Closing,
-) -> Option<u32> {
-    let budget = minutes * READ_ALOUD_WORDS_A_MINUTE;
-    let count = |ps: &[Paragraph]| ps.iter().map(Paragraph::words).sum::<usize>();
-    let closing_words = |game: &NarratedGame| {
-        closing(game)
-            .iter()
-            .map(|(text, _)| text.split_whitespace().count())
-            .sum::<usize>()
-    };
-    let whole = read_aloud(game, told, audience, None, &[]);
-    // A game within a fifth of the time is read whole (a teacher's trial:
-    // a stop offered in an 11-minute game saved 40 words and changed
-    // nothing).
-    if count(&whole) + closing_words(game) <= budget * (100 + WHOLE_MARGIN_PERCENT) / 100 {
-        return None;
-    }
-    // The last move whose paragraphs fit, then fewer until the game
-    // stopped there (its turn finished, the stop's rule and result told)
-    // fits too.
-    let mut said = 0;
-    let mut n = whole
-        .iter()
-        .take_while(|p| {
-            said += p.words();
-            said <= budget
-        })
-        .last()
-        .map_or(1, |p| p.moves.end);
-    while n > 1 {
-        let mut stopped = game.clone();
-        let stop = stop_at(&mut stopped, u32::try_from(n).ok()?, audience);
-        let told = told_stopped(&stopped, told, audience);
-        if count(&read_aloud(&stopped, &told, audience, stop.as_ref(), &[]))
-            + closing_words(&stopped)
-            <= budget
-        {
-            break;
-        }
-        n -= 1;
-    }
-    // Not as the awls come close (a teacher's trial: "Only 3 spaces apart
-    // now!", then "Time to stop!"): the latest stop before, within
-    // CLIFFHANGER_BACK moves, where they are not.
-    let close = |n: usize| {
-        let keep = u32::try_from(n).map_or(n, |n| stop_keep(game, n));
-        game.moves
-            .get(keep - 1)
-            .is_some_and(|m| awls_apart(&game.options, m.state.awls).is_some_and(|d| d <= CLOSE))
-    };
-    if close(n)
-        && let Some(earlier) = (n.saturating_sub(CLIFFHANGER_BACK).max(1)..n)
-            .rev()
-            .find(|&k| !close(k))
-    {
-        n = earlier;
-    }
-    u32::try_from(n).ok()
-}
-
-/// How many of `game`'s moves a stop after move `n` keeps: up to `n`, or,
-/// when that move earned another throw, to the end of its side's turn
-/// (never in the middle of a turn).
-pub(super) fn stop_keep(game: &NarratedGame, n: u32) -> usize {
-    let mut keep = usize::try_from(n).unwrap_or(usize::MAX).max(1);
-    while game
-        .moves
-        .get(keep - 1)
-        .is_some_and(|m| m.state.extra_throw)
-    {
-        keep += 1;
-    }
-    keep
-}
-
-/// Stop `game` after its move `n` (or, when that move earned another
-/// throw, at the end of its side's turn), as a teacher stops a game: its
-/// later moves are dropped and the stop narrated. `None` when the game
-/// ended by then (nothing to stop).
-pub(super) fn stop_at(game: &mut NarratedGame, n: u32, audience: Audience) -> Option<Narration> {
-    let keep = stop_keep(game, n);
-    if game.moves.len() <= keep {
-        return None;
-    }
-    game.moves.truncate(keep);
-    let state = &game.moves.last()?.state;
-    let (state, event) = crate::rules::stop(state).ok()?;
-    Some(crate::narration::narrate_stop(
-        &game.options,
-        &game.cast,
-        audience,
-        state.counters,
-        &event,
-    ))
 }

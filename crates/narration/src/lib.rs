@@ -75,7 +75,9 @@ pub use render::{
     insert_rule, narrate_move, narrate_planned, narrate_stop, plan_of, renarrate_move,
 };
 pub use rule_id::RuleId;
-pub use skip::{Counted, SKIP_MIN, Skipped, narrate_skip};
+pub use skip::{
+    Counted, Lead, SKIP_MIN, Skipped, lead_change_segment, narrate_skip, near_win_segment,
+};
 pub use statement::{rule_key_citations, rule_short_forms, rule_statement};
 pub use stretch::{
     CLOSE, ChainThrow, STRETCH_MAX, STRETCH_MIN, StretchThrow, awls_apart, awls_meeting_segment,

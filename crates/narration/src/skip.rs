@@ -93,6 +93,73 @@ pub struct Skipped {
     /// the stretch, when it is news beside those before and after it
     /// ([`Skipped::peak_of`]).
     pub peak: Option<[u8; 2]>,
+    /// The counting sticks (A first) before the stretch, to say after it
+    /// who leads ([`Lead`], beside the high point when there is one).
+    pub before: [u8; 2],
+}
+
+/// Who leads in counting sticks after a stretch told in short, beside who
+/// led before it (a teacher's trial: "Counting sticks now: Side A 3, Side
+/// B 5" after each stretch, about 14 numbers to a paragraph, and never a
+/// plain "Side B is ahead now").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lead {
+    /// A side leads after as before.
+    Kept(Side),
+    /// A side leads that trailed before.
+    Changed(Side),
+    /// A side leads as before, the other having led at a high point
+    /// between.
+    Back(Side),
+    /// A side leads where the two were even before.
+    Taken(Side),
+    /// Even after, one side having led before.
+    Evened,
+    /// Even before and after.
+    StillEven,
+}
+
+impl Lead {
+    /// Who leads after the stretch, from the counters `before` it, at
+    /// its high point (`peak`, when told) and `after` it (A first): beside
+    /// the high point when the listeners heard one (a teacher's trial:
+    /// "Side A 6, Side B 2" inside, "Side A 3, Side B 5" after is not
+    /// "Still ahead: Side B"), and the lead that comes back to a side
+    /// said so (the next: "The lead has changed!" to the side that led
+    /// before the stretch was heard as false).
+    #[must_use]
+    pub fn of(before: [u8; 2], peak: Option<[u8; 2]>, after: [u8; 2]) -> Self {
+        let leader = |c: [u8; 2]| match c[0].cmp(&c[1]) {
+            std::cmp::Ordering::Greater => Some(Side::A),
+            std::cmp::Ordering::Less => Some(Side::B),
+            std::cmp::Ordering::Equal => None,
+        };
+        let was = leader(before);
+        match (peak.and_then(leader), leader(after)) {
+            (_, None) if was.is_none() && peak.is_none() => Self::StillEven,
+            (_, None) => Self::Evened,
+            (Some(p), Some(a)) if p == a => Self::Kept(a),
+            (Some(_), Some(a)) if was == Some(a) => Self::Back(a),
+            (Some(_), Some(a)) => Self::Changed(a),
+            (None, Some(a)) => match was {
+                Some(b) if b == a => Self::Kept(a),
+                Some(_) => Self::Changed(a),
+                None => Self::Taken(a),
+            },
+        }
+    }
+
+    /// Its template and the side it names.
+    fn template(self) -> (&'static str, Option<Side>) {
+        match self {
+            Self::Kept(side) => ("skip_lead_kept", Some(side)),
+            Self::Changed(side) => ("skip_lead_changed", Some(side)),
+            Self::Back(side) => ("skip_lead_back", Some(side)),
+            Self::Taken(side) => ("skip_lead_taken", Some(side)),
+            Self::Evened => ("skip_lead_evened", None),
+            Self::StillEven => ("skip_lead_still_even", None),
+        }
+    }
 }
 
 /// How much bigger than before and after a stretch a side's lead in
@@ -151,6 +218,52 @@ impl Skipped {
     }
 }
 
+/// The sentence saying that the lead in counting sticks changed with a
+/// move told in full (`n`, the counters `before` and `after` it, A
+/// first): a side takes it, or the sides come even; `None` when the lead
+/// stays as it was (a teacher's trial: the turn where Side B took the
+/// lead, told in full between two stretches, never said so).
+#[must_use]
+pub fn lead_change_segment(
+    options: &Options,
+    cast: &Cast,
+    audience: Audience,
+    n: u32,
+    before: [u8; 2],
+    after: [u8; 2],
+) -> Option<Segment> {
+    let lead = Lead::of(before, None, after);
+    if matches!(lead, Lead::Kept(_) | Lead::StillEven) {
+        return None;
+    }
+    let (key, side) = lead.template();
+    Some(counters_segment(options, cast, audience, n, key, side))
+}
+
+/// The segment of template `key` naming `side` (if any) for `audience` at
+/// move `n`, under the counting sticks' rule.
+fn counters_segment(
+    options: &Options,
+    cast: &Cast,
+    audience: Audience,
+    n: u32,
+    key: &str,
+    side: Option<Side>,
+) -> Segment {
+    let cat = catalogue();
+    let words = BoardVars::new(cat, options, audience);
+    let text = words.fill(
+        template(key, audience, n),
+        &[("side", side.map_or("", |s| cast.side(s)))],
+    );
+    event_segment(
+        cat,
+        RuleId::counters(options.end_check),
+        options.board,
+        text,
+    )
+}
+
 /// The phrasing of `key` for `audience` at move `n`.
 fn template(key: &str, audience: Audience, n: u32) -> &'static str {
     catalogue()
@@ -182,6 +295,15 @@ fn count(by_side: [usize; 2], sides: [&str; 2], audience: Audience) -> String {
         (true, Audience::Scholar) => "0".to_owned(),
         (true, _) => "none".to_owned(),
         (false, _) => said.join(", "),
+    }
+}
+
+/// How many times, as said to the young: "once", "twice", "3 times".
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        _ => format!("{n} times"),
     }
 }
 
@@ -243,15 +365,22 @@ pub fn narrate_skip(
     // into a creek: none. Whips: none. Trips around: none." before the
     // class had heard of any of them). Else each that happened, by side,
     // and none said only of what the class has heard of.
+    // The young hear how many times in all, of what happened only (a
+    // teacher's trial: "falls into a creek: Side A 2" is bad for Side A
+    // where "whips made: Side A 2" is good, and 14 numbers to a paragraph
+    // were too many to follow by ear); who leads is said after.
+    let young = audience == Audience::Young;
     let sides = [cast.side(Side::A), cast.side(Side::B)];
     let clauses: Vec<String> = Counted::ALL
         .iter()
-        .filter(|&&what| skipped.total(what) > 0 || skipped.heard[what as usize])
+        .filter(|&&what| skipped.total(what) > 0 || (!young && skipped.heard[what as usize]))
         .map(|&what| {
-            words.fill(
-                template(what.key(), audience, n),
-                &[("n", &count(skipped.counts[what as usize], sides, audience))],
-            )
+            let n_said = if young {
+                times(skipped.total(what))
+            } else {
+                count(skipped.counts[what as usize], sides, audience)
+            };
+            words.fill(template(what.key(), audience, n), &[("n", &n_said)])
         })
         .collect();
     let quiet = Counted::ALL.iter().all(|&what| skipped.total(what) == 0);
@@ -309,11 +438,41 @@ pub fn narrate_skip(
         ),
         RuleId::counters(options.end_check),
     ));
+    // Who leads now, in plain words, beside the high point just told
+    // when there is one.
+    let (key, side) = Lead::of(skipped.before, skipped.peak, counters).template();
+    segments.push(counters_segment(options, cast, audience, n, key, side));
+    segments.extend(near_win_segment(options, cast, audience, n, counters));
     Narration {
         audience,
         segments,
         rules_stated: BTreeMap::new(),
     }
+}
+
+/// The sentence saying that a side is one counting stick from winning,
+/// with the counters `after` a move or a stretch (A first); `None` when
+/// neither is (a teacher's trial: no game said "one more counting stick"
+/// at the moment a side needed only one, only of the past).
+#[must_use]
+pub fn near_win_segment(
+    options: &Options,
+    cast: &Cast,
+    audience: Audience,
+    n: u32,
+    after: [u8; 2],
+) -> Option<Segment> {
+    let side = Side::BOTH
+        .into_iter()
+        .find(|s| after[s.index()] + 1 == options.total_counters())?;
+    Some(counters_segment(
+        options,
+        cast,
+        audience,
+        n,
+        "near_win",
+        Some(side),
+    ))
 }
 
 #[cfg(test)]
@@ -344,5 +503,83 @@ mod tests {
         let rising = [[5, 3], [6, 2], [7, 1]];
         assert_eq!(Skipped::peak_of([4, 4], &rising, 8), None);
         assert_eq!(Skipped::peak_of([4, 4], &[], 8), None);
+    }
+
+    /// A teacher's trial: "Counting sticks now: Side A 3, Side B 5." after
+    /// each stretch, never a plain word on who is ahead. Each of the five
+    /// cases, and the paragraph's last sentence naming the leader.
+    #[test]
+    fn regression_a_stretch_never_said_who_is_ahead() {
+        assert_eq!(Lead::of([4, 4], None, [5, 3]), Lead::Taken(Side::A));
+        assert_eq!(Lead::of([5, 3], None, [6, 2]), Lead::Kept(Side::A));
+        assert_eq!(Lead::of([5, 3], None, [2, 6]), Lead::Changed(Side::B));
+        assert_eq!(Lead::of([5, 3], None, [4, 4]), Lead::Evened);
+        assert_eq!(Lead::of([4, 4], None, [4, 4]), Lead::StillEven);
+        // Beside a high point told inside the stretch.
+        assert_eq!(
+            Lead::of([4, 4], Some([1, 7]), [6, 2]),
+            Lead::Changed(Side::A)
+        );
+        assert_eq!(Lead::of([5, 3], Some([7, 1]), [6, 2]), Lead::Kept(Side::A));
+        assert_eq!(Lead::of([4, 4], Some([7, 1]), [4, 4]), Lead::Evened);
+        assert_eq!(Lead::of([3, 5], Some([6, 2]), [3, 5]), Lead::Back(Side::B));
+        let options = crate::rules::Preset::Composite.options();
+        let cast = Cast {
+            sides: ["Side A".into(), "Side B".into()],
+            players: [vec!["Side A".into()], vec!["Side B".into()]],
+        };
+        for audience in Audience::ALL {
+            for (before, after, said) in [
+                ([5, 3], [2, 6], Some("Side B")),
+                ([4, 4], [4, 4], None),
+                ([3, 5], [4, 4], None),
+            ] {
+                let skipped = Skipped {
+                    throws: 20,
+                    before,
+                    ..Skipped::default()
+                };
+                // Side B led before and after, Side A at the high point.
+                let turned = Skipped {
+                    peak: Some([6, 2]),
+                    before: [3, 5],
+                    ..skipped
+                };
+                let told = narrate_skip(
+                    &options,
+                    &cast,
+                    audience,
+                    30,
+                    turned,
+                    Vec::new(),
+                    [3, 5],
+                    [5, 7],
+                );
+                let key = Lead::of([3, 5], Some([6, 2]), [3, 5]).template().0;
+                let changed = catalogue().templates.events[key].for_audience(audience);
+                let last = &told.segments.last().expect("a segment").text;
+                assert!(
+                    changed
+                        .iter()
+                        .any(|t| last.starts_with(t.split('{').next().unwrap_or(t))),
+                    "{audience:?}: {last}"
+                );
+                let told = narrate_skip(
+                    &options,
+                    &cast,
+                    audience,
+                    30,
+                    skipped,
+                    Vec::new(),
+                    after,
+                    [5, 7],
+                );
+                let last = &told.segments.last().expect("a segment").text;
+                match said {
+                    Some(name) => assert!(last.contains(name), "{audience:?}: {last}"),
+                    None => assert!(!last.contains("Side"), "{audience:?}: {last}"),
+                }
+            }
+        }
     }
 }
