@@ -17,7 +17,7 @@ use super::rule_id::RuleId;
 use super::statement::event_segment;
 use super::template::{BoardVars, choose, name_mid_sentence, score_words};
 use super::vocabulary::{Audience, Cast, Narration, Segment};
-use crate::rules::{Event, Options, OwnSpace, Side};
+use crate::rules::{EndCheck, Event, Options, OwnSpace, Side};
 
 /// The fewest moves worth telling in short: a shorter stretch is told
 /// throw by throw.
@@ -365,22 +365,35 @@ pub fn narrate_skip(
     // into a creek: none. Whips: none. Trips around: none." before the
     // class had heard of any of them). Else each that happened, by side,
     // and none said only of what the class has heard of.
-    // The young hear how many times in all, of what happened only (a
-    // teacher's trial: "falls into a creek: Side A 2" is bad for Side A
-    // where "whips made: Side A 2" is good, and 14 numbers to a paragraph
-    // were too many to follow by ear); who leads is said after.
+    // The young hear what each side's awl did, in a sentence a side and
+    // kind, of what happened only (teachers' trials: "falls into a creek:
+    // Side A 2" is bad for Side A where "whips made: Side A 2" is good;
+    // then, told in all, "an awl fell into a creek 4 times" hid why Side
+    // A's lead of 7 to 1 was gone); who leads is said after.
     let young = audience == Audience::Young;
     let sides = [cast.side(Side::A), cast.side(Side::B)];
     let clauses: Vec<String> = Counted::ALL
         .iter()
         .filter(|&&what| skipped.total(what) > 0 || (!young && skipped.heard[what as usize]))
-        .map(|&what| {
-            let n_said = if young {
-                times(skipped.total(what))
+        .flat_map(|&what| {
+            let by_side = skipped.counts[what as usize];
+            let said: Vec<(Option<Side>, String)> = if young {
+                Side::BOTH
+                    .into_iter()
+                    .filter(|s| by_side[s.index()] > 0)
+                    .map(|s| (Some(s), times(by_side[s.index()])))
+                    .collect()
             } else {
-                count(skipped.counts[what as usize], sides, audience)
+                vec![(None, count(by_side, sides, audience))]
             };
-            words.fill(template(what.key(), audience, n), &[("n", &n_said)])
+            said.into_iter()
+                .map(|(side, n_said)| {
+                    words.fill(
+                        template(what.key(), audience, n),
+                        &[("n", &n_said), ("side", side.map_or("", |s| cast.side(s)))],
+                    )
+                })
+                .collect::<Vec<_>>()
         })
         .collect();
     let quiet = Counted::ALL.iter().all(|&what| skipped.total(what) == 0);
@@ -409,7 +422,8 @@ pub fn narrate_skip(
     // The high point of a lead inside it, when news.
     if let Some(peak) = skipped.peak {
         let side = if peak[0] > peak[1] { Side::A } else { Side::B };
-        let near = peak[side.index()] + 1 == options.total_counters();
+        let near = peak[side.index()] + 1 == options.total_counters()
+            && options.end_check == EndCheck::Immediate;
         segments.push(segment(
             words.fill(
                 template(
@@ -462,6 +476,11 @@ pub fn near_win_segment(
     n: u32,
     after: [u8; 2],
 ) -> Option<Segment> {
+    // Not where a side wins only after its own move (a curator's trial:
+    // under Ludii's end check a side held every counter and played on).
+    if options.end_check != EndCheck::Immediate {
+        return None;
+    }
     let side = Side::BOTH
         .into_iter()
         .find(|s| after[s.index()] + 1 == options.total_counters())?;
@@ -503,6 +522,30 @@ mod tests {
         let rising = [[5, 3], [6, 2], [7, 1]];
         assert_eq!(Skipped::peak_of([4, 4], &rising, 8), None);
         assert_eq!(Skipped::peak_of([4, 4], &[], 8), None);
+    }
+
+    /// A curator's trial: under Ludii's end check (a side wins after its
+    /// own move) a side held every counter and played on, so "one more,
+    /// and the game goes to" it is not said there; under the others it is.
+    #[test]
+    fn regression_one_more_counter_was_said_where_a_side_played_on_holding_all() {
+        let cast = Cast {
+            sides: ["Side A".into(), "Side B".into()],
+            players: [vec!["Side A".into()], vec!["Side B".into()]],
+        };
+        for preset in crate::rules::Preset::ALL {
+            let options = preset.options();
+            let total = options.total_counters();
+            let said = near_win_segment(&options, &cast, Audience::Young, 9, [total - 1, 1]);
+            assert_eq!(
+                said.is_some(),
+                options.end_check == EndCheck::Immediate,
+                "{preset:?}"
+            );
+            assert!(
+                near_win_segment(&options, &cast, Audience::Young, 9, [total - 2, 2]).is_none()
+            );
+        }
     }
 
     /// A teacher's trial: "Counting sticks now: Side A 3, Side B 5." after
